@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { DiscoveryModule } from '@nestjs/core';
+import { AuthModule } from './auth/auth.module';
+import { RouteDeclarations } from './auth/route-declarations';
+import { appConfig } from './config/app.config';
+import { authConfig } from './config/auth.config';
+import { databaseConfig } from './config/database.config';
+import { setupConfig } from './config/setup.config';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { OrganizationsModule } from './organizations/organizations.module';
+import { SetupModule } from './setup/setup.module';
+import { UsersModule } from './users/users.module';
+import { VersionModule } from './version/version.module';
+
+@Module({
+  imports: [
+    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig, authConfig, databaseConfig, setupConfig] }),
+    DiscoveryModule,
+    DatabaseModule,
+    AuthModule,
+    UsersModule,
+    OrganizationsModule,
+    VersionModule,
+    HealthModule,
+    SetupModule,
+  ],
+  providers: [RouteDeclarations],
+})
+export class AppModule {}

@@ -1,0 +1,114 @@
+import helmet from '@fastify/helmet';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SECURITY } from './auth/decorators/access.decorator';
+import { ApiExceptionFilter } from './common/errors/api-exception.filter';
+import { ErrorResponseDto } from './common/errors/error-response.dto';
+import { parseQueryString } from './common/http/querystring';
+import { LogSink, registerRequestLogging } from './common/logging/request-logging';
+import { ApiValidationPipe } from './common/validation/validation.pipe';
+import { AppConfig } from './config/app.config';
+import { API_VERSION } from './version/version.service';
+
+export const API_PREFIX = 'api/v1';
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Nest must not register its own body parsers: configureApp installs ours. */
+export const NEST_APP_OPTIONS = { bodyParser: false } as const;
+
+export function createFastifyAdapter(config: Pick<AppConfig, 'trustProxyHops'>): FastifyAdapter {
+  return new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Fastify takes a hop count for trustProxy; its type omits numbers.
+    trustProxy: (config.trustProxyHops > 0 ? config.trustProxyHops : false) as unknown as boolean,
+    routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
+    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    },
+    // On SIGTERM: refuse new connections, let in-flight requests finish, drop idle keep-alives.
+    forceCloseConnections: 'idle',
+  });
+}
+
+/**
+ * Everything the running server and the e2e tests share: prefix, validation, errors,
+ * parsers, security headers, CORS, request logs and the API documentation.
+ */
+export async function configureApp(app: NestFastifyApplication, config: AppConfig, options: { requestLogSink?: LogSink } = {}): Promise<void> {
+  const fastify = app.getHttpAdapter().getInstance();
+
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready'] });
+  app.useGlobalPipes(new ApiValidationPipe());
+  app.useGlobalFilters(new ApiExceptionFilter());
+
+  // The official client sends `Content-Type: application/json` on bodiless requests
+  // (token exchange, DELETE): an empty JSON body means no body, not an error.
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
+    if (body.length === 0 || (typeof body === 'string' && body.trim() === '')) {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, body as string, done);
+  });
+
+  fastify.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
+    reply.header('X-Request-Id', request.id);
+    done(null, payload);
+  });
+  if (config.logRequests) registerRequestLogging(fastify, options.requestLogSink);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        // Swagger UI styles itself inline and shows its logo as a data: URL.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        scriptSrc: ["'self'"],
+        // Self-hosted servers often run on plain HTTP inside a LAN: upgrading would break the docs page.
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+
+  if (config.corsOrigins.length > 0) {
+    app.enableCors({
+      origin: config.corsOrigins.includes('*') ? true : config.corsOrigins,
+      methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'X-API-KEY', 'X-API-EMAIL', 'If-Match', 'Accept-Language'],
+      exposedHeaders: ['ETag', 'Retry-After', 'X-Request-Id'],
+      maxAge: 600,
+    });
+  }
+
+  setUpApiDocs(app);
+}
+
+function setUpApiDocs(app: NestFastifyApplication): void {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Cartograph')
+      .setDescription(
+        `Indoor positioning and cartography API (wire-compatible with positioning API ${API_VERSION}). ` +
+          'Authenticate with a Bearer JWT from POST /api/v1/auth/access_tokens, or with an API key in X-API-KEY (and optionally X-API-EMAIL). ' +
+          'Every error has the shape of ErrorResponseDto.',
+      )
+      .setVersion(API_VERSION)
+      .addBasicAuth({ type: 'http', scheme: 'basic', description: 'E-mail and password (token endpoint only)' }, SECURITY.basic)
+      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, SECURITY.bearer)
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-KEY' }, SECURITY.apiKey)
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-EMAIL', description: "Optional: the key owner's e-mail" }, SECURITY.apiEmail)
+      .build(),
+    { extraModels: [ErrorResponseDto] },
+  );
+  SwaggerModule.setup('api/docs', app, document, {
+    jsonDocumentUrl: 'api/docs-json',
+    swaggerOptions: { persistAuthorization: true },
+  });
+}

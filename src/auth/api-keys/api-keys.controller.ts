@@ -1,0 +1,62 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorResponseDto } from '../../common/errors/error-response.dto';
+import { UuidParam } from '../../common/http/params';
+import { Access } from '../decorators/access.decorator';
+import { CurrentPrincipal } from '../decorators/current-principal.decorator';
+import { AccessScope } from '../permissions';
+import { Principal } from '../principal';
+import { ApiKeyResponseDto, CreateApiKeyDto, ListApiKeysQuery, UpdateApiKeyDto } from './api-keys.dto';
+import { ApiKeysService } from './api-keys.service';
+
+/** Managing keys needs the user's own credentials (a JWT from a password), never a key. */
+@ApiTags('API keys')
+@Controller('auth/apikeys')
+export class ApiKeysController {
+  constructor(private readonly apiKeys: ApiKeysService) {}
+
+  @Get()
+  @Access(AccessScope.Read, { userCredentials: true })
+  @ApiOperation({ summary: 'List your API keys (masked)' })
+  @ApiOkResponse({ type: [ApiKeyResponseDto] })
+  list(@CurrentPrincipal() principal: Principal, @Query() query: ListApiKeysQuery): Promise<ApiKeyResponseDto[]> {
+    return this.apiKeys.list(principal, query);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @Access(AccessScope.Write, { userCredentials: true })
+  @ApiOperation({ summary: 'Generate an API key; the response is the only time its secret is shown' })
+  @ApiCreatedResponse({ type: ApiKeyResponseDto })
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateApiKeyDto): Promise<ApiKeyResponseDto> {
+    return this.apiKeys.create(principal, dto);
+  }
+
+  @Put(':id')
+  @Access(AccessScope.Write, { userCredentials: true })
+  @ApiOperation({ summary: 'Change the permission or description of an API key' })
+  @ApiOkResponse({ type: ApiKeyResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  update(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string, @Body() dto: UpdateApiKeyDto): Promise<ApiKeyResponseDto> {
+    return this.apiKeys.update(principal, id, dto);
+  }
+
+  @Patch(':id')
+  @Access(AccessScope.Write, { userCredentials: true })
+  @ApiOperation({ summary: 'Same as PUT (partial update)' })
+  @ApiOkResponse({ type: ApiKeyResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  patch(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string, @Body() dto: UpdateApiKeyDto): Promise<ApiKeyResponseDto> {
+    return this.apiKeys.update(principal, id, dto);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @Access(AccessScope.Write, { userCredentials: true })
+  @ApiOperation({ summary: 'Delete an API key; it and the tokens made from it stop working at once' })
+  @ApiNoContentResponse()
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  remove(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<void> {
+    return this.apiKeys.remove(principal, id);
+  }
+}

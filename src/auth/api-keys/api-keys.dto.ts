@@ -1,0 +1,47 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ListQuery } from '../../common/http/list-query';
+import { API_PERMISSIONS, ApiPermission } from '../permissions';
+
+export class CreateApiKeyDto {
+  @ApiPropertyOptional({ enum: API_PERMISSIONS, default: ApiPermission.ReadOnly })
+  @IsOptional()
+  @IsIn(API_PERMISSIONS)
+  permission?: ApiPermission;
+
+  @ApiPropertyOptional({ maxLength: 255, example: 'Kiosk app, 3rd floor' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  description?: string;
+}
+
+export class UpdateApiKeyDto extends CreateApiKeyDto {}
+
+export class ListApiKeysQuery {
+  @ApiPropertyOptional({ description: 'Only keys with these permissions (comma-separated or repeated)', type: [String], enum: API_PERMISSIONS })
+  @IsOptional()
+  @ListQuery()
+  @IsIn(API_PERMISSIONS, { each: true })
+  permissions?: ApiPermission[];
+}
+
+export class ApiKeyResponseDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ description: 'The full key right after creation; masked afterwards', example: 'cgk_AbCd********wXyZ' })
+  apikey: string;
+
+  @ApiProperty({ enum: API_PERMISSIONS })
+  permission: ApiPermission;
+
+  @ApiProperty()
+  description: string;
+
+  @ApiProperty({ example: '2020-05-08T10:26:34.801+00:00' })
+  created_at: string;
+
+  @ApiProperty({ example: '2020-05-08T10:26:34.801+00:00', nullable: true, type: String })
+  last_used_at: string | null;
+}

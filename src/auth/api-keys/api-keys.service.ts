@@ -1,0 +1,120 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, In, Repository } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { parseDatabaseTimestamp } from '../../common/database/raw-values';
+import { TransactionRunner } from '../../database/transactions';
+import { ApiPermission, isApiPermission } from '../permissions';
+import { CredentialKind, Principal } from '../principal';
+import { Role } from '../roles';
+import { generateApiKey, hashesEqual, looksLikeApiKey, maskApiKey, sha256Hex } from '../secrets';
+import { ApiKey } from './api-key.entity';
+import { toApiKeyResponse } from './api-key.mapper';
+import { ApiKeyResponseDto, CreateApiKeyDto, ListApiKeysQuery, UpdateApiKeyDto } from './api-keys.dto';
+
+// last_used_at is refreshed at most this often, so using a key is not a write per request.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+interface KeyOwnerRow {
+  id: string;
+  organization_id: string;
+  user_id: string;
+  key_hash: string;
+  permission: string;
+  last_used_at: unknown;
+  email: string;
+  role: Role;
+}
+
+@Injectable()
+export class ApiKeysService {
+  private readonly logger = new Logger(ApiKeysService.name);
+  private readonly authenticateSql: string;
+
+  constructor(
+    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+  ) {
+    [this.authenticateSql] = transactions.escape(
+      `SELECT k."id", k."organization_id", k."user_id", k."key_hash", k."permission", k."last_used_at", u."email", u."role"
+       FROM "api_keys" k INNER JOIN "users" u ON u."id" = k."user_id"
+       WHERE k."key_hash" = :hash`,
+      { hash: '' },
+    );
+  }
+
+  /** Resolves an X-API-KEY to its owner, or false. One indexed lookup; no slow hashing. */
+  async authenticate(secret: string): Promise<Principal | false> {
+    if (!looksLikeApiKey(secret)) return false;
+    const hash = sha256Hex(secret);
+    const rows: KeyOwnerRow[] = await this.dataSource.query(this.authenticateSql, [hash]);
+    const row = rows[0];
+    if (!row || !hashesEqual(row.key_hash, hash) || !isApiPermission(row.permission)) return false;
+    if (row.permission === ApiPermission.Disabled) return false;
+    this.touch(row.id, parseDatabaseTimestamp(row.last_used_at));
+    return {
+      userId: row.user_id,
+      organizationId: row.organization_id,
+      email: row.email,
+      role: row.role,
+      permission: row.permission,
+      credential: CredentialKind.ApiKey,
+      apiKeyId: row.id,
+      sessionId: null,
+    };
+  }
+
+  async list(principal: Principal, query: ListApiKeysQuery): Promise<ApiKeyResponseDto[]> {
+    const keys = await this.keys.find({
+      where: { userId: principal.userId, organizationId: principal.organizationId, ...(query.permissions?.length ? { permission: In(query.permissions) } : {}) },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+    return keys.map((key) => toApiKeyResponse(key));
+  }
+
+  async create(principal: Principal, dto: CreateApiKeyDto): Promise<ApiKeyResponseDto> {
+    const { secret, hash } = generateApiKey();
+    const key = this.keys.create({
+      id: randomUUID(),
+      organizationId: principal.organizationId,
+      userId: principal.userId,
+      keyHash: hash,
+      maskedKey: maskApiKey(secret),
+      permission: dto.permission ?? ApiPermission.ReadOnly,
+      description: dto.description ?? '',
+      createdAt: new Date(),
+      lastUsedAt: null,
+    });
+    await this.transactions.run((manager) => manager.insert(ApiKey, key));
+    return toApiKeyResponse(key, secret);
+  }
+
+  async update(principal: Principal, id: string, dto: UpdateApiKeyDto): Promise<ApiKeyResponseDto> {
+    return this.transactions.run(async (manager) => {
+      const key = await manager.findOneBy(ApiKey, { id, userId: principal.userId, organizationId: principal.organizationId });
+      if (!key) throw ApiError.notFound('API key', id);
+      if (dto.permission !== undefined) key.permission = dto.permission;
+      if (dto.description !== undefined) key.description = dto.description;
+      await manager.update(ApiKey, { id: key.id }, { permission: key.permission, description: key.description });
+      return toApiKeyResponse(key);
+    });
+  }
+
+  /** The key, and every token obtained with it (their sessions cascade), stop working at once. */
+  async remove(principal: Principal, id: string): Promise<void> {
+    const result = await this.transactions.run((manager) =>
+      manager.delete(ApiKey, { id, userId: principal.userId, organizationId: principal.organizationId }),
+    );
+    if (!result.affected) throw ApiError.notFound('API key', id);
+  }
+
+  private touch(id: string, lastUsedAt: Date | null): void {
+    const now = new Date();
+    if (lastUsedAt && now.getTime() - lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+    this.transactions
+      .run((manager) => manager.update(ApiKey, { id }, { lastUsedAt: now }))
+      .catch((error: unknown) => this.logger.warn(`Could not record the use of API key ${id}: ${String(error)}`));
+  }
+}

@@ -1,0 +1,53 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { JwtModule } from '@nestjs/jwt';
+import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { authConfig, AuthConfig } from '../config/auth.config';
+import { UsersModule } from '../users/users.module';
+import { ApiKey } from './api-keys/api-key.entity';
+import { ApiKeysController } from './api-keys/api-keys.controller';
+import { ApiKeysService } from './api-keys/api-keys.service';
+import { AuthController } from './auth.controller';
+import { AuthService } from './auth.service';
+import { AuthenticationGuard } from './guards/authentication.guard';
+import { PermissionGuard } from './guards/permission.guard';
+import { buildJwtKey, JWT_KEY } from './jwt-key';
+import { LoginFailure } from './login-failure.entity';
+import { LoginThrottleService } from './login-throttle.service';
+import { AuthSession } from './sessions/auth-session.entity';
+import { RefreshToken } from './sessions/refresh-token.entity';
+import { ApiKeyStrategy } from './strategies/api-key.strategy';
+import { BasicStrategy } from './strategies/basic.strategy';
+import { JwtStrategy } from './strategies/jwt.strategy';
+
+@Module({
+  imports: [
+    UsersModule,
+    PassportModule,
+    TypeOrmModule.forFeature([ApiKey, AuthSession, RefreshToken, LoginFailure]),
+    JwtModule.registerAsync({
+      inject: [authConfig.KEY],
+      useFactory: (config: AuthConfig) => ({
+        secret: buildJwtKey(config.jwtSecret) as unknown as string,
+        signOptions: { algorithm: 'HS256', expiresIn: config.accessTokenTtlSeconds },
+        verifyOptions: { algorithms: ['HS256'] },
+      }),
+    }),
+  ],
+  controllers: [AuthController, ApiKeysController],
+  providers: [
+    { provide: JWT_KEY, inject: [authConfig.KEY], useFactory: (config: AuthConfig) => buildJwtKey(config.jwtSecret) },
+    AuthService,
+    ApiKeysService,
+    LoginThrottleService,
+    BasicStrategy,
+    JwtStrategy,
+    ApiKeyStrategy,
+    // Order matters: who the caller is, then what it may do.
+    { provide: APP_GUARD, useClass: AuthenticationGuard },
+    { provide: APP_GUARD, useClass: PermissionGuard },
+  ],
+  exports: [AuthService],
+})
+export class AuthModule {}

@@ -1,0 +1,172 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { ApiError } from '../common/errors/api-error';
+import { authConfig, AuthConfig } from '../config/auth.config';
+import { TransactionRunner } from '../database/transactions';
+import { AccessTokenClaims, RefreshTokensDto, TokenPairDto } from './auth.dto';
+import { ApiPermission, isApiPermission } from './permissions';
+import { CredentialKind, Principal } from './principal';
+import { Role } from './roles';
+import { generateRefreshToken, looksLikeRefreshToken, sha256Hex } from './secrets';
+import { AuthSession } from './sessions/auth-session.entity';
+import { RefreshToken } from './sessions/refresh-token.entity';
+
+interface SessionOwnerRow {
+  user_id: string;
+  organization_id: string;
+  email: string;
+  role: Role;
+  permission: string;
+  api_key_id: string | null;
+  key_permission: string | null;
+  revoked_at: unknown;
+}
+
+type RefreshOutcome = { pair: TokenPairDto } | { reused: true };
+
+@Injectable()
+export class AuthService {
+  private readonly sessionSql: string;
+
+  constructor(
+    private readonly jwt: JwtService,
+    @Inject(authConfig.KEY) private readonly config: AuthConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+  ) {
+    [this.sessionSql] = transactions.escape(
+      `SELECT s."user_id", u."organization_id", u."email", u."role", s."permission", s."api_key_id", k."permission" AS "key_permission", s."revoked_at"
+       FROM "auth_sessions" s
+       INNER JOIN "users" u ON u."id" = s."user_id"
+       LEFT JOIN "api_keys" k ON k."id" = s."api_key_id"
+       WHERE s."id" = :sessionId`,
+      { sessionId: '' },
+    );
+  }
+
+  /** Opens a session for a caller who proved a password or an API key, and returns its first tokens. */
+  async issueTokens(principal: Principal): Promise<TokenPairDto> {
+    const now = new Date();
+    const session: AuthSession = {
+      id: randomUUID(),
+      userId: principal.userId,
+      organizationId: principal.organizationId,
+      apiKeyId: principal.credential === CredentialKind.ApiKey ? principal.apiKeyId : null,
+      // A password proves the user: its tokens may do everything the user may (contract 2.1).
+      permission: principal.credential === CredentialKind.Password ? ApiPermission.ReadWrite : principal.permission,
+      createdAt: now,
+      expiresAt: this.refreshExpiry(now),
+      revokedAt: null,
+    };
+    const refresh = generateRefreshToken();
+    await this.transactions.run(async (manager) => {
+      await manager.insert(AuthSession, session);
+      await this.insertRefreshToken(manager, session.id, refresh.hash, now);
+    });
+    return this.tokenPair(session, principal, refresh.secret);
+  }
+
+  /**
+   * Exchanges a refresh token (single use) for a new pair. Presenting a used one again means
+   * it was stolen or replayed: the whole session is revoked.
+   */
+  async refresh(dto: RefreshTokensDto): Promise<TokenPairDto> {
+    if (!looksLikeRefreshToken(dto.refresh_token)) throw ApiError.unauthorized('Invalid refresh token');
+    const claims = await this.verifyIgnoringExpiry(dto.access_token);
+    const tokenHash = sha256Hex(dto.refresh_token);
+    const outcome = await this.transactions.run(async (manager): Promise<RefreshOutcome> => {
+      const stored = await manager.findOneBy(RefreshToken, { tokenHash });
+      if (!stored || stored.sessionId !== claims.sid) throw ApiError.unauthorized('Invalid refresh token');
+      const session = await manager.findOneBy(AuthSession, { id: stored.sessionId });
+      if (!session || session.revokedAt) throw ApiError.unauthorized('The session has been revoked');
+      const now = new Date();
+      if (stored.usedAt) {
+        await manager.update(AuthSession, { id: session.id }, { revokedAt: now });
+        return { reused: true };
+      }
+      if (stored.expiresAt.getTime() <= now.getTime()) throw ApiError.unauthorized('The refresh token has expired');
+      // Conditional: of two concurrent exchanges of one token, exactly one wins.
+      const claimed = await manager.update(RefreshToken, { id: stored.id, usedAt: IsNull() }, { usedAt: now });
+      if (!claimed.affected) {
+        await manager.update(AuthSession, { id: session.id }, { revokedAt: now });
+        return { reused: true };
+      }
+      const owner = await this.loadSessionOwner(session.id, manager);
+      if (!owner) throw ApiError.unauthorized('The session has been revoked');
+      const refresh = generateRefreshToken();
+      await this.insertRefreshToken(manager, session.id, refresh.hash, now);
+      await manager.update(AuthSession, { id: session.id }, { expiresAt: this.refreshExpiry(now) });
+      return { pair: this.tokenPair(session, owner, refresh.secret) };
+    });
+    if ('reused' in outcome) throw ApiError.unauthorized('The refresh token was already used; its session has been revoked');
+    return outcome.pair;
+  }
+
+  /**
+   * Checks on every request that a token's session is alive, its user still exists and, for
+   * a token made from an API key, that the key still exists and is enabled. One indexed query.
+   */
+  async principalFromClaims(claims: AccessTokenClaims): Promise<Principal | false> {
+    if (typeof claims.sid !== 'string' || typeof claims.sub !== 'string') return false;
+    const owner = await this.loadSessionOwner(claims.sid);
+    if (!owner || owner.userId !== claims.sub) return false;
+    return owner;
+  }
+
+  private async loadSessionOwner(sessionId: string, manager?: EntityManager): Promise<Principal | null> {
+    const rows: SessionOwnerRow[] = await (manager ?? this.dataSource).query(this.sessionSql, [sessionId]);
+    const row = rows[0];
+    if (!row || row.revoked_at !== null) return null;
+    // A token made from a key follows the key: re-permissioning or disabling it applies at once.
+    const permission = row.api_key_id ? row.key_permission : row.permission;
+    if (!isApiPermission(permission) || permission === ApiPermission.Disabled) return null;
+    return {
+      userId: row.user_id,
+      organizationId: row.organization_id,
+      email: row.email,
+      role: row.role,
+      permission,
+      credential: row.api_key_id ? CredentialKind.ApiKeyToken : CredentialKind.PasswordToken,
+      apiKeyId: row.api_key_id,
+      sessionId,
+    };
+  }
+
+  private async verifyIgnoringExpiry(accessToken: string): Promise<AccessTokenClaims> {
+    try {
+      return await this.jwt.verifyAsync<AccessTokenClaims>(accessToken, { ignoreExpiration: true, algorithms: ['HS256'] });
+    } catch {
+      throw ApiError.unauthorized('Invalid access token');
+    }
+  }
+
+  private tokenPair(session: AuthSession, owner: Pick<Principal, 'email' | 'role' | 'permission'>, refreshToken: string): TokenPairDto {
+    const claims: AccessTokenClaims = {
+      sub: session.userId,
+      email: owner.email,
+      organization_uuid: session.organizationId,
+      role: owner.role,
+      api_permission: owner.permission,
+      sid: session.id,
+    };
+    return { access_token: this.jwt.sign(claims, { jwtid: randomUUID() }), refresh_token: refreshToken };
+  }
+
+  private async insertRefreshToken(manager: EntityManager, sessionId: string, tokenHash: string, now: Date): Promise<void> {
+    await manager.insert(RefreshToken, {
+      id: randomUUID(),
+      sessionId,
+      tokenHash,
+      createdAt: now,
+      expiresAt: this.refreshExpiry(now),
+      usedAt: null,
+    });
+  }
+
+  private refreshExpiry(now: Date): Date {
+    return new Date(now.getTime() + this.config.refreshTokenTtlSeconds * 1000);
+  }
+}

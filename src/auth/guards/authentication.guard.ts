@@ -1,0 +1,53 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../../common/errors/api-error';
+import { ACCESS_KEY, AccessRequirement } from '../decorators/access.decorator';
+import { IS_PUBLIC_KEY } from '../decorators/public.decorator';
+import { CredentialKind, Principal } from '../principal';
+
+function acceptPrincipal(error: unknown, principal: Principal | false, context: ExecutionContext): Principal {
+  if (error) throw error;
+  if (!principal) throw ApiError.unauthorized();
+  if (principal.credential === CredentialKind.ApiKey) {
+    // X-API-EMAIL is optional; when sent it must name the key's owner (contract 2).
+    const email = context.switchToHttp().getRequest<FastifyRequest>().headers['x-api-email'];
+    if (typeof email === 'string' && email.trim() !== '' && email.trim().toLowerCase() !== principal.email) {
+      throw ApiError.unauthorized('X-API-EMAIL does not match the owner of the API key');
+    }
+  }
+  return principal;
+}
+
+class BearerOrApiKeyGuard extends AuthGuard(['jwt', 'api-key']) {
+  override handleRequest<T>(error: unknown, principal: Principal | false, _info: unknown, context: ExecutionContext): T {
+    return acceptPrincipal(error, principal, context) as T;
+  }
+}
+
+class PasswordOrApiKeyGuard extends AuthGuard(['basic', 'api-key']) {
+  override handleRequest<T>(error: unknown, principal: Principal | false, _info: unknown, context: ExecutionContext): T {
+    return acceptPrincipal(error, principal, context) as T;
+  }
+}
+
+/**
+ * The global authentication guard: every route needs a Bearer token or an API key, except
+ * `@Public()` ones; token-exchange routes take a password (Basic) or an API key instead.
+ */
+@Injectable()
+export class AuthenticationGuard implements CanActivate {
+  private readonly bearerOrApiKey = new BearerOrApiKeyGuard();
+  private readonly passwordOrApiKey = new PasswordOrApiKeyGuard();
+
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): Promise<boolean> | boolean {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets)) return true;
+    const requirement = this.reflector.getAllAndOverride<AccessRequirement | undefined>(ACCESS_KEY, targets);
+    const guard = requirement?.tokenExchange ? this.passwordOrApiKey : this.bearerOrApiKey;
+    return guard.canActivate(context) as Promise<boolean>;
+  }
+}

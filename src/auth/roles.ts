@@ -1,0 +1,4 @@
+export enum Role {
+  AdminOrg = 'ADMIN_ORG',
+  User = 'USER',
+}

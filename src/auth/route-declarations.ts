@@ -1,0 +1,81 @@
+import { Injectable, OnApplicationBootstrap, RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { ACCESS_KEY, AccessRequirement } from './decorators/access.decorator';
+import { IS_PUBLIC_KEY } from './decorators/public.decorator';
+
+export interface RouteDeclaration {
+  method: string;
+  /** Path relative to the controller prefix, e.g. `auth/apikeys/:id`. */
+  path: string;
+  /** `public`, or the scope followed by its extra conditions, e.g. `write role=ADMIN_ORG`. */
+  access: string | null;
+}
+
+function describe(requirement: AccessRequirement | undefined, isPublic: boolean): string | null {
+  if (isPublic) return 'public';
+  if (!requirement) return null;
+  return [
+    requirement.scope,
+    requirement.role ? `role=${requirement.role}` : '',
+    requirement.userCredentials ? 'user-credentials' : '',
+    requirement.tokenExchange ? 'token-exchange' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+const joinPath = (...parts: Array<string | string[] | undefined>): string =>
+  parts
+    .flatMap((part) => (Array.isArray(part) ? part[0] : part) ?? '')
+    .join('/')
+    .split('/')
+    .filter(Boolean)
+    .join('/');
+
+/**
+ * Lists every route with what it requires, and refuses to start when a route declares
+ * neither `@Public()` nor `@Access(...)`: routes are closed by default, and undeclared ones
+ * are a bug to catch before serving.
+ */
+@Injectable()
+export class RouteDeclarations implements OnApplicationBootstrap {
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly reflector: Reflector,
+  ) {}
+
+  list(): RouteDeclaration[] {
+    const routes: RouteDeclaration[] = [];
+    for (const wrapper of this.discovery.getControllers()) {
+      const controller = wrapper.metatype;
+      const instance = wrapper.instance as Record<string, unknown> | undefined;
+      if (!controller || !instance) continue;
+      const prototype = Object.getPrototypeOf(instance) as object;
+      for (const name of this.scanner.getAllMethodNames(prototype)) {
+        const handler = (prototype as Record<string, unknown>)[name] as (...args: unknown[]) => unknown;
+        const methodPath = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
+        if (methodPath === undefined) continue;
+        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+        const targets = [handler, controller];
+        routes.push({
+          method,
+          path: joinPath(Reflect.getMetadata(PATH_METADATA, controller) as string | undefined, methodPath),
+          access: describe(
+            this.reflector.getAllAndOverride<AccessRequirement | undefined>(ACCESS_KEY, targets),
+            this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets) === true,
+          ),
+        });
+      }
+    }
+    return routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  }
+
+  onApplicationBootstrap(): void {
+    const undeclared = this.list().filter((route) => route.access === null);
+    if (undeclared.length > 0) {
+      throw new Error(`Routes without @Public() or @Access(): ${undeclared.map((route) => `${route.method} ${route.path}`).join(', ')}`);
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
+import { BasicStrategy as PassportBasicStrategy } from 'passport-http';
+import { ApiError } from '../../common/errors/api-error';
+import { UsersService } from '../../users/users.service';
+import { LoginThrottleService } from '../login-throttle.service';
+import { PasswordHasher } from '../passwords';
+import { ApiPermission } from '../permissions';
+import { CredentialKind, Principal } from '../principal';
+
+/** E-mail and password, accepted only by the token endpoint. */
+@Injectable()
+export class BasicStrategy extends PassportStrategy(PassportBasicStrategy, 'basic') {
+  constructor(
+    private readonly users: UsersService,
+    private readonly passwords: PasswordHasher,
+    private readonly throttle: LoginThrottleService,
+  ) {
+    super({ passReqToCallback: true });
+  }
+
+  async validate(request: FastifyRequest, email: string, password: string): Promise<Principal> {
+    // Refused before any hashing, so a flood of guesses costs no CPU.
+    await this.throttle.assertAllowed(request.ip, email);
+    const user = await this.users.findByEmail(email);
+    // Unknown e-mails are verified against a dummy hash: same answer, same time.
+    const valid = await this.passwords.verify(user?.passwordHash, password);
+    if (!user || !valid) {
+      await this.throttle.recordFailure(request.ip, email);
+      throw ApiError.invalidCredentials();
+    }
+    await this.throttle.recordSuccess(email);
+    return {
+      userId: user.id,
+      organizationId: user.organizationId,
+      email: user.email,
+      role: user.role,
+      permission: ApiPermission.ReadWrite,
+      credential: CredentialKind.Password,
+      apiKeyId: null,
+      sessionId: null,
+    };
+  }
+}

@@ -1,0 +1,60 @@
+import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ApiError, FieldError } from '../errors/api-error';
+
+const SECRET_FIELD = /password|secret|token|apikey|api_key/i;
+
+function flatten(errors: ValidationError[], parentPath = ''): FieldError[] {
+  return errors.flatMap((error) => {
+    const path = parentPath ? `${parentPath}.${error.property}` : error.property;
+    const own = Object.entries(error.constraints ?? {}).map(([, message]) => ({
+      message,
+      code: 'invalid',
+      fields: path,
+      ...(SECRET_FIELD.test(path) ? {} : { value: error.value }),
+    }));
+    return [...own, ...flatten(error.children ?? [], path)];
+  });
+}
+
+export function toValidationError(errors: ValidationError[]): ApiError {
+  return ApiError.validation('The request is not valid', flatten(errors));
+}
+
+/**
+ * Validates and transforms every body, query and path DTO. Unknown body keys are dropped
+ * (contract section 1: clients send legacy keys), never stored. A bad body field is 422;
+ * a bad query or path parameter is 400 (contract section 3).
+ */
+@Injectable()
+export class ApiValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      transform: true,
+      whitelist: true,
+      forbidNonWhitelisted: false,
+      forbidUnknownValues: true,
+      validationError: { target: false, value: true },
+      exceptionFactory: toValidationError,
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' && (value === null || typeof value !== 'object' || Array.isArray(value)) && this.isDto(metadata)) {
+      throw ApiError.validation('The request body must be a JSON object', [
+        { message: 'the body must be a JSON object', code: 'invalid', fields: 'body' },
+      ]);
+    }
+    try {
+      return await super.transform(value, metadata);
+    } catch (error) {
+      if (error instanceof ApiError && metadata.type !== 'body') {
+        throw ApiError.badRequest(`Invalid ${metadata.type === 'query' ? 'query' : 'path'} parameter`, error.errors);
+      }
+      throw error;
+    }
+  }
+
+  private isDto(metadata: ArgumentMetadata): boolean {
+    return metadata.metatype !== undefined && this.toValidate(metadata);
+  }
+}

@@ -1,0 +1,28 @@
+import { resolve } from 'node:path';
+import { registerAs } from '@nestjs/config';
+import { Env, readBoolean, readInteger, readList, readString } from './env';
+
+export interface AppConfig {
+  nodeEnv: string;
+  port: number;
+  host: string;
+  dataDir: string;
+  corsOrigins: string[];
+  logRequests: boolean;
+  /** Number of reverse proxies in front of the server whose X-Forwarded-For is trusted. */
+  trustProxyHops: number;
+}
+
+export function readAppConfig(env: Env): AppConfig {
+  return {
+    nodeEnv: readString(env, 'NODE_ENV', 'development'),
+    port: readInteger(env, 'PORT', 3000, { min: 0, max: 65535 }),
+    host: readString(env, 'HOST', '0.0.0.0'),
+    dataDir: resolve(readString(env, 'DATA_DIR', './data')),
+    corsOrigins: readList(env, 'CORS_ORIGINS'),
+    logRequests: readBoolean(env, 'LOG_REQUESTS', true),
+    trustProxyHops: readInteger(env, 'TRUST_PROXY_HOPS', 0, { max: 10 }),
+  };
+}
+
+export const appConfig = registerAs('app', (): AppConfig => readAppConfig(process.env));

@@ -1,0 +1,9 @@
+import { ApiKey } from '../auth/api-keys/api-key.entity';
+import { LoginFailure } from '../auth/login-failure.entity';
+import { AuthSession } from '../auth/sessions/auth-session.entity';
+import { RefreshToken } from '../auth/sessions/refresh-token.entity';
+import { Organization } from '../organizations/organization.entity';
+import { User } from '../users/user.entity';
+
+/** Every entity, listed once for the app, the migration CLI and the tests. */
+export const ENTITIES = [Organization, User, ApiKey, AuthSession, RefreshToken, LoginFailure];

@@ -1,0 +1,50 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DataSourceOptions } from 'typeorm';
+import { MIGRATIONS } from '../../migrations';
+import { DatabaseConfig } from '../config/database.config';
+import { ENTITIES } from './entities';
+import { DatabaseLogger } from './typeorm-logger';
+import { SnakeNamingStrategy } from './snake-naming.strategy';
+
+/** The one source of TypeORM options: the app, the migration CLI and the tests all call it. */
+export function buildDataSourceOptions(config: DatabaseConfig): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    namingStrategy: new SnakeNamingStrategy(),
+    synchronize: false,
+    logger: new DatabaseLogger(config.logQueries),
+    maxQueryExecutionTime: 1000,
+  };
+  if (config.kind === 'sqlite') {
+    mkdirSync(dirname(config.path), { recursive: true });
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: config.path,
+      // WAL lets readers run while one writer commits; busy_timeout waits for the lock instead of failing.
+      enableWAL: true,
+      timeout: config.busyTimeoutMs,
+      prepareDatabase: (db: { pragma: (statement: string) => unknown }) => {
+        db.pragma(`busy_timeout = ${config.busyTimeoutMs}`);
+        db.pragma('synchronous = NORMAL');
+      },
+    };
+  }
+  return {
+    ...common,
+    type: 'postgres',
+    url: config.url,
+    // `pg` without these waits forever on a hung database.
+    connectTimeoutMS: config.connectTimeoutMs,
+    extra: {
+      max: config.poolSize,
+      connectionTimeoutMillis: config.connectTimeoutMs,
+      query_timeout: config.queryTimeoutMs,
+      statement_timeout: config.queryTimeoutMs,
+      idleTimeoutMillis: 30_000,
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { Public } from '../auth/decorators/public.decorator';
+import { ErrorResponseDto } from '../common/errors/error-response.dto';
+
+const READINESS_TIMEOUT_MS = 1500;
+
+/** Probes for load balancers and orchestrators; public, outside /api/v1. */
+@ApiTags('Health')
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly database: TypeOrmHealthIndicator,
+  ) {}
+
+  @Get('live')
+  @Public()
+  @ApiOperation({ summary: 'The process is up' })
+  @ApiOkResponse({ description: '{ "status": "ok" }' })
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @Public()
+  @HealthCheck()
+  @ApiOperation({ summary: 'The server can reach its database' })
+  @ApiServiceUnavailableResponse({ type: ErrorResponseDto })
+  ready(): Promise<HealthCheckResult> {
+    return this.health.check([() => this.database.pingCheck('database', { timeout: READINESS_TIMEOUT_MS })]);
+  }
+}

@@ -1,0 +1,12 @@
+import { formatTimestamp } from '../common/time/timestamps';
+import { Organization } from './organization.entity';
+import { OrganizationResponseDto } from './organizations.dto';
+
+export function toOrganizationResponse(organization: Organization): OrganizationResponseDto {
+  return {
+    id: organization.id,
+    name: organization.name,
+    created_at: formatTimestamp(organization.createdAt),
+    updated_at: formatTimestamp(organization.updatedAt),
+  };
+}

@@ -1,0 +1,27 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+
+export class OrganizationResponseDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ example: 'Acme Logistics' })
+  name: string;
+
+  @ApiProperty({ example: '2020-05-08T10:26:34.801+00:00' })
+  created_at: string;
+
+  @ApiProperty({ example: '2020-05-08T10:26:34.801+00:00' })
+  updated_at: string;
+}
+
+export class UpdateOrganizationDto {
+  @ApiProperty({ required: false, maxLength: 255 })
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  name?: string;
+}
