@@ -9,7 +9,7 @@
 // CLI:  node scripts/pg-cluster.mjs start        -> prints TEST_DATABASE_URL=... and PG_CLUSTER_DIR=..., leaves it running
 //       node scripts/pg-cluster.mjs stop <dir>   -> stops the cluster in <dir> and deletes <dir>
 //
-// Binaries: $PG_BIN_DIR if set, else initdb on PATH (resolved to its real directory), else the highest
+// Binaries: only $PG_BIN_DIR if set, else initdb on PATH (resolved to its real directory), else the highest
 // /usr/lib/postgresql/<version>/bin. initdb, pg_ctl and postgres refuse to run as root, so as root they
 // run as the `postgres` OS user (or `nobody` if there is none), via runuser (or su).
 // Node built-ins only.
@@ -68,8 +68,9 @@ function compareVersionsDesc(a, b) {
 
 /** Directory holding initdb, pg_ctl and postgres, or null if PostgreSQL's server binaries are not installed. */
 export function findPgBinDir() {
+  // An explicit PG_BIN_DIR is the only place looked at (PG_BIN_DIR=none: act as if PostgreSQL were not installed).
+  if (process.env.PG_BIN_DIR) return hasServerBinaries(process.env.PG_BIN_DIR) ? process.env.PG_BIN_DIR : null;
   const candidates = [];
-  if (process.env.PG_BIN_DIR) candidates.push(process.env.PG_BIN_DIR);
   const onPath = whichSync('initdb');
   if (onPath) {
     try {

@@ -18,11 +18,10 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Nest must not register its own body parsers: configureApp installs ours. */
 export const NEST_APP_OPTIONS = { bodyParser: false } as const;
 
-export function createFastifyAdapter(config: Pick<AppConfig, 'trustProxyHops'>): FastifyAdapter {
+export function createFastifyAdapter(config: Pick<AppConfig, 'trustedProxies'>): FastifyAdapter {
   return new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
-    // Fastify takes a hop count for trustProxy; its type omits numbers.
-    trustProxy: (config.trustProxyHops > 0 ? config.trustProxyHops : false) as unknown as boolean,
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => {
       const incoming = request.headers['x-request-id'];

@@ -9,8 +9,11 @@ export interface AppConfig {
   dataDir: string;
   corsOrigins: string[];
   logRequests: boolean;
-  /** Number of reverse proxies in front of the server whose X-Forwarded-For is trusted. */
-  trustProxyHops: number;
+  /**
+   * Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is trusted for the
+   * client address (rate limits, logs); proxy-addr names such as `loopback` work too.
+   */
+  trustedProxies: string[];
 }
 
 export function readAppConfig(env: Env): AppConfig {
@@ -21,7 +24,7 @@ export function readAppConfig(env: Env): AppConfig {
     dataDir: resolve(readString(env, 'DATA_DIR', './data')),
     corsOrigins: readList(env, 'CORS_ORIGINS'),
     logRequests: readBoolean(env, 'LOG_REQUESTS', true),
-    trustProxyHops: readInteger(env, 'TRUST_PROXY_HOPS', 0, { max: 10 }),
+    trustedProxies: readList(env, 'TRUSTED_PROXIES'),
   };
 }
 
