@@ -118,8 +118,8 @@ function run(runAs, bin, args, { cwd, timeout = 120_000 } = {}) {
   return new Promise((resolve, reject) => {
     execFile(file, argv, { cwd, timeout, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, env: { ...process.env, LC_ALL: 'C' } }, (err, stdout, stderr) => {
       if (err) {
-        err.message = `${path.basename(bin)} ${args.join(' ')} failed: ${err.message}\n${stdout}${stderr}`;
-        reject(err);
+        const how = err.killed ? `timed out after ${timeout / 1000}s` : `exit code ${err.code}`;
+        reject(Object.assign(new Error(`${[file, ...argv].join(' ')} failed (${how})\n${stdout}${stderr}`.trimEnd()), { cause: err }));
       } else resolve({ stdout, stderr });
     });
   });

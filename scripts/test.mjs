@@ -244,7 +244,7 @@ async function main() {
         failed: pgProblem.fatal ? 1 : 0,
         skipped: 0,
         ms: 0,
-        note: pgProblem.fatal ? `FAILED: ${pgProblem.message.split('\n')[0]}` : 'SKIPPED: no PostgreSQL binaries and no TEST_DATABASE_URL',
+        note: pgProblem.fatal ? `FAILED: ${pgProblem.message.split('\n')[0].replace(/:$/, ' (see above)')}` : 'SKIPPED: no PostgreSQL binaries and no TEST_DATABASE_URL',
         notRun: true,
       });
     }
