@@ -1,62 +1,13 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { parseArgs } from 'node:util';
-import { AppModule } from './app.module';
-import { generatePassword } from './auth/passwords';
-import { ApiError } from './common/errors/api-error';
-import { createJsonLogger } from './common/logging/json-logger';
-import { OrganizationsService } from './organizations/organizations.service';
+import { runCli } from './cli/cli';
 
-const USAGE = `Usage:
-  npm run cli -- organizations:create --name <name> --admin-email <email> [--admin-password <password>]
-
-Prints the new ids as JSON. Without --admin-password a strong one is generated and printed.
-Uses the same environment as the server (DATA_DIR, DATABASE_URL, ...).`;
-
-async function createOrganization(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: { name: { type: 'string' }, 'admin-email': { type: 'string' }, 'admin-password': { type: 'string' } },
-    strict: true,
-  });
-  if (!values.name || !values['admin-email']) throw new UsageError('--name and --admin-email are required');
-  const generatedPassword = values['admin-password'] ? undefined : generatePassword();
-  const app = await NestFactory.createApplicationContext(AppModule, { logger: createJsonLogger(['error', 'fatal']) });
-  try {
-    const created = await app.get(OrganizationsService).createWithAdmin({
-      name: values.name,
-      adminEmail: values['admin-email'],
-      adminPassword: values['admin-password'] ?? generatedPassword!,
-    });
-    process.stdout.write(`${JSON.stringify({ ...created, ...(generatedPassword ? { admin_password: generatedPassword } : {}) }, null, 2)}\n`);
-  } finally {
-    await app.close();
-  }
-}
-
-class UsageError extends Error {}
-
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  try {
-    switch (command) {
-      case 'organizations:create':
-        await createOrganization(rest);
-        return 0;
-      default:
-        throw new UsageError(command ? `Unknown command: ${command}` : 'No command given');
-    }
-  } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
-      return 2;
-    }
-    if (error instanceof ApiError) {
-      process.stderr.write(`${JSON.stringify(error.toBody(), null, 2)}\n`);
-      return 1;
-    }
-    throw error;
-  }
-}
-
-main(process.argv.slice(2)).then((code) => process.exit(code));
+runCli(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+}).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

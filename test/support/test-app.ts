@@ -28,6 +28,8 @@ export interface TestAppOptions {
   metadata?: Pick<ModuleMetadata, 'controllers' | 'providers'>;
   /** Rewrites the database URL the app uses (PostgreSQL only), e.g. to go through a proxy. */
   rewriteDatabaseUrl?: (url: string) => string;
+  /** Use this database instead of a new one (the app drops it on close). */
+  database?: FreshDatabase;
 }
 
 export interface TestApp {
@@ -41,7 +43,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-interface FreshDatabase {
+export interface FreshDatabase {
   env: Record<string, string>;
   url?: string;
   drop(): Promise<void>;
@@ -54,7 +56,7 @@ function adminUrl(): string {
 }
 
 /** Every test app gets an empty database of its own. */
-async function freshDatabase(): Promise<FreshDatabase> {
+export async function freshDatabase(): Promise<FreshDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-test-'));
   const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true });
   if (testDatabaseKind() === 'sqlite') {
@@ -81,7 +83,7 @@ async function freshDatabase(): Promise<FreshDatabase> {
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await freshDatabase();
+  const database = options.database ?? (await freshDatabase());
   const env: Record<string, string> = {
     NODE_ENV: 'test',
     JWT_SECRET: randomBytes(32).toString('hex'),
