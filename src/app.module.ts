@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { DiscoveryModule } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
+import { BuildingsModule } from './buildings/buildings.module';
+import { FloorsModule } from './floors/floors.module';
+import { GeofencesModule } from './geofences/geofences.module';
 import { RouteDeclarations } from './auth/route-declarations';
 import { appConfig } from './config/app.config';
 import { authConfig } from './config/auth.config';
@@ -22,6 +25,9 @@ import { VersionModule } from './version/version.module';
     AuthModule,
     UsersModule,
     OrganizationsModule,
+    BuildingsModule,
+    FloorsModule,
+    GeofencesModule,
     VersionModule,
     HealthModule,
     SetupModule,

@@ -7,6 +7,7 @@ import { SECURITY } from './auth/decorators/access.decorator';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { ErrorResponseDto } from './common/errors/error-response.dto';
 import { parseQueryString } from './common/http/querystring';
+import { VersionedResponseInterceptor } from './common/http/versioned';
 import { LogSink, registerRequestLogging } from './common/logging/request-logging';
 import { ApiValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app.config';
@@ -42,6 +43,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready'] });
   app.useGlobalPipes(new ApiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());
+  app.useGlobalInterceptors(new VersionedResponseInterceptor());
 
   // The official client sends `Content-Type: application/json` on bodiless requests
   // (token exchange, DELETE): an empty JSON body means no body, not an error.

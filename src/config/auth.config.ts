@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { registerAs } from '@nestjs/config';
 import { readAppConfig } from './app.config';
@@ -21,27 +21,32 @@ const MIN_SECRET_LENGTH = 32;
  */
 export function resolveJwtSecret(env: Env, dataDir: string): string {
   const configured = readOptionalString(env, 'JWT_SECRET');
-  if (configured) {
-    if (configured.length < MIN_SECRET_LENGTH) {
-      throw new ConfigurationError(`JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters long`);
-    }
-    return configured;
-  }
+  if (configured) return checkedSecret(configured, 'JWT_SECRET');
   if (env.NODE_ENV === 'production') {
     throw new ConfigurationError('JWT_SECRET is required when NODE_ENV=production');
   }
   const file = join(dataDir, 'jwt-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  try {
-    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    // Another process created it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
-    throw error;
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    // Written whole to a private file, then linked into place: linking fails if another
+    // process got there first, and nobody ever reads a half-written secret.
+    const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(draft, `${randomBytes(48).toString('base64url')}\n`, { mode: 0o600 });
+    try {
+      linkSync(draft, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      unlinkSync(draft);
+    }
   }
-  chmodSync(file, 0o600);
+  return checkedSecret(readFileSync(file, 'utf8').trim(), file);
+}
+
+function checkedSecret(secret: string, source: string): string {
+  if (secret.length < MIN_SECRET_LENGTH) {
+    throw new ConfigurationError(`The JWT secret from ${source} must be at least ${MIN_SECRET_LENGTH} characters long`);
+  }
   return secret;
 }
 

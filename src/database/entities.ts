@@ -2,8 +2,11 @@ import { ApiKey } from '../auth/api-keys/api-key.entity';
 import { LoginFailure } from '../auth/login-failure.entity';
 import { AuthSession } from '../auth/sessions/auth-session.entity';
 import { RefreshToken } from '../auth/sessions/refresh-token.entity';
+import { Building } from '../buildings/building.entity';
+import { Floor } from '../floors/floor.entity';
+import { Geofence } from '../geofences/geofence.entity';
 import { Organization } from '../organizations/organization.entity';
 import { User } from '../users/user.entity';
 
 /** Every entity, listed once for the app, the migration CLI and the tests. */
-export const ENTITIES = [Organization, User, ApiKey, AuthSession, RefreshToken, LoginFailure];
+export const ENTITIES = [Organization, User, ApiKey, AuthSession, RefreshToken, LoginFailure, Building, Floor, Geofence];

@@ -1,6 +1,6 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray } from 'class-validator';
-import { applyDecorators } from '@nestjs/common';
 
 /** Splits `a=1,2`, `a=1&a=2` and `a[]=1&a[]=2` (the parser strips `[]`) into one array. */
 export function toList(value: unknown): string[] {
@@ -11,10 +11,15 @@ export function toList(value: unknown): string[] {
     .filter((item) => item !== '');
 }
 
-/** A list query parameter in any of the three forms of contract section 1. */
-export function ListQuery(maxItems = 1000) {
+const toIntegerOrKeep = (item: string): number | string => (/^\d{1,10}$/.test(item) ? Number(item) : item);
+
+/**
+ * A list query parameter in any of the three forms of contract section 1. With
+ * `integers`, items made of digits become numbers (the validators refuse the rest).
+ */
+export function ListQuery({ maxItems = 1000, integers = false }: { maxItems?: number; integers?: boolean } = {}) {
   return applyDecorators(
-    Transform(({ value }) => toList(value)),
+    Transform(({ value }) => (integers ? toList(value).map(toIntegerOrKeep) : toList(value))),
     IsArray(),
     ArrayMaxSize(maxItems),
   );

@@ -10,7 +10,8 @@ function flatten(errors: ValidationError[], parentPath = ''): FieldError[] {
       message,
       code: 'invalid',
       fields: path,
-      ...(SECRET_FIELD.test(path) ? {} : { value: error.value }),
+      // Only plain values are echoed: an object or array could carry a password inside.
+      ...(SECRET_FIELD.test(path) || (error.value !== null && typeof error.value === 'object') ? {} : { value: error.value }),
     }));
     return [...own, ...flatten(error.children ?? [], path)];
   });

@@ -1,0 +1,112 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { CustomFieldDto } from '../common/custom-fields';
+import { BooleanFromString, Trim } from '../common/validation/transforms';
+import { FloorResponseDto } from '../floors/floors.dto';
+import { GeofenceResponseDto } from '../geofences/geofences.dto';
+
+const FINITE = { allowNaN: false, allowInfinity: false };
+
+export class LocationDto {
+  @ApiProperty({ example: 42.8723597, minimum: -90, maximum: 90 })
+  @IsNumber(FINITE)
+  @Min(-90)
+  @Max(90)
+  lat: number;
+
+  @ApiProperty({ example: -8.5633224, minimum: -180, maximum: 180 })
+  @IsNumber(FINITE)
+  @Min(-180)
+  @Max(180)
+  lng: number;
+}
+
+export class DimensionsDto {
+  @ApiProperty({ example: 120.5, description: 'Metres' })
+  @IsNumber(FINITE)
+  @Min(0)
+  @Max(100_000)
+  width: number;
+
+  @ApiProperty({ example: 80, description: 'Metres' })
+  @IsNumber(FINITE)
+  @Min(0)
+  @Max(100_000)
+  length: number;
+}
+
+export class CreateBuildingDto {
+  @ApiProperty({ maxLength: 255, example: 'Headquarters' })
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  name: string;
+
+  @ApiPropertyOptional({ maxLength: 65535 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(65535)
+  description?: string;
+
+  @ApiPropertyOptional({ maxLength: 65535, description: 'HTML; sanitized on write' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(65535)
+  info?: string;
+
+  @ApiProperty({ type: LocationDto, description: 'Centre of the building' })
+  @ValidateNested()
+  @Type(() => LocationDto)
+  location: LocationDto;
+
+  @ApiProperty({ type: DimensionsDto })
+  @ValidateNested()
+  @Type(() => DimensionsDto)
+  dimensions: DimensionsDto;
+
+  @ApiPropertyOptional({ description: 'Radians, counter-clockwise', default: 0 })
+  @IsOptional()
+  @IsNumber(FINITE)
+  @Min(-2 * Math.PI)
+  @Max(2 * Math.PI)
+  rotation?: number;
+
+  @ApiPropertyOptional({ type: [CustomFieldDto] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(200)
+  @ValidateNested({ each: true })
+  @Type(() => CustomFieldDto)
+  custom_fields?: CustomFieldDto[];
+}
+
+export class UpdateBuildingDto extends PartialType(CreateBuildingDto) {}
+
+export class BuildingResponseDto {
+  @ApiProperty({ example: 5962 }) id: number;
+  @ApiProperty() name: string;
+  @ApiProperty() description: string;
+  @ApiProperty() info: string;
+  @ApiProperty({ type: LocationDto }) location: LocationDto;
+  @ApiProperty({ type: DimensionsDto }) dimensions: DimensionsDto;
+  @ApiProperty() rotation: number;
+  @ApiProperty({ type: [CustomFieldDto] }) custom_fields: CustomFieldDto[];
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'The user who created it' }) user_uuid: string | null;
+  @ApiProperty({ example: '2020-05-08T10:26:34.801+00:00' }) created_at: string;
+  @ApiProperty({ example: '2020-05-08T10:26:34.801+00:00' }) updated_at: string;
+}
+
+export class BuildingDetailResponseDto extends BuildingResponseDto {
+  @ApiProperty({ type: [FloorResponseDto] }) floors: FloorResponseDto[];
+  @ApiProperty({ type: [GeofenceResponseDto], description: 'Geofences that are not deleted' }) geofences: GeofenceResponseDto[];
+}
+
+export class CascadeQuery {
+  @ApiPropertyOptional({ description: 'Also soft-delete the live geofences instead of answering 409' })
+  @IsOptional()
+  @BooleanFromString()
+  @IsBoolean()
+  cascade?: boolean;
+}

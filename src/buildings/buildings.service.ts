@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, IsNull, Repository } from 'typeorm';
+import { Principal } from '../auth/principal';
+import { ApiError } from '../common/errors/api-error';
+import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
+import { sanitizeRichText } from '../common/html/sanitize';
+import { Versioned } from '../common/http/versioned';
+import { TransactionRunner } from '../database/transactions';
+import { Floor } from '../floors/floor.entity';
+import { toFloorResponse } from '../floors/floor.mapper';
+import { Geofence } from '../geofences/geofence.entity';
+import { toGeofenceResponse } from '../geofences/geofence.mapper';
+import { Building } from './building.entity';
+import { toBuildingResponse } from './building.mapper';
+import { BuildingDetailResponseDto, BuildingResponseDto, CreateBuildingDto, UpdateBuildingDto } from './buildings.dto';
+
+@Injectable()
+export class BuildingsService {
+  constructor(
+    @InjectRepository(Building) private readonly buildings: Repository<Building>,
+    @InjectRepository(Floor) private readonly floors: Repository<Floor>,
+    @InjectRepository(Geofence) private readonly geofences: Repository<Geofence>,
+    private readonly transactions: TransactionRunner,
+  ) {}
+
+  /** A live building of the caller's organization, or 404. */
+  async findOwned(principal: Principal, id: number, manager: EntityManager = this.buildings.manager): Promise<Building> {
+    const building = await manager.findOneBy(Building, { id, organizationId: principal.organizationId, deletedAt: IsNull() });
+    if (!building) throw ApiError.notFound('Building', id);
+    return building;
+  }
+
+  /** A building named in a request body: 422 naming the field when it is not the caller's. */
+  async findReferenced(principal: Principal, id: number, field: string, manager: EntityManager): Promise<Building> {
+    const building = await manager.findOneBy(Building, { id, organizationId: principal.organizationId, deletedAt: IsNull() });
+    if (!building) throw referenceNotFound('building', field, id);
+    return building;
+  }
+
+  async list(principal: Principal): Promise<BuildingResponseDto[]> {
+    const buildings = await this.buildings.find({
+      where: { organizationId: principal.organizationId, deletedAt: IsNull() },
+      order: { id: 'ASC' },
+    });
+    return buildings.map(toBuildingResponse);
+  }
+
+  /** The building with its floors and live geofences: three queries whatever its size. */
+  async getDetail(principal: Principal, id: number): Promise<Versioned<BuildingDetailResponseDto>> {
+    const building = await this.findOwned(principal, id);
+    const [floors, geofences] = await Promise.all([
+      this.floors.find({ where: { buildingId: id, organizationId: principal.organizationId, deletedAt: IsNull() }, order: { level: 'ASC', id: 'ASC' } }),
+      this.geofences.find({ where: { buildingId: id, organizationId: principal.organizationId, deleted: false }, order: { createdAt: 'ASC', id: 'ASC' } }),
+    ]);
+    return new Versioned(
+      { ...toBuildingResponse(building), floors: floors.map(toFloorResponse), geofences: geofences.map(toGeofenceResponse) },
+      building.version,
+    );
+  }
+
+  async create(principal: Principal, dto: CreateBuildingDto): Promise<Versioned<BuildingResponseDto>> {
+    const now = new Date();
+    const building = this.buildings.create({
+      organizationId: principal.organizationId,
+      createdBy: principal.userId,
+      name: dto.name,
+      description: dto.description ?? '',
+      info: sanitizeRichText(dto.info ?? ''),
+      latitude: dto.location.lat,
+      longitude: dto.location.lng,
+      width: dto.dimensions.width,
+      length: dto.dimensions.length,
+      rotation: dto.rotation ?? 0,
+      customFields: dto.custom_fields ?? [],
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    });
+    await this.transactions.run((manager) => manager.insert(Building, building));
+    return new Versioned(toBuildingResponse(building), building.version);
+  }
+
+  async update(principal: Principal, id: number, dto: UpdateBuildingDto, ifMatch?: number[]): Promise<Versioned<BuildingResponseDto>> {
+    return retryOnConcurrentUpdate(() =>
+      this.transactions.run(async (manager) => {
+        const building = await this.findOwned(principal, id, manager);
+        assertVersionMatches(building.version, ifMatch);
+        const changes: Partial<Building> = {
+          ...(dto.name !== undefined && { name: dto.name }),
+          ...(dto.description !== undefined && { description: dto.description }),
+          ...(dto.info !== undefined && { info: sanitizeRichText(dto.info) }),
+          ...(dto.location !== undefined && { latitude: dto.location.lat, longitude: dto.location.lng }),
+          ...(dto.dimensions !== undefined && { width: dto.dimensions.width, length: dto.dimensions.length }),
+          ...(dto.rotation !== undefined && { rotation: dto.rotation }),
+          ...(dto.custom_fields !== undefined && { customFields: dto.custom_fields }),
+          updatedAt: new Date(),
+        };
+        if (!(await updateIfVersion(manager, Building, building, changes))) return false;
+        const updated = { ...building, ...changes, version: building.version + 1 };
+        return new Versioned(toBuildingResponse(updated), updated.version);
+      }),
+    );
+  }
+
+  /**
+   * Deletes a building with its floors. Live geofences make it a 409 unless `cascade`,
+   * which soft-deletes them in the same transaction.
+   */
+  async remove(principal: Principal, id: number, cascade: boolean): Promise<void> {
+    await this.transactions.run(async (manager) => {
+      const building = await this.findOwned(principal, id, manager);
+      const scope = { buildingId: building.id, organizationId: principal.organizationId };
+      const now = new Date();
+      await softDeleteGeofences(manager, scope, cascade, now);
+      await manager.update(Floor, { ...scope, deletedAt: IsNull() }, { deletedAt: now, updatedAt: now });
+      await manager.update(Building, { id: building.id }, { deletedAt: now, updatedAt: now });
+    });
+  }
+}
+
+export function referenceNotFound(entity: string, field: string, id: number): ApiError {
+  return ApiError.validation(`The ${field} does not name a ${entity} of your organization`, [
+    { message: `no such ${entity}`, code: 'not_found', fields: field, value: id },
+  ]);
+}
+
+/**
+ * The rule shared by building and floor deletion: live geofences block it (409) unless
+ * the caller asked to cascade, which marks them deleted.
+ */
+export async function softDeleteGeofences(
+  manager: EntityManager,
+  scope: { organizationId: string; buildingId?: number; floorId?: number },
+  cascade: boolean,
+  now: Date,
+): Promise<void> {
+  const live = { ...scope, deleted: false };
+  const count = await manager.countBy(Geofence, live);
+  if (count === 0) return;
+  if (!cascade) {
+    throw ApiError.conflict(`${count} live geofence(s) still belong to it; delete them first or pass cascade=true`);
+  }
+  await manager
+    .createQueryBuilder()
+    .update(Geofence)
+    .set({ deleted: true, updatedAt: now, version: () => '"version" + 1' })
+    .where(live)
+    .execute();
+}

@@ -1,0 +1,26 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { map, Observable } from 'rxjs';
+import { etagOf } from '../database/optimistic';
+
+/** A response body with the version of the resource it shows; sent with an ETag header. */
+export class Versioned<T> {
+  constructor(
+    readonly body: T,
+    readonly version: number,
+  ) {}
+}
+
+/** Unwraps `Versioned` handler results into their body plus an `ETag` header. */
+@Injectable()
+export class VersionedResponseInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(
+      map((result: unknown) => {
+        if (!(result instanceof Versioned)) return result;
+        context.switchToHttp().getResponse<FastifyReply>().header('ETag', etagOf(result.version));
+        return result.body;
+      }),
+    );
+  }
+}
