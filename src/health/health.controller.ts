@@ -6,6 +6,8 @@ import { ErrorResponseDto } from '../common/errors/error-response.dto';
 
 const READINESS_TIMEOUT_MS = 1500;
 
+const STATUS_OK = { type: 'object', properties: { status: { type: 'string', example: 'ok' } } };
+
 /** Probes for load balancers and orchestrators; public, outside /api/v1. */
 @ApiTags('Health')
 @Controller('health')
@@ -18,15 +20,17 @@ export class HealthController {
   @Get('live')
   @Public()
   @ApiOperation({ summary: 'The process is up' })
-  @ApiOkResponse({ description: '{ "status": "ok" }' })
+  @ApiOkResponse({ schema: STATUS_OK })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   @Get('ready')
   @Public()
-  @HealthCheck()
+  // Terminus would document its own 503 body; ours is the contract's error shape.
+  @HealthCheck({ noCache: true, swaggerDocumentation: false })
   @ApiOperation({ summary: 'The server can reach its database' })
+  @ApiOkResponse({ schema: { ...STATUS_OK, properties: { ...STATUS_OK.properties, info: { type: 'object' }, details: { type: 'object' } } } })
   @ApiServiceUnavailableResponse({ type: ErrorResponseDto })
   ready(): Promise<HealthCheckResult> {
     return this.health.check([() => this.database.pingCheck('database', { timeout: READINESS_TIMEOUT_MS })]);

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RouteDeclaration, RouteDeclarations } from '../../src/auth/route-declarations';
+import { createTestApp, TestApp } from '../support/test-app';
+
+/**
+ * Every route and what it requires, written out by hand from the controllers. Adding a route,
+ * or changing what one requires, must come with a change here (and a review of it).
+ *
+ * access: `public`, or the scope followed by its extra conditions
+ * (`role=...`, `user-credentials`, `token-exchange`), as RouteDeclarations describes them.
+ */
+const DECLARED_ROUTES: RouteDeclaration[] = [
+  { method: 'POST', path: 'auth/access_tokens', access: 'authenticated token-exchange' },
+  { method: 'GET', path: 'auth/apikeys', access: 'read user-credentials' },
+  { method: 'POST', path: 'auth/apikeys', access: 'write user-credentials' },
+  { method: 'DELETE', path: 'auth/apikeys/:id', access: 'write user-credentials' },
+  { method: 'PATCH', path: 'auth/apikeys/:id', access: 'write user-credentials' },
+  { method: 'PUT', path: 'auth/apikeys/:id', access: 'write user-credentials' },
+  { method: 'POST', path: 'auth/refresh_access_tokens', access: 'public' },
+  { method: 'GET', path: 'buildings', access: 'cartography:read' },
+  { method: 'POST', path: 'buildings', access: 'cartography:write' },
+  { method: 'GET', path: 'buildings/:buildingId/floors', access: 'cartography:read' },
+  { method: 'DELETE', path: 'buildings/:id', access: 'cartography:write' },
+  { method: 'GET', path: 'buildings/:id', access: 'cartography:read' },
+  { method: 'PATCH', path: 'buildings/:id', access: 'cartography:write' },
+  { method: 'PUT', path: 'buildings/:id', access: 'cartography:write' },
+  { method: 'GET', path: 'floors', access: 'cartography:read' },
+  { method: 'POST', path: 'floors', access: 'cartography:write' },
+  { method: 'DELETE', path: 'floors/:id', access: 'cartography:write' },
+  { method: 'GET', path: 'floors/:id', access: 'cartography:read' },
+  { method: 'PATCH', path: 'floors/:id', access: 'cartography:write' },
+  { method: 'PUT', path: 'floors/:id', access: 'cartography:write' },
+  { method: 'GET', path: 'geofences', access: 'cartography:read' },
+  { method: 'POST', path: 'geofences', access: 'cartography:write' },
+  { method: 'DELETE', path: 'geofences/:id', access: 'cartography:write' },
+  { method: 'GET', path: 'geofences/:id', access: 'cartography:read' },
+  { method: 'PATCH', path: 'geofences/:id', access: 'cartography:write' },
+  { method: 'PUT', path: 'geofences/:id', access: 'cartography:write' },
+  { method: 'GET', path: 'geofences/search', access: 'cartography:read' },
+  { method: 'GET', path: 'health/live', access: 'public' },
+  { method: 'GET', path: 'health/ready', access: 'public' },
+  { method: 'GET', path: 'organizations/current_organization', access: 'authenticated' },
+  { method: 'PATCH', path: 'organizations/current_organization', access: 'write role=ADMIN_ORG' },
+  { method: 'PUT', path: 'organizations/current_organization', access: 'write role=ADMIN_ORG' },
+  { method: 'GET', path: 'version', access: 'authenticated' },
+];
+
+/** The URL a client calls: `/api/v1/...`, except the probes; `:id` becomes a random UUID. */
+function urlOf(route: RouteDeclaration): string {
+  const path = route.path.replace(/:[A-Za-z_]+/g, () => randomUUID());
+  return path.startsWith('health/') ? `/${path}` : `/api/v1/${path}`;
+}
+
+const label = (route: RouteDeclaration) => `${route.method} ${route.path} (${route.access})`;
+const protectedRoutes = DECLARED_ROUTES.filter((route) => route.access !== 'public');
+const publicRoutes = DECLARED_ROUTES.filter((route) => route.access === 'public');
+
+describe('route declarations', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  function send(route: RouteDeclaration, url: string) {
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    const test = t.http[method](url);
+    return ['POST', 'PUT', 'PATCH'].includes(route.method) ? test.send({}) : test;
+  }
+
+  it('lists every route with what it requires, exactly as declared here', () => {
+    expect(t.app.get(RouteDeclarations).list()).toEqual(DECLARED_ROUTES);
+  });
+
+  it.each(protectedRoutes.map((route) => [label(route), route] as const))('refuses %s without credentials: 401', async (_name, route) => {
+    for (const url of [urlOf(route), `${urlOf(route)}/`]) {
+      const response = await send(route, url);
+      expect(response.status, `${route.method} ${url}`).toBe(401);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.body, `${route.method} ${url}`).toEqual({ status: 401, code: 'unauthorized', message: expect.any(String), errors: [] });
+    }
+  });
+
+  it.each(publicRoutes.map((route) => [label(route), route] as const))('serves %s without credentials', async (_name, route) => {
+    const response = await send(route, urlOf(route));
+    expect(response.status).not.toBe(401);
+    expect(response.status).not.toBe(403);
+    expect(response.status).toBeLessThan(500);
+    expect(response.body.code).not.toBe('route_not_found');
+  });
+});
