@@ -10,16 +10,21 @@ import { appConfig } from './config/app.config';
 import { authConfig } from './config/auth.config';
 import { databaseConfig } from './config/database.config';
 import { setupConfig } from './config/setup.config';
+import { storageConfig } from './config/storage.config';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { ImagesModule } from './images/images.module';
 import { OrganizationsModule } from './organizations/organizations.module';
+import { PathsModule } from './paths/paths.module';
+import { PoiCategoriesModule } from './poi-categories/poi-categories.module';
+import { PoisModule } from './pois/pois.module';
 import { SetupModule } from './setup/setup.module';
 import { UsersModule } from './users/users.module';
 import { VersionModule } from './version/version.module';
 
 @Module({
   imports: [
-    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig, authConfig, databaseConfig, setupConfig] }),
+    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig, authConfig, databaseConfig, setupConfig, storageConfig] }),
     DiscoveryModule,
     DatabaseModule,
     AuthModule,
@@ -28,6 +33,10 @@ import { VersionModule } from './version/version.module';
     BuildingsModule,
     FloorsModule,
     GeofencesModule,
+    ImagesModule,
+    PoiCategoriesModule,
+    PoisModule,
+    PathsModule,
     VersionModule,
     HealthModule,
     SetupModule,

@@ -1,4 +1,5 @@
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
@@ -11,6 +12,7 @@ import { VersionedResponseInterceptor } from './common/http/versioned';
 import { LogSink, registerRequestLogging } from './common/logging/request-logging';
 import { ApiValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app.config';
+import { MAX_IMAGE_BYTES } from './images/images.service';
 import { API_VERSION } from './version/version.service';
 
 export const API_PREFIX = 'api/v1';
@@ -57,11 +59,21 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     parseJson(request, body as string, done);
   });
 
+  // Contract section 1: PATCH is a synonym of PUT on every resource (both are partial updates).
+  fastify.addHook('onRoute', function (route) {
+    if (route.method !== 'PUT') return;
+    const { path: _path, prefix: _prefix, routePath: _routePath, ...options } = route;
+    this.route({ ...options, method: 'PATCH' });
+  });
+
   fastify.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
     reply.header('X-Request-Id', request.id);
     done(null, payload);
   });
   if (config.logRequests) registerRequestLogging(fastify, options.requestLogSink);
+
+  // Limits here are the outer bounds; each upload route applies its own.
+  await app.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 10 } });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -98,7 +110,7 @@ function setUpApiDocs(app: NestFastifyApplication): void {
       .setDescription(
         `Indoor positioning and cartography API (wire-compatible with positioning API ${API_VERSION}). ` +
           'Authenticate with a Bearer JWT from POST /api/v1/auth/access_tokens, or with an API key in X-API-KEY (and optionally X-API-EMAIL). ' +
-          'Every error has the shape of ErrorResponseDto.',
+          'PATCH is accepted wherever PUT is (both are partial updates). Every error has the shape of ErrorResponseDto.',
       )
       .setVersion(API_VERSION)
       .addBasicAuth({ type: 'http', scheme: 'basic', description: 'E-mail and password (token endpoint only)' }, SECURITY.basic)

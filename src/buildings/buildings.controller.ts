@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
@@ -54,22 +54,6 @@ export class BuildingsController {
   @ApiConflictResponse({ type: ErrorResponseDto })
   @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
   update(
-    @CurrentPrincipal() principal: Principal,
-    @IdParam('id') id: number,
-    @Body() dto: UpdateBuildingDto,
-    @Headers('if-match') ifMatch?: string,
-  ): Promise<Versioned<BuildingResponseDto>> {
-    return this.buildings.update(principal, id, dto, parseIfMatch(ifMatch));
-  }
-
-  @Patch(':id')
-  @Access(AccessScope.CartographyWrite)
-  @IF_MATCH
-  @ApiOperation({ summary: 'Same as PUT' })
-  @ApiOkResponse({ type: BuildingResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ type: ErrorResponseDto })
-  patch(
     @CurrentPrincipal() principal: Principal,
     @IdParam('id') id: number,
     @Body() dto: UpdateBuildingDto,

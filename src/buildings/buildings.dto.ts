@@ -2,25 +2,14 @@ import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { CustomFieldDto } from '../common/custom-fields';
+import { LocationDto } from '../common/location.dto';
 import { BooleanFromString, Trim } from '../common/validation/transforms';
 import { FloorResponseDto } from '../floors/floors.dto';
 import { GeofenceResponseDto } from '../geofences/geofences.dto';
+import { PathLinkDto, PathNodeDto } from '../paths/paths.dto';
+import { PoiResponseDto } from '../pois/pois.dto';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
-
-export class LocationDto {
-  @ApiProperty({ example: 42.8723597, minimum: -90, maximum: 90 })
-  @IsNumber(FINITE)
-  @Min(-90)
-  @Max(90)
-  lat: number;
-
-  @ApiProperty({ example: -8.5633224, minimum: -180, maximum: 180 })
-  @IsNumber(FINITE)
-  @Min(-180)
-  @Max(180)
-  lng: number;
-}
 
 export class DimensionsDto {
   @ApiProperty({ example: 120.5, description: 'Metres' })
@@ -100,7 +89,12 @@ export class BuildingResponseDto {
 
 export class BuildingDetailResponseDto extends BuildingResponseDto {
   @ApiProperty({ type: [FloorResponseDto] }) floors: FloorResponseDto[];
+  @ApiProperty({ type: [PoiResponseDto] }) indoor_pois: PoiResponseDto[];
+  @ApiProperty({ type: [PoiResponseDto] }) outdoor_pois: PoiResponseDto[];
   @ApiProperty({ type: [GeofenceResponseDto], description: 'Geofences that are not deleted' }) geofences: GeofenceResponseDto[];
+  @ApiProperty({ description: 'The wayfinding graph { nodes, links }, or {} when none is stored', type: 'object', additionalProperties: true })
+  paths: { nodes?: PathNodeDto[]; links?: PathLinkDto[] };
+  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Always empty: events are not supported' }) events: never[];
 }
 
 export class CascadeQuery {

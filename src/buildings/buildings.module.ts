@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Floor } from '../floors/floor.entity';
-import { Geofence } from '../geofences/geofence.entity';
 import { Building } from './building.entity';
 import { BuildingsController } from './buildings.controller';
 import { BuildingsService } from './buildings.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Building, Floor, Geofence])],
+  imports: [TypeOrmModule.forFeature([Building])],
   controllers: [BuildingsController],
   providers: [BuildingsService],
   exports: [BuildingsService],

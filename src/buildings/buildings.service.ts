@@ -11,6 +11,10 @@ import { Floor } from '../floors/floor.entity';
 import { toFloorResponse } from '../floors/floor.mapper';
 import { Geofence } from '../geofences/geofence.entity';
 import { toGeofenceResponse } from '../geofences/geofence.mapper';
+import { PathGraph } from '../paths/path-graph.entity';
+import { Poi } from '../pois/poi.entity';
+import { renderPois } from '../pois/poi-rendering';
+import { releaseDependents } from './building-dependents';
 import { Building } from './building.entity';
 import { toBuildingResponse } from './building.mapper';
 import { BuildingDetailResponseDto, BuildingResponseDto, CreateBuildingDto, UpdateBuildingDto } from './buildings.dto';
@@ -19,8 +23,6 @@ import { BuildingDetailResponseDto, BuildingResponseDto, CreateBuildingDto, Upda
 export class BuildingsService {
   constructor(
     @InjectRepository(Building) private readonly buildings: Repository<Building>,
-    @InjectRepository(Floor) private readonly floors: Repository<Floor>,
-    @InjectRepository(Geofence) private readonly geofences: Repository<Geofence>,
     private readonly transactions: TransactionRunner,
   ) {}
 
@@ -46,15 +48,31 @@ export class BuildingsService {
     return buildings.map(toBuildingResponse);
   }
 
-  /** The building with its floors and live geofences: three queries whatever its size. */
+  /**
+   * The full building document: floors, POIs, live geofences and paths, in six queries
+   * whatever the building's size.
+   */
   async getDetail(principal: Principal, id: number): Promise<Versioned<BuildingDetailResponseDto>> {
     const building = await this.findOwned(principal, id);
-    const [floors, geofences] = await Promise.all([
-      this.floors.find({ where: { buildingId: id, organizationId: principal.organizationId, deletedAt: IsNull() }, order: { level: 'ASC', id: 'ASC' } }),
-      this.geofences.find({ where: { buildingId: id, organizationId: principal.organizationId, deleted: false }, order: { createdAt: 'ASC', id: 'ASC' } }),
+    const scope = { buildingId: id, organizationId: principal.organizationId };
+    const manager = this.buildings.manager;
+    const [floors, geofences, pois, graph] = await Promise.all([
+      manager.find(Floor, { where: { ...scope, deletedAt: IsNull() }, order: { level: 'ASC', id: 'ASC' } }),
+      manager.find(Geofence, { where: { ...scope, deleted: false }, order: { createdAt: 'ASC', id: 'ASC' } }),
+      manager.find(Poi, { where: scope, order: { id: 'ASC' } }),
+      manager.findOneBy(PathGraph, scope),
     ]);
+    const renderedPois = await renderPois(manager, pois);
     return new Versioned(
-      { ...toBuildingResponse(building), floors: floors.map(toFloorResponse), geofences: geofences.map(toGeofenceResponse) },
+      {
+        ...toBuildingResponse(building),
+        floors: floors.map(toFloorResponse),
+        indoor_pois: renderedPois.filter((poi) => poi.type === 'indoor'),
+        outdoor_pois: renderedPois.filter((poi) => poi.type === 'outdoor'),
+        geofences: geofences.map(toGeofenceResponse),
+        paths: graph ? { nodes: graph.nodes, links: graph.links } : {},
+        events: [],
+      },
       building.version,
     );
   }
@@ -105,15 +123,15 @@ export class BuildingsService {
   }
 
   /**
-   * Deletes a building with its floors. Live geofences make it a 409 unless `cascade`,
-   * which soft-deletes them in the same transaction.
+   * Deletes a building with its floors; what still belongs to it decides between 409 and
+   * cascading (see releaseDependents).
    */
   async remove(principal: Principal, id: number, cascade: boolean): Promise<void> {
     await this.transactions.run(async (manager) => {
       const building = await this.findOwned(principal, id, manager);
       const scope = { buildingId: building.id, organizationId: principal.organizationId };
       const now = new Date();
-      await softDeleteGeofences(manager, scope, cascade, now);
+      await releaseDependents(manager, scope, cascade, now);
       await manager.update(Floor, { ...scope, deletedAt: IsNull() }, { deletedAt: now, updatedAt: now });
       await manager.update(Building, { id: building.id }, { deletedAt: now, updatedAt: now });
     });
@@ -124,28 +142,4 @@ export function referenceNotFound(entity: string, field: string, id: number): Ap
   return ApiError.validation(`The ${field} does not name a ${entity} of your organization`, [
     { message: `no such ${entity}`, code: 'not_found', fields: field, value: id },
   ]);
-}
-
-/**
- * The rule shared by building and floor deletion: live geofences block it (409) unless
- * the caller asked to cascade, which marks them deleted.
- */
-export async function softDeleteGeofences(
-  manager: EntityManager,
-  scope: { organizationId: string; buildingId?: number; floorId?: number },
-  cascade: boolean,
-  now: Date,
-): Promise<void> {
-  const live = { ...scope, deleted: false };
-  const count = await manager.countBy(Geofence, live);
-  if (count === 0) return;
-  if (!cascade) {
-    throw ApiError.conflict(`${count} live geofence(s) still belong to it; delete them first or pass cascade=true`);
-  }
-  await manager
-    .createQueryBuilder()
-    .update(Geofence)
-    .set({ deleted: true, updatedAt: now, version: () => '"version" + 1' })
-    .where(live)
-    .execute();
 }

@@ -5,8 +5,12 @@ import { RefreshToken } from '../auth/sessions/refresh-token.entity';
 import { Building } from '../buildings/building.entity';
 import { Floor } from '../floors/floor.entity';
 import { Geofence } from '../geofences/geofence.entity';
+import { Image } from '../images/image.entity';
+import { PathGraph } from '../paths/path-graph.entity';
+import { PoiCategory } from '../poi-categories/poi-category.entity';
+import { Poi } from '../pois/poi.entity';
 import { Organization } from '../organizations/organization.entity';
 import { User } from '../users/user.entity';
 
 /** Every entity, listed once for the app, the migration CLI and the tests. */
-export const ENTITIES = [Organization, User, ApiKey, AuthSession, RefreshToken, LoginFailure, Building, Floor, Geofence];
+export const ENTITIES = [Organization, User, ApiKey, AuthSession, RefreshToken, LoginFailure, Building, Floor, Geofence, Image, PoiCategory, Poi, PathGraph];

@@ -1,4 +1,5 @@
 import { formatTimestamp } from '../common/time/timestamps';
+import { optionalImageUrl } from '../images/image.mapper';
 import { Floor } from './floor.entity';
 import { FloorResponseDto } from './floors.dto';
 
@@ -13,7 +14,7 @@ export function toFloorResponse(floor: Floor): FloorResponseDto {
     maps: {
       scale: floor.scale,
       map_id: floor.mapId,
-      map_url: floor.mapId ? `/api/v1/images/${floor.mapId}` : '',
+      map_url: optionalImageUrl(floor.mapId),
     },
     created_at: formatTimestamp(floor.createdAt),
     updated_at: formatTimestamp(floor.updatedAt),

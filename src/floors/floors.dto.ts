@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsNumber, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { CustomFieldDto } from '../common/custom-fields';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { IntegerFromString, Trim } from '../common/validation/transforms';
@@ -35,11 +35,11 @@ export class CreateFloorDto {
   @MaxLength(255)
   name?: string;
 
-  @ApiPropertyOptional({ description: 'Id of the floor plan image' })
+  @ApiPropertyOptional({ format: 'uuid', description: 'Id of an uploaded floor plan image; "" removes it' })
   @IsOptional()
   @IsString()
-  @MaxLength(64)
-  @Matches(/^[\w-]*$/)
+  @ValidateIf((_object, value) => value !== '')
+  @IsUUID()
   map_id?: string;
 
   @ApiPropertyOptional({ description: 'Pixels per metre of the floor plan' })

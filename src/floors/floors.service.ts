@@ -2,11 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, IsNull, Not, Repository } from 'typeorm';
 import { Principal } from '../auth/principal';
-import { BuildingsService, referenceNotFound, softDeleteGeofences } from '../buildings/buildings.service';
+import { releaseDependents } from '../buildings/building-dependents';
+import { BuildingsService, referenceNotFound } from '../buildings/buildings.service';
 import { ApiError } from '../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
 import { Versioned } from '../common/http/versioned';
 import { TransactionRunner } from '../database/transactions';
+import { ImagesService } from '../images/images.service';
 import { Floor } from './floor.entity';
 import { toFloorResponse } from './floor.mapper';
 import { CreateFloorDto, FloorResponseDto, UpdateFloorDto } from './floors.dto';
@@ -19,6 +21,7 @@ export class FloorsService {
   constructor(
     @InjectRepository(Floor) private readonly floors: Repository<Floor>,
     private readonly buildings: BuildingsService,
+    private readonly images: ImagesService,
     private readonly transactions: TransactionRunner,
   ) {}
 
@@ -52,6 +55,7 @@ export class FloorsService {
     return this.transactions.run(async (manager) => {
       const building = await this.buildings.findReferenced(principal, dto.building_id, 'building_id', manager);
       if (await manager.existsBy(Floor, { buildingId: building.id, level: dto.level, deletedAt: IsNull() })) throw levelTaken(dto.level);
+      if (dto.map_id) await this.images.assertReferenced(principal, dto.map_id, 'map_id', manager);
       const now = new Date();
       const floor = manager.create(Floor, {
         organizationId: principal.organizationId,
@@ -86,6 +90,7 @@ export class FloorsService {
           const taken = await manager.existsBy(Floor, { buildingId: floor.buildingId, level: dto.level, deletedAt: IsNull(), id: Not(floor.id) });
           if (taken) throw levelTaken(dto.level);
         }
+        if (dto.map_id) await this.images.assertReferenced(principal, dto.map_id, 'map_id', manager);
         const changes: Partial<Floor> = {
           ...(dto.level !== undefined && { level: dto.level }),
           ...(dto.level_height !== undefined && { levelHeight: dto.level_height }),
@@ -102,12 +107,12 @@ export class FloorsService {
     );
   }
 
-  /** 409 while the floor has live geofences, unless `cascade` soft-deletes them too. */
+  /** What still stands on the floor decides between 409 and cascading (see releaseDependents). */
   async remove(principal: Principal, id: number, cascade: boolean): Promise<void> {
     await this.transactions.run(async (manager) => {
       const floor = await this.findOwned(principal, id, manager);
       const now = new Date();
-      await softDeleteGeofences(manager, { organizationId: principal.organizationId, floorId: floor.id }, cascade, now);
+      await releaseDependents(manager, { organizationId: principal.organizationId, buildingId: floor.buildingId, floorId: floor.id }, cascade, now);
       await manager.update(Floor, { id: floor.id }, { deletedAt: now, updatedAt: now });
     });
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiExtraModels, ApiHeader, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse, getSchemaPath } from '@nestjs/swagger';
 import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
@@ -73,23 +73,6 @@ export class GeofencesController {
   @ApiConflictResponse({ type: ErrorResponseDto })
   @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
   update(
-    @CurrentPrincipal() principal: Principal,
-    @UuidParam('id') id: string,
-    @Body() dto: UpdateGeofenceDto,
-    @Headers('if-match') ifMatch?: string,
-  ): Promise<Versioned<GeofenceResponseDto>> {
-    return this.geofences.update(principal, id, dto, parseIfMatch(ifMatch));
-  }
-
-  @Patch(':id')
-  @Access(AccessScope.CartographyWrite)
-  @IF_MATCH
-  @ApiOperation({ summary: 'Same as PUT' })
-  @ApiOkResponse({ type: GeofenceResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ type: ErrorResponseDto })
-  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
-  patch(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('id') id: string,
     @Body() dto: UpdateGeofenceDto,

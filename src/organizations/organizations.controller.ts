@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Patch, Put } from '@nestjs/common';
+import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
@@ -31,12 +31,4 @@ export class OrganizationsController {
     return this.organizations.updateCurrent(principal, dto);
   }
 
-  @Patch('current_organization')
-  @Access(AccessScope.Write, { role: Role.AdminOrg })
-  @ApiOperation({ summary: 'Same as PUT (partial update)' })
-  @ApiOkResponse({ type: OrganizationResponseDto })
-  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
-  patch(@CurrentPrincipal() principal: Principal, @Body() dto: UpdateOrganizationDto): Promise<OrganizationResponseDto> {
-    return this.organizations.updateCurrent(principal, dto);
-  }
 }

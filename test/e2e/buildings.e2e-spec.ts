@@ -245,6 +245,28 @@ describe('buildings', () => {
       expect(await buildingRow(t, building.id)).toEqual(before);
     });
 
+    it('refuses null for a required field with 422 naming it (never a 500) and leaves the row unchanged', async () => {
+      const building = await createBuilding(t, a.auth);
+      const before = await buildingRow(t, building.id);
+      for (const field of ['name', 'location', 'dimensions']) {
+        const response = await t.http.put(`/api/v1/buildings/${building.id}`).set(a.auth).send({ [field]: null });
+        expectError(response, 422, 'validation_failed');
+        expect(errorFields(response)).toContain(field);
+      }
+      expect(await buildingRow(t, building.id)).toEqual(before);
+    });
+
+    it('null for an optional field is refused (422 naming it) or reset to its default, never a 500', async () => {
+      const building = await createBuilding(t, a.auth);
+      const defaults: Record<string, unknown> = { description: '', info: '', rotation: 0, custom_fields: [] };
+      for (const [field, empty] of Object.entries(defaults)) {
+        const response = await t.http.put(`/api/v1/buildings/${building.id}`).set(a.auth).send({ [field]: null });
+        expect([200, 422], `${field}: ${response.status} ${JSON.stringify(response.body)}`).toContain(response.status);
+        if (response.status === 422) expect(errorFields(response)).toContain(field);
+        else expect(response.body[field]).toEqual(empty);
+      }
+    });
+
     it('answers 404 to an unknown id and 400 to a malformed one', async () => {
       expectError(await t.http.put(`/api/v1/buildings/${MISSING_INTEGER_ID}`).set(a.auth).send({ name: 'x' }), 404, 'entity_not_found');
       expectError(await t.http.patch(`/api/v1/buildings/${MISSING_INTEGER_ID}`).set(a.auth).send({ name: 'x' }), 404, 'entity_not_found');
@@ -386,6 +408,31 @@ describe('buildings', () => {
       expectStatus(await t.http.delete(`/api/v1/buildings/${site.building.id}`).set(a.auth), 204);
     });
 
+    it('a building deletion racing geofence creations never leaves a live geofence in a deleted building', async () => {
+      for (let round = 0; round < 10; round += 1) {
+        const site = await createSite(t, a.auth);
+        const [removal, ...creations] = await Promise.all([
+          t.http.delete(`/api/v1/buildings/${site.building.id}`).set(a.auth),
+          ...Array.from({ length: 4 }, (_, index) =>
+            t.http
+              .post('/api/v1/geofences')
+              .set(a.auth)
+              .send({ name: `Racer ${index}`, building_id: site.building.id, floor_id: site.floor.id, geometric: [[1, 1], [1, 2], [2, 2], [1, 1]] }),
+          ),
+        ]);
+        expect([204, 409]).toContain(removal.status);
+        for (const creation of creations) expect([201, 422]).toContain(creation.status);
+        const live = (await geofenceRowsOf(t, site.building.id)).filter((geofence) => !geofence.deleted);
+        if (removal.status === 204) {
+          expect(live, `round ${round}: building deleted with live geofences`).toEqual([]);
+          expect(creations.filter((creation) => creation.status === 201)).toEqual([]);
+        } else {
+          expect(live.length).toBeGreaterThan(0);
+          expect((await buildingRow(t, site.building.id))!.deletedAt).toBeNull();
+        }
+      }
+    });
+
     it('answers 400 to a malformed cascade or id and 404 to an unknown id', async () => {
       const site = await createSite(t, a.auth);
       expectError(await t.http.delete(`/api/v1/buildings/${site.building.id}?cascade=maybe`).set(a.auth), 400, 'bad_request');
@@ -441,7 +488,8 @@ describe('buildings', () => {
       expect(many.result.body.geofences).toHaveLength(100);
       expect(one.queries.length).toBeGreaterThan(0);
       expect(many.queries.length, many.queries.join('\n')).toBe(one.queries.length);
-      expect(one.queries.length, one.queries.join('\n')).toBeLessThanOrEqual(6);
+      // The session lookup, the building, its floors and its geofences.
+      expect(one.queries.length, one.queries.join('\n')).toBeLessThanOrEqual(4);
     });
   });
 

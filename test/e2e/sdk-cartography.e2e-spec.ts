@@ -54,7 +54,7 @@ describe('@situm/sdk-js cartography against Cartograph', () => {
     });
     expect(building.createdAt).toMatch(TIMESTAMP);
 
-    const buildings = (await sdk.cartography.getBuildings()) as Loose[];
+    const buildings = (await sdk.cartography.getBuildings()) as unknown as Loose[];
     expect(buildings.map((item) => item.id)).toEqual([building.id]);
 
     const patched = (await sdk.cartography.patchBuilding(building.id, { name: 'Warehouse 2' } as never)) as Loose;
@@ -65,9 +65,9 @@ describe('@situm/sdk-js cartography against Cartograph', () => {
     expect(floor.maps).toMatchObject({ mapUrl: '', mapId: '' });
     const upper = (await sdk.cartography.createFloor({ buildingId: building.id, level: 1, mapId: '' } as never)) as Loose;
 
-    const floorsOfBuilding = (await sdk.cartography.getFloors({ buildingId: building.id })) as Loose[];
+    const floorsOfBuilding = (await sdk.cartography.getFloors({ buildingId: building.id })) as unknown as Loose[];
     expect(floorsOfBuilding.map((item) => item.id)).toEqual([floor.id, upper.id]);
-    const allFloors = (await sdk.cartography.getFloors()) as Loose[];
+    const allFloors = (await sdk.cartography.getFloors()) as unknown as Loose[];
     expect(allFloors).toHaveLength(2);
     expect(((await sdk.cartography.getFloorById(upper.id)) as Loose).level).toBe(1);
 

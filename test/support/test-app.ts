@@ -16,6 +16,7 @@ import { appConfig, readAppConfig } from '../../src/config/app.config';
 import { authConfig, readAuthConfig } from '../../src/config/auth.config';
 import { databaseConfig, readDatabaseConfig } from '../../src/config/database.config';
 import { readSetupConfig, setupConfig } from '../../src/config/setup.config';
+import { readStorageConfig, storageConfig } from '../../src/config/storage.config';
 
 export type TestDatabaseKind = 'sqlite' | 'postgres';
 
@@ -106,6 +107,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     .useValue(readAuthConfig(env))
     .overrideProvider(setupConfig.KEY)
     .useValue(readSetupConfig(env))
+    .overrideProvider(storageConfig.KEY)
+    .useValue(readStorageConfig(env))
     .compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(config), { ...NEST_APP_OPTIONS, logger: false });
   const requestLogs: Array<Record<string, unknown>> = [];

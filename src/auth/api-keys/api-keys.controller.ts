@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ErrorResponseDto } from '../../common/errors/error-response.dto';
 import { UuidParam } from '../../common/http/params';
@@ -38,15 +38,6 @@ export class ApiKeysController {
   @ApiOkResponse({ type: ApiKeyResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   update(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string, @Body() dto: UpdateApiKeyDto): Promise<ApiKeyResponseDto> {
-    return this.apiKeys.update(principal, id, dto);
-  }
-
-  @Patch(':id')
-  @Access(AccessScope.Write, { userCredentials: true })
-  @ApiOperation({ summary: 'Same as PUT (partial update)' })
-  @ApiOkResponse({ type: ApiKeyResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  patch(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string, @Body() dto: UpdateApiKeyDto): Promise<ApiKeyResponseDto> {
     return this.apiKeys.update(principal, id, dto);
   }
 

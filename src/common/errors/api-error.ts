@@ -63,6 +63,10 @@ export class ApiError extends Error {
     return new ApiError(422, ErrorCode.ValidationFailed, message, errors);
   }
 
+  static payloadTooLarge(limitBytes: number): ApiError {
+    return new ApiError(413, ErrorCode.PayloadTooLarge, `The upload is larger than ${Math.floor(limitBytes / (1024 * 1024))} MiB`);
+  }
+
   static tooManyRequests(retryAfterSeconds: number): ApiError {
     const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
     return new ApiError(429, ErrorCode.TooManyRequests, 'Too many requests, try again later', [], {

@@ -3,7 +3,7 @@ import { ApiError, FieldError } from '../errors/api-error';
 
 const SECRET_FIELD = /password|secret|token|apikey|api_key/i;
 
-function flatten(errors: ValidationError[], parentPath = ''): FieldError[] {
+export function flattenValidationErrors(errors: ValidationError[], parentPath = ''): FieldError[] {
   return errors.flatMap((error) => {
     const path = parentPath ? `${parentPath}.${error.property}` : error.property;
     const own = Object.entries(error.constraints ?? {}).map(([, message]) => ({
@@ -13,12 +13,12 @@ function flatten(errors: ValidationError[], parentPath = ''): FieldError[] {
       // Only plain values are echoed: an object or array could carry a password inside.
       ...(SECRET_FIELD.test(path) || (error.value !== null && typeof error.value === 'object') ? {} : { value: error.value }),
     }));
-    return [...own, ...flatten(error.children ?? [], path)];
+    return [...own, ...flattenValidationErrors(error.children ?? [], path)];
   });
 }
 
 export function toValidationError(errors: ValidationError[]): ApiError {
-  return ApiError.validation('The request is not valid', flatten(errors));
+  return ApiError.validation('The request is not valid', flattenValidationErrors(errors));
 }
 
 /**

@@ -1,0 +1,57 @@
+/**
+ * Converts between geographic coordinates and a building's floor-plan coordinates.
+ *
+ * The floor plan is the building's rectangle (`dimensions.width` x `dimensions.length`
+ * metres) centred on `location` and turned by `rotation` (radians, counter-clockwise from
+ * east). Cartesian `x` runs along the width and `y` along the length, in metres from the
+ * rectangle's corner, so the centre is (width/2, length/2). Over a building's extent a local
+ * equirectangular projection is exact to well under a millimetre.
+ */
+export interface BuildingFrame {
+  latitude: number;
+  longitude: number;
+  width: number;
+  length: number;
+  rotation: number;
+}
+
+export interface Georeference {
+  lat: number;
+  lng: number;
+}
+
+export interface Cartesian {
+  x: number;
+  y: number;
+}
+
+const EARTH_RADIUS_M = 6_371_008.8;
+const METRES_PER_DEGREE = (Math.PI / 180) * EARTH_RADIUS_M;
+
+function metresPerDegreeLongitude(latitude: number): number {
+  return METRES_PER_DEGREE * Math.cos((latitude * Math.PI) / 180);
+}
+
+export function toCartesian(frame: BuildingFrame, point: Georeference): Cartesian {
+  const east = (point.lng - frame.longitude) * metresPerDegreeLongitude(frame.latitude);
+  const north = (point.lat - frame.latitude) * METRES_PER_DEGREE;
+  const cos = Math.cos(frame.rotation);
+  const sin = Math.sin(frame.rotation);
+  return {
+    x: east * cos + north * sin + frame.width / 2,
+    y: -east * sin + north * cos + frame.length / 2,
+  };
+}
+
+export function toGeoreference(frame: BuildingFrame, point: Cartesian): Georeference {
+  const u = point.x - frame.width / 2;
+  const v = point.y - frame.length / 2;
+  const cos = Math.cos(frame.rotation);
+  const sin = Math.sin(frame.rotation);
+  const east = u * cos - v * sin;
+  const north = u * sin + v * cos;
+  return {
+    lat: frame.latitude + north / METRES_PER_DEGREE,
+    lng: frame.longitude + east / metresPerDegreeLongitude(frame.latitude),
+  };
+}

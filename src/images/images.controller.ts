@@ -1,0 +1,56 @@
+import { Controller, Get, Headers, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Access } from '../auth/decorators/access.decorator';
+import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
+import { AccessScope } from '../auth/permissions';
+import { Principal } from '../auth/principal';
+import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { UuidParam } from '../common/http/params';
+import { ImageResponseDto, UploadImageDto } from './images.dto';
+import { ImagesService, MAX_IMAGE_BYTES } from './images.service';
+import { readUploadedFile } from './multipart';
+
+@ApiTags('Images')
+@Controller('images')
+export class ImagesController {
+  constructor(private readonly images: ImagesService) {}
+
+  @Post()
+  @HttpCode(201)
+  @Access(AccessScope.CartographyWrite)
+  @ApiOperation({ summary: 'Upload an image (multipart field `image`; PNG, JPEG, WebP or SVG by content; at most 20 MiB)' })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ type: UploadImageDto })
+  @ApiCreatedResponse({ type: ImageResponseDto })
+  @ApiPayloadTooLargeResponse({ type: ErrorResponseDto })
+  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
+  async upload(@CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<ImageResponseDto> {
+    return this.images.upload(principal, await readUploadedFile(request, 'image', MAX_IMAGE_BYTES));
+  }
+
+  @Get(':id')
+  @Access(AccessScope.CartographyRead)
+  @ApiOperation({ summary: 'The bytes of an image, with its content type and an ETag' })
+  @ApiOkResponse({ description: 'The image', content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  async get(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('id') id: string,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const image = await this.images.read(principal, id);
+    // Images never change under an id: clients may keep them for good.
+    reply
+      .header('ETag', image.etag)
+      .header('Cache-Control', 'private, max-age=31536000, immutable')
+      // An SVG opened on its own must not run anything, whatever slipped through sanitizing.
+      .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox");
+    if (ifNoneMatch === image.etag) {
+      await reply.code(304).send();
+      return;
+    }
+    await reply.code(200).type(image.contentType).send(image.bytes);
+  }
+}

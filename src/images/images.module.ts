@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { storageConfig, StorageConfig } from '../config/storage.config';
+import { Image } from './image.entity';
+import { ImagesController } from './images.controller';
+import { ImagesService } from './images.service';
+import { DatabaseStorage } from './storage/database.storage';
+import { IMAGE_STORAGE, ImageStorage } from './storage/image-storage';
+import { LocalDiskStorage } from './storage/local-disk.storage';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Image])],
+  controllers: [ImagesController],
+  providers: [
+    ImagesService,
+    {
+      provide: IMAGE_STORAGE,
+      inject: [storageConfig.KEY, getDataSourceToken()],
+      useFactory: (config: StorageConfig, dataSource: DataSource): ImageStorage =>
+        config.images === 'database' ? new DatabaseStorage(dataSource) : new LocalDiskStorage(config.imagesDirectory),
+    },
+  ],
+  exports: [ImagesService],
+})
+export class ImagesModule {}

@@ -1,0 +1,68 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createHash, randomUUID } from 'node:crypto';
+import { EntityManager, Repository } from 'typeorm';
+import { Principal } from '../auth/principal';
+import { ApiError } from '../common/errors/api-error';
+import { TransactionRunner } from '../database/transactions';
+import { detectImageType, sanitizeSvg } from './image-content';
+import { Image } from './image.entity';
+import { toImageResponse } from './image.mapper';
+import { ImageResponseDto } from './images.dto';
+import { IMAGE_STORAGE, ImageStorage } from './storage/image-storage';
+
+export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+
+export interface ImageContent {
+  bytes: Buffer;
+  contentType: string;
+  etag: string;
+}
+
+@Injectable()
+export class ImagesService {
+  constructor(
+    @InjectRepository(Image) private readonly images: Repository<Image>,
+    @Inject(IMAGE_STORAGE) private readonly storage: ImageStorage,
+    private readonly transactions: TransactionRunner,
+  ) {}
+
+  async upload(principal: Principal, uploaded: Buffer): Promise<ImageResponseDto> {
+    const contentType = detectImageType(uploaded);
+    if (!contentType) {
+      throw ApiError.validation('The file is not an image', [{ message: 'must be a PNG, JPEG, WebP or SVG image', code: 'invalid', fields: 'image' }]);
+    }
+    const bytes = contentType === 'image/svg+xml' ? Buffer.from(sanitizeSvg(uploaded.toString('utf8')), 'utf8') : uploaded;
+    const image = this.images.create({
+      id: randomUUID(),
+      organizationId: principal.organizationId,
+      contentType,
+      byteSize: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      storage: this.storage.kind,
+      createdBy: principal.userId,
+      createdAt: new Date(),
+    });
+    await this.transactions.run(async (manager) => {
+      await manager.insert(Image, image);
+      await this.storage.write(image.id, bytes, manager);
+    });
+    return toImageResponse(image);
+  }
+
+  async read(principal: Principal, id: string): Promise<ImageContent> {
+    const image = await this.images.findOneBy({ id, organizationId: principal.organizationId });
+    if (!image) throw ApiError.notFound('Image', id);
+    const bytes = await this.storage.read(image.id);
+    if (!bytes) throw ApiError.notFound('Image', id);
+    return { bytes, contentType: image.contentType, etag: `"${image.sha256}"` };
+  }
+
+  /** For references in bodies (floor plans, category icons): 422 naming the field when unknown. */
+  async assertReferenced(principal: Principal, id: string, field: string, manager: EntityManager): Promise<void> {
+    const exists = await manager.existsBy(Image, { id, organizationId: principal.organizationId });
+    if (!exists) {
+      throw ApiError.validation(`The ${field} does not name an image of your organization`, [{ message: 'no such image', code: 'not_found', fields: field, value: id }]);
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { ApiBody, ApiConflictResponse, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { Access } from '../auth/decorators/access.decorator';
+import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
+import { AccessScope } from '../auth/permissions';
+import { Principal } from '../auth/principal';
+import { parseIfMatch } from '../common/database/optimistic';
+import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { IdParam } from '../common/http/params';
+import { Versioned } from '../common/http/versioned';
+import { CreatePoiDto, ListPoisQuery, PoiResponseDto, UpdatePoiDto } from './pois.dto';
+import { PoisService } from './pois.service';
+
+const IF_MATCH = ApiHeader({ name: 'If-Match', required: false, description: 'ETag from a GET; a stale one answers 409' });
+
+@ApiTags('POIs')
+@Controller()
+export class PoisController {
+  constructor(private readonly pois: PoisService) {}
+
+  @Get('pois')
+  @Access(AccessScope.CartographyRead)
+  @ApiOperation({ summary: "The organization's POIs, optionally of one building and of one type" })
+  @ApiOkResponse({ type: [PoiResponseDto] })
+  list(@CurrentPrincipal() principal: Principal, @Query() query: ListPoisQuery): Promise<PoiResponseDto[]> {
+    return this.pois.list(principal, query);
+  }
+
+  @Get('buildings/:buildingId/pois')
+  @Access(AccessScope.CartographyRead)
+  @ApiOperation({ summary: 'The POIs of a building' })
+  @ApiOkResponse({ type: [PoiResponseDto] })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  listForBuilding(@CurrentPrincipal() principal: Principal, @IdParam('buildingId') buildingId: number, @Query() query: ListPoisQuery): Promise<PoiResponseDto[]> {
+    return this.pois.listForBuilding(principal, buildingId, query);
+  }
+
+  @Get('pois/:id')
+  @Access(AccessScope.CartographyRead)
+  @ApiOperation({ summary: 'A POI (ETag header)' })
+  @ApiOkResponse({ type: PoiResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  get(@CurrentPrincipal() principal: Principal, @IdParam('id') id: number): Promise<Versioned<PoiResponseDto>> {
+    return this.pois.get(principal, id);
+  }
+
+  @Post('pois')
+  @HttpCode(201)
+  @Access(AccessScope.CartographyWrite)
+  @ApiOperation({ summary: 'Create a POI (georeferences or cartesians; the other is derived)' })
+  @ApiCreatedResponse({ type: PoiResponseDto })
+  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreatePoiDto): Promise<Versioned<PoiResponseDto>> {
+    return this.pois.create(principal, dto);
+  }
+
+  @Post('pois_bulk')
+  @HttpCode(201)
+  @Access(AccessScope.CartographyWrite)
+  @ApiOperation({ summary: 'Create up to 1000 POIs at once, all or nothing; errors name the item index ([i].field)' })
+  @ApiBody({ type: [CreatePoiDto] })
+  @ApiCreatedResponse({ type: [PoiResponseDto] })
+  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
+  createBulk(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<PoiResponseDto[]> {
+    return this.pois.createBulk(principal, body);
+  }
+
+  @Put('pois/:id')
+  @Access(AccessScope.CartographyWrite)
+  @IF_MATCH
+  @ApiOperation({ summary: 'Update a POI (partial)' })
+  @ApiOkResponse({ type: PoiResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ type: ErrorResponseDto })
+  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
+  update(
+    @CurrentPrincipal() principal: Principal,
+    @IdParam('id') id: number,
+    @Body() dto: UpdatePoiDto,
+    @Headers('if-match') ifMatch?: string,
+  ): Promise<Versioned<PoiResponseDto>> {
+    return this.pois.update(principal, id, dto, parseIfMatch(ifMatch));
+  }
+
+  @Delete('pois/:id')
+  @HttpCode(204)
+  @Access(AccessScope.CartographyWrite)
+  @ApiOperation({ summary: 'Delete a POI' })
+  @ApiNoContentResponse()
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  remove(@CurrentPrincipal() principal: Principal, @IdParam('id') id: number): Promise<void> {
+    return this.pois.remove(principal, id);
+  }
+}
