@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsNotEmpty, IsNumber, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { CustomFieldDto } from '../common/custom-fields';
 import { LocationDto } from '../common/location.dto';
 import { BooleanFromString, Trim } from '../common/validation/transforms';
@@ -8,6 +8,7 @@ import { FloorResponseDto } from '../floors/floors.dto';
 import { GeofenceResponseDto } from '../geofences/geofences.dto';
 import { PathLinkDto, PathNodeDto } from '../paths/paths.dto';
 import { PoiResponseDto } from '../pois/pois.dto';
+import { Optional } from '../common/validation/optional';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 
@@ -34,36 +35,38 @@ export class CreateBuildingDto {
   name: string;
 
   @ApiPropertyOptional({ maxLength: 65535 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(65535)
   description?: string;
 
   @ApiPropertyOptional({ maxLength: 65535, description: 'HTML; sanitized on write' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(65535)
   info?: string;
 
   @ApiProperty({ type: LocationDto, description: 'Centre of the building' })
+  @IsDefined()
   @ValidateNested()
   @Type(() => LocationDto)
   location: LocationDto;
 
   @ApiProperty({ type: DimensionsDto })
+  @IsDefined()
   @ValidateNested()
   @Type(() => DimensionsDto)
   dimensions: DimensionsDto;
 
   @ApiPropertyOptional({ description: 'Radians, counter-clockwise', default: 0 })
-  @IsOptional()
+  @Optional()
   @IsNumber(FINITE)
   @Min(-2 * Math.PI)
   @Max(2 * Math.PI)
   rotation?: number;
 
   @ApiPropertyOptional({ type: [CustomFieldDto] })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(200)
   @ValidateNested({ each: true })
@@ -71,7 +74,7 @@ export class CreateBuildingDto {
   custom_fields?: CustomFieldDto[];
 }
 
-export class UpdateBuildingDto extends PartialType(CreateBuildingDto) {}
+export class UpdateBuildingDto extends PartialType(CreateBuildingDto, { skipNullProperties: false }) {}
 
 export class BuildingResponseDto {
   @ApiProperty({ example: 5962 }) id: number;
@@ -99,7 +102,7 @@ export class BuildingDetailResponseDto extends BuildingResponseDto {
 
 export class CascadeQuery {
   @ApiPropertyOptional({ description: 'Also soft-delete the live geofences instead of answering 409' })
-  @IsOptional()
+  @Optional()
   @BooleanFromString()
   @IsBoolean()
   cascade?: boolean;

@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsNumber, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsNumber, IsString, IsUUID, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { CustomFieldDto } from '../common/custom-fields';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { IntegerFromString, Trim } from '../common/validation/transforms';
+import { Optional } from '../common/validation/optional';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 
@@ -22,34 +23,34 @@ export class CreateFloorDto {
   level: number;
 
   @ApiPropertyOptional({ example: 3.5, description: 'Metres' })
-  @IsOptional()
+  @Optional()
   @IsNumber(FINITE)
   @Min(0)
   @Max(10_000)
   level_height?: number;
 
   @ApiPropertyOptional({ maxLength: 255, example: 'Ground floor' })
-  @IsOptional()
+  @Optional()
   @Trim()
   @IsString()
   @MaxLength(255)
   name?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Id of an uploaded floor plan image; "" removes it' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @ValidateIf((_object, value) => value !== '')
   @IsUUID()
   map_id?: string;
 
   @ApiPropertyOptional({ description: 'Pixels per metre of the floor plan' })
-  @IsOptional()
+  @Optional()
   @IsNumber(FINITE)
   @Min(0)
   scale?: number;
 
   @ApiPropertyOptional({ type: [CustomFieldDto] })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(200)
   @ValidateNested({ each: true })
@@ -58,9 +59,9 @@ export class CreateFloorDto {
 }
 
 /** A floor stays in its building: `building_id` cannot change. */
-export class UpdateFloorDto extends PartialType(OmitType(CreateFloorDto, ['building_id'] as const)) {
+export class UpdateFloorDto extends PartialType(OmitType(CreateFloorDto, ['building_id'] as const), { skipNullProperties: false }) {
   @ApiPropertyOptional({ description: 'Must be the current building if sent' })
-  @IsOptional()
+  @Optional()
   @IntegerFromString()
   @IsInt()
   building_id?: number;
@@ -68,7 +69,7 @@ export class UpdateFloorDto extends PartialType(OmitType(CreateFloorDto, ['build
 
 export class ListFloorsQuery {
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IntegerFromString()
   @IsInt()
   @Min(1)

@@ -1,11 +1,12 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { Allow, ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { Allow, ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { CustomFieldDto } from '../common/custom-fields';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { ListQuery } from '../common/http/list-query';
 import { PageQuery } from '../common/pagination/pagination';
 import { BooleanFromString, IntegerFromString, Trim } from '../common/validation/transforms';
+import { Optional } from '../common/validation/optional';
 
 export const GEOFENCE_TYPES = ['POLYGON'] as const;
 
@@ -42,31 +43,31 @@ export class CreateGeofenceDto {
   geometric: unknown;
 
   @ApiPropertyOptional({ maxLength: 255, example: 'geo4' })
-  @IsOptional()
+  @Optional()
   @Trim()
   @IsString()
   @MaxLength(255)
   code?: string;
 
   @ApiPropertyOptional({ description: 'HTML; sanitized on write', maxLength: 65535 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(65535)
   info?: string;
 
   @ApiPropertyOptional({ description: 'Same as info (used when info is absent)', maxLength: 65535 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(65535)
   description?: string;
 
   @ApiPropertyOptional({ enum: GEOFENCE_TYPES, default: 'POLYGON' })
-  @IsOptional()
+  @Optional()
   @IsIn(GEOFENCE_TYPES)
   type?: (typeof GEOFENCE_TYPES)[number];
 
   @ApiPropertyOptional({ type: [CustomFieldDto] })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(200)
   @ValidateNested({ each: true })
@@ -74,11 +75,11 @@ export class CreateGeofenceDto {
   custom_fields?: CustomFieldDto[];
 }
 
-export class UpdateGeofenceDto extends PartialType(CreateGeofenceDto) {}
+export class UpdateGeofenceDto extends PartialType(CreateGeofenceDto, { skipNullProperties: false }) {}
 
 export class SearchGeofencesQuery extends PageQuery {
   @ApiPropertyOptional({ type: [Number], description: 'Comma-separated or repeated' })
-  @IsOptional()
+  @Optional()
   @ListQuery({ integers: true })
   @IsInt({ each: true })
   @Min(1, { each: true })
@@ -86,7 +87,7 @@ export class SearchGeofencesQuery extends PageQuery {
   building_ids?: number[];
 
   @ApiPropertyOptional({ type: [Number], description: 'Comma-separated or repeated' })
-  @IsOptional()
+  @Optional()
   @ListQuery({ integers: true })
   @IsInt({ each: true })
   @Min(1, { each: true })
@@ -94,25 +95,25 @@ export class SearchGeofencesQuery extends PageQuery {
   floor_ids?: number[];
 
   @ApiPropertyOptional({ description: 'Substring of the name, case-insensitive' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(255)
   name?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(255)
   code?: string;
 
   @ApiPropertyOptional({ default: false, description: 'true: only deleted geofences; false: only live ones' })
-  @IsOptional()
+  @Optional()
   @BooleanFromString()
   @IsBoolean()
   deleted?: boolean;
 
   @ApiPropertyOptional({ format: 'uuid', description: "Sent by the official client; must be the caller's organization" })
-  @IsOptional()
+  @Optional()
   @IsUUID()
   organization_id?: string;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { Optional } from '../common/validation/optional';
 
 export class OrganizationResponseDto {
   @ApiProperty({ format: 'uuid' })
@@ -18,7 +19,7 @@ export class OrganizationResponseDto {
 
 export class UpdateOrganizationDto {
   @ApiProperty({ required: false, maxLength: 255 })
-  @IsOptional()
+  @Optional()
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @IsString()
   @IsNotEmpty()

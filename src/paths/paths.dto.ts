@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { IntegerFromString } from '../common/validation/transforms';
+import { Optional } from '../common/validation/optional';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 export const LINK_ORIGINS = ['both', 'source', 'target'] as const;
@@ -23,24 +24,24 @@ export class PathNodeInputDto {
   floor_id: number;
 
   @ApiPropertyOptional({ description: 'Metres; give x/y or lat/lng, the other is derived' })
-  @IsOptional()
+  @Optional()
   @IsNumber(FINITE)
   x?: number;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IsNumber(FINITE)
   y?: number;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IsNumber(FINITE)
   @Min(-90)
   @Max(90)
   lat?: number;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IsNumber(FINITE)
   @Min(-180)
   @Max(180)
@@ -57,12 +58,12 @@ export class PathLinkInputDto {
   target: number;
 
   @ApiPropertyOptional({ enum: LINK_ORIGINS, default: 'both', description: 'Which way the link can be walked' })
-  @IsOptional()
+  @Optional()
   @IsIn(LINK_ORIGINS)
   origin?: (typeof LINK_ORIGINS)[number];
 
   @ApiPropertyOptional({ type: [String], default: [] })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(50)
   @IsString({ each: true })
@@ -70,7 +71,7 @@ export class PathLinkInputDto {
   tags?: string[];
 
   @ApiPropertyOptional({ default: true })
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   accessible?: boolean;
 }
@@ -116,7 +117,7 @@ export class PathsResponseDto {
 
 export class ListPathsQuery {
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IntegerFromString()
   @IsInt()
   @Min(1)

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { IntegerFromString, Trim } from '../common/validation/transforms';
+import { Optional } from '../common/validation/optional';
 
 export class CreatePoiCategoryDto {
   @ApiProperty({ maxLength: 255, example: 'Toilets' })
@@ -12,7 +13,7 @@ export class CreatePoiCategoryDto {
   name_en: string;
 
   @ApiPropertyOptional({ maxLength: 255, example: 'Aseos' })
-  @IsOptional()
+  @Optional()
   @Trim()
   @IsString()
   @MaxLength(255)
@@ -39,16 +40,16 @@ export class CreatePoiCategoryDto {
   selected_icon?: string | null;
 
   @ApiPropertyOptional({ default: false })
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   public?: boolean;
 }
 
-export class UpdatePoiCategoryDto extends PartialType(CreatePoiCategoryDto) {}
+export class UpdatePoiCategoryDto extends PartialType(CreatePoiCategoryDto, { skipNullProperties: false }) {}
 
 export class DeletePoiCategoryQuery {
   @ApiPropertyOptional({ description: 'Move the POIs of the deleted category to this one instead of answering 409' })
-  @IsOptional()
+  @Optional()
   @IntegerFromString()
   @IsInt()
   @Min(1)

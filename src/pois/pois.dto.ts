@@ -5,6 +5,7 @@ import { CustomFieldDto } from '../common/custom-fields';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { IntegerFromString, Trim } from '../common/validation/transforms';
 import { LocationDto } from '../common/location.dto';
+import { Optional } from '../common/validation/optional';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 
@@ -33,19 +34,19 @@ export class PoiPositionInputDto {
   floor_id?: number | null;
 
   @ApiPropertyOptional({ type: LocationDto, description: 'Either georeferences or cartesians' })
-  @IsOptional()
+  @Optional()
   @ValidateNested()
   @Type(() => LocationDto)
   georeferences?: LocationDto;
 
   @ApiPropertyOptional({ type: CartesiansDto, description: 'Used when georeferences are absent' })
-  @IsOptional()
+  @Optional()
   @ValidateNested()
   @Type(() => CartesiansDto)
   cartesians?: CartesiansDto;
 
   @ApiPropertyOptional({ description: 'Metres' })
-  @IsOptional()
+  @Optional()
   @IsNumber(FINITE)
   @Min(0)
   @Max(100_000)
@@ -68,7 +69,7 @@ export class CreatePoiDto {
   name: string;
 
   @ApiPropertyOptional({ description: 'HTML; sanitized into info, kept as sent in info_unsafe', maxLength: 65535 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(65535)
   info?: string;
@@ -83,7 +84,7 @@ export class CreatePoiDto {
   category_id?: number | null;
 
   @ApiPropertyOptional({ type: [CustomFieldDto] })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(200)
   @ValidateNested({ each: true })
@@ -97,13 +98,13 @@ export class CreatePoiDto {
   position: PoiPositionInputDto;
 }
 
-export class UpdatePoiDto extends PartialType(CreatePoiDto) {}
+export class UpdatePoiDto extends PartialType(CreatePoiDto, { skipNullProperties: false }) {}
 
 export const POI_TYPES = ['indoor', 'outdoor'] as const;
 
 export class ListPoisQuery {
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IntegerFromString()
   @IsInt()
   @Min(1)
@@ -111,7 +112,7 @@ export class ListPoisQuery {
   building_id?: number;
 
   @ApiPropertyOptional({ enum: POI_TYPES })
-  @IsOptional()
+  @Optional()
   @IsIn(POI_TYPES)
   type?: (typeof POI_TYPES)[number];
 }

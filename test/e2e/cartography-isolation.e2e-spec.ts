@@ -25,6 +25,7 @@ import {
   MISSING_INTEGER_ID,
   signUp,
   square,
+  uploadImage,
 } from '../support/cartography';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -193,6 +194,19 @@ describe('organization isolation of buildings, floors and geofences', () => {
       expectError(response, 422, 'validation_failed');
       expect(errorFields(response)).toEqual(['building_id']);
       expect(await t.dataSource.getRepository(Floor).countBy({ buildingId: theirs.building.id })).toBe(before);
+    });
+
+    it("refuses a floor plan (map_id) that is B's image, on POST and PUT (422 naming map_id)", async () => {
+      const mine = await world(a);
+      const theirPlan = await uploadImage(t, b.auth);
+      const created = await t.http.post('/api/v1/floors').set(a.auth).send({ building_id: mine.building.id, level: 60, map_id: theirPlan.id });
+      expectError(created, 422, 'validation_failed');
+      expect(errorFields(created)).toEqual(['map_id']);
+      const before = await floorRow(t, mine.floor.id);
+      const updated = await t.http.put(`/api/v1/floors/${mine.floor.id}`).set(a.auth).send({ map_id: theirPlan.id });
+      expectError(updated, 422, 'validation_failed');
+      expect(errorFields(updated)).toEqual(['map_id']);
+      expect(await floorRow(t, mine.floor.id)).toEqual(before);
     });
 
     it("refuses a geofence naming B's building or floor (422 naming the field) and stores nothing", async () => {

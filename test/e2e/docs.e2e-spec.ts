@@ -160,15 +160,17 @@ describe('API documentation', () => {
       expect(problems).toEqual([]);
     });
 
-    it('documents a 2xx response with a schema for every operation (none for a 204)', () => {
+    it('documents a 2xx response with a schema for every operation (none for a 204), or its 405', () => {
       const problems: string[] = [];
       for (const { method, path, operation } of operationsOf(document)) {
         const successes = Object.entries(operation.responses).filter(([status]) => /^2\d\d$/.test(status));
-        if (successes.length === 0) problems.push(`${method} ${path}: no 2xx response`);
+        // Routes that exist only to answer 405 (POST on paths) document that instead.
+        if (successes.length === 0 && !operation.responses['405']) problems.push(`${method} ${path}: no 2xx response`);
         for (const [status, response] of successes) {
+          const binary = (response as { content?: Record<string, { schema?: { format?: string } }> }).content?.['image/*']?.schema?.format === 'binary';
           if (status === '204') {
             if (response.content) problems.push(`${method} ${path}: 204 with a body`);
-          } else if (!schemaOf(response)) {
+          } else if (!schemaOf(response) && !binary) {
             problems.push(`${method} ${path}: ${status} without an application/json schema`);
           }
         }

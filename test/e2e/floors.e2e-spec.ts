@@ -25,6 +25,7 @@ import {
   MISSING_INTEGER_ID,
   signUp,
   TIMESTAMP,
+  uploadImage,
 } from '../support/cartography';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -43,6 +44,7 @@ describe('floors', () => {
   describe('POST /api/v1/floors', () => {
     it('creates a floor: 201 with the full object, an ETag and the stored row; keys the caller may not set are ignored', async () => {
       const building = await createBuilding(t, a.auth);
+      const plan = await uploadImage(t, a.auth);
       const before = Date.now();
       const response = await t.http
         .post('/api/v1/floors')
@@ -52,7 +54,7 @@ describe('floors', () => {
           level: 2,
           level_height: 3.5,
           name: '  Second floor ',
-          map_id: 'plan-2_a',
+          map_id: plan.id,
           scale: 12.25,
           custom_fields: [{ key: 'wing', value: 'north' }],
           id: 777777,
@@ -71,7 +73,7 @@ describe('floors', () => {
         level_height: 3.5,
         name: 'Second floor',
         custom_fields: [{ key: 'wing', value: 'north' }],
-        maps: { scale: 12.25, map_id: 'plan-2_a', map_url: '/api/v1/images/plan-2_a' },
+        maps: { scale: 12.25, map_id: plan.id, map_url: `/api/v1/images/${plan.id}` },
         created_at: expect.stringMatching(TIMESTAMP),
         updated_at: expect.stringMatching(TIMESTAMP),
       });
@@ -88,7 +90,7 @@ describe('floors', () => {
         level: 2,
         levelHeight: 3.5,
         name: 'Second floor',
-        mapId: 'plan-2_a',
+        mapId: plan.id,
         scale: 12.25,
         customFields: [{ key: 'wing', value: 'north' }],
         version: 1,
@@ -124,6 +126,22 @@ describe('floors', () => {
         .send({ building_id: building.id, level: 1.5, level_height: -2, map_id: '../etc/passwd', scale: 'big', name: 7 });
       expectError(invalid, 422, 'validation_failed');
       expect(errorFields(invalid)).toEqual(expect.arrayContaining(['level', 'level_height', 'map_id', 'scale', 'name']));
+      expect(await floorRowsOf(t, building.id)).toEqual([]);
+    });
+
+    it('refuses a map_id that names no image of the organization (422 naming map_id)', async () => {
+      const building = await createBuilding(t, a.auth);
+      for (const mapId of [randomUUID(), 'plan-2']) {
+        const response = await t.http.post('/api/v1/floors').set(a.auth).send({ building_id: building.id, level: 0, map_id: mapId });
+        expectError(response, 422, 'validation_failed');
+        expect(errorFields(response)).toEqual(['map_id']);
+      }
+      const site = await createSite(t, a.auth);
+      const before = await floorRow(t, site.floor.id);
+      const response = await t.http.put(`/api/v1/floors/${site.floor.id}`).set(a.auth).send({ map_id: randomUUID() });
+      expectError(response, 422, 'validation_failed');
+      expect(errorFields(response)).toEqual(['map_id']);
+      expect(await floorRow(t, site.floor.id)).toEqual(before);
       expect(await floorRowsOf(t, building.id)).toEqual([]);
     });
 
@@ -231,15 +249,16 @@ describe('floors', () => {
   describe('PUT and PATCH /api/v1/floors/{id}', () => {
     it.each(['put', 'patch'] as const)('%s is a partial update: only the fields sent change', async (method) => {
       const site = await createSite(t, a.auth);
+      const plan = await uploadImage(t, a.auth);
       const response = await t.http[method](`/api/v1/floors/${site.floor.id}`)
         .set(a.auth)
-        .send({ name: `Renamed ${method}`, map_id: 'new-plan', organization_id: randomUUID(), id: 1, created_at: '2000-01-01T00:00:00.000+00:00' });
+        .send({ name: `Renamed ${method}`, map_id: plan.id, organization_id: randomUUID(), id: 1, created_at: '2000-01-01T00:00:00.000+00:00' });
       expectStatus(response, 200);
       expect(keysOf(response.body)).toEqual(FLOOR_KEYS);
       expect(response.body).toEqual({
         ...site.floor,
         name: `Renamed ${method}`,
-        maps: { ...site.floor.maps, map_id: 'new-plan', map_url: '/api/v1/images/new-plan' },
+        maps: { ...site.floor.maps, map_id: plan.id, map_url: `/api/v1/images/${plan.id}` },
         updated_at: expect.stringMatching(TIMESTAMP),
       });
       expect(Date.parse(response.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(site.floor.updated_at));
@@ -247,12 +266,13 @@ describe('floors', () => {
       const read = await t.http.get(`/api/v1/floors/${site.floor.id}`).set(a.auth).expect(200);
       expect(read.body).toEqual(response.body);
       expect(read.headers.etag).toBe('"2"');
-      expect(await floorRow(t, site.floor.id)).toMatchObject({ organizationId: a.org.organizationId, name: `Renamed ${method}`, mapId: 'new-plan', version: 2 });
+      expect(await floorRow(t, site.floor.id)).toMatchObject({ organizationId: a.org.organizationId, name: `Renamed ${method}`, mapId: plan.id, version: 2 });
     });
 
     it('changes every writable field', async () => {
       const site = await createSite(t, a.auth);
-      const changes = { level: 9, level_height: 4.25, name: 'Top', custom_fields: [{ key: 'k', value: 'v' }], map_id: 'top', scale: 2 };
+      const plan = await uploadImage(t, a.auth);
+      const changes = { level: 9, level_height: 4.25, name: 'Top', custom_fields: [{ key: 'k', value: 'v' }], map_id: plan.id, scale: 2 };
       const response = await t.http.put(`/api/v1/floors/${site.floor.id}`).set(a.auth).send({ ...changes, building_id: site.building.id });
       expectStatus(response, 200);
       expect(response.body).toEqual({
@@ -261,7 +281,7 @@ describe('floors', () => {
         level_height: 4.25,
         name: 'Top',
         custom_fields: [{ key: 'k', value: 'v' }],
-        maps: { scale: 2, map_id: 'top', map_url: '/api/v1/images/top' },
+        maps: { scale: 2, map_id: plan.id, map_url: `/api/v1/images/${plan.id}` },
         updated_at: expect.stringMatching(TIMESTAMP),
       });
     });

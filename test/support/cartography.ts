@@ -209,6 +209,21 @@ export async function createGeofences(
   return created;
 }
 
+/** A 1x1 PNG. */
+export const TINY_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+/** Uploads a floor plan image; its id is what a floor's `map_id` names. */
+export async function uploadImage(t: TestApp, auth: Record<string, string>): Promise<{ id: string; url: string }> {
+  const response = await t.http.post('/api/v1/images').set(auth).attach('image', TINY_PNG, 'plan.png');
+  expectStatus(response, 201);
+  return response.body as { id: string; url: string };
+}
+
+/** Only the keys of a building object (the document adds floors, geofences, POIs, paths...). */
+export function buildingPart(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(BUILDING_KEYS.map((key) => [key, body[key]]));
+}
+
 /** A building with one floor, created through the API. */
 export interface Site {
   building: BuildingBody;

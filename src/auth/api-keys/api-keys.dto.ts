@@ -1,16 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsString, MaxLength } from 'class-validator';
 import { ListQuery } from '../../common/http/list-query';
 import { API_PERMISSIONS, ApiPermission } from '../permissions';
+import { Optional } from '../../common/validation/optional';
 
 export class CreateApiKeyDto {
   @ApiPropertyOptional({ enum: API_PERMISSIONS, default: ApiPermission.ReadOnly })
-  @IsOptional()
+  @Optional()
   @IsIn(API_PERMISSIONS)
   permission?: ApiPermission;
 
   @ApiPropertyOptional({ maxLength: 255, example: 'Kiosk app, 3rd floor' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(255)
   description?: string;
@@ -20,7 +21,7 @@ export class UpdateApiKeyDto extends CreateApiKeyDto {}
 
 export class ListApiKeysQuery {
   @ApiPropertyOptional({ description: 'Only keys with these permissions (comma-separated or repeated)', type: [String], enum: API_PERMISSIONS })
-  @IsOptional()
+  @Optional()
   @ListQuery()
   @IsIn(API_PERMISSIONS, { each: true })
   permissions?: ApiPermission[];

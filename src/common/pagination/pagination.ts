@@ -4,6 +4,8 @@ import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator'
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;
+/** Keeps offsets far inside the integer range of both databases. */
+export const MAX_PAGE = 1_000_000;
 
 const toInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value);
 
@@ -14,6 +16,7 @@ export class PageQuery {
   @Transform(toInteger)
   @IsInt()
   @Min(0)
+  @Max(MAX_PAGE)
   page?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
