@@ -4,6 +4,7 @@ import { EntityManager, IsNull, Repository } from 'typeorm';
 import { Principal } from '../auth/principal';
 import { ApiError } from '../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
+import { lockOptions, RowLock } from '../common/database/locks';
 import { sanitizeRichText } from '../common/html/sanitize';
 import { Versioned } from '../common/http/versioned';
 import { TransactionRunner } from '../database/transactions';
@@ -27,15 +28,24 @@ export class BuildingsService {
   ) {}
 
   /** A live building of the caller's organization, or 404. */
-  async findOwned(principal: Principal, id: number, manager: EntityManager = this.buildings.manager): Promise<Building> {
-    const building = await manager.findOneBy(Building, { id, organizationId: principal.organizationId, deletedAt: IsNull() });
+  async findOwned(principal: Principal, id: number, manager: EntityManager = this.buildings.manager, lock?: RowLock): Promise<Building> {
+    const building = await manager.findOne(Building, {
+      where: { id, organizationId: principal.organizationId, deletedAt: IsNull() },
+      ...lockOptions(manager, lock),
+    });
     if (!building) throw ApiError.notFound('Building', id);
     return building;
   }
 
-  /** A building named in a request body: 422 naming the field when it is not the caller's. */
+  /**
+   * A building named in a request body: 422 naming the field when it is not the caller's.
+   * Share-locked, so that it cannot be deleted before the new child is committed.
+   */
   async findReferenced(principal: Principal, id: number, field: string, manager: EntityManager): Promise<Building> {
-    const building = await manager.findOneBy(Building, { id, organizationId: principal.organizationId, deletedAt: IsNull() });
+    const building = await manager.findOne(Building, {
+      where: { id, organizationId: principal.organizationId, deletedAt: IsNull() },
+      ...lockOptions(manager, 'share'),
+    });
     if (!building) throw referenceNotFound('building', field, id);
     return building;
   }
@@ -128,7 +138,7 @@ export class BuildingsService {
    */
   async remove(principal: Principal, id: number, cascade: boolean): Promise<void> {
     await this.transactions.run(async (manager) => {
-      const building = await this.findOwned(principal, id, manager);
+      const building = await this.findOwned(principal, id, manager, 'update');
       const scope = { buildingId: building.id, organizationId: principal.organizationId };
       const now = new Date();
       await releaseDependents(manager, scope, cascade, now);

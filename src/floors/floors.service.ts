@@ -6,6 +6,7 @@ import { releaseDependents } from '../buildings/building-dependents';
 import { BuildingsService, referenceNotFound } from '../buildings/buildings.service';
 import { ApiError } from '../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
+import { lockOptions, RowLock } from '../common/database/locks';
 import { Versioned } from '../common/http/versioned';
 import { TransactionRunner } from '../database/transactions';
 import { ImagesService } from '../images/images.service';
@@ -26,8 +27,8 @@ export class FloorsService {
   ) {}
 
   /** A live floor of the caller's organization, or 404. */
-  async findOwned(principal: Principal, id: number, manager: EntityManager = this.floors.manager): Promise<Floor> {
-    const floor = await manager.findOneBy(Floor, { id, organizationId: principal.organizationId, deletedAt: IsNull() });
+  async findOwned(principal: Principal, id: number, manager: EntityManager = this.floors.manager, lock?: RowLock): Promise<Floor> {
+    const floor = await manager.findOne(Floor, { where: { id, organizationId: principal.organizationId, deletedAt: IsNull() }, ...lockOptions(manager, lock) });
     if (!floor) throw ApiError.notFound('Floor', id);
     return floor;
   }
@@ -110,16 +111,16 @@ export class FloorsService {
   /** What still stands on the floor decides between 409 and cascading (see releaseDependents). */
   async remove(principal: Principal, id: number, cascade: boolean): Promise<void> {
     await this.transactions.run(async (manager) => {
-      const floor = await this.findOwned(principal, id, manager);
+      const floor = await this.findOwned(principal, id, manager, 'update');
       const now = new Date();
       await releaseDependents(manager, { organizationId: principal.organizationId, buildingId: floor.buildingId, floorId: floor.id }, cascade, now);
       await manager.update(Floor, { id: floor.id }, { deletedAt: now, updatedAt: now });
     });
   }
 
-  /** A floor named in a request body: 422 naming the field when it is not the caller's. */
+  /** A floor named in a request body: 422 naming the field when it is not the caller's. Share-locked. */
   async findReferenced(principal: Principal, id: number, field: string, manager: EntityManager): Promise<Floor> {
-    const floor = await manager.findOneBy(Floor, { id, organizationId: principal.organizationId, deletedAt: IsNull() });
+    const floor = await manager.findOne(Floor, { where: { id, organizationId: principal.organizationId, deletedAt: IsNull() }, ...lockOptions(manager, 'share') });
     if (!floor) throw referenceNotFound('floor', field, id);
     return floor;
   }

@@ -125,11 +125,13 @@ export class GeofencesService {
 
   /** Soft delete: the geofence stays readable by id with `deleted: true`. Deleting twice is fine. */
   async remove(principal: Principal, id: string): Promise<void> {
-    await this.transactions.run(async (manager) => {
-      const geofence = await this.findOwned(principal, id, manager);
-      if (geofence.deleted) return;
-      await updateIfVersion(manager, Geofence, geofence, { deleted: true, updatedAt: new Date() });
-    });
+    await retryOnConcurrentUpdate(() =>
+      this.transactions.run(async (manager) => {
+        const geofence = await this.findOwned(principal, id, manager);
+        if (geofence.deleted) return true;
+        return updateIfVersion(manager, Geofence, geofence, { deleted: true, updatedAt: new Date() });
+      }),
+    );
   }
 
   private async findOwned(principal: Principal, id: string, manager: EntityManager = this.geofences.manager): Promise<Geofence> {

@@ -5,6 +5,7 @@ import { Principal } from '../auth/principal';
 import { BuildingsService } from '../buildings/buildings.service';
 import { ApiError, FieldError } from '../common/errors/api-error';
 import { toCartesian, toGeoreference } from '../common/geometry/cartesian';
+import { lockOptions } from '../common/database/locks';
 import { Versioned } from '../common/http/versioned';
 import { TransactionRunner } from '../database/transactions';
 import { Floor } from '../floors/floor.entity';
@@ -39,8 +40,9 @@ export class PathsService {
   /** Replaces the whole graph in one transaction; every node must be on a floor of the building. */
   async replace(principal: Principal, buildingId: number, dto: ReplacePathsDto): Promise<Versioned<PathsResponseDto>> {
     return this.transactions.run(async (manager) => {
-      const building = await this.buildings.findOwned(principal, buildingId, manager);
-      const floors = await manager.find(Floor, { where: { buildingId: building.id, deletedAt: IsNull() }, select: { id: true } });
+      const building = await this.buildings.findOwned(principal, buildingId, manager, 'share');
+      // Share-locked: a floor cannot be deleted while a graph naming it is being stored.
+      const floors = await manager.find(Floor, { where: { buildingId: building.id, deletedAt: IsNull() }, select: { id: true }, ...lockOptions(manager, 'share') });
       const floorIds = new Set(floors.map((floor) => floor.id));
       const frame = { latitude: building.latitude, longitude: building.longitude, width: building.width, length: building.length, rotation: building.rotation };
       const errors: FieldError[] = [];
