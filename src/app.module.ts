@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { DiscoveryModule } from '@nestjs/core';
+import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { BuildingsModule } from './buildings/buildings.module';
 import { FloorsModule } from './floors/floors.module';
@@ -12,6 +13,7 @@ import { databaseConfig } from './config/database.config';
 import { setupConfig } from './config/setup.config';
 import { storageConfig } from './config/storage.config';
 import { DatabaseModule } from './database/database.module';
+import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
 import { ImagesModule } from './images/images.module';
 import { OrganizationsModule } from './organizations/organizations.module';
@@ -27,8 +29,10 @@ import { VersionModule } from './version/version.module';
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig, authConfig, databaseConfig, setupConfig, storageConfig] }),
     DiscoveryModule,
     DatabaseModule,
+    AuditModule,
     AuthModule,
     UsersModule,
+    GroupsModule,
     OrganizationsModule,
     BuildingsModule,
     FloorsModule,

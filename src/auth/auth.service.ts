@@ -7,10 +7,12 @@ import { ApiError } from '../common/errors/api-error';
 import { authConfig, AuthConfig } from '../config/auth.config';
 import { TransactionRunner } from '../database/transactions';
 import { AccessTokenClaims, RefreshTokensDto, TokenPairDto } from './auth.dto';
+import { buildingScopeOf } from './building-scope';
 import { ApiPermission, isApiPermission } from './permissions';
 import { CredentialKind, Principal } from './principal';
 import { Role } from './roles';
 import { generateRefreshToken, looksLikeRefreshToken, sha256Hex } from './secrets';
+import { User } from '../users/user.entity';
 import { AuthSession } from './sessions/auth-session.entity';
 import { RefreshToken } from './sessions/refresh-token.entity';
 
@@ -23,6 +25,7 @@ interface SessionOwnerRow {
   api_key_id: string | null;
   key_permission: string | null;
   revoked_at: unknown;
+  building_scope: unknown;
 }
 
 type RefreshOutcome = { pair: TokenPairDto } | { reused: true };
@@ -38,7 +41,7 @@ export class AuthService {
     private readonly transactions: TransactionRunner,
   ) {
     [this.sessionSql] = transactions.escape(
-      `SELECT s."user_id", u."organization_id", u."email", u."role", s."permission", s."api_key_id", k."permission" AS "key_permission", s."revoked_at"
+      `SELECT s."user_id", u."organization_id", u."email", u."role", u."building_scope", s."permission", s."api_key_id", k."permission" AS "key_permission", s."revoked_at"
        FROM "auth_sessions" s
        INNER JOIN "users" u ON u."id" = s."user_id"
        LEFT JOIN "api_keys" k ON k."id" = s."api_key_id"
@@ -65,6 +68,7 @@ export class AuthService {
     await this.transactions.run(async (manager) => {
       await manager.insert(AuthSession, session);
       await this.insertRefreshToken(manager, session.id, refresh.hash, now);
+      await manager.update(User, { id: principal.userId }, { lastActivity: now });
     });
     return this.tokenPair(session, principal, refresh.secret);
   }
@@ -132,6 +136,7 @@ export class AuthService {
       credential: row.api_key_id ? CredentialKind.ApiKeyToken : CredentialKind.PasswordToken,
       apiKeyId: row.api_key_id,
       sessionId,
+      buildingIds: buildingScopeOf(row.role, row.building_scope),
     };
   }
 

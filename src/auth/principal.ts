@@ -23,4 +23,8 @@ export interface Principal {
   credential: CredentialKind;
   apiKeyId: string | null;
   sessionId: string | null;
+  /** The only buildings this caller may see, or null for all of the organization's. */
+  buildingIds: number[] | null;
+  /** The client address, for the audit trail. */
+  ip?: string;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, IsNull, Repository } from 'typeorm';
+import { canSeeBuilding, onlyDefined, visibleBuildings } from '../auth/building-scope';
 import { Principal } from '../auth/principal';
 import { ApiError } from '../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
@@ -33,7 +34,7 @@ export class BuildingsService {
       where: { id, organizationId: principal.organizationId, deletedAt: IsNull() },
       ...lockOptions(manager, lock),
     });
-    if (!building) throw ApiError.notFound('Building', id);
+    if (!building || !canSeeBuilding(principal, building.id)) throw ApiError.notFound('Building', id);
     return building;
   }
 
@@ -46,13 +47,13 @@ export class BuildingsService {
       where: { id, organizationId: principal.organizationId, deletedAt: IsNull() },
       ...lockOptions(manager, 'share'),
     });
-    if (!building) throw referenceNotFound('building', field, id);
+    if (!building || !canSeeBuilding(principal, building.id)) throw referenceNotFound('building', field, id);
     return building;
   }
 
   async list(principal: Principal): Promise<BuildingResponseDto[]> {
     const buildings = await this.buildings.find({
-      where: { organizationId: principal.organizationId, deletedAt: IsNull() },
+      where: { organizationId: principal.organizationId, deletedAt: IsNull(), ...onlyDefined({ id: visibleBuildings(principal) }) },
       order: { id: 'ASC' },
     });
     return buildings.map(toBuildingResponse);

@@ -9,8 +9,12 @@ import { Image } from '../images/image.entity';
 import { PathGraph } from '../paths/path-graph.entity';
 import { PoiCategory } from '../poi-categories/poi-category.entity';
 import { Poi } from '../pois/poi.entity';
+import { AuditEvent } from '../audit/audit-event.entity';
+import { GroupMember } from '../groups/group-member.entity';
+import { Group } from '../groups/group.entity';
+import { UserBuilding } from '../users/user-building.entity';
 import { Organization } from '../organizations/organization.entity';
 import { User } from '../users/user.entity';
 
 /** Every entity, listed once for the app, the migration CLI and the tests. */
-export const ENTITIES = [Organization, User, ApiKey, AuthSession, RefreshToken, LoginFailure, Building, Floor, Geofence, Image, PoiCategory, Poi, PathGraph];
+export const ENTITIES = [Organization, User, ApiKey, AuthSession, RefreshToken, LoginFailure, Building, Floor, Geofence, Image, PoiCategory, Poi, PathGraph, UserBuilding, Group, GroupMember, AuditEvent];

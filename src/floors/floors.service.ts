@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, IsNull, Not, Repository } from 'typeorm';
+import { buildingCondition, canSeeBuilding, onlyDefined } from '../auth/building-scope';
 import { Principal } from '../auth/principal';
 import { releaseDependents } from '../buildings/building-dependents';
 import { BuildingsService, referenceNotFound } from '../buildings/buildings.service';
@@ -29,13 +30,15 @@ export class FloorsService {
   /** A live floor of the caller's organization, or 404. */
   async findOwned(principal: Principal, id: number, manager: EntityManager = this.floors.manager, lock?: RowLock): Promise<Floor> {
     const floor = await manager.findOne(Floor, { where: { id, organizationId: principal.organizationId, deletedAt: IsNull() }, ...lockOptions(manager, lock) });
-    if (!floor) throw ApiError.notFound('Floor', id);
+    if (!floor || !canSeeBuilding(principal, floor.buildingId)) throw ApiError.notFound('Floor', id);
     return floor;
   }
 
   async list(principal: Principal, buildingId?: number): Promise<FloorResponseDto[]> {
+    const building = buildingCondition(principal, buildingId);
+    if (building === null) return [];
     const floors = await this.floors.find({
-      where: { organizationId: principal.organizationId, deletedAt: IsNull(), ...(buildingId !== undefined && { buildingId }) },
+      where: { organizationId: principal.organizationId, deletedAt: IsNull(), ...onlyDefined({ buildingId: building }) },
       order: { buildingId: 'ASC', level: 'ASC', id: 'ASC' },
     });
     return floors.map(toFloorResponse);
@@ -121,7 +124,7 @@ export class FloorsService {
   /** A floor named in a request body: 422 naming the field when it is not the caller's. Share-locked. */
   async findReferenced(principal: Principal, id: number, field: string, manager: EntityManager): Promise<Floor> {
     const floor = await manager.findOne(Floor, { where: { id, organizationId: principal.organizationId, deletedAt: IsNull() }, ...lockOptions(manager, 'share') });
-    if (!floor) throw referenceNotFound('floor', field, id);
+    if (!floor || !canSeeBuilding(principal, floor.buildingId)) throw referenceNotFound('floor', field, id);
     return floor;
   }
 }

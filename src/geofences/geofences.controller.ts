@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiExtraModels, ApiHeader, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../auth/permissions';
@@ -8,23 +8,15 @@ import { parseIfMatch } from '../common/database/optimistic';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { UuidParam } from '../common/http/params';
 import { Versioned } from '../common/http/versioned';
-import { Page, PageMetadataDto } from '../common/pagination/pagination';
+import { ApiPaginatedResponse } from '../common/pagination/api-paginated-response';
+import { Page } from '../common/pagination/pagination';
 import { CreateGeofenceDto, GeofenceResponseDto, SearchGeofencesQuery, UpdateGeofenceDto } from './geofences.dto';
 import { GeofencesService } from './geofences.service';
 
 const IF_MATCH = ApiHeader({ name: 'If-Match', required: false, description: 'ETag from a GET; a stale one answers 409' });
-const PAGE_OF_GEOFENCES = ApiOkResponse({
-  schema: {
-    type: 'object',
-    properties: {
-      data: { type: 'array', items: { $ref: getSchemaPath(GeofenceResponseDto) } },
-      metadata: { $ref: getSchemaPath(PageMetadataDto) },
-    },
-  },
-});
+const PAGE_OF_GEOFENCES = ApiPaginatedResponse(GeofenceResponseDto);
 
 @ApiTags('Geofences')
-@ApiExtraModels(GeofenceResponseDto, PageMetadataDto)
 @Controller('geofences')
 export class GeofencesController {
   constructor(private readonly geofences: GeofencesService) {}

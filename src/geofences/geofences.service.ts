@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Brackets, EntityManager, Repository } from 'typeorm';
+import { canSeeBuilding } from '../auth/building-scope';
 import { Principal } from '../auth/principal';
 import { BuildingsService } from '../buildings/buildings.service';
 import { ApiError, FieldError } from '../common/errors/api-error';
@@ -53,6 +54,7 @@ export class GeofencesService {
       .where('g.organizationId = :organizationId', { organizationId: principal.organizationId })
       .andWhere('g.deleted = :deleted', { deleted: query.deleted ?? false });
     if (query.building_ids?.length) builder.andWhere('g.buildingId IN (:...buildingIds)', { buildingIds: query.building_ids });
+    if (principal.buildingIds !== null) builder.andWhere('g.buildingId IN (:...visibleBuildingIds)', { visibleBuildingIds: principal.buildingIds });
     if (query.floor_ids?.length) builder.andWhere('g.floorId IN (:...floorIds)', { floorIds: query.floor_ids });
     if (query.code !== undefined) builder.andWhere('g.code = :code', { code: query.code });
     if (query.name) {
@@ -136,7 +138,7 @@ export class GeofencesService {
 
   private async findOwned(principal: Principal, id: string, manager: EntityManager = this.geofences.manager): Promise<Geofence> {
     const geofence = await manager.findOneBy(Geofence, { id, organizationId: principal.organizationId });
-    if (!geofence) throw ApiError.notFound('Geofence', id);
+    if (!geofence || !canSeeBuilding(principal, geofence.buildingId)) throw ApiError.notFound('Geofence', id);
     return geofence;
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
+import { buildingCondition, onlyDefined } from '../auth/building-scope';
 import { Principal } from '../auth/principal';
 import { BuildingsService } from '../buildings/buildings.service';
 import { ApiError, FieldError } from '../common/errors/api-error';
@@ -22,8 +23,10 @@ export class PathsService {
   ) {}
 
   async list(principal: Principal, buildingId?: number): Promise<PathsResponseDto[]> {
+    const building = buildingCondition(principal, buildingId);
+    if (building === null) return [];
     const graphs = await this.graphs.find({
-      where: { organizationId: principal.organizationId, ...(buildingId !== undefined && { buildingId }) },
+      where: { organizationId: principal.organizationId, ...onlyDefined({ buildingId: building }) },
       order: { buildingId: 'ASC' },
     });
     return graphs.map(toPathsResponse);

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { EntityManager, FindOptionsWhere, IsNull, Not, Repository } from 'typeorm';
+import { buildingCondition, canSeeBuilding, onlyDefined } from '../auth/building-scope';
 import { Principal } from '../auth/principal';
 import { Building } from '../buildings/building.entity';
 import { BuildingsService } from '../buildings/buildings.service';
@@ -34,9 +35,11 @@ export class PoisService {
   ) {}
 
   async list(principal: Principal, query: ListPoisQuery): Promise<PoiResponseDto[]> {
+    const building = buildingCondition(principal, query.building_id);
+    if (building === null) return [];
     const where: FindOptionsWhere<Poi> = {
       organizationId: principal.organizationId,
-      ...(query.building_id !== undefined && { buildingId: query.building_id }),
+      ...onlyDefined({ buildingId: building }),
       ...(query.type === 'indoor' && { floorId: Not(IsNull()) }),
       ...(query.type === 'outdoor' && { floorId: IsNull() }),
     };
@@ -148,7 +151,7 @@ export class PoisService {
 
   private async findOwned(principal: Principal, id: number, manager: EntityManager = this.pois.manager): Promise<Poi> {
     const poi = await manager.findOneBy(Poi, { id, organizationId: principal.organizationId });
-    if (!poi) throw ApiError.notFound('POI', id);
+    if (!poi || !canSeeBuilding(principal, poi.buildingId)) throw ApiError.notFound('POI', id);
     return poi;
   }
 

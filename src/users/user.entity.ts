@@ -23,6 +23,34 @@ export class User {
   @Column({ type: 'varchar', length: 255, default: '' })
   fullName: string;
 
+  @Column({ type: 'varchar', length: 255, default: '' })
+  code: string;
+
+  @Column({ type: 'varchar', length: 16, default: 'en' })
+  locale: string;
+
+  @Column({ type: 'text', default: '' })
+  info: string;
+
+  @Column({ type: 'varchar', length: 16, default: '' })
+  iconColour: string;
+
+  @Column({ type: 'boolean', default: false })
+  isVerified: boolean;
+
+  @Column({ type: Date, nullable: true })
+  lastActivity: Date | null;
+
+  /**
+   * The buildings this user is restricted to (null or empty: all of the organization's).
+   * Mirrors user_buildings so that authentication reads it in the same query.
+   */
+  @Column({ type: 'json', nullable: true })
+  buildingScope: number[] | null;
+
+  @Column({ type: 'integer', default: 1 })
+  version: number;
+
   @Column({ type: Date })
   createdAt: Date;
 

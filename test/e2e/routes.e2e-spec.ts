@@ -11,38 +11,65 @@ import { createTestApp, TestApp } from '../support/test-app';
  * (`role=...`, `user-credentials`, `token-exchange`), as RouteDeclarations describes them.
  */
 const DECLARED_ROUTES: RouteDeclaration[] = [
+  { method: 'GET', path: 'audit', access: 'read role=ADMIN_ORG' },
   { method: 'POST', path: 'auth/access_tokens', access: 'authenticated token-exchange' },
   { method: 'GET', path: 'auth/apikeys', access: 'read user-credentials' },
   { method: 'POST', path: 'auth/apikeys', access: 'write user-credentials' },
   { method: 'DELETE', path: 'auth/apikeys/:id', access: 'write user-credentials' },
-  { method: 'PATCH', path: 'auth/apikeys/:id', access: 'write user-credentials' },
   { method: 'PUT', path: 'auth/apikeys/:id', access: 'write user-credentials' },
   { method: 'POST', path: 'auth/refresh_access_tokens', access: 'public' },
   { method: 'GET', path: 'buildings', access: 'cartography:read' },
   { method: 'POST', path: 'buildings', access: 'cartography:write' },
   { method: 'GET', path: 'buildings/:buildingId/floors', access: 'cartography:read' },
+  { method: 'GET', path: 'buildings/:buildingId/paths', access: 'cartography:read' },
+  { method: 'POST', path: 'buildings/:buildingId/paths', access: 'authenticated' },
+  { method: 'PUT', path: 'buildings/:buildingId/paths', access: 'cartography:write' },
+  { method: 'GET', path: 'buildings/:buildingId/pois', access: 'cartography:read' },
   { method: 'DELETE', path: 'buildings/:id', access: 'cartography:write' },
   { method: 'GET', path: 'buildings/:id', access: 'cartography:read' },
-  { method: 'PATCH', path: 'buildings/:id', access: 'cartography:write' },
   { method: 'PUT', path: 'buildings/:id', access: 'cartography:write' },
   { method: 'GET', path: 'floors', access: 'cartography:read' },
   { method: 'POST', path: 'floors', access: 'cartography:write' },
   { method: 'DELETE', path: 'floors/:id', access: 'cartography:write' },
   { method: 'GET', path: 'floors/:id', access: 'cartography:read' },
-  { method: 'PATCH', path: 'floors/:id', access: 'cartography:write' },
   { method: 'PUT', path: 'floors/:id', access: 'cartography:write' },
   { method: 'GET', path: 'geofences', access: 'cartography:read' },
   { method: 'POST', path: 'geofences', access: 'cartography:write' },
   { method: 'DELETE', path: 'geofences/:id', access: 'cartography:write' },
   { method: 'GET', path: 'geofences/:id', access: 'cartography:read' },
-  { method: 'PATCH', path: 'geofences/:id', access: 'cartography:write' },
   { method: 'PUT', path: 'geofences/:id', access: 'cartography:write' },
   { method: 'GET', path: 'geofences/search', access: 'cartography:read' },
+  { method: 'GET', path: 'groups', access: 'read' },
+  { method: 'POST', path: 'groups', access: 'write role=ADMIN_ORG' },
+  { method: 'DELETE', path: 'groups/:id', access: 'write role=ADMIN_ORG' },
+  { method: 'GET', path: 'groups/:id', access: 'read' },
+  { method: 'PUT', path: 'groups/:id', access: 'write role=ADMIN_ORG' },
   { method: 'GET', path: 'health/live', access: 'public' },
   { method: 'GET', path: 'health/ready', access: 'public' },
+  { method: 'POST', path: 'images', access: 'cartography:write' },
+  { method: 'GET', path: 'images/:id', access: 'cartography:read' },
   { method: 'GET', path: 'organizations/current_organization', access: 'authenticated' },
-  { method: 'PATCH', path: 'organizations/current_organization', access: 'write role=ADMIN_ORG' },
   { method: 'PUT', path: 'organizations/current_organization', access: 'write role=ADMIN_ORG' },
+  { method: 'GET', path: 'paths', access: 'cartography:read' },
+  { method: 'POST', path: 'paths', access: 'authenticated' },
+  { method: 'GET', path: 'poi_categories', access: 'cartography:read' },
+  { method: 'POST', path: 'poi_categories', access: 'cartography:write' },
+  { method: 'DELETE', path: 'poi_categories/:id', access: 'cartography:write' },
+  { method: 'GET', path: 'poi_categories/:id', access: 'cartography:read' },
+  { method: 'PUT', path: 'poi_categories/:id', access: 'cartography:write' },
+  { method: 'GET', path: 'pois', access: 'cartography:read' },
+  { method: 'POST', path: 'pois', access: 'cartography:write' },
+  { method: 'POST', path: 'pois_bulk', access: 'cartography:write' },
+  { method: 'DELETE', path: 'pois/:id', access: 'cartography:write' },
+  { method: 'GET', path: 'pois/:id', access: 'cartography:read' },
+  { method: 'PUT', path: 'pois/:id', access: 'cartography:write' },
+  { method: 'GET', path: 'users', access: 'read' },
+  { method: 'POST', path: 'users', access: 'write role=ADMIN_ORG' },
+  { method: 'DELETE', path: 'users/:id', access: 'write role=ADMIN_ORG' },
+  { method: 'GET', path: 'users/:id', access: 'read' },
+  { method: 'PUT', path: 'users/:id', access: 'write' },
+  { method: 'GET', path: 'users/me', access: 'authenticated' },
+  { method: 'PUT', path: 'users/me/password', access: 'write user-credentials' },
   { method: 'GET', path: 'version', access: 'authenticated' },
 ];
 
@@ -53,7 +80,9 @@ function urlOf(route: RouteDeclaration): string {
 }
 
 const label = (route: RouteDeclaration) => `${route.method} ${route.path} (${route.access})`;
-const protectedRoutes = DECLARED_ROUTES.filter((route) => route.access !== 'public');
+// PATCH is a synonym of PUT on every resource (contract section 1): the server adds it to each PUT route.
+const patchSynonyms = DECLARED_ROUTES.filter((route) => route.method === 'PUT').map((route) => ({ ...route, method: 'PATCH' }));
+const protectedRoutes = [...DECLARED_ROUTES, ...patchSynonyms].filter((route) => route.access !== 'public');
 const publicRoutes = DECLARED_ROUTES.filter((route) => route.access === 'public');
 
 describe('route declarations', () => {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
 import { ListQuery } from '../../common/http/list-query';
 import { API_PERMISSIONS, ApiPermission } from '../permissions';
 import { Optional } from '../../common/validation/optional';
@@ -25,6 +25,11 @@ export class ListApiKeysQuery {
   @ListQuery()
   @IsIn(API_PERMISSIONS, { each: true })
   permissions?: ApiPermission[];
+
+  @ApiPropertyOptional({ format: 'uuid', description: "ADMIN_ORG only: another user's keys (masked)" })
+  @Optional()
+  @IsUUID()
+  user_id?: string;
 }
 
 export class ApiKeyResponseDto {

@@ -4,7 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, In, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { parseDatabaseTimestamp } from '../../common/database/raw-values';
+import { AuditService } from '../../audit/audit.service';
 import { TransactionRunner } from '../../database/transactions';
+import { User } from '../../users/user.entity';
+import { buildingScopeOf } from '../building-scope';
 import { ApiPermission, isApiPermission } from '../permissions';
 import { CredentialKind, Principal } from '../principal';
 import { Role } from '../roles';
@@ -25,6 +28,7 @@ interface KeyOwnerRow {
   last_used_at: unknown;
   email: string;
   role: Role;
+  building_scope: unknown;
 }
 
 @Injectable()
@@ -36,9 +40,10 @@ export class ApiKeysService {
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
+    private readonly audit: AuditService,
   ) {
     [this.authenticateSql] = transactions.escape(
-      `SELECT k."id", k."organization_id", k."user_id", k."key_hash", k."permission", k."last_used_at", u."email", u."role"
+      `SELECT k."id", k."organization_id", k."user_id", k."key_hash", k."permission", k."last_used_at", u."email", u."role", u."building_scope"
        FROM "api_keys" k INNER JOIN "users" u ON u."id" = k."user_id"
        WHERE k."key_hash" = :hash`,
       { hash: '' },
@@ -63,12 +68,19 @@ export class ApiKeysService {
       credential: CredentialKind.ApiKey,
       apiKeyId: row.id,
       sessionId: null,
+      buildingIds: buildingScopeOf(row.role, row.building_scope),
     };
   }
 
+  /** Your keys; an ADMIN_ORG may list another user's of the organization with `user_id`. */
   async list(principal: Principal, query: ListApiKeysQuery): Promise<ApiKeyResponseDto[]> {
+    const userId = query.user_id?.toLowerCase() ?? principal.userId;
+    if (userId !== principal.userId) {
+      if (principal.role !== Role.AdminOrg) throw ApiError.forbidden("Only administrators list other users' keys");
+      if (!(await this.keys.manager.existsBy(User, { id: userId, organizationId: principal.organizationId }))) throw ApiError.notFound('User', userId);
+    }
     const keys = await this.keys.find({
-      where: { userId: principal.userId, organizationId: principal.organizationId, ...(query.permissions?.length ? { permission: In(query.permissions) } : {}) },
+      where: { userId, organizationId: principal.organizationId, ...(query.permissions?.length ? { permission: In(query.permissions) } : {}) },
       order: { createdAt: 'ASC', id: 'ASC' },
     });
     return keys.map((key) => toApiKeyResponse(key));
@@ -87,7 +99,10 @@ export class ApiKeysService {
       createdAt: new Date(),
       lastUsedAt: null,
     });
-    await this.transactions.run((manager) => manager.insert(ApiKey, key));
+    await this.transactions.run(async (manager) => {
+      await manager.insert(ApiKey, key);
+      await this.audit.record(manager, principal, 'apikey.create', key.id);
+    });
     return toApiKeyResponse(key, secret);
   }
 
@@ -98,16 +113,22 @@ export class ApiKeysService {
       if (dto.permission !== undefined) key.permission = dto.permission;
       if (dto.description !== undefined) key.description = dto.description;
       await manager.update(ApiKey, { id: key.id }, { permission: key.permission, description: key.description });
+      await this.audit.record(manager, principal, 'apikey.update', key.id);
       return toApiKeyResponse(key);
     });
   }
 
-  /** The key, and every token obtained with it (their sessions cascade), stop working at once. */
+  /**
+   * The key, and every token obtained with it (their sessions cascade), stop working at
+   * once. An ADMIN_ORG may delete the keys of any user of the organization.
+   */
   async remove(principal: Principal, id: string): Promise<void> {
-    const result = await this.transactions.run((manager) =>
-      manager.delete(ApiKey, { id, userId: principal.userId, organizationId: principal.organizationId }),
-    );
-    if (!result.affected) throw ApiError.notFound('API key', id);
+    const owner = principal.role === Role.AdminOrg ? {} : { userId: principal.userId };
+    await this.transactions.run(async (manager) => {
+      const result = await manager.delete(ApiKey, { id, organizationId: principal.organizationId, ...owner });
+      if (!result.affected) throw ApiError.notFound('API key', id);
+      await this.audit.record(manager, principal, 'apikey.delete', id);
+    });
   }
 
   private touch(id: string, lastUsedAt: Date | null): void {

@@ -10,9 +10,11 @@ import { CredentialKind, Principal } from '../principal';
 function acceptPrincipal(error: unknown, principal: Principal | false, context: ExecutionContext): Principal {
   if (error) throw error;
   if (!principal) throw ApiError.unauthorized();
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
+  principal.ip = request.ip;
   if (principal.credential === CredentialKind.ApiKey) {
     // X-API-EMAIL is optional; when sent it must name the key's owner (contract 2).
-    const email = context.switchToHttp().getRequest<FastifyRequest>().headers['x-api-email'];
+    const email = request.headers['x-api-email'];
     if (typeof email === 'string' && email.trim() !== '' && email.trim().toLowerCase() !== principal.email) {
       throw ApiError.unauthorized('X-API-EMAIL does not match the owner of the API key');
     }

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { BasicStrategy as PassportBasicStrategy } from 'passport-http';
 import { ApiError } from '../../common/errors/api-error';
 import { UsersService } from '../../users/users.service';
+import { buildingScopeOf } from '../building-scope';
 import { LoginThrottleService } from '../login-throttle.service';
 import { PasswordHasher } from '../passwords';
 import { ApiPermission } from '../permissions';
@@ -40,6 +41,7 @@ export class BasicStrategy extends PassportStrategy(PassportBasicStrategy, 'basi
       credential: CredentialKind.Password,
       apiKeyId: null,
       sessionId: null,
+      buildingIds: buildingScopeOf(user.role, user.buildingScope),
     };
   }
 }

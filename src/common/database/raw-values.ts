@@ -13,3 +13,13 @@ export function parseDatabaseTimestamp(value: unknown): Date | null {
   if (typeof value === 'number') return new Date(value);
   return null;
 }
+
+/** JSON columns: PostgreSQL returns them parsed, SQLite as text. */
+export function parseJsonColumn(value: unknown): unknown {
+  if (typeof value !== 'string') return value ?? null;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return null;
+  }
+}
