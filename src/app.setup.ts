@@ -1,4 +1,3 @@
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -8,6 +7,7 @@ import { SECURITY } from './auth/decorators/access.decorator';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { ErrorResponseDto } from './common/errors/error-response.dto';
 import { parseQueryString } from './common/http/querystring';
+import { securityHeaders } from './common/http/security-headers';
 import { VersionedResponseInterceptor } from './common/http/versioned';
 import { LogSink, registerRequestLogging } from './common/logging/request-logging';
 import { ApiValidationPipe } from './common/validation/validation.pipe';
@@ -75,7 +75,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   // Limits here are the outer bounds; each upload route applies its own.
   await app.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 10 } });
 
-  await app.register(helmet, {
+  const headers = securityHeaders({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -87,6 +87,10 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
         upgradeInsecureRequests: null,
       },
     },
+  });
+  fastify.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
   });
 
   if (config.corsOrigins.length > 0) {

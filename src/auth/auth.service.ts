@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { authConfig, AuthConfig } from '../config/auth.config';
+import { PreparedQueries, PreparedQuery } from '../database/prepared-queries';
 import { TransactionRunner } from '../database/transactions';
 import { AccessTokenClaims, RefreshTokensDto, TokenPairDto } from './auth.dto';
 import { buildingScopeOf } from './building-scope';
@@ -32,22 +33,23 @@ type RefreshOutcome = { pair: TokenPairDto } | { reused: true };
 
 @Injectable()
 export class AuthService {
+  private static readonly SESSION_OWNER_SQL = `SELECT s."user_id", u."organization_id", u."email", u."role", u."building_scope", s."permission", s."api_key_id", k."permission" AS "key_permission", s."revoked_at"
+     FROM "auth_sessions" s
+     INNER JOIN "users" u ON u."id" = s."user_id"
+     LEFT JOIN "api_keys" k ON k."id" = s."api_key_id"
+     WHERE s."id" = :sessionId`;
   private readonly sessionSql: string;
+  private readonly findSessionOwner: PreparedQuery<SessionOwnerRow>;
 
   constructor(
     private readonly jwt: JwtService,
     @Inject(authConfig.KEY) private readonly config: AuthConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
+    queries: PreparedQueries,
   ) {
-    [this.sessionSql] = transactions.escape(
-      `SELECT s."user_id", u."organization_id", u."email", u."role", u."building_scope", s."permission", s."api_key_id", k."permission" AS "key_permission", s."revoked_at"
-       FROM "auth_sessions" s
-       INNER JOIN "users" u ON u."id" = s."user_id"
-       LEFT JOIN "api_keys" k ON k."id" = s."api_key_id"
-       WHERE s."id" = :sessionId`,
-      { sessionId: '' },
-    );
+    [this.sessionSql] = transactions.escape(AuthService.SESSION_OWNER_SQL, { sessionId: '' });
+    this.findSessionOwner = queries.prepare(AuthService.SESSION_OWNER_SQL);
   }
 
   /** Opens a session for a caller who proved a password or an API key, and returns its first tokens. */
@@ -121,7 +123,7 @@ export class AuthService {
   }
 
   private async loadSessionOwner(sessionId: string, manager?: EntityManager): Promise<Principal | null> {
-    const rows: SessionOwnerRow[] = await (manager ?? this.dataSource).query(this.sessionSql, [sessionId]);
+    const rows: SessionOwnerRow[] = manager ? await manager.query(this.sessionSql, [sessionId]) : await this.findSessionOwner({ sessionId });
     const row = rows[0];
     if (!row || row.revoked_at !== null) return null;
     // A token made from a key follows the key: re-permissioning or disabling it applies at once.

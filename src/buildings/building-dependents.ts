@@ -21,7 +21,11 @@ export async function releaseDependents(manager: EntityManager, scope: Dependent
     manager.findOneBy(PathGraph, { buildingId: scope.buildingId, organizationId: scope.organizationId }),
   ]);
   const pathNodes = graph ? (onFloor ? graph.nodes.filter((node) => node.floor_id === scope.floorId).length : graph.nodes.length) : 0;
-  if (geofences + pois + pathNodes === 0) return;
+  if (geofences + pois + pathNodes === 0) {
+    // An empty graph blocks nothing but must not outlive its building.
+    if (graph && !onFloor) await manager.delete(PathGraph, { buildingId: scope.buildingId });
+    return;
+  }
   if (!cascade) {
     const parts = [
       geofences ? `${geofences} live geofence(s)` : '',

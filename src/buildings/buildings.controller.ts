@@ -7,7 +7,7 @@ import { Principal } from '../auth/principal';
 import { parseIfMatch } from '../common/database/optimistic';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { IdParam } from '../common/http/params';
-import { Versioned } from '../common/http/versioned';
+import { RawJson, Versioned } from '../common/http/versioned';
 import { BuildingDetailResponseDto, BuildingResponseDto, CascadeQuery, CreateBuildingDto, UpdateBuildingDto } from './buildings.dto';
 import { BuildingsService } from './buildings.service';
 
@@ -31,7 +31,7 @@ export class BuildingsController {
   @ApiOperation({ summary: 'A building with its floors and geofences (ETag header)' })
   @ApiOkResponse({ type: BuildingDetailResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  get(@CurrentPrincipal() principal: Principal, @IdParam('id') id: number): Promise<Versioned<BuildingDetailResponseDto>> {
+  get(@CurrentPrincipal() principal: Principal, @IdParam('id') id: number): Promise<Versioned<RawJson>> {
     return this.buildings.getDetail(principal, id);
   }
 

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { BuildingDocumentCache } from './building-document.cache';
+import { BuildingRevisions } from './building-revisions';
 import { Building } from './building.entity';
 import { BuildingsController } from './buildings.controller';
 import { BuildingsService } from './buildings.service';
@@ -7,7 +9,7 @@ import { BuildingsService } from './buildings.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Building])],
   controllers: [BuildingsController],
-  providers: [BuildingsService],
-  exports: [BuildingsService],
+  providers: [BuildingsService, BuildingRevisions, BuildingDocumentCache],
+  exports: [BuildingsService, BuildingRevisions],
 })
 export class BuildingsModule {}

@@ -7,7 +7,7 @@ import { ApiError } from '../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
 import { lockOptions, RowLock } from '../common/database/locks';
 import { sanitizeRichText } from '../common/html/sanitize';
-import { Versioned } from '../common/http/versioned';
+import { RawJson, Versioned } from '../common/http/versioned';
 import { TransactionRunner } from '../database/transactions';
 import { Floor } from '../floors/floor.entity';
 import { toFloorResponse } from '../floors/floor.mapper';
@@ -17,6 +17,8 @@ import { PathGraph } from '../paths/path-graph.entity';
 import { Poi } from '../pois/poi.entity';
 import { renderPois } from '../pois/poi-rendering';
 import { releaseDependents } from './building-dependents';
+import { BuildingDocumentCache } from './building-document.cache';
+import { BuildingRevisions } from './building-revisions';
 import { Building } from './building.entity';
 import { toBuildingResponse } from './building.mapper';
 import { BuildingDetailResponseDto, BuildingResponseDto, CreateBuildingDto, UpdateBuildingDto } from './buildings.dto';
@@ -26,6 +28,8 @@ export class BuildingsService {
   constructor(
     @InjectRepository(Building) private readonly buildings: Repository<Building>,
     private readonly transactions: TransactionRunner,
+    private readonly revisions: BuildingRevisions,
+    private readonly documents: BuildingDocumentCache,
   ) {}
 
   /** A live building of the caller's organization, or 404. */
@@ -60,12 +64,23 @@ export class BuildingsService {
   }
 
   /**
-   * The full building document: floors, POIs, live geofences and paths, in six queries
-   * whatever the building's size.
+   * The full building document: floors, POIs, live geofences and paths. Built in seven
+   * queries whatever the building's size, then served from the cache for as long as the
+   * building's version and revision stay the same (two queries).
    */
-  async getDetail(principal: Principal, id: number): Promise<Versioned<BuildingDetailResponseDto>> {
+  async getDetail(principal: Principal, id: number): Promise<Versioned<RawJson>> {
     const building = await this.findOwned(principal, id);
-    const scope = { buildingId: id, organizationId: principal.organizationId };
+    // Read before the document, so a cached copy is never older than the revision it carries.
+    const revision = await this.revisions.current(id);
+    const cached = this.documents.get(id, building.version, revision);
+    if (cached) return new Versioned(new RawJson(cached), building.version);
+    const body = Buffer.from(JSON.stringify(await this.buildDocument(principal, building)));
+    this.documents.set(id, building.version, revision, body);
+    return new Versioned(new RawJson(body), building.version);
+  }
+
+  private async buildDocument(principal: Principal, building: Building): Promise<BuildingDetailResponseDto> {
+    const scope = { buildingId: building.id, organizationId: principal.organizationId };
     const manager = this.buildings.manager;
     const [floors, geofences, pois, graph] = await Promise.all([
       manager.find(Floor, { where: { ...scope, deletedAt: IsNull() }, order: { level: 'ASC', id: 'ASC' } }),
@@ -74,18 +89,15 @@ export class BuildingsService {
       manager.findOneBy(PathGraph, scope),
     ]);
     const renderedPois = await renderPois(manager, pois);
-    return new Versioned(
-      {
-        ...toBuildingResponse(building),
-        floors: floors.map(toFloorResponse),
-        indoor_pois: renderedPois.filter((poi) => poi.type === 'indoor'),
-        outdoor_pois: renderedPois.filter((poi) => poi.type === 'outdoor'),
-        geofences: geofences.map(toGeofenceResponse),
-        paths: graph ? { nodes: graph.nodes, links: graph.links } : {},
-        events: [],
-      },
-      building.version,
-    );
+    return {
+      ...toBuildingResponse(building),
+      floors: floors.map(toFloorResponse),
+      indoor_pois: renderedPois.filter((poi) => poi.type === 'indoor'),
+      outdoor_pois: renderedPois.filter((poi) => poi.type === 'outdoor'),
+      geofences: geofences.map(toGeofenceResponse),
+      paths: graph ? { nodes: graph.nodes, links: graph.links } : {},
+      events: [],
+    };
   }
 
   async create(principal: Principal, dto: CreateBuildingDto): Promise<Versioned<BuildingResponseDto>> {

@@ -4,6 +4,7 @@ import { EntityManager, IsNull, Not, Repository } from 'typeorm';
 import { buildingCondition, canSeeBuilding, onlyDefined } from '../auth/building-scope';
 import { Principal } from '../auth/principal';
 import { releaseDependents } from '../buildings/building-dependents';
+import { BuildingRevisions } from '../buildings/building-revisions';
 import { BuildingsService, referenceNotFound } from '../buildings/buildings.service';
 import { ApiError } from '../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
@@ -24,6 +25,7 @@ export class FloorsService {
     @InjectRepository(Floor) private readonly floors: Repository<Floor>,
     private readonly buildings: BuildingsService,
     private readonly images: ImagesService,
+    private readonly revisions: BuildingRevisions,
     private readonly transactions: TransactionRunner,
   ) {}
 
@@ -76,6 +78,7 @@ export class FloorsService {
         deletedAt: null,
       });
       await manager.insert(Floor, floor);
+      await this.revisions.bump(manager, [floor.buildingId]);
       return new Versioned(toFloorResponse(floor), floor.version);
     });
   }
@@ -105,6 +108,7 @@ export class FloorsService {
           updatedAt: new Date(),
         };
         if (!(await updateIfVersion(manager, Floor, floor, changes))) return false;
+        await this.revisions.bump(manager, [floor.buildingId]);
         const updated = { ...floor, ...changes, version: floor.version + 1 };
         return new Versioned(toFloorResponse(updated), updated.version);
       }),
@@ -118,6 +122,7 @@ export class FloorsService {
       const now = new Date();
       await releaseDependents(manager, { organizationId: principal.organizationId, buildingId: floor.buildingId, floorId: floor.id }, cascade, now);
       await manager.update(Floor, { id: floor.id }, { deletedAt: now, updatedAt: now });
+      await this.revisions.bump(manager, [floor.buildingId]);
     });
   }
 

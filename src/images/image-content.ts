@@ -57,6 +57,10 @@ export function sanitizeSvg(svg: string): string {
           const value = kept[name]?.trim() ?? '';
           if (value && !value.startsWith('#') && !/^data:image\/(png|jpeg|webp|gif);base64,/i.test(value)) delete kept[name];
         }
+        // fill="url(#gradient)" is fine; url() of anything else would fetch another resource.
+        for (const [name, value] of Object.entries(kept)) {
+          if (/url\s*\(/i.test(value) && !/^\s*url\(\s*['"]?#[\w.-]+['"]?\s*\)\s*$/i.test(value)) delete kept[name];
+        }
         return { tagName, attribs: kept };
       },
     },

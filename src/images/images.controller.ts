@@ -11,6 +11,13 @@ import { ImageResponseDto, UploadImageDto } from './images.dto';
 import { ImagesService, MAX_IMAGE_BYTES } from './images.service';
 import { readUploadedFile } from './multipart';
 
+/** If-None-Match (RFC 9110 13.1.2): `*`, or a list of tags compared weakly. */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
 @ApiTags('Images')
 @Controller('images')
 export class ImagesController {
@@ -47,7 +54,7 @@ export class ImagesController {
       .header('Cache-Control', 'private, max-age=31536000, immutable')
       // An SVG opened on its own must not run anything, whatever slipped through sanitizing.
       .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox");
-    if (ifNoneMatch === image.etag) {
+    if (etagMatches(ifNoneMatch, image.etag)) {
       await reply.code(304).send();
       return;
     }

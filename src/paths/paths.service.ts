@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { buildingCondition, onlyDefined } from '../auth/building-scope';
 import { Principal } from '../auth/principal';
+import { BuildingRevisions } from '../buildings/building-revisions';
 import { BuildingsService } from '../buildings/buildings.service';
 import { ApiError, FieldError } from '../common/errors/api-error';
 import { toCartesian, toGeoreference } from '../common/geometry/cartesian';
@@ -19,6 +20,7 @@ export class PathsService {
   constructor(
     @InjectRepository(PathGraph) private readonly graphs: Repository<PathGraph>,
     private readonly buildings: BuildingsService,
+    private readonly revisions: BuildingRevisions,
     private readonly transactions: TransactionRunner,
   ) {}
 
@@ -88,6 +90,7 @@ export class PathsService {
       };
       if (existing) await manager.update(PathGraph, { buildingId: building.id }, { nodes, links, version: graph.version, updatedAt: now });
       else await manager.insert(PathGraph, graph);
+      await this.revisions.bump(manager, [building.id]);
       return new Versioned(toPathsResponse(graph), graph.version);
     });
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Not, Repository } from 'typeorm';
 import { Principal } from '../auth/principal';
+import { BuildingRevisions } from '../buildings/building-revisions';
 import { referenceNotFound } from '../buildings/buildings.service';
 import { ApiError } from '../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
@@ -24,6 +25,7 @@ export class PoiCategoriesService {
   constructor(
     @InjectRepository(PoiCategory) private readonly categories: Repository<PoiCategory>,
     private readonly images: ImagesService,
+    private readonly revisions: BuildingRevisions,
     private readonly transactions: TransactionRunner,
   ) {}
 
@@ -96,6 +98,7 @@ export class PoiCategoriesService {
           updatedAt: new Date(),
         };
         if (!(await updateIfVersion(manager, PoiCategory, category, changes))) return false;
+        if (dto.name_en !== undefined && dto.name_en !== category.nameEn) await this.revisions.bumpForCategory(manager, category.id);
         const updated = { ...category, ...changes, version: category.version + 1 };
         return new Versioned(toPoiCategoryResponse(updated), updated.version);
       }),
@@ -116,6 +119,7 @@ export class PoiCategoriesService {
         }
         const target = await manager.findOneBy(PoiCategory, { id: reassignTo, organizationId: principal.organizationId });
         if (!target) throw ApiError.badRequest(`reassign_to names no POI category of your organization`);
+        await this.revisions.bumpForCategory(manager, category.id);
         await manager
           .createQueryBuilder()
           .update(Poi)

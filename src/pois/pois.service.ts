@@ -6,6 +6,7 @@ import { EntityManager, FindOptionsWhere, IsNull, Not, Repository } from 'typeor
 import { buildingCondition, canSeeBuilding, onlyDefined } from '../auth/building-scope';
 import { Principal } from '../auth/principal';
 import { Building } from '../buildings/building.entity';
+import { BuildingRevisions } from '../buildings/building-revisions';
 import { BuildingsService } from '../buildings/buildings.service';
 import { ApiError, FieldError } from '../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
@@ -31,6 +32,7 @@ export class PoisService {
     private readonly buildings: BuildingsService,
     private readonly floors: FloorsService,
     private readonly categories: PoiCategoriesService,
+    private readonly revisions: BuildingRevisions,
     private readonly transactions: TransactionRunner,
   ) {}
 
@@ -62,6 +64,7 @@ export class PoisService {
     return this.transactions.run(async (manager) => {
       const poi = await this.build(principal, dto, manager, '');
       await manager.insert(Poi, poi);
+      await this.revisions.bump(manager, [poi.buildingId]);
       const [response] = await renderPois(manager, [poi]);
       return new Versioned(response, poi.version);
     });
@@ -106,6 +109,7 @@ export class PoisService {
       if (errors.length > 0) throw ApiError.validation('Some POIs are not valid; none was created', errors);
       // Inserted one by one to learn each generated id on both databases.
       for (const poi of pois) await manager.insert(Poi, poi);
+      await this.revisions.bump(manager, pois.map((poi) => poi.buildingId));
       return renderPois(manager, pois);
     });
   }
@@ -135,6 +139,7 @@ export class PoisService {
           updatedAt: new Date(),
         };
         if (!(await updateIfVersion(manager, Poi, poi, changes))) return false;
+        await this.revisions.bump(manager, [poi.buildingId, buildingId]);
         const updated = { ...poi, ...changes, version: poi.version + 1 };
         const [response] = await renderPois(manager, [updated]);
         return new Versioned(response, updated.version);
@@ -146,6 +151,7 @@ export class PoisService {
     await this.transactions.run(async (manager) => {
       const poi = await this.findOwned(principal, id, manager);
       await manager.delete(Poi, { id: poi.id });
+      await this.revisions.bump(manager, [poi.buildingId]);
     });
   }
 

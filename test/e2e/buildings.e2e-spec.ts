@@ -477,8 +477,9 @@ describe('buildings', () => {
       expect(largeFloors).toHaveLength(10);
       for (const floor of largeFloors) await insertGeofences(t, a.org.organizationId, { buildingId: large.building.id, floorId: floor.id }, 10);
 
-      // Warm up (connections, prepared statements) before counting.
-      await t.http.get(`/api/v1/buildings/${small.building.id}`).set(a.auth).expect(200);
+      // Warm up (connections, prepared statements) on a third building, so both counted reads build their document.
+      const warmUp = await createSite(t, a.auth, { name: 'Warm-up' });
+      await t.http.get(`/api/v1/buildings/${warmUp.building.id}`).set(a.auth).expect(200);
       const one = await countQueries(t, () => t.http.get(`/api/v1/buildings/${small.building.id}`).set(a.auth));
       const many = await countQueries(t, () => t.http.get(`/api/v1/buildings/${large.building.id}`).set(a.auth));
       expectStatus(one.result, 200);
@@ -489,6 +490,17 @@ describe('buildings', () => {
       expect(many.result.body.geofences).toHaveLength(100);
       expect(one.queries.length).toBeGreaterThan(0);
       expect(many.queries.length, many.queries.join('\n')).toBe(one.queries.length);
+
+      // Unchanged since, the document comes from the cache: only the building and its revision are read.
+      const again = await countQueries(t, () => t.http.get(`/api/v1/buildings/${large.building.id}`).set(a.auth));
+      expect(again.result.body).toEqual(many.result.body);
+      expect(again.queries.length).toBeLessThan(many.queries.length);
+
+      // Any change to what the document shows is seen at once.
+      const [floor] = largeFloors;
+      await createGeofence(t, a.auth, { buildingId: large.building.id, floorId: floor.id });
+      const changed = await t.http.get(`/api/v1/buildings/${large.building.id}`).set(a.auth).expect(200);
+      expect(changed.body.geofences).toHaveLength(101);
     });
   });
 

@@ -5,6 +5,7 @@ import { DataSource, In, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { parseDatabaseTimestamp } from '../../common/database/raw-values';
 import { AuditService } from '../../audit/audit.service';
+import { PreparedQueries, PreparedQuery } from '../../database/prepared-queries';
 import { TransactionRunner } from '../../database/transactions';
 import { User } from '../../users/user.entity';
 import { buildingScopeOf } from '../building-scope';
@@ -34,19 +35,19 @@ interface KeyOwnerRow {
 @Injectable()
 export class ApiKeysService {
   private readonly logger = new Logger(ApiKeysService.name);
-  private readonly authenticateSql: string;
+  private readonly findKeyOwner: PreparedQuery<KeyOwnerRow>;
 
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
     private readonly audit: AuditService,
+    queries: PreparedQueries,
   ) {
-    [this.authenticateSql] = transactions.escape(
+    this.findKeyOwner = queries.prepare(
       `SELECT k."id", k."organization_id", k."user_id", k."key_hash", k."permission", k."last_used_at", u."email", u."role", u."building_scope"
        FROM "api_keys" k INNER JOIN "users" u ON u."id" = k."user_id"
        WHERE k."key_hash" = :hash`,
-      { hash: '' },
     );
   }
 
@@ -54,7 +55,7 @@ export class ApiKeysService {
   async authenticate(secret: string): Promise<Principal | false> {
     if (!looksLikeApiKey(secret)) return false;
     const hash = sha256Hex(secret);
-    const rows: KeyOwnerRow[] = await this.dataSource.query(this.authenticateSql, [hash]);
+    const rows = await this.findKeyOwner({ hash });
     const row = rows[0];
     if (!row || !hashesEqual(row.key_hash, hash) || !isApiPermission(row.permission)) return false;
     if (row.permission === ApiPermission.Disabled) return false;

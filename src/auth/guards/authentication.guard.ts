@@ -28,6 +28,18 @@ class BearerOrApiKeyGuard extends AuthGuard(['jwt', 'api-key']) {
   }
 }
 
+class BearerGuard extends AuthGuard('jwt') {
+  override handleRequest<T>(error: unknown, principal: Principal | false, _info: unknown, context: ExecutionContext): T {
+    return acceptPrincipal(error, principal, context) as T;
+  }
+}
+
+class ApiKeyGuard extends AuthGuard('api-key') {
+  override handleRequest<T>(error: unknown, principal: Principal | false, _info: unknown, context: ExecutionContext): T {
+    return acceptPrincipal(error, principal, context) as T;
+  }
+}
+
 class PasswordOrApiKeyGuard extends AuthGuard(['basic', 'api-key']) {
   override handleRequest<T>(error: unknown, principal: Principal | false, _info: unknown, context: ExecutionContext): T {
     return acceptPrincipal(error, principal, context) as T;
@@ -37,10 +49,14 @@ class PasswordOrApiKeyGuard extends AuthGuard(['basic', 'api-key']) {
 /**
  * The global authentication guard: every route needs a Bearer token or an API key, except
  * `@Public()` ones; token-exchange routes take a password (Basic) or an API key instead.
+ * The strategy is picked from the headers present, so that a request with an API key does
+ * not first fail through the JWT strategy (which builds an Error, stack and all).
  */
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
   private readonly bearerOrApiKey = new BearerOrApiKeyGuard();
+  private readonly bearer = new BearerGuard();
+  private readonly apiKey = new ApiKeyGuard();
   private readonly passwordOrApiKey = new PasswordOrApiKeyGuard();
 
   constructor(private readonly reflector: Reflector) {}
@@ -49,7 +65,12 @@ export class AuthenticationGuard implements CanActivate {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets)) return true;
     const requirement = this.reflector.getAllAndOverride<AccessRequirement | undefined>(ACCESS_KEY, targets);
-    const guard = requirement?.tokenExchange ? this.passwordOrApiKey : this.bearerOrApiKey;
+    if (requirement?.tokenExchange) return this.passwordOrApiKey.canActivate(context) as Promise<boolean>;
+    const { headers } = context.switchToHttp().getRequest<FastifyRequest>();
+    const hasBearer = typeof headers.authorization === 'string' && /^bearer\s/i.test(headers.authorization);
+    const hasApiKey = headers['x-api-key'] !== undefined;
+    if (!hasBearer && !hasApiKey) throw ApiError.unauthorized();
+    const guard = hasBearer && hasApiKey ? this.bearerOrApiKey : hasBearer ? this.bearer : this.apiKey;
     return guard.canActivate(context) as Promise<boolean>;
   }
 }

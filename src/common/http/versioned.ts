@@ -11,6 +11,11 @@ export class Versioned<T> {
   ) {}
 }
 
+/** A response body already serialized to JSON (for example a cached document). */
+export class RawJson {
+  constructor(readonly bytes: Buffer) {}
+}
+
 /** Unwraps `Versioned` handler results into their body plus an `ETag` header. */
 @Injectable()
 export class VersionedResponseInterceptor implements NestInterceptor {
@@ -18,8 +23,10 @@ export class VersionedResponseInterceptor implements NestInterceptor {
     return next.handle().pipe(
       map((result: unknown) => {
         if (!(result instanceof Versioned)) return result;
-        context.switchToHttp().getResponse<FastifyReply>().header('ETag', etagOf(result.version));
-        return result.body;
+        const reply = context.switchToHttp().getResponse<FastifyReply>().header('ETag', etagOf(result.version));
+        if (!(result.body instanceof RawJson)) return result.body;
+        reply.type('application/json; charset=utf-8');
+        return result.body.bytes;
       }),
     );
   }

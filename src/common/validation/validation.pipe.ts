@@ -5,7 +5,8 @@ const SECRET_FIELD = /password|secret|token|apikey|api_key/i;
 
 export function flattenValidationErrors(errors: ValidationError[], parentPath = ''): FieldError[] {
   return errors.flatMap((error) => {
-    const path = parentPath ? `${parentPath}.${error.property}` : error.property;
+    // Array items read as `nodes[1].lat`, the way every other error of the API names them.
+    const path = /^\d+$/.test(error.property) ? `${parentPath}[${error.property}]` : parentPath ? `${parentPath}.${error.property}` : error.property;
     const own = Object.entries(error.constraints ?? {}).map(([, message]) => ({
       message,
       code: 'invalid',

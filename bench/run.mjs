@@ -1,0 +1,352 @@
+#!/usr/bin/env node
+// `npm run bench`: the read-path benchmark of issue 6. Starts the production build on an
+// empty database (SQLite, or PostgreSQL when DATABASE_URL is set), seeds it through the
+// API, then drives each scenario with autocannon in a process of its own and compares it
+// with a bare node:http server sending the bytes of one geofence response.
+//
+//   npm run bench                         10 s per scenario, 50 connections, 10,000 geofences
+//   npm run bench -- --quick              under a minute: 3 s per scenario, 2,000 geofences
+//   npm run bench -- --duration=20 --connections=100 --geofences=10000 --scenarios=1,2,6
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const options = parseOptions(process.argv.slice(2));
+const work = mkdtempSync(join(tmpdir(), 'cartograph-bench-'));
+const children = new Set();
+
+function parseOptions(argv) {
+  const values = Object.fromEntries(
+    argv.map((argument) => {
+      const match = /^--([a-z-]+)(?:=(.*))?$/.exec(argument);
+      if (!match) throw new Error(`Unknown argument ${argument}`);
+      return [match[1], match[2] ?? 'true'];
+    }),
+  );
+  const quick = values.quick === 'true';
+  return {
+    quick,
+    duration: Number(values.duration ?? (quick ? 3 : 10)),
+    connections: Number(values.connections ?? 50),
+    geofences: Number(values.geofences ?? (quick ? 2000 : 10000)),
+    floors: 10,
+    loginConnections: Number(values['login-connections'] ?? 8),
+    scenarios: (values.scenarios ?? '1,2,3,4,5,6').split(',').map(Number),
+    /** Directory for a V8 CPU profile of the server (`--profile=/tmp/prof`), to see where the time goes. */
+    profile: values.profile,
+  };
+}
+
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+function freePort() {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => done(port));
+    });
+  });
+}
+
+function track(child) {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+function cleanUp() {
+  for (const child of children) child.kill('SIGKILL');
+}
+process.on('exit', cleanUp);
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+
+async function api(base, method, path, { token, apiKey, basic, body } = {}) {
+  const headers = { accept: 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (apiKey) headers['x-api-key'] = apiKey;
+  if (basic) headers.authorization = `Basic ${Buffer.from(basic).toString('base64')}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
+  return { text, json: text ? JSON.parse(text) : undefined };
+}
+
+/** A 12-corner ring (13 pairs, closed) around a point, as a real zone would be drawn. */
+function ring(lat, lng, radius) {
+  const corners = Array.from({ length: 12 }, (_, index) => {
+    const angle = (index / 12) * 2 * Math.PI;
+    return [Number((lat + radius * Math.sin(angle)).toFixed(7)), Number((lng + radius * Math.cos(angle)).toFixed(7))];
+  });
+  return [...corners, corners[0]];
+}
+
+async function inParallel(count, concurrency, task) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
+}
+
+async function prepareDatabase() {
+  if (!process.env.DATABASE_URL) return { kind: 'sqlite', env: {}, drop: async () => undefined };
+  const { default: pg } = await import('pg');
+  const admin = new URL(process.env.DATABASE_URL);
+  const name = `cartograph_bench_${randomBytes(4).toString('hex')}`;
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  await client.query(`CREATE DATABASE "${name}"`);
+  await client.end();
+  const url = new URL(admin.toString());
+  url.pathname = `/${name}`;
+  return {
+    kind: 'postgres',
+    env: { DATABASE_URL: url.toString() },
+    drop: async () => {
+      const cleanup = new pg.Client({ connectionString: admin.toString() });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+function serverArguments() {
+  if (!options.profile) return [join(root, 'dist/src/main.js')];
+  // The profile is written on a clean exit; Nest re-raises SIGTERM after closing, which would lose it.
+  const entry = `process.once('SIGTERM', () => process.exit(0)); require(${JSON.stringify(join(root, 'dist/src/main.js'))});`;
+  return ['--cpu-prof', `--cpu-prof-dir=${resolve(options.profile)}`, '-e', entry];
+}
+
+async function startServer(database) {
+  const port = await freePort();
+  const log = openSync(join(work, 'server.log'), 'a');
+  const server = track(
+    spawn(process.execPath, serverArguments(), {
+      cwd: root,
+      env: {
+        ...process.env,
+        ...database.env,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: join(work, 'data'),
+        JWT_SECRET: randomBytes(32).toString('hex'),
+        ADMIN_EMAIL: 'bench@example.test',
+        ADMIN_PASSWORD: 'bench-password-123',
+        ORGANIZATION_NAME: 'Benchmark',
+        // The login limiter would refuse a benchmark's worth of logins from one address.
+        LOGIN_FAILURE_LIMIT: '1000000',
+      },
+      stdio: ['ignore', log, log],
+    }),
+  );
+  closeSync(log);
+  const base = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    if (server.exitCode !== null) throw new Error(`The server exited (${server.exitCode}); see ${join(work, 'server.log')}`);
+    try {
+      if ((await fetch(`${base}/health/ready`)).ok) return { server, base };
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  throw new Error('The server did not become ready');
+}
+
+async function seed(base) {
+  const started = Date.now();
+  const credentials = 'bench@example.test:bench-password-123';
+  const { json: tokens } = await api(base, 'POST', '/api/v1/auth/access_tokens', { basic: credentials });
+  const token = tokens.access_token;
+  const location = { lat: 42.8723597, lng: -8.5633224 };
+  const { json: building } = await api(base, 'POST', '/api/v1/buildings', {
+    token,
+    body: { name: 'Benchmark building', location, dimensions: { width: 200, length: 120 }, rotation: 0.2 },
+  });
+  const floors = [];
+  for (let level = 0; level < options.floors; level += 1) {
+    floors.push((await api(base, 'POST', '/api/v1/floors', { token, body: { building_id: building.id, level, name: `Level ${level}` } })).json);
+  }
+  const geofenceIds = new Array(options.geofences);
+  await inParallel(options.geofences, 16, async (index) => {
+    const floor = floors[index % floors.length];
+    const { json } = await api(base, 'POST', '/api/v1/geofences', {
+      token,
+      body: {
+        name: `Zone ${index}`,
+        code: `Z${index}`,
+        building_id: String(building.id),
+        floor_id: floor.id,
+        info: `<p>Zone ${index} of level ${floor.level}</p>`,
+        geometric: ring(location.lat + ((index % 100) - 50) * 1e-5, location.lng + (Math.floor(index / 100) - 50) * 1e-5, 4e-6),
+        custom_fields: [{ key: 'index', value: String(index) }],
+      },
+    });
+    geofenceIds[index] = json.id;
+  });
+  const { json: key } = await api(base, 'POST', '/api/v1/auth/apikeys', { token, body: { permission: 'read-only', description: 'benchmark' } });
+  const sample = await api(base, 'GET', `/api/v1/geofences/${geofenceIds[0]}`, { token });
+  return { token, apiKey: key.apikey, building, floors, geofenceIds, sampleBody: sample.text, credentials, seconds: (Date.now() - started) / 1000 };
+}
+
+function rssOf(pid) {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Runs one or more load generators at once; returns their results and the server's peak RSS. */
+async function drive(specs, serverPid) {
+  let peak = serverPid ? rssOf(serverPid) : 0;
+  const sampler = serverPid ? setInterval(() => (peak = Math.max(peak, rssOf(serverPid))), 100) : undefined;
+  const results = await Promise.all(
+    specs.map(
+      (spec, index) =>
+        new Promise((done, fail) => {
+          const file = join(work, `spec-${Date.now()}-${index}.json`);
+          writeFileSync(file, JSON.stringify(spec));
+          const child = track(spawn(process.execPath, [join(root, 'bench/load.mjs'), file], { stdio: ['ignore', 'pipe', 'inherit'] }));
+          let output = '';
+          child.stdout.on('data', (chunk) => (output += chunk));
+          child.once('exit', (code) => {
+            try {
+              const result = JSON.parse(output.trim().split('\n').pop());
+              if (code !== 0 || result.error) fail(new Error(result.error ?? `load generator exited ${code}`));
+              else done(result);
+            } catch (error) {
+              fail(error);
+            }
+          });
+        }),
+    ),
+  );
+  if (sampler) clearInterval(sampler);
+  return { results, peakRss: peak };
+}
+
+function scenarioSpecs(base, seeded) {
+  const common = { url: base, connections: options.connections, duration: options.duration };
+  const byId = seeded.geofenceIds.map((id) => `/api/v1/geofences/${id}`);
+  const bearer = { authorization: `Bearer ${seeded.token}` };
+  const perFloor = Math.ceil(options.geofences / options.floors);
+  const searches = seeded.floors.flatMap((floor) =>
+    Array.from({ length: Math.max(1, Math.floor(perFloor / 50)) }, (_, page) =>
+      `/api/v1/geofences/search?building_ids=${seeded.building.id}&floor_ids=${floor.id}&size=50&page=${page + 1}`,
+    ),
+  );
+  const byIdWithJwt = { ...common, paths: byId, headers: bearer };
+  return {
+    1: { title: 'GET /geofences/{id}, JWT', runs: [byIdWithJwt] },
+    2: { title: 'GET /geofences/{id}, X-API-KEY', runs: [{ ...common, paths: byId, headers: { 'x-api-key': seeded.apiKey } }] },
+    3: { title: `GET /geofences/search (floor of ${perFloor}, size 50)`, runs: [{ ...common, paths: searches, headers: bearer }] },
+    4: { title: `GET /buildings/{id} (${options.floors} floors, ${options.geofences} geofences)`, runs: [{ ...common, path: `/api/v1/buildings/${seeded.building.id}`, headers: bearer }] },
+    5: {
+      title: 'POST /geofences',
+      runs: [
+        {
+          ...common,
+          method: 'POST',
+          path: '/api/v1/geofences',
+          headers: { ...bearer, 'content-type': 'application/json' },
+          uniqueField: 'name',
+          body: { name: 'Written', building_id: String(seeded.building.id), floor_id: seeded.floors[0].id, geometric: ring(42.87, -8.56, 4e-6) },
+        },
+      ],
+    },
+    6: {
+      title: 'POST /auth/access_tokens (Basic, argon2id) beside scenario 1',
+      runs: [
+        {
+          ...common,
+          connections: options.loginConnections,
+          method: 'POST',
+          path: '/api/v1/auth/access_tokens',
+          headers: { authorization: `Basic ${Buffer.from(seeded.credentials).toString('base64')}` },
+        },
+        byIdWithJwt,
+      ],
+    },
+  };
+}
+
+const ms = (value) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+function printTable(rows) {
+  const header = ['scenario', 'req/s', 'p50', 'p99', 'errors', 'ratio', 'peak RSS'];
+  const lines = rows.map((row) => [row.name, row.rps.toFixed(0), ms(row.p50), ms(row.p99), String(row.errors), row.ratio === null ? '' : row.ratio.toFixed(2), row.peakRss ? mb(row.peakRss) : '']);
+  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column].length)));
+  const format = (cells) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
+  console.log(format(header));
+  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  for (const line of lines) console.log(format(line));
+}
+
+async function main() {
+  const database = await prepareDatabase();
+  console.log(`Cartograph benchmark: ${database.kind}, ${cpus().length} cores, node ${process.version}, ${options.duration} s per scenario, ${options.connections} connections`);
+  const { server, base } = await startServer(database);
+  try {
+    const seeded = await seed(base);
+    console.log(`Seeded 1 building, ${options.floors} floors, ${options.geofences} geofences in ${seeded.seconds.toFixed(1)} s`);
+
+    const bodyFile = join(work, 'geofence.json');
+    writeFileSync(bodyFile, seeded.sampleBody);
+    const baselineProcess = track(spawn(process.execPath, [join(root, 'bench/baseline.mjs'), bodyFile], { stdio: ['ignore', 'pipe', 'inherit'] }));
+    const baselinePort = await new Promise((done) => baselineProcess.stdout.once('data', (chunk) => done(Number(String(chunk).trim()))));
+    const baseline = (await drive([{ url: `http://127.0.0.1:${baselinePort}`, path: '/', connections: options.connections, duration: options.duration }], baselineProcess.pid)).results[0];
+    baselineProcess.kill('SIGTERM');
+
+    const rows = [{ name: 'baseline node:http', ...baseline, errors: baseline.errors + baseline.non2xx, ratio: 1, peakRss: 0 }];
+    const specs = scenarioSpecs(base, seeded);
+    for (const number of options.scenarios) {
+      const scenario = specs[number];
+      const { results, peakRss } = await drive(scenario.runs, server.pid);
+      results.forEach((result, index) => {
+        const name = scenario.runs.length > 1 && index > 0 ? `${number}b. ${specs[1].title} (during 6)` : `${number}. ${scenario.title}`;
+        rows.push({ name, ...result, errors: result.errors + result.non2xx, ratio: result.rps / baseline.rps, peakRss });
+      });
+      // Let the server settle (pending writes, GC) between scenarios.
+      await sleep(1000);
+    }
+    console.log('');
+    printTable(rows);
+
+    const date = new Date().toISOString().slice(0, 10);
+    const file = join(root, 'bench/results', `${date}-${database.kind}${options.quick ? '-quick' : ''}.json`);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(
+      file,
+      `${JSON.stringify(
+        { date: new Date().toISOString(), database: database.kind, cores: cpus().length, node: process.version, options, seedSeconds: seeded.seconds, rows },
+        null,
+        2,
+      )}\n`,
+    );
+    console.log(`\nWritten to ${file}`);
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((done) => (server.exitCode !== null ? done() : server.once('exit', done)));
+    await database.drop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

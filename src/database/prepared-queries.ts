@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash } from 'node:crypto';
+import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
+
+export type PreparedQuery<Row> = (parameters: Record<string, string | number | null>) => Promise<Row[]>;
+
+interface SqliteStatement {
+  all(...parameters: unknown[]): unknown[];
+}
+interface SqliteConnection {
+  prepare(sql: string): SqliteStatement;
+}
+interface PgPool {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * Hand-written reads for the hottest paths (credential checks, reads by id), prepared once
+ * and run straight on the driver: better-sqlite3 statements, named PostgreSQL prepared
+ * statements. Rows are turned into entities with TypeORM's own per-driver conversions, so
+ * they read exactly like repository results. Writes keep going through TypeORM.
+ */
+@Injectable()
+export class PreparedQueries {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** `sql` uses `:name` parameters; the returned function takes them by name. */
+  prepare<Row>(sql: string): PreparedQuery<Row> {
+    const names = [...new Set((sql.match(/:[A-Za-z_]\w*/g) ?? []).map((token) => token.slice(1)))];
+    // Each parameter's value is its own name, so the values come back as the names in order.
+    const [text, order] = this.dataSource.driver.escapeQueryWithParameters(sql, Object.fromEntries(names.map((name) => [name, name])));
+    const valuesOf = (parameters: Record<string, unknown>) => (order as string[]).map((name) => parameters[name]);
+    if (this.dataSource.options.type === 'postgres') {
+      const name = `cg_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+      return async (parameters) => {
+        const pool = (this.dataSource.driver as unknown as { master: PgPool }).master;
+        return (await pool.query({ name, text, values: valuesOf(parameters) })).rows as Row[];
+      };
+    }
+    let statement: SqliteStatement | undefined;
+    return async (parameters) => {
+      statement ??= (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection.prepare(text);
+      return statement.all(...valuesOf(parameters)) as Row[];
+    };
+  }
+
+  /** Builds entities from raw rows selected with `SELECT *` (database column names). */
+  hydrator<T extends ObjectLiteral>(entity: EntityTarget<T>): (row: Record<string, unknown>) => T {
+    const metadata = this.dataSource.getMetadata(entity);
+    const driver = this.dataSource.driver;
+    const columns = metadata.columns.map((column) => [column.propertyName, column.databaseName, column] as const);
+    return (row) => {
+      const instance = metadata.create() as T;
+      for (const [property, databaseName, column] of columns) {
+        (instance as Record<string, unknown>)[property] = driver.prepareHydratedValue(row[databaseName], column);
+      }
+      return instance;
+    };
+  }
+}
