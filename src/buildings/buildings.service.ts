@@ -126,7 +126,7 @@ export class BuildingsService {
   async update(principal: Principal, id: number, dto: UpdateBuildingDto, ifMatch?: number[]): Promise<Versioned<BuildingResponseDto>> {
     return retryOnConcurrentUpdate(() =>
       this.transactions.run(async (manager) => {
-        const building = await this.findOwned(principal, id, manager);
+        const building = await this.findOwned(principal, id, manager, 'update');
         assertVersionMatches(building.version, ifMatch);
         const changes: Partial<Building> = {
           ...(dto.name !== undefined && { name: dto.name }),

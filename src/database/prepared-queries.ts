@@ -21,9 +21,25 @@ interface PgPool {
  * statements. Rows are turned into entities with TypeORM's own per-driver conversions, so
  * they read exactly like repository results. Writes keep going through TypeORM.
  */
+const MAX_CACHED_STATEMENTS = 500;
+
 @Injectable()
 export class PreparedQueries {
+  private readonly cache = new Map<string, PreparedQuery<unknown>>();
+  private readonly statements = new Map<string, SqliteStatement>();
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** For SQL built per request from a few shapes (search filters): prepared once per shape. */
+  cached<Row>(sql: string): PreparedQuery<Row> {
+    let query = this.cache.get(sql);
+    if (!query) {
+      if (this.cache.size >= MAX_CACHED_STATEMENTS) this.cache.delete(this.cache.keys().next().value!);
+      query = this.prepare<unknown>(sql);
+      this.cache.set(sql, query);
+    }
+    return query as PreparedQuery<Row>;
+  }
 
   /** `sql` uses `:name` parameters; the returned function takes them by name. */
   prepare<Row>(sql: string): PreparedQuery<Row> {
@@ -31,18 +47,22 @@ export class PreparedQueries {
     // Each parameter's value is its own name, so the values come back as the names in order.
     const [text, order] = this.dataSource.driver.escapeQueryWithParameters(sql, Object.fromEntries(names.map((name) => [name, name])));
     const valuesOf = (parameters: Record<string, unknown>) => (order as string[]).map((name) => parameters[name]);
+    const name = `cg_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    return (parameters) => this.execute(name, text, valuesOf(parameters)) as Promise<Row[]>;
+  }
+
+  /** Runs a prepared statement (by name on PostgreSQL, from the statement cache on SQLite). */
+  async execute(name: string, text: string, values: unknown[]): Promise<unknown[]> {
     if (this.dataSource.options.type === 'postgres') {
-      const name = `cg_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-      return async (parameters) => {
-        const pool = (this.dataSource.driver as unknown as { master: PgPool }).master;
-        return (await pool.query({ name, text, values: valuesOf(parameters) })).rows as Row[];
-      };
+      const pool = (this.dataSource.driver as unknown as { master: PgPool }).master;
+      return (await pool.query({ name, text, values })).rows;
     }
-    let statement: SqliteStatement | undefined;
-    return async (parameters) => {
-      statement ??= (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection.prepare(text);
-      return statement.all(...valuesOf(parameters)) as Row[];
-    };
+    let statement = this.statements.get(name);
+    if (!statement) {
+      statement = (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection.prepare(text);
+      this.statements.set(name, statement);
+    }
+    return statement.all(...values);
   }
 
   /** Builds entities from raw rows selected with `SELECT *` (database column names). */

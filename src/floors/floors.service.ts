@@ -86,7 +86,7 @@ export class FloorsService {
   async update(principal: Principal, id: number, dto: UpdateFloorDto, ifMatch?: number[]): Promise<Versioned<FloorResponseDto>> {
     return retryOnConcurrentUpdate(() =>
       this.transactions.run(async (manager) => {
-        const floor = await this.findOwned(principal, id, manager);
+        const floor = await this.findOwned(principal, id, manager, 'update');
         assertVersionMatches(floor.version, ifMatch);
         if (dto.building_id !== undefined && dto.building_id !== floor.buildingId) {
           throw ApiError.validation('The floor is not valid', [

@@ -10,6 +10,7 @@ import { ApiError, FieldError } from '../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
 import { LatLng, validateRing } from '../common/geometry/polygon';
 import { sanitizeRichText } from '../common/html/sanitize';
+import { lockOptions, RowLock } from '../common/database/locks';
 import { Versioned } from '../common/http/versioned';
 import { Page, pageWindow, parseSort, toPage } from '../common/pagination/pagination';
 import { PreparedQueries, PreparedQuery } from '../database/prepared-queries';
@@ -20,11 +21,19 @@ import { toGeofenceResponse } from './geofence.mapper';
 import { CreateGeofenceDto, GeofenceResponseDto, SearchGeofencesQuery, UpdateGeofenceDto } from './geofences.dto';
 
 const SORTABLE: Record<string, string> = {
-  name: 'g.nameLower',
-  code: 'g.code',
-  created_at: 'g.createdAt',
-  updated_at: 'g.updatedAt',
+  name: '"name_lower"',
+  code: '"code"',
+  created_at: '"created_at"',
+  updated_at: '"updated_at"',
 };
+
+type SqlParameters = Record<string, string | number>;
+
+/** `"column" IN (:prefix0, :prefix1, ...)` with its parameters. */
+function inList(column: string, prefix: string, values: number[], parameters: SqlParameters): string {
+  values.forEach((value, index) => (parameters[`${prefix}${index}`] = value));
+  return `"${column}" IN (${values.map((_, index) => `:${prefix}${index}`).join(', ')})`;
+}
 
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
@@ -36,7 +45,7 @@ export class GeofencesService {
     private readonly floors: FloorsService,
     private readonly revisions: BuildingRevisions,
     private readonly transactions: TransactionRunner,
-    queries: PreparedQueries,
+    private readonly queries: PreparedQueries,
   ) {
     this.findById = queries.prepare('SELECT * FROM "geofences" WHERE "id" = :id AND "organization_id" = :organizationId');
     this.hydrate = queries.hydrator(Geofence);
@@ -53,32 +62,42 @@ export class GeofencesService {
     return new Versioned(toGeofenceResponse(geofence), geofence.version);
   }
 
-  /** One count and one page query, each on an index of the organization's geofences. */
+  /**
+   * A page query and, when the page is full or not the first, a count, each on an index of
+   * the organization's geofences. Prepared once per combination of filters.
+   */
   async search(principal: Principal, query: SearchGeofencesQuery): Promise<Page<GeofenceResponseDto>> {
     const window = pageWindow(query);
-    const sort = parseSort(query.sort, SORTABLE, { column: 'g.createdAt', direction: 'ASC' });
+    const sort = parseSort(query.sort, SORTABLE, { column: '"created_at"', direction: 'ASC' });
     if (!sort) throw ApiError.badRequest(`sort must be one of ${Object.keys(SORTABLE).join(', ')}, optionally prefixed with -`);
     // The official client always sends its own organization; another one has nothing for the caller.
     if (query.organization_id !== undefined && query.organization_id !== principal.organizationId) return toPage([], 0, window);
 
-    const builder = this.geofences
-      .createQueryBuilder('g')
-      .where('g.organizationId = :organizationId', { organizationId: principal.organizationId })
-      .andWhere('g.deleted = :deleted', { deleted: query.deleted ?? false });
-    if (query.building_ids?.length) builder.andWhere('g.buildingId IN (:...buildingIds)', { buildingIds: query.building_ids });
-    if (principal.buildingIds !== null) builder.andWhere('g.buildingId IN (:...visibleBuildingIds)', { visibleBuildingIds: principal.buildingIds });
-    if (query.floor_ids?.length) builder.andWhere('g.floorId IN (:...floorIds)', { floorIds: query.floor_ids });
-    if (query.code !== undefined) builder.andWhere('g.code = :code', { code: query.code });
-    if (query.name) {
-      builder.andWhere(new Brackets((where) => where.where("g.nameLower LIKE :name ESCAPE '\\'", { name: `%${escapeLike(query.name!.toLowerCase())}%` })));
+    // Booleans as 0/1: better-sqlite3 takes no booleans, and PostgreSQL reads '0'/'1' as booleans.
+    const parameters: SqlParameters = { organizationId: principal.organizationId, deleted: query.deleted ? 1 : 0 };
+    const conditions = ['"organization_id" = :organizationId', '"deleted" = :deleted'];
+    if (query.building_ids?.length) conditions.push(inList('building_id', 'b', query.building_ids, parameters));
+    if (principal.buildingIds !== null) conditions.push(inList('building_id', 'v', principal.buildingIds, parameters));
+    if (query.floor_ids?.length) conditions.push(inList('floor_id', 'f', query.floor_ids, parameters));
+    if (query.code !== undefined) {
+      conditions.push('"code" = :code');
+      parameters.code = query.code;
     }
-    const [rows, total] = await builder
-      .orderBy(sort.column, sort.direction)
-      .addOrderBy('g.id', 'ASC')
-      .skip(window.offset)
-      .take(window.size)
-      .getManyAndCount();
-    return toPage(rows.map(toGeofenceResponse), total, window);
+    if (query.name) {
+      conditions.push(`"name_lower" LIKE :name ESCAPE '\\'`);
+      parameters.name = `%${escapeLike(query.name.toLowerCase())}%`;
+    }
+    const where = conditions.join(' AND ');
+    const page = this.queries.cached<Record<string, unknown>>(
+      `SELECT * FROM "geofences" WHERE ${where} ORDER BY ${sort.column} ${sort.direction}, "id" ASC LIMIT :limit OFFSET :offset`,
+    );
+    const rows = await page({ ...parameters, limit: window.size, offset: window.offset });
+    let total = window.offset + rows.length;
+    if (rows.length === window.size || (rows.length === 0 && window.offset > 0)) {
+      const [counted] = await this.queries.cached<{ total: number | string }>(`SELECT COUNT(*) AS "total" FROM "geofences" WHERE ${where}`)(parameters);
+      total = Number(counted.total);
+    }
+    return toPage(rows.map((row) => toGeofenceResponse(this.hydrate(row))), total, window);
   }
 
   async create(principal: Principal, dto: CreateGeofenceDto): Promise<Versioned<GeofenceResponseDto>> {
@@ -113,7 +132,7 @@ export class GeofencesService {
     const geometric = dto.geometric === undefined ? undefined : this.checkedRing(dto.geometric);
     return retryOnConcurrentUpdate(() =>
       this.transactions.run(async (manager) => {
-        const geofence = await this.findOwned(principal, id, manager);
+        const geofence = await this.findOwned(principal, id, manager, 'update');
         assertVersionMatches(geofence.version, ifMatch);
         if (geofence.deleted) throw ApiError.conflict('The geofence is deleted');
         const buildingId = dto.building_id ?? geofence.buildingId;
@@ -143,7 +162,7 @@ export class GeofencesService {
   async remove(principal: Principal, id: string): Promise<void> {
     await retryOnConcurrentUpdate(() =>
       this.transactions.run(async (manager) => {
-        const geofence = await this.findOwned(principal, id, manager);
+        const geofence = await this.findOwned(principal, id, manager, 'update');
         if (geofence.deleted) return true;
         if (!(await updateIfVersion(manager, Geofence, geofence, { deleted: true, updatedAt: new Date() }))) return false;
         await this.revisions.bump(manager, [geofence.buildingId]);
@@ -152,8 +171,9 @@ export class GeofencesService {
     );
   }
 
-  private async findOwned(principal: Principal, id: string, manager: EntityManager = this.geofences.manager): Promise<Geofence> {
-    const geofence = await manager.findOneBy(Geofence, { id, organizationId: principal.organizationId });
+  /** With `update`, the row stays locked until the transaction ends, so concurrent writers take turns. */
+  private async findOwned(principal: Principal, id: string, manager: EntityManager = this.geofences.manager, lock?: RowLock): Promise<Geofence> {
+    const geofence = await manager.findOne(Geofence, { where: { id, organizationId: principal.organizationId }, ...lockOptions(manager, lock) });
     if (!geofence || !canSeeBuilding(principal, geofence.buildingId)) throw ApiError.notFound('Geofence', id);
     return geofence;
   }

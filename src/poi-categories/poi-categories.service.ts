@@ -6,6 +6,7 @@ import { BuildingRevisions } from '../buildings/building-revisions';
 import { referenceNotFound } from '../buildings/buildings.service';
 import { ApiError } from '../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
+import { lockOptions, RowLock } from '../common/database/locks';
 import { Versioned } from '../common/http/versioned';
 import { TransactionRunner } from '../database/transactions';
 import { ImagesService } from '../images/images.service';
@@ -29,15 +30,15 @@ export class PoiCategoriesService {
     private readonly transactions: TransactionRunner,
   ) {}
 
-  async findOwned(principal: Principal, id: number, manager: EntityManager = this.categories.manager): Promise<PoiCategory> {
-    const category = await manager.findOneBy(PoiCategory, { id, organizationId: principal.organizationId });
+  async findOwned(principal: Principal, id: number, manager: EntityManager = this.categories.manager, lock?: RowLock): Promise<PoiCategory> {
+    const category = await manager.findOne(PoiCategory, { where: { id, organizationId: principal.organizationId }, ...lockOptions(manager, lock) });
     if (!category) throw ApiError.notFound('POI category', id);
     return category;
   }
 
-  /** A category named in a request body: 422 naming the field when it is not the caller's. */
+  /** A category named in a request body: 422 naming the field when it is not the caller's. Share-locked. */
   async findReferenced(principal: Principal, id: number, field: string, manager: EntityManager): Promise<PoiCategory> {
-    const category = await manager.findOneBy(PoiCategory, { id, organizationId: principal.organizationId });
+    const category = await manager.findOne(PoiCategory, { where: { id, organizationId: principal.organizationId }, ...lockOptions(manager, 'share') });
     if (!category) throw referenceNotFound('POI category', field, id);
     return category;
   }
@@ -79,7 +80,7 @@ export class PoiCategoriesService {
   async update(principal: Principal, id: number, dto: UpdatePoiCategoryDto, ifMatch?: number[]): Promise<Versioned<PoiCategoryResponseDto>> {
     return retryOnConcurrentUpdate(() =>
       this.transactions.run(async (manager) => {
-        const category = await this.findOwned(principal, id, manager);
+        const category = await this.findOwned(principal, id, manager, 'update');
         assertVersionMatches(category.version, ifMatch);
         if (dto.code !== undefined && dto.code !== category.code) {
           const taken = await manager.existsBy(PoiCategory, { organizationId: principal.organizationId, code: dto.code, id: Not(category.id) });
@@ -108,7 +109,7 @@ export class PoiCategoriesService {
   /** 409 while POIs use it, unless they are moved to `reassignTo` in the same transaction. */
   async remove(principal: Principal, id: number, reassignTo?: number): Promise<void> {
     await this.transactions.run(async (manager) => {
-      const category = await this.findOwned(principal, id, manager);
+      const category = await this.findOwned(principal, id, manager, 'update');
       const users = await manager.countBy(Poi, { categoryId: category.id, organizationId: principal.organizationId });
       if (users > 0) {
         if (reassignTo === undefined) {
@@ -117,7 +118,7 @@ export class PoiCategoriesService {
         if (reassignTo === category.id) {
           throw ApiError.badRequest('reassign_to must name another category');
         }
-        const target = await manager.findOneBy(PoiCategory, { id: reassignTo, organizationId: principal.organizationId });
+        const target = await manager.findOne(PoiCategory, { where: { id: reassignTo, organizationId: principal.organizationId }, ...lockOptions(manager, 'share') });
         if (!target) throw ApiError.badRequest(`reassign_to names no POI category of your organization`);
         await this.revisions.bumpForCategory(manager, category.id);
         await manager

@@ -12,6 +12,7 @@ import { ApiError, FieldError } from '../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
 import { toCartesian, toGeoreference } from '../common/geometry/cartesian';
 import { sanitizeRichText } from '../common/html/sanitize';
+import { lockOptions, RowLock } from '../common/database/locks';
 import { Versioned } from '../common/http/versioned';
 import { flattenValidationErrors } from '../common/validation/validation.pipe';
 import { TransactionRunner } from '../database/transactions';
@@ -117,7 +118,7 @@ export class PoisService {
   async update(principal: Principal, id: number, dto: UpdatePoiDto, ifMatch?: number[]): Promise<Versioned<PoiResponseDto>> {
     return retryOnConcurrentUpdate(() =>
       this.transactions.run(async (manager) => {
-        const poi = await this.findOwned(principal, id, manager);
+        const poi = await this.findOwned(principal, id, manager, 'update');
         assertVersionMatches(poi.version, ifMatch);
         const buildingId = dto.building_id ?? poi.buildingId;
         let placement: Placement | undefined;
@@ -149,14 +150,14 @@ export class PoisService {
 
   async remove(principal: Principal, id: number): Promise<void> {
     await this.transactions.run(async (manager) => {
-      const poi = await this.findOwned(principal, id, manager);
+      const poi = await this.findOwned(principal, id, manager, 'update');
       await manager.delete(Poi, { id: poi.id });
       await this.revisions.bump(manager, [poi.buildingId]);
     });
   }
 
-  private async findOwned(principal: Principal, id: number, manager: EntityManager = this.pois.manager): Promise<Poi> {
-    const poi = await manager.findOneBy(Poi, { id, organizationId: principal.organizationId });
+  private async findOwned(principal: Principal, id: number, manager: EntityManager = this.pois.manager, lock?: RowLock): Promise<Poi> {
+    const poi = await manager.findOne(Poi, { where: { id, organizationId: principal.organizationId }, ...lockOptions(manager, lock) });
     if (!poi || !canSeeBuilding(principal, poi.buildingId)) throw ApiError.notFound('POI', id);
     return poi;
   }

@@ -3,6 +3,7 @@ import type { Response } from 'supertest';
 import { expect, vi } from 'vitest';
 import { Building } from '../../src/buildings/building.entity';
 import { Floor } from '../../src/floors/floor.entity';
+import { PreparedQueries } from '../../src/database/prepared-queries';
 import { Geofence } from '../../src/geofences/geofence.entity';
 import { asBearer, createOrganization, passwordTokens, TestOrganization } from './auth';
 import { TestApp } from './test-app';
@@ -287,10 +288,14 @@ export async function countQueries<T>(t: TestApp, work: () => Promise<T>): Promi
   // SQLite hands out its one shared runner; PostgreSQL a new (unconnected) one that can go.
   if (t.dataSource.options.type === 'postgres') await runner.release();
   const spy = vi.spyOn(prototype, 'query');
+  // The hottest reads skip TypeORM's runner and go through prepared statements.
+  const prepared = vi.spyOn(PreparedQueries.prototype, 'execute');
   try {
     const result = await work();
-    return { result, queries: spy.mock.calls.map((call) => String(call[0])) };
+    const queries = [...spy.mock.calls.map((call) => String(call[0])), ...prepared.mock.calls.map((call) => String(call[1]))];
+    return { result, queries };
   } finally {
     spy.mockRestore();
+    prepared.mockRestore();
   }
 }

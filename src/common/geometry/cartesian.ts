@@ -32,8 +32,13 @@ function metresPerDegreeLongitude(latitude: number): number {
   return METRES_PER_DEGREE * Math.cos((latitude * Math.PI) / 180);
 }
 
+/** A longitude difference or value brought into [-180, 180): buildings may straddle the antimeridian. */
+function wrapLongitude(degrees: number): number {
+  return ((((degrees + 180) % 360) + 360) % 360) - 180;
+}
+
 export function toCartesian(frame: BuildingFrame, point: Georeference): Cartesian {
-  const east = (point.lng - frame.longitude) * metresPerDegreeLongitude(frame.latitude);
+  const east = wrapLongitude(point.lng - frame.longitude) * metresPerDegreeLongitude(frame.latitude);
   const north = (point.lat - frame.latitude) * METRES_PER_DEGREE;
   const cos = Math.cos(frame.rotation);
   const sin = Math.sin(frame.rotation);
@@ -52,6 +57,6 @@ export function toGeoreference(frame: BuildingFrame, point: Cartesian): Georefer
   const north = u * sin + v * cos;
   return {
     lat: frame.latitude + north / METRES_PER_DEGREE,
-    lng: frame.longitude + east / metresPerDegreeLongitude(frame.latitude),
+    lng: wrapLongitude(frame.longitude + east / metresPerDegreeLongitude(frame.latitude)),
   };
 }
