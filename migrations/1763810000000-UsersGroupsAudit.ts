@@ -16,6 +16,8 @@ export class UsersGroupsAudit1763810000000 implements MigrationInterface {
 
     await queryRunner.addColumns('users', [
       new TableColumn({ name: 'code', type: 'varchar', length: '255', default: "''" }),
+      // Lower-cased in the application (Unicode-aware, unlike SQLite's LOWER) for the name filter.
+      new TableColumn({ name: 'full_name_lower', type: 'varchar', length: '255', default: "''" }),
       new TableColumn({ name: 'locale', type: 'varchar', length: '16', default: "'en'" }),
       new TableColumn({ name: 'info', type: 'text', default: "''" }),
       new TableColumn({ name: 'icon_colour', type: 'varchar', length: '16', default: "''" }),
@@ -27,7 +29,7 @@ export class UsersGroupsAudit1763810000000 implements MigrationInterface {
       new TableColumn({ name: 'building_scope', type: t.json, isNullable: true }),
     ]);
     await queryRunner.createIndices('users', [
-      new TableIndex({ name: 'IDX_users_organization_full_name', columnNames: ['organization_id', 'full_name'] }),
+      new TableIndex({ name: 'IDX_users_organization_full_name', columnNames: ['organization_id', 'full_name_lower'] }),
       new TableIndex({ name: 'IDX_users_organization_code', columnNames: ['organization_id', 'code'] }),
       new TableIndex({ name: 'IDX_users_organization_role', columnNames: ['organization_id', 'role'] }),
     ]);
@@ -114,7 +116,7 @@ export class UsersGroupsAudit1763810000000 implements MigrationInterface {
     for (const index of ['IDX_users_organization_full_name', 'IDX_users_organization_code', 'IDX_users_organization_role']) {
       await queryRunner.dropIndex('users', index);
     }
-    for (const column of ['building_scope', 'version', 'last_activity', 'is_verified', 'icon_colour', 'info', 'locale', 'code']) {
+    for (const column of ['building_scope', 'version', 'last_activity', 'is_verified', 'icon_colour', 'info', 'locale', 'full_name_lower', 'code']) {
       await queryRunner.dropColumn('users', column);
     }
   }

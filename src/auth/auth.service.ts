@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { EntityManager, IsNull } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { authConfig, AuthConfig } from '../config/auth.config';
 import { PreparedQueries, PreparedQuery } from '../database/prepared-queries';
@@ -44,7 +43,6 @@ export class AuthService {
   constructor(
     private readonly jwt: JwtService,
     @Inject(authConfig.KEY) private readonly config: AuthConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
     queries: PreparedQueries,
   ) {

@@ -15,11 +15,10 @@ export async function releaseDependents(manager: EntityManager, scope: Dependent
   const onFloor = scope.floorId !== undefined;
   const where = onFloor ? { organizationId: scope.organizationId, floorId: scope.floorId } : { organizationId: scope.organizationId, buildingId: scope.buildingId };
   const liveGeofences = { ...where, deleted: false };
-  const [geofences, pois, graph] = await Promise.all([
-    manager.countBy(Geofence, liveGeofences),
-    manager.countBy(Poi, where),
-    manager.findOneBy(PathGraph, { buildingId: scope.buildingId, organizationId: scope.organizationId }),
-  ]);
+  // One after another: a transaction's queries share one connection.
+  const geofences = await manager.countBy(Geofence, liveGeofences);
+  const pois = await manager.countBy(Poi, where);
+  const graph = await manager.findOneBy(PathGraph, { buildingId: scope.buildingId, organizationId: scope.organizationId });
   const pathNodes = graph ? (onFloor ? graph.nodes.filter((node) => node.floor_id === scope.floorId).length : graph.nodes.length) : 0;
   if (geofences + pois + pathNodes === 0) {
     // An empty graph blocks nothing but must not outlive its building.

@@ -1,17 +1,15 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Headers, Post, Put, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../auth/permissions';
 import { Principal } from '../auth/principal';
 import { parseIfMatch } from '../common/database/optimistic';
-import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { IdParam } from '../common/http/params';
+import { DocumentedCreate, DocumentedDelete, DocumentedRead, DocumentedUpdate } from '../common/http/route-docs';
 import { RawJson, Versioned } from '../common/http/versioned';
 import { BuildingDetailResponseDto, BuildingResponseDto, CascadeQuery, CreateBuildingDto, UpdateBuildingDto } from './buildings.dto';
 import { BuildingsService } from './buildings.service';
-
-const IF_MATCH = ApiHeader({ name: 'If-Match', required: false, description: 'ETag from a GET; a stale one answers 409' });
 
 @ApiTags('Buildings')
 @Controller('buildings')
@@ -28,31 +26,21 @@ export class BuildingsController {
 
   @Get(':id')
   @Access(AccessScope.CartographyRead)
-  @ApiOperation({ summary: 'A building with its floors and geofences (ETag header)' })
-  @ApiOkResponse({ type: BuildingDetailResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @DocumentedRead('A building with its floors, POIs, geofences and paths (ETag header)', BuildingDetailResponseDto)
   get(@CurrentPrincipal() principal: Principal, @IdParam('id') id: number): Promise<Versioned<RawJson>> {
     return this.buildings.getDetail(principal, id);
   }
 
   @Post()
-  @HttpCode(201)
   @Access(AccessScope.CartographyWrite)
-  @ApiOperation({ summary: 'Create a building' })
-  @ApiCreatedResponse({ type: BuildingResponseDto })
-  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
+  @DocumentedCreate('Create a building', BuildingResponseDto)
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateBuildingDto): Promise<Versioned<BuildingResponseDto>> {
     return this.buildings.create(principal, dto);
   }
 
   @Put(':id')
   @Access(AccessScope.CartographyWrite)
-  @IF_MATCH
-  @ApiOperation({ summary: 'Update a building (partial)' })
-  @ApiOkResponse({ type: BuildingResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ type: ErrorResponseDto })
-  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
+  @DocumentedUpdate('Update a building', BuildingResponseDto)
   update(
     @CurrentPrincipal() principal: Principal,
     @IdParam('id') id: number,
@@ -63,12 +51,8 @@ export class BuildingsController {
   }
 
   @Delete(':id')
-  @HttpCode(204)
   @Access(AccessScope.CartographyWrite)
-  @ApiOperation({ summary: 'Delete a building and its floors; 409 while it has live geofences unless cascade=true' })
-  @ApiNoContentResponse()
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ type: ErrorResponseDto })
+  @DocumentedDelete('Delete a building and its floors; 409 while geofences, POIs or paths remain unless cascade=true')
   remove(@CurrentPrincipal() principal: Principal, @IdParam('id') id: number, @Query() query: CascadeQuery): Promise<void> {
     return this.buildings.remove(principal, id, query.cascade === true);
   }

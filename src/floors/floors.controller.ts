@@ -1,5 +1,5 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Headers, Post, Put, Query } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../auth/permissions';
@@ -8,11 +8,10 @@ import { CascadeQuery } from '../buildings/buildings.dto';
 import { parseIfMatch } from '../common/database/optimistic';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { IdParam } from '../common/http/params';
+import { DocumentedCreate, DocumentedDelete, DocumentedRead, DocumentedUpdate } from '../common/http/route-docs';
 import { Versioned } from '../common/http/versioned';
 import { CreateFloorDto, FloorResponseDto, ListFloorsQuery, UpdateFloorDto } from './floors.dto';
 import { FloorsService } from './floors.service';
-
-const IF_MATCH = ApiHeader({ name: 'If-Match', required: false, description: 'ETag from a GET; a stale one answers 409' });
 
 @ApiTags('Floors')
 @Controller()
@@ -38,32 +37,21 @@ export class FloorsController {
 
   @Get('floors/:id')
   @Access(AccessScope.CartographyRead)
-  @ApiOperation({ summary: 'A floor (ETag header)' })
-  @ApiOkResponse({ type: FloorResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @DocumentedRead('A floor (ETag header)', FloorResponseDto)
   get(@CurrentPrincipal() principal: Principal, @IdParam('id') id: number): Promise<Versioned<FloorResponseDto>> {
     return this.floors.get(principal, id);
   }
 
   @Post('floors')
-  @HttpCode(201)
   @Access(AccessScope.CartographyWrite)
-  @ApiOperation({ summary: 'Create a floor in a building' })
-  @ApiCreatedResponse({ type: FloorResponseDto })
-  @ApiConflictResponse({ type: ErrorResponseDto, description: 'The building already has a floor at that level' })
-  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
+  @DocumentedCreate('Create a floor in a building (409 when the level is taken)', FloorResponseDto)
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateFloorDto): Promise<Versioned<FloorResponseDto>> {
     return this.floors.create(principal, dto);
   }
 
   @Put('floors/:id')
   @Access(AccessScope.CartographyWrite)
-  @IF_MATCH
-  @ApiOperation({ summary: 'Update a floor (partial)' })
-  @ApiOkResponse({ type: FloorResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ type: ErrorResponseDto })
-  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
+  @DocumentedUpdate('Update a floor', FloorResponseDto)
   update(
     @CurrentPrincipal() principal: Principal,
     @IdParam('id') id: number,
@@ -74,12 +62,8 @@ export class FloorsController {
   }
 
   @Delete('floors/:id')
-  @HttpCode(204)
   @Access(AccessScope.CartographyWrite)
-  @ApiOperation({ summary: 'Delete a floor; 409 while it has live geofences unless cascade=true' })
-  @ApiNoContentResponse()
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ type: ErrorResponseDto })
+  @DocumentedDelete('Delete a floor; 409 while geofences, POIs or path nodes remain unless cascade=true')
   remove(@CurrentPrincipal() principal: Principal, @IdParam('id') id: number, @Query() query: CascadeQuery): Promise<void> {
     return this.floors.remove(principal, id, query.cascade === true);
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { Brackets, EntityManager, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { canSeeBuilding } from '../auth/building-scope';
 import { Principal } from '../auth/principal';
 import { BuildingRevisions } from '../buildings/building-revisions';

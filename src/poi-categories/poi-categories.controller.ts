@@ -1,17 +1,15 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Headers, Post, Put, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../auth/permissions';
 import { Principal } from '../auth/principal';
 import { parseIfMatch } from '../common/database/optimistic';
-import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { IdParam } from '../common/http/params';
+import { DocumentedCreate, DocumentedDelete, DocumentedRead, DocumentedUpdate } from '../common/http/route-docs';
 import { Versioned } from '../common/http/versioned';
 import { CreatePoiCategoryDto, DeletePoiCategoryQuery, PoiCategoryResponseDto, UpdatePoiCategoryDto } from './poi-categories.dto';
 import { PoiCategoriesService } from './poi-categories.service';
-
-const IF_MATCH = ApiHeader({ name: 'If-Match', required: false, description: 'ETag from a GET; a stale one answers 409' });
 
 @ApiTags('POI categories')
 @Controller('poi_categories')
@@ -28,32 +26,21 @@ export class PoiCategoriesController {
 
   @Get(':id')
   @Access(AccessScope.CartographyRead)
-  @ApiOperation({ summary: 'A POI category (ETag header)' })
-  @ApiOkResponse({ type: PoiCategoryResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @DocumentedRead('A POI category (ETag header)', PoiCategoryResponseDto)
   get(@CurrentPrincipal() principal: Principal, @IdParam('id') id: number): Promise<Versioned<PoiCategoryResponseDto>> {
     return this.categories.get(principal, id);
   }
 
   @Post()
-  @HttpCode(201)
   @Access(AccessScope.CartographyWrite)
-  @ApiOperation({ summary: 'Create a POI category' })
-  @ApiCreatedResponse({ type: PoiCategoryResponseDto })
-  @ApiConflictResponse({ type: ErrorResponseDto, description: 'The code is taken' })
-  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
+  @DocumentedCreate('Create a POI category (409 when the code is taken)', PoiCategoryResponseDto)
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreatePoiCategoryDto): Promise<Versioned<PoiCategoryResponseDto>> {
     return this.categories.create(principal, dto);
   }
 
   @Put(':id')
   @Access(AccessScope.CartographyWrite)
-  @IF_MATCH
-  @ApiOperation({ summary: 'Update a POI category (partial)' })
-  @ApiOkResponse({ type: PoiCategoryResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ type: ErrorResponseDto })
-  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
+  @DocumentedUpdate('Update a POI category', PoiCategoryResponseDto)
   update(
     @CurrentPrincipal() principal: Principal,
     @IdParam('id') id: number,
@@ -64,12 +51,8 @@ export class PoiCategoriesController {
   }
 
   @Delete(':id')
-  @HttpCode(204)
   @Access(AccessScope.CartographyWrite)
-  @ApiOperation({ summary: 'Delete a POI category; 409 while POIs use it unless reassign_to={id}' })
-  @ApiNoContentResponse()
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ type: ErrorResponseDto })
+  @DocumentedDelete('Delete a POI category; 409 while POIs use it unless reassign_to={id}')
   remove(@CurrentPrincipal() principal: Principal, @IdParam('id') id: number, @Query() query: DeletePoiCategoryQuery): Promise<void> {
     return this.categories.remove(principal, id, query.reassign_to);
   }

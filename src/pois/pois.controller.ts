@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { ApiBody, ApiConflictResponse, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../auth/permissions';
@@ -7,11 +7,10 @@ import { Principal } from '../auth/principal';
 import { parseIfMatch } from '../common/database/optimistic';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { IdParam } from '../common/http/params';
+import { DocumentedCreate, DocumentedDelete, DocumentedRead, DocumentedUpdate } from '../common/http/route-docs';
 import { Versioned } from '../common/http/versioned';
 import { CreatePoiDto, ListPoisQuery, PoiResponseDto, UpdatePoiDto } from './pois.dto';
 import { PoisService } from './pois.service';
-
-const IF_MATCH = ApiHeader({ name: 'If-Match', required: false, description: 'ETag from a GET; a stale one answers 409' });
 
 @ApiTags('POIs')
 @Controller()
@@ -37,19 +36,14 @@ export class PoisController {
 
   @Get('pois/:id')
   @Access(AccessScope.CartographyRead)
-  @ApiOperation({ summary: 'A POI (ETag header)' })
-  @ApiOkResponse({ type: PoiResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @DocumentedRead('A POI (ETag header)', PoiResponseDto)
   get(@CurrentPrincipal() principal: Principal, @IdParam('id') id: number): Promise<Versioned<PoiResponseDto>> {
     return this.pois.get(principal, id);
   }
 
   @Post('pois')
-  @HttpCode(201)
   @Access(AccessScope.CartographyWrite)
-  @ApiOperation({ summary: 'Create a POI (georeferences or cartesians; the other is derived)' })
-  @ApiCreatedResponse({ type: PoiResponseDto })
-  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
+  @DocumentedCreate('Create a POI (georeferences or cartesians; the other is derived)', PoiResponseDto)
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreatePoiDto): Promise<Versioned<PoiResponseDto>> {
     return this.pois.create(principal, dto);
   }
@@ -67,12 +61,7 @@ export class PoisController {
 
   @Put('pois/:id')
   @Access(AccessScope.CartographyWrite)
-  @IF_MATCH
-  @ApiOperation({ summary: 'Update a POI (partial)' })
-  @ApiOkResponse({ type: PoiResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  @ApiConflictResponse({ type: ErrorResponseDto })
-  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
+  @DocumentedUpdate('Update a POI', PoiResponseDto)
   update(
     @CurrentPrincipal() principal: Principal,
     @IdParam('id') id: number,
@@ -83,11 +72,8 @@ export class PoisController {
   }
 
   @Delete('pois/:id')
-  @HttpCode(204)
   @Access(AccessScope.CartographyWrite)
-  @ApiOperation({ summary: 'Delete a POI' })
-  @ApiNoContentResponse()
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @DocumentedDelete('Delete a POI')
   remove(@CurrentPrincipal() principal: Principal, @IdParam('id') id: number): Promise<void> {
     return this.pois.remove(principal, id);
   }

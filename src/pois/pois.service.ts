@@ -123,11 +123,11 @@ export class PoisService {
         const buildingId = dto.building_id ?? poi.buildingId;
         let placement: Placement | undefined;
         if (dto.position !== undefined || buildingId !== poi.buildingId) {
-          const position = dto.position ?? {
-            floor_id: poi.floorId,
-            georeferences: { lat: poi.latitude, lng: poi.longitude },
-            radius: poi.radius ?? undefined,
-          };
+          // Coordinates not sent are kept: moving a POI to another floor may send only floor_id.
+          const kept = { georeferences: { lat: poi.latitude, lng: poi.longitude } };
+          const position = dto.position
+            ? { ...dto.position, ...(dto.position.georeferences || dto.position.cartesians ? {} : kept) }
+            : { floor_id: poi.floorId, ...kept, radius: poi.radius ?? undefined };
           placement = await this.place(principal, buildingId, position, manager, '');
         }
         const categoryId = dto.category_id === undefined ? undefined : await this.checkCategory(principal, dto.category_id, manager, '');

@@ -65,7 +65,7 @@ export class UserAdminService {
     if (query.has_buildings !== undefined) {
       builder.andWhere(`${query.has_buildings ? '' : 'NOT '}EXISTS (SELECT 1 FROM "user_buildings" hb WHERE hb."user_id" = u.id)`);
     }
-    if (query.full_name) builder.andWhere("LOWER(u.fullName) LIKE :fullName ESCAPE '\\'", { fullName: `%${escapeLike(query.full_name.toLowerCase())}%` });
+    if (query.full_name) builder.andWhere("u.fullNameLower LIKE :fullName ESCAPE '\\'", { fullName: `%${escapeLike(query.full_name.toLowerCase())}%` });
     if (query.codes?.length) builder.andWhere('u.code IN (:...codes)', { codes: query.codes });
     const [rows, total] = await builder.orderBy(sort.column, direction).addOrderBy('u.id', 'ASC').skip(window.offset).take(window.size).getManyAndCount();
     return toPage(await this.render(this.users.manager, rows), total, window);
@@ -128,7 +128,7 @@ export class UserAdminService {
         if (demoted) await this.assertAnotherAdmin(manager, user);
         const changes: Partial<User> = {
           ...(dto.email !== undefined && { email: dto.email }),
-          ...(dto.full_name !== undefined && { fullName: dto.full_name }),
+          ...(dto.full_name !== undefined && { fullName: dto.full_name, fullNameLower: dto.full_name.toLowerCase() }),
           ...(dto.code !== undefined && { code: dto.code }),
           ...(dto.role !== undefined && { role: dto.role }),
           ...(dto.locale !== undefined && { locale: dto.locale }),

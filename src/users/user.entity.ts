@@ -23,6 +23,10 @@ export class User {
   @Column({ type: 'varchar', length: 255, default: '' })
   fullName: string;
 
+  /** fullName lower-cased by the application, for the case-insensitive name filter. */
+  @Column({ type: 'varchar', length: 255, default: '' })
+  fullNameLower: string;
+
   @Column({ type: 'varchar', length: 255, default: '' })
   code: string;
 

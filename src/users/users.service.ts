@@ -46,6 +46,7 @@ export class UsersService {
       passwordHash: await this.passwords.hash(input.password),
       role: input.role,
       fullName: input.fullName ?? '',
+      fullNameLower: (input.fullName ?? '').toLowerCase(),
       code: '',
       locale: 'en',
       info: '',

@@ -8,7 +8,6 @@ import {
   Cartographer,
   circle,
   countQueries,
-  createBuilding,
   createFloor,
   createGeofence,
   createGeofences,

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, In, Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { parseDatabaseTimestamp } from '../../common/database/raw-values';
 import { AuditService } from '../../audit/audit.service';
@@ -39,7 +39,6 @@ export class ApiKeysService {
 
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
     private readonly audit: AuditService,
     queries: PreparedQueries,

@@ -31,6 +31,8 @@ const UNAVAILABLE_MESSAGES = [
 
 const UNIQUE_VIOLATION_CODES = new Set(['23505', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
 const FOREIGN_KEY_VIOLATION_CODES = new Set(['23503', 'SQLITE_CONSTRAINT_FOREIGNKEY']);
+// Text the database cannot store (PostgreSQL refuses U+0000 and invalid encodings).
+const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
 
 interface ErrorLike {
   code?: unknown;
@@ -69,6 +71,13 @@ export function isDatabaseUnavailableError(error: unknown): boolean {
 export function isUniqueViolation(error: unknown): boolean {
   for (const candidate of errorChain(error)) {
     if (typeof candidate.code === 'string' && UNIQUE_VIOLATION_CODES.has(candidate.code)) return true;
+  }
+  return false;
+}
+
+export function isUnstorableText(error: unknown): boolean {
+  for (const candidate of errorChain(error)) {
+    if (typeof candidate.code === 'string' && UNSTORABLE_TEXT_CODES.has(candidate.code)) return true;
   }
   return false;
 }

@@ -1,7 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { ApiError, ErrorBody } from './api-error';
 import { defaultCodeForStatus, ErrorCode } from './error-code';
-import { isDatabaseUnavailableError, isUniqueViolation } from './database-errors';
+import { isDatabaseUnavailableError, isForeignKeyViolation, isUniqueViolation, isUnstorableText } from './database-errors';
 
 export interface RenderedError {
   body: ErrorBody;
@@ -71,6 +71,12 @@ export function renderError(exception: unknown): RenderedError {
   }
   if (isUniqueViolation(exception)) {
     return rendered(409, ErrorCode.Conflict, 'A resource with the same unique value already exists');
+  }
+  if (isForeignKeyViolation(exception)) {
+    return rendered(409, ErrorCode.Conflict, 'A resource this one refers to was changed or removed at the same time; retry');
+  }
+  if (isUnstorableText(exception)) {
+    return rendered(400, ErrorCode.BadRequest, 'The request holds text that cannot be stored (for example a NUL character)');
   }
   if (exception !== null && typeof exception === 'object') {
     const framework = fromFrameworkError(exception as FrameworkError);

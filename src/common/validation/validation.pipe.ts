@@ -18,6 +18,16 @@ export function flattenValidationErrors(errors: ValidationError[], parentPath = 
   });
 }
 
+/** PostgreSQL cannot store U+0000 in text: such strings are refused on both databases alike. */
+function fieldsWithNul(value: unknown, path: string): string[] {
+  if (typeof value === 'string') return value.includes('\u0000') ? [path || 'body'] : [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => fieldsWithNul(item, `${path}[${index}]`));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([key, item]) => fieldsWithNul(item, path ? `${path}.${key}` : key));
+  }
+  return [];
+}
+
 export function toValidationError(errors: ValidationError[]): ApiError {
   return ApiError.validation('The request is not valid', flattenValidationErrors(errors));
 }
@@ -41,6 +51,12 @@ export class ApiValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body') {
+      const nul = fieldsWithNul(value, '');
+      if (nul.length > 0) {
+        throw ApiError.validation('Text must not contain NUL characters', nul.map((fields) => ({ message: 'contains a NUL character (\\u0000)', code: 'invalid', fields })));
+      }
+    }
     if (metadata.type === 'body' && (value === null || typeof value !== 'object' || Array.isArray(value)) && this.isDto(metadata)) {
       throw ApiError.validation('The request body must be a JSON object', [
         { message: 'the body must be a JSON object', code: 'invalid', fields: 'body' },
