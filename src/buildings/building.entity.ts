@@ -1,9 +1,10 @@
+import { VersionedEntity } from '../common/database/versioned-entity';
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { CustomField } from '../common/custom-fields';
 
 @Entity('buildings')
 @Index(['organizationId', 'deletedAt'])
-export class Building {
+export class Building extends VersionedEntity {
   @PrimaryGeneratedColumn('increment')
   id: number;
 
@@ -43,15 +44,6 @@ export class Building {
 
   @Column({ type: 'json' })
   customFields: CustomField[];
-
-  @Column({ type: 'integer', default: 1 })
-  version: number;
-
-  @Column({ type: Date })
-  createdAt: Date;
-
-  @Column({ type: Date })
-  updatedAt: Date;
 
   /** Deleted buildings disappear from the API; rows stay for the geofences that still name them. */
   @Column({ type: Date, nullable: true })

@@ -1,9 +1,10 @@
+import { VersionedEntity } from '../common/database/versioned-entity';
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { CustomField } from '../common/custom-fields';
 
 @Entity('floors')
 @Index(['organizationId', 'buildingId', 'deletedAt'])
-export class Floor {
+export class Floor extends VersionedEntity {
   @PrimaryGeneratedColumn('increment')
   id: number;
 
@@ -32,15 +33,6 @@ export class Floor {
 
   @Column({ type: 'json' })
   customFields: CustomField[];
-
-  @Column({ type: 'integer', default: 1 })
-  version: number;
-
-  @Column({ type: Date })
-  createdAt: Date;
-
-  @Column({ type: Date })
-  updatedAt: Date;
 
   @Column({ type: Date, nullable: true })
   deletedAt: Date | null;

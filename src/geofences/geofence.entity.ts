@@ -1,3 +1,4 @@
+import { VersionedEntity } from '../common/database/versioned-entity';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { CustomField } from '../common/custom-fields';
 import type { LatLng } from '../common/geometry/polygon';
@@ -7,7 +8,7 @@ import type { LatLng } from '../common/geometry/polygon';
 @Index(['organizationId', 'deleted', 'floorId'])
 @Index(['organizationId', 'deleted', 'code'])
 @Index(['organizationId', 'deleted', 'nameLower'])
-export class Geofence {
+export class Geofence extends VersionedEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
 
@@ -46,13 +47,4 @@ export class Geofence {
 
   @Column({ type: 'boolean', default: false })
   deleted: boolean;
-
-  @Column({ type: 'integer', default: 1 })
-  version: number;
-
-  @Column({ type: Date })
-  createdAt: Date;
-
-  @Column({ type: Date })
-  updatedAt: Date;
 }

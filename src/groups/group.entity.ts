@@ -1,7 +1,8 @@
+import { VersionedEntity } from '../common/database/versioned-entity';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 @Entity('groups')
-export class Group {
+export class Group extends VersionedEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
 
@@ -16,13 +17,4 @@ export class Group {
 
   @Column({ type: 'uuid', nullable: true })
   parentGroupId: string | null;
-
-  @Column({ type: 'integer', default: 1 })
-  version: number;
-
-  @Column({ type: Date })
-  createdAt: Date;
-
-  @Column({ type: Date })
-  updatedAt: Date;
 }

@@ -1,3 +1,4 @@
+import { VersionedEntity } from '../common/database/versioned-entity';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 export interface PathNode {
@@ -21,7 +22,7 @@ export interface PathLink {
 
 /** The wayfinding graph of one building, stored whole: it is always read and replaced whole. */
 @Entity('paths')
-export class PathGraph {
+export class PathGraph extends VersionedEntity {
   @PrimaryColumn({ type: 'integer' })
   buildingId: number;
 
@@ -33,13 +34,4 @@ export class PathGraph {
 
   @Column({ type: 'json' })
   links: PathLink[];
-
-  @Column({ type: 'integer', default: 1 })
-  version: number;
-
-  @Column({ type: Date })
-  createdAt: Date;
-
-  @Column({ type: Date })
-  updatedAt: Date;
 }

@@ -1,7 +1,8 @@
+import { VersionedEntity } from '../common/database/versioned-entity';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity('poi_categories')
-export class PoiCategory {
+export class PoiCategory extends VersionedEntity {
   @PrimaryGeneratedColumn('increment')
   id: number;
 
@@ -26,13 +27,4 @@ export class PoiCategory {
 
   @Column({ type: 'uuid', nullable: true })
   selectedIconImageId: string | null;
-
-  @Column({ type: 'integer', default: 1 })
-  version: number;
-
-  @Column({ type: Date })
-  createdAt: Date;
-
-  @Column({ type: Date })
-  updatedAt: Date;
 }

@@ -1,9 +1,10 @@
+import { VersionedEntity } from '../common/database/versioned-entity';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { CustomField } from '../common/custom-fields';
 
 /** A point of interest: indoor when it has a floor, outdoor otherwise. */
 @Entity('pois')
-export class Poi {
+export class Poi extends VersionedEntity {
   @PrimaryGeneratedColumn('increment')
   id: number;
 
@@ -48,13 +49,4 @@ export class Poi {
 
   @Column({ type: 'json' })
   customFields: CustomField[];
-
-  @Column({ type: 'integer', default: 1 })
-  version: number;
-
-  @Column({ type: Date })
-  createdAt: Date;
-
-  @Column({ type: Date })
-  updatedAt: Date;
 }

@@ -1,8 +1,9 @@
+import { VersionedEntity } from '../common/database/versioned-entity';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { Role } from '../auth/roles';
 
 @Entity('users')
-export class User {
+export class User extends VersionedEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
 
@@ -51,13 +52,4 @@ export class User {
    */
   @Column({ type: 'json', nullable: true })
   buildingScope: number[] | null;
-
-  @Column({ type: 'integer', default: 1 })
-  version: number;
-
-  @Column({ type: Date })
-  createdAt: Date;
-
-  @Column({ type: Date })
-  updatedAt: Date;
 }

@@ -197,7 +197,7 @@ describe('ApiValidationPipe', () => {
       const error = await rejection(
         pipe.transform({ members: [{ email: 'a@b.co', password: 42 }] }, body(BulkMembersDto)),
       );
-      expect(error.errors.map((e) => e.fields)).toEqual(['members.0.password']);
+      expect(error.errors.map((e) => e.fields)).toEqual(['members[0].password']);
       expect(error.errors[0]).not.toHaveProperty('value');
     });
 
