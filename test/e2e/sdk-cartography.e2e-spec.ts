@@ -21,10 +21,11 @@ describe('@situm/sdk-js cartography against Cartograph', () => {
   let t: TestApp;
   let sdk: SitumSDK;
   let org: TestOrganization;
+  let domain: string;
 
   beforeAll(async () => {
     t = await createTestApp();
-    const domain = await listenOnLoopback(t);
+    domain = await listenOnLoopback(t);
     org = await createOrganization(t, 'SDK cartography');
     sdk = new SitumSDK({ domain, auth: { username: org.email, password: org.password } });
   });
@@ -115,5 +116,30 @@ describe('@situm/sdk-js cartography against Cartograph', () => {
     const afterDelete = (await sdk.cartography.getGeofences({ buildingIds: [building.id] } as never)) as Loose;
     expect(afterDelete.data).toEqual([]);
     expect(((await sdk.cartography.getBuildingById(building.id)) as Loose).geofences).toEqual([]);
+  });
+
+  it('creates, lists, patches and deletes POI categories', async () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    const icon = (await sdk.images.uploadImage(new Blob([png], { type: 'image/png' }), { filename: 'wc.png' })) as Loose;
+    expect(icon).toMatchObject({ id: expect.any(String), url: `/api/v1/images/${icon.id}` });
+
+    const created = (await sdk.cartography.createPoiCategory({ nameEn: 'Toilets', nameEs: 'Aseos', code: 'wc', icon: icon.id } as never)) as Loose;
+    expect(created).toMatchObject({ id: expect.any(Number), nameEn: 'Toilets', nameEs: 'Aseos', code: 'wc', public: false, iconUrl: `/api/v1/images/${icon.id}`, selectedIconUrl: '' });
+    expect(created.createdAt).toMatch(TIMESTAMP);
+
+    const plain = (await sdk.cartography.createPoiCategory({ nameEn: 'Exits', code: 'exit' } as never)) as Loose;
+    const listed = (await sdk.cartography.getPoiCategories()) as unknown as Loose[];
+    // The client prefixes its domain to relative icon URLs; an unset icon is "" (never null).
+    expect(listed.map((category) => [category.code, category.iconUrl])).toEqual([
+      ['wc', `${domain}/api/v1/images/${icon.id}`],
+      ['exit', domain],
+    ]);
+
+    const patched = (await sdk.cartography.patchPoiCategory(created.id, { nameEn: 'Restrooms' } as never)) as Loose;
+    expect(patched).toMatchObject({ id: created.id, nameEn: 'Restrooms', code: 'wc' });
+
+    await sdk.cartography.deletePoiCategory(plain.id);
+    const remaining = (await sdk.cartography.getPoiCategories()) as unknown as Loose[];
+    expect(remaining.map((category) => category.id)).toEqual([created.id]);
   });
 });
