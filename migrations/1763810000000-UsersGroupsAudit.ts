@@ -17,7 +17,8 @@ export class UsersGroupsAudit1763810000000 implements MigrationInterface {
     await queryRunner.addColumns('users', [
       new TableColumn({ name: 'code', type: 'varchar', length: '255', default: "''" }),
       // Lower-cased in the application (Unicode-aware, unlike SQLite's LOWER) for the name filter.
-      new TableColumn({ name: 'full_name_lower', type: 'varchar', length: '255', default: "''" }),
+      // text: lower-casing can lengthen a string (İ becomes i̇).
+      new TableColumn({ name: 'full_name_lower', type: 'text', default: "''" }),
       new TableColumn({ name: 'locale', type: 'varchar', length: '16', default: "'en'" }),
       new TableColumn({ name: 'info', type: 'text', default: "''" }),
       new TableColumn({ name: 'icon_colour', type: 'varchar', length: '16', default: "''" }),

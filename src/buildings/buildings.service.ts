@@ -101,6 +101,8 @@ export class BuildingsService {
   }
 
   async create(principal: Principal, dto: CreateBuildingDto): Promise<Versioned<BuildingResponseDto>> {
+    // A user restricted to some buildings could not see a new one: only unrestricted callers create them.
+    if (principal.buildingIds !== null) throw ApiError.forbidden('Users restricted to some buildings cannot create buildings');
     const now = new Date();
     const building = this.buildings.create({
       organizationId: principal.organizationId,

@@ -5,6 +5,7 @@ import { EntityManager, In, IsNull, Not, Repository } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { Principal } from '../auth/principal';
 import { ApiError } from '../common/errors/api-error';
+import { lockOptions } from '../common/database/locks';
 import { retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
 import { TransactionRunner } from '../database/transactions';
 import { User } from '../users/user.entity';
@@ -105,7 +106,12 @@ export class GroupsService {
   /** The parent must be a group of the organization, and the chain above it must not reach the group itself. */
   private async checkedParent(manager: EntityManager, principal: Principal, groupId: string, parentId: string): Promise<string> {
     const parentGroupId = parentId.toLowerCase();
-    const all = await manager.find(Group, { where: { organizationId: principal.organizationId }, select: { id: true, parentGroupId: true } });
+    // Locked, so that two concurrent re-parentings cannot each miss the other's half of a cycle.
+    const all = await manager.find(Group, {
+      where: { organizationId: principal.organizationId },
+      select: { id: true, parentGroupId: true },
+      ...lockOptions(manager, 'update'),
+    });
     const parents = new Map(all.map((group) => [group.id, group.parentGroupId]));
     if (!parents.has(parentGroupId)) {
       throw ApiError.validation('The group is not valid', [{ message: 'no such group', code: 'not_found', fields: 'parent_group_id', value: parentId }]);

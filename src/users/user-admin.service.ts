@@ -67,7 +67,13 @@ export class UserAdminService {
     }
     if (query.full_name) builder.andWhere("u.fullNameLower LIKE :fullName ESCAPE '\\'", { fullName: `%${escapeLike(query.full_name.toLowerCase())}%` });
     if (query.codes?.length) builder.andWhere('u.code IN (:...codes)', { codes: query.codes });
-    const [rows, total] = await builder.orderBy(sort.column, direction).addOrderBy('u.id', 'ASC').skip(window.offset).take(window.size).getManyAndCount();
+    // Never-active users sort last on both databases (their NULL defaults differ).
+    const [rows, total] = await builder
+      .orderBy(sort.column, direction, 'NULLS LAST')
+      .addOrderBy('u.id', 'ASC')
+      .skip(window.offset)
+      .take(window.size)
+      .getManyAndCount();
     return toPage(await this.render(this.users.manager, rows), total, window);
   }
 
@@ -208,7 +214,8 @@ export class UserAdminService {
   private async assignBuildings(manager: EntityManager, principal: Principal, user: User, buildingIds: number[]): Promise<void> {
     const ids = [...new Set(buildingIds)];
     if (ids.length > 0) {
-      const found = await manager.find(Building, { where: { id: In(ids), organizationId: principal.organizationId, deletedAt: IsNull() }, select: { id: true } });
+      // Deleted buildings are accepted: they stay in a restriction (which keeps restricting), so a client may send the list back as it read it.
+      const found = await manager.find(Building, { where: { id: In(ids), organizationId: principal.organizationId }, select: { id: true } });
       const missing = ids.filter((id) => !found.some((building) => building.id === id));
       if (missing.length > 0) {
         throw ApiError.validation('The user is not valid', [{ message: 'no such building', code: 'not_found', fields: 'building_ids', value: missing }]);

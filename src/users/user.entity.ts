@@ -25,7 +25,7 @@ export class User extends VersionedEntity {
   fullName: string;
 
   /** fullName lower-cased by the application, for the case-insensitive name filter. */
-  @Column({ type: 'varchar', length: 255, default: '' })
+  @Column({ type: 'text', default: '' })
   fullNameLower: string;
 
   @Column({ type: 'varchar', length: 255, default: '' })
