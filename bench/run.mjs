@@ -120,11 +120,14 @@ async function prepareDatabase() {
   };
 }
 
+/** Exactly what `npm start` runs (its node flags included), minus npm itself. */
 function serverArguments() {
-  if (!options.profile) return [join(root, 'dist/src/main.js')];
+  const [, ...startArguments] = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start.split(/\s+/);
+  const flags = startArguments.filter((argument) => argument.startsWith('--'));
+  if (!options.profile) return [...flags, join(root, 'dist/src/main.js')];
   // The profile is written on a clean exit; Nest re-raises SIGTERM after closing, which would lose it.
   const entry = `process.once('SIGTERM', () => process.exit(0)); require(${JSON.stringify(join(root, 'dist/src/main.js'))});`;
-  return ['--cpu-prof', `--cpu-prof-dir=${resolve(options.profile)}`, '-e', entry];
+  return [...flags, '--cpu-prof', `--cpu-prof-dir=${resolve(options.profile)}`, '-e', entry];
 }
 
 async function startServer(database) {

@@ -100,11 +100,13 @@ export class Cartography1763790000000 implements MigrationInterface {
           { columnNames: ['floor_id'], referencedTableName: 'floors', referencedColumnNames: ['id'] },
         ],
         indices: [
-          { name: 'IDX_geofences_building', columnNames: ['organization_id', 'deleted', 'building_id'] },
-          { name: 'IDX_geofences_floor', columnNames: ['organization_id', 'deleted', 'floor_id'] },
+          // Filters first, then the default order (created_at, id): a page is read in index order, never sorted.
+          { name: 'IDX_geofences_building', columnNames: ['organization_id', 'deleted', 'building_id', 'created_at', 'id'] },
+          // building_id last: a search by floor and building is answered from the index alone.
+          { name: 'IDX_geofences_floor', columnNames: ['organization_id', 'deleted', 'floor_id', 'created_at', 'id', 'building_id'] },
           { name: 'IDX_geofences_code', columnNames: ['organization_id', 'deleted', 'code'] },
           { name: 'IDX_geofences_name', columnNames: ['organization_id', 'deleted', 'name_lower'] },
-          { name: 'IDX_geofences_created', columnNames: ['organization_id', 'deleted', 'created_at'] },
+          { name: 'IDX_geofences_created', columnNames: ['organization_id', 'deleted', 'created_at', 'id'] },
         ],
       }),
     );

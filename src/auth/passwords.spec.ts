@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { describe, expect, it } from 'vitest';
-import { generatePassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PasswordHasher, passwordPolicyErrors } from './passwords';
+import { ConcurrencyLimit, generatePassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PasswordHasher, passwordPolicyErrors } from './passwords';
 
 const EMAIL = 'Alice.Admin@Example.com';
 
@@ -106,5 +106,32 @@ describe('PasswordHasher', () => {
   it('answers false for a malformed stored hash instead of throwing', async () => {
     await expect(hasher.verify('not-a-hash', PASSWORD)).resolves.toBe(false);
     await expect(hasher.verify('', PASSWORD)).resolves.toBe(false);
+  });
+});
+
+describe('ConcurrencyLimit', () => {
+  it('runs at most `limit` tasks at once and all of them eventually, in order', async () => {
+    const limit = new ConcurrencyLimit(2);
+    let running = 0;
+    let peak = 0;
+    const finished: number[] = [];
+    const task = (index: number) => async () => {
+      running += 1;
+      peak = Math.max(peak, running);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      running -= 1;
+      finished.push(index);
+      return index;
+    };
+    const results = await Promise.all([0, 1, 2, 3, 4].map((index) => limit.run(task(index))));
+    expect(results).toEqual([0, 1, 2, 3, 4]);
+    expect(peak).toBe(2);
+    expect(finished).toHaveLength(5);
+  });
+
+  it('frees its place when a task fails', async () => {
+    const limit = new ConcurrencyLimit(1);
+    await expect(limit.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(limit.run(() => Promise.resolve('next'))).resolves.toBe('next');
   });
 });

@@ -16,7 +16,34 @@ const MAX_CACHED_BYTES = 64 * 1024 * 1024;
 @Injectable()
 export class BuildingDocumentCache {
   private readonly entries = new Map<number, CachedDocument>();
+  private readonly building = new Map<string, Promise<Buffer>>();
   private bytes = 0;
+
+  /**
+   * The cached document, or one built by `build`. Concurrent requests for a document not
+   * yet cached share one build instead of each building it.
+   */
+  async getOrBuild(buildingId: number, buildingVersion: number, revision: number, build: () => Promise<Buffer>): Promise<Buffer> {
+    const cached = this.get(buildingId, buildingVersion, revision);
+    if (cached) return cached;
+    const key = `${buildingId}:${buildingVersion}:${revision}`;
+    let pending = this.building.get(key);
+    if (!pending) {
+      pending = build().then(
+        (body) => {
+          this.building.delete(key);
+          this.set(buildingId, buildingVersion, revision, body);
+          return body;
+        },
+        (error: unknown) => {
+          this.building.delete(key);
+          throw error;
+        },
+      );
+      this.building.set(key, pending);
+    }
+    return pending;
+  }
 
   get(buildingId: number, buildingVersion: number, revision: number): Buffer | undefined {
     const entry = this.entries.get(buildingId);

@@ -72,10 +72,9 @@ export class BuildingsService {
     const building = await this.findOwned(principal, id);
     // Read before the document, so a cached copy is never older than the revision it carries.
     const revision = await this.revisions.current(id);
-    const cached = this.documents.get(id, building.version, revision);
-    if (cached) return new Versioned(new RawJson(cached), building.version);
-    const body = Buffer.from(JSON.stringify(await this.buildDocument(principal, building)));
-    this.documents.set(id, building.version, revision, body);
+    const body = await this.documents.getOrBuild(id, building.version, revision, async () =>
+      Buffer.from(JSON.stringify(await this.buildDocument(principal, building))),
+    );
     return new Versioned(new RawJson(body), building.version);
   }
 
