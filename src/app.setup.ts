@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { SECURITY } from './auth/decorators/access.decorator';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { ErrorResponseDto } from './common/errors/error-response.dto';
@@ -66,10 +66,6 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     this.route({ ...options, method: 'PATCH' });
   });
 
-  fastify.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
-    reply.header('X-Request-Id', request.id);
-    done(null, payload);
-  });
   if (config.logRequests) registerRequestLogging(fastify, options.requestLogSink);
 
   // Limits here are the outer bounds; each upload route applies its own.
@@ -88,8 +84,8 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
       },
     },
   });
-  fastify.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.headers(headers).header('X-Request-Id', request.id);
     done();
   });
 
