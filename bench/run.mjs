@@ -330,7 +330,10 @@ async function main() {
     printTable(rows);
 
     const date = new Date().toISOString().slice(0, 10);
-    const file = join(root, 'bench/results', `${date}-${database.kind}${options.quick ? '-quick' : ''}.json`);
+    // Only a full default run is the record of the day; quick and custom runs are kept apart.
+    const custom = options.scenarios.join() !== '1,2,3,4,5,6' || options.geofences !== (options.quick ? 2000 : 10000) || options.profile;
+    const suffix = options.quick ? '-quick' : custom ? '-custom' : '';
+    const file = join(root, 'bench/results', `${date}-${database.kind}${suffix}.json`);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(
       file,
