@@ -779,18 +779,22 @@ describe('geofences', () => {
 
   describe('query cost', () => {
     it('backs every search filter with an index that starts with the organization', async () => {
-      const runner = t.dataSource.createQueryRunner();
-      try {
-        const table = await runner.getTable('geofences');
-        const indexes = table!.indices.map((index) => index.columnNames);
-        for (const column of ['building_id', 'floor_id', 'code', 'name_lower', 'deleted']) {
-          expect(
-            indexes.some((columns) => columns[0] === 'organization_id' && columns.includes(column)),
-            `${column}: ${JSON.stringify(indexes)}`,
-          ).toBe(true);
-        }
-      } finally {
-        if (t.dataSource.options.type === 'postgres') await runner.release();
+      // Column order as the database keeps it (TypeORM's getTable does not preserve it on PostgreSQL).
+      const indexes: string[][] =
+        t.dataSource.options.type === 'postgres'
+          ? ((await t.dataSource.query(`SELECT indexdef FROM pg_indexes WHERE tablename = 'geofences'`)) as Array<{ indexdef: string }>).map((row) =>
+              /\(([^)]*)\)/.exec(row.indexdef)![1].split(',').map((column) => column.trim().replace(/"/g, '')),
+            )
+          : await Promise.all(
+              ((await t.dataSource.query(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'geofences'`)) as Array<{ name: string }>).map(
+                async ({ name }) => ((await t.dataSource.query(`PRAGMA index_info("${name}")`)) as Array<{ seqno: number; name: string }>).sort((a, b) => a.seqno - b.seqno).map((column) => column.name),
+              ),
+            );
+      for (const column of ['building_id', 'floor_id', 'code', 'name_lower', 'deleted']) {
+        expect(
+          indexes.some((columns) => columns[0] === 'organization_id' && columns.includes(column)),
+          `${column}: ${JSON.stringify(indexes)}`,
+        ).toBe(true);
       }
     });
 
