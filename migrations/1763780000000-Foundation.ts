@@ -1,19 +1,12 @@
-import { MigrationInterface, QueryRunner, Table, TableColumnOptions } from 'typeorm';
-import { columnTypes } from './column-types';
+import { MigrationInterface, QueryRunner, Table } from 'typeorm';
+import { columnBuilders } from './column-types';
 
 export class Foundation1763780000000 implements MigrationInterface {
   name = 'Foundation1763780000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const t = columnTypes(queryRunner);
-    const id: TableColumnOptions = { name: 'id', type: t.uuid, length: t.uuid === 'varchar' ? '36' : undefined, isPrimary: true };
-    const uuid = (name: string, isNullable = false): TableColumnOptions => ({
-      name,
-      type: t.uuid,
-      length: t.uuid === 'varchar' ? '36' : undefined,
-      isNullable,
-    });
-    const timestamp = (name: string, isNullable = false): TableColumnOptions => ({ name, type: t.timestamp, isNullable });
+    const { uuid, uuidKey, timestamp } = columnBuilders(queryRunner);
+    const id = uuidKey();
 
     await queryRunner.createTable(
       new Table({

@@ -1,25 +1,13 @@
 import { MigrationInterface, QueryRunner, Table, TableColumnOptions } from 'typeorm';
-import { columnTypes } from './column-types';
+import { columnBuilders } from './column-types';
 
 export class Cartography1763790000000 implements MigrationInterface {
   name = 'Cartography1763790000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const t = columnTypes(queryRunner);
-    const uuid = (name: string, isNullable = false): TableColumnOptions => ({
-      name,
-      type: t.uuid,
-      length: t.uuid === 'varchar' ? '36' : undefined,
-      isNullable,
-    });
-    const timestamp = (name: string, isNullable = false): TableColumnOptions => ({ name, type: t.timestamp, isNullable });
-    const serialId: TableColumnOptions = { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' };
-    const double = (name: string, isNullable = false, defaultValue?: number): TableColumnOptions => ({
-      name,
-      type: 'double precision',
-      isNullable,
-      default: defaultValue,
-    });
+    const t = columnBuilders(queryRunner);
+    const { uuid, timestamp, double } = t;
+    const serialId = t.serialKey();
     const versioned: TableColumnOptions[] = [
       { name: 'version', type: 'integer', default: 1 },
       timestamp('created_at'),
@@ -80,7 +68,7 @@ export class Cartography1763790000000 implements MigrationInterface {
       new Table({
         name: 'geofences',
         columns: [
-          { ...uuid('id'), isPrimary: true },
+          t.uuidKey(),
           uuid('organization_id'),
           { name: 'building_id', type: 'integer' },
           { name: 'floor_id', type: 'integer' },

@@ -1,21 +1,14 @@
 import { MigrationInterface, QueryRunner, Table, TableColumnOptions } from 'typeorm';
-import { columnTypes } from './column-types';
+import { columnBuilders } from './column-types';
 
 export class PoisPathsImages1763800000000 implements MigrationInterface {
   name = 'PoisPathsImages1763800000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const t = columnTypes(queryRunner);
+    const t = columnBuilders(queryRunner);
+    const { uuid, timestamp, double } = t;
     const postgres = queryRunner.connection.driver.options.type === 'postgres';
-    const uuid = (name: string, isNullable = false): TableColumnOptions => ({
-      name,
-      type: t.uuid,
-      length: t.uuid === 'varchar' ? '36' : undefined,
-      isNullable,
-    });
-    const timestamp = (name: string): TableColumnOptions => ({ name, type: t.timestamp });
-    const double = (name: string, isNullable = false): TableColumnOptions => ({ name, type: 'double precision', isNullable });
-    const serialId: TableColumnOptions = { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' };
+    const serialId = t.serialKey();
     const versioned: TableColumnOptions[] = [{ name: 'version', type: 'integer', default: 1 }, timestamp('created_at'), timestamp('updated_at')];
     const organizationFk = { columnNames: ['organization_id'], referencedTableName: 'organizations', referencedColumnNames: ['id'] };
 
@@ -23,7 +16,7 @@ export class PoisPathsImages1763800000000 implements MigrationInterface {
       new Table({
         name: 'images',
         columns: [
-          { ...uuid('id'), isPrimary: true },
+          t.uuidKey(),
           uuid('organization_id'),
           { name: 'content_type', type: 'varchar', length: '32' },
           { name: 'byte_size', type: 'integer' },
@@ -40,7 +33,7 @@ export class PoisPathsImages1763800000000 implements MigrationInterface {
       new Table({
         name: 'image_blobs',
         columns: [
-          { ...uuid('image_id'), isPrimary: true },
+          t.uuidKey('image_id'),
           { name: 'bytes', type: postgres ? 'bytea' : 'blob' },
         ],
         foreignKeys: [{ columnNames: ['image_id'], referencedTableName: 'images', referencedColumnNames: ['id'], onDelete: 'CASCADE' }],

@@ -1,18 +1,12 @@
-import { MigrationInterface, QueryRunner, Table, TableColumn, TableColumnOptions, TableIndex } from 'typeorm';
-import { columnTypes } from './column-types';
+import { MigrationInterface, QueryRunner, Table, TableColumn, TableIndex } from 'typeorm';
+import { columnBuilders } from './column-types';
 
 export class UsersGroupsAudit1763810000000 implements MigrationInterface {
   name = 'UsersGroupsAudit1763810000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const t = columnTypes(queryRunner);
-    const uuid = (name: string, isNullable = false): TableColumnOptions => ({
-      name,
-      type: t.uuid,
-      length: t.uuid === 'varchar' ? '36' : undefined,
-      isNullable,
-    });
-    const timestamp = (name: string, isNullable = false): TableColumnOptions => ({ name, type: t.timestamp, isNullable });
+    const t = columnBuilders(queryRunner);
+    const { uuid, timestamp } = t;
 
     await queryRunner.addColumns('users', [
       new TableColumn({ name: 'code', type: 'varchar', length: '255', default: "''" }),
@@ -39,7 +33,7 @@ export class UsersGroupsAudit1763810000000 implements MigrationInterface {
       new Table({
         name: 'user_buildings',
         columns: [
-          { ...uuid('user_id'), isPrimary: true },
+          t.uuidKey('user_id'),
           { name: 'building_id', type: 'integer', isPrimary: true },
         ],
         foreignKeys: [
@@ -54,7 +48,7 @@ export class UsersGroupsAudit1763810000000 implements MigrationInterface {
       new Table({
         name: 'groups',
         columns: [
-          { ...uuid('id'), isPrimary: true },
+          t.uuidKey(),
           uuid('organization_id'),
           { name: 'name', type: 'varchar', length: '255' },
           { name: 'description', type: 'text', default: "''" },
@@ -78,8 +72,8 @@ export class UsersGroupsAudit1763810000000 implements MigrationInterface {
       new Table({
         name: 'group_members',
         columns: [
-          { ...uuid('group_id'), isPrimary: true },
-          { ...uuid('user_id'), isPrimary: true },
+          t.uuidKey('group_id'),
+          t.uuidKey('user_id'),
         ],
         foreignKeys: [
           { columnNames: ['group_id'], referencedTableName: 'groups', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
@@ -93,7 +87,7 @@ export class UsersGroupsAudit1763810000000 implements MigrationInterface {
       new Table({
         name: 'audit_events',
         columns: [
-          { ...uuid('id'), isPrimary: true },
+          t.uuidKey(),
           uuid('organization_id'),
           uuid('actor_id', true),
           { name: 'action', type: 'varchar', length: '64' },

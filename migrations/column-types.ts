@@ -1,4 +1,4 @@
-import { QueryRunner } from 'typeorm';
+import { QueryRunner, TableColumnOptions } from 'typeorm';
 
 /**
  * The column types that differ between the two databases. Migrations are shared by SQLite
@@ -11,4 +11,23 @@ export function columnTypes(queryRunner: QueryRunner) {
     timestamp: postgres ? 'timestamptz' : 'datetime',
     json: postgres ? 'jsonb' : 'json',
   } as const;
+}
+
+/** Builders for the columns the migrations use again and again. */
+export function columnBuilders(queryRunner: QueryRunner) {
+  const t = columnTypes(queryRunner);
+  const uuid = (name: string, isNullable = false): TableColumnOptions => ({
+    name,
+    type: t.uuid,
+    length: t.uuid === 'varchar' ? '36' : undefined,
+    isNullable,
+  });
+  return {
+    ...t,
+    uuid,
+    uuidKey: (name = 'id'): TableColumnOptions => ({ ...uuid(name), isPrimary: true }),
+    serialKey: (): TableColumnOptions => ({ name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' }),
+    timestamp: (name: string, isNullable = false): TableColumnOptions => ({ name, type: t.timestamp, isNullable }),
+    double: (name: string, isNullable = false, defaultValue?: number): TableColumnOptions => ({ name, type: 'double precision', isNullable, default: defaultValue }),
+  };
 }
