@@ -73,7 +73,8 @@ export class Cartography1763790000000 implements MigrationInterface {
           { name: 'building_id', type: 'integer' },
           { name: 'floor_id', type: 'integer' },
           { name: 'name', type: 'varchar', length: '255' },
-          { name: 'name_lower', type: 'varchar', length: '255' },
+          // text: lower-casing can lengthen a string (İ becomes i̇).
+          { name: 'name_lower', type: 'text' },
           { name: 'code', type: 'varchar', length: '255', default: "''" },
           { name: 'info', type: 'text', default: "''" },
           { name: 'type', type: 'varchar', length: '16', default: "'POLYGON'" },

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsNotEmpty, IsNumber, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsObject, IsNotEmpty, IsNumber, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { CustomFieldDto } from '../common/custom-fields';
 import { LocationDto } from '../common/location.dto';
 import { BooleanFromString, Trim } from '../common/validation/transforms';
@@ -48,12 +48,14 @@ export class CreateBuildingDto {
 
   @ApiProperty({ type: LocationDto, description: 'Centre of the building' })
   @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => LocationDto)
   location: LocationDto;
 
   @ApiProperty({ type: DimensionsDto })
   @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => DimensionsDto)
   dimensions: DimensionsDto;
@@ -69,6 +71,7 @@ export class CreateBuildingDto {
   @Optional()
   @IsArray()
   @ArrayMaxSize(200)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => CustomFieldDto)
   custom_fields?: CustomFieldDto[];

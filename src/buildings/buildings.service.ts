@@ -75,7 +75,8 @@ export class BuildingsService {
     const body = await this.documents.getOrBuild(id, building.version, revision, async () =>
       Buffer.from(JSON.stringify(await this.buildDocument(principal, building))),
     );
-    return new Versioned(new RawJson(body), building.version);
+    // The document changes with its floors, POIs, geofences and paths too: the tag says both.
+    return new Versioned(new RawJson(body), `${building.version}.${revision}`);
   }
 
   private async buildDocument(principal: Principal, building: Building): Promise<BuildingDetailResponseDto> {

@@ -23,6 +23,9 @@ interface PgPool {
  */
 const MAX_CACHED_STATEMENTS = 500;
 
+/** Names a statement by its SQL (PostgreSQL keeps named statements per connection). */
+const statementName = (sql: string): string => `cg_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+
 @Injectable()
 export class PreparedQueries {
   private readonly cache = new Map<string, PreparedQuery<unknown>>();
@@ -34,7 +37,11 @@ export class PreparedQueries {
   cached<Row>(sql: string): PreparedQuery<Row> {
     let query = this.cache.get(sql);
     if (!query) {
-      if (this.cache.size >= MAX_CACHED_STATEMENTS) this.cache.delete(this.cache.keys().next().value!);
+      if (this.cache.size >= MAX_CACHED_STATEMENTS) {
+        const oldest = this.cache.keys().next().value!;
+        this.cache.delete(oldest);
+        this.statements.delete(statementName(oldest));
+      }
       query = this.prepare<unknown>(sql);
       this.cache.set(sql, query);
     }
@@ -47,7 +54,7 @@ export class PreparedQueries {
     // Each parameter's value is its own name, so the values come back as the names in order.
     const [text, order] = this.dataSource.driver.escapeQueryWithParameters(sql, Object.fromEntries(names.map((name) => [name, name])));
     const valuesOf = (parameters: Record<string, unknown>) => (order as string[]).map((name) => parameters[name]);
-    const name = `cg_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    const name = statementName(sql);
     return (parameters) => this.execute(name, text, valuesOf(parameters)) as Promise<Row[]>;
   }
 

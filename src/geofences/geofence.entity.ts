@@ -25,7 +25,7 @@ export class Geofence extends VersionedEntity {
   name: string;
 
   /** Lower-cased name for the case-insensitive name filter. */
-  @Column({ type: 'varchar', length: 255 })
+  @Column({ type: 'text' })
   nameLower: string;
 
   @Column({ type: 'varchar', length: 255, default: '' })

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { IntegerFromString } from '../common/validation/transforms';
 import { Optional } from '../common/validation/optional';
@@ -26,11 +26,15 @@ export class PathNodeInputDto {
   @ApiPropertyOptional({ description: 'Metres; give x/y or lat/lng, the other is derived' })
   @Optional()
   @IsNumber(FINITE)
+  @Min(-100_000)
+  @Max(100_000)
   x?: number;
 
   @ApiPropertyOptional()
   @Optional()
   @IsNumber(FINITE)
+  @Min(-100_000)
+  @Max(100_000)
   y?: number;
 
   @ApiPropertyOptional()
@@ -80,6 +84,7 @@ export class ReplacePathsDto {
   @ApiProperty({ type: [PathNodeInputDto] })
   @IsArray()
   @ArrayMaxSize(MAX_PATH_NODES)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => PathNodeInputDto)
   nodes: PathNodeInputDto[];
@@ -87,6 +92,7 @@ export class ReplacePathsDto {
   @ApiProperty({ type: [PathLinkInputDto] })
   @IsArray()
   @ArrayMaxSize(MAX_PATH_NODES * 4)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => PathLinkInputDto)
   links: PathLinkInputDto[];

@@ -66,6 +66,10 @@ export class PathsService {
         }
         const cartesian = hasCartesian ? { x: node.x!, y: node.y! } : toCartesian(frame, { lat: node.lat!, lng: node.lng! });
         const georeference = hasGeoreference ? { lat: node.lat!, lng: node.lng! } : toGeoreference(frame, cartesian);
+        if (Math.abs(georeference.lat) > 90) {
+          errors.push({ message: 'x/y place the node beyond the poles', code: 'out_of_range', fields: `${field}.y` });
+          return;
+        }
         nodes.push({ id: node.id, floor_id: node.floor_id, ...cartesian, ...georeference });
       });
       const links: PathLink[] = dto.links.map((link, index) => {

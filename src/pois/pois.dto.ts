@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsObject, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { CustomFieldDto } from '../common/custom-fields';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { IntegerFromString, Trim } from '../common/validation/transforms';
@@ -35,12 +35,14 @@ export class PoiPositionInputDto {
 
   @ApiPropertyOptional({ type: LocationDto, description: 'Either georeferences or cartesians' })
   @Optional()
+  @IsObject()
   @ValidateNested()
   @Type(() => LocationDto)
   georeferences?: LocationDto;
 
   @ApiPropertyOptional({ type: CartesiansDto, description: 'Used when georeferences are absent' })
   @Optional()
+  @IsObject()
   @ValidateNested()
   @Type(() => CartesiansDto)
   cartesians?: CartesiansDto;
@@ -87,12 +89,14 @@ export class CreatePoiDto {
   @Optional()
   @IsArray()
   @ArrayMaxSize(200)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => CustomFieldDto)
   custom_fields?: CustomFieldDto[];
 
   @ApiProperty({ type: PoiPositionInputDto })
   @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => PoiPositionInputDto)
   position: PoiPositionInputDto;

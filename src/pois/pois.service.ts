@@ -125,8 +125,14 @@ export class PoisService {
         if (dto.position !== undefined || buildingId !== poi.buildingId) {
           // Coordinates not sent are kept: moving a POI to another floor may send only floor_id.
           const kept = { georeferences: { lat: poi.latitude, lng: poi.longitude } };
+          // Likewise for floor_id and radius: only the keys sent change.
           const position = dto.position
-            ? { ...dto.position, ...(dto.position.georeferences || dto.position.cartesians ? {} : kept) }
+            ? {
+                ...dto.position,
+                ...(dto.position.georeferences || dto.position.cartesians ? {} : kept),
+                floor_id: 'floor_id' in dto.position && dto.position.floor_id !== undefined ? dto.position.floor_id : poi.floorId,
+                radius: dto.position.radius ?? poi.radius ?? undefined,
+              }
             : { floor_id: poi.floorId, ...kept, radius: poi.radius ?? undefined };
           placement = await this.place(principal, buildingId, position, manager, '');
         }

@@ -37,7 +37,7 @@ export class UsersController {
   }
 
   @Get('me')
-  @Access(AccessScope.Authenticated)
+  @Access(AccessScope.Read)
   @ApiOperation({ summary: 'The caller' })
   @ApiOkResponse({ type: UserResponseDto })
   me(@CurrentPrincipal() principal: Principal): Promise<UserResponseDto> {

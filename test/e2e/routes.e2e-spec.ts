@@ -68,7 +68,7 @@ const DECLARED_ROUTES: RouteDeclaration[] = [
   { method: 'DELETE', path: 'users/:id', access: 'write role=ADMIN_ORG' },
   { method: 'GET', path: 'users/:id', access: 'read' },
   { method: 'PUT', path: 'users/:id', access: 'write' },
-  { method: 'GET', path: 'users/me', access: 'authenticated' },
+  { method: 'GET', path: 'users/me', access: 'read' },
   { method: 'PUT', path: 'users/me/password', access: 'write user-credentials' },
   { method: 'GET', path: 'version', access: 'authenticated' },
 ];

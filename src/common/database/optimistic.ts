@@ -3,7 +3,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { ApiError } from '../errors/api-error';
 
 /** Strong ETag of a versioned resource. */
-export const etagOf = (version: number): string => `"${version}"`;
+export const etagOf = (version: number | string): string => `"${version}"`;
 
 /**
  * The version an `If-Match` header asks for: undefined when absent or `*`. A list of tags
@@ -13,7 +13,8 @@ export function parseIfMatch(header: string | string[] | undefined): number[] | 
   const raw = Array.isArray(header) ? header.join(',') : header;
   if (raw === undefined || raw.trim() === '' || raw.trim() === '*') return undefined;
   const versions = raw.split(',').map((tag) => {
-    const match = /^\s*"(\d{1,15})"\s*$/.exec(tag);
+    // `"3.7"` (a building document: version and revision) matches on its version.
+    const match = /^\s*(?:W\/)?"(\d{1,15})(?:\.\d{1,15})?"\s*$/.exec(tag);
     if (!match) throw ApiError.badRequest('If-Match must be an ETag this server sent, e.g. "3"');
     return Number(match[1]);
   });

@@ -32,7 +32,9 @@ const UNAVAILABLE_MESSAGES = [
 const UNIQUE_VIOLATION_CODES = new Set(['23505', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
 const FOREIGN_KEY_VIOLATION_CODES = new Set(['23503', 'SQLITE_CONSTRAINT_FOREIGNKEY']);
 // Text the database cannot store (PostgreSQL refuses U+0000 and invalid encodings).
-const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
+// 22001 (value too long) belongs here too: the DTOs bound every length, so it means a value the
+// database measures differently (for example after lower-casing).
+const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05', '22001']);
 
 interface ErrorLike {
   code?: unknown;

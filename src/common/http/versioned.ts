@@ -7,7 +7,8 @@ import { etagOf } from '../database/optimistic';
 export class Versioned<T> {
   constructor(
     readonly body: T,
-    readonly version: number,
+    /** The resource's version, or a tag that also names what it embeds (`3.7`). */
+    readonly version: number | string,
   ) {}
 }
 
