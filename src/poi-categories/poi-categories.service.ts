@@ -120,13 +120,14 @@ export class PoiCategoriesService {
         }
         const target = await manager.findOne(PoiCategory, { where: { id: reassignTo, organizationId: principal.organizationId }, ...lockOptions(manager, 'share') });
         if (!target) throw ApiError.badRequest(`reassign_to names no POI category of your organization`);
-        await this.revisions.bumpForCategory(manager, category.id);
         await manager
           .createQueryBuilder()
           .update(Poi)
           .set({ categoryId: target.id, updatedAt: new Date(), version: () => '"version" + 1' })
           .where({ categoryId: category.id, organizationId: principal.organizationId })
           .execute();
+        // The moved POIs now show the target's name in their buildings' documents.
+        await this.revisions.bumpForCategory(manager, target.id);
       }
       await manager.delete(PoiCategory, { id: category.id });
     });
