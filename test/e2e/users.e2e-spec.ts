@@ -496,7 +496,7 @@ describe('Users', () => {
       expectError(await http.get('/api/v1/users/12345').set(a.auth), 400, 'bad_request');
     });
 
-    it('GET /users/me is the caller, for admins, users and any key; last_activity is set by logging in', async () => {
+    it('GET /users/me is the caller, for admins, users and keys that read (not positioning ones); last_activity is set by logging in', async () => {
       const user = await member(a.auth, { full_name: 'Me' });
       expect(user.body.last_activity).toBeNull();
       const session = await login(t, user.email, user.password);
@@ -506,8 +506,10 @@ describe('Users', () => {
       expect(Date.parse(me.body.last_activity)).toBeGreaterThanOrEqual(Date.parse(user.body.created_at));
       const adminMe = await http.get('/api/v1/users/me/').set(a.auth).expect(200);
       expect(adminMe.body).toMatchObject({ id: a.org.adminId, role: 'ADMIN_ORG', email: a.org.email, organization_id: a.org.organizationId });
-      const key = await createApiKey(t, session.tokens.access_token, ApiPermission.Positioning);
+      const key = await createApiKey(t, session.tokens.access_token, ApiPermission.ReadOnly);
       expect((await http.get('/api/v1/users/me').set(asApiKey(key.apikey)).expect(200)).body.id).toBe(user.id);
+      const positioning = await createApiKey(t, session.tokens.access_token, ApiPermission.Positioning);
+      expectError(await http.get('/api/v1/users/me').set(asApiKey(positioning.apikey)), 403, 'forbidden');
       expectError(await http.get('/api/v1/users/me'), 401, 'unauthorized');
       expectError(await http.get('/api/v1/users'), 401, 'unauthorized');
     });
