@@ -10,6 +10,7 @@ import { ApiError, FieldError } from '../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
 import { LatLng, validateRing } from '../common/geometry/polygon';
 import { sanitizeRichText } from '../common/html/sanitize';
+import { containsPattern } from '../common/database/like';
 import { lockOptions, RowLock } from '../common/database/locks';
 import { Versioned } from '../common/http/versioned';
 import { Page, pageWindow, parseSort, toPage } from '../common/pagination/pagination';
@@ -35,7 +36,6 @@ function inList(column: string, prefix: string, values: number[], parameters: Sq
   return `"${column}" IN (${values.map((_, index) => `:${prefix}${index}`).join(', ')})`;
 }
 
-const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
 @Injectable()
 export class GeofencesService {
@@ -85,7 +85,7 @@ export class GeofencesService {
     }
     if (query.name) {
       conditions.push(`"name_lower" LIKE :name ESCAPE '\\'`);
-      parameters.name = `%${escapeLike(query.name.toLowerCase())}%`;
+      parameters.name = containsPattern(query.name.toLowerCase());
     }
     const where = conditions.join(' AND ');
     const page = this.queries.cached<Record<string, unknown>>(

@@ -8,6 +8,7 @@ import { Role } from '../auth/roles';
 import { AuthSession } from '../auth/sessions/auth-session.entity';
 import { Building } from '../buildings/building.entity';
 import { ApiError } from '../common/errors/api-error';
+import { containsPattern } from '../common/database/like';
 import { lockOptions } from '../common/database/locks';
 import { retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
 import { Page, pageWindow, parseSort, toPage } from '../common/pagination/pagination';
@@ -30,7 +31,6 @@ const SORTABLE: Record<string, string> = {
   last_activity: 'u.lastActivity',
 };
 
-const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 const lower = (ids: string[] | undefined) => ids?.map((id) => id.toLowerCase());
 
 /** Users of an organization as its administrators and the users themselves manage them. */
@@ -65,7 +65,7 @@ export class UserAdminService {
     if (query.has_buildings !== undefined) {
       builder.andWhere(`${query.has_buildings ? '' : 'NOT '}EXISTS (SELECT 1 FROM "user_buildings" hb WHERE hb."user_id" = u.id)`);
     }
-    if (query.full_name) builder.andWhere("u.fullNameLower LIKE :fullName ESCAPE '\\'", { fullName: `%${escapeLike(query.full_name.toLowerCase())}%` });
+    if (query.full_name) builder.andWhere("u.fullNameLower LIKE :fullName ESCAPE '\\'", { fullName: containsPattern(query.full_name.toLowerCase()) });
     if (query.codes?.length) builder.andWhere('u.code IN (:...codes)', { codes: query.codes });
     // Never-active users sort last on both databases (their NULL defaults differ).
     const [rows, total] = await builder

@@ -12,6 +12,7 @@ import {
   buildingRow,
   buildingState,
   Cartographer,
+  CARTOGRAPHY_KEY_LEVELS,
   countQueries,
   createBuilding,
   createFloor,
@@ -506,14 +507,7 @@ describe('buildings', () => {
   });
 
   describe('permissions (contract 2.3)', () => {
-    const levels: Array<[ApiPermission, boolean]> = [
-      [ApiPermission.Positioning, false],
-      [ApiPermission.ReadOnly, false],
-      [ApiPermission.CartographyReadWrite, true],
-      [ApiPermission.ReadWrite, true],
-    ];
-
-    it.each(levels)('a %s key reads; writes only when it covers cartography (%s)', async (permission, canWrite) => {
+    it.each(CARTOGRAPHY_KEY_LEVELS)('a %s key reads; writes only when it covers cartography (%s)', async (permission, canWrite) => {
       const key = await createApiKey(t, a.token, permission);
       const auth = asApiKey(key.apikey);
       const building = await createBuilding(t, a.auth, { name: `For ${permission}` });

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
 import { Floor } from '../../src/floors/floor.entity';
 import { Geofence } from '../../src/geofences/geofence.entity';
 import { asApiKey, createApiKey } from '../support/auth';
 import {
   buildingRow,
   Cartographer,
+  CARTOGRAPHY_KEY_LEVELS,
   createBuilding,
   createFloor,
   createGeofence,
@@ -452,14 +452,7 @@ describe('floors', () => {
   });
 
   describe('permissions (contract 2.3)', () => {
-    const levels: Array<[ApiPermission, boolean]> = [
-      [ApiPermission.Positioning, false],
-      [ApiPermission.ReadOnly, false],
-      [ApiPermission.CartographyReadWrite, true],
-      [ApiPermission.ReadWrite, true],
-    ];
-
-    it.each(levels)('a %s key reads; writes only when it covers cartography (%s)', async (permission, canWrite) => {
+    it.each(CARTOGRAPHY_KEY_LEVELS)('a %s key reads; writes only when it covers cartography (%s)', async (permission, canWrite) => {
       const key = await createApiKey(t, a.token, permission);
       const auth = asApiKey(key.apikey);
       const site = await createSite(t, a.auth);

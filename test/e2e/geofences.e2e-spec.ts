@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
 import { Geofence } from '../../src/geofences/geofence.entity';
 import { asApiKey, createApiKey } from '../support/auth';
 import {
   Cartographer,
+  CARTOGRAPHY_KEY_LEVELS,
   circle,
   countQueries,
   createFloor,
@@ -834,14 +834,7 @@ describe('geofences', () => {
   });
 
   describe('permissions (contract 2.3)', () => {
-    const levels: Array<[ApiPermission, boolean]> = [
-      [ApiPermission.Positioning, false],
-      [ApiPermission.ReadOnly, false],
-      [ApiPermission.CartographyReadWrite, true],
-      [ApiPermission.ReadWrite, true],
-    ];
-
-    it.each(levels)('a %s key reads; writes only when it covers cartography (%s)', async (permission, canWrite) => {
+    it.each(CARTOGRAPHY_KEY_LEVELS)('a %s key reads; writes only when it covers cartography (%s)', async (permission, canWrite) => {
       const key = await createApiKey(t, a.token, permission);
       const auth = asApiKey(key.apikey);
       const geofence = await createGeofence(t, a.auth, site.place, { name: `For ${permission}` });

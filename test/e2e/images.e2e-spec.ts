@@ -6,7 +6,17 @@ import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/auth/permissions';
 import { asApiKey, createApiKey } from '../support/auth';
-import { Cartographer, errorFields, expectError, expectStatus, keysOf, MALFORMED_UUIDS, signUp, UUID } from '../support/cartography';
+import {
+  Cartographer,
+  CARTOGRAPHY_KEY_LEVELS,
+  errorFields,
+  expectError,
+  expectStatus,
+  keysOf,
+  MALFORMED_UUIDS,
+  signUp,
+  UUID,
+} from '../support/cartography';
 import {
   binaryParser,
   BOUNDARY,
@@ -392,12 +402,7 @@ describe.each<Storage>(['local', 'database'])('images (IMAGE_STORAGE=%s)', (stor
   });
 
   describe('permissions (contract 2.3)', () => {
-    it.each<[ApiPermission, boolean]>([
-      [ApiPermission.Positioning, false],
-      [ApiPermission.ReadOnly, false],
-      [ApiPermission.CartographyReadWrite, true],
-      [ApiPermission.ReadWrite, true],
-    ])('a %s key reads images; uploads only when it covers cartography (%s)', async (permission, canWrite) => {
+    it.each(CARTOGRAPHY_KEY_LEVELS)('a %s key reads images; uploads only when it covers cartography (%s)', async (permission, canWrite) => {
       const key = await createApiKey(t, a.token, permission);
       const auth = asApiKey(key.apikey);
       const existing = expectUploaded(await upload(a.auth, JPEG_1X1, 'photo.jpg', 'image/jpeg'));

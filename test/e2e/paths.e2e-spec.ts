@@ -1,9 +1,9 @@
 import SitumSDK from '@situm/sdk-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
 import { asApiKey, createApiKey } from '../support/auth';
 import {
   Cartographer,
+  CARTOGRAPHY_KEY_LEVELS,
   createBuilding,
   createFloor,
   createSite,
@@ -326,14 +326,7 @@ describe('paths (wayfinding graphs)', () => {
   });
 
   describe('permissions (contract 2.3)', () => {
-    const levels: Array<[ApiPermission, boolean]> = [
-      [ApiPermission.Positioning, false],
-      [ApiPermission.ReadOnly, false],
-      [ApiPermission.CartographyReadWrite, true],
-      [ApiPermission.ReadWrite, true],
-    ];
-
-    it.each(levels)('a %s key reads paths; replaces them only when it covers cartography (%s)', async (permission, canWrite) => {
+    it.each(CARTOGRAPHY_KEY_LEVELS)('a %s key reads paths; replaces them only when it covers cartography (%s)', async (permission, canWrite) => {
       const key = await createApiKey(t, a.token, permission);
       const auth = asApiKey(key.apikey);
       const site = await createSite(t, a.auth);

@@ -6,6 +6,7 @@ import { Poi } from '../../src/pois/poi.entity';
 import { asApiKey, createApiKey } from '../support/auth';
 import {
   Cartographer,
+  CARTOGRAPHY_KEY_LEVELS,
   createSite,
   errorFields,
   expectError,
@@ -593,12 +594,7 @@ describe('POI categories', () => {
   });
 
   describe('permissions (contract 2.3)', () => {
-    it.each<[ApiPermission, boolean]>([
-      [ApiPermission.Positioning, false],
-      [ApiPermission.ReadOnly, false],
-      [ApiPermission.CartographyReadWrite, true],
-      [ApiPermission.ReadWrite, true],
-    ])('a %s key reads categories; writes only when it covers cartography (%s)', async (permission, canWrite) => {
+    it.each(CARTOGRAPHY_KEY_LEVELS)('a %s key reads categories; writes only when it covers cartography (%s)', async (permission, canWrite) => {
       const key = await createApiKey(t, a.token, permission);
       const auth = asApiKey(key.apikey);
       const category = await createCategory(a.auth);

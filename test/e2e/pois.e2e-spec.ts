@@ -5,6 +5,7 @@ import { Poi } from '../../src/pois/poi.entity';
 import { asApiKey, createApiKey } from '../support/auth';
 import {
   Cartographer,
+  CARTOGRAPHY_KEY_LEVELS,
   createBuilding,
   createFloor,
   createSite,
@@ -637,14 +638,7 @@ describe('POIs', () => {
   });
 
   describe('permissions (contract 2.3)', () => {
-    const levels: Array<[ApiPermission, boolean]> = [
-      [ApiPermission.Positioning, false],
-      [ApiPermission.ReadOnly, false],
-      [ApiPermission.CartographyReadWrite, true],
-      [ApiPermission.ReadWrite, true],
-    ];
-
-    it.each(levels)('a %s key reads POIs; writes them only when it covers cartography (%s)', async (permission, canWrite) => {
+    it.each(CARTOGRAPHY_KEY_LEVELS)('a %s key reads POIs; writes them only when it covers cartography (%s)', async (permission, canWrite) => {
       const key = await createApiKey(t, a.token, permission);
       const auth = asApiKey(key.apikey);
       const site = await createSite(t, a.auth);

@@ -3,6 +3,7 @@ import type { Response } from 'supertest';
 import { expect, vi } from 'vitest';
 import { Building } from '../../src/buildings/building.entity';
 import { Floor } from '../../src/floors/floor.entity';
+import { ApiPermission } from '../../src/auth/permissions';
 import { PreparedQueries } from '../../src/database/prepared-queries';
 import { Geofence } from '../../src/geofences/geofence.entity';
 import { asBearer, createOrganization, passwordTokens, TestOrganization } from './auth';
@@ -299,3 +300,11 @@ export async function countQueries<T>(t: TestApp, work: () => Promise<T>): Promi
     prepared.mockRestore();
   }
 }
+
+/** Contract 2.3: every key level reads cartography; only these two write it. */
+export const CARTOGRAPHY_KEY_LEVELS: Array<[ApiPermission, boolean]> = [
+  [ApiPermission.Positioning, false],
+  [ApiPermission.ReadOnly, false],
+  [ApiPermission.CartographyReadWrite, true],
+  [ApiPermission.ReadWrite, true],
+];
