@@ -1,0 +1,99 @@
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+
+/**
+ * Which webhook targets we refuse (contract 7.5). Link-local and cloud metadata addresses are
+ * always refused; private, loopback and other internal ranges only when the operator asks
+ * (WEBHOOK_BLOCK_PRIVATE_NETWORKS=true). The check runs on the RESOLVED addresses, at
+ * registration and again at every delivery, so a DNS answer that changes later (rebinding)
+ * cannot reach a refused address.
+ */
+const ALWAYS_REFUSED = new BlockList();
+ALWAYS_REFUSED.addSubnet('169.254.0.0', 16, 'ipv4'); // link-local, incl. 169.254.169.254 metadata
+ALWAYS_REFUSED.addSubnet('fe80::', 10, 'ipv6'); // link-local
+ALWAYS_REFUSED.addAddress('100.100.100.200', 'ipv4'); // Alibaba Cloud metadata
+ALWAYS_REFUSED.addAddress('fd00:ec2::254', 'ipv6'); // AWS metadata over IPv6
+ALWAYS_REFUSED.addSubnet('0.0.0.0', 8, 'ipv4'); // "this network": 0.0.0.0 reaches the local host
+ALWAYS_REFUSED.addSubnet('224.0.0.0', 4, 'ipv4'); // multicast
+ALWAYS_REFUSED.addSubnet('240.0.0.0', 4, 'ipv4'); // reserved, broadcast
+ALWAYS_REFUSED.addSubnet('ff00::', 8, 'ipv6'); // multicast
+ALWAYS_REFUSED.addAddress('::', 'ipv6');
+
+const PRIVATE = new BlockList();
+PRIVATE.addSubnet('10.0.0.0', 8, 'ipv4');
+PRIVATE.addSubnet('172.16.0.0', 12, 'ipv4');
+PRIVATE.addSubnet('192.168.0.0', 16, 'ipv4');
+PRIVATE.addSubnet('127.0.0.0', 8, 'ipv4');
+PRIVATE.addSubnet('100.64.0.0', 10, 'ipv4'); // carrier-grade NAT
+PRIVATE.addSubnet('198.18.0.0', 15, 'ipv4'); // benchmarking
+PRIVATE.addAddress('::1', 'ipv6');
+PRIVATE.addSubnet('fc00::', 7, 'ipv6'); // unique local
+
+export type TargetRefusal = 'invalid_url' | 'unsupported_scheme' | 'credentials_in_url' | 'unresolvable' | 'link_local_or_metadata' | 'private_network';
+
+export class WebhookTargetRefused extends Error {
+  constructor(
+    readonly reason: TargetRefusal,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** `::ffff:10.0.0.1` is IPv4 in disguise: judge it as IPv4. */
+function normalize(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return { address: mapped[1], family: 'ipv4' };
+  return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
+}
+
+/** The reason an address is refused, or null when it may be called. */
+export function refusalForAddress(address: string, blockPrivateNetworks: boolean): TargetRefusal | null {
+  const { address: a, family } = normalize(address);
+  if (ALWAYS_REFUSED.check(a, family)) return 'link_local_or_metadata';
+  if (blockPrivateNetworks && PRIVATE.check(a, family)) return 'private_network';
+  return null;
+}
+
+/** Checks the URL's form (no network): http(s), no user:password, a host. */
+export function parseWebhookUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new WebhookTargetRefused('invalid_url', 'url must be an absolute http or https URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WebhookTargetRefused('unsupported_scheme', 'url must use http or https');
+  if (url.username || url.password) throw new WebhookTargetRefused('credentials_in_url', 'url must not contain credentials');
+  if (!url.hostname) throw new WebhookTargetRefused('invalid_url', 'url must have a host');
+  return url;
+}
+
+export type Resolver = (hostname: string) => Promise<string[]>;
+
+export const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((r) => r.address);
+
+/**
+ * Resolves the URL's host and returns the addresses it may be called at. Every resolved
+ * address must pass: a name that resolves to one public and one metadata address is refused.
+ * The caller connects to one of the returned addresses (not to the name again).
+ */
+export async function resolveWebhookTarget(url: URL, options: { blockPrivateNetworks: boolean; resolve?: Resolver }): Promise<string[]> {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  let addresses: string[];
+  if (isIP(host)) addresses = [host];
+  else {
+    try {
+      addresses = await (options.resolve ?? systemResolver)(host);
+    } catch {
+      throw new WebhookTargetRefused('unresolvable', `the host ${host} does not resolve`);
+    }
+    if (addresses.length === 0) throw new WebhookTargetRefused('unresolvable', `the host ${host} does not resolve`);
+  }
+  for (const address of addresses) {
+    const refusal = refusalForAddress(address, options.blockPrivateNetworks);
+    if (refusal === 'link_local_or_metadata') throw new WebhookTargetRefused(refusal, `${host} resolves to a link-local or metadata address (${address})`);
+    if (refusal === 'private_network') throw new WebhookTargetRefused(refusal, `${host} resolves to a private network address (${address}), refused by WEBHOOK_BLOCK_PRIVATE_NETWORKS`);
+  }
+  return addresses;
+}
