@@ -12,6 +12,7 @@ import { VersionedResponseInterceptor } from './common/http/versioned';
 import { LogSink, registerRequestLogging } from './common/logging/request-logging';
 import { ApiValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app.config';
+import { registerDashboard } from './dashboard/dashboard';
 import { MAX_IMAGE_BYTES } from './images/images.service';
 import { API_VERSION } from './version/version.service';
 
@@ -100,6 +101,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   }
 
   setUpApiDocs(app);
+  await registerDashboard(app);
 }
 
 function setUpApiDocs(app: NestFastifyApplication): void {

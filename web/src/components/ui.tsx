@@ -1,0 +1,158 @@
+import type { ComponentChildren, PartialInputHTMLAttributes } from 'preact';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../api';
+
+/** A labelled input whose error (from the API, by field name) is shown right under it. */
+export function Field(props: {
+  label: string;
+  name: string;
+  error?: ApiError | null;
+  hint?: string;
+  children?: ComponentChildren;
+} & Omit<PartialInputHTMLAttributes<HTMLInputElement>, 'name' | 'label' | 'children'>) {
+  const { label, name, error, hint, children, ...input } = props;
+  const id = useId();
+  const message = error?.fieldMessage(name);
+  return (
+    <div class={`field${message ? ' has-error' : ''}`}>
+      <label for={id}>{label}</label>
+      {children ?? <input id={id} name={name} aria-invalid={message ? 'true' : undefined} aria-describedby={message ? `${id}-error` : undefined} {...(input as Record<string, unknown>)} />}
+      {hint && !message && <small class="hint">{hint}</small>}
+      {message && (
+        <small class="error" id={`${id}-error`} role="alert">
+          {message}
+        </small>
+      )}
+    </div>
+  );
+}
+
+/** The error of a whole action, in words; field errors are listed when no field shows them. */
+export function ErrorBox({ error, fields = [] }: { error: unknown; fields?: string[] }) {
+  if (!error) return null;
+  if (!(error instanceof ApiError)) return <p class="error-box" role="alert">{String((error as Error).message ?? error)}</p>;
+  const unshown = error.errors.filter((e) => !e.fields || !fields.some((f) => e.fields!.split(',').includes(f)));
+  return (
+    <div class="error-box" role="alert">
+      <strong>{error.message}</strong>
+      {error.status === 429 && error.retryAfter && <span> Try again in {error.retryAfter} s.</span>}
+      {unshown.length > 0 && (
+        <ul>
+          {unshown.map((e) => (
+            <li>{e.fields ? `${e.fields}: ${e.message}` : e.message}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** A button that shows progress while its action runs and cannot be pressed twice. */
+export function ActionButton(props: { onAction: () => Promise<void>; children: ComponentChildren; kind?: 'primary' | 'danger' | 'plain'; type?: 'button' | 'submit' }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <button
+      type={props.type ?? 'button'}
+      class={`btn ${props.kind ?? 'plain'}`}
+      disabled={busy}
+      aria-busy={busy}
+      onClick={async (e) => {
+        if (props.type === 'submit') return; // the form's onSubmit runs it
+        e.preventDefault();
+        setBusy(true);
+        try {
+          await props.onAction();
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      {busy ? <span class="spinner" aria-hidden="true" /> : null}
+      {props.children}
+    </button>
+  );
+}
+
+/**
+ * A modal dialog on the native <dialog> element: focus moves into it and back, Escape closes
+ * it, Tab stays inside (the browser's modal behaviour).
+ */
+export function Dialog(props: { title: string; open: boolean; onClose: () => void; children: ComponentChildren }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (props.open && !dialog.open) dialog.showModal();
+    if (!props.open && dialog.open) dialog.close();
+  }, [props.open]);
+  return (
+    <dialog ref={ref} aria-labelledby={`${props.title}-title`} onClose={props.onClose} onCancel={props.onClose}>
+      <header>
+        <h2 id={`${props.title}-title`}>{props.title}</h2>
+        <button type="button" class="btn plain close" aria-label="Close" onClick={props.onClose}>
+          ×
+        </button>
+      </header>
+      {props.open && props.children}
+    </dialog>
+  );
+}
+
+/** Copy to the clipboard, with a word of confirmation. */
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      class="btn plain"
+      onClick={async () => {
+        try {
+          await navigator.clipboard.writeText(text);
+        } catch {
+          // Clipboard access can be refused (plain HTTP, permissions): select the text instead.
+          const area = document.createElement('textarea');
+          area.value = text;
+          document.body.append(area);
+          area.select();
+          document.execCommand('copy');
+          area.remove();
+        }
+        setCopied(true);
+        setTimeout(() => setCopied(false), 1500);
+      }}
+    >
+      {copied ? 'Copied' : label}
+    </button>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p class="loading" role="status">
+      <span class="spinner" aria-hidden="true" /> Loading {what}…
+    </p>
+  );
+}
+
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso.replace(/\[.*\]$/, ''));
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+}
+
+/** Runs a loader on mount and when its keys change; gives data, error and a reload function. */
+export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, keys: unknown[]): { data: T | undefined; error: unknown; reload: () => void } {
+  const [state, setState] = useState<{ data?: T; error?: unknown }>({});
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    const controller = new AbortController();
+    load(controller.signal).then(
+      (data) => setState({ data }),
+      (error) => {
+        if ((error as Error).name !== 'AbortError') setState({ error });
+      },
+    );
+    return () => controller.abort();
+  }, [...keys, tick]);
+  return { data: state.data, error: state.error, reload: () => setTick((t) => t + 1) };
+}

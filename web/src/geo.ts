@@ -1,0 +1,27 @@
+// The same conversion the server uses for POIs: one definition of the building's frame.
+import { toGeoreference } from '../../src/common/geometry/cartesian';
+
+export interface BuildingGeometry {
+  location: { lat: number; lng: number };
+  dimensions: { width: number; length: number };
+  rotation: number;
+}
+
+export type LngLat = [number, number];
+
+/** The floor plan's four corners, [lng, lat], in MapLibre's order: top-left, top-right, bottom-right, bottom-left. */
+export function planCorners(b: BuildingGeometry): [LngLat, LngLat, LngLat, LngLat] {
+  const frame = { latitude: b.location.lat, longitude: b.location.lng, width: b.dimensions.width, length: b.dimensions.length, rotation: b.rotation };
+  const at = (x: number, y: number): LngLat => {
+    const g = toGeoreference(frame, { x, y });
+    return [g.lng, g.lat];
+  };
+  // Cartesian y grows northward from the plan's lower edge, so the image's top row is y = length.
+  return [at(0, b.dimensions.length), at(b.dimensions.width, b.dimensions.length), at(b.dimensions.width, 0), at(0, 0)];
+}
+
+/** No external source at all: a background, the plan image and our own GeoJSON. */
+
+/** The API's rings are [lat, lng] pairs (contract 4); GeoJSON and MapLibre want [lng, lat]. */
+export const toLngLatRing = (ring: ReadonlyArray<readonly [number, number]>): LngLat[] => ring.map(([lat, lng]) => [lng, lat]);
+export const toLatLngRing = (ring: ReadonlyArray<ArrayLike<number>>): Array<[number, number]> => ring.map((p) => [p[1], p[0]]);

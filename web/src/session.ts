@@ -1,0 +1,35 @@
+import { api, ApiError, request } from './api';
+
+export type Role = 'ADMIN_ORG' | 'USER';
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  first_name?: string | null;
+  last_name?: string | null;
+  role: Role;
+  organization_id: string;
+}
+
+export interface Session {
+  user: SessionUser;
+  expires_at: string;
+}
+
+/** The current session, or null when there is none (a 401 is the normal "logged out" answer). */
+export async function loadSession(): Promise<Session | null> {
+  try {
+    return (await request<Session>('/auth/session', { expect401: true })).body;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) return null;
+    throw e;
+  }
+}
+
+export async function logIn(email: string, password: string): Promise<Session> {
+  return (await request<Session>('/auth/session', { method: 'POST', body: { email, password }, expect401: true })).body;
+}
+
+export async function logOut(): Promise<void> {
+  await api.del('/auth/session').catch(() => undefined);
+}
