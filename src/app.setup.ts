@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -68,6 +69,9 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   });
 
   if (config.logRequests) registerRequestLogging(fastify, options.requestLogSink);
+
+  // Only the dashboard's session cookies are read; nothing is signed by the plugin itself.
+  await app.register(cookie);
 
   // Limits here are the outer bounds; each upload route applies its own.
   await app.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 10 } });

@@ -1,3 +1,4 @@
+import { DashboardSessionController } from './session/dashboard-session.controller';
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
@@ -35,7 +36,7 @@ import { JwtStrategy } from './strategies/jwt.strategy';
       }),
     }),
   ],
-  controllers: [AuthController, ApiKeysController],
+  controllers: [AuthController, ApiKeysController, DashboardSessionController],
   providers: [
     { provide: JWT_KEY, inject: [authConfig.KEY], useFactory: (config: AuthConfig) => buildJwtKey(config.jwtSecret) },
     AuthService,

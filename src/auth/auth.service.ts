@@ -52,6 +52,24 @@ export class AuthService {
 
   /** Opens a session for a caller who proved a password or an API key, and returns its first tokens. */
   async issueTokens(principal: Principal): Promise<TokenPairDto> {
+    const refresh = generateRefreshToken();
+    const session = await this.createSession(principal, refresh.hash);
+    return this.tokenPair(session, principal, refresh.secret);
+  }
+
+  /** The dashboard's session: an access token only (the cookie is renewed by logging in again). */
+  async openSession(principal: Principal): Promise<{ access_token: string; session_id: string }> {
+    const session = await this.createSession(principal, null);
+    return { access_token: this.accessToken(session, principal), session_id: session.id };
+  }
+
+  /** Logout: the session's tokens stop working at once. */
+  async endSession(principal: Principal): Promise<void> {
+    if (!principal.sessionId) return;
+    await this.transactions.run((manager) => manager.update(AuthSession, { id: principal.sessionId!, revokedAt: IsNull() }, { revokedAt: new Date() }));
+  }
+
+  private async createSession(principal: Principal, refreshTokenHash: string | null): Promise<AuthSession> {
     const now = new Date();
     const session: AuthSession = {
       id: randomUUID(),
@@ -64,13 +82,12 @@ export class AuthService {
       expiresAt: this.refreshExpiry(now),
       revokedAt: null,
     };
-    const refresh = generateRefreshToken();
     await this.transactions.run(async (manager) => {
       await manager.insert(AuthSession, session);
-      await this.insertRefreshToken(manager, session.id, refresh.hash, now);
+      if (refreshTokenHash) await this.insertRefreshToken(manager, session.id, refreshTokenHash, now);
       await manager.update(User, { id: principal.userId }, { lastActivity: now });
     });
-    return this.tokenPair(session, principal, refresh.secret);
+    return session;
   }
 
   /**
@@ -149,6 +166,10 @@ export class AuthService {
   }
 
   private tokenPair(session: AuthSession, owner: Pick<Principal, 'email' | 'role' | 'permission'>, refreshToken: string): TokenPairDto {
+    return { access_token: this.accessToken(session, owner), refresh_token: refreshToken };
+  }
+
+  private accessToken(session: AuthSession, owner: Pick<Principal, 'email' | 'role' | 'permission'>): string {
     const claims: AccessTokenClaims = {
       sub: session.userId,
       email: owner.email,
@@ -157,7 +178,7 @@ export class AuthService {
       api_permission: owner.permission,
       sid: session.id,
     };
-    return { access_token: this.jwt.sign(claims, { jwtid: randomUUID() }), refresh_token: refreshToken };
+    return this.jwt.sign(claims, { jwtid: randomUUID() });
   }
 
   private async insertRefreshToken(manager: EntityManager, sessionId: string, tokenHash: string, now: Date): Promise<void> {

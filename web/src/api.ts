@@ -50,6 +50,7 @@ export interface RequestOptions {
   rawBody?: BodyInit;
   /** A 401 here is an answer, not an expired session (the login form). */
   expect401?: boolean;
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 
@@ -62,7 +63,7 @@ export interface ApiResponse<T> {
 
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const method = options.method ?? 'GET';
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   let body: BodyInit | undefined = options.rawBody;
   if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';

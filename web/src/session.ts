@@ -26,8 +26,15 @@ export async function loadSession(): Promise<Session | null> {
   }
 }
 
+/** Basic credentials, UTF-8 encoded (btoa alone refuses characters beyond Latin-1). */
+function basic(email: string, password: string): string {
+  const bytes = new TextEncoder().encode(`${email}:${password}`);
+  return `Basic ${btoa(String.fromCharCode(...bytes))}`;
+}
+
+/** The same password check as the token endpoint; the answer sets the session cookies. */
 export async function logIn(email: string, password: string): Promise<Session> {
-  return (await request<Session>('/auth/session', { method: 'POST', body: { email, password }, expect401: true })).body;
+  return (await request<Session>('/auth/session', { method: 'POST', headers: { Authorization: basic(email, password) }, expect401: true })).body;
 }
 
 export async function logOut(): Promise<void> {

@@ -1,11 +1,14 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../common/errors/api-error';
 import { ACCESS_KEY, AccessRequirement } from '../decorators/access.decorator';
 import { IS_PUBLIC_KEY } from '../decorators/public.decorator';
+import { JWT_KEY } from '../jwt-key';
 import { CredentialKind, Principal } from '../principal';
+import { csrfFailure, sessionCookieToken } from '../session/dashboard-session';
+import type { KeyObject } from 'node:crypto';
 
 function acceptPrincipal(error: unknown, principal: Principal | false, context: ExecutionContext): Principal {
   if (error) throw error;
@@ -59,18 +62,33 @@ export class AuthenticationGuard implements CanActivate {
   private readonly apiKey = new ApiKeyGuard();
   private readonly passwordOrApiKey = new PasswordOrApiKeyGuard();
 
-  constructor(private readonly reflector: Reflector) {}
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(JWT_KEY) private readonly key: KeyObject,
+  ) {}
 
   canActivate(context: ExecutionContext): Promise<boolean> | boolean {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets)) return true;
     const requirement = this.reflector.getAllAndOverride<AccessRequirement | undefined>(ACCESS_KEY, targets);
     if (requirement?.tokenExchange) return this.passwordOrApiKey.canActivate(context) as Promise<boolean>;
-    const { headers } = context.switchToHttp().getRequest<FastifyRequest>();
+    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
+    const { headers } = request;
     const hasBearer = typeof headers.authorization === 'string' && /^bearer\s/i.test(headers.authorization);
     const hasApiKey = headers['x-api-key'] !== undefined;
-    if (!hasBearer && !hasApiKey) throw ApiError.unauthorized();
+    if (!hasBearer && !hasApiKey) {
+      // The dashboard's session cookie: a bearer token the browser keeps, good only with the CSRF check.
+      if (sessionCookieToken(request)) return this.viaSessionCookie(context, request);
+      throw ApiError.unauthorized();
+    }
     const guard = hasBearer && hasApiKey ? this.bearerOrApiKey : hasBearer ? this.bearer : this.apiKey;
     return guard.canActivate(context) as Promise<boolean>;
+  }
+
+  private async viaSessionCookie(context: ExecutionContext, request: FastifyRequest & { user?: Principal }): Promise<boolean> {
+    await this.bearer.canActivate(context);
+    const failure = csrfFailure(request, this.key, request.user?.sessionId ?? null);
+    if (failure) throw ApiError.forbidden(failure);
+    return true;
   }
 }

@@ -5,6 +5,7 @@ import { AccessTokenClaims } from '../auth.dto';
 import { AuthService } from '../auth.service';
 import { JWT_KEY } from '../jwt-key';
 import { Principal } from '../principal';
+import { sessionCookieToken } from '../session/dashboard-session';
 import type { KeyObject } from 'node:crypto';
 
 @Injectable()
@@ -14,7 +15,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     @Inject(JWT_KEY) key: KeyObject,
   ) {
     super({
-      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      // The dashboard's HttpOnly cookie carries the same token; a header, when sent, wins.
+      jwtFromRequest: ExtractJwt.fromExtractors([ExtractJwt.fromAuthHeaderAsBearerToken(), (request) => sessionCookieToken(request as never) ?? null]),
       // jsonwebtoken accepts a KeyObject; a string secret costs ~380 µs per verify (STACK-NOTES).
       secretOrKey: key as unknown as string,
       algorithms: ['HS256'],
