@@ -79,6 +79,7 @@ export function ActionButton(props: { onAction: () => Promise<void>; children: C
  */
 export function Dialog(props: { title: string; open: boolean; onClose: () => void; children: ComponentChildren }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -86,9 +87,9 @@ export function Dialog(props: { title: string; open: boolean; onClose: () => voi
     if (!props.open && dialog.open) dialog.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} aria-labelledby={`${props.title}-title`} onClose={props.onClose} onCancel={props.onClose}>
+    <dialog ref={ref} aria-labelledby={titleId} onClose={props.onClose} onCancel={props.onClose}>
       <header>
-        <h2 id={`${props.title}-title`}>{props.title}</h2>
+        <h2 id={titleId}>{props.title}</h2>
         <button type="button" class="btn plain close" aria-label="Close" onClick={props.onClose}>
           ×
         </button>

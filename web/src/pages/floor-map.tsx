@@ -100,7 +100,6 @@ export function FloorMapPage({ buildingId, floorId }: { buildingId: string; floo
         map.addSource('fences', { type: 'geojson', data: fencesGeoJson(list) });
         map.addLayer({ id: 'fences-fill', type: 'fill', source: 'fences', paint: { 'fill-color': '#2b7bb9', 'fill-opacity': 0.25 } });
         map.addLayer({ id: 'fences-line', type: 'line', source: 'fences', paint: { 'line-color': '#1f4e79', 'line-width': 2 } });
-        map.addLayer({ id: 'fences-label', type: 'symbol', source: 'fences', layout: { 'text-field': ['get', 'name'], 'text-size': 12, 'text-font': [] } });
         map.addSource('pois', { type: 'geojson', data: poisGeoJson(pois.filter((p) => p.position.floor_id === f.id)) });
         map.addLayer({ id: 'pois', type: 'circle', source: 'pois', paint: { 'circle-radius': 5, 'circle-color': '#e07a1f', 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 } });
         map.on('click', 'fences-fill', (e) => {
