@@ -12,7 +12,9 @@ import { authConfig } from './config/auth.config';
 import { databaseConfig } from './config/database.config';
 import { setupConfig } from './config/setup.config';
 import { storageConfig } from './config/storage.config';
+import { webhooksConfig } from './config/webhooks.config';
 import { DatabaseModule } from './database/database.module';
+import { DeliveryModule } from './delivery/delivery.module';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
 import { ImagesModule } from './images/images.module';
@@ -26,7 +28,7 @@ import { VersionModule } from './version/version.module';
 
 @Module({
   imports: [
-    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig, authConfig, databaseConfig, setupConfig, storageConfig] }),
+    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig, authConfig, databaseConfig, setupConfig, storageConfig, webhooksConfig] }),
     DiscoveryModule,
     DatabaseModule,
     AuditModule,
@@ -41,6 +43,7 @@ import { VersionModule } from './version/version.module';
     PoiCategoriesModule,
     PoisModule,
     PathsModule,
+    DeliveryModule,
     VersionModule,
     HealthModule,
     SetupModule,

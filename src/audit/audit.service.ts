@@ -9,7 +9,7 @@ import { formatTimestamp } from '../common/time/timestamps';
 import { AuditEvent } from './audit-event.entity';
 import { AuditEventResponseDto, ListAuditQuery } from './audit.dto';
 
-export type AuditTarget = 'user' | 'group' | 'apikey';
+export type AuditTarget = 'user' | 'group' | 'apikey' | 'webhook';
 
 export function toAuditEventResponse(event: AuditEvent): AuditEventResponseDto {
   return {

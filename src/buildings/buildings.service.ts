@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, IsNull, Repository } from 'typeorm';
+import { EntityManager, In, IsNull, Repository } from 'typeorm';
 import { canSeeBuilding, onlyDefined, visibleBuildings } from '../auth/building-scope';
 import { Principal } from '../auth/principal';
 import { ApiError } from '../common/errors/api-error';
@@ -53,6 +53,15 @@ export class BuildingsService {
     });
     if (!building || !canSeeBuilding(principal, building.id)) throw referenceNotFound('building', field, id);
     return building;
+  }
+
+  /** Buildings named in a request body (filters, lists): 422 naming the field and the first unknown id. One query. */
+  async assertAllReferenced(principal: Principal, ids: readonly number[], field: string): Promise<void> {
+    if (ids.length === 0) return;
+    const found = await this.buildings.find({ select: { id: true }, where: { id: In([...new Set(ids)]), organizationId: principal.organizationId, deletedAt: IsNull() } });
+    const visible = new Set(found.filter((b) => canSeeBuilding(principal, b.id)).map((b) => b.id));
+    const missing = ids.find((id) => !visible.has(id));
+    if (missing !== undefined) throw referenceNotFound('building', field, missing);
   }
 
   async list(principal: Principal): Promise<BuildingResponseDto[]> {

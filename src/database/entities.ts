@@ -15,6 +15,7 @@ import { Group } from '../groups/group.entity';
 import { UserBuilding } from '../users/user-building.entity';
 import { Organization } from '../organizations/organization.entity';
 import { User } from '../users/user.entity';
+import { WebhookEndpoint } from '../delivery/webhooks/webhook-endpoint.entity';
 
 /** Every entity, listed once for the app, the migration CLI and the tests. */
-export const ENTITIES = [Organization, User, ApiKey, AuthSession, RefreshToken, LoginFailure, Building, Floor, Geofence, Image, PoiCategory, Poi, PathGraph, UserBuilding, Group, GroupMember, AuditEvent];
+export const ENTITIES = [Organization, User, ApiKey, AuthSession, RefreshToken, LoginFailure, Building, Floor, Geofence, Image, PoiCategory, Poi, PathGraph, UserBuilding, Group, GroupMember, AuditEvent, WebhookEndpoint];

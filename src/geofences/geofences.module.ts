@@ -10,5 +10,6 @@ import { GeofencesService } from './geofences.service';
   imports: [TypeOrmModule.forFeature([Geofence]), BuildingsModule, FloorsModule],
   controllers: [GeofencesController],
   providers: [GeofencesService],
+  exports: [GeofencesService],
 })
 export class GeofencesModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { canSeeBuilding } from '../auth/building-scope';
 import { Principal } from '../auth/principal';
 import { BuildingRevisions } from '../buildings/building-revisions';
@@ -172,6 +172,17 @@ export class GeofencesService {
   }
 
   /** With `update`, the row stays locked until the transaction ends, so concurrent writers take turns. */
+  /** Geofences named in a request body (filters, lists): 422 naming the field and the first unknown id. One query. */
+  async assertAllReferenced(principal: Principal, ids: readonly string[], field: string): Promise<void> {
+    if (ids.length === 0) return;
+    const found = await this.geofences.find({ select: { id: true, buildingId: true }, where: { id: In([...new Set(ids)]), organizationId: principal.organizationId, deleted: false } });
+    const visible = new Set(found.filter((g) => canSeeBuilding(principal, g.buildingId)).map((g) => g.id));
+    const missing = ids.find((id) => !visible.has(id));
+    if (missing !== undefined) {
+      throw ApiError.validation('A referenced geofence does not exist', [{ message: `geofence ${missing} does not exist`, code: 'not_found', fields: field, value: missing }]);
+    }
+  }
+
   private async findOwned(principal: Principal, id: string, manager: EntityManager = this.geofences.manager, lock?: RowLock): Promise<Geofence> {
     const geofence = await manager.findOne(Geofence, { where: { id, organizationId: principal.organizationId }, ...lockOptions(manager, lock) });
     if (!geofence || !canSeeBuilding(principal, geofence.buildingId)) throw ApiError.notFound('Geofence', id);

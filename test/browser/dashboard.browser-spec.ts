@@ -94,8 +94,8 @@ describe('dashboard in a browser', () => {
     // Stays logged in across reloads (the cookie, not page memory).
     await page.reload();
     await page.getByRole('heading', { name: 'Buildings' }).waitFor();
-    expect(await page.evaluate(() => document.cookie)).not.toContain('cartograph_session');
-    expect(await page.evaluate(() => JSON.stringify(localStorage))).toBe('{}');
+    expect(await page.evaluate('document.cookie')).not.toContain('cartograph_session');
+    expect(await page.evaluate('JSON.stringify(localStorage)')).toBe('{}');
 
     await page.getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('button', { name: 'Create new API key' }).click();
@@ -214,7 +214,7 @@ describe('dashboard in a browser', () => {
     const { page } = await newPage({ width: 390, height: 844 });
     await logIn(page);
     await shot(page, 'buildings-phone');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth + 1')).toBe(true);
     await page.close();
   });
 });

@@ -74,6 +74,12 @@ const DECLARED_ROUTES: RouteDeclaration[] = [
   { method: 'GET', path: 'users/me', access: 'read' },
   { method: 'PUT', path: 'users/me/password', access: 'write user-credentials' },
   { method: 'GET', path: 'version', access: 'authenticated' },
+  { method: 'GET', path: 'webhooks', access: 'write' },
+  { method: 'POST', path: 'webhooks', access: 'write' },
+  { method: 'DELETE', path: 'webhooks/:id', access: 'write' },
+  { method: 'GET', path: 'webhooks/:id', access: 'write' },
+  { method: 'PUT', path: 'webhooks/:id', access: 'write' },
+  { method: 'POST', path: 'webhooks/:id/rotate_secret', access: 'write' },
 ];
 
 /** The URL a client calls: `/api/v1/...`, except the probes; `:id` becomes a random UUID. */

@@ -17,6 +17,7 @@ import { authConfig, readAuthConfig } from '../../src/config/auth.config';
 import { databaseConfig, readDatabaseConfig } from '../../src/config/database.config';
 import { readSetupConfig, setupConfig } from '../../src/config/setup.config';
 import { readStorageConfig, storageConfig } from '../../src/config/storage.config';
+import { readWebhooksConfig, webhooksConfig } from '../../src/config/webhooks.config';
 
 export type TestDatabaseKind = 'sqlite' | 'postgres';
 
@@ -109,6 +110,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     .useValue(readSetupConfig(env))
     .overrideProvider(storageConfig.KEY)
     .useValue(readStorageConfig(env))
+    .overrideProvider(webhooksConfig.KEY)
+    .useValue(readWebhooksConfig(env))
     .compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(config), { ...NEST_APP_OPTIONS, logger: false });
   const requestLogs: Array<Record<string, unknown>> = [];

@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
+import { BuildingsModule } from '../buildings/buildings.module';
+import { SecretBox } from '../common/crypto/secret-box';
+import { authConfig, AuthConfig } from '../config/auth.config';
+import { GeofencesModule } from '../geofences/geofences.module';
+import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity';
+import { WEBHOOK_SECRET_BOX, WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
+import { WebhooksController } from './webhooks/webhooks.controller';
+
+/** Event delivery: webhooks (and, as they land, the outbox worker and the live streams). */
+@Module({
+  imports: [TypeOrmModule.forFeature([WebhookEndpoint]), AuditModule, BuildingsModule, GeofencesModule],
+  controllers: [WebhooksController],
+  providers: [
+    WebhookEndpointsService,
+    // Signing secrets must be read back to sign, so they are sealed, never stored in clear.
+    { provide: WEBHOOK_SECRET_BOX, inject: [authConfig.KEY], useFactory: (config: AuthConfig) => new SecretBox(config.jwtSecret, 'webhook-secrets/v1') },
+  ],
+  exports: [WebhookEndpointsService],
+})
+export class DeliveryModule {}

@@ -1,0 +1,75 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { Access } from '../../auth/decorators/access.decorator';
+import { CurrentPrincipal } from '../../auth/decorators/current-principal.decorator';
+import { AccessScope } from '../../auth/permissions';
+import { Principal } from '../../auth/principal';
+import { ErrorResponseDto } from '../../common/errors/error-response.dto';
+import { UuidParam } from '../../common/http/params';
+import { Page, PageQuery } from '../../common/pagination/pagination';
+import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { CreateWebhookDto, UpdateWebhookDto, WebhookResponseDto, WebhookWithSecretDto } from './webhooks.dto';
+
+/** Contract 7.5. Webhooks see every event of the organization, so managing them needs read-write. */
+@ApiTags('Webhooks')
+@Controller('webhooks')
+export class WebhooksController {
+  constructor(private readonly endpoints: WebhookEndpointsService) {}
+
+  @Get()
+  @Access(AccessScope.Write)
+  @ApiOperation({ summary: "The organization's webhooks (secrets never shown)" })
+  @ApiOkResponse({ type: [WebhookResponseDto] })
+  list(@CurrentPrincipal() principal: Principal, @Query() query: PageQuery): Promise<Page<WebhookResponseDto>> {
+    return this.endpoints.list(principal, query);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @Access(AccessScope.Write)
+  @ApiOperation({ summary: 'Register a webhook; the answer holds its signing secret, shown this once' })
+  @ApiCreatedResponse({ type: WebhookWithSecretDto })
+  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'Invalid or refused URL, unknown event type or filter id' })
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateWebhookDto): Promise<WebhookWithSecretDto> {
+    return this.endpoints.create(principal, dto);
+  }
+
+  @Get(':id')
+  @Access(AccessScope.Write)
+  @ApiOperation({ summary: 'A webhook' })
+  @ApiOkResponse({ type: WebhookResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  get(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<WebhookResponseDto> {
+    return this.endpoints.get(principal, id);
+  }
+
+  @Put(':id')
+  @Access(AccessScope.Write)
+  @ApiOperation({ summary: 'Update a webhook (partial); enabling it again clears a disabled_reason' })
+  @ApiOkResponse({ type: WebhookResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
+  update(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string, @Body() dto: UpdateWebhookDto): Promise<WebhookResponseDto> {
+    return this.endpoints.update(principal, id, dto);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @Access(AccessScope.Write)
+  @ApiOperation({ summary: 'Delete a webhook' })
+  @ApiNoContentResponse()
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  remove(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<void> {
+    return this.endpoints.remove(principal, id);
+  }
+
+  @Post(':id/rotate_secret')
+  @HttpCode(200)
+  @Access(AccessScope.Write)
+  @ApiOperation({ summary: 'A new signing secret, shown once; the previous one keeps signing for 24 h beside it' })
+  @ApiOkResponse({ type: WebhookWithSecretDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  rotateSecret(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<WebhookWithSecretDto> {
+    return this.endpoints.rotateSecret(principal, id);
+  }
+}

@@ -1,0 +1,84 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsNotEmpty, IsObject, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { Optional } from '../../common/validation/optional';
+import { Trim } from '../../common/validation/transforms';
+import { WEBHOOK_EVENT_TYPES } from './event-types';
+
+export class WebhookFiltersDto {
+  @ApiPropertyOptional({ type: [String], example: ['5962'], description: 'Only events of these buildings (empty: every building)' })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @Matches(/^[1-9]\d{0,9}$/, { each: true, message: 'each value in building_ids must be a building id' })
+  building_ids?: string[];
+
+  @ApiPropertyOptional({ type: [String], format: 'uuid', description: 'Only events of these geofences (empty: every geofence)' })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsUUID(undefined, { each: true })
+  geofence_ids?: string[];
+}
+
+export class CreateWebhookDto {
+  @ApiProperty({ example: 'https://hooks.example.com/cartograph', maxLength: 2048 })
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(2048)
+  url: string;
+
+  @ApiPropertyOptional({ enum: WEBHOOK_EVENT_TYPES, isArray: true, description: 'Default: every type' })
+  @Optional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayUnique()
+  @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
+  event_types?: string[];
+
+  @ApiPropertyOptional({ maxLength: 1000 })
+  @Optional()
+  @IsString()
+  @MaxLength(1000)
+  description?: string;
+
+  @ApiPropertyOptional({ type: WebhookFiltersDto })
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => WebhookFiltersDto)
+  filters?: WebhookFiltersDto;
+
+  @ApiPropertyOptional({ default: true })
+  @Optional()
+  @IsBoolean()
+  enabled?: boolean;
+}
+
+export class UpdateWebhookDto extends PartialType(CreateWebhookDto, { skipNullProperties: false }) {}
+
+export class WebhookFiltersResponseDto {
+  @ApiProperty({ type: [String] }) building_ids: string[];
+  @ApiProperty({ type: [String] }) geofence_ids: string[];
+}
+
+export class WebhookResponseDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() url: string;
+  @ApiProperty({ enum: WEBHOOK_EVENT_TYPES, isArray: true }) event_types: string[];
+  @ApiProperty() description: string;
+  @ApiProperty({ type: WebhookFiltersResponseDto }) filters: WebhookFiltersResponseDto;
+  @ApiProperty() enabled: boolean;
+  @ApiProperty({ nullable: true, type: String, enum: ['endpoint_gone'], description: 'Why the server disabled it (a 410 from the receiver)' })
+  disabled_reason: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Until when the previous secret also signs (after a rotation)' })
+  previous_secret_expires_at: string | null;
+  @ApiProperty() created_at: string;
+  @ApiProperty() updated_at: string;
+}
+
+export class WebhookWithSecretDto extends WebhookResponseDto {
+  @ApiProperty({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', description: 'The signing secret: shown here only' })
+  secret: string;
+}
