@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RULES, effectiveRules, overridesAfter, RULE_NAMES, validateRulePatch } from './rules';
+import { DEFAULT_RULES, effectiveRules, overridesAfter, pickRulePatch, RULE_NAMES, validateRulePatch } from './rules';
 
 describe('geofence rules (contract 7.2)', () => {
   it('has the contract defaults, every one of which passes validation', () => {
@@ -39,9 +39,13 @@ describe('geofence rules (contract 7.2)', () => {
     ['stale_after_seconds', 0],
     ['initial_trigger', 1],
     ['max_accuracy_m', Number.NaN],
-    ['no_such_rule', 1],
   ])('names %s when it is %j', (field, value) => {
     expect(validateRulePatch({ [field]: value })).toEqual([expect.objectContaining({ field })]);
+  });
+
+  it('leaves keys that are not rules to the caller', () => {
+    expect(validateRulePatch({ no_such_rule: 'x', dwell_seconds: 5 })).toEqual([]);
+    expect(pickRulePatch({ no_such_rule: 'x', dwell_seconds: 5, buffer_m: null })).toEqual({ dwell_seconds: 5, buffer_m: null });
   });
 
   it('accepts the ends of each range and null (inherit)', () => {

@@ -78,18 +78,15 @@ export interface RuleError {
 
 /**
  * Checks a partial rule set as sent by a client. `null` is accepted for every field and
- * means "inherit" (the caller decides from where). Unknown keys are reported too, so a
- * typo never silently leaves a rule at its default.
+ * means "inherit" (the caller decides from where). Other keys are left alone, as every
+ * body of the API drops unknown keys.
  */
 export function validateRulePatch(body: Record<string, unknown>): RuleError[] {
   const errors: RuleError[] = [];
-  for (const [field, value] of Object.entries(body)) {
-    const spec = (RULE_SPECS as Record<string, RuleSpec | undefined>)[field];
-    if (!spec) {
-      errors.push({ field, message: `is not a rule (expected one of ${RULE_NAMES.join(', ')})` });
-      continue;
-    }
-    if (value === null) continue;
+  for (const field of RULE_NAMES) {
+    const spec = RULE_SPECS[field];
+    const value = body[field];
+    if (value === null || value === undefined) continue;
     if (spec.kind === 'boolean' && typeof value !== 'boolean') errors.push({ field, message: 'must be true or false', value });
     if (spec.kind === 'enum' && (typeof value !== 'string' || !spec.values.includes(value))) {
       errors.push({ field, message: `must be one of ${spec.values.join(', ')}`, value });
@@ -103,6 +100,13 @@ export function validateRulePatch(body: Record<string, unknown>): RuleError[] {
 }
 
 export type RulePatch = { [K in RuleName]?: GeofenceRules[K] | null };
+
+/** The rule fields of a validated body, nothing else. */
+export function pickRulePatch(body: Record<string, unknown>): RulePatch {
+  const patch: Record<string, unknown> = {};
+  for (const field of RULE_NAMES) if (body[field] !== undefined) patch[field] = body[field];
+  return patch as RulePatch;
+}
 
 /** Keeps only the fields a patch sets (not null); what a stored override holds. */
 export function overridesAfter(current: Partial<GeofenceRules>, patch: RulePatch): Partial<GeofenceRules> {
