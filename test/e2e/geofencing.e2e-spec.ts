@@ -259,6 +259,12 @@ describe('geofencing: rules, settings and stateless queries (contract 7.2, 7.6)'
       // The credential check, then one read of the floor and its building's revision.
       expect(queries, queries.join('\n')).toHaveLength(2);
       expect(queries[1]).toMatch(/building_revisions/);
+      // Moving the building moves the projection's origin: the index is rebuilt once, then cached again.
+      await t.http.put(`/api/v1/buildings/${site.building.id}`).set(a.auth).send({ location: { lat: ORIGIN_LAT, lng: ORIGIN_LNG + 1e-7 } }).expect(200);
+      const rebuilt = await countQueries(t, () => t.http.get(url).set(a.auth));
+      expect(rebuilt.queries.filter((sql) => sql.includes('"geofences"'))).toHaveLength(1);
+      expect(matchedIds(rebuilt.result.body)).toEqual([fence.id]);
+      expect((await countQueries(t, () => t.http.get(url).set(a.auth))).queries).toHaveLength(2);
     });
 
     it('is 404 for another organization’s floor, a deleted floor and an unknown one', async () => {

@@ -24,6 +24,7 @@ interface FloorRow {
   latitude: number | string;
   longitude: number | string;
   revision: number | string;
+  building_version: number | string;
 }
 
 interface FenceRow {
@@ -35,7 +36,8 @@ interface FenceRow {
 }
 
 interface CachedIndex {
-  revision: number;
+  /** The building's revision (its fences and rules) and version (its location, the projection's origin). */
+  key: string;
   index: Promise<FloorIndex<IndexedFence>>;
 }
 
@@ -48,9 +50,10 @@ const paddedSize = (count: number): number => 2 ** Math.ceil(Math.log2(Math.max(
 
 /**
  * Per-floor spatial indexes of the live fences, cached in this process and keyed by their
- * building's revision. Every write to a building's cartography (fences, their rules, the
- * organization's settings, the building's location) bumps that revision in the database, so
- * one indexed read per request tells every instance whether its copy is still current.
+ * building's revision and version. Every write to a building's fences, their rules or the
+ * organization's settings bumps the revision, and an edit of the building (its location is
+ * the projection's origin) its version, in the database, so one indexed read per request
+ * tells every instance whether its copy is still current.
  * TODO(notifications): when src/database/notifications.ts lands, evict on its
  * building-changed message and drop the per-request revision read.
  */
@@ -85,7 +88,7 @@ export class FloorIndexes {
       placeholders.push(`:f${position}`);
     }
     const rows = await this.queries.cached<FloorRow>(
-      `SELECT f."id", f."building_id", b."latitude", b."longitude", COALESCE(v."revision", 0) AS "revision"
+      `SELECT f."id", f."building_id", b."latitude", b."longitude", b."version" AS "building_version", COALESCE(v."revision", 0) AS "revision"
        FROM "floors" f
        JOIN "buildings" b ON b."id" = f."building_id" AND b."deleted_at" IS NULL
        LEFT JOIN "building_revisions" v ON v."building_id" = f."building_id"
@@ -95,12 +98,12 @@ export class FloorIndexes {
     await Promise.all(
       rows.map(async (row) => {
         const floorId = Number(row.id);
-        const revision = Number(row.revision);
+        const key = `${Number(row.revision)}:${Number(row.building_version)}`;
         let cached = this.cache.get(floorId);
-        if (!cached || cached.revision !== revision) {
+        if (!cached || cached.key !== key) {
           // Read after the revision: the fences are at least as new as the key they are cached under.
           const index = this.build(organizationId, floorId, new LocalProjection(Number(row.latitude), Number(row.longitude)));
-          cached = { revision, index };
+          cached = { key, index };
           this.cache.set(floorId, cached);
           index.catch(() => this.cache.get(floorId) === cached && this.cache.delete(floorId));
         }
