@@ -131,6 +131,15 @@ describe('visit state machine (contract 7.2)', () => {
     ]);
   });
 
+  it('fires a dwell shorter than the enter confirmation right after the enter, at its own time', () => {
+    const { events, nextDeadline } = run([at(0, IN), at(10, IN)], { min_dwell_seconds: 10, dwell_seconds: 5 });
+    expect(events).toEqual([
+      ['enter', 0, 'position', 'vis_1'],
+      ['dwell', 5, 'position', 'vis_1'],
+    ]);
+    expect(nextDeadline).toBe((10 + DEFAULT_RULES.stale_after_seconds) * S);
+  });
+
   it('fires no dwell when the visit ended before it was due', () => {
     const { events } = run([at(0, IN), at(55, OUT), { tick: 70 }], { min_dwell_seconds: 0, dwell_seconds: 60, exit_grace_seconds: 10 });
     expect(events).toEqual([
@@ -241,6 +250,10 @@ describe('visit state machine (contract 7.2)', () => {
     expect(later.events).toEqual([['enter', 140, 'position', 'vis_1']]);
 
     expect(onFenceCreated(at(100, OUT), 105 * S, context(true)).events).toEqual([]);
+    // A last fix too inaccurate to trust says nothing about where the device is.
+    const vague = onFenceCreated(at(100, IN, 50), 105 * S, context(true));
+    expect(vague.events).toEqual([]);
+    expect(vague.state).toEqual(initialVisitState());
     expect(onFenceCreated(null, 105 * S, context(true)).state.phase).toBe('outside');
   });
 

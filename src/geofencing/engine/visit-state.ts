@@ -274,6 +274,8 @@ export function onFix(state: VisitState, observation: Observation, context: Engi
   if (!context.rules.enabled) return step.result('disabled');
   if (observation.accuracy !== null && observation.accuracy > context.rules.max_accuracy_m) return step.result('inaccurate');
   step.observe(observation);
+  // What the fix itself made due (a dwell shorter than the enter confirmation) fires now.
+  step.advance(observation.time);
   return step.result('evaluated');
 }
 
@@ -300,8 +302,9 @@ export function onFenceChanged(state: VisitState, at: number, reason: 'fence_cha
  */
 export function onFenceCreated(observation: Observation | null, at: number, context: EngineContext): Transition {
   const step = new Step(initialVisitState(), context);
-  if (!observation || !context.rules.enabled) return step.result();
-  const reading = readObservation(observation, context.rules);
+  const { rules } = context;
+  if (!observation || !rules.enabled || (observation.accuracy !== null && observation.accuracy > rules.max_accuracy_m)) return step.result();
+  const reading = readObservation(observation, rules);
   step.state = {
     ...step.state,
     lastFixAt: observation.time,
@@ -310,7 +313,7 @@ export function onFenceCreated(observation: Observation | null, at: number, cont
     lastOverlap: reading.overlap,
   };
   if (!reading.entering) return step.result();
-  if (context.rules.initial_trigger) step.enter(at, 'fence_created');
+  if (rules.initial_trigger) step.enter(at, 'fence_created');
   else step.state = { ...step.state, armed: false };
   return step.result();
 }
