@@ -7,6 +7,7 @@
 //   npm run bench                         10 s per scenario, 50 connections, 10,000 geofences
 //   npm run bench -- --quick              under a minute: 3 s per scenario, 2,000 geofences
 //   npm run bench -- --duration=20 --connections=100 --geofences=10000 --scenarios=1,2,6
+//   npm run bench -- --scenarios=7,8 --connections=1   geofencing contains / evaluate latency (issue 12)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -200,7 +201,7 @@ async function seed(base) {
   });
   const { json: key } = await api(base, 'POST', '/api/v1/auth/apikeys', { token, body: { permission: 'read-only', description: 'benchmark' } });
   const sample = await api(base, 'GET', `/api/v1/geofences/${geofenceIds[0]}`, { token });
-  return { token, apiKey: key.apikey, building, floors, geofenceIds, sampleBody: sample.text, credentials, seconds: (Date.now() - started) / 1000 };
+  return { location, token, apiKey: key.apikey, building, floors, geofenceIds, sampleBody: sample.text, credentials, seconds: (Date.now() - started) / 1000 };
 }
 
 function rssOf(pid) {
@@ -252,6 +253,18 @@ function scenarioSpecs(base, seeded) {
     ),
   );
   const byIdWithJwt = { ...common, paths: byId, headers: bearer };
+  // Points over the seeded grid of fences (100 × 100 steps of 1e-5°), on and between them.
+  const gridPoint = (index, floor) => ({
+    lat: seeded.location.lat + ((index % 97) - 50) * 1e-5 + ((index % 7) - 3) * 1e-6,
+    lng: seeded.location.lng + ((Math.floor(index / 97) % 100) - 50) * 1e-5 + ((index % 5) - 2) * 1e-6,
+    floor_id: floor.id,
+    accuracy: 1 + (index % 4),
+  });
+  const containsPaths = Array.from({ length: 500 }, (_, index) => {
+    const point = gridPoint(index * 13, seeded.floors[index % seeded.floors.length]);
+    return `/api/v1/geofencing/contains?lat=${point.lat}&lng=${point.lng}&floor_id=${point.floor_id}&accuracy=${point.accuracy}`;
+  });
+  const evaluateBody = { points: Array.from({ length: 1000 }, (_, index) => gridPoint(index * 7, seeded.floors[index % 3])) };
   return {
     1: { title: 'GET /geofences/{id}, JWT', runs: [byIdWithJwt] },
     2: { title: 'GET /geofences/{id}, X-API-KEY', runs: [{ ...common, paths: byId, headers: { 'x-api-key': seeded.apiKey } }] },
@@ -269,6 +282,11 @@ function scenarioSpecs(base, seeded) {
           body: { name: 'Written', building_id: String(seeded.building.id), floor_id: seeded.floors[0].id, geometric: ring(42.87, -8.56, 4e-6) },
         },
       ],
+    },
+    7: { title: `GET /geofencing/contains (${perFloor} fences on the floor)`, runs: [{ ...common, paths: containsPaths, headers: bearer }] },
+    8: {
+      title: 'POST /geofencing/evaluate (1,000 points, 3 floors)',
+      runs: [{ ...common, method: 'POST', path: '/api/v1/geofencing/evaluate', headers: { ...bearer, 'content-type': 'application/json' }, body: evaluateBody }],
     },
     6: {
       title: 'POST /auth/access_tokens (Basic, argon2id) beside scenario 1',

@@ -6,6 +6,7 @@ import { AuthModule } from './auth/auth.module';
 import { BuildingsModule } from './buildings/buildings.module';
 import { FloorsModule } from './floors/floors.module';
 import { GeofencesModule } from './geofences/geofences.module';
+import { GeofencingModule } from './geofencing/geofencing.module';
 import { RouteDeclarations } from './auth/route-declarations';
 import { appConfig } from './config/app.config';
 import { authConfig } from './config/auth.config';
@@ -39,6 +40,7 @@ import { VersionModule } from './version/version.module';
     BuildingsModule,
     FloorsModule,
     GeofencesModule,
+    GeofencingModule,
     ImagesModule,
     PoiCategoriesModule,
     PoisModule,

@@ -41,4 +41,16 @@ export class BuildingRevisions {
     const rows: Array<{ building_id: number }> = await manager.query(sql, parameters);
     await this.bump(manager, rows.map((row) => Number(row.building_id)));
   }
+
+  /** Every building of an organization: for organization-wide settings that change how their fences behave. */
+  async bumpForOrganization(manager: EntityManager, organizationId: string): Promise<void> {
+    // The WHERE also settles SQLite's parsing of INSERT ... SELECT ... ON CONFLICT.
+    const [sql, parameters] = this.transactions.escape(
+      `INSERT INTO "building_revisions" ("building_id", "revision")
+       SELECT "id", 1 FROM "buildings" WHERE "organization_id" = :organizationId
+       ON CONFLICT ("building_id") DO UPDATE SET "revision" = "building_revisions"."revision" + 1`,
+      { organizationId },
+    );
+    await manager.query(sql, parameters);
+  }
 }

@@ -5,6 +5,8 @@ import { RefreshToken } from '../auth/sessions/refresh-token.entity';
 import { Building } from '../buildings/building.entity';
 import { Floor } from '../floors/floor.entity';
 import { Geofence } from '../geofences/geofence.entity';
+import { GeofenceRuleSet } from '../geofencing/rules/geofence-rule-set.entity';
+import { GeofencingSettings } from '../geofencing/rules/geofencing-settings.entity';
 import { Image } from '../images/image.entity';
 import { PathGraph } from '../paths/path-graph.entity';
 import { PoiCategory } from '../poi-categories/poi-category.entity';
@@ -18,4 +20,25 @@ import { User } from '../users/user.entity';
 import { WebhookEndpoint } from '../delivery/webhooks/webhook-endpoint.entity';
 
 /** Every entity, listed once for the app, the migration CLI and the tests. */
-export const ENTITIES = [Organization, User, ApiKey, AuthSession, RefreshToken, LoginFailure, Building, Floor, Geofence, Image, PoiCategory, Poi, PathGraph, UserBuilding, Group, GroupMember, AuditEvent, WebhookEndpoint];
+export const ENTITIES = [
+  Organization,
+  User,
+  ApiKey,
+  AuthSession,
+  RefreshToken,
+  LoginFailure,
+  Building,
+  Floor,
+  Geofence,
+  Image,
+  PoiCategory,
+  Poi,
+  PathGraph,
+  UserBuilding,
+  Group,
+  GroupMember,
+  AuditEvent,
+  GeofenceRuleSet,
+  GeofencingSettings,
+  WebhookEndpoint,
+];

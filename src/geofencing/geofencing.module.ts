@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { BuildingsModule } from '../buildings/buildings.module';
+import { FloorIndexes } from './queries/floor-indexes';
+import { GeofencingQueriesController } from './queries/queries.controller';
+import { GeofencingQueriesService } from './queries/queries.service';
+import { GeofenceRuleSet } from './rules/geofence-rule-set.entity';
+import { GeofencingSettings } from './rules/geofencing-settings.entity';
+import { GeofencingRulesController } from './rules/rules.controller';
+import { GeofencingRulesService } from './rules/rules.service';
+
+/** Geofence evaluation (contract 7): rules and settings, and the stateless queries over a floor's fences. */
+@Module({
+  imports: [TypeOrmModule.forFeature([GeofenceRuleSet, GeofencingSettings]), BuildingsModule],
+  controllers: [GeofencingRulesController, GeofencingQueriesController],
+  providers: [GeofencingRulesService, GeofencingQueriesService, FloorIndexes],
+  exports: [GeofencingRulesService, FloorIndexes],
+})
+export class GeofencingModule {}

@@ -1,0 +1,146 @@
+import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { PreparedQueries, PreparedQuery } from '../../database/prepared-queries';
+import { LatLng, LocalProjection } from '../engine/classify';
+import { FloorIndex } from '../engine/floor-index';
+import { effectiveRules, GeofenceRules } from '../engine/rules';
+
+/** What a match reports about its fence. */
+export interface IndexedFence {
+  id: string;
+  name: string;
+  code: string;
+}
+
+export interface FloorOfCaller {
+  floorId: number;
+  buildingId: number;
+  index: FloorIndex<IndexedFence>;
+}
+
+interface FloorRow {
+  id: number | string;
+  building_id: number | string;
+  latitude: number | string;
+  longitude: number | string;
+  revision: number | string;
+  building_version: number | string;
+}
+
+interface FenceRow {
+  id: string;
+  name: string;
+  code: string;
+  geometric: string | LatLng[];
+  rules: string | Partial<GeofenceRules> | null;
+}
+
+interface CachedIndex {
+  /** The building's revision (its fences and rules) and version (its location, the projection's origin). */
+  key: string;
+  index: FloorIndex<IndexedFence>;
+}
+
+/**
+ * How many fences the cache holds across floors. A fence of 12 corners costs about 1.7 kB
+ * (measured), so this is about 70 MB: 40 floors of 1,000 fences, well inside the 192 MB
+ * heap `npm start` gives the server. Larger floors are built per request and not kept.
+ */
+const MAX_CACHED_FENCES = 40_000;
+
+const parsedJson = <T>(value: string | T): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+
+/** The next power of two: IN lists are padded to it so a handful of statement shapes serve every batch. */
+const paddedSize = (count: number): number => 2 ** Math.ceil(Math.log2(Math.max(1, count)));
+
+/**
+ * Per-floor spatial indexes of the live fences, cached in this process and keyed by their
+ * building's revision and version. Every write to a building's fences, their rules or the
+ * organization's settings bumps the revision, and an edit of the building (its location is
+ * the projection's origin) its version, in the database, so one indexed read per request
+ * tells every instance whether its copy is still current.
+ * TODO(notifications): when src/database/notifications.ts lands, evict on its
+ * building-changed message and drop the per-request revision read.
+ */
+@Injectable()
+export class FloorIndexes {
+  private readonly cache = new LRUCache<number, CachedIndex>({ maxSize: MAX_CACHED_FENCES, sizeCalculation: (entry) => entry.index.size + 1 });
+  /** Builds under way, so concurrent requests for one floor share one build. */
+  private readonly building = new Map<string, Promise<FloorIndex<IndexedFence>>>();
+  private readonly fencesOfFloor: PreparedQuery<FenceRow>;
+  private readonly settingsOf: PreparedQuery<{ rules: string | Partial<GeofenceRules> }>;
+
+  constructor(private readonly queries: PreparedQueries) {
+    this.fencesOfFloor = queries.prepare(
+      `SELECT g."id", g."name", g."code", g."geometric", r."rules" FROM "geofences" g
+       LEFT JOIN "geofence_rules" r ON r."geofence_id" = g."id"
+       WHERE g."organization_id" = :organizationId AND g."deleted" = :deleted AND g."floor_id" = :floorId`,
+    );
+    this.settingsOf = queries.prepare('SELECT "rules" FROM "geofencing_settings" WHERE "organization_id" = :organizationId');
+  }
+
+  /**
+   * The indexes of the given floors of an organization (live floors of live buildings only),
+   * by floor id. Floors that are missing, deleted or of another organization are absent.
+   * One query for all the floors and their revisions; fences are read only for floors
+   * whose cached index is missing or stale.
+   */
+  async forFloors(organizationId: string, floorIds: number[]): Promise<Map<number, FloorOfCaller>> {
+    const distinct = [...new Set(floorIds)];
+    const size = paddedSize(distinct.length);
+    const parameters: Record<string, string | number> = { organizationId };
+    const placeholders: string[] = [];
+    for (let position = 0; position < size; position += 1) {
+      parameters[`f${position}`] = distinct[Math.min(position, distinct.length - 1)];
+      placeholders.push(`:f${position}`);
+    }
+    const rows = await this.queries.cached<FloorRow>(
+      `SELECT f."id", f."building_id", b."latitude", b."longitude", b."version" AS "building_version", COALESCE(v."revision", 0) AS "revision"
+       FROM "floors" f
+       JOIN "buildings" b ON b."id" = f."building_id" AND b."deleted_at" IS NULL
+       LEFT JOIN "building_revisions" v ON v."building_id" = f."building_id"
+       WHERE f."organization_id" = :organizationId AND f."deleted_at" IS NULL AND f."id" IN (${placeholders.join(', ')})`,
+    )(parameters);
+    const floors = new Map<number, FloorOfCaller>();
+    await Promise.all(
+      rows.map(async (row) => {
+        const floorId = Number(row.id);
+        const key = `${Number(row.revision)}:${Number(row.building_version)}`;
+        const cached = this.cache.get(floorId);
+        const index = cached?.key === key ? cached.index : await this.buildOnce(organizationId, floorId, key, new LocalProjection(Number(row.latitude), Number(row.longitude)));
+        floors.set(floorId, { floorId, buildingId: Number(row.building_id), index });
+      }),
+    );
+    return floors;
+  }
+
+  private buildOnce(organizationId: string, floorId: number, key: string, projection: LocalProjection): Promise<FloorIndex<IndexedFence>> {
+    const buildKey = `${floorId}:${key}`;
+    let pending = this.building.get(buildKey);
+    if (!pending) {
+      // Read after the revision: the fences are at least as new as the key they are cached under.
+      pending = this.build(organizationId, floorId, projection)
+        .then((index) => {
+          this.cache.set(floorId, { key, index });
+          return index;
+        })
+        .finally(() => this.building.delete(buildKey));
+      this.building.set(buildKey, pending);
+    }
+    return pending;
+  }
+
+  private async build(organizationId: string, floorId: number, projection: LocalProjection): Promise<FloorIndex<IndexedFence>> {
+    // Booleans as 0/1: better-sqlite3 takes no booleans, and PostgreSQL reads '0'/'1' as booleans.
+    const [fences, [settings]] = await Promise.all([this.fencesOfFloor({ organizationId, deleted: 0, floorId }), this.settingsOf({ organizationId })]);
+    const organization = settings ? parsedJson(settings.rules) : null;
+    return new FloorIndex(
+      projection,
+      fences.map((fence) => ({
+        ring: parsedJson(fence.geometric),
+        accuracyFactor: effectiveRules(organization, fence.rules === null ? null : parsedJson(fence.rules)).accuracy_factor,
+        fence: { id: fence.id, name: fence.name, code: fence.code },
+      })),
+    );
+  }
+}

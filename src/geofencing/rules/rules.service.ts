@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { canSeeBuilding } from '../../auth/building-scope';
+import { Principal } from '../../auth/principal';
+import { BuildingRevisions } from '../../buildings/building-revisions';
+import { lockOptions } from '../../common/database/locks';
+import { ApiError } from '../../common/errors/api-error';
+import { TransactionRunner } from '../../database/transactions';
+import { Geofence } from '../../geofences/geofence.entity';
+import { Organization } from '../../organizations/organization.entity';
+import { GeofenceRules, overridesAfter, pickRulePatch, RulePatch, validateRulePatch } from '../engine/rules';
+import { GeofenceRuleSet } from './geofence-rule-set.entity';
+import { GeofencingSettings } from './geofencing-settings.entity';
+import { toGeofenceRulesResponse, toGeofencingSettingsResponse } from './rules.mapper';
+import { GeofenceRulesResponseDto, GeofencingSettingsResponseDto } from './rules.dto';
+
+/**
+ * Rules per fence and defaults per organization (contract 7.2). Both store only the fields
+ * set; a fence's effective rules are its own fields over its organization's over the
+ * contract's defaults. Every write bumps the revisions of the buildings it affects, so the
+ * per-floor indexes (which carry each fence's accuracy factor) are rebuilt on every instance.
+ */
+@Injectable()
+export class GeofencingRulesService {
+  constructor(
+    @InjectRepository(GeofencingSettings) private readonly settings: Repository<GeofencingSettings>,
+    private readonly transactions: TransactionRunner,
+    private readonly revisions: BuildingRevisions,
+  ) {}
+
+  async getFenceRules(principal: Principal, geofenceId: string): Promise<GeofenceRulesResponseDto> {
+    const manager = this.settings.manager;
+    const fence = await this.visibleFence(principal, geofenceId, manager);
+    const [own, organization] = await Promise.all([this.ownRules(manager, fence.id), this.organizationRules(manager, principal.organizationId)]);
+    return toGeofenceRulesResponse(fence.id, own, organization);
+  }
+
+  /** PUT and PATCH alike: the fields sent replace the fence's own; null returns one to the organization's value. */
+  async updateFenceRules(principal: Principal, geofenceId: string, body: unknown): Promise<GeofenceRulesResponseDto> {
+    const patch = checkedPatch(body);
+    return this.transactions.run(async (manager) => {
+      const fence = await this.visibleFence(principal, geofenceId, manager, true);
+      if (fence.deleted) throw ApiError.conflict('The geofence is deleted');
+      const existing = await manager.findOne(GeofenceRuleSet, { where: { geofenceId: fence.id } });
+      const rules = overridesAfter(existing?.rules ?? {}, patch);
+      const now = new Date();
+      if (existing) await manager.update(GeofenceRuleSet, { geofenceId: fence.id }, { rules, version: existing.version + 1, updatedAt: now });
+      else await manager.insert(GeofenceRuleSet, { geofenceId: fence.id, organizationId: principal.organizationId, rules, version: 1, createdAt: now, updatedAt: now });
+      await this.revisions.bump(manager, [fence.buildingId]);
+      return toGeofenceRulesResponse(fence.id, rules, await this.organizationRules(manager, principal.organizationId));
+    });
+  }
+
+  /** Drops the fence's own rules: it follows its organization's settings again. */
+  async resetFenceRules(principal: Principal, geofenceId: string): Promise<void> {
+    await this.transactions.run(async (manager) => {
+      const fence = await this.visibleFence(principal, geofenceId, manager, true);
+      const { affected } = await manager.delete(GeofenceRuleSet, { geofenceId: fence.id });
+      if (affected) await this.revisions.bump(manager, [fence.buildingId]);
+    });
+  }
+
+  async getSettings(principal: Principal): Promise<GeofencingSettingsResponseDto> {
+    return toGeofencingSettingsResponse(principal.organizationId, await this.organizationRules(this.settings.manager, principal.organizationId));
+  }
+
+  async updateSettings(principal: Principal, body: unknown): Promise<GeofencingSettingsResponseDto> {
+    // The defaults reach every building of the organization, including ones the caller cannot see.
+    if (principal.buildingIds !== null) throw ApiError.forbidden('Callers restricted to some buildings cannot change the organization’s geofencing settings');
+    const patch = checkedPatch(body);
+    return this.transactions.run(async (manager) => {
+      // Concurrent PATCHes of different fields take turns instead of losing one another.
+      await manager.findOne(Organization, { where: { id: principal.organizationId }, ...lockOptions(manager, 'update') });
+      const existing = await manager.findOne(GeofencingSettings, { where: { organizationId: principal.organizationId } });
+      const rules = overridesAfter(existing?.rules ?? {}, patch);
+      const now = new Date();
+      if (existing) await manager.update(GeofencingSettings, { organizationId: principal.organizationId }, { rules, version: existing.version + 1, updatedAt: now });
+      else await manager.insert(GeofencingSettings, { organizationId: principal.organizationId, rules, version: 1, createdAt: now, updatedAt: now });
+      await this.revisions.bumpForOrganization(manager, principal.organizationId);
+      return toGeofencingSettingsResponse(principal.organizationId, rules);
+    });
+  }
+
+  private async ownRules(manager: EntityManager, geofenceId: string): Promise<Partial<GeofenceRules>> {
+    return (await manager.findOne(GeofenceRuleSet, { where: { geofenceId } }))?.rules ?? {};
+  }
+
+  private async organizationRules(manager: EntityManager, organizationId: string): Promise<Partial<GeofenceRules>> {
+    return (await manager.findOne(GeofencingSettings, { where: { organizationId } }))?.rules ?? {};
+  }
+
+  /** Deleted fences keep readable rules, like the fence itself; another organization's fence is not found. */
+  private async visibleFence(principal: Principal, id: string, manager: EntityManager, forUpdate = false): Promise<Geofence> {
+    const fence = await manager.findOne(Geofence, {
+      where: { id, organizationId: principal.organizationId },
+      ...lockOptions(manager, forUpdate ? 'update' : undefined),
+    });
+    if (!fence || !canSeeBuilding(principal, fence.buildingId)) throw ApiError.notFound('Geofence', id);
+    return fence;
+  }
+}
+
+/** A JSON object whose rule fields are all in range; 422 naming every bad field otherwise. */
+function checkedPatch(body: unknown): RulePatch {
+  if (body === null || body === undefined || typeof body !== 'object' || Array.isArray(body)) {
+    throw ApiError.validation('The request body must be a JSON object', [{ message: 'the body must be a JSON object', code: 'invalid', fields: 'body' }]);
+  }
+  const errors = validateRulePatch(body as Record<string, unknown>);
+  if (errors.length > 0) {
+    throw ApiError.validation(
+      'The rules are not valid',
+      errors.map((error) => ({ message: error.message, code: 'invalid', fields: error.field, value: error.value })),
+    );
+  }
+  return pickRulePatch(body as Record<string, unknown>);
+}
