@@ -16,6 +16,7 @@ import { DatabaseModule } from './database/database.module';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
 import { ImagesModule } from './images/images.module';
+import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PathsModule } from './paths/paths.module';
 import { PoiCategoriesModule } from './poi-categories/poi-categories.module';
@@ -41,6 +42,7 @@ import { VersionModule } from './version/version.module';
     PoiCategoriesModule,
     PoisModule,
     PathsModule,
+    InfrastructureModule,
     VersionModule,
     HealthModule,
     SetupModule,

@@ -6,6 +6,8 @@ import { Building } from '../buildings/building.entity';
 import { Floor } from '../floors/floor.entity';
 import { Geofence } from '../geofences/geofence.entity';
 import { Image } from '../images/image.entity';
+import { BleBeacon } from '../infrastructure/ble-beacon.entity';
+import { WifiAccessPoint } from '../infrastructure/wifi-access-point.entity';
 import { PathGraph } from '../paths/path-graph.entity';
 import { PoiCategory } from '../poi-categories/poi-category.entity';
 import { Poi } from '../pois/poi.entity';
@@ -17,4 +19,4 @@ import { Organization } from '../organizations/organization.entity';
 import { User } from '../users/user.entity';
 
 /** Every entity, listed once for the app, the migration CLI and the tests. */
-export const ENTITIES = [Organization, User, ApiKey, AuthSession, RefreshToken, LoginFailure, Building, Floor, Geofence, Image, PoiCategory, Poi, PathGraph, UserBuilding, Group, GroupMember, AuditEvent];
+export const ENTITIES = [Organization, User, ApiKey, AuthSession, RefreshToken, LoginFailure, Building, Floor, Geofence, Image, PoiCategory, Poi, PathGraph, UserBuilding, Group, GroupMember, AuditEvent, WifiAccessPoint, BleBeacon];
