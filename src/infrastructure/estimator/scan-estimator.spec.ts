@@ -149,7 +149,6 @@ describe('degenerate cases', () => {
       accuracySum += estimate.accuracy;
       if (Math.hypot(estimate.x - at.x, estimate.y - at.y) <= estimate.accuracy) within += 1;
     }
-    console.log(`one side: ${within / trials} within, mean accuracy ${accuracySum / trials}`);
     expect(within / trials).toBeGreaterThanOrEqual(0.68);
     const inside = evaluate(4, 400, 11, block, { width: 50, height: 30 });
     expect(accuracySum / trials).toBeGreaterThan(inside.median * 1.5);
