@@ -354,6 +354,20 @@ describe('infrastructure (contract section 9)', () => {
     });
   });
 
+  describe('bodies of the wrong kind', () => {
+    it('a CSV body where JSON is expected is 422, never a 500; an unknown media type is 415', async () => {
+      const site = await createSite(t, a.auth);
+      const csvToJsonRoute = await t.http.post('/api/v1/infrastructure/ble').set(a.auth).set('Content-Type', 'text/csv').send('type,floor_id\nble,1\n');
+      expectError(csvToJsonRoute, 422, 'validation_failed');
+      const csvToPois = await t.http.post('/api/v1/pois').set(a.auth).set('Content-Type', 'text/csv').send('name\nx\n');
+      expectError(csvToPois, 422, 'validation_failed');
+      const xml = await t.http.put(`/api/v1/infrastructure?building_id=${site.building.id}`).set(a.auth).set('Content-Type', 'application/xml').send('<wifi/>');
+      expectError(xml, 415, 'unsupported_media_type');
+      const jsonArray = await t.http.put(`/api/v1/infrastructure?building_id=${site.building.id}`).set(a.auth).send([]);
+      expectError(jsonArray, 422, 'validation_failed');
+    });
+  });
+
   describe('permissions (contract 2.3) and organization isolation', () => {
     it.each(CARTOGRAPHY_KEY_LEVELS)('a %s key reads the infrastructure; writes it only when it covers cartography (%s)', async (permission, canWrite) => {
       const auth = asApiKey((await createApiKey(t, a.token, permission)).apikey);
