@@ -7,6 +7,7 @@ import { BleBeacon } from '../../src/infrastructure/ble-beacon.entity';
 import { ScanPositioningService } from '../../src/infrastructure/scan-positioning.service';
 import { WifiAccessPoint } from '../../src/infrastructure/wifi-access-point.entity';
 import { seededRandom, gaussian } from '../../src/infrastructure/estimator/synthetic';
+import { addUser, login } from '../support/admin';
 import { asApiKey, createApiKey } from '../support/auth';
 import {
   BuildingBody,
@@ -415,6 +416,21 @@ describe('infrastructure (contract section 9)', () => {
       const post = await t.http.post('/api/v1/infrastructure/ble').set(b.auth).send(ble(site.floor.id, 9));
       expectError(post, 422, 'validation_failed');
       expect((await document(a, site.building.id)).body).toMatchObject({ wifi: [ap], ble: [beacon] });
+    });
+  });
+
+  describe('building restriction (building_ids on a USER)', () => {
+    it("a restricted user reads and writes the infrastructure of its buildings only; the others' are not found", async () => {
+      const mine = await createSite(t, a.auth);
+      const other = await createSite(t, a.auth);
+      const hidden = (await t.http.post('/api/v1/infrastructure/ble').set(a.auth).send(ble(other.floor.id, 1)).expect(201)).body;
+      const user = await addUser(t, a.auth, { building_ids: [mine.building.id] });
+      const { auth } = await login(t, user.email, user.password);
+      expectStatus(await t.http.get(`/api/v1/infrastructure?building_id=${mine.building.id}`).set(auth), 200);
+      expectError(await t.http.get(`/api/v1/infrastructure?building_id=${other.building.id}`).set(auth), 404, 'entity_not_found');
+      expectError(await t.http.get(`/api/v1/infrastructure/ble/${hidden.id}`).set(auth), 404, 'entity_not_found');
+      expectError(await t.http.patch(`/api/v1/infrastructure/ble/${hidden.id}`).set(auth).send({ battery: 1 }), 404, 'entity_not_found');
+      expectError(await t.http.post('/api/v1/infrastructure/wifi').set(auth).send(wifi(other.floor.id, 1)), 422, 'validation_failed');
     });
   });
 
