@@ -7,7 +7,6 @@ import { canSeeBuilding } from '../auth/building-scope';
 import { Principal } from '../auth/principal';
 import { Building } from '../buildings/building.entity';
 import { BuildingsService } from '../buildings/buildings.service';
-import { lockOptions } from '../common/database/locks';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
 import { ApiError, FieldError } from '../common/errors/api-error';
 import { Versioned } from '../common/http/versioned';
@@ -168,12 +167,16 @@ export class InfrastructureService {
     return floors.map((floor) => floor.id);
   }
 
+  /** One query: the row of the caller's organization, on a live floor of a live building it may see. */
   private async findOwned(principal: Principal, kind: AnyKind, id: number, manager: EntityManager, lock = false): Promise<PlacedTransmitter & Record<string, unknown>> {
-    const row = await manager.findOne(kind.entity, { where: { id, organizationId: principal.organizationId }, ...lockOptions(manager, lock ? 'update' : undefined) });
+    const query = manager
+      .createQueryBuilder(kind.entity, 'transmitter')
+      .innerJoin(Floor, 'floor', 'floor.id = transmitter.floorId AND floor.deletedAt IS NULL')
+      .innerJoin(Building, 'building', 'building.id = transmitter.buildingId AND building.deletedAt IS NULL')
+      .where('transmitter.id = :id AND transmitter.organizationId = :organizationId', { id, organizationId: principal.organizationId });
+    if (lock && manager.connection.options.type === 'postgres') query.setLock('pessimistic_write', undefined, ['transmitter']);
+    const row = (await query.getOne()) as (PlacedTransmitter & Record<string, unknown>) | null;
     if (!row || !canSeeBuilding(principal, row.buildingId)) throw ApiError.notFound(kind.type === 'wifi' ? 'Access point' : 'Beacon', id);
-    const floorLive = await manager.existsBy(Floor, { id: row.floorId, deletedAt: IsNull() });
-    const buildingLive = await manager.existsBy(Building, { id: row.buildingId, deletedAt: IsNull() });
-    if (!floorLive || !buildingLive) throw ApiError.notFound(kind.type === 'wifi' ? 'Access point' : 'Beacon', id);
     return row;
   }
 
