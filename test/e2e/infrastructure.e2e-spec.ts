@@ -293,6 +293,27 @@ describe('infrastructure (contract section 9)', () => {
     });
   });
 
+  describe('concurrent writers', () => {
+    it('two replacements at once end as one of them, never a mix; two creations of one beacon give 201 and 409', async () => {
+      const site = await createSite(t, a.auth);
+      const url = `/api/v1/infrastructure?building_id=${site.building.id}`;
+      const first = { wifi: [wifi(site.floor.id, 1)], ble: [1, 2, 3].map((minor) => ble(site.floor.id, minor)) };
+      const second = { wifi: [], ble: [2, 3, 4, 5].map((minor) => ble(site.floor.id, minor, { battery: 5 })) };
+      const answers = await Promise.all([t.http.put(url).set(a.auth).send(first), t.http.put(url).set(a.auth).send(second)]);
+      for (const answer of answers) expectStatus(answer, 200);
+      const final = (await document(a, site.building.id)).body;
+      const shape = (body: { wifi: Array<{ bssid: string }>; ble: Array<{ minor: number; battery: number }> }) => ({
+        wifi: body.wifi.map((item) => item.bssid),
+        ble: body.ble.map((item) => [item.minor, item.battery]).sort(),
+      });
+      expect([shape(answers[0].body), shape(answers[1].body)]).toContainEqual(shape(final));
+
+      const creations = await Promise.all([0, 1].map(() => t.http.post('/api/v1/infrastructure/ble').set(a.auth).send(ble(site.floor.id, 99))));
+      expect(creations.map((response) => response.status).sort()).toEqual([201, 409]);
+      expect(await t.dataSource.getRepository(BleBeacon).countBy({ buildingId: site.building.id, minor: 99 })).toBe(1);
+    });
+  });
+
   describe('CSV import and export', () => {
     it('exports with Accept: text/csv, and a CSV put back unchanged changes nothing (round trip)', async () => {
       const site = await createSite(t, a.auth);
