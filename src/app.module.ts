@@ -19,6 +19,7 @@ import { DeliveryModule } from './delivery/delivery.module';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
 import { ImagesModule } from './images/images.module';
+import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PathsModule } from './paths/paths.module';
 import { PoiCategoriesModule } from './poi-categories/poi-categories.module';
@@ -46,6 +47,7 @@ import { VersionModule } from './version/version.module';
     PoisModule,
     PathsModule,
     DeliveryModule,
+    InfrastructureModule,
     VersionModule,
     HealthModule,
     SetupModule,

@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { SECURITY } from './auth/decorators/access.decorator';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { ErrorResponseDto } from './common/errors/error-response.dto';
+import { registerCsvBodyParser } from './common/http/csv-body';
 import { parseQueryString } from './common/http/querystring';
 import { securityHeaders } from './common/http/security-headers';
 import { VersionedResponseInterceptor } from './common/http/versioned';
@@ -60,6 +61,8 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     }
     parseJson(request, body as string, done);
   });
+
+  registerCsvBodyParser(fastify);
 
   // Contract section 1: PATCH is a synonym of PUT on every resource (both are partial updates).
   fastify.addHook('onRoute', function (route) {

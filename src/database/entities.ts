@@ -8,6 +8,8 @@ import { Geofence } from '../geofences/geofence.entity';
 import { GeofenceRuleSet } from '../geofencing/rules/geofence-rule-set.entity';
 import { GeofencingSettings } from '../geofencing/rules/geofencing-settings.entity';
 import { Image } from '../images/image.entity';
+import { BleBeacon } from '../infrastructure/ble-beacon.entity';
+import { WifiAccessPoint } from '../infrastructure/wifi-access-point.entity';
 import { PathGraph } from '../paths/path-graph.entity';
 import { PoiCategory } from '../poi-categories/poi-category.entity';
 import { Poi } from '../pois/poi.entity';
@@ -41,4 +43,6 @@ export const ENTITIES = [
   GeofenceRuleSet,
   GeofencingSettings,
   WebhookEndpoint,
+  WifiAccessPoint,
+  BleBeacon,
 ];
