@@ -6,6 +6,7 @@ import { BuildingRevisions1763820000000 } from './1763820000000-BuildingRevision
 import { Infrastructure1763860000000 } from './1763860000000-Infrastructure';
 import { GeofencingRules1763870000000 } from './1763870000000-GeofencingRules';
 import { WebhookEndpoints1763880000000 } from './1763880000000-WebhookEndpoints';
+import { WebhookDeliveries1763890000000 } from './1763890000000-WebhookDeliveries';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   Infrastructure1763860000000,
   GeofencingRules1763870000000,
   WebhookEndpoints1763880000000,
+  WebhookDeliveries1763890000000,
 ];

@@ -10,6 +10,15 @@ export interface WebhooksConfig {
   /** An attempt that has no 2xx within this many ms failed. */
   attemptTimeoutMs: number;
   maxEndpointsPerOrganization: number;
+  /** Whether this instance attempts deliveries (every instance can; leases keep them from sending one twice). */
+  workerEnabled: boolean;
+  /** How often the worker looks for due deliveries when nothing woke it. */
+  pollIntervalMs: number;
+  /** How long a claimed delivery stays this instance's; longer than an attempt can take, so only a crash lets it lapse. */
+  leaseMs: number;
+  /** Attempts in flight at once on this instance, and per endpoint across all instances. */
+  concurrency: number;
+  perEndpointConcurrency: number;
 }
 
 export function readWebhooksConfig(env: Env): WebhooksConfig {
@@ -19,11 +28,17 @@ export function readWebhooksConfig(env: Env): WebhooksConfig {
   } catch (e) {
     throw new ConfigurationError(`WEBHOOK_RETRY_SCHEDULE: ${(e as Error).message}`);
   }
+  const attemptTimeoutMs = readInteger(env, 'WEBHOOK_TIMEOUT_MS', 15_000, { min: 100, max: 60_000 });
   return {
     blockPrivateNetworks: readBoolean(env, 'WEBHOOK_BLOCK_PRIVATE_NETWORKS', false),
     retrySchedule,
-    attemptTimeoutMs: readInteger(env, 'WEBHOOK_TIMEOUT_MS', 15_000, { min: 100, max: 60_000 }),
+    attemptTimeoutMs,
     maxEndpointsPerOrganization: readInteger(env, 'WEBHOOK_MAX_ENDPOINTS', 100, { min: 1, max: 10_000 }),
+    workerEnabled: readBoolean(env, 'WEBHOOK_WORKER', true),
+    pollIntervalMs: readInteger(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, { min: 10, max: 60_000 }),
+    leaseMs: Math.max(readInteger(env, 'WEBHOOK_LEASE_SECONDS', 60, { min: 1, max: 3600 }) * 1000, attemptTimeoutMs + 5000),
+    concurrency: readInteger(env, 'WEBHOOK_CONCURRENCY', 64, { min: 1, max: 1000 }),
+    perEndpointConcurrency: 4,
   };
 }
 

@@ -19,6 +19,7 @@ import { Group } from '../groups/group.entity';
 import { UserBuilding } from '../users/user-building.entity';
 import { Organization } from '../organizations/organization.entity';
 import { User } from '../users/user.entity';
+import { WebhookDelivery, WebhookDeliveryAttempt } from '../delivery/webhooks/webhook-delivery.entity';
 import { WebhookEndpoint } from '../delivery/webhooks/webhook-endpoint.entity';
 
 /** Every entity, listed once for the app, the migration CLI and the tests. */
@@ -43,6 +44,8 @@ export const ENTITIES = [
   GeofenceRuleSet,
   GeofencingSettings,
   WebhookEndpoint,
+  WebhookDelivery,
+  WebhookDeliveryAttempt,
   WifiAccessPoint,
   BleBeacon,
 ];

@@ -5,19 +5,25 @@ import { BuildingsModule } from '../buildings/buildings.module';
 import { SecretBox } from '../common/crypto/secret-box';
 import { authConfig, AuthConfig } from '../config/auth.config';
 import { GeofencesModule } from '../geofences/geofences.module';
+import { WebhookDeliveriesService, DELIVERY_WAKE } from './webhooks/webhook-deliveries.service';
+import { WebhookDelivery, WebhookDeliveryAttempt } from './webhooks/webhook-delivery.entity';
+import { WebhookDeliveryWorker } from './webhooks/webhook-delivery.worker';
 import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity';
 import { WEBHOOK_SECRET_BOX, WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
 import { WebhooksController } from './webhooks/webhooks.controller';
 
 /** Event delivery: webhooks (and, as they land, the outbox worker and the live streams). */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookEndpoint]), AuditModule, BuildingsModule, GeofencesModule],
+  imports: [TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt]), AuditModule, BuildingsModule, GeofencesModule],
   controllers: [WebhooksController],
   providers: [
     WebhookEndpointsService,
+    WebhookDeliveriesService,
+    WebhookDeliveryWorker,
+    { provide: DELIVERY_WAKE, inject: [WebhookDeliveryWorker], useFactory: (worker: WebhookDeliveryWorker) => () => worker.wake() },
     // Signing secrets must be read back to sign, so they are sealed, never stored in clear.
     { provide: WEBHOOK_SECRET_BOX, inject: [authConfig.KEY], useFactory: (config: AuthConfig) => new SecretBox(config.jwtSecret, 'webhook-secrets/v1') },
   ],
-  exports: [WebhookEndpointsService],
+  exports: [WebhookEndpointsService, WebhookDeliveriesService],
 })
 export class DeliveryModule {}

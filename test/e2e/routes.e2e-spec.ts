@@ -96,7 +96,10 @@ const DECLARED_ROUTES: RouteDeclaration[] = [
   { method: 'DELETE', path: 'webhooks/:id', access: 'write' },
   { method: 'GET', path: 'webhooks/:id', access: 'write' },
   { method: 'PUT', path: 'webhooks/:id', access: 'write' },
+  { method: 'GET', path: 'webhooks/:id/deliveries', access: 'write' },
+  { method: 'POST', path: 'webhooks/:id/deliveries/:deliveryId/retry', access: 'write' },
   { method: 'POST', path: 'webhooks/:id/rotate_secret', access: 'write' },
+  { method: 'POST', path: 'webhooks/:id/test', access: 'write' },
 ];
 
 /** The URL a client calls: `/api/v1/...`, except the probes; `:id` becomes a random UUID. */

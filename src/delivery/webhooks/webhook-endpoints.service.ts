@@ -154,6 +154,11 @@ export class WebhookEndpointsService {
     return secrets;
   }
 
+  /** The caller's endpoint, for the routes under /webhooks/{id}. */
+  async findForCaller(principal: Principal, id: string): Promise<WebhookEndpoint> {
+    return this.findOwned(principal, id);
+  }
+
   private async findOwned(principal: Principal, id: string, repository: Repository<WebhookEndpoint> = this.endpoints): Promise<WebhookEndpoint> {
     const endpoint = await repository.findOne({ where: { id, organizationId: principal.organizationId } });
     if (!endpoint) throw ApiError.notFound('Webhook', id);

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { Access } from '../../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../../auth/permissions';
@@ -7,14 +7,18 @@ import { Principal } from '../../auth/principal';
 import { ErrorResponseDto } from '../../common/errors/error-response.dto';
 import { UuidParam } from '../../common/http/params';
 import { Page, PageQuery } from '../../common/pagination/pagination';
+import { WebhookDeliveriesService } from './webhook-deliveries.service';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
-import { CreateWebhookDto, UpdateWebhookDto, WebhookResponseDto, WebhookWithSecretDto } from './webhooks.dto';
+import { CreateWebhookDto, DeliveryResponseDto, ListDeliveriesQuery, UpdateWebhookDto, WebhookResponseDto, WebhookWithSecretDto } from './webhooks.dto';
 
 /** Contract 7.5. Webhooks see every event of the organization, so managing them needs read-write. */
 @ApiTags('Webhooks')
 @Controller('webhooks')
 export class WebhooksController {
-  constructor(private readonly endpoints: WebhookEndpointsService) {}
+  constructor(
+    private readonly endpoints: WebhookEndpointsService,
+    private readonly deliveries: WebhookDeliveriesService,
+  ) {}
 
   @Get()
   @Access(AccessScope.Write)
@@ -71,5 +75,36 @@ export class WebhooksController {
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   rotateSecret(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<WebhookWithSecretDto> {
     return this.endpoints.rotateSecret(principal, id);
+  }
+
+  @Post(':id/test')
+  @HttpCode(202)
+  @Access(AccessScope.Write)
+  @ApiOperation({ summary: 'Send a `webhook.test` event to this endpoint now (signed and retried like any event)' })
+  @ApiAcceptedResponse({ type: DeliveryResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  async test(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<DeliveryResponseDto> {
+    return this.deliveries.sendTest(principal, await this.endpoints.findForCaller(principal, id));
+  }
+
+  @Get(':id/deliveries')
+  @Access(AccessScope.Write)
+  @ApiOperation({ summary: "The endpoint's deliveries, newest first, each with its attempts (status=dead lists the dead letters)" })
+  @ApiOkResponse({ type: [DeliveryResponseDto] })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  async listDeliveries(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string, @Query() query: ListDeliveriesQuery): Promise<Page<DeliveryResponseDto>> {
+    await this.endpoints.findForCaller(principal, id);
+    return this.deliveries.list(principal, id, query);
+  }
+
+  @Post(':id/deliveries/:deliveryId/retry')
+  @HttpCode(202)
+  @Access(AccessScope.Write)
+  @ApiOperation({ summary: 'Attempt a delivery again now (a dead one gets one more attempt)' })
+  @ApiAcceptedResponse({ type: DeliveryResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'It is being attempted right now' })
+  retry(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string, @UuidParam('deliveryId') deliveryId: string): Promise<DeliveryResponseDto> {
+    return this.deliveries.retry(principal, id, deliveryId);
   }
 }

@@ -3,7 +3,9 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsNotEmpty, IsObject, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { Optional } from '../../common/validation/optional';
 import { Trim } from '../../common/validation/transforms';
+import { PageQuery } from '../../common/pagination/pagination';
 import { WEBHOOK_EVENT_TYPES } from './event-types';
+import { DELIVERY_STATUSES, DeliveryStatus } from './webhook-delivery.entity';
 
 export class WebhookFiltersDto {
   @ApiPropertyOptional({ type: [String], example: ['5962'], description: 'Only events of these buildings (empty: every building)' })
@@ -81,4 +83,34 @@ export class WebhookResponseDto {
 export class WebhookWithSecretDto extends WebhookResponseDto {
   @ApiProperty({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', description: 'The signing secret: shown here only' })
   secret: string;
+}
+
+export class ListDeliveriesQuery extends PageQuery {
+  @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
+  @Optional()
+  @IsIn(DELIVERY_STATUSES)
+  status?: DeliveryStatus;
+}
+
+export class DeliveryAttemptDto {
+  @ApiProperty() attempt: number;
+  @ApiProperty() started_at: string;
+  @ApiProperty() duration_ms: number;
+  @ApiProperty({ nullable: true, type: Number, description: 'null: no HTTP answer (timeout, connection refused, refused target)' }) status_code: number | null;
+  @ApiProperty({ nullable: true, type: String }) error: string | null;
+}
+
+export class DeliveryResponseDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) webhook_id: string;
+  @ApiProperty({ description: 'The webhook-id header of every attempt: the event id' }) message_id: string;
+  @ApiProperty() event_type: string;
+  @ApiProperty({ enum: DELIVERY_STATUSES }) status: DeliveryStatus;
+  @ApiProperty() attempts: number;
+  @ApiProperty({ nullable: true, type: String }) next_attempt_at: string | null;
+  @ApiProperty({ nullable: true, type: Number }) last_status_code: number | null;
+  @ApiProperty({ nullable: true, type: String }) last_error: string | null;
+  @ApiProperty({ nullable: true, type: String }) last_attempt_at: string | null;
+  @ApiProperty() created_at: string;
+  @ApiProperty({ type: [DeliveryAttemptDto] }) attempt_log: DeliveryAttemptDto[];
 }

@@ -1,0 +1,184 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { EntityManager, In, Repository } from 'typeorm';
+import { Principal } from '../../auth/principal';
+import { ApiError } from '../../common/errors/api-error';
+import { Page, pageWindow, toPage } from '../../common/pagination/pagination';
+import { formatTimestamp } from '../../common/time/timestamps';
+import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
+import { TransactionRunner } from '../../database/transactions';
+import { TEST_EVENT_TYPE } from './event-types';
+import { WebhookDelivery, WebhookDeliveryAttempt } from './webhook-delivery.entity';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
+import { DeliveryResponseDto, ListDeliveriesQuery } from './webhooks.dto';
+
+/** What the outbox needs of an event; `data` is the event object of contract 7.3. */
+export interface OutgoingEvent {
+  id: string;
+  type: string;
+  organizationId: string;
+  occurredAt: Date;
+  buildingId?: string | null;
+  geofenceId?: string | null;
+  data: Record<string, unknown>;
+}
+
+/** Wakes this instance's worker once the enqueuing transaction has committed. */
+export const DELIVERY_WAKE = Symbol('DELIVERY_WAKE');
+export type DeliveryWake = () => void;
+
+export function matchesEndpoint(endpoint: Pick<WebhookEndpoint, 'eventTypes' | 'filterBuildingIds' | 'filterGeofenceIds'>, event: OutgoingEvent): boolean {
+  if (event.type === TEST_EVENT_TYPE) return true;
+  if (!endpoint.eventTypes.includes(event.type)) return false;
+  if (endpoint.filterBuildingIds.length > 0 && !(event.buildingId && endpoint.filterBuildingIds.includes(event.buildingId))) return false;
+  if (endpoint.filterGeofenceIds.length > 0 && !(event.geofenceId && endpoint.filterGeofenceIds.includes(event.geofenceId))) return false;
+  return true;
+}
+
+@Injectable()
+export class WebhookDeliveriesService {
+  constructor(
+    @InjectRepository(WebhookDelivery) private readonly deliveries: Repository<WebhookDelivery>,
+    @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
+    @Inject(DELIVERY_WAKE) private readonly wake: DeliveryWake,
+    private readonly transactions: TransactionRunner,
+  ) {}
+
+  /**
+   * The outbox: one delivery per (event, matching enabled endpoint), written with the caller's
+   * manager so it commits or rolls back with the events themselves. One read of the
+   * organizations' endpoints and one multi-row insert, however many events.
+   */
+  async enqueue(manager: EntityManager, events: readonly OutgoingEvent[]): Promise<number> {
+    if (events.length === 0) return 0;
+    const organizations = [...new Set(events.map((e) => e.organizationId))];
+    const endpoints = await manager.find(WebhookEndpoint, { where: { organizationId: In(organizations), enabled: true } });
+    if (endpoints.length === 0) return 0;
+    const now = new Date();
+    const rows: WebhookDelivery[] = [];
+    for (const event of events) {
+      const payload = JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data });
+      for (const endpoint of endpoints) {
+        if (endpoint.organizationId !== event.organizationId || !matchesEndpoint(endpoint, event)) continue;
+        rows.push({
+          id: randomUUID(),
+          organizationId: event.organizationId,
+          endpointId: endpoint.id,
+          messageId: event.id,
+          eventType: event.type,
+          eventTime: event.occurredAt,
+          payload,
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: new Date(now.getTime() + this.config.retrySchedule[0]),
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          lastStatusCode: null,
+          lastError: null,
+          lastAttemptAt: null,
+          createdAt: now,
+          updatedAt: now,
+        });
+      }
+    }
+    for (let i = 0; i < rows.length; i += 200) await manager.insert(WebhookDelivery, rows.slice(i, i + 200));
+    return rows.length;
+  }
+
+  /** Tells this instance's worker that deliveries are due (call after the enqueuing commit). */
+  notifyEnqueued(): void {
+    this.wake();
+  }
+
+  /** `POST /webhooks/{id}/test`: a `webhook.test` event for this endpoint alone, delivered like any other. */
+  async sendTest(principal: Principal, endpoint: WebhookEndpoint): Promise<DeliveryResponseDto> {
+    const id = `msg_test_${randomUUID().replace(/-/g, '')}`;
+    const occurredAt = new Date();
+    const data = { id, type: TEST_EVENT_TYPE, occurred_at: occurredAt.toISOString(), organization_id: principal.organizationId, webhook_id: endpoint.id };
+    const delivery = await this.transactions.run(async (manager) => {
+      const now = new Date();
+      const row: WebhookDelivery = {
+        id: randomUUID(),
+        organizationId: principal.organizationId,
+        endpointId: endpoint.id,
+        messageId: id,
+        eventType: TEST_EVENT_TYPE,
+        eventTime: occurredAt,
+        payload: JSON.stringify({ type: TEST_EVENT_TYPE, timestamp: occurredAt.toISOString(), data }),
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: now,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        lastStatusCode: null,
+        lastError: null,
+        lastAttemptAt: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await manager.insert(WebhookDelivery, row);
+      return row;
+    });
+    this.wake();
+    return toDeliveryResponse(delivery, []);
+  }
+
+  async list(principal: Principal, endpointId: string, query: ListDeliveriesQuery): Promise<Page<DeliveryResponseDto>> {
+    const window = pageWindow(query);
+    const [rows, total] = await this.deliveries.findAndCount({
+      where: { organizationId: principal.organizationId, endpointId, ...(query.status && { status: query.status }) },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      skip: window.offset,
+      take: window.size,
+    });
+    const attempts = rows.length
+      ? await this.deliveries.manager.find(WebhookDeliveryAttempt, { where: { deliveryId: In(rows.map((r) => r.id)) }, order: { attempt: 'ASC' } })
+      : [];
+    const byDelivery = new Map<string, WebhookDeliveryAttempt[]>();
+    for (const a of attempts) byDelivery.set(a.deliveryId, [...(byDelivery.get(a.deliveryId) ?? []), a]);
+    return toPage(
+      rows.map((r) => toDeliveryResponse(r, byDelivery.get(r.id) ?? [])),
+      total,
+      window,
+    );
+  }
+
+  /** One more attempt now; a delivery being attempted right now is left alone (409). */
+  async retry(principal: Principal, endpointId: string, deliveryId: string): Promise<DeliveryResponseDto> {
+    const delivery = await this.transactions.run(async (manager) => {
+      const row = await manager.findOne(WebhookDelivery, { where: { id: deliveryId, endpointId, organizationId: principal.organizationId } });
+      if (!row) throw ApiError.notFound('Delivery', deliveryId);
+      const now = new Date();
+      if (row.leaseExpiresAt && row.leaseExpiresAt.getTime() > now.getTime()) throw ApiError.conflict('The delivery is being attempted right now');
+      const changes = { status: 'pending' as const, nextAttemptAt: now, updatedAt: now };
+      await manager.update(WebhookDelivery, { id: row.id }, changes);
+      return { ...row, ...changes };
+    });
+    this.wake();
+    return toDeliveryResponse(delivery, []);
+  }
+}
+
+export function toDeliveryResponse(d: WebhookDelivery, attempts: WebhookDeliveryAttempt[]): DeliveryResponseDto {
+  return {
+    id: d.id,
+    webhook_id: d.endpointId,
+    message_id: d.messageId,
+    event_type: d.eventType,
+    status: d.status,
+    attempts: d.attempts,
+    next_attempt_at: d.nextAttemptAt ? formatTimestamp(d.nextAttemptAt) : null,
+    last_status_code: d.lastStatusCode,
+    last_error: d.lastError,
+    last_attempt_at: d.lastAttemptAt ? formatTimestamp(d.lastAttemptAt) : null,
+    created_at: formatTimestamp(d.createdAt),
+    attempt_log: attempts.map((a) => ({
+      attempt: a.attempt,
+      started_at: formatTimestamp(a.startedAt),
+      duration_ms: a.durationMs,
+      status_code: a.statusCode,
+      error: a.error,
+    })),
+  };
+}

@@ -1,0 +1,103 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
+import { refusalForAddress, Resolver, systemResolver, WebhookTargetRefused } from './target-guard';
+
+export interface AttemptResult {
+  /** null: no HTTP answer (refused target, DNS, connection, timeout). */
+  status: number | null;
+  retryAfter: string | null;
+  durationMs: number;
+  /** Why there was no answer, or a short excerpt of a non-2xx answer, for the deliveries log. */
+  error: string | null;
+}
+
+export interface SendOptions {
+  timeoutMs: number;
+  blockPrivateNetworks: boolean;
+  resolve?: Resolver;
+}
+
+const RESPONSE_EXCERPT_BYTES = 512;
+
+/**
+ * One delivery attempt. The socket connects only to an address this function resolved and
+ * vetted itself (a custom `lookup`), so a name cannot resolve to a public address for the check
+ * and to a metadata address for the connection. Redirects are not followed (a 3xx is a failure).
+ * The whole attempt, body included, must finish within `timeoutMs`.
+ */
+export function sendWebhook(url: URL, headers: Record<string, string>, body: string, options: SendOptions): Promise<AttemptResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const resolve = options.resolve ?? systemResolver;
+
+  const vettedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
+    const host = hostname.replace(/^\[(.*)\]$/, '$1');
+    const pick = (addresses: string[]) => {
+      for (const address of addresses) {
+        const refusal = refusalForAddress(address, options.blockPrivateNetworks);
+        if (refusal) return callback(new WebhookTargetRefused(refusal, `${host} resolves to a refused address (${address})`), '', 4);
+      }
+      const address = addresses[0];
+      const family = isIP(address) === 6 ? 6 : 4;
+      if ((lookupOptions as { all?: boolean }).all) return (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address, family }]);
+      callback(null, address, family);
+    };
+    if (isIP(host)) return pick([host]);
+    resolve(host).then(
+      (addresses) => (addresses.length ? pick(addresses) : callback(new WebhookTargetRefused('unresolvable', `${host} does not resolve`), '', 4)),
+      () => callback(new WebhookTargetRefused('unresolvable', `${host} does not resolve`), '', 4),
+    );
+  };
+
+  return new Promise<AttemptResult>((settle) => {
+    let done = false;
+    let deadline: NodeJS.Timeout | undefined;
+    const finish = (result: Omit<AttemptResult, 'durationMs'>) => {
+      if (done) return;
+      done = true;
+      clearTimeout(deadline);
+      settle({ ...result, durationMs: elapsed() });
+    };
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    // Literal addresses skip the lookup hook in Node, so they are vetted here.
+    const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (isIP(literal)) {
+      const refusal = refusalForAddress(literal, options.blockPrivateNetworks);
+      if (refusal) return finish({ status: null, retryAfter: null, error: `refused target: ${literal} (${refusal})` });
+    }
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Cartograph-Webhooks/1' },
+        lookup: vettedLookup,
+        agent: false,
+      },
+      (res: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (kept < RESPONSE_EXCERPT_BYTES) {
+            chunks.push(chunk);
+            kept += chunk.length;
+          }
+        });
+        res.on('end', () => {
+          const status = res.statusCode ?? null;
+          const ok = status !== null && status >= 200 && status < 300;
+          const excerpt = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
+          const retryAfter = res.headers['retry-after'];
+          finish({ status, retryAfter: typeof retryAfter === 'string' ? retryAfter : null, error: ok ? null : excerpt || null });
+        });
+        res.on('error', (e) => finish({ status: res.statusCode ?? null, retryAfter: null, error: e.message }));
+      },
+    );
+    deadline = setTimeout(() => {
+      req.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
+    }, options.timeoutMs);
+    req.on('error', (e) => finish({ status: null, retryAfter: null, error: e instanceof WebhookTargetRefused ? `refused target: ${e.message}` : e.message }));
+    req.end(body);
+  });
+}
