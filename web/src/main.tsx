@@ -7,6 +7,7 @@ import { AdminPage } from './pages/admin';
 import { BuildingPage, BuildingsPage } from './pages/buildings';
 import { LoginPage } from './pages/login';
 import { ProfilePage } from './pages/profile';
+import { WebhooksPage } from './pages/webhooks';
 import { match, navigate, onLinkClick, useLocation } from './router';
 import { loadSession, logOut, Session } from './session';
 import './styles.css';
@@ -57,6 +58,7 @@ function App() {
   else if (match('/buildings', path)) page = <BuildingsPage canWrite />;
   else if (match('/profile', path)) page = <ProfilePage session={session} />;
   else if (match('/admin', path) && isAdmin) page = <AdminPage />;
+  else if (match('/webhooks', path)) page = <WebhooksPage />;
   else page = <p>There is no page at {path}.</p>;
 
   return (
@@ -68,6 +70,9 @@ function App() {
         <nav aria-label="Main">
           <a href="/buildings" aria-current={path.startsWith('/buildings') ? 'page' : undefined}>
             Buildings
+          </a>
+          <a href="/webhooks" aria-current={path === '/webhooks' ? 'page' : undefined}>
+            Webhooks
           </a>
           {isAdmin && (
             <a href="/admin" aria-current={path === '/admin' ? 'page' : undefined}>

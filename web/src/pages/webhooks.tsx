@@ -1,0 +1,242 @@
+import { useState } from 'preact/hooks';
+import { api, ApiError, getAll, request } from '../api';
+import { ActionButton, CopyButton, Dialog, ErrorBox, Field, formatTime, Loading, useLoad } from '../components/ui';
+
+const EVENT_TYPES = ['geofence.enter', 'geofence.exit', 'geofence.dwell'] as const;
+
+interface Webhook {
+  id: string;
+  url: string;
+  description: string;
+  event_types: string[];
+  filters: { building_ids: string[]; geofence_ids: string[] };
+  enabled: boolean;
+  disabled_reason: string | null;
+  previous_secret_expires_at: string | null;
+  created_at: string;
+}
+
+interface Delivery {
+  id: string;
+  message_id: string;
+  event_type: string;
+  status: 'pending' | 'failed' | 'succeeded' | 'dead';
+  attempts: number;
+  next_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  attempt_log: Array<{ attempt: number; started_at: string; duration_ms: number; status_code: number | null; error: string | null }>;
+}
+
+export function WebhooksPage() {
+  const hooks = useLoad((s) => getAll<Webhook>('/webhooks', s), []);
+  const [creating, setCreating] = useState(false);
+  const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
+  const [open, setOpen] = useState<Webhook | null>(null);
+  return (
+    <section>
+      <div class="section-head">
+        <h1>Webhooks</h1>
+        <button type="button" class="btn primary" onClick={() => setCreating(true)}>
+          New webhook
+        </button>
+      </div>
+      <p class="muted">Events are sent signed (Standard Webhooks: verify the webhook-signature header with the secret) and retried until your endpoint answers 2xx.</p>
+      <ErrorBox error={hooks.error} />
+      {!hooks.data && !hooks.error && <Loading what="webhooks" />}
+      {hooks.data?.length === 0 && <p>No webhooks yet.</p>}
+      {hooks.data && hooks.data.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th>URL</th>
+              <th>Events</th>
+              <th>State</th>
+              <th>
+                <span class="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {hooks.data.map((h) => (
+              <tr data-webhook-id={h.id}>
+                <td>
+                  <code>{h.url}</code>
+                  {h.description && <div class="muted">{h.description}</div>}
+                </td>
+                <td>{h.event_types.join(', ')}</td>
+                <td>{h.enabled ? 'Enabled' : h.disabled_reason === 'endpoint_gone' ? 'Disabled: the endpoint answered 410 Gone' : 'Disabled'}</td>
+                <td>
+                  <button type="button" class="btn plain" onClick={() => setOpen(h)}>
+                    Deliveries
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Dialog title="New webhook" open={creating} onClose={() => setCreating(false)}>
+        <WebhookForm
+          onCreated={(value) => {
+            setCreating(false);
+            setSecret({ title: 'Signing secret', value });
+            hooks.reload();
+          }}
+        />
+      </Dialog>
+      <Dialog title="Signing secret" open={secret !== null} onClose={() => setSecret(null)}>
+        {secret && (
+          <div>
+            <p>Copy it now: it is shown this once. Your endpoint verifies each delivery with it.</p>
+            <p class="key-line">
+              <code data-testid="webhook-secret">{secret.value}</code> <CopyButton text={secret.value} />
+            </p>
+            <button type="button" class="btn primary" onClick={() => setSecret(null)}>
+              Done
+            </button>
+          </div>
+        )}
+      </Dialog>
+      <Dialog title="Webhook" open={open !== null} onClose={() => setOpen(null)}>
+        {open && (
+          <WebhookDetail
+            hook={open}
+            onChanged={hooks.reload}
+            onSecret={(value) => setSecret({ title: 'New signing secret', value })}
+            onDeleted={() => {
+              setOpen(null);
+              hooks.reload();
+            }}
+          />
+        )}
+      </Dialog>
+    </section>
+  );
+}
+
+function WebhookForm({ onCreated }: { onCreated: (secret: string) => void }) {
+  const [url, setUrl] = useState('');
+  const [description, setDescription] = useState('');
+  const [types, setTypes] = useState<string[]>([...EVENT_TYPES]);
+  const [error, setError] = useState<unknown>(null);
+  const run = async () => {
+    setError(null);
+    try {
+      const created = await api.post<{ secret: string }>('/webhooks', { url, description, event_types: types });
+      onCreated(created.secret);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void run();
+      }}
+    >
+      <Field label="URL" name="url" type="url" placeholder="https://example.com/hooks/cartograph" value={url} onInput={(e) => setUrl(e.currentTarget.value)} error={error as ApiError} />
+      <Field label="Description" name="description" value={description} onInput={(e) => setDescription(e.currentTarget.value)} error={error as ApiError} />
+      <fieldset>
+        <legend>Events</legend>
+        {EVENT_TYPES.map((type) => (
+          <label class="checkbox">
+            <input type="checkbox" checked={types.includes(type)} onChange={(e) => setTypes(e.currentTarget.checked ? [...types, type] : types.filter((t) => t !== type))} /> {type}
+          </label>
+        ))}
+      </fieldset>
+      <ErrorBox error={error} fields={['url', 'description']} />
+      <ActionButton kind="primary" onAction={run}>
+        Create webhook
+      </ActionButton>
+    </form>
+  );
+}
+
+function WebhookDetail({ hook, onChanged, onSecret, onDeleted }: { hook: Webhook; onChanged: () => void; onSecret: (s: string) => void; onDeleted: () => void }) {
+  const list = useLoad((s) => api.get<{ data: Delivery[] }>(`/webhooks/${hook.id}/deliveries?size=50`, s), [hook.id]);
+  const [error, setError] = useState<unknown>(null);
+  const [enabled, setEnabled] = useState(hook.enabled);
+  const guard = (action: () => Promise<void>) => async () => {
+    setError(null);
+    try {
+      await action();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <div class="webhook-detail">
+      <p>
+        <code>{hook.url}</code>
+      </p>
+      {hook.previous_secret_expires_at && <p class="muted">The previous secret also signs until {formatTime(hook.previous_secret_expires_at)}.</p>}
+      <ErrorBox error={error} />
+      <div class="row">
+        <ActionButton
+          onAction={guard(async () => {
+            await request(`/webhooks/${hook.id}/test`, { method: 'POST' });
+            setTimeout(list.reload, 800);
+          })}
+        >
+          Send a test event
+        </ActionButton>
+        <ActionButton
+          onAction={guard(async () => {
+            await api.put(`/webhooks/${hook.id}`, { enabled: !enabled });
+            setEnabled(!enabled);
+            onChanged();
+          })}
+        >
+          {enabled ? 'Disable' : 'Enable'}
+        </ActionButton>
+        <ActionButton onAction={guard(async () => onSecret((await api.post<{ secret: string }>(`/webhooks/${hook.id}/rotate_secret`)).secret))}>Rotate secret</ActionButton>
+        <ActionButton
+          kind="danger"
+          onAction={guard(async () => {
+            await api.del(`/webhooks/${hook.id}`);
+            onDeleted();
+          })}
+        >
+          Delete
+        </ActionButton>
+      </div>
+      <div class="section-head">
+        <h3>Deliveries</h3>
+        <button type="button" class="btn plain" onClick={list.reload}>
+          Refresh
+        </button>
+      </div>
+      <ErrorBox error={list.error} />
+      {!list.data && !list.error && <Loading what="deliveries" />}
+      {list.data?.data.length === 0 && <p>No deliveries yet.</p>}
+      <ul class="deliveries">
+        {list.data?.data.map((d) => (
+          <li class={`delivery ${d.status}`} data-delivery-status={d.status}>
+            <strong>{d.event_type}</strong> · {d.status} · {d.attempts} attempt{d.attempts === 1 ? '' : 's'} · {formatTime(d.created_at)}
+            {d.next_attempt_at && d.status !== 'succeeded' && <span class="muted"> · next {formatTime(d.next_attempt_at)}</span>}
+            <ol>
+              {d.attempt_log.map((a) => (
+                <li>
+                  {formatTime(a.started_at)}: {a.status_code ?? 'no answer'} in {a.duration_ms} ms{a.error ? ` (${a.error.slice(0, 120)})` : ''}
+                </li>
+              ))}
+            </ol>
+            {(d.status === 'dead' || d.status === 'failed') && (
+              <ActionButton
+                onAction={guard(async () => {
+                  await request(`/webhooks/${hook.id}/deliveries/${d.id}/retry`, { method: 'POST' });
+                  setTimeout(list.reload, 800);
+                })}
+              >
+                Retry now
+              </ActionButton>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
