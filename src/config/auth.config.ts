@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { registerAs } from '@nestjs/config';
+import { ensurePrivateDirectory } from '../database/private-files';
 import { readAppConfig } from './app.config';
 import { ConfigurationError, Env, readInteger, readOptionalString } from './env';
 
@@ -27,7 +28,7 @@ export function resolveJwtSecret(env: Env, dataDir: string): string {
   }
   const file = join(dataDir, 'jwt-secret');
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
+    ensurePrivateDirectory(dataDir);
     // Written whole to a private file, then linked into place: linking fails if another
     // process got there first, and nobody ever reads a half-written secret.
     const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;

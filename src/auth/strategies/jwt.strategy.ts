@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
+import { authConfig, AuthConfig } from '../../config/auth.config';
 import { AccessTokenClaims } from '../auth.dto';
 import { AuthService } from '../auth.service';
 import { JWT_KEY } from '../jwt-key';
 import { Principal } from '../principal';
+import { hasSaneTimeClaims } from '../token-claims';
 import type { KeyObject } from 'node:crypto';
 
 @Injectable()
@@ -12,6 +14,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor(
     private readonly auth: AuthService,
     @Inject(JWT_KEY) key: KeyObject,
+    @Inject(authConfig.KEY) private readonly config: AuthConfig,
   ) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
@@ -22,7 +25,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     });
   }
 
-  validate(claims: AccessTokenClaims): Promise<Principal | false> {
+  async validate(claims: AccessTokenClaims): Promise<Principal | false> {
+    if (!hasSaneTimeClaims(claims, Math.floor(Date.now() / 1000), this.config.accessTokenTtlSeconds)) return false;
     return this.auth.principalFromClaims(claims);
   }
 }
