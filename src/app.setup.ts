@@ -4,10 +4,12 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { SECURITY } from './auth/decorators/access.decorator';
+import { registerEarlyAuthentication } from './auth/early-authentication';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { ErrorResponseDto } from './common/errors/error-response.dto';
 import { parseQueryString } from './common/http/querystring';
 import { securityHeaders } from './common/http/security-headers';
+import { registerTransportHardening, transportServerOptions } from './common/http/transport';
 import { VersionedResponseInterceptor } from './common/http/versioned';
 import { LogSink, registerRequestLogging } from './common/logging/request-logging';
 import { ApiValidationPipe } from './common/validation/validation.pipe';
@@ -21,8 +23,9 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Nest must not register its own body parsers: configureApp installs ours. */
 export const NEST_APP_OPTIONS = { bodyParser: false } as const;
 
-export function createFastifyAdapter(config: Pick<AppConfig, 'trustedProxies'>): FastifyAdapter {
+export function createFastifyAdapter(config: Pick<AppConfig, 'trustedProxies' | 'transport'>): FastifyAdapter {
   return new FastifyAdapter({
+    ...transportServerOptions(config.transport),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
@@ -88,6 +91,8 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     reply.headers(headers).header('X-Request-Id', request.id);
     done();
   });
+  registerTransportHardening(fastify, config.transport, config.trustedProxies, headers);
+  registerEarlyAuthentication(app, API_PREFIX);
 
   if (config.corsOrigins.length > 0) {
     app.enableCors({

@@ -7,6 +7,10 @@ import { ACCESS_KEY, AccessRequirement } from '../decorators/access.decorator';
 import { IS_PUBLIC_KEY } from '../decorators/public.decorator';
 import { CredentialKind, Principal } from '../principal';
 
+/** Marks a request whose credentials were checked before its body was read (see early-authentication.ts). */
+export const AUTHENTICATED_EARLY = Symbol('cartograph:authenticated-early');
+type AuthenticatedEarly = { [AUTHENTICATED_EARLY]?: true };
+
 function acceptPrincipal(error: unknown, principal: Principal | false, context: ExecutionContext): Principal {
   if (error) throw error;
   if (!principal) throw ApiError.unauthorized();
@@ -64,7 +68,13 @@ export class AuthenticationGuard implements CanActivate {
   canActivate(context: ExecutionContext): Promise<boolean> | boolean {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets)) return true;
-    const requirement = this.reflector.getAllAndOverride<AccessRequirement | undefined>(ACCESS_KEY, targets);
+    // Already authenticated, by these same strategies, before the body was read.
+    if ((context.switchToHttp().getRequest<FastifyRequest>() as AuthenticatedEarly)[AUTHENTICATED_EARLY]) return true;
+    return this.authenticate(context, this.reflector.getAllAndOverride<AccessRequirement | undefined>(ACCESS_KEY, targets));
+  }
+
+  /** Runs the Passport strategy the request's headers call for; the principal lands in `request.user`. */
+  authenticate(context: ExecutionContext, requirement: AccessRequirement | undefined): Promise<boolean> | boolean {
     if (requirement?.tokenExchange) return this.passwordOrApiKey.canActivate(context) as Promise<boolean>;
     const { headers } = context.switchToHttp().getRequest<FastifyRequest>();
     const hasBearer = typeof headers.authorization === 'string' && /^bearer\s/i.test(headers.authorization);
