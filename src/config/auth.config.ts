@@ -3,6 +3,7 @@ import { existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { registerAs } from '@nestjs/config';
 import { ensurePrivateDirectory } from '../database/private-files';
+import { LoginLimits } from '../auth/login-limits';
 import { readAppConfig } from './app.config';
 import { ConfigurationError, Env, readInteger, readOptionalString } from './env';
 
@@ -10,8 +11,7 @@ export interface AuthConfig {
   jwtSecret: string;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
-  loginFailureLimit: number;
-  loginFailureWindowSeconds: number;
+  loginLimits: LoginLimits;
 }
 
 const MIN_SECRET_LENGTH = 32;
@@ -56,8 +56,13 @@ export function readAuthConfig(env: Env): AuthConfig {
     jwtSecret: resolveJwtSecret(env, readAppConfig(env).dataDir),
     accessTokenTtlSeconds: readInteger(env, 'ACCESS_TOKEN_TTL_SECONDS', 4 * 24 * 3600, { min: 60 }),
     refreshTokenTtlSeconds: readInteger(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600, { min: 60 }),
-    loginFailureLimit: readInteger(env, 'LOGIN_FAILURE_LIMIT', 10, { min: 1 }),
-    loginFailureWindowSeconds: readInteger(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 60, { min: 1 }),
+    loginLimits: {
+      perAccountAndAddress: readInteger(env, 'LOGIN_FAILURE_LIMIT', 10, { min: 1 }),
+      perAddress: readInteger(env, 'LOGIN_ADDRESS_FAILURE_LIMIT', 50, { min: 1 }),
+      windowSeconds: readInteger(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 60, { min: 1 }),
+      accountBackoffAfter: readInteger(env, 'LOGIN_ACCOUNT_BACKOFF_AFTER', 20, { min: 1 }),
+      accountMaxBackoffSeconds: readInteger(env, 'LOGIN_ACCOUNT_MAX_BACKOFF_SECONDS', 300, { min: 1, max: 86_400 }),
+    },
   };
 }
 
