@@ -12,6 +12,7 @@ import { authConfig } from './config/auth.config';
 import { databaseConfig } from './config/database.config';
 import { setupConfig } from './config/setup.config';
 import { storageConfig } from './config/storage.config';
+import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { DatabaseModule } from './database/database.module';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
@@ -44,6 +45,7 @@ import { VersionModule } from './version/version.module';
     VersionModule,
     HealthModule,
     SetupModule,
+    IdempotencyModule,
   ],
   providers: [RouteDeclarations],
 })

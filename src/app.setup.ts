@@ -98,8 +98,8 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     app.enableCors({
       origin: config.corsOrigins.includes('*') ? true : config.corsOrigins,
       methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'X-API-KEY', 'X-API-EMAIL', 'If-Match', 'Accept-Language'],
-      exposedHeaders: ['ETag', 'Retry-After', 'X-Request-Id'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'X-API-KEY', 'X-API-EMAIL', 'If-Match', 'Accept-Language', 'Idempotency-Key'],
+      exposedHeaders: ['ETag', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed'],
       maxAge: 600,
     });
   }
