@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import { ApiError } from '../common/errors/api-error';
 import { sendError } from '../common/errors/api-exception.filter';
 import { AccessRequirement } from './decorators/access.decorator';
@@ -27,8 +28,14 @@ export function registerEarlyAuthentication(app: NestFastifyApplication, prefix:
     .addHook('preParsing', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
       const url = request.routeOptions.url;
       requirements ??= app.get(RouteDeclarations).requirementsByRoute(prefix);
-      // Unknown routes (404) and routes Nest does not own (the API docs) are left alone.
-      const requirement = url === undefined ? undefined : requirements.get(`${request.method} ${url}`);
+      if (url === undefined) {
+        // No route matched: whatever the answer (404), the body is not worth waiting for.
+        reply.header('Connection', 'close');
+        done(null, emptyBodyInstead(request));
+        return;
+      }
+      // Public routes and routes Nest does not own (the API docs) read their bodies as usual.
+      const requirement = requirements.get(`${request.method} ${url}`);
       if (requirement === undefined || requirement === null) {
         done(null, payload);
         return;
@@ -51,4 +58,15 @@ export function registerEarlyAuthentication(app: NestFastifyApplication, prefix:
           },
         );
     });
+}
+
+/**
+ * An empty body standing in for the one on the wire, which is never read (the connection is
+ * closed after the answer). Fastify compares what it received with Content-Length.
+ */
+function emptyBodyInstead(request: FastifyRequest): Readable {
+  const empty = Readable.from([]) as Readable & { receivedEncodedLength?: number };
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared)) empty.receivedEncodedLength = declared;
+  return empty;
 }

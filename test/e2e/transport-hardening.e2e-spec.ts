@@ -168,6 +168,16 @@ describe('transport and token hardening (issue 9)', () => {
       }
     });
 
+    it('answers a body sent to an unknown route without waiting for it', async () => {
+      const client = await RawClient.open(port);
+      client.write('POST /api/v1/no-such-route HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n\r\n{"a":');
+      const response = await client.waitForResponse(1_000);
+      expectErrorShape(response, 404, 'route_not_found');
+      client.destroy();
+      // A whole request to an unknown route is answered the same way.
+      await t.http.post('/api/v1/no-such-route').set(owner.auth).send({ a: 1 }).expect(404);
+    });
+
     it('ends authenticated bodies that trickle past the request timeout with 408, and gives the memory back', async () => {
       const key = await createApiKey(t, owner.token, ApiPermission.ReadWrite);
       collectGarbage();
