@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { parseDatabaseTimestamp } from '../common/database/raw-values';
@@ -13,6 +13,8 @@ export interface LoginAttempt {
   accountKey: string;
   knownKey: string;
 }
+
+const PURGE_INTERVAL_MS = 60_000;
 
 interface CounterRow {
   failures: number | string;
@@ -38,6 +40,8 @@ interface CounterRow {
 @Injectable()
 export class LoginThrottleService {
   private readonly limits: LoginLimits;
+  private readonly logger = new Logger('LoginThrottle');
+  private lastPurge = 0;
 
   constructor(
     @Inject(authConfig.KEY) config: AuthConfig,
@@ -48,6 +52,7 @@ export class LoginThrottleService {
 
   /** Counts the attempt, or refuses it with 429 and `Retry-After` (nothing counted then). */
   async reserveAttempt(ip: string, email: string, now = new Date()): Promise<LoginAttempt> {
+    this.purgeStaleSometimes(now);
     const account = normalizeEmail(email);
     const attempt: LoginAttempt = {
       ipKey: throttleKey('ip', ip),
@@ -117,6 +122,32 @@ export class LoginThrottleService {
     const waitMs = lastAttempt.getTime() + accountBackoffSeconds(failures, this.limits) * 1000 - now.getTime();
     if (waitMs > 0) throw ApiError.tooManyRequests(waitMs / 1000);
     await this.query(manager, `UPDATE "login_failures" SET "failures" = "failures" + 1, "window_started_at" = :now WHERE "key" = :key`, { key, now });
+  }
+
+  /**
+   * Forgets counters nobody needs any more, now and then, in the background: windows long
+   * over, accounts without an attempt for a day (their count starts afresh), and familiar
+   * addresses not used for 30 days.
+   */
+  private purgeStaleSometimes(now: Date): void {
+    if (now.getTime() - this.lastPurge < PURGE_INTERVAL_MS) return;
+    this.lastPurge = now.getTime();
+    const dayAgo = new Date(now.getTime() - Math.max(this.limits.windowSeconds * 1000, 24 * 3600 * 1000));
+    const familiarSince = new Date(now.getTime() - FAMILIAR_ADDRESS_DAYS * 24 * 3600 * 1000);
+    const stale = `("key" NOT LIKE 'known%' AND "window_started_at" < :dayAgo) OR "window_started_at" < :familiarSince`;
+    this.transactions
+      .run((manager) =>
+        this.query(
+          manager,
+          // SKIP LOCKED: rows an attempt holds are left for next time, so the purge never
+          // waits on (or deadlocks with) a login.
+          manager.connection.options.type === 'postgres'
+            ? `DELETE FROM "login_failures" WHERE "key" IN (SELECT "key" FROM "login_failures" WHERE ${stale} FOR UPDATE SKIP LOCKED)`
+            : `DELETE FROM "login_failures" WHERE ${stale}`,
+          { dayAgo, familiarSince },
+        ),
+      )
+      .catch((error: unknown) => this.logger.warn(`Could not purge stale login counters: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   private query<T = unknown>(manager: EntityManager, sql: string, parameters: object): Promise<T[]> {

@@ -1,7 +1,9 @@
 import { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LoginThrottleService } from '../../src/auth/login-throttle.service';
 import { PasswordHasher } from '../../src/auth/passwords';
+import { TransactionRunner } from '../../src/database/transactions';
 import { asBasic, createOrganization, TestOrganization } from '../support/auth';
 import { createTestApp, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';
 
@@ -103,6 +105,44 @@ describe('failed-login limits (issue 9 items 3 and 4)', () => {
     const [row]: Array<{ failures: number | string }> = await t.dataSource.query(`SELECT "failures" FROM "login_failures" WHERE "key" = 'account:${victim.email}'`);
     expect(Number(row.failures)).toBe(5);
     await login(base, freshAddress(), victim.email, victim.password).expect(201);
+  });
+});
+
+describe('stale login counters', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: LIMITS });
+  });
+  afterAll(async () => t?.close());
+
+  it('are purged in the background: old windows, idle accounts and addresses unused for 30 days', async () => {
+    const now = Date.now();
+    const ago = (days: number) => new Date(now - days * 24 * 3600 * 1000);
+    const rows: Array<[string, Date]> = [
+      ['ip:203.0.113.1', ago(2)],
+      ['pair:old@example.test|203.0.113.1', ago(2)],
+      ['account:old@example.test', ago(2)],
+      ['known:old@example.test|203.0.113.1', ago(31)],
+      ['ip:203.0.113.2', ago(0)],
+      ['account:recent@example.test', ago(0)],
+      ['known:recent@example.test|203.0.113.2', ago(10)],
+    ];
+    for (const [key, started] of rows) {
+      await t.app.get(TransactionRunner).run(async (manager) => {
+        await manager.insert('login_failures', { key, windowStartedAt: started, failures: 3 });
+      });
+    }
+    await t.app.get(LoginThrottleService).reserveAttempt('203.0.113.9', 'someone@example.test');
+    const deadline = Date.now() + 3_000;
+    let left: string[] = [];
+    while (Date.now() < deadline) {
+      left = ((await t.dataSource.query('SELECT "key" FROM "login_failures"')) as Array<{ key: string }>).map((row) => row.key).sort();
+      if (!left.includes('ip:203.0.113.1')) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(left).toEqual(
+      ['account:recent@example.test', 'account:someone@example.test', 'ip:203.0.113.2', 'ip:203.0.113.9', 'known:recent@example.test|203.0.113.2', 'pair:someone@example.test|203.0.113.9'].sort(),
+    );
   });
 });
 
