@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { IdempotencyService } from '../../src/common/idempotency/idempotency.service';
 import { ApiPermission } from '../../src/auth/permissions';
 import { asApiKey } from '../support/auth';
+import { makePng, PNG_2X2 } from '../support/images';
 import { buildingInput, Cartographer, signUp } from '../support/cartography';
 import { createTestApp, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';
 import { randomUUID } from 'node:crypto';
@@ -100,6 +101,18 @@ describe('Idempotency-Key on creates', () => {
     const retry = await create(key).expect(409);
     expect(retry.body.message).toMatch(/executed/);
     expect(await countBuildings(t, owner.org.organizationId)).toBe(before + 1);
+  });
+
+  it('covers uploads too, fingerprinted by their length', async () => {
+    const key = randomUUID();
+    const upload = (bytes: Buffer) => t.http.post('/api/v1/images').set(owner.auth).set('Idempotency-Key', key).attach('image', bytes, { filename: 'plan.png', contentType: 'image/png' });
+    const first = await upload(PNG_2X2).expect(201);
+    const retry = await upload(PNG_2X2).expect(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    await upload(makePng(3, 3)).expect(422);
+    const [row]: Array<{ count: number | string }> = await t.dataSource.query('SELECT COUNT(*) AS "count" FROM "images"');
+    expect(Number(row.count)).toBe(1);
   });
 
   it('replays a new API key without storing it in clear', async () => {

@@ -181,7 +181,8 @@ describe('transport and token hardening (issue 9)', () => {
     it('ends authenticated bodies that trickle past the request timeout with 408, and gives the memory back', async () => {
       const key = await createApiKey(t, owner.token, ApiPermission.ReadWrite);
       collectGarbage();
-      const before = process.memoryUsage().heapUsed;
+      const { heapUsed, rss: rssBefore } = process.memoryUsage();
+      const before = { heapUsed };
       const clients = await Promise.all(Array.from({ length: 30 }, () => RawClient.open(port)));
       const chunk = 'a'.repeat(64 * 1024);
       for (const client of clients) {
@@ -196,9 +197,11 @@ describe('transport and token hardening (issue 9)', () => {
       clients.forEach((client) => client.destroy());
       await new Promise((resolve) => setTimeout(resolve, 200));
       collectGarbage();
-      const after = process.memoryUsage().heapUsed;
-      // 30 × 512 KiB were held at the peak; what remains must be far less than that.
-      expect(after - before).toBeLessThan(8 * 1024 * 1024);
+      const after = process.memoryUsage();
+      // 30 × 512 KiB were held at the peak; what remains must be far less than that. The
+      // resident size is bounded generously: the allocator keeps freed pages for reuse.
+      expect(after.heapUsed - before.heapUsed).toBeLessThan(8 * 1024 * 1024);
+      expect(after.rss - rssBefore).toBeLessThan(256 * 1024 * 1024);
     });
 
     it('caps the connections of one client address while other clients are served', async () => {
