@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { SECURITY } from './auth/decorators/access.decorator';
 import { registerEarlyAuthentication } from './auth/early-authentication';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
+import { documentIdempotencyKey } from './common/idempotency/idempotency.docs';
 import { ErrorResponseDto } from './common/errors/error-response.dto';
 import { parseQueryString } from './common/http/querystring';
 import { securityHeaders } from './common/http/security-headers';
@@ -125,6 +126,7 @@ function setUpApiDocs(app: NestFastifyApplication): void {
       .build(),
     { extraModels: [ErrorResponseDto] },
   );
+  documentIdempotencyKey(document);
   SwaggerModule.setup('api/docs', app, document, {
     jsonDocumentUrl: 'api/docs-json',
     swaggerOptions: { persistAuthorization: true },

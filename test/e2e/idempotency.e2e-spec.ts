@@ -115,6 +115,21 @@ describe('Idempotency-Key on creates', () => {
     expect(Number(row.count)).toBe(1);
   });
 
+  it('is documented on every create and nowhere else', async () => {
+    const document = (await t.http.get('/api/docs-json').expect(200)).body as { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>> };
+    const withKey: string[] = [];
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (operation.parameters?.some((parameter) => parameter.name === 'Idempotency-Key' && parameter.in === 'header')) withKey.push(`${method} ${path}`);
+      }
+    }
+    expect(withKey).toContain('post /api/v1/buildings');
+    expect(withKey).toContain('post /api/v1/images');
+    expect(withKey).not.toContain('post /api/v1/auth/access_tokens');
+    expect(withKey).not.toContain('post /api/v1/auth/refresh_access_tokens');
+    expect(withKey.every((operation) => operation.startsWith('post '))).toBe(true);
+  });
+
   it('replays a new API key without storing it in clear', async () => {
     const key = randomUUID();
     const send = () => t.http.post('/api/v1/auth/apikeys').set(owner.auth).set('Idempotency-Key', key).send({ permission: ApiPermission.ReadOnly, description: 'ci' });
