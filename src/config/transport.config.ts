@@ -19,7 +19,10 @@ export function readTransportConfig(env: Env): TransportConfig {
   return {
     requestTimeoutMs,
     headersTimeoutMs: Math.min(requestTimeoutMs, readInteger(env, 'HEADERS_TIMEOUT_MS', 10_000, { min: 100, max: 600_000 })),
-    keepAliveTimeoutMs: readInteger(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, { min: 100, max: 600_000 }),
+    // Longer than the usual load balancer idle timeout (60 s), or the balancer may reuse a
+    // connection the server is closing and answer 502. Idle connections count against the
+    // per-client cap, so holding them costs an attacker its own quota.
+    keepAliveTimeoutMs: readInteger(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, { min: 100, max: 600_000 }),
     connectionTimeoutMs: readInteger(env, 'CONNECTION_IDLE_TIMEOUT_MS', 120_000, { min: 1_000, max: 3_600_000 }),
     maxConnectionsPerClient: readInteger(env, 'MAX_CONNECTIONS_PER_CLIENT', 100, { min: 1, max: 100_000 }),
   };

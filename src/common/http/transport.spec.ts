@@ -24,7 +24,7 @@ describe('readTransportConfig', () => {
     expect(readTransportConfig({})).toEqual({
       requestTimeoutMs: 60_000,
       headersTimeoutMs: 10_000,
-      keepAliveTimeoutMs: 5_000,
+      keepAliveTimeoutMs: 72_000,
       connectionTimeoutMs: 120_000,
       maxConnectionsPerClient: 100,
     });
