@@ -14,6 +14,7 @@ import { databaseConfig } from './config/database.config';
 import { setupConfig } from './config/setup.config';
 import { storageConfig } from './config/storage.config';
 import { webhooksConfig } from './config/webhooks.config';
+import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { DatabaseModule } from './database/database.module';
 import { DeliveryModule } from './delivery/delivery.module';
 import { GroupsModule } from './groups/groups.module';
@@ -51,6 +52,7 @@ import { VersionModule } from './version/version.module';
     VersionModule,
     HealthModule,
     SetupModule,
+    IdempotencyModule,
   ],
   providers: [RouteDeclarations],
 })

@@ -5,11 +5,14 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { SECURITY } from './auth/decorators/access.decorator';
+import { registerEarlyAuthentication } from './auth/early-authentication';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
+import { documentIdempotencyKey } from './common/idempotency/idempotency.docs';
 import { ErrorResponseDto } from './common/errors/error-response.dto';
 import { registerCsvBodyParser } from './common/http/csv-body';
 import { parseQueryString } from './common/http/querystring';
 import { securityHeaders } from './common/http/security-headers';
+import { registerTransportHardening, transportServerOptions } from './common/http/transport';
 import { VersionedResponseInterceptor } from './common/http/versioned';
 import { LogSink, registerRequestLogging } from './common/logging/request-logging';
 import { ApiValidationPipe } from './common/validation/validation.pipe';
@@ -24,8 +27,9 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Nest must not register its own body parsers: configureApp installs ours. */
 export const NEST_APP_OPTIONS = { bodyParser: false } as const;
 
-export function createFastifyAdapter(config: Pick<AppConfig, 'trustedProxies'>): FastifyAdapter {
+export function createFastifyAdapter(config: Pick<AppConfig, 'trustedProxies' | 'transport'>): FastifyAdapter {
   return new FastifyAdapter({
+    ...transportServerOptions(config.transport),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
@@ -96,13 +100,15 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     reply.headers(headers).header('X-Request-Id', request.id);
     done();
   });
+  registerTransportHardening(fastify, config.transport, config.trustedProxies, headers);
+  registerEarlyAuthentication(app, API_PREFIX);
 
   if (config.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.corsOrigins.includes('*') ? true : config.corsOrigins,
       methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'X-API-KEY', 'X-API-EMAIL', 'If-Match', 'Accept-Language'],
-      exposedHeaders: ['ETag', 'Retry-After', 'X-Request-Id'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'X-API-KEY', 'X-API-EMAIL', 'If-Match', 'Accept-Language', 'Idempotency-Key'],
+      exposedHeaders: ['ETag', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed'],
       maxAge: 600,
     });
   }
@@ -129,6 +135,7 @@ function setUpApiDocs(app: NestFastifyApplication): void {
       .build(),
     { extraModels: [ErrorResponseDto] },
   );
+  documentIdempotencyKey(document);
   SwaggerModule.setup('api/docs', app, document, {
     jsonDocumentUrl: 'api/docs-json',
     swaggerOptions: { persistAuthorization: true },

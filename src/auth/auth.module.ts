@@ -46,9 +46,11 @@ import { JwtStrategy } from './strategies/jwt.strategy';
     JwtStrategy,
     ApiKeyStrategy,
     // Order matters: who the caller is, then what it may do.
-    { provide: APP_GUARD, useClass: AuthenticationGuard },
+    // One instance serves as the global guard and as the pre-body authentication (early-authentication.ts).
+    AuthenticationGuard,
+    { provide: APP_GUARD, useExisting: AuthenticationGuard },
     { provide: APP_GUARD, useClass: PermissionGuard },
   ],
-  exports: [AuthService],
+  exports: [AuthService, AuthenticationGuard],
 })
 export class AuthModule {}

@@ -11,6 +11,7 @@ import { buildingScopeOf } from './building-scope';
 import { ApiPermission, isApiPermission } from './permissions';
 import { CredentialKind, Principal } from './principal';
 import { Role } from './roles';
+import { hasSaneTimeClaims } from './token-claims';
 import { generateRefreshToken, looksLikeRefreshToken, sha256Hex } from './secrets';
 import { User } from '../users/user.entity';
 import { AuthSession } from './sessions/auth-session.entity';
@@ -158,11 +159,18 @@ export class AuthService {
   }
 
   private async verifyIgnoringExpiry(accessToken: string): Promise<AccessTokenClaims> {
+    let claims: AccessTokenClaims;
     try {
-      return await this.jwt.verifyAsync<AccessTokenClaims>(accessToken, { ignoreExpiration: true, algorithms: ['HS256'] });
+      claims = await this.jwt.verifyAsync<AccessTokenClaims>(accessToken, { ignoreExpiration: true, algorithms: ['HS256'] });
     } catch {
       throw ApiError.unauthorized('Invalid access token');
     }
+    // Expiry is ignored here (refreshing is what expired tokens are for), but a token that
+    // never carried an expiry is not one Cartograph issued.
+    if (!hasSaneTimeClaims(claims, Math.floor(Date.now() / 1000), this.config.accessTokenTtlSeconds)) {
+      throw ApiError.unauthorized('Invalid access token');
+    }
+    return claims;
   }
 
   private tokenPair(session: AuthSession, owner: Pick<Principal, 'email' | 'role' | 'permission'>, refreshToken: string): TokenPairDto {

@@ -1,65 +1,157 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { authConfig, AuthConfig } from '../config/auth.config';
 import { TransactionRunner } from '../database/transactions';
+import { accountBackoffSeconds, FAMILIAR_ADDRESS_DAYS, LoginLimits, normalizeEmail, throttleKey } from './login-limits';
+
+/** A login attempt that has been counted; a success gives the reservation back. */
+export interface LoginAttempt {
+  ipKey: string;
+  pairKey: string;
+  accountKey: string;
+  knownKey: string;
+}
+
+const PURGE_INTERVAL_MS = 60_000;
+
+interface CounterRow {
+  failures: number | string;
+  window_started_at: unknown;
+}
 
 /**
- * Counts failed password logins per client address and per e-mail in fixed windows, and
- * refuses further attempts (429) before any password is hashed once a count reaches the limit.
+ * Limits password guessing (NIST SP 800-63B 5.2.2, OWASP Authentication Cheat Sheet) in three
+ * dimensions, all counted in the database so every instance sees the same numbers:
+ *
+ * - per (account, address) and per address, in fixed windows: an address that keeps failing
+ *   is refused (429) until its window ends;
+ * - per account alone, consecutive failures from anywhere: past a threshold each further
+ *   attempt must wait an exponentially growing, capped delay. Never a hard block, and
+ *   addresses the account has logged in from recently skip it, so an attacker's failures
+ *   elsewhere cannot lock the owner out.
+ *
+ * Each attempt is counted atomically BEFORE the password is hashed (check-then-act would let
+ * a parallel burst through): the counters are incremented in one transaction and the
+ * attempt refused, the increments rolled back, when a limit is passed. A success then gives
+ * the reservation back.
  */
 @Injectable()
 export class LoginThrottleService {
+  private readonly limits: LoginLimits;
+  private readonly logger = new Logger('LoginThrottle');
+  private lastPurge = 0;
+
   constructor(
-    @Inject(authConfig.KEY) private readonly config: AuthConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(authConfig.KEY) config: AuthConfig,
     private readonly transactions: TransactionRunner,
-  ) {}
-
-  private keys(ip: string, email: string): string[] {
-    return [`ip:${ip}`, `email:${email.trim().toLowerCase()}`.slice(0, 400)];
+  ) {
+    this.limits = config.loginLimits;
   }
 
-  async assertAllowed(ip: string, email: string, now = new Date()): Promise<void> {
-    const [ipKey, emailKey] = this.keys(ip, email);
-    const [sql, parameters] = this.transactions.escape(
-      'SELECT "window_started_at", "failures" FROM "login_failures" WHERE "key" IN (:ipKey, :emailKey)',
-      { ipKey, emailKey },
-    );
-    const rows: Array<{ window_started_at: unknown; failures: number }> = await this.dataSource.query(sql, parameters);
-    const windowMs = this.config.loginFailureWindowSeconds * 1000;
-    let retryAfterMs = 0;
-    for (const row of rows) {
-      const started = parseDatabaseTimestamp(row.window_started_at);
-      if (!started || Number(row.failures) < this.config.loginFailureLimit) continue;
-      const remaining = started.getTime() + windowMs - now.getTime();
-      retryAfterMs = Math.max(retryAfterMs, remaining);
-    }
-    if (retryAfterMs > 0) throw ApiError.tooManyRequests(retryAfterMs / 1000);
-  }
-
-  async recordFailure(ip: string, email: string, now = new Date()): Promise<void> {
-    const windowStart = new Date(now.getTime() - this.config.loginFailureWindowSeconds * 1000);
+  /** Counts the attempt, or refuses it with 429 and `Retry-After` (nothing counted then). */
+  async reserveAttempt(ip: string, email: string, now = new Date()): Promise<LoginAttempt> {
+    this.purgeStaleSometimes(now);
+    const account = normalizeEmail(email);
+    const attempt: LoginAttempt = {
+      ipKey: throttleKey('ip', ip),
+      pairKey: throttleKey('pair', account, ip),
+      accountKey: throttleKey('account', account),
+      knownKey: throttleKey('known', account, ip),
+    };
     await this.transactions.run(async (manager) => {
-      for (const key of this.keys(ip, email)) {
-        // One statement, so concurrent failures on several instances all count.
-        const [sql, parameters] = this.transactions.escape(
-          `INSERT INTO "login_failures" ("key", "window_started_at", "failures") VALUES (:key, :now, 1)
-           ON CONFLICT ("key") DO UPDATE SET
-             "failures" = CASE WHEN "login_failures"."window_started_at" <= :windowStart THEN 1 ELSE "login_failures"."failures" + 1 END,
-             "window_started_at" = CASE WHEN "login_failures"."window_started_at" <= :windowStart THEN :now ELSE "login_failures"."window_started_at" END`,
-          { key, now, windowStart },
-        );
-        await manager.query(sql, parameters);
-      }
+      // Always in this order (address, pair, account), so concurrent attempts cannot deadlock.
+      const address = await this.countInWindow(manager, attempt.ipKey, now);
+      const pair = await this.countInWindow(manager, attempt.pairKey, now);
+      const windowRetry = Math.max(
+        address.failures > this.limits.perAddress ? address.retryAfterSeconds : 0,
+        pair.failures > this.limits.perAccountAndAddress ? pair.retryAfterSeconds : 0,
+      );
+      if (windowRetry > 0) throw ApiError.tooManyRequests(windowRetry);
+      if (await this.isFamiliarAddress(manager, attempt.knownKey, now)) return;
+      await this.countForAccount(manager, attempt.accountKey, now);
+    });
+    return attempt;
+  }
+
+  /** The password was right: the attempt was no failure, and the address becomes familiar. */
+  async recordSuccess(attempt: LoginAttempt, now = new Date()): Promise<void> {
+    await this.transactions.run(async (manager) => {
+      await this.query(manager, `UPDATE "login_failures" SET "failures" = "failures" - 1 WHERE "key" = :key AND "failures" > 0`, { key: attempt.ipKey });
+      await this.query(manager, `DELETE FROM "login_failures" WHERE "key" IN (:pairKey, :accountKey)`, attempt);
+      await this.query(
+        manager,
+        `INSERT INTO "login_failures" ("key", "window_started_at", "failures") VALUES (:key, :now, 0)
+         ON CONFLICT ("key") DO UPDATE SET "window_started_at" = :now`,
+        { key: attempt.knownKey, now },
+      );
     });
   }
 
-  /** A successful login clears the e-mail's count; the address's count runs out with its window. */
-  async recordSuccess(email: string): Promise<void> {
-    const [, emailKey] = this.keys('', email);
-    await this.transactions.run((manager) => manager.delete('login_failures', { key: emailKey }));
+  /** Increments a fixed-window counter (restarting an expired window) and returns the new count. */
+  private async countInWindow(manager: EntityManager, key: string, now: Date): Promise<{ failures: number; retryAfterSeconds: number }> {
+    const windowMs = this.limits.windowSeconds * 1000;
+    const windowStart = new Date(now.getTime() - windowMs);
+    const rows: CounterRow[] = await this.query(
+      manager,
+      `INSERT INTO "login_failures" ("key", "window_started_at", "failures") VALUES (:key, :now, 1)
+       ON CONFLICT ("key") DO UPDATE SET
+         "failures" = CASE WHEN "login_failures"."window_started_at" <= :windowStart THEN 1 ELSE "login_failures"."failures" + 1 END,
+         "window_started_at" = CASE WHEN "login_failures"."window_started_at" <= :windowStart THEN :now ELSE "login_failures"."window_started_at" END
+       RETURNING "failures", "window_started_at"`,
+      { key, now, windowStart },
+    );
+    const started = parseDatabaseTimestamp(rows[0].window_started_at) ?? now;
+    return { failures: Number(rows[0].failures), retryAfterSeconds: (started.getTime() + windowMs - now.getTime()) / 1000 };
+  }
+
+  private async isFamiliarAddress(manager: EntityManager, knownKey: string, now: Date): Promise<boolean> {
+    const since = new Date(now.getTime() - FAMILIAR_ADDRESS_DAYS * 24 * 3600 * 1000);
+    const rows: unknown[] = await this.query(manager, `SELECT 1 AS "one" FROM "login_failures" WHERE "key" = :knownKey AND "window_started_at" > :since`, { knownKey, since });
+    return rows.length > 0;
+  }
+
+  /** Counts a consecutive failure on the account, unless its backoff says to wait first. */
+  private async countForAccount(manager: EntityManager, key: string, now: Date): Promise<void> {
+    await this.query(manager, `INSERT INTO "login_failures" ("key", "window_started_at", "failures") VALUES (:key, :now, 0) ON CONFLICT ("key") DO NOTHING`, { key, now });
+    const lock = manager.connection.options.type === 'postgres' ? ' FOR UPDATE' : '';
+    const [row]: CounterRow[] = await this.query(manager, `SELECT "failures", "window_started_at" FROM "login_failures" WHERE "key" = :key${lock}`, { key });
+    const failures = Number(row.failures);
+    const lastAttempt = parseDatabaseTimestamp(row.window_started_at) ?? now;
+    const waitMs = lastAttempt.getTime() + accountBackoffSeconds(failures, this.limits) * 1000 - now.getTime();
+    if (waitMs > 0) throw ApiError.tooManyRequests(waitMs / 1000);
+    await this.query(manager, `UPDATE "login_failures" SET "failures" = "failures" + 1, "window_started_at" = :now WHERE "key" = :key`, { key, now });
+  }
+
+  /**
+   * Forgets counters nobody needs any more, now and then, in the background: windows long
+   * over, accounts without an attempt for a day (their count starts afresh), and familiar
+   * addresses not used for 30 days.
+   */
+  private purgeStaleSometimes(now: Date): void {
+    if (now.getTime() - this.lastPurge < PURGE_INTERVAL_MS) return;
+    this.lastPurge = now.getTime();
+    const dayAgo = new Date(now.getTime() - Math.max(this.limits.windowSeconds * 1000, 24 * 3600 * 1000));
+    const familiarSince = new Date(now.getTime() - FAMILIAR_ADDRESS_DAYS * 24 * 3600 * 1000);
+    const stale = `("key" NOT LIKE 'known%' AND "window_started_at" < :dayAgo) OR "window_started_at" < :familiarSince`;
+    this.transactions
+      .run((manager) =>
+        this.query(
+          manager,
+          // SKIP LOCKED: rows an attempt holds are left for next time, so the purge never
+          // waits on (or deadlocks with) a login.
+          manager.connection.options.type === 'postgres'
+            ? `DELETE FROM "login_failures" WHERE "key" IN (SELECT "key" FROM "login_failures" WHERE ${stale} FOR UPDATE SKIP LOCKED)`
+            : `DELETE FROM "login_failures" WHERE ${stale}`,
+          { dayAgo, familiarSince },
+        ),
+      )
+      .catch((error: unknown) => this.logger.warn(`Could not purge stale login counters: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  private query<T = unknown>(manager: EntityManager, sql: string, parameters: object): Promise<T[]> {
+    const [escaped, values] = this.transactions.escape(sql, parameters as Record<string, unknown>);
+    return manager.query(escaped, values) as Promise<T[]>;
   }
 }

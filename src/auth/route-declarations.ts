@@ -47,7 +47,28 @@ export class RouteDeclarations implements OnApplicationBootstrap {
   ) {}
 
   list(): RouteDeclaration[] {
-    const routes: RouteDeclaration[] = [];
+    return this.scan()
+      .map(({ method, path, requirement, isPublic }) => ({ method, path, access: describe(requirement, isPublic) }))
+      .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  }
+
+  /**
+   * What each route requires, keyed by `METHOD /prefix/path` as the router names it
+   * (`PUT /api/v1/buildings/:id`); `null` for public routes. PUT routes answer PATCH too.
+   */
+  requirementsByRoute(prefix: string): Map<string, AccessRequirement | null> {
+    const byRoute = new Map<string, AccessRequirement | null>();
+    for (const { method, path, requirement, isPublic } of this.scan()) {
+      const url = `/${joinPath(prefix, path)}`;
+      const value = isPublic ? null : (requirement ?? null);
+      byRoute.set(`${method} ${url}`, value);
+      if (method === 'PUT') byRoute.set(`PATCH ${url}`, value);
+    }
+    return byRoute;
+  }
+
+  private scan(): Array<{ method: string; path: string; requirement: AccessRequirement | undefined; isPublic: boolean }> {
+    const routes: Array<{ method: string; path: string; requirement: AccessRequirement | undefined; isPublic: boolean }> = [];
     for (const wrapper of this.discovery.getControllers()) {
       const controller = wrapper.metatype;
       const instance = wrapper.instance as Record<string, unknown> | undefined;
@@ -62,14 +83,12 @@ export class RouteDeclarations implements OnApplicationBootstrap {
         routes.push({
           method,
           path: joinPath(Reflect.getMetadata(PATH_METADATA, controller) as string | undefined, methodPath),
-          access: describe(
-            this.reflector.getAllAndOverride<AccessRequirement | undefined>(ACCESS_KEY, targets),
-            this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets) === true,
-          ),
+          requirement: this.reflector.getAllAndOverride<AccessRequirement | undefined>(ACCESS_KEY, targets),
+          isPublic: this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets) === true,
         });
       }
     }
-    return routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+    return routes;
   }
 
   onApplicationBootstrap(): void {

@@ -107,8 +107,7 @@ describe('readAuthConfig', () => {
       jwtSecret: STRONG,
       accessTokenTtlSeconds: 345_600,
       refreshTokenTtlSeconds: 2_592_000,
-      loginFailureLimit: 10,
-      loginFailureWindowSeconds: 60,
+      loginLimits: { perAccountAndAddress: 10, perAddress: 50, windowSeconds: 60, accountBackoffAfter: 20, accountMaxBackoffSeconds: 300 },
     });
   });
 

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { registerAs } from '@nestjs/config';
+import { ensurePrivateDirectory } from '../database/private-files';
+import { LoginLimits } from '../auth/login-limits';
 import { readAppConfig } from './app.config';
 import { ConfigurationError, Env, readInteger, readOptionalString } from './env';
 
@@ -9,8 +11,7 @@ export interface AuthConfig {
   jwtSecret: string;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
-  loginFailureLimit: number;
-  loginFailureWindowSeconds: number;
+  loginLimits: LoginLimits;
 }
 
 const MIN_SECRET_LENGTH = 32;
@@ -27,7 +28,7 @@ export function resolveJwtSecret(env: Env, dataDir: string): string {
   }
   const file = join(dataDir, 'jwt-secret');
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
+    ensurePrivateDirectory(dataDir);
     // Written whole to a private file, then linked into place: linking fails if another
     // process got there first, and nobody ever reads a half-written secret.
     const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
@@ -55,8 +56,13 @@ export function readAuthConfig(env: Env): AuthConfig {
     jwtSecret: resolveJwtSecret(env, readAppConfig(env).dataDir),
     accessTokenTtlSeconds: readInteger(env, 'ACCESS_TOKEN_TTL_SECONDS', 4 * 24 * 3600, { min: 60 }),
     refreshTokenTtlSeconds: readInteger(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600, { min: 60 }),
-    loginFailureLimit: readInteger(env, 'LOGIN_FAILURE_LIMIT', 10, { min: 1 }),
-    loginFailureWindowSeconds: readInteger(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 60, { min: 1 }),
+    loginLimits: {
+      perAccountAndAddress: readInteger(env, 'LOGIN_FAILURE_LIMIT', 10, { min: 1 }),
+      perAddress: readInteger(env, 'LOGIN_ADDRESS_FAILURE_LIMIT', 50, { min: 1 }),
+      windowSeconds: readInteger(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 60, { min: 1 }),
+      accountBackoffAfter: readInteger(env, 'LOGIN_ACCOUNT_BACKOFF_AFTER', 20, { min: 1 }),
+      accountMaxBackoffSeconds: readInteger(env, 'LOGIN_ACCOUNT_MAX_BACKOFF_SECONDS', 300, { min: 1, max: 86_400 }),
+    },
   };
 }
 

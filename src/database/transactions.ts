@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { transactionEpilogue } from './transaction-epilogue';
 
 /**
  * Runs a unit of work in one database transaction.
@@ -20,7 +21,15 @@ export class TransactionRunner {
     this.serialize = dataSource.options.type !== 'postgres';
   }
 
-  run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  run<T>(unitOfWork: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const epilogue = transactionEpilogue.getStore();
+    const work = epilogue
+      ? async (manager: EntityManager) => {
+          const result = await unitOfWork(manager);
+          await epilogue(manager);
+          return result;
+        }
+      : unitOfWork;
     if (!this.serialize) return this.dataSource.transaction(work);
     const result = this.tail.then(() => this.dataSource.transaction(work));
     this.tail = result.catch(() => undefined);

@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { DatabaseConfig } from '../config/database.config';
 import { ENTITIES } from './entities';
+import { ensurePrivateDirectory, ensurePrivateSqliteFiles } from './private-files';
 import { DatabaseLogger } from './typeorm-logger';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -19,7 +19,9 @@ export function buildDataSourceOptions(config: DatabaseConfig): DataSourceOption
     maxQueryExecutionTime: 1000,
   };
   if (config.kind === 'sqlite') {
-    mkdirSync(dirname(config.path), { recursive: true });
+    // The file holds password and API key hashes: owner-only, like the JWT secret.
+    ensurePrivateDirectory(dirname(config.path));
+    ensurePrivateSqliteFiles(config.path);
     return {
       ...common,
       type: 'better-sqlite3',

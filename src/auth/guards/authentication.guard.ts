@@ -10,6 +10,10 @@ import { CredentialKind, Principal } from '../principal';
 import { csrfFailure, sessionCookieToken } from '../session/dashboard-session';
 import type { KeyObject } from 'node:crypto';
 
+/** Marks a request whose credentials were checked before its body was read (see early-authentication.ts). */
+export const AUTHENTICATED_EARLY = Symbol('cartograph:authenticated-early');
+type AuthenticatedEarly = { [AUTHENTICATED_EARLY]?: true };
+
 function acceptPrincipal(error: unknown, principal: Principal | false, context: ExecutionContext): Principal {
   if (error) throw error;
   if (!principal) throw ApiError.unauthorized();
@@ -70,7 +74,13 @@ export class AuthenticationGuard implements CanActivate {
   canActivate(context: ExecutionContext): Promise<boolean> | boolean {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets)) return true;
-    const requirement = this.reflector.getAllAndOverride<AccessRequirement | undefined>(ACCESS_KEY, targets);
+    // Already authenticated, by these same strategies, before the body was read.
+    if ((context.switchToHttp().getRequest<FastifyRequest>() as AuthenticatedEarly)[AUTHENTICATED_EARLY]) return true;
+    return this.authenticate(context, this.reflector.getAllAndOverride<AccessRequirement | undefined>(ACCESS_KEY, targets));
+  }
+
+  /** Runs the Passport strategy the request's headers call for; the principal lands in `request.user`. */
+  authenticate(context: ExecutionContext, requirement: AccessRequirement | undefined): Promise<boolean> | boolean {
     if (requirement?.tokenExchange) return this.passwordOrApiKey.canActivate(context) as Promise<boolean>;
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
     const { headers } = request;

@@ -22,16 +22,14 @@ export class BasicStrategy extends PassportStrategy(PassportBasicStrategy, 'basi
   }
 
   async validate(request: FastifyRequest, email: string, password: string): Promise<Principal> {
-    // Refused before any hashing, so a flood of guesses costs no CPU.
-    await this.throttle.assertAllowed(request.ip, email);
+    // Counted (or refused) before any hashing: a flood of guesses costs no CPU, and a
+    // parallel burst cannot all pass the check before any of them is counted.
+    const attempt = await this.throttle.reserveAttempt(request.ip, email);
     const user = await this.users.findByEmail(email);
     // Unknown e-mails are verified against a dummy hash: same answer, same time.
     const valid = await this.passwords.verify(user?.passwordHash, password);
-    if (!user || !valid) {
-      await this.throttle.recordFailure(request.ip, email);
-      throw ApiError.invalidCredentials();
-    }
-    await this.throttle.recordSuccess(email);
+    if (!user || !valid) throw ApiError.invalidCredentials();
+    await this.throttle.recordSuccess(attempt);
     return {
       userId: user.id,
       organizationId: user.organizationId,

@@ -1,11 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
+import { authConfig, AuthConfig } from '../../config/auth.config';
 import { AccessTokenClaims } from '../auth.dto';
 import { AuthService } from '../auth.service';
 import { JWT_KEY } from '../jwt-key';
 import { Principal } from '../principal';
 import { sessionCookieToken } from '../session/dashboard-session';
+import { hasSaneTimeClaims } from '../token-claims';
 import type { KeyObject } from 'node:crypto';
 
 @Injectable()
@@ -13,6 +15,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor(
     private readonly auth: AuthService,
     @Inject(JWT_KEY) key: KeyObject,
+    @Inject(authConfig.KEY) private readonly config: AuthConfig,
   ) {
     super({
       // The dashboard's HttpOnly cookie carries the same token; a header, when sent, wins.
@@ -24,7 +27,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     });
   }
 
-  validate(claims: AccessTokenClaims): Promise<Principal | false> {
+  async validate(claims: AccessTokenClaims): Promise<Principal | false> {
+    if (!hasSaneTimeClaims(claims, Math.floor(Date.now() / 1000), this.config.accessTokenTtlSeconds)) return false;
     return this.auth.principalFromClaims(claims);
   }
 }

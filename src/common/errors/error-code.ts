@@ -8,6 +8,9 @@ export enum ErrorCode {
   RouteNotFound = 'route_not_found',
   MethodNotAllowed = 'method_not_allowed',
   Conflict = 'conflict',
+  RequestTimeout = 'request_timeout',
+  UriTooLong = 'uri_too_long',
+  HeaderFieldsTooLarge = 'header_fields_too_large',
   PayloadTooLarge = 'payload_too_large',
   UnsupportedMediaType = 'unsupported_media_type',
   ValidationFailed = 'validation_failed',
@@ -29,16 +32,22 @@ export function defaultCodeForStatus(status: number): ErrorCode {
       return ErrorCode.EntityNotFound;
     case 405:
       return ErrorCode.MethodNotAllowed;
+    case 408:
+      return ErrorCode.RequestTimeout;
     case 409:
       return ErrorCode.Conflict;
     case 413:
       return ErrorCode.PayloadTooLarge;
+    case 414:
+      return ErrorCode.UriTooLong;
     case 415:
       return ErrorCode.UnsupportedMediaType;
     case 422:
       return ErrorCode.ValidationFailed;
     case 429:
       return ErrorCode.TooManyRequests;
+    case 431:
+      return ErrorCode.HeaderFieldsTooLarge;
     case 503:
       return ErrorCode.ServiceUnavailable;
     default:

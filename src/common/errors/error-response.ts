@@ -22,6 +22,10 @@ const FASTIFY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty but its content type is application/json',
   FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON',
+  FST_ERR_BAD_URL: 'The URL is not valid (a path segment is not well-formed percent-encoding)',
+  FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is too long',
+  ERR_HTTP_REQUEST_TIMEOUT: 'The request was not received in time',
+  HPE_HEADER_OVERFLOW: 'The request line or headers are too large',
 };
 
 function rendered(status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}): RenderedError {
