@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { SECURITY } from './auth/decorators/access.decorator';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { ErrorResponseDto } from './common/errors/error-response.dto';
+import { registerMethodNotAllowed } from './common/http/method-not-allowed';
 import { parseQueryString } from './common/http/querystring';
 import { securityHeaders } from './common/http/security-headers';
 import { VersionedResponseInterceptor } from './common/http/versioned';
@@ -65,6 +66,8 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     const { path: _path, prefix: _prefix, routePath: _routePath, ...options } = route;
     this.route({ ...options, method: 'PATCH' });
   });
+
+  registerMethodNotAllowed(fastify);
 
   if (config.logRequests) registerRequestLogging(fastify, options.requestLogSink);
 

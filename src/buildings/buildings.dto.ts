@@ -87,6 +87,15 @@ export class BuildingResponseDto {
   @ApiProperty({ type: LocationDto }) location: LocationDto;
   @ApiProperty({ type: DimensionsDto }) dimensions: DimensionsDto;
   @ApiProperty() rotation: number;
+  @ApiProperty({
+    type: [LocationDto],
+    minItems: 4,
+    maxItems: 4,
+    description:
+      'The four corners of the building rectangle (location, dimensions, rotation), in the order of its floor plan: ' +
+      '(x, y) = (0, 0), (width, 0), (width, length), (0, length); with rotation 0 that is south-west, south-east, north-east, north-west',
+  })
+  corners: LocationDto[];
   @ApiProperty({ type: [CustomFieldDto] }) custom_fields: CustomFieldDto[];
   @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'The user who created it' }) user_uuid: string | null;
   @ApiProperty({ example: '2020-05-08T10:26:34.801+00:00' }) created_at: string;

@@ -311,13 +311,19 @@ describe('buildings', () => {
       expect(listed.headers.etag).toBe('"3"');
     });
 
-    it('answers 400 bad_request to a malformed If-Match', async () => {
+    it('refuses a malformed If-Match like a stale one: 409 on a building, 404 on an unknown id (decisions: issue 10)', async () => {
       const building = await createBuilding(t, a.auth);
-      for (const header of ['abc', '1', '"x"']) {
+      for (const header of ['abc', '1', '"x"', 'W/']) {
         const response = await t.http.put(`/api/v1/buildings/${building.id}`).set(a.auth).set('If-Match', header).send({ name: 'nope' });
-        expectError(response, 400, 'bad_request');
+        expectError(response, 409, 'conflict');
+        expect(response.body.message).toMatch(/stale If-Match/);
       }
-      expect((await buildingRow(t, building.id))!.name).toBe(building.name);
+      // A list with one current tag still matches, whatever else it holds.
+      const current = (await t.http.get(`/api/v1/buildings/${building.id}`).set(a.auth).expect(200)).headers.etag;
+      await t.http.put(`/api/v1/buildings/${building.id}`).set(a.auth).set('If-Match', `abc, ${current}`).send({ name: 'listed' }).expect(200);
+      expectError(await t.http.put('/api/v1/buildings/999999').set(a.auth).set('If-Match', 'abc').send({ name: 'nope' }), 404, 'entity_not_found');
+      expectError(await t.http.put('/api/v1/buildings/999999').set(a.auth).set('If-Match', '"1"').send({ name: 'nope' }), 404, 'entity_not_found');
+      expect((await buildingRow(t, building.id))!.name).toBe('listed');
     });
 
     it('two concurrent writers with the same If-Match: one wins, the other gets 409', async () => {
