@@ -8,7 +8,7 @@ import { IfMatch } from '../common/http/if-match';
 import { IdParam } from '../common/http/params';
 import { DocumentedCreate, DocumentedDelete, DocumentedRead, DocumentedUpdate } from '../common/http/route-docs';
 import { RawJson, Versioned } from '../common/http/versioned';
-import { BuildingDetailResponseDto, BuildingResponseDto, CascadeQuery, CreateBuildingDto, UpdateBuildingDto } from './buildings.dto';
+import { BuildingDetailResponseDto, BuildingDeleteQuery, BuildingResponseDto, CreateBuildingDto, UpdateBuildingDto } from './buildings.dto';
 import { BuildingsService } from './buildings.service';
 
 @ApiTags('Buildings')
@@ -52,8 +52,8 @@ export class BuildingsController {
 
   @Delete(':id')
   @Access(AccessScope.CartographyWrite)
-  @DocumentedDelete('Delete a building and its floors; 409 while geofences, POIs or paths remain unless cascade=true')
-  remove(@CurrentPrincipal() principal: Principal, @IdParam('id') id: number, @Query() query: CascadeQuery): Promise<void> {
-    return this.buildings.remove(principal, id, query.cascade === true);
+  @DocumentedDelete('Delete a building with everything in it (floors, POIs, paths; geofences soft-deleted); with cascade=false, 409 while any remain')
+  remove(@CurrentPrincipal() principal: Principal, @IdParam('id') id: number, @Query() query: BuildingDeleteQuery): Promise<void> {
+    return this.buildings.remove(principal, id, query.cascade !== false);
   }
 }

@@ -112,6 +112,22 @@ export class BuildingDetailResponseDto extends BuildingResponseDto {
   @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Always empty: events are not supported' }) events: never[];
 }
 
+/**
+ * Deleting a building takes everything in it by default, as the hosted API does and as the
+ * official client's `deleteBuilding` (which sends no query) expects; `cascade=false` asks
+ * for a 409 instead while geofences, POIs or path nodes remain.
+ */
+export class BuildingDeleteQuery {
+  @ApiPropertyOptional({
+    default: true,
+    description: 'true (default): delete its floors, POIs and paths, and soft-delete its live geofences; false: 409 while any remain',
+  })
+  @Optional()
+  @BooleanFromString()
+  @IsBoolean()
+  cascade?: boolean;
+}
+
 export class CascadeQuery {
   @ApiPropertyOptional({ description: 'Also soft-delete the live geofences instead of answering 409' })
   @Optional()
