@@ -71,6 +71,7 @@ describe('buildings', () => {
         location: { lat: 42.8723597, lng: -8.5633224 },
         dimensions: { width: 120.5, length: 80 },
         rotation: 0.5,
+        corners: expect.any(Array),
         custom_fields: [{ key: 'zone', value: 'A' }],
         user_uuid: a.org.adminId,
         created_at: expect.stringMatching(TIMESTAMP),
@@ -208,8 +209,10 @@ describe('buildings', () => {
         ...building,
         name: `Renamed ${method}`,
         dimensions: { width: 10, length: 20 },
+        corners: expect.any(Array),
         updated_at: expect.stringMatching(TIMESTAMP),
       });
+      expect(response.body.corners).not.toEqual(building.corners);
       expect(Date.parse(response.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(building.updated_at));
       expect(response.headers.etag).toBe('"2"');
 
@@ -235,7 +238,7 @@ describe('buildings', () => {
         .set(a.auth)
         .send({ ...changes, id: building.id + 1000, user_uuid: randomUUID(), created_at: '2000-01-01T00:00:00.000+00:00', organization_id: randomUUID() });
       expectStatus(response, 200);
-      expect(response.body).toEqual({ ...building, ...changes, updated_at: expect.stringMatching(TIMESTAMP) });
+      expect(response.body).toEqual({ ...building, ...changes, corners: expect.any(Array), updated_at: expect.stringMatching(TIMESTAMP) });
       expect(await buildingRow(t, building.id)).toMatchObject({ organizationId: a.org.organizationId, createdBy: a.org.adminId });
     });
 

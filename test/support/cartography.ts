@@ -55,6 +55,7 @@ export interface BuildingBody {
   location: { lat: number; lng: number };
   dimensions: { width: number; length: number };
   rotation: number;
+  corners: Array<{ lat: number; lng: number }>;
   custom_fields: Array<{ key: string; value: string }>;
   user_uuid: string | null;
   created_at: string;
