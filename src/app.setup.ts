@@ -7,6 +7,7 @@ import { SECURITY } from './auth/decorators/access.decorator';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { ErrorResponseDto } from './common/errors/error-response.dto';
 import { registerMethodNotAllowed } from './common/http/method-not-allowed';
+import { completeOpenApiDocument } from './common/http/openapi-document';
 import { parseQueryString } from './common/http/querystring';
 import { securityHeaders } from './common/http/security-headers';
 import { VersionedResponseInterceptor } from './common/http/versioned';
@@ -14,7 +15,7 @@ import { LogSink, registerRequestLogging } from './common/logging/request-loggin
 import { ApiValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app.config';
 import { MAX_IMAGE_BYTES } from './images/images.service';
-import { API_VERSION } from './version/version.service';
+import { API_VERSION, VersionService } from './version/version.service';
 
 export const API_PREFIX = 'api/v1';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -106,7 +107,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
 }
 
 function setUpApiDocs(app: NestFastifyApplication): void {
-  const document = SwaggerModule.createDocument(
+  const generated = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle('Cartograph')
@@ -123,6 +124,7 @@ function setUpApiDocs(app: NestFastifyApplication): void {
       .build(),
     { extraModels: [ErrorResponseDto] },
   );
+  const document = completeOpenApiDocument(generated, app.get(VersionService).current().version);
   SwaggerModule.setup('api/docs', app, document, {
     jsonDocumentUrl: 'api/docs-json',
     swaggerOptions: { persistAuthorization: true },

@@ -18,7 +18,7 @@ export class CreateGeofenceDto {
   @MaxLength(255)
   name: string;
 
-  @ApiProperty({ example: '5962', description: 'Digits, as a string or a number' })
+  @ApiProperty({ type: 'integer', example: 5962, description: 'The building id; a string of digits ("5962", as answers carry it) is accepted too' })
   @IntegerFromString()
   @IsInt()
   @Min(1)
