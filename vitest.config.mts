@@ -16,6 +16,17 @@ export default defineConfig({
           maxWorkers: 2,
         },
       },
+      {
+        // A real browser (Debian's chromium) against a test app: one file at a time.
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.browser-spec.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          maxWorkers: 1,
+        },
+      },
     ],
   },
 });
