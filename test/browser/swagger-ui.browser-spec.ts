@@ -96,11 +96,11 @@ describe('Swagger UI in a browser', () => {
     });
     mkdirSync(dirname(SCREENSHOT), { recursive: true });
     // The operation from its title to the live answer (the documented responses below are left out).
-    const top = await page.locator('[id$="-BuildingsController_update"]').evaluate((element) => element.getBoundingClientRect().top + window.scrollY);
+    const top = await page.locator('[id$="-BuildingsController_update"]').evaluate((element) => element.getBoundingClientRect().top + (globalThis as unknown as { scrollY: number }).scrollY);
     const answerBottom = await page
       .locator('[id$="-BuildingsController_update"] .live-responses-table')
       .first()
-      .evaluate((element) => element.getBoundingClientRect().bottom + window.scrollY);
+      .evaluate((element) => element.getBoundingClientRect().bottom + (globalThis as unknown as { scrollY: number }).scrollY);
     await page.screenshot({ path: SCREENSHOT, fullPage: true, clip: { x: 0, y: top, width: 1280, height: Math.min(answerBottom - top, 1600) } });
     expect(put.status, put.body).toBe('200');
     expect(JSON.parse(put.body)).toMatchObject({ id: building.id, name: 'Renamed in Swagger UI' });
