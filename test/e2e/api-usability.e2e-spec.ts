@@ -144,6 +144,19 @@ describe('API usability (issue 10)', () => {
       // The token itself still works: only its copies were refused.
       expectStatus(await t.http.get('/api/v1/buildings').set(admin), 200);
     });
+
+    it('a token whose session was ended (password changed) is told it was revoked', async () => {
+      const member = await addUser(t, admin);
+      const session = await login(t, member.email, member.password);
+      await t.http
+        .put('/api/v1/users/me/password')
+        .set(session.auth)
+        .send({ current_password: member.password, new_password: `${member.password}-new` })
+        .expect(204);
+      const message = await messageOf(session.auth);
+      expect(message).toMatch(/revoked/);
+      expect(message).not.toBe('Authentication is required');
+    });
   });
 
   describe('building corners', () => {
