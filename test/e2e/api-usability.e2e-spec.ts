@@ -1,6 +1,12 @@
 import SitumSDK from '@situm/sdk-js';
 import jwt from 'jsonwebtoken';
+import { execFile } from 'node:child_process';
 import type { KeyObject } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JWT_KEY } from '../../src/auth/jwt-key';
 import { addPoi, addUser, login, putPaths } from '../support/admin';
@@ -200,6 +206,34 @@ describe('API usability (issue 10)', () => {
       const building = (await sdk.cartography.getBuildingById(site.building.id)) as unknown as { corners: Array<{ lat: number; lng: number }> };
       expect(building.corners).toHaveLength(4);
       for (const corner of building.corners) expect(corner).toEqual({ lat: expect.any(Number), lng: expect.any(Number) });
+    });
+  });
+
+  describe("the README's SDK quick start", () => {
+    it('runs as written against the server (only the domain and the credentials replaced)', async () => {
+      const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+      const section = readme.slice(readme.indexOf('## SDK quick start'));
+      const snippet = /```js\n([\s\S]*?)```/.exec(section)![1];
+      const sdkEntry = pathToFileURL(join(__dirname, '..', '..', 'node_modules', '@situm', 'sdk-js', 'dist', 'es5', 'situm-sdk.js')).href;
+      const script = snippet
+        .replace("'@situm/sdk-js'", JSON.stringify(sdkEntry))
+        .replace("'http://localhost:3000'", JSON.stringify(domain))
+        .replace("'admin@cartograph.local'", JSON.stringify(org.email));
+      expect(script).not.toBe(snippet);
+      const dir = mkdtempSync(join(tmpdir(), 'cartograph-readme-'));
+      try {
+        writeFileSync(join(dir, 'quick-start.mjs'), script);
+        const { stdout } = await promisify(execFile)(process.execPath, [join(dir, 'quick-start.mjs')], {
+          env: { ...process.env, CARTOGRAPH_PASSWORD: org.password },
+          timeout: 20_000,
+        });
+        expect(stdout).toContain("name: 'Warehouse'");
+        expect(stdout).toMatch(/lat: -?\d+\.\d+/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      const stored = (await t.http.get('/api/v1/buildings').set(admin)).body as Array<{ name: string; corners: unknown[] }>;
+      expect(stored.find((building) => building.name === 'Warehouse')?.corners).toHaveLength(4);
     });
   });
 
