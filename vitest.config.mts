@@ -23,7 +23,7 @@ export default defineConfig({
           include: ['test/browser/**/*.browser-spec.ts'],
           environment: 'node',
           testTimeout: 60_000,
-          hookTimeout: 60_000,
+          hookTimeout: 120_000,
           maxWorkers: 1,
         },
       },

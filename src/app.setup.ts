@@ -6,11 +6,12 @@ import type { FastifyRequest } from 'fastify';
 import { SECURITY } from './auth/decorators/access.decorator';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { ErrorResponseDto } from './common/errors/error-response.dto';
-import { registerMethodNotAllowed } from './common/http/method-not-allowed';
-import { completeOpenApiDocument } from './common/http/openapi-document';
 import { parseQueryString } from './common/http/querystring';
 import { securityHeaders } from './common/http/security-headers';
 import { VersionedResponseInterceptor } from './common/http/versioned';
+// Issue 10: 405 with Allow, and the finished OpenAPI document.
+import { registerMethodNotAllowed } from './common/http/method-not-allowed';
+import { completeOpenApiDocument } from './common/http/openapi-document';
 import { LogSink, registerRequestLogging } from './common/logging/request-logging';
 import { ApiValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app.config';
