@@ -9,7 +9,6 @@ import { ErrorResponseDto } from './common/errors/error-response.dto';
 import { parseQueryString } from './common/http/querystring';
 import { securityHeaders } from './common/http/security-headers';
 import { VersionedResponseInterceptor } from './common/http/versioned';
-// Issue 10: 405 with Allow, and the finished OpenAPI document.
 import { registerMethodNotAllowed } from './common/http/method-not-allowed';
 import { completeOpenApiDocument } from './common/http/openapi-document';
 import { LogSink, registerRequestLogging } from './common/logging/request-logging';
