@@ -7,13 +7,19 @@ import type { OpenAPIObject } from '@nestjs/swagger';
  * - every operation documents the errors it can answer (400 malformed input, 404 unknown id,
  *   409 stale If-Match, 422 invalid body), each with the one error shape;
  * - no response has an empty description;
+ * - header parameters are declared once, under their canonical name: `@Headers('if-match')`
+ *   makes @nestjs/swagger add a required lowercase `if-match` (Swagger UI then refuses to send
+ *   the request); conditional headers are optional, and Accept, Content-Type and Authorization
+ *   are not parameters at all in OpenAPI (its specification says to ignore them);
  * - `info.version` is the server's version.
  */
+
+type Parameter = { in: string; name: string; required?: boolean; description?: string };
 
 type Operation = {
   operationId?: string;
   summary?: string;
-  parameters?: Array<{ in: string; name: string }>;
+  parameters?: Parameter[];
   requestBody?: unknown;
   security?: unknown[];
   responses: Record<string, { description?: string; content?: Record<string, unknown> }>;
@@ -39,11 +45,43 @@ export const RESPONSE_DESCRIPTIONS: Record<string, string> = {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
+const NOT_PARAMETERS = new Set(['accept', 'content-type', 'authorization']);
+const CONDITIONAL_HEADERS: Record<string, string> = {
+  'if-match': 'If-Match',
+  'if-none-match': 'If-None-Match',
+};
+
+/** One declaration per header, the documented one first; conditional headers optional and canonically named. */
+function normalizeHeaders(parameters: Parameter[]): Parameter[] {
+  const kept: Parameter[] = [];
+  const seen = new Map<string, Parameter>();
+  const ranked = [...parameters].sort((a, b) => Number(b.in === 'header' && !!b.description) - Number(a.in === 'header' && !!a.description));
+  for (const parameter of ranked) {
+    if (parameter.in !== 'header') continue;
+    const key = parameter.name.toLowerCase();
+    if (NOT_PARAMETERS.has(key) || seen.has(key)) continue;
+    const canonical = CONDITIONAL_HEADERS[key];
+    seen.set(key, canonical ? { ...parameter, name: canonical, required: false } : parameter);
+  }
+  for (const parameter of parameters) {
+    if (parameter.in !== 'header') kept.push(parameter);
+    else {
+      const chosen = seen.get(parameter.name.toLowerCase());
+      if (chosen) {
+        kept.push(chosen);
+        seen.delete(parameter.name.toLowerCase());
+      }
+    }
+  }
+  return kept;
+}
+
 function addError(operation: Operation, status: string): void {
   operation.responses[status] ??= { description: RESPONSE_DESCRIPTIONS[status], content: { 'application/json': { schema: ERROR_SCHEMA } } };
 }
 
 function completeOperation(operation: Operation): void {
+  if (operation.parameters) operation.parameters = normalizeHeaders(operation.parameters);
   const onlyRefuses = Object.keys(operation.responses).includes('405') && !Object.keys(operation.responses).some((status) => status.startsWith('2'));
   if (!onlyRefuses) {
     const parameters = operation.parameters ?? [];
