@@ -14,12 +14,14 @@ import { parseQueryString } from './common/http/querystring';
 import { securityHeaders } from './common/http/security-headers';
 import { registerTransportHardening, transportServerOptions } from './common/http/transport';
 import { VersionedResponseInterceptor } from './common/http/versioned';
+import { registerMethodNotAllowed } from './common/http/method-not-allowed';
+import { completeOpenApiDocument } from './common/http/openapi-document';
 import { LogSink, registerRequestLogging } from './common/logging/request-logging';
 import { ApiValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app.config';
 import { registerDashboard } from './dashboard/dashboard';
 import { MAX_IMAGE_BYTES } from './images/images.service';
-import { API_VERSION } from './version/version.service';
+import { API_VERSION, VersionService } from './version/version.service';
 
 export const API_PREFIX = 'api/v1';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -75,6 +77,8 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     this.route({ ...options, method: 'PATCH' });
   });
 
+  registerMethodNotAllowed(fastify);
+
   if (config.logRequests) registerRequestLogging(fastify, options.requestLogSink);
 
   // Only the dashboard's session cookies are read; nothing is signed by the plugin itself.
@@ -118,7 +122,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
 }
 
 function setUpApiDocs(app: NestFastifyApplication): void {
-  const document = SwaggerModule.createDocument(
+  const generated = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle('Cartograph')
@@ -135,7 +139,8 @@ function setUpApiDocs(app: NestFastifyApplication): void {
       .build(),
     { extraModels: [ErrorResponseDto] },
   );
-  documentIdempotencyKey(document);
+  documentIdempotencyKey(generated);
+  const document = completeOpenApiDocument(generated, app.get(VersionService).current().version);
   SwaggerModule.setup('api/docs', app, document, {
     jsonDocumentUrl: 'api/docs-json',
     swaggerOptions: { persistAuthorization: true },

@@ -1,3 +1,4 @@
+import { buildingCorners } from '../common/geometry/cartesian';
 import { formatTimestamp } from '../common/time/timestamps';
 import { Building } from './building.entity';
 import { BuildingResponseDto } from './buildings.dto';
@@ -11,6 +12,7 @@ export function toBuildingResponse(building: Building): BuildingResponseDto {
     location: { lat: building.latitude, lng: building.longitude },
     dimensions: { width: building.width, length: building.length },
     rotation: building.rotation,
+    corners: buildingCorners(building),
     custom_fields: building.customFields,
     user_uuid: building.createdBy,
     created_at: formatTimestamp(building.createdAt),

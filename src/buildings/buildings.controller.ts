@@ -1,14 +1,14 @@
-import { Body, Controller, Delete, Get, Headers, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../auth/permissions';
 import { Principal } from '../auth/principal';
-import { parseIfMatch } from '../common/database/optimistic';
+import { IfMatch } from '../common/http/if-match';
 import { IdParam } from '../common/http/params';
 import { DocumentedCreate, DocumentedDelete, DocumentedRead, DocumentedUpdate } from '../common/http/route-docs';
 import { RawJson, Versioned } from '../common/http/versioned';
-import { BuildingDetailResponseDto, BuildingResponseDto, CascadeQuery, CreateBuildingDto, UpdateBuildingDto } from './buildings.dto';
+import { BuildingDetailResponseDto, BuildingDeleteQuery, BuildingResponseDto, CreateBuildingDto, UpdateBuildingDto } from './buildings.dto';
 import { BuildingsService } from './buildings.service';
 
 @ApiTags('Buildings')
@@ -45,15 +45,15 @@ export class BuildingsController {
     @CurrentPrincipal() principal: Principal,
     @IdParam('id') id: number,
     @Body() dto: UpdateBuildingDto,
-    @Headers('if-match') ifMatch?: string,
+    @IfMatch() ifMatch: number[] | undefined,
   ): Promise<Versioned<BuildingResponseDto>> {
-    return this.buildings.update(principal, id, dto, parseIfMatch(ifMatch));
+    return this.buildings.update(principal, id, dto, ifMatch);
   }
 
   @Delete(':id')
   @Access(AccessScope.CartographyWrite)
-  @DocumentedDelete('Delete a building and its floors; 409 while geofences, POIs or paths remain unless cascade=true')
-  remove(@CurrentPrincipal() principal: Principal, @IdParam('id') id: number, @Query() query: CascadeQuery): Promise<void> {
-    return this.buildings.remove(principal, id, query.cascade === true);
+  @DocumentedDelete('Delete a building with everything in it (floors, POIs, paths; geofences soft-deleted); with cascade=false, 409 while any remain')
+  remove(@CurrentPrincipal() principal: Principal, @IdParam('id') id: number, @Query() query: BuildingDeleteQuery): Promise<void> {
+    return this.buildings.remove(principal, id, query.cascade !== false);
   }
 }

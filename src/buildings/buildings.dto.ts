@@ -87,6 +87,15 @@ export class BuildingResponseDto {
   @ApiProperty({ type: LocationDto }) location: LocationDto;
   @ApiProperty({ type: DimensionsDto }) dimensions: DimensionsDto;
   @ApiProperty() rotation: number;
+  @ApiProperty({
+    type: [LocationDto],
+    minItems: 4,
+    maxItems: 4,
+    description:
+      'The four corners of the building rectangle (location, dimensions, rotation), in the order of its floor plan: ' +
+      '(x, y) = (0, 0), (width, 0), (width, length), (0, length); with rotation 0 that is south-west, south-east, north-east, north-west',
+  })
+  corners: LocationDto[];
   @ApiProperty({ type: [CustomFieldDto] }) custom_fields: CustomFieldDto[];
   @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'The user who created it' }) user_uuid: string | null;
   @ApiProperty({ example: '2020-05-08T10:26:34.801+00:00' }) created_at: string;
@@ -101,6 +110,22 @@ export class BuildingDetailResponseDto extends BuildingResponseDto {
   @ApiProperty({ description: 'The wayfinding graph { nodes, links }, or {} when none is stored', type: 'object', additionalProperties: true })
   paths: { nodes?: PathNodeDto[]; links?: PathLinkDto[] };
   @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Always empty: events are not supported' }) events: never[];
+}
+
+/**
+ * Deleting a building takes everything in it by default, as the hosted API does and as the
+ * official client's `deleteBuilding` (which sends no query) expects; `cascade=false` asks
+ * for a 409 instead while geofences, POIs or path nodes remain.
+ */
+export class BuildingDeleteQuery {
+  @ApiPropertyOptional({
+    default: true,
+    description: 'true (default): delete its floors, POIs and paths, and soft-delete its live geofences; false: 409 while any remain',
+  })
+  @Optional()
+  @BooleanFromString()
+  @IsBoolean()
+  cascade?: boolean;
 }
 
 export class CascadeQuery {

@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Get, Headers, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Post, Put, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../auth/permissions';
 import { Principal } from '../auth/principal';
 import { CascadeQuery } from '../buildings/buildings.dto';
-import { parseIfMatch } from '../common/database/optimistic';
+import { IfMatch } from '../common/http/if-match';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { IdParam } from '../common/http/params';
 import { DocumentedCreate, DocumentedDelete, DocumentedRead, DocumentedUpdate } from '../common/http/route-docs';
@@ -56,9 +56,9 @@ export class FloorsController {
     @CurrentPrincipal() principal: Principal,
     @IdParam('id') id: number,
     @Body() dto: UpdateFloorDto,
-    @Headers('if-match') ifMatch?: string,
+    @IfMatch() ifMatch: number[] | undefined,
   ): Promise<Versioned<FloorResponseDto>> {
-    return this.floors.update(principal, id, dto, parseIfMatch(ifMatch));
+    return this.floors.update(principal, id, dto, ifMatch);
   }
 
   @Delete('floors/:id')

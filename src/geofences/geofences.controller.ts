@@ -1,10 +1,10 @@
-import { Body, Controller, Delete, Get, Headers, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../auth/permissions';
 import { Principal } from '../auth/principal';
-import { parseIfMatch } from '../common/database/optimistic';
+import { IfMatch } from '../common/http/if-match';
 import { UuidParam } from '../common/http/params';
 import { DocumentedCreate, DocumentedDelete, DocumentedRead, DocumentedUpdate } from '../common/http/route-docs';
 import { Versioned } from '../common/http/versioned';
@@ -55,9 +55,9 @@ export class GeofencesController {
     @CurrentPrincipal() principal: Principal,
     @UuidParam('id') id: string,
     @Body() dto: UpdateGeofenceDto,
-    @Headers('if-match') ifMatch?: string,
+    @IfMatch() ifMatch: number[] | undefined,
   ): Promise<Versioned<GeofenceResponseDto>> {
-    return this.geofences.update(principal, id, dto, parseIfMatch(ifMatch));
+    return this.geofences.update(principal, id, dto, ifMatch);
   }
 
   @Delete(':id')

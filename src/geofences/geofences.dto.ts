@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { Allow, ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsObject, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsNotEmpty, IsObject, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { CustomFieldDto } from '../common/custom-fields';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { ListQuery } from '../common/http/list-query';
@@ -18,7 +18,7 @@ export class CreateGeofenceDto {
   @MaxLength(255)
   name: string;
 
-  @ApiProperty({ example: '5962', description: 'Digits, as a string or a number' })
+  @ApiProperty({ type: 'integer', example: 5962, description: 'The building id; a string of digits ("5962", as answers carry it) is accepted too' })
   @IntegerFromString()
   @IsInt()
   @Min(1)
@@ -38,8 +38,8 @@ export class CreateGeofenceDto {
     type: 'array',
     items: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
   })
-  // Checked in depth by validateRing, which names the offending pair.
-  @Allow()
+  // Present here; checked in depth by validateRing, which names the offending pair.
+  @IsDefined()
   geometric: unknown;
 
   @ApiPropertyOptional({ maxLength: 255, example: 'geo4' })

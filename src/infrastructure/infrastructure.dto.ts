@@ -68,7 +68,7 @@ export class WifiInputDto extends TransmitterPositionDto {
   @Matches(BSSID, { message: 'bssid must look like xx:xx:xx:xx:xx:xx (hexadecimal)' })
   bssid: string;
 
-  @ApiPropertyOptional({ maxLength: 255, example: 'Office' })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 255, example: 'Office' })
   @IsOptional()
   @ValidateIf((_object, value) => value !== null)
   @IsString()

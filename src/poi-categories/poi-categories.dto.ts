@@ -27,13 +27,13 @@ export class CreatePoiCategoryDto {
   @Matches(/^[\w.-]+$/, { message: 'code may contain letters, digits, "_", "-" and "." only' })
   code: string;
 
-  @ApiPropertyOptional({ format: 'uuid', nullable: true, description: 'Id of an uploaded image; null or "" removes it' })
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'Id of an uploaded image; null or "" removes it' })
   @IsOptional()
   @ValidateIf((_object, value) => value !== null && value !== '')
   @IsUUID()
   icon?: string | null;
 
-  @ApiPropertyOptional({ format: 'uuid', nullable: true, description: 'Id of an uploaded image; null or "" removes it' })
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'Id of an uploaded image; null or "" removes it' })
   @IsOptional()
   @ValidateIf((_object, value) => value !== null && value !== '')
   @IsUUID()

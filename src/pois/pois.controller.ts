@@ -1,10 +1,10 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../auth/permissions';
 import { Principal } from '../auth/principal';
-import { parseIfMatch } from '../common/database/optimistic';
+import { IfMatch } from '../common/http/if-match';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { IdParam } from '../common/http/params';
 import { DocumentedCreate, DocumentedDelete, DocumentedRead, DocumentedUpdate } from '../common/http/route-docs';
@@ -66,9 +66,9 @@ export class PoisController {
     @CurrentPrincipal() principal: Principal,
     @IdParam('id') id: number,
     @Body() dto: UpdatePoiDto,
-    @Headers('if-match') ifMatch?: string,
+    @IfMatch() ifMatch: number[] | undefined,
   ): Promise<Versioned<PoiResponseDto>> {
-    return this.pois.update(principal, id, dto, parseIfMatch(ifMatch));
+    return this.pois.update(principal, id, dto, ifMatch);
   }
 
   @Delete('pois/:id')

@@ -116,9 +116,7 @@ export class UserAdminService {
     const admin = principal.role === Role.AdminOrg;
     if (!admin) {
       if (id !== principal.userId) throw ApiError.forbidden('Only administrators change other users');
-      const sent = Object.entries(dto).filter(([, value]) => value !== undefined).map(([key]) => key);
-      const refused = sent.filter((key) => !(SELF_EDITABLE_FIELDS as readonly string[]).includes(key));
-      if (refused.length > 0) throw ApiError.forbidden(`Only administrators change ${refused.join(', ')}`);
+      dto = await this.withoutUnchangedAdminFields(principal, id, dto);
     }
     const passwordHash = dto.password === undefined ? undefined : await this.checkedHash(dto.password, dto.email ?? '', 'password');
     return retryOnConcurrentUpdate(() =>
@@ -158,6 +156,23 @@ export class UserAdminService {
         return response;
       }),
     );
+  }
+
+  /**
+   * A profile form sends the whole user back: the fields only administrators change are
+   * accepted when they equal the stored values (and then not written); only a real change
+   * of one is refused. A password is never "unchanged" (its hash cannot be compared).
+   */
+  private async withoutUnchangedAdminFields(principal: Principal, id: string, dto: UpdateUserDto): Promise<UpdateUserDto> {
+    const sent = Object.entries(dto).filter(([, value]) => value !== undefined).map(([key]) => key);
+    const guarded = sent.filter((key) => !(SELF_EDITABLE_FIELDS as readonly string[]).includes(key));
+    if (guarded.length === 0) return dto;
+    const [current] = await this.render(this.users.manager, [await this.findVisible(principal, id)]);
+    const stored = current as unknown as Record<string, unknown>;
+    const sentValues = dto as Record<string, unknown>;
+    const refused = guarded.filter((key) => key === 'password' || !sameFieldValue(sentValues[key], stored[key]));
+    if (refused.length > 0) throw ApiError.forbidden(`Only administrators change ${refused.join(', ')}`);
+    return Object.fromEntries(Object.entries(dto).filter(([key]) => !guarded.includes(key))) as UpdateUserDto;
   }
 
   /** The user's tokens and keys stop working at once (their rows cascade). */
@@ -254,4 +269,13 @@ export class UserAdminService {
       ),
     );
   }
+}
+
+/** Lists (group and building ids) compare as sets: their order carries no meaning. */
+function sameFieldValue(sent: unknown, stored: unknown): boolean {
+  if (Array.isArray(sent) && Array.isArray(stored)) {
+    const key = (values: unknown[]) => JSON.stringify([...new Set(values.map(String))].sort());
+    return key(sent) === key(stored);
+  }
+  return sent === stored;
 }

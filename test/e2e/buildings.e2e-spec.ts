@@ -71,6 +71,7 @@ describe('buildings', () => {
         location: { lat: 42.8723597, lng: -8.5633224 },
         dimensions: { width: 120.5, length: 80 },
         rotation: 0.5,
+        corners: expect.any(Array),
         custom_fields: [{ key: 'zone', value: 'A' }],
         user_uuid: a.org.adminId,
         created_at: expect.stringMatching(TIMESTAMP),
@@ -208,8 +209,10 @@ describe('buildings', () => {
         ...building,
         name: `Renamed ${method}`,
         dimensions: { width: 10, length: 20 },
+        corners: expect.any(Array),
         updated_at: expect.stringMatching(TIMESTAMP),
       });
+      expect(response.body.corners).not.toEqual(building.corners);
       expect(Date.parse(response.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(building.updated_at));
       expect(response.headers.etag).toBe('"2"');
 
@@ -235,7 +238,7 @@ describe('buildings', () => {
         .set(a.auth)
         .send({ ...changes, id: building.id + 1000, user_uuid: randomUUID(), created_at: '2000-01-01T00:00:00.000+00:00', organization_id: randomUUID() });
       expectStatus(response, 200);
-      expect(response.body).toEqual({ ...building, ...changes, updated_at: expect.stringMatching(TIMESTAMP) });
+      expect(response.body).toEqual({ ...building, ...changes, corners: expect.any(Array), updated_at: expect.stringMatching(TIMESTAMP) });
       expect(await buildingRow(t, building.id)).toMatchObject({ organizationId: a.org.organizationId, createdBy: a.org.adminId });
     });
 
@@ -311,13 +314,19 @@ describe('buildings', () => {
       expect(listed.headers.etag).toBe('"3"');
     });
 
-    it('answers 400 bad_request to a malformed If-Match', async () => {
+    it('refuses a malformed If-Match like a stale one: 409 on a building, 404 on an unknown id (decisions: issue 10)', async () => {
       const building = await createBuilding(t, a.auth);
-      for (const header of ['abc', '1', '"x"']) {
+      for (const header of ['abc', '1', '"x"', 'W/']) {
         const response = await t.http.put(`/api/v1/buildings/${building.id}`).set(a.auth).set('If-Match', header).send({ name: 'nope' });
-        expectError(response, 400, 'bad_request');
+        expectError(response, 409, 'conflict');
+        expect(response.body.message).toMatch(/stale If-Match/);
       }
-      expect((await buildingRow(t, building.id))!.name).toBe(building.name);
+      // A list with one current tag still matches, whatever else it holds.
+      const current = (await t.http.get(`/api/v1/buildings/${building.id}`).set(a.auth).expect(200)).headers.etag;
+      await t.http.put(`/api/v1/buildings/${building.id}`).set(a.auth).set('If-Match', `abc, ${current}`).send({ name: 'listed' }).expect(200);
+      expectError(await t.http.put('/api/v1/buildings/999999').set(a.auth).set('If-Match', 'abc').send({ name: 'nope' }), 404, 'entity_not_found');
+      expectError(await t.http.put('/api/v1/buildings/999999').set(a.auth).set('If-Match', '"1"').send({ name: 'nope' }), 404, 'entity_not_found');
+      expect((await buildingRow(t, building.id))!.name).toBe('listed');
     });
 
     it('two concurrent writers with the same If-Match: one wins, the other gets 409', async () => {
@@ -362,18 +371,18 @@ describe('buildings', () => {
       expect(stored.floors.every((floor) => floor.deletedAt instanceof Date)).toBe(true);
     });
 
-    it('answers 409 conflict while live geofences remain, and changes nothing', async () => {
+    it('with cascade=false answers 409 conflict while live geofences remain, and changes nothing', async () => {
       const site = await createSite(t, a.auth, { name: 'Busy' });
       await createGeofence(t, a.auth, site.place);
       const before = await buildingState(t, site.building.id);
-      for (const url of [`/api/v1/buildings/${site.building.id}`, `/api/v1/buildings/${site.building.id}?cascade=false`]) {
+      for (const url of [`/api/v1/buildings/${site.building.id}?cascade=false`]) {
         expectError(await t.http.delete(url).set(a.auth), 409, 'conflict');
       }
       expect(await buildingState(t, site.building.id)).toEqual(before);
       await t.http.get(`/api/v1/buildings/${site.building.id}`).set(a.auth).expect(200);
     });
 
-    it('with cascade=true deletes it and soft-deletes its live geofences, which stay readable by id', async () => {
+    it.each(['?cascade=true', ''])('with %s (the default cascades, as the hosted API does) deletes it and soft-deletes its live geofences, which stay readable by id', async (query) => {
       const site = await createSite(t, a.auth, { name: 'Cascade' });
       const second = await createFloor(t, a.auth, site.building.id, { level: 1 });
       const live = [
@@ -386,7 +395,7 @@ describe('buildings', () => {
       const other = await createSite(t, a.auth, { name: 'Untouched' });
       const bystander = await createGeofence(t, a.auth, other.place);
 
-      const response = await t.http.delete(`/api/v1/buildings/${site.building.id}?cascade=true`).set(a.auth);
+      const response = await t.http.delete(`/api/v1/buildings/${site.building.id}${query}`).set(a.auth);
       expectStatus(response, 204);
 
       expectError(await t.http.get(`/api/v1/buildings/${site.building.id}`).set(a.auth), 404, 'entity_not_found');
@@ -411,11 +420,11 @@ describe('buildings', () => {
       expectStatus(await t.http.delete(`/api/v1/buildings/${site.building.id}`).set(a.auth), 204);
     });
 
-    it('a building deletion racing geofence creations never leaves a live geofence in a deleted building', async () => {
+    it.each(['?cascade=false', ''])('a building deletion (%s) racing geofence creations never leaves a live geofence in a deleted building', async (query) => {
       for (let round = 0; round < 10; round += 1) {
         const site = await createSite(t, a.auth);
         const [removal, ...creations] = await Promise.all([
-          t.http.delete(`/api/v1/buildings/${site.building.id}`).set(a.auth),
+          t.http.delete(`/api/v1/buildings/${site.building.id}${query}`).set(a.auth),
           ...Array.from({ length: 4 }, (_, index) =>
             t.http
               .post('/api/v1/geofences')
@@ -423,12 +432,13 @@ describe('buildings', () => {
               .send({ name: `Racer ${index}`, building_id: site.building.id, floor_id: site.floor.id, geometric: [[1, 1], [1, 2], [2, 2], [1, 1]] }),
           ),
         ]);
-        expect([204, 409]).toContain(removal.status);
+        // The default cascades: it never refuses, and geofences created before it are soft-deleted with it.
+        expect(query ? [204, 409] : [204]).toContain(removal.status);
         for (const creation of creations) expect([201, 422]).toContain(creation.status);
         const live = (await geofenceRowsOf(t, site.building.id)).filter((geofence) => !geofence.deleted);
         if (removal.status === 204) {
           expect(live, `round ${round}: building deleted with live geofences`).toEqual([]);
-          expect(creations.filter((creation) => creation.status === 201)).toEqual([]);
+          if (query) expect(creations.filter((creation) => creation.status === 201)).toEqual([]);
         } else {
           expect(live.length).toBeGreaterThan(0);
           expect((await buildingRow(t, site.building.id))!.deletedAt).toBeNull();

@@ -100,10 +100,11 @@ describe('API documentation', () => {
       });
     });
 
-    it('documents exactly the routes the server serves', () => {
+    it('documents exactly the routes the server serves (each PUT with its PATCH twin)', () => {
       const served = t.app
         .get(RouteDeclarations)
         .list()
+        .flatMap((route) => (route.method === 'PUT' ? [route, { ...route, method: 'PATCH' }] : [route]))
         .map((route) => `${route.method} /${route.path.startsWith('health/') ? '' : 'api/v1/'}${route.path.replace(/:(\w+)/g, '{$1}')}`)
         .sort();
       const documented = operationsOf(document)
@@ -141,6 +142,7 @@ describe('API documentation', () => {
         t.app
           .get(RouteDeclarations)
           .list()
+          .flatMap((route) => (route.method === 'PUT' ? [route, { ...route, method: 'PATCH' }] : [route]))
           .map((route) => [`${route.method} /${route.path.startsWith('health/') ? '' : 'api/v1/'}${route.path.replace(/:(\w+)/g, '{$1}')}`, route.access ?? '']),
       );
       const problems: string[] = [];

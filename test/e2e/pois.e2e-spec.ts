@@ -532,7 +532,7 @@ describe('POIs', () => {
       const read = await get(a, `/api/v1/pois/${poi.id}`);
       expect(read.headers.etag).toBe('"2"');
       expect(read.body.name).toBe('v2');
-      expectError(await t.http.put(`/api/v1/pois/${poi.id}`).set(a.auth).set('If-Match', 'abc').send({ name: 'x' }), 400, 'bad_request');
+      expectError(await t.http.put(`/api/v1/pois/${poi.id}`).set(a.auth).set('If-Match', 'abc').send({ name: 'x' }), 409, 'conflict');
     });
   });
 

@@ -667,18 +667,20 @@ describe('Users', () => {
       });
       const refused: Array<Record<string, unknown>> = [
         { role: 'ADMIN_ORG' },
-        { role: 'USER' },
         { email: uniqueEmail('self') },
         { code: 'S-2' },
         { is_verified: true },
         { group_ids: [group.id] },
         { building_ids: [building.id] },
-        { building_ids: [] },
         { password: strongPassword() },
         { full_name: 'Allowed', role: 'ADMIN_ORG' },
       ];
       for (const body of refused) {
         expectError(await http.put(`/api/v1/users/${user.id}`).set(session.auth).send(body), 403, 'forbidden');
+      }
+      // Unchanged values of those fields are what a profile form sends back: accepted (issue 10).
+      for (const body of [{ role: 'USER' }, { building_ids: [] }, { email: user.email, code: 'S-1', is_verified: false, group_ids: [] }]) {
+        expectStatus(await http.put(`/api/v1/users/${user.id}`).set(session.auth).send(body), 200);
       }
       expectError(await http.put(`/api/v1/users/${other.id}`).set(session.auth).send({ full_name: 'Hijacked' }), 403, 'forbidden');
       expectError(await http.put(`/api/v1/users/${a.org.adminId}`).set(session.auth).send({ full_name: 'Hijacked' }), 403, 'forbidden');

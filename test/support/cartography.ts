@@ -15,7 +15,7 @@ export const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/;
 export const GEOFENCE_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\[UTC\]$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export const BUILDING_KEYS = ['created_at', 'custom_fields', 'description', 'dimensions', 'id', 'info', 'location', 'name', 'rotation', 'updated_at', 'user_uuid'];
+export const BUILDING_KEYS = ['corners', 'created_at', 'custom_fields', 'description', 'dimensions', 'id', 'info', 'location', 'name', 'rotation', 'updated_at', 'user_uuid'];
 export const BUILDING_DETAIL_KEYS = [...BUILDING_KEYS, 'floors', 'geofences'].sort();
 export const FLOOR_KEYS = ['building_id', 'created_at', 'custom_fields', 'id', 'level', 'level_height', 'maps', 'name', 'updated_at'];
 export const FLOOR_MAPS_KEYS = ['map_id', 'map_url', 'scale'];
@@ -55,6 +55,7 @@ export interface BuildingBody {
   location: { lat: number; lng: number };
   dimensions: { width: number; length: number };
   rotation: number;
+  corners: Array<{ lat: number; lng: number }>;
   custom_fields: Array<{ key: string; value: string }>;
   user_uuid: string | null;
   created_at: string;

@@ -14,9 +14,30 @@ import type { KeyObject } from 'node:crypto';
 export const AUTHENTICATED_EARLY = Symbol('cartograph:authenticated-early');
 type AuthenticatedEarly = { [AUTHENTICATED_EARLY]?: true };
 
-function acceptPrincipal(error: unknown, principal: Principal | false, context: ExecutionContext): Principal {
+type PresentedCredential = 'bearer' | 'api-key' | 'both' | 'password-or-api-key';
+
+/** Why presented credentials were refused, told apart from "none were sent" (same 401 and shape). */
+function refusal(presented: PresentedCredential, info: unknown): ApiError {
+  const infos = (Array.isArray(info) ? info : [info]) as Array<{ name?: string } | undefined>;
+  if (infos.some((item) => item?.name === 'TokenExpiredError')) return ApiError.unauthorized('The access token has expired; get a new one');
+  if (infos.some((item) => item?.name === 'JsonWebTokenError' || item?.name === 'NotBeforeError')) {
+    return ApiError.unauthorized('The access token is invalid');
+  }
+  switch (presented) {
+    case 'bearer':
+      return ApiError.unauthorized('The access token has been revoked');
+    case 'api-key':
+      return ApiError.unauthorized('The API key is invalid or disabled');
+    case 'both':
+      return ApiError.unauthorized('Neither the access token nor the API key is valid');
+    default:
+      return ApiError.unauthorized();
+  }
+}
+
+function acceptPrincipal(error: unknown, principal: Principal | false, info: unknown, context: ExecutionContext, presented: PresentedCredential): Principal {
   if (error) throw error;
-  if (!principal) throw ApiError.unauthorized();
+  if (!principal) throw refusal(presented, info);
   const request = context.switchToHttp().getRequest<FastifyRequest>();
   principal.ip = request.ip;
   if (principal.credential === CredentialKind.ApiKey) {
@@ -30,26 +51,26 @@ function acceptPrincipal(error: unknown, principal: Principal | false, context: 
 }
 
 class BearerOrApiKeyGuard extends AuthGuard(['jwt', 'api-key']) {
-  override handleRequest<T>(error: unknown, principal: Principal | false, _info: unknown, context: ExecutionContext): T {
-    return acceptPrincipal(error, principal, context) as T;
+  override handleRequest<T>(error: unknown, principal: Principal | false, info: unknown, context: ExecutionContext): T {
+    return acceptPrincipal(error, principal, info, context, 'both') as T;
   }
 }
 
 class BearerGuard extends AuthGuard('jwt') {
-  override handleRequest<T>(error: unknown, principal: Principal | false, _info: unknown, context: ExecutionContext): T {
-    return acceptPrincipal(error, principal, context) as T;
+  override handleRequest<T>(error: unknown, principal: Principal | false, info: unknown, context: ExecutionContext): T {
+    return acceptPrincipal(error, principal, info, context, 'bearer') as T;
   }
 }
 
 class ApiKeyGuard extends AuthGuard('api-key') {
-  override handleRequest<T>(error: unknown, principal: Principal | false, _info: unknown, context: ExecutionContext): T {
-    return acceptPrincipal(error, principal, context) as T;
+  override handleRequest<T>(error: unknown, principal: Principal | false, info: unknown, context: ExecutionContext): T {
+    return acceptPrincipal(error, principal, info, context, 'api-key') as T;
   }
 }
 
 class PasswordOrApiKeyGuard extends AuthGuard(['basic', 'api-key']) {
-  override handleRequest<T>(error: unknown, principal: Principal | false, _info: unknown, context: ExecutionContext): T {
-    return acceptPrincipal(error, principal, context) as T;
+  override handleRequest<T>(error: unknown, principal: Principal | false, info: unknown, context: ExecutionContext): T {
+    return acceptPrincipal(error, principal, info, context, 'password-or-api-key') as T;
   }
 }
 

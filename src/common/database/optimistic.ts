@@ -6,19 +6,19 @@ import { ApiError } from '../errors/api-error';
 export const etagOf = (version: number | string): string => `"${version}"`;
 
 /**
- * The version an `If-Match` header asks for: undefined when absent or `*`. A list of tags
- * (RFC 9110) matches when any of them is current, so all are returned.
+ * The versions an `If-Match` header asks for: undefined when absent or `*`. A list of tags
+ * (RFC 9110) matches when any of them is current, so all are returned. A tag this server
+ * cannot have sent (`abc`, `"v3"`) matches no version: it is refused like a stale one
+ * (409), never with a different status.
  */
 export function parseIfMatch(header: string | string[] | undefined): number[] | undefined {
   const raw = Array.isArray(header) ? header.join(',') : header;
   if (raw === undefined || raw.trim() === '' || raw.trim() === '*') return undefined;
-  const versions = raw.split(',').map((tag) => {
+  return raw.split(',').flatMap((tag) => {
     // `"3.7"` (a building document: version and revision) matches on its version.
     const match = /^\s*(?:W\/)?"(\d{1,15})(?:\.\d{1,15})?"\s*$/.exec(tag);
-    if (!match) throw ApiError.badRequest('If-Match must be an ETag this server sent, e.g. "3"');
-    return Number(match[1]);
+    return match ? [Number(match[1])] : [];
   });
-  return versions;
 }
 
 export function assertVersionMatches(current: number, expected: number[] | undefined): void {

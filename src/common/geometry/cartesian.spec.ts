@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BuildingFrame, Cartesian, Georeference, toCartesian, toGeoreference } from './cartesian';
+import { buildingCorners, BuildingFrame, Cartesian, Georeference, toCartesian, toGeoreference } from './cartesian';
 
 // ---------------------------------------------------------------------------------------
 // An independent model of the Earth: a sphere of the IUGG mean radius, with the usual
@@ -268,5 +268,46 @@ describe('cartesian <-> georeference conversion', () => {
       expect(back.x).toBeCloseTo(point.x, 6);
       expect(back.y).toBeCloseTo(point.y, 6);
     });
+  });
+});
+
+describe('buildingCorners', () => {
+  it('gives the four corners of the rectangle: sides of width and length, diagonals through the centre', () => {
+    fc.assert(
+      fc.property(frames, (building) => {
+        const corners = buildingCorners(building);
+        expect(corners).toHaveLength(4);
+        const [a, b, c, d] = corners;
+        // 1 cm, plus the local projection's known error: a side along a parallel at a corner's latitude
+        // is scaled with the centre's cosine, off by about size * size * tan(latitude) / (2 R) (a margin of 2 here).
+        const size = Math.max(building.width, building.length);
+        const tolerance = 0.01 + (size * size * Math.abs(Math.tan(toRadians(building.latitude)))) / EARTH_RADIUS_M;
+        expect(Math.abs(haversine(a, b) - building.width)).toBeLessThanOrEqual(tolerance);
+        expect(Math.abs(haversine(b, c) - building.length)).toBeLessThanOrEqual(tolerance);
+        expect(Math.abs(haversine(c, d) - building.width)).toBeLessThanOrEqual(tolerance);
+        expect(Math.abs(haversine(d, a) - building.length)).toBeLessThanOrEqual(tolerance);
+        const half = Math.hypot(building.width, building.length) / 2;
+        for (const corner of corners) expect(Math.abs(haversine(centreOf(building), corner) - half)).toBeLessThanOrEqual(tolerance);
+      }),
+    );
+  });
+
+  it('with rotation 0 runs south-west, south-east, north-east, north-west', () => {
+    const building: BuildingFrame = { latitude: 42.8723597, longitude: -8.5633224, width: 40, length: 20, rotation: 0 };
+    const centre = centreOf(building);
+    const expected = [
+      destination(destination(centre, Math.PI, 10), -EAST, 20),
+      destination(destination(centre, Math.PI, 10), EAST, 20),
+      destination(destination(centre, NORTH, 10), EAST, 20),
+      destination(destination(centre, NORTH, 10), -EAST, 20),
+    ];
+    buildingCorners(building).forEach((corner, index) => expect(haversine(corner, expected[index])).toBeLessThanOrEqual(0.01));
+  });
+
+  it('turns counter-clockwise with the rotation: a quarter turn puts the first corner south-east of the centre', () => {
+    const building: BuildingFrame = { latitude: 10, longitude: 20, width: 30, length: 30, rotation: Math.PI / 2 };
+    const [first] = buildingCorners(building);
+    expect(first.lat).toBeLessThan(building.latitude);
+    expect(first.lng).toBeGreaterThan(building.longitude);
   });
 });

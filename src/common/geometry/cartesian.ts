@@ -60,3 +60,16 @@ export function toGeoreference(frame: BuildingFrame, point: Cartesian): Georefer
     lng: wrapLongitude(frame.longitude + east / metresPerDegreeLongitude(frame.latitude)),
   };
 }
+
+/**
+ * The building rectangle's four corners, in floor-plan order: (0, 0), (width, 0),
+ * (width, length), (0, length), i.e. counter-clockwise seen from above.
+ */
+export function buildingCorners(frame: BuildingFrame): Georeference[] {
+  return [
+    { x: 0, y: 0 },
+    { x: frame.width, y: 0 },
+    { x: frame.width, y: frame.length },
+    { x: 0, y: frame.length },
+  ].map((corner) => toGeoreference(frame, corner));
+}

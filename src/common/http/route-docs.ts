@@ -25,11 +25,11 @@ export const DocumentedCreate = (summary: string, type: Type<unknown>) =>
     ApiUnprocessableEntityResponse({ type: ErrorResponseDto }),
   );
 
-/** A partial update guarded by `If-Match` (a stale ETag answers 409). */
+/** A partial update guarded by an optional `If-Match` (a stale or unparsable ETag answers 409). */
 export const DocumentedUpdate = (summary: string, type: Type<unknown>) =>
   applyDecorators(
     ApiOperation({ summary: `${summary} (partial; PATCH works too)` }),
-    ApiHeader({ name: 'If-Match', required: false, description: 'ETag from a GET; a stale one answers 409' }),
+    ApiHeader({ name: 'If-Match', required: false, description: 'Optional ETag from a GET; a stale or unparsable one answers 409' }),
     ApiOkResponse({ type }),
     ApiNotFoundResponse({ type: ErrorResponseDto }),
     ApiConflictResponse({ type: ErrorResponseDto }),

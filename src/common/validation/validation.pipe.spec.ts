@@ -151,6 +151,11 @@ describe('ApiValidationPipe', () => {
       expect(error.errors.map((e) => e.fields)).toContain('name');
     });
 
+    it('says a missing field is required, once, rather than listing the checks it would fail', async () => {
+      const error = await rejection(pipe.transform({ floor_id: 2 }, body(CreateThingDto)));
+      expect(error.errors).toEqual([{ message: 'name is required', code: 'required', fields: 'name' }]);
+    });
+
     it.each([
       ['an array', [{ name: 'Hall' }]],
       ['a string', 'name=Hall'],

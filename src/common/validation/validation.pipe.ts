@@ -7,6 +7,11 @@ export function flattenValidationErrors(errors: ValidationError[], parentPath = 
   return errors.flatMap((error) => {
     // Array items read as `nodes[1].lat`, the way every other error of the API names them.
     const path = /^\d+$/.test(error.property) ? `${parentPath}[${error.property}]` : parentPath ? `${parentPath}.${error.property}` : error.property;
+    // An absent field fails every check it has (type, length, ...): say once that it is missing,
+    // instead of "name must be shorter than or equal to 255 characters".
+    if (error.value === undefined && error.constraints && Object.keys(error.constraints).length > 0) {
+      return [{ message: `${path} is required`, code: 'required', fields: path }, ...flattenValidationErrors(error.children ?? [], path)];
+    }
     const own = Object.entries(error.constraints ?? {}).map(([, message]) => ({
       message,
       code: 'invalid',
