@@ -12,6 +12,7 @@ import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { AuthenticationGuard } from './guards/authentication.guard';
 import { PermissionGuard } from './guards/permission.guard';
+import { CredentialCacheModule } from './credential-cache.module';
 import { buildJwtKey, JWT_KEY } from './jwt-key';
 import { LoginFailure } from './login-failure.entity';
 import { LoginThrottleService } from './login-throttle.service';
@@ -23,6 +24,7 @@ import { JwtStrategy } from './strategies/jwt.strategy';
 
 @Module({
   imports: [
+    CredentialCacheModule,
     UsersModule,
     PassportModule,
     TypeOrmModule.forFeature([ApiKey, AuthSession, RefreshToken, LoginFailure]),

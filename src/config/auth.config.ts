@@ -11,6 +11,10 @@ export interface AuthConfig {
   refreshTokenTtlSeconds: number;
   loginFailureLimit: number;
   loginFailureWindowSeconds: number;
+  /** What verified credentials proved is reused this long at most (0 turns the cache off). */
+  credentialCacheMaxAgeSeconds: number;
+  credentialCacheMaxEntries: number;
+  credentialCacheMaxBytes: number;
 }
 
 const MIN_SECRET_LENGTH = 32;
@@ -57,6 +61,9 @@ export function readAuthConfig(env: Env): AuthConfig {
     refreshTokenTtlSeconds: readInteger(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600, { min: 60 }),
     loginFailureLimit: readInteger(env, 'LOGIN_FAILURE_LIMIT', 10, { min: 1 }),
     loginFailureWindowSeconds: readInteger(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 60, { min: 1 }),
+    credentialCacheMaxAgeSeconds: readInteger(env, 'CREDENTIAL_CACHE_MAX_AGE_SECONDS', 30, { min: 0, max: 3600 }),
+    credentialCacheMaxEntries: readInteger(env, 'CREDENTIAL_CACHE_MAX_ENTRIES', 10_000, { min: 1, max: 10_000_000 }),
+    credentialCacheMaxBytes: readInteger(env, 'CREDENTIAL_CACHE_MAX_BYTES', 16 * 1024 * 1024, { min: 4096 }),
   };
 }
 

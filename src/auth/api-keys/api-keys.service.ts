@@ -9,6 +9,7 @@ import { PreparedQueries, PreparedQuery } from '../../database/prepared-queries'
 import { TransactionRunner } from '../../database/transactions';
 import { User } from '../../users/user.entity';
 import { buildingScopeOf } from '../building-scope';
+import { CredentialCacheService } from '../credential-cache.service';
 import { ApiPermission, isApiPermission } from '../permissions';
 import { CredentialKind, Principal } from '../principal';
 import { Role } from '../roles';
@@ -41,6 +42,7 @@ export class ApiKeysService {
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     private readonly transactions: TransactionRunner,
     private readonly audit: AuditService,
+    private readonly credentials: CredentialCacheService,
     queries: PreparedQueries,
   ) {
     this.findKeyOwner = queries.prepare(
@@ -110,6 +112,7 @@ export class ApiKeysService {
     return this.transactions.run(async (manager) => {
       const key = await manager.findOneBy(ApiKey, { id, userId: principal.userId, organizationId: principal.organizationId });
       if (!key) throw ApiError.notFound('API key', id);
+      if (dto.permission !== undefined && dto.permission !== key.permission) await this.credentials.revokeUser(manager, key.userId);
       if (dto.permission !== undefined) key.permission = dto.permission;
       if (dto.description !== undefined) key.description = dto.description;
       await manager.update(ApiKey, { id: key.id }, { permission: key.permission, description: key.description });
@@ -125,8 +128,10 @@ export class ApiKeysService {
   async remove(principal: Principal, id: string): Promise<void> {
     const owner = principal.role === Role.AdminOrg ? {} : { userId: principal.userId };
     await this.transactions.run(async (manager) => {
-      const result = await manager.delete(ApiKey, { id, organizationId: principal.organizationId, ...owner });
-      if (!result.affected) throw ApiError.notFound('API key', id);
+      const key = await manager.findOne(ApiKey, { where: { id, organizationId: principal.organizationId, ...owner }, select: { id: true, userId: true } });
+      if (!key) throw ApiError.notFound('API key', id);
+      await manager.delete(ApiKey, { id: key.id });
+      await this.credentials.revokeUser(manager, key.userId);
       await this.audit.record(manager, principal, 'apikey.delete', id);
     });
   }
