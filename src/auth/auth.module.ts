@@ -5,6 +5,7 @@ import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { authConfig, AuthConfig } from '../config/auth.config';
 import { UsersModule } from '../users/users.module';
+import { API_KEY_CIPHER, ApiKeyCipher } from './api-keys/api-key-cipher';
 import { ApiKey } from './api-keys/api-key.entity';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ApiKeysService } from './api-keys/api-keys.service';
@@ -40,6 +41,7 @@ import { JwtStrategy } from './strategies/jwt.strategy';
   controllers: [AuthController, ApiKeysController],
   providers: [
     { provide: JWT_KEY, inject: [authConfig.KEY], useFactory: (config: AuthConfig) => buildJwtKey(config.jwtSecret) },
+    { provide: API_KEY_CIPHER, inject: [authConfig.KEY], useFactory: (config: AuthConfig) => new ApiKeyCipher(config.apiKeyEncryptionSecret) },
     AuthService,
     ApiKeysService,
     LoginThrottleService,

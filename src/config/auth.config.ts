@@ -7,6 +7,8 @@ import { ConfigurationError, Env, readInteger, readOptionalString } from './env'
 
 export interface AuthConfig {
   jwtSecret: string;
+  /** Seals positioning keys: API_KEY_ENCRYPTION_SECRET, else the JWT secret (a distinct key is derived from it). */
+  apiKeyEncryptionSecret: string;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   loginFailureLimit: number;
@@ -49,14 +51,17 @@ export function resolveJwtSecret(env: Env, dataDir: string): string {
 
 function checkedSecret(secret: string, source: string): string {
   if (secret.length < MIN_SECRET_LENGTH) {
-    throw new ConfigurationError(`The JWT secret from ${source} must be at least ${MIN_SECRET_LENGTH} characters long`);
+    throw new ConfigurationError(`The secret from ${source} must be at least ${MIN_SECRET_LENGTH} characters long`);
   }
   return secret;
 }
 
 export function readAuthConfig(env: Env): AuthConfig {
+  const jwtSecret = resolveJwtSecret(env, readAppConfig(env).dataDir);
+  const apiKeyEncryptionSecret = readOptionalString(env, 'API_KEY_ENCRYPTION_SECRET');
   return {
-    jwtSecret: resolveJwtSecret(env, readAppConfig(env).dataDir),
+    jwtSecret,
+    apiKeyEncryptionSecret: apiKeyEncryptionSecret ? checkedSecret(apiKeyEncryptionSecret, 'API_KEY_ENCRYPTION_SECRET') : jwtSecret,
     accessTokenTtlSeconds: readInteger(env, 'ACCESS_TOKEN_TTL_SECONDS', 4 * 24 * 3600, { min: 60 }),
     refreshTokenTtlSeconds: readInteger(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600, { min: 60 }),
     loginFailureLimit: readInteger(env, 'LOGIN_FAILURE_LIMIT', 10, { min: 1 }),

@@ -24,7 +24,8 @@ import { TransactionRunner } from './transactions';
  * PostgreSQL: one dedicated `pg` client per process runs LISTEN (outside the pool, so that it
  * is never handed to a query) and reconnects with exponential backoff; a heartbeat query
  * notices a silently dead connection. NOTIFY goes through `pg_notify` on the pool or in the
- * caller's transaction. Delivery is at most once and in commit order per sender.
+ * caller's transaction. Delivery is at most once and in commit order per sender. A heartbeat
+ * every second proves the listener alive; without an answer for 2.5 s it counts as down.
  * SQLite (a single process): delivery is in process and synchronous; with a transaction it
  * happens right after the commit.
  *
@@ -44,7 +45,10 @@ const CHANNEL = /^[a-z][a-z0-9_]{0,62}$/;
 const MAX_PAYLOAD_BYTES = 7900;
 const RECONNECT_MIN_MS = 50;
 const RECONNECT_MAX_MS = 5000;
-const HEARTBEAT_MS = 10_000;
+const HEARTBEAT_MS = 1000;
+/** Without a sign of life for this long the listener counts as down, even before its socket says so. */
+const LIVENESS_MS = 2500;
+const CLOSE_WAIT_MS = 1000;
 
 export function assertChannel(channel: string): void {
   if (!CHANNEL.test(channel)) throw new Error(`Invalid notification channel "${channel}"`);
@@ -75,6 +79,8 @@ export class Notifications implements OnModuleInit, OnModuleDestroy {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private connecting: Promise<void> | undefined;
+  private lastSignOfLife = 0;
+  private heartbeatPending = false;
 
   constructor(
     @Inject(databaseConfig.KEY) private readonly config: DatabaseConfig,
@@ -86,7 +92,7 @@ export class Notifications implements OnModuleInit, OnModuleDestroy {
 
   /** False while notifications may be missed (PostgreSQL listener down). */
   get reliable(): boolean {
-    return !this.postgres || this.listening;
+    return !this.postgres || (this.listening && Date.now() - this.lastSignOfLife < LIVENESS_MS);
   }
 
   async onModuleInit(): Promise<void> {
@@ -103,7 +109,8 @@ export class Notifications implements OnModuleInit, OnModuleDestroy {
     const client = this.client;
     this.client = undefined;
     this.listening = false;
-    await client?.end().catch(() => undefined);
+    // A hung server would keep end() waiting for ever.
+    if (client) await Promise.race([client.end().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
   }
 
   async subscribe<T>(channel: string, handler: NotificationHandler<T>): Promise<() => void> {
@@ -193,7 +200,10 @@ export class Notifications implements OnModuleInit, OnModuleDestroy {
       keepAlive: true,
       application_name: 'cartograph-notifications',
     });
-    client.on('notification', (message) => this.dispatch(message.channel, message.payload));
+    client.on('notification', (message) => {
+      this.lastSignOfLife = Date.now();
+      this.dispatch(message.channel, message.payload);
+    });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, new Error('connection ended')));
     try {
@@ -220,6 +230,7 @@ export class Notifications implements OnModuleInit, OnModuleDestroy {
     const wasReconnect = this.attempts > 0;
     this.client = client;
     this.listening = true;
+    this.lastSignOfLife = Date.now();
     this.attempts = 0;
     if (wasReconnect) {
       this.logger.log('Notification listener reconnected');
@@ -249,14 +260,21 @@ export class Notifications implements OnModuleInit, OnModuleDestroy {
     this.reconnectTimer.unref();
   }
 
-  /** A connection that died without a TCP reset is noticed here rather than never. */
+  /**
+   * A connection that died without a TCP reset is noticed here rather than never: `reliable`
+   * turns false after LIVENESS_MS without an answer, and a failed or late answer reconnects.
+   */
   private async heartbeat(): Promise<void> {
     const client = this.client;
-    if (!client || !this.listening) return;
+    if (!client || !this.listening || this.heartbeatPending) return;
+    this.heartbeatPending = true;
     try {
-      await client.query('SELECT 1');
+      await client.query({ text: 'SELECT 1', query_timeout: LIVENESS_MS } as never);
+      this.lastSignOfLife = Date.now();
     } catch (error) {
       this.lost(client, error);
+    } finally {
+      this.heartbeatPending = false;
     }
   }
 }

@@ -17,7 +17,7 @@ export class ApiKeysController {
 
   @Get()
   @Access(AccessScope.Read, { userCredentials: true })
-  @ApiOperation({ summary: 'List your API keys (masked)' })
+  @ApiOperation({ summary: 'List your API keys (masked, except positioning keys, which their owner and administrators read in full)' })
   @ApiOkResponse({ type: [ApiKeyResponseDto] })
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListApiKeysQuery): Promise<ApiKeyResponseDto[]> {
     return this.apiKeys.list(principal, query);

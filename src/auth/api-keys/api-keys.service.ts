@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { In, Repository } from 'typeorm';
@@ -14,6 +14,7 @@ import { ApiPermission, isApiPermission } from '../permissions';
 import { CredentialKind, Principal } from '../principal';
 import { Role } from '../roles';
 import { generateApiKey, hashesEqual, looksLikeApiKey, maskApiKey, sha256Hex } from '../secrets';
+import { API_KEY_CIPHER, ApiKeyCipher } from './api-key-cipher';
 import { ApiKey } from './api-key.entity';
 import { toApiKeyResponse } from './api-key.mapper';
 import { ApiKeyResponseDto, CreateApiKeyDto, ListApiKeysQuery, UpdateApiKeyDto } from './api-keys.dto';
@@ -43,6 +44,7 @@ export class ApiKeysService {
     private readonly transactions: TransactionRunner,
     private readonly audit: AuditService,
     private readonly credentials: CredentialCacheService,
+    @Inject(API_KEY_CIPHER) private readonly cipher: ApiKeyCipher,
     queries: PreparedQueries,
   ) {
     this.findKeyOwner = queries.prepare(
@@ -85,18 +87,23 @@ export class ApiKeysService {
       where: { userId, organizationId: principal.organizationId, ...(query.permissions?.length ? { permission: In(query.permissions) } : {}) },
       order: { createdAt: 'ASC', id: 'ASC' },
     });
-    return keys.map((key) => toApiKeyResponse(key));
+    // Only the owner and the organization's administrators get here; positioning keys are theirs to read in full.
+    return keys.map((key) => toApiKeyResponse(key, this.readableSecret(key)));
   }
 
   async create(principal: Principal, dto: CreateApiKeyDto): Promise<ApiKeyResponseDto> {
     const { secret, hash } = generateApiKey();
+    const id = randomUUID();
+    const permission = dto.permission ?? ApiPermission.ReadOnly;
     const key = this.keys.create({
-      id: randomUUID(),
+      id,
       organizationId: principal.organizationId,
       userId: principal.userId,
       keyHash: hash,
       maskedKey: maskApiKey(secret),
-      permission: dto.permission ?? ApiPermission.ReadOnly,
+      permission,
+      // Positioning keys are embedded in apps and read again by their owner (contract 10); others stay hash-only.
+      sealedKey: permission === ApiPermission.Positioning ? this.cipher.seal(secret, id) : null,
       description: dto.description ?? '',
       createdAt: new Date(),
       lastUsedAt: null,
@@ -115,9 +122,11 @@ export class ApiKeysService {
       if (dto.permission !== undefined && dto.permission !== key.permission) await this.credentials.revokeUser(manager, key.userId);
       if (dto.permission !== undefined) key.permission = dto.permission;
       if (dto.description !== undefined) key.description = dto.description;
-      await manager.update(ApiKey, { id: key.id }, { permission: key.permission, description: key.description });
+      // A key leaving the positioning level becomes hash-only for good; one joining it was never kept, so it stays masked.
+      if (key.permission !== ApiPermission.Positioning) key.sealedKey = null;
+      await manager.update(ApiKey, { id: key.id }, { permission: key.permission, description: key.description, sealedKey: key.sealedKey });
       await this.audit.record(manager, principal, 'apikey.update', key.id);
-      return toApiKeyResponse(key);
+      return toApiKeyResponse(key, this.readableSecret(key));
     });
   }
 
@@ -134,6 +143,14 @@ export class ApiKeysService {
       await this.credentials.revokeUser(manager, key.userId);
       await this.audit.record(manager, principal, 'apikey.delete', id);
     });
+  }
+
+  /** The full secret of a positioning key that has one sealed; undefined means "show it masked". */
+  private readableSecret(key: ApiKey): string | undefined {
+    if (key.permission !== ApiPermission.Positioning || !key.sealedKey) return undefined;
+    const secret = this.cipher.open(key.sealedKey, key.id);
+    if (secret === null) this.logger.warn(`Positioning key ${key.id} was sealed under another server secret; it is shown masked`);
+    return secret ?? undefined;
   }
 
   private touch(id: string, lastUsedAt: Date | null): void {
