@@ -85,6 +85,11 @@ export class CredentialCacheService implements OnModuleInit, OnModuleDestroy {
     this.transactions.afterCommit(manager, () => this.cache.invalidateUser(userId));
   }
 
+  /** Forgets everything this instance cached (tests that count queries start from here). */
+  flush(): void {
+    this.cache.clear();
+  }
+
   stats(): CredentialCacheStats {
     return this.cache.stats();
   }
