@@ -34,7 +34,9 @@ describe('positioning keys', () => {
   it('lists positioning keys in full to their owner, stored sealed and never in clear; other levels stay masked and hash-only', async () => {
     const positioning = await createApiKey(t, userAuth.Authorization.slice(7), ApiPermission.Positioning, 'kiosk');
     const readOnly = await createApiKey(t, userAuth.Authorization.slice(7), ApiPermission.ReadOnly, 'reports');
-    const keys = await listed(userAuth);
+    const response = await t.http.get('/api/v1/auth/apikeys').set(userAuth).expect(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    const keys = response.body as Array<{ id: string; apikey: string }>;
     expect(keys.find((key) => key.id === positioning.id)?.apikey).toBe(positioning.apikey);
     expect(keys.find((key) => key.id === readOnly.id)?.apikey).toMatch(MASKED);
 
