@@ -43,10 +43,17 @@ export class TransactionRunner {
 
   private async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const callbacks: Array<() => void> = [];
-    const result = await this.dataSource.transaction((manager) => {
-      this.committed.set(manager, callbacks);
-      return work(manager);
-    });
+    let transactionManager: EntityManager | undefined;
+    const result = await this.dataSource
+      .transaction((manager) => {
+        transactionManager = manager;
+        this.committed.set(manager, callbacks);
+        return work(manager);
+      })
+      .finally(() => {
+        // Registered later (a manager kept past its transaction): nothing left to wait for.
+        if (transactionManager) this.committed.delete(transactionManager);
+      });
     for (const callback of callbacks) {
       // The change is committed: a failing follower must not turn it into an error.
       try {
