@@ -7,7 +7,8 @@
 //   npm run bench                         10 s per scenario, 50 connections, 10,000 geofences
 //   npm run bench -- --quick              under a minute: 3 s per scenario, 2,000 geofences
 //   npm run bench -- --duration=20 --connections=100 --geofences=10000 --scenarios=1,2,6
-//   npm run bench -- --scenarios=7,8 --connections=1   geofencing contains / evaluate latency (issue 12)
+//   npm run bench -- --scenarios=9,10 --connections=1  geofencing contains / evaluate latency (issue 12)
+//   node bench/pipeline.mjs               CPU per request in process, for a machine shared with other work
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,7 +38,7 @@ function parseOptions(argv) {
     geofences: Number(values.geofences ?? (quick ? 2000 : 10000)),
     floors: 10,
     loginConnections: Number(values['login-connections'] ?? 8),
-    scenarios: (values.scenarios ?? '1,2,3,4,5,6').split(',').map(Number),
+    scenarios: (values.scenarios ?? '1,2,3,4,5,6,7,8').split(',').map(Number),
     /** Directory for a V8 CPU profile of the server (`--profile=/tmp/prof`), to see where the time goes. */
     profile: values.profile,
   };
@@ -216,8 +217,19 @@ function rssOf(pid) {
   }
 }
 
-/** Runs one or more load generators at once; returns their results and the server's peak RSS. */
+/** CPU seconds (user + system) a process has used: robust to a shared machine, unlike req/s. */
+function cpuSecondsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** Runs one or more load generators at once; returns their results, the server's peak RSS and its CPU time. */
 async function drive(specs, serverPid) {
+  const cpuBefore = serverPid ? cpuSecondsOf(serverPid) : 0;
   let peak = serverPid ? rssOf(serverPid) : 0;
   const sampler = serverPid ? setInterval(() => (peak = Math.max(peak, rssOf(serverPid))), 100) : undefined;
   const results = await Promise.all(
@@ -242,7 +254,7 @@ async function drive(specs, serverPid) {
     ),
   );
   if (sampler) clearInterval(sampler);
-  return { results, peakRss: peak };
+  return { results, peakRss: peak, cpuSeconds: serverPid ? cpuSecondsOf(serverPid) - cpuBefore : 0 };
 }
 
 function scenarioSpecs(base, seeded) {
@@ -286,11 +298,13 @@ function scenarioSpecs(base, seeded) {
         },
       ],
     },
-    7: { title: `GET /geofencing/contains (${perFloor} fences on the floor)`, runs: [{ ...common, paths: containsPaths, headers: bearer }] },
-    8: {
+    9: { title: `GET /geofencing/contains (${perFloor} fences on the floor)`, runs: [{ ...common, paths: containsPaths, headers: bearer }] },
+    10: {
       title: 'POST /geofencing/evaluate (1,000 points, 3 floors)',
       runs: [{ ...common, method: 'POST', path: '/api/v1/geofencing/evaluate', headers: { ...bearer, 'content-type': 'application/json' }, body: evaluateBody }],
     },
+    7: { title: 'GET /version, JWT', runs: [{ ...common, path: '/api/v1/version', headers: bearer }] },
+    8: { title: 'GET /health/live (public)', runs: [{ ...common, path: '/health/live' }] },
     6: {
       title: 'POST /auth/access_tokens (Basic, argon2id) beside scenario 1',
       runs: [
@@ -311,8 +325,17 @@ const ms = (value) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 function printTable(rows) {
-  const header = ['scenario', 'req/s', 'p50', 'p99', 'errors', 'ratio', 'peak RSS'];
-  const lines = rows.map((row) => [row.name, row.rps.toFixed(0), ms(row.p50), ms(row.p99), String(row.errors), row.ratio === null ? '' : row.ratio.toFixed(2), row.peakRss ? mb(row.peakRss) : '']);
+  const header = ['scenario', 'req/s', 'p50', 'p99', 'errors', 'ratio', 'peak RSS', 'CPU/req'];
+  const lines = rows.map((row) => [
+    row.name,
+    row.rps.toFixed(0),
+    ms(row.p50),
+    ms(row.p99),
+    String(row.errors),
+    row.ratio === null ? '' : row.ratio.toFixed(2),
+    row.peakRss ? mb(row.peakRss) : '',
+    row.cpuPerRequest ? `${row.cpuPerRequest.toFixed(0)} µs` : '',
+  ]);
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column].length)));
   const format = (cells) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
   console.log(format(header));
@@ -339,10 +362,12 @@ async function main() {
     const specs = scenarioSpecs(base, seeded);
     for (const number of options.scenarios) {
       const scenario = specs[number];
-      const { results, peakRss } = await drive(scenario.runs, server.pid);
+      const { results, peakRss, cpuSeconds } = await drive(scenario.runs, server.pid);
+      // The server's CPU per request (all requests of the scenario's runs together).
+      const cpuPerRequest = results.length === 1 && results[0].requests > 0 ? (cpuSeconds * 1e6) / results[0].requests : 0;
       results.forEach((result, index) => {
         const name = scenario.runs.length > 1 && index > 0 ? `${number}b. ${specs[1].title} (during 6)` : `${number}. ${scenario.title}`;
-        rows.push({ name, ...result, errors: result.errors + result.non2xx, ratio: result.rps / baseline.rps, peakRss });
+        rows.push({ name, ...result, errors: result.errors + result.non2xx, ratio: result.rps / baseline.rps, peakRss, cpuPerRequest });
       });
       // Let the server settle (pending writes, GC) between scenarios.
       await sleep(1000);
@@ -352,7 +377,7 @@ async function main() {
 
     const date = new Date().toISOString().slice(0, 10);
     // Only a full default run is the record of the day; quick and custom runs are kept apart.
-    const custom = options.scenarios.join() !== '1,2,3,4,5,6' || options.geofences !== (options.quick ? 2000 : 10000) || options.profile;
+    const custom = options.scenarios.join() !== '1,2,3,4,5,6,7,8' || options.geofences !== (options.quick ? 2000 : 10000) || options.profile;
     const suffix = options.quick ? '-quick' : custom ? '-custom' : '';
     const file = join(root, 'bench/results', `${date}-${database.kind}${suffix}.json`);
     mkdirSync(dirname(file), { recursive: true });

@@ -6,6 +6,7 @@ import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { authConfig, AuthConfig } from '../config/auth.config';
 import { UsersModule } from '../users/users.module';
+import { API_KEY_CIPHER, positioningKeyCipher } from './api-keys/api-key-cipher';
 import { ApiKey } from './api-keys/api-key.entity';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ApiKeysService } from './api-keys/api-keys.service';
@@ -13,6 +14,7 @@ import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { AuthenticationGuard } from './guards/authentication.guard';
 import { PermissionGuard } from './guards/permission.guard';
+import { CredentialCacheModule } from './credential-cache.module';
 import { buildJwtKey, JWT_KEY } from './jwt-key';
 import { LoginFailure } from './login-failure.entity';
 import { LoginThrottleService } from './login-throttle.service';
@@ -24,6 +26,7 @@ import { JwtStrategy } from './strategies/jwt.strategy';
 
 @Module({
   imports: [
+    CredentialCacheModule,
     UsersModule,
     PassportModule,
     TypeOrmModule.forFeature([ApiKey, AuthSession, RefreshToken, LoginFailure]),
@@ -39,6 +42,7 @@ import { JwtStrategy } from './strategies/jwt.strategy';
   controllers: [AuthController, ApiKeysController, DashboardSessionController],
   providers: [
     { provide: JWT_KEY, inject: [authConfig.KEY], useFactory: (config: AuthConfig) => buildJwtKey(config.jwtSecret) },
+    { provide: API_KEY_CIPHER, inject: [authConfig.KEY], useFactory: (config: AuthConfig) => positioningKeyCipher(config.sealingSecret) },
     AuthService,
     ApiKeysService,
     LoginThrottleService,

@@ -8,6 +8,7 @@ import { PreparedQueries, PreparedQuery } from '../database/prepared-queries';
 import { TransactionRunner } from '../database/transactions';
 import { AccessTokenClaims, RefreshTokensDto, TokenPairDto } from './auth.dto';
 import { buildingScopeOf } from './building-scope';
+import { CredentialCacheService } from './credential-cache.service';
 import { ApiPermission, isApiPermission } from './permissions';
 import { CredentialKind, Principal } from './principal';
 import { Role } from './roles';
@@ -45,6 +46,7 @@ export class AuthService {
     private readonly jwt: JwtService,
     @Inject(authConfig.KEY) private readonly config: AuthConfig,
     private readonly transactions: TransactionRunner,
+    private readonly credentials: CredentialCacheService,
     queries: PreparedQueries,
   ) {
     [this.sessionSql] = transactions.escape(AuthService.SESSION_OWNER_SQL, { sessionId: '' });
@@ -106,14 +108,14 @@ export class AuthService {
       if (!session || session.revokedAt) throw ApiError.unauthorized('The session has been revoked');
       const now = new Date();
       if (stored.usedAt) {
-        await manager.update(AuthSession, { id: session.id }, { revokedAt: now });
+        await this.revokeSession(manager, session, now);
         return { reused: true };
       }
       if (stored.expiresAt.getTime() <= now.getTime()) throw ApiError.unauthorized('The refresh token has expired');
       // Conditional: of two concurrent exchanges of one token, exactly one wins.
       const claimed = await manager.update(RefreshToken, { id: stored.id, usedAt: IsNull() }, { usedAt: now });
       if (!claimed.affected) {
-        await manager.update(AuthSession, { id: session.id }, { revokedAt: now });
+        await this.revokeSession(manager, session, now);
         return { reused: true };
       }
       const owner = await this.loadSessionOwner(session.id, manager);
@@ -156,6 +158,11 @@ export class AuthService {
       sessionId,
       buildingIds: buildingScopeOf(row.role, row.building_scope),
     };
+  }
+
+  private async revokeSession(manager: EntityManager, session: AuthSession, now: Date): Promise<void> {
+    await manager.update(AuthSession, { id: session.id }, { revokedAt: now });
+    await this.credentials.revokeUser(manager, session.userId);
   }
 
   private async verifyIgnoringExpiry(accessToken: string): Promise<AccessTokenClaims> {

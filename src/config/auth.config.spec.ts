@@ -105,10 +105,26 @@ describe('readAuthConfig', () => {
   it('has the contract defaults (4-day access tokens)', () => {
     expect(readAuthConfig({ JWT_SECRET: STRONG, DATA_DIR: root })).toEqual({
       jwtSecret: STRONG,
+      sealingSecret: STRONG,
       accessTokenTtlSeconds: 345_600,
       refreshTokenTtlSeconds: 2_592_000,
       loginLimits: { perAccountAndAddress: 10, perAddress: 50, windowSeconds: 60, accountBackoffAfter: 20, accountMaxBackoffSeconds: 300 },
+      credentialCacheMaxAgeSeconds: 30,
+      credentialCacheMaxEntries: 10_000,
+      credentialCacheMaxBytes: 16 * 1024 * 1024,
     });
+  });
+
+  it('seals with SEALING_SECRET when set (32 characters at least)', () => {
+    const own = 'e'.repeat(32);
+    expect(readAuthConfig({ JWT_SECRET: STRONG, DATA_DIR: root, SEALING_SECRET: own }).sealingSecret).toBe(own);
+    expect(() => readAuthConfig({ JWT_SECRET: STRONG, DATA_DIR: root, SEALING_SECRET: 'short' })).toThrow(ConfigurationError);
+  });
+
+  it('bounds the credential cache settings; a maximum age of 0 turns the cache off', () => {
+    expect(readAuthConfig({ JWT_SECRET: STRONG, DATA_DIR: root, CREDENTIAL_CACHE_MAX_AGE_SECONDS: '0' }).credentialCacheMaxAgeSeconds).toBe(0);
+    expect(() => readAuthConfig({ JWT_SECRET: STRONG, DATA_DIR: root, CREDENTIAL_CACHE_MAX_AGE_SECONDS: '-1' })).toThrow(ConfigurationError);
+    expect(() => readAuthConfig({ JWT_SECRET: STRONG, DATA_DIR: root, CREDENTIAL_CACHE_MAX_ENTRIES: '0' })).toThrow(ConfigurationError);
   });
 
   it('keeps its generated secret in DATA_DIR', () => {

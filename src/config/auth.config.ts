@@ -9,9 +9,18 @@ import { ConfigurationError, Env, readInteger, readOptionalString } from './env'
 
 export interface AuthConfig {
   jwtSecret: string;
+  /**
+   * Seals what the server must read back (positioning keys, webhook signing secrets): SEALING_SECRET, else the JWT
+   * secret. Each use derives its own key from it (SecretBox), so none can open another's.
+   */
+  sealingSecret: string;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   loginLimits: LoginLimits;
+  /** What verified credentials proved is reused this long at most (0 turns the cache off). */
+  credentialCacheMaxAgeSeconds: number;
+  credentialCacheMaxEntries: number;
+  credentialCacheMaxBytes: number;
 }
 
 const MIN_SECRET_LENGTH = 32;
@@ -46,14 +55,17 @@ export function resolveJwtSecret(env: Env, dataDir: string): string {
 
 function checkedSecret(secret: string, source: string): string {
   if (secret.length < MIN_SECRET_LENGTH) {
-    throw new ConfigurationError(`The JWT secret from ${source} must be at least ${MIN_SECRET_LENGTH} characters long`);
+    throw new ConfigurationError(`The secret from ${source} must be at least ${MIN_SECRET_LENGTH} characters long`);
   }
   return secret;
 }
 
 export function readAuthConfig(env: Env): AuthConfig {
+  const jwtSecret = resolveJwtSecret(env, readAppConfig(env).dataDir);
+  const sealingSecret = readOptionalString(env, 'SEALING_SECRET');
   return {
-    jwtSecret: resolveJwtSecret(env, readAppConfig(env).dataDir),
+    jwtSecret,
+    sealingSecret: sealingSecret ? checkedSecret(sealingSecret, 'SEALING_SECRET') : jwtSecret,
     accessTokenTtlSeconds: readInteger(env, 'ACCESS_TOKEN_TTL_SECONDS', 4 * 24 * 3600, { min: 60 }),
     refreshTokenTtlSeconds: readInteger(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600, { min: 60 }),
     loginLimits: {
@@ -63,6 +75,9 @@ export function readAuthConfig(env: Env): AuthConfig {
       accountBackoffAfter: readInteger(env, 'LOGIN_ACCOUNT_BACKOFF_AFTER', 20, { min: 1 }),
       accountMaxBackoffSeconds: readInteger(env, 'LOGIN_ACCOUNT_MAX_BACKOFF_SECONDS', 300, { min: 1, max: 86_400 }),
     },
+    credentialCacheMaxAgeSeconds: readInteger(env, 'CREDENTIAL_CACHE_MAX_AGE_SECONDS', 30, { min: 0, max: 3600 }),
+    credentialCacheMaxEntries: readInteger(env, 'CREDENTIAL_CACHE_MAX_ENTRIES', 10_000, { min: 1, max: 10_000_000 }),
+    credentialCacheMaxBytes: readInteger(env, 'CREDENTIAL_CACHE_MAX_BYTES', 16 * 1024 * 1024, { min: 4096 }),
   };
 }
 

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { databaseConfig, DatabaseConfig } from '../config/database.config';
 import { MigrationsRunner } from './migrations.runner';
+import { Notifications } from './notifications';
 import { PreparedQueries } from './prepared-queries';
 import { TransactionRunner } from './transactions';
 import { buildDataSourceOptions } from './typeorm-options';
@@ -20,7 +21,7 @@ import { buildDataSourceOptions } from './typeorm-options';
       }),
     }),
   ],
-  providers: [TransactionRunner, MigrationsRunner, PreparedQueries],
-  exports: [TransactionRunner, PreparedQueries],
+  providers: [TransactionRunner, MigrationsRunner, PreparedQueries, Notifications],
+  exports: [TransactionRunner, PreparedQueries, Notifications],
 })
 export class DatabaseModule {}

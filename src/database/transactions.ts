@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { transactionEpilogue } from './transaction-epilogue';
@@ -14,14 +14,18 @@ import { transactionEpilogue } from './transaction-epilogue';
  */
 @Injectable()
 export class TransactionRunner {
+  private readonly logger = new Logger(TransactionRunner.name);
   private readonly serialize: boolean;
   private tail: Promise<unknown> = Promise.resolve();
+  /** Work to do once the transaction of a manager has committed (dropped on rollback). */
+  private readonly committed = new WeakMap<EntityManager, Array<() => void>>();
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.serialize = dataSource.options.type !== 'postgres';
   }
 
   run<T>(unitOfWork: (manager: EntityManager) => Promise<T>): Promise<T> {
+    // An idempotent request's marker is written in the same transaction as its effects.
     const epilogue = transactionEpilogue.getStore();
     const work = epilogue
       ? async (manager: EntityManager) => {
@@ -30,9 +34,44 @@ export class TransactionRunner {
           return result;
         }
       : unitOfWork;
-    if (!this.serialize) return this.dataSource.transaction(work);
-    const result = this.tail.then(() => this.dataSource.transaction(work));
+    if (!this.serialize) return this.transaction(work);
+    const result = this.tail.then(() => this.transaction(work));
     this.tail = result.catch(() => undefined);
+    return result;
+  }
+
+  /**
+   * Runs `callback` right after the transaction of `manager` commits (never if it rolls back),
+   * before `run` resolves; at once when `manager` is not in a transaction of this runner.
+   * For effects outside the database that must not be seen before the change they follow.
+   */
+  afterCommit(manager: EntityManager, callback: () => void): void {
+    const pending = this.committed.get(manager);
+    if (pending) pending.push(callback);
+    else callback();
+  }
+
+  private async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const callbacks: Array<() => void> = [];
+    let transactionManager: EntityManager | undefined;
+    const result = await this.dataSource
+      .transaction((manager) => {
+        transactionManager = manager;
+        this.committed.set(manager, callbacks);
+        return work(manager);
+      })
+      .finally(() => {
+        // Registered later (a manager kept past its transaction): nothing left to wait for.
+        if (transactionManager) this.committed.delete(transactionManager);
+      });
+    for (const callback of callbacks) {
+      // The change is committed: a failing follower must not turn it into an error.
+      try {
+        callback();
+      } catch (error) {
+        this.logger.error(`After-commit work failed: ${String(error)}`);
+      }
+    }
     return result;
   }
 

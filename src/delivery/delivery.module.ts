@@ -22,7 +22,7 @@ import { WebhooksController } from './webhooks/webhooks.controller';
     WebhookDeliveryWorker,
     { provide: DELIVERY_WAKE, inject: [WebhookDeliveryWorker], useFactory: (worker: WebhookDeliveryWorker) => () => worker.wake() },
     // Signing secrets must be read back to sign, so they are sealed, never stored in clear.
-    { provide: WEBHOOK_SECRET_BOX, inject: [authConfig.KEY], useFactory: (config: AuthConfig) => new SecretBox(config.jwtSecret, 'webhook-secrets/v1') },
+    { provide: WEBHOOK_SECRET_BOX, inject: [authConfig.KEY], useFactory: (config: AuthConfig) => new SecretBox(config.sealingSecret, 'webhook-secrets/v1') },
   ],
   exports: [WebhookEndpointsService, WebhookDeliveriesService],
 })

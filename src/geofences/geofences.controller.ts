@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, Post, Put, Query } from '@nestjs/common';
+import { RouteSchema } from '@nestjs/platform-fastify';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
@@ -11,6 +12,7 @@ import { Versioned } from '../common/http/versioned';
 import { ApiPaginatedResponse } from '../common/pagination/api-paginated-response';
 import { Page } from '../common/pagination/pagination';
 import { CreateGeofenceDto, GeofenceResponseDto, SearchGeofencesQuery, UpdateGeofenceDto } from './geofences.dto';
+import { GEOFENCE_RESPONSE_SCHEMA } from './geofence.mapper';
 import { GeofencesService } from './geofences.service';
 
 @ApiTags('Geofences')
@@ -35,6 +37,7 @@ export class GeofencesController {
   }
 
   @Get(':id')
+  @RouteSchema({ response: { 200: GEOFENCE_RESPONSE_SCHEMA } })
   @Access(AccessScope.CartographyRead)
   @DocumentedRead('A geofence, deleted ones included (ETag header)', GeofenceResponseDto)
   get(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<Versioned<GeofenceResponseDto>> {

@@ -5,6 +5,7 @@ import { AuditService } from '../audit/audit.service';
 import { PasswordHasher, passwordPolicyErrors } from '../auth/passwords';
 import { Principal } from '../auth/principal';
 import { Role } from '../auth/roles';
+import { CredentialCacheService } from '../auth/credential-cache.service';
 import { AuthSession } from '../auth/sessions/auth-session.entity';
 import { Building } from '../buildings/building.entity';
 import { ApiError } from '../common/errors/api-error';
@@ -42,6 +43,7 @@ export class UserAdminService {
     private readonly passwords: PasswordHasher,
     private readonly audit: AuditService,
     private readonly transactions: TransactionRunner,
+    private readonly credentials: CredentialCacheService,
   ) {}
 
   /** Administrators list everyone; a USER's list holds only itself. Three queries. */
@@ -145,6 +147,9 @@ export class UserAdminService {
         if (!(await updateIfVersion(manager, User, user, changes))) return false;
         const updated: User = { ...user, ...changes, version: user.version + 1 };
         if (dto.building_ids !== undefined) await this.assignBuildings(manager, principal, updated, dto.building_ids);
+        // What the user's tokens and keys may do follows these fields (X-API-EMAIL names the e-mail).
+        const credentialsChange = [dto.email, dto.role, dto.building_ids, passwordHash].some((value) => value !== undefined);
+        if (credentialsChange) await this.credentials.revokeUser(manager, user.id);
         if (dto.group_ids !== undefined) await this.assignGroups(manager, principal, user.id, dto.group_ids);
         await this.audit.record(manager, principal, 'user.update', user.id);
         if (dto.role !== undefined && dto.role !== user.role) await this.audit.record(manager, principal, 'user.role_change', user.id);
@@ -181,6 +186,7 @@ export class UserAdminService {
       const user = await this.findVisible(principal, id, manager);
       if (user.role === Role.AdminOrg) await this.assertAnotherAdmin(manager, user);
       await manager.delete(User, { id: user.id });
+      await this.credentials.revokeUser(manager, user.id);
       await this.audit.record(manager, principal, 'user.delete', user.id);
     });
   }
@@ -196,6 +202,7 @@ export class UserAdminService {
     await this.transactions.run(async (manager) => {
       await manager.update(User, { id: user.id }, { passwordHash, updatedAt: new Date(), version: () => '"version" + 1' });
       await this.revokePasswordSessions(manager, user.id);
+      await this.credentials.revokeUser(manager, user.id);
       await this.audit.record(manager, principal, 'user.password_change', user.id);
     });
   }

@@ -204,7 +204,7 @@ describe('API keys', () => {
       const keyToken = (await t.http.post('/api/v1/auth/access_tokens').set(asApiKey(key.apikey)).expect(201)).body.access_token;
       await t.http.get('/api/v1/version').set(asBearer(tokens.access_token)).expect(200);
 
-      await t.dataSource.query(`DELETE FROM "users" WHERE "id" = '${user.id}'`);
+      await t.http.delete(`/api/v1/users/${user.id}`).set(asBearer(adminToken)).expect(204);
 
       await t.http.get('/api/v1/version').set(asBearer(tokens.access_token)).expect(401);
       await t.http.get('/api/v1/version').set(asApiKey(key.apikey)).expect(401);

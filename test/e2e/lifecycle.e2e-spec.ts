@@ -78,8 +78,14 @@ describe.runIf(testDatabaseKind() === 'postgres')('database unreachable (Postgre
     dbProxy[mode]();
     for (const path of ['/api/v1/organizations/current_organization', '/api/v1/version']) {
       const started = Date.now();
-      const response = await t!.http.get(path).set(asBearer(token));
-      expect(Date.now() - started).toBeLessThan(3000);
+      let response = await t!.http.get(path).set(asBearer(token));
+      // A route that needs no data answers from the credential cache until the notification
+      // listener is known to be down (2.5 s without a sign of life), then verifies, and fails.
+      while (path === '/api/v1/version' && response.status === 200 && Date.now() - started < 3000) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        response = await t!.http.get(path).set(asBearer(token));
+      }
+      expect(Date.now() - started).toBeLessThan(path === '/api/v1/version' ? 6000 : 3000);
       expect(response.status).toBe(503);
       expect(response.body).toMatchObject({ status: 503, code: 'service_unavailable', errors: [] });
       expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);

@@ -215,13 +215,13 @@ describe('@situm/sdk-js users against Cartograph', () => {
     expect(idsOf(await cartographySdk.user.getUsers())).toEqual([admin.adminId]);
   });
 
-  it("getPositioningApikeys: the caller's positioning keys, masked", async () => {
+  it("getPositioningApikeys: the caller's positioning keys, in full and usable by an app", async () => {
     const input = form();
     const owner = (await sdk.user.createUser(input as never)) as Loose;
     const ownerToken = (await passwordTokens(t, input.email, input.password)).access_token;
     const positioning = await createApiKey(t, ownerToken, ApiPermission.Positioning, 'kiosk');
     const secondPositioning = await createApiKey(t, ownerToken, ApiPermission.Positioning, 'lobby');
-    await createApiKey(t, ownerToken, ApiPermission.ReadOnly, 'reports');
+    const readOnly = await createApiKey(t, ownerToken, ApiPermission.ReadOnly, 'reports');
     const adminPositioning = await createApiKey(t, adminToken, ApiPermission.Positioning, 'admin kiosk');
 
     const ownerSdk = new SitumSDK({ domain, auth: { username: input.email, password: input.password } });
@@ -233,9 +233,13 @@ describe('@situm/sdk-js users against Cartograph', () => {
       expect(key.createdAt).toMatch(TIMESTAMP);
     }
     expect(keys[0].description).toBe('kiosk');
-    expect(keys[0].apikey).not.toBe(positioning.apikey);
-    expect(keys[0].apikey.startsWith(positioning.apikey.slice(0, 8))).toBe(true);
-    expect(JSON.stringify(keys)).not.toContain(positioning.apikey.slice(8, 40));
+    expect(keys.map((key) => key.apikey)).toEqual([positioning.apikey, secondPositioning.apikey]);
+    expect(JSON.stringify(keys)).not.toContain(readOnly.apikey.slice(8, 40));
+
+    // The key handed out works: an app reads the organization's buildings with it.
+    const appSdk = new SitumSDK({ domain, auth: { apiKey: keys[0].apikey } });
+    const buildings = (await appSdk.cartography.getBuildings()) as unknown as Loose[];
+    expect(buildings.map((building) => building.id)).toContain(buildingId);
 
     const adminKeys = (await sdk.user.getPositioningApikeys()) as unknown as Loose[];
     expect(adminKeys.map((key) => key.id)).toEqual([adminPositioning.id]);

@@ -14,7 +14,7 @@ export class ApiKey {
   @Column({ type: 'uuid' })
   userId: string;
 
-  /** SHA-256 (hex) of the secret; the secret itself is shown once and never stored. */
+  /** SHA-256 (hex) of the secret, what authentication looks up; only positioning keys keep a sealed copy. */
   @Column({ type: 'varchar', length: 64, unique: true })
   keyHash: string;
 
@@ -24,6 +24,10 @@ export class ApiKey {
 
   @Column({ type: 'varchar', length: 32 })
   permission: ApiPermission;
+
+  /** Positioning keys only: the secret sealed with AES-256-GCM (see api-key-cipher.ts), so its owner can read it again. */
+  @Column({ type: 'text', nullable: true })
+  sealedKey: string | null;
 
   @Column({ type: 'varchar', length: 255, default: '' })
   description: string;

@@ -2,7 +2,7 @@ import { formatOptionalTimestamp, formatTimestamp } from '../../common/time/time
 import { ApiKey } from './api-key.entity';
 import { ApiKeyResponseDto } from './api-keys.dto';
 
-/** `secret` is passed only right after creation: the one time the full key is shown. */
+/** `secret` is passed right after creation and, for readable positioning keys, whenever they are listed. */
 export function toApiKeyResponse(key: ApiKey, secret?: string): ApiKeyResponseDto {
   return {
     id: key.id,

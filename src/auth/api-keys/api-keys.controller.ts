@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ErrorResponseDto } from '../../common/errors/error-response.dto';
 import { UuidParam } from '../../common/http/params';
@@ -9,6 +9,9 @@ import { Principal } from '../principal';
 import { ApiKeyResponseDto, CreateApiKeyDto, ListApiKeysQuery, UpdateApiKeyDto } from './api-keys.dto';
 import { ApiKeysService } from './api-keys.service';
 
+/** Answers that may carry a full key must not be kept by any cache on the way. */
+const NO_STORE = ['Cache-Control', 'no-store'] as const;
+
 /** Managing keys needs the user's own credentials (a JWT from a password), never a key. */
 @ApiTags('API keys')
 @Controller('auth/apikeys')
@@ -16,8 +19,9 @@ export class ApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
   @Get()
+  @Header(...NO_STORE)
   @Access(AccessScope.Read, { userCredentials: true })
-  @ApiOperation({ summary: 'List your API keys (masked)' })
+  @ApiOperation({ summary: 'List your API keys (masked, except positioning keys, which their owner and administrators read in full)' })
   @ApiOkResponse({ type: [ApiKeyResponseDto] })
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListApiKeysQuery): Promise<ApiKeyResponseDto[]> {
     return this.apiKeys.list(principal, query);
@@ -25,6 +29,7 @@ export class ApiKeysController {
 
   @Post()
   @HttpCode(201)
+  @Header(...NO_STORE)
   @Access(AccessScope.Write, { userCredentials: true })
   @ApiOperation({ summary: 'Generate an API key; the response is the only time its secret is shown' })
   @ApiCreatedResponse({ type: ApiKeyResponseDto })
@@ -33,6 +38,7 @@ export class ApiKeysController {
   }
 
   @Put(':id')
+  @Header(...NO_STORE)
   @Access(AccessScope.Write, { userCredentials: true })
   @ApiOperation({ summary: 'Change the permission or description of an API key' })
   @ApiOkResponse({ type: ApiKeyResponseDto })

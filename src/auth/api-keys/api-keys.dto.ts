@@ -36,7 +36,11 @@ export class ApiKeyResponseDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
 
-  @ApiProperty({ description: 'The full key right after creation; masked afterwards', example: 'cgk_AbCd********wXyZ' })
+  @ApiProperty({
+    description:
+      'The full key right after creation, and always for positioning keys created since they became readable; masked otherwise (it then contains `*`)',
+    example: 'cgk_AbCd********wXyZ',
+  })
   apikey: string;
 
   @ApiProperty({ enum: API_PERMISSIONS })

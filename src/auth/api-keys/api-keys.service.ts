@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { In, Repository } from 'typeorm';
@@ -9,10 +9,12 @@ import { PreparedQueries, PreparedQuery } from '../../database/prepared-queries'
 import { TransactionRunner } from '../../database/transactions';
 import { User } from '../../users/user.entity';
 import { buildingScopeOf } from '../building-scope';
+import { CredentialCacheService } from '../credential-cache.service';
 import { ApiPermission, isApiPermission } from '../permissions';
 import { CredentialKind, Principal } from '../principal';
 import { Role } from '../roles';
 import { generateApiKey, hashesEqual, looksLikeApiKey, maskApiKey, sha256Hex } from '../secrets';
+import { API_KEY_CIPHER, ApiKeyCipher } from './api-key-cipher';
 import { ApiKey } from './api-key.entity';
 import { toApiKeyResponse } from './api-key.mapper';
 import { ApiKeyResponseDto, CreateApiKeyDto, ListApiKeysQuery, UpdateApiKeyDto } from './api-keys.dto';
@@ -41,6 +43,8 @@ export class ApiKeysService {
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     private readonly transactions: TransactionRunner,
     private readonly audit: AuditService,
+    private readonly credentials: CredentialCacheService,
+    @Inject(API_KEY_CIPHER) private readonly cipher: ApiKeyCipher,
     queries: PreparedQueries,
   ) {
     this.findKeyOwner = queries.prepare(
@@ -83,18 +87,23 @@ export class ApiKeysService {
       where: { userId, organizationId: principal.organizationId, ...(query.permissions?.length ? { permission: In(query.permissions) } : {}) },
       order: { createdAt: 'ASC', id: 'ASC' },
     });
-    return keys.map((key) => toApiKeyResponse(key));
+    // Only the owner and the organization's administrators get here; positioning keys are theirs to read in full.
+    return keys.map((key) => toApiKeyResponse(key, this.readableSecret(key)));
   }
 
   async create(principal: Principal, dto: CreateApiKeyDto): Promise<ApiKeyResponseDto> {
     const { secret, hash } = generateApiKey();
+    const id = randomUUID();
+    const permission = dto.permission ?? ApiPermission.ReadOnly;
     const key = this.keys.create({
-      id: randomUUID(),
+      id,
       organizationId: principal.organizationId,
       userId: principal.userId,
       keyHash: hash,
       maskedKey: maskApiKey(secret),
-      permission: dto.permission ?? ApiPermission.ReadOnly,
+      permission,
+      // Positioning keys are embedded in apps and read again by their owner (contract 10); others stay hash-only.
+      sealedKey: permission === ApiPermission.Positioning ? this.cipher.seal(secret, id) : null,
       description: dto.description ?? '',
       createdAt: new Date(),
       lastUsedAt: null,
@@ -110,11 +119,14 @@ export class ApiKeysService {
     return this.transactions.run(async (manager) => {
       const key = await manager.findOneBy(ApiKey, { id, userId: principal.userId, organizationId: principal.organizationId });
       if (!key) throw ApiError.notFound('API key', id);
+      if (dto.permission !== undefined && dto.permission !== key.permission) await this.credentials.revokeUser(manager, key.userId);
       if (dto.permission !== undefined) key.permission = dto.permission;
       if (dto.description !== undefined) key.description = dto.description;
-      await manager.update(ApiKey, { id: key.id }, { permission: key.permission, description: key.description });
+      // A key leaving the positioning level becomes hash-only for good; one joining it was never kept, so it stays masked.
+      if (key.permission !== ApiPermission.Positioning) key.sealedKey = null;
+      await manager.update(ApiKey, { id: key.id }, { permission: key.permission, description: key.description, sealedKey: key.sealedKey });
       await this.audit.record(manager, principal, 'apikey.update', key.id);
-      return toApiKeyResponse(key);
+      return toApiKeyResponse(key, this.readableSecret(key));
     });
   }
 
@@ -125,10 +137,20 @@ export class ApiKeysService {
   async remove(principal: Principal, id: string): Promise<void> {
     const owner = principal.role === Role.AdminOrg ? {} : { userId: principal.userId };
     await this.transactions.run(async (manager) => {
-      const result = await manager.delete(ApiKey, { id, organizationId: principal.organizationId, ...owner });
-      if (!result.affected) throw ApiError.notFound('API key', id);
+      const key = await manager.findOne(ApiKey, { where: { id, organizationId: principal.organizationId, ...owner }, select: { id: true, userId: true } });
+      if (!key) throw ApiError.notFound('API key', id);
+      await manager.delete(ApiKey, { id: key.id });
+      await this.credentials.revokeUser(manager, key.userId);
       await this.audit.record(manager, principal, 'apikey.delete', id);
     });
+  }
+
+  /** The full secret of a positioning key that has one sealed; undefined means "show it masked". */
+  private readableSecret(key: ApiKey): string | undefined {
+    if (key.permission !== ApiPermission.Positioning || !key.sealedKey) return undefined;
+    const secret = this.cipher.open(key.sealedKey, key.id);
+    if (secret === null) this.logger.warn(`Positioning key ${key.id} was sealed under another server secret; it is shown masked`);
+    return secret ?? undefined;
   }
 
   private touch(id: string, lastUsedAt: Date | null): void {

@@ -9,6 +9,8 @@ import { JWT_KEY } from '../jwt-key';
 import { CredentialKind, Principal } from '../principal';
 import { csrfFailure, sessionCookieToken } from '../session/dashboard-session';
 import type { KeyObject } from 'node:crypto';
+import { CredentialCacheService } from '../credential-cache.service';
+import { sha256Hex } from '../secrets';
 
 /** Marks a request whose credentials were checked before its body was read (see early-authentication.ts). */
 export const AUTHENTICATED_EARLY = Symbol('cartograph:authenticated-early');
@@ -90,6 +92,7 @@ export class AuthenticationGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     @Inject(JWT_KEY) private readonly key: KeyObject,
+    private readonly credentials: CredentialCacheService,
   ) {}
 
   canActivate(context: ExecutionContext): Promise<boolean> | boolean {
@@ -105,21 +108,74 @@ export class AuthenticationGuard implements CanActivate {
     if (requirement?.tokenExchange) return this.passwordOrApiKey.canActivate(context) as Promise<boolean>;
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
     const { headers } = request;
-    const hasBearer = typeof headers.authorization === 'string' && /^bearer\s/i.test(headers.authorization);
-    const hasApiKey = headers['x-api-key'] !== undefined;
-    if (!hasBearer && !hasApiKey) {
+    const headerBearer = typeof headers.authorization === 'string' && /^bearer\s/i.test(headers.authorization) ? headers.authorization.slice(7).trim() : undefined;
+    const apiKey = headers['x-api-key'];
+    const hasApiKey = apiKey !== undefined;
+    if (headerBearer === undefined && !hasApiKey) {
       // The dashboard's session cookie: a bearer token the browser keeps, good only with the CSRF check.
-      if (sessionCookieToken(request)) return this.viaSessionCookie(context, request);
-      throw ApiError.unauthorized();
+      const cookieToken = sessionCookieToken(request);
+      if (cookieToken === undefined) throw ApiError.unauthorized();
+      return this.viaSessionCookie(context, request, cookieToken);
     }
-    const guard = hasBearer && hasApiKey ? this.bearerOrApiKey : hasBearer ? this.bearer : this.apiKey;
-    return guard.canActivate(context) as Promise<boolean>;
+    const guard = headerBearer !== undefined && hasApiKey ? this.bearerOrApiKey : headerBearer !== undefined ? this.bearer : this.apiKey;
+    // With both headers only the token is looked up, since Passport tries the JWT strategy first.
+    const cacheKey = headerBearer ?? (typeof apiKey === 'string' ? sha256Hex(apiKey) : undefined);
+    return this.verify(guard, context, request, cacheKey, headerBearer !== undefined);
   }
 
-  private async viaSessionCookie(context: ExecutionContext, request: FastifyRequest & { user?: Principal }): Promise<boolean> {
-    await this.bearer.canActivate(context);
+  /** What the credential proved before, if nothing changed since; otherwise Passport. */
+  private verify(
+    guard: CanActivate,
+    context: ExecutionContext,
+    request: FastifyRequest & { user?: Principal },
+    cacheKey: string | undefined,
+    keyIsToken: boolean,
+  ): Promise<boolean> | boolean {
+    if (!this.credentials.enabled) return guard.canActivate(context) as Promise<boolean>;
+    const cached = cacheKey === undefined ? undefined : this.credentials.lookup(cacheKey);
+    if (cached) {
+      request.user = acceptPrincipal(null, cached, undefined, context, keyIsToken ? 'bearer' : 'api-key');
+      return true;
+    }
+    return this.verifyAndRemember(guard, context, request, cacheKey, keyIsToken);
+  }
+
+  private async viaSessionCookie(context: ExecutionContext, request: FastifyRequest & { user?: Principal }, token: string): Promise<boolean> {
+    await this.verify(this.bearer, context, request, token, true);
     const failure = csrfFailure(request, this.key, request.user?.sessionId ?? null);
     if (failure) throw ApiError.forbidden(failure);
     return true;
   }
+
+  /** A miss goes through Passport; what the strategy returned is remembered under the credential it came from. */
+  private async verifyAndRemember(
+    guard: CanActivate,
+    context: ExecutionContext,
+    request: FastifyRequest & { user?: Principal },
+    cacheKey: string | undefined,
+    keyIsToken: boolean,
+  ): Promise<boolean> {
+    const ticket = this.credentials.ticket();
+    const allowed = await guard.canActivate(context);
+    const principal = request.user;
+    if (!allowed || !principal || cacheKey === undefined) return allowed as boolean;
+    const fromApiKey = principal.credential === CredentialKind.ApiKey;
+    if (fromApiKey && !keyIsToken) this.credentials.store(cacheKey, principal, null, ticket);
+    if (!fromApiKey && keyIsToken) {
+      const expiresAt = tokenExpiry(cacheKey);
+      if (expiresAt !== null) this.credentials.store(cacheKey, principal, expiresAt, ticket);
+    }
+    return true;
+  }
+}
+
+/** The `exp` of a token the strategy has just verified, in epoch milliseconds. */
+function tokenExpiry(token: string): number | null {
+  try {
+    const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof claims.exp === 'number' ? claims.exp * 1000 : null;
+  } catch {
+    return null;
+  }
+
 }

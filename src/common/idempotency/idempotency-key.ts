@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { SecretBox } from '../crypto/secret-box';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -37,27 +38,23 @@ export interface StoredResponse {
 }
 
 /**
- * Answers are sealed with AES-256-GCM under a key derived from the JWT secret (shared by
- * every instance): some carry secrets shown once, such as a new API key.
+ * Answers are sealed (some carry secrets shown once, such as a new API key), bound to the
+ * key's scope so one stored answer cannot be replayed under another.
  */
 export class ResponseSealer {
-  private readonly key: Buffer;
+  private readonly box: SecretBox;
 
-  constructor(secret: string) {
-    this.key = Buffer.from(hkdfSync('sha256', secret, 'cartograph', 'idempotency responses', 32));
+  constructor(sealingSecret: string) {
+    this.box = new SecretBox(sealingSecret, 'idempotency-responses/v1');
   }
 
-  seal(response: StoredResponse): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const sealed = Buffer.concat([cipher.update(JSON.stringify(response), 'utf8'), cipher.final()]);
-    return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64');
+  seal(response: StoredResponse, scope: string): string {
+    return this.box.seal(JSON.stringify(response), scope);
   }
 
-  open(sealed: string): StoredResponse {
-    const bytes = Buffer.from(sealed, 'base64');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, 12));
-    decipher.setAuthTag(bytes.subarray(12, 28));
-    return JSON.parse(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8')) as StoredResponse;
+  /** null when it cannot be opened (sealed under another secret): the caller runs the request afresh. */
+  open(sealed: string, scope: string): StoredResponse | null {
+    const text = this.box.open(sealed, scope);
+    return text === null ? null : (JSON.parse(text) as StoredResponse);
   }
 }

@@ -42,7 +42,7 @@ export class IdempotencyService {
     private readonly transactions: TransactionRunner,
     @Inject(authConfig.KEY) config: AuthConfig,
   ) {
-    this.sealer = new ResponseSealer(config.jwtSecret);
+    this.sealer = new ResponseSealer(config.sealingSecret);
   }
 
   async claim(request: IdempotentRequest, now = new Date()): Promise<ClaimOutcome> {
@@ -69,7 +69,8 @@ export class IdempotencyService {
           { message: 'was used with another request body or query in the last 24 hours; use a new key', code: 'reused', fields: 'Idempotency-Key' },
         ]);
       }
-      if (row.status !== null && row.response !== null) return { execute: false, response: this.sealer.open(row.response) };
+      const stored = row.status !== null && row.response !== null ? this.sealer.open(row.response, request.scope) : null;
+      if (stored) return { execute: false, response: stored };
       if ((parseDatabaseTimestamp(row.locked_until)?.getTime() ?? 0) > now.getTime()) {
         throw new ApiError(409, ErrorCode.Conflict, 'A request with this Idempotency-Key is still being processed; retry shortly', [], { 'Retry-After': '1' });
       }
@@ -94,7 +95,7 @@ export class IdempotencyService {
       this.query(manager, `UPDATE "idempotency_keys" SET "status" = :status, "response" = :response WHERE "scope_hash" = :scope`, {
         scope,
         status: response.status,
-        response: this.sealer.seal(response),
+        response: this.sealer.seal(response, scope),
       }),
     );
   }

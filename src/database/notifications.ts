@@ -1,0 +1,280 @@
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Client } from 'pg';
+import { DataSource, EntityManager } from 'typeorm';
+import { databaseConfig, DatabaseConfig } from '../config/database.config';
+import { TransactionRunner } from './transactions';
+
+/**
+ * Notifications: fire-and-forget messages from one instance to every instance (itself
+ * included) that shares the database. The one home for cross-instance signals such as
+ * "drop what you cached about user X" or "geofences of floor Y changed".
+ *
+ * - `publish(channel, payload)` sends now; `publish(channel, payload, { transaction })` sends
+ *   when that transaction commits and never if it rolls back; `publishAfterCommit(manager, ...)`
+ *   sends once the transaction has committed, as a statement of its own.
+ * - `subscribe(channel, handler)` receives every payload published on `channel` from the time
+ *   the returned promise resolves; the returned function unsubscribes.
+ * - `onDeliveryGap(handler)` is called whenever notifications may have been missed: when the
+ *   listening connection drops and again when it is back and listening (`resubscribed`).
+ *   Whoever caches data on the strength of notifications flushes it there.
+ * - `reliable` is false while notifications can be missed (the listener is down). Caches
+ *   must not serve entries then.
+ *
+ * PostgreSQL: one dedicated `pg` client per process runs LISTEN (outside the pool, so that it
+ * is never handed to a query) and reconnects with exponential backoff; a heartbeat query
+ * notices a silently dead connection. NOTIFY goes through `pg_notify` on the pool or in the
+ * caller's transaction. Delivery is at most once and in commit order per sender. A heartbeat
+ * every second proves the listener alive; without an answer for 2.5 s it counts as down.
+ * SQLite (a single process): delivery is in process and synchronous; with a transaction it
+ * happens right after the commit.
+ *
+ * Channels are lower-case identifiers (`[a-z][a-z0-9_]*`, at most 63 characters); payloads
+ * are JSON values of at most 7,900 bytes once serialized (PostgreSQL's limit is 8,000).
+ */
+export type NotificationHandler<T = unknown> = (payload: T) => void;
+
+export type DeliveryGap = 'interrupted' | 'resubscribed';
+
+export interface PublishOptions {
+  /** Send when this transaction commits (inside it on PostgreSQL, NOTIFY's own semantics). */
+  transaction?: EntityManager;
+}
+
+const CHANNEL = /^[a-z][a-z0-9_]{0,62}$/;
+const MAX_PAYLOAD_BYTES = 7900;
+const RECONNECT_MIN_MS = 50;
+const RECONNECT_MAX_MS = 5000;
+const HEARTBEAT_MS = 1000;
+/** Without a sign of life for this long the listener counts as down, even before its socket says so. */
+const LIVENESS_MS = 2500;
+const CLOSE_WAIT_MS = 1000;
+
+export function assertChannel(channel: string): void {
+  if (!CHANNEL.test(channel)) throw new Error(`Invalid notification channel "${channel}"`);
+}
+
+export function serializePayload(payload: unknown): string {
+  const text = JSON.stringify(payload ?? null);
+  if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES) throw new Error(`A notification payload is limited to ${MAX_PAYLOAD_BYTES} bytes`);
+  return text;
+}
+
+/** Delay before the n-th reconnection attempt (0-based): doubling, capped, with jitter. */
+export function reconnectDelay(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** Math.min(attempt, 16));
+  return Math.round(base / 2 + (base / 2) * random());
+}
+
+@Injectable()
+export class Notifications implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(Notifications.name);
+  private readonly handlers = new Map<string, Set<NotificationHandler>>();
+  private readonly gapHandlers = new Set<(gap: DeliveryGap) => void>();
+  private readonly postgres: boolean;
+  private client: Client | undefined;
+  private listening = false;
+  private closed = false;
+  private attempts = 0;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private connecting: Promise<void> | undefined;
+  private lastSignOfLife = 0;
+  private heartbeatPending = false;
+
+  constructor(
+    @Inject(databaseConfig.KEY) private readonly config: DatabaseConfig,
+    private readonly transactions: TransactionRunner,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {
+    this.postgres = config.kind === 'postgres';
+  }
+
+  /** False while notifications may be missed (PostgreSQL listener down). */
+  get reliable(): boolean {
+    return !this.postgres || (this.listening && Date.now() - this.lastSignOfLife < LIVENESS_MS);
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (!this.postgres) return;
+    await this.connect();
+    this.heartbeatTimer = setInterval(() => void this.heartbeat(), HEARTBEAT_MS);
+    this.heartbeatTimer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.heartbeatTimer);
+    const client = this.client;
+    this.client = undefined;
+    this.listening = false;
+    // A hung server would keep end() waiting for ever.
+    if (client) await Promise.race([client.end().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
+  }
+
+  async subscribe<T>(channel: string, handler: NotificationHandler<T>): Promise<() => void> {
+    assertChannel(channel);
+    let set = this.handlers.get(channel);
+    const first = !set;
+    if (!set) this.handlers.set(channel, (set = new Set()));
+    set.add(handler as NotificationHandler);
+    // When down, the reconnection LISTENs to every channel that has handlers.
+    if (first && this.listening && this.client) await this.client.query(`LISTEN "${channel}"`);
+    return () => {
+      set.delete(handler as NotificationHandler);
+      if (set.size === 0 && this.handlers.get(channel) === set) {
+        this.handlers.delete(channel);
+        if (this.listening && this.client) this.client.query(`UNLISTEN "${channel}"`).catch(() => undefined);
+      }
+    };
+  }
+
+  onDeliveryGap(handler: (gap: DeliveryGap) => void): () => void {
+    this.gapHandlers.add(handler);
+    return () => this.gapHandlers.delete(handler);
+  }
+
+  async publish(channel: string, payload: unknown, options: PublishOptions = {}): Promise<void> {
+    assertChannel(channel);
+    const text = serializePayload(payload);
+    const manager = options.transaction;
+    if (!this.postgres) {
+      if (manager) this.transactions.afterCommit(manager, () => this.dispatch(channel, text));
+      else this.dispatch(channel, text);
+      return;
+    }
+    const sql = 'SELECT pg_notify($1, $2)';
+    await (manager ?? this.dataSource.manager).query(sql, [channel, text]);
+  }
+
+  /** Sends once `manager`'s transaction has committed, outside it; failures are logged. */
+  publishAfterCommit(manager: EntityManager, channel: string, payload: unknown): void {
+    assertChannel(channel);
+    const text = serializePayload(payload);
+    this.transactions.afterCommit(manager, () => {
+      this.publish(channel, JSON.parse(text)).catch((error: unknown) => this.logger.error(`Could not notify ${channel}: ${String(error)}`));
+    });
+  }
+
+  private dispatch(channel: string, text: string | undefined): void {
+    const handlers = this.handlers.get(channel);
+    if (!handlers) return;
+    let payload: unknown;
+    try {
+      payload = JSON.parse(text ?? 'null');
+    } catch {
+      this.logger.warn(`Ignored a notification on ${channel} that is not JSON`);
+      return;
+    }
+    for (const handler of handlers) {
+      try {
+        handler(payload);
+      } catch (error) {
+        this.logger.error(`A ${channel} notification handler failed: ${String(error)}`);
+      }
+    }
+  }
+
+  private gap(kind: DeliveryGap): void {
+    for (const handler of this.gapHandlers) {
+      try {
+        handler(kind);
+      } catch (error) {
+        this.logger.error(`A delivery-gap handler failed: ${String(error)}`);
+      }
+    }
+  }
+
+  private connect(): Promise<void> {
+    this.connecting ??= this.open().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  private async open(): Promise<void> {
+    if (this.config.kind !== 'postgres' || this.closed) return;
+    const client = new Client({
+      connectionString: this.config.url,
+      connectionTimeoutMillis: this.config.connectTimeoutMs,
+      query_timeout: this.config.queryTimeoutMs,
+      keepAlive: true,
+      application_name: 'cartograph-notifications',
+    });
+    client.on('notification', (message) => {
+      this.lastSignOfLife = Date.now();
+      this.dispatch(message.channel, message.payload);
+    });
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client, new Error('connection ended')));
+    try {
+      await client.connect();
+      // Channels subscribed while this loop awaits are picked up by the next pass.
+      const listened = new Set<string>();
+      for (let pending = [...this.handlers.keys()]; pending.length > 0; pending = [...this.handlers.keys()].filter((c) => !listened.has(c))) {
+        for (const channel of pending) {
+          await client.query(`LISTEN "${channel}"`);
+          listened.add(channel);
+        }
+      }
+    } catch (error) {
+      client.removeAllListeners('end');
+      client.on('error', () => undefined);
+      await client.end().catch(() => undefined);
+      this.scheduleReconnect(error);
+      return;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    const wasReconnect = this.attempts > 0;
+    this.client = client;
+    this.listening = true;
+    this.lastSignOfLife = Date.now();
+    this.attempts = 0;
+    if (wasReconnect) {
+      this.logger.log('Notification listener reconnected');
+      this.gap('resubscribed');
+    }
+  }
+
+  private lost(client: Client, error: unknown): void {
+    if (client !== this.client || this.closed) return;
+    this.client = undefined;
+    this.listening = false;
+    client.removeAllListeners('end');
+    client.on('error', () => undefined);
+    client.end().catch(() => undefined);
+    this.gap('interrupted');
+    this.scheduleReconnect(error);
+  }
+
+  private scheduleReconnect(error: unknown): void {
+    if (this.closed || this.reconnectTimer) return;
+    const delay = reconnectDelay(this.attempts++);
+    this.logger.warn(`Notification listener down (${error instanceof Error ? error.message : String(error)}); retrying in ${delay} ms`);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      void this.connect();
+    }, delay);
+    this.reconnectTimer.unref();
+  }
+
+  /**
+   * A connection that died without a TCP reset is noticed here rather than never: `reliable`
+   * turns false after LIVENESS_MS without an answer, and a failed or late answer reconnects.
+   */
+  private async heartbeat(): Promise<void> {
+    const client = this.client;
+    if (!client || !this.listening || this.heartbeatPending) return;
+    this.heartbeatPending = true;
+    try {
+      await client.query({ text: 'SELECT 1', query_timeout: LIVENESS_MS } as never);
+      this.lastSignOfLife = Date.now();
+    } catch (error) {
+      this.lost(client, error);
+    } finally {
+      this.heartbeatPending = false;
+    }
+  }
+}
