@@ -66,10 +66,14 @@ export class AuthService {
     return { access_token: this.accessToken(session, principal), session_id: session.id };
   }
 
-  /** Logout: the session's tokens stop working at once. */
+  /** Logout: the session's tokens stop working at once, on every instance (credential caches included). */
   async endSession(principal: Principal): Promise<void> {
-    if (!principal.sessionId) return;
-    await this.transactions.run((manager) => manager.update(AuthSession, { id: principal.sessionId!, revokedAt: IsNull() }, { revokedAt: new Date() }));
+    const sessionId = principal.sessionId;
+    if (!sessionId) return;
+    await this.transactions.run(async (manager) => {
+      await manager.update(AuthSession, { id: sessionId, revokedAt: IsNull() }, { revokedAt: new Date() });
+      await this.credentials.revokeUser(manager, principal.userId);
+    });
   }
 
   private async createSession(principal: Principal, refreshTokenHash: string | null): Promise<AuthSession> {

@@ -148,3 +148,20 @@ describe('dashboard session behind a TLS-terminating proxy', () => {
     for (const c of cookies) expect(c).toMatch(/Secure/i);
   });
 });
+
+describe('dashboard logout with the credential cache warm', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { CREDENTIAL_CACHE_MAX_AGE_SECONDS: '300' } });
+  });
+  afterAll(async () => t?.close());
+
+  it('refuses the cookie at once after logout even though the cache had verified it', async () => {
+    const o = await createOrganization(t, 'Cached');
+    const cookies = cookiesOf((await t.http.post('/api/v1/auth/session').set(asBasic(o.email, o.password)).expect(201)).headers['set-cookie']);
+    await t.http.get('/api/v1/buildings').set('Cookie', cookies.header).expect(200);
+    await t.http.get('/api/v1/buildings').set('Cookie', cookies.header).expect(200);
+    await t.http.delete('/api/v1/auth/session').set('Cookie', cookies.header).set('X-CSRF-Token', cookies.csrf).expect(204);
+    await t.http.get('/api/v1/buildings').set('Cookie', cookies.header).expect(401);
+  });
+});
