@@ -23,6 +23,9 @@ import { PoisModule } from './pois/pois.module';
 import { SetupModule } from './setup/setup.module';
 import { UsersModule } from './users/users.module';
 import { VersionModule } from './version/version.module';
+import { DevicesModule } from './devices/devices.module';
+import { PositionsModule } from './positions/positions.module';
+import { ReportsModule } from './reports/reports.module';
 
 @Module({
   imports: [
@@ -41,6 +44,9 @@ import { VersionModule } from './version/version.module';
     PoiCategoriesModule,
     PoisModule,
     PathsModule,
+    DevicesModule,
+    PositionsModule,
+    ReportsModule,
     VersionModule,
     HealthModule,
     SetupModule,

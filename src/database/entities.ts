@@ -15,6 +15,8 @@ import { Group } from '../groups/group.entity';
 import { UserBuilding } from '../users/user-building.entity';
 import { Organization } from '../organizations/organization.entity';
 import { User } from '../users/user.entity';
+import { Device } from '../devices/device.entity';
+import { PositionRecord } from '../positions/position-record.entity';
 
 /** Every entity, listed once for the app, the migration CLI and the tests. */
-export const ENTITIES = [Organization, User, ApiKey, AuthSession, RefreshToken, LoginFailure, Building, Floor, Geofence, Image, PoiCategory, Poi, PathGraph, UserBuilding, Group, GroupMember, AuditEvent];
+export const ENTITIES = [Organization, User, ApiKey, AuthSession, RefreshToken, LoginFailure, Building, Floor, Geofence, Image, PoiCategory, Poi, PathGraph, UserBuilding, Group, GroupMember, AuditEvent, Device, PositionRecord];
