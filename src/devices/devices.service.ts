@@ -35,9 +35,10 @@ export class DevicesService {
     const builder = this.devices.createQueryBuilder('d').where('d.organizationId = :organizationId', { organizationId: principal.organizationId });
     // A restricted USER sees the devices last seen in its buildings, as in the realtime read.
     if (principal.buildingIds !== null) builder.andWhere('d.buildingId IN (:...buildingIds)', { buildingIds: principal.buildingIds });
+    builder.orderBy(sort.column, sort.direction, 'NULLS LAST');
+    // Ties in a stable order (an order on the same column would replace the first).
+    if (sort.column !== 'd.id') builder.addOrderBy('d.id', 'ASC');
     const [rows, total] = await builder
-      .orderBy(sort.column, sort.direction, 'NULLS LAST')
-      .addOrderBy('d.id', 'ASC')
       .skip(window.offset)
       .take(window.size)
       .getManyAndCount();

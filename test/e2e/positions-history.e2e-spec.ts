@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PositionsRetention } from '../../src/positions/positions-retention.service';
+import { asApiKey, createApiKey } from '../support/auth';
+import { ApiPermission } from '../../src/auth/permissions';
+import { Cartographer, createSite, signUp, Site } from '../support/cartography';
+import { deviceIdsOf, fix, historyOf, realtime, report } from '../support/positions';
+import { createTestApp, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';
+
+const DAY = 86_400_000;
+const dayName = (ms: number) => `position_history_${new Date(ms).toISOString().slice(0, 10).replaceAll('-', '')}`;
+
+async function partitions(t: TestApp): Promise<string[]> {
+  const rows: Array<{ name: string }> = await t.dataSource.query(
+    `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'position_history' ORDER BY 1`,
+  );
+  return rows.map((row) => row.name);
+}
+
+describe('position history retention', () => {
+  let t: TestApp;
+  let a: Cartographer;
+  let b: Cartographer;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { POSITIONS_RETENTION_DAYS: '1', POSITIONS_MAX_AGE_SECONDS: String(4 * 86_400) } });
+    a = await signUp(t, 'Retention A');
+    b = await signUp(t, 'Retention B');
+  });
+  afterAll(async () => t?.close());
+
+  it('accepts fixes within the configured age and removes the history older than the retention', async () => {
+    const now = Date.now();
+    await report(t, a.auth, [fix('old', { time: now - 3 * DAY }), fix('recent', {}, 5)]);
+    await report(t, b.auth, [fix('old-b', { time: now - 3 * DAY })]);
+    const tooOld = await t.http.post('/api/v1/realtime/positions').set(a.auth).send([fix('older', { time: now - 5 * DAY })]);
+    expect(tooOld.body.errors[0]).toMatchObject({ code: 'out_of_range', fields: 'time' });
+    if (testDatabaseKind() === 'postgres') {
+      expect(await partitions(t)).toEqual(expect.arrayContaining([dayName(now - 3 * DAY), dayName(now), dayName(now + 2 * DAY)]));
+    }
+
+    const removed = await t.app.get(PositionsRetention).applyRetention();
+    if (testDatabaseKind() === 'postgres') {
+      expect(removed.partitionsDropped).toEqual(expect.arrayContaining([dayName(now - 3 * DAY), dayName(now - 2 * DAY)]));
+      expect(removed.partitionsDropped).not.toContain(dayName(now));
+      expect(await partitions(t)).not.toContain(dayName(now - 3 * DAY));
+    } else {
+      expect(removed.rowsDeleted).toBe(2);
+    }
+    expect((await historyOf(t, a.org.organizationId)).map((row) => row.deviceId)).toEqual(['recent']);
+    expect(await historyOf(t, b.org.organizationId)).toEqual([]);
+
+    // A day whose partition was dropped gets it back when a fix for it arrives.
+    expect(await report(t, a.auth, [fix('old', { time: now - 3 * DAY + 1000 })])).toMatchObject({ accepted: 1 });
+    expect(await historyOf(t, a.org.organizationId, 'old')).toHaveLength(1);
+  });
+});
+
+describe.runIf(testDatabaseKind() === 'postgres')('two instances on one PostgreSQL database', () => {
+  let first: TestApp;
+  let second: TestApp;
+  let site: Site;
+  let a: Cartographer;
+
+  beforeAll(async () => {
+    const database = await freshDatabase();
+    const shared = { JWT_SECRET: randomBytes(32).toString('hex') };
+    first = await createTestApp({ database, env: shared });
+    // The first app drops the database on close; the second must not.
+    second = await createTestApp({ database: { ...database, drop: async () => undefined }, env: shared });
+    a = await signUp(first, 'Cluster');
+    site = await createSite(first, a.auth);
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  it('serves a fix posted to one instance from the other at once', async () => {
+    const positioning = asApiKey((await createApiKey(first, a.token, ApiPermission.Positioning)).apikey);
+    expect(await report(first, positioning, [fix('cluster-1', { floor_id: site.floor.id, lat: 42.87, lng: -8.56 })])).toMatchObject({ accepted: 1 });
+    const seen = await realtime(second, a.auth, `?building_ids=${site.building.id}`);
+    expect(deviceIdsOf(seen)).toEqual(['cluster-1']);
+    expect(seen.features[0].geometry.coordinates).toEqual([42.87, -8.56]);
+
+    // And back the other way, moving the same device.
+    await report(second, positioning, [fix('cluster-1', { floor_id: site.floor.id, lat: 42.88, lng: -8.57 }, 0)]);
+    expect((await realtime(first, a.auth, '?device_ids=cluster-1')).features[0].geometry.coordinates).toEqual([42.88, -8.57]);
+    expect((await first.http.get('/api/v1/devices/cluster-1').set(a.auth)).body.last_position).toMatchObject({ lat: 42.88, lng: -8.57 });
+  });
+
+  it('runs retention on one instance at a time (advisory lock) and both create partitions without colliding', async () => {
+    const retentionDays = 30;
+    const now = Date.now();
+    await Promise.all([first.app.get(PositionsRetention).createPartitionsAhead(now + 5 * DAY), second.app.get(PositionsRetention).createPartitionsAhead(now + 5 * DAY)]);
+    expect(await partitions(first)).toContain(dayName(now + 7 * DAY));
+    const [one, two] = await Promise.all([
+      first.app.get(PositionsRetention).applyRetention(now + (retentionDays + 9) * DAY),
+      second.app.get(PositionsRetention).applyRetention(now + (retentionDays + 9) * DAY),
+    ]);
+    const dropped = [...one.partitionsDropped, ...two.partitionsDropped];
+    expect(new Set(dropped).size).toBe(dropped.length);
+    expect(dropped).toContain(dayName(now));
+    expect(await partitions(first)).not.toContain(dayName(now));
+  });
+});
