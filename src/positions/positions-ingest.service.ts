@@ -219,8 +219,14 @@ export class PositionsIngestService {
     const dialect = this.dialect;
     const stamp = (ms: number) => timestampParameter(dialect, ms);
     const latest: AcceptedFix[] = [];
+    let code = '';
     for (let i = 0; i < fixes.length; i++) {
-      if (i === fixes.length - 1 || fixes[i + 1].deviceId !== fixes[i].deviceId) latest.push(fixes[i]);
+      // The device's code is the last one any of its fixes in the batch gave, not only the latest fix's.
+      if (fixes[i].deviceCode !== '') code = fixes[i].deviceCode;
+      if (i === fixes.length - 1 || fixes[i + 1].deviceId !== fixes[i].deviceId) {
+        latest.push({ ...fixes[i], deviceCode: code });
+        code = '';
+      }
     }
     const now = stamp(Date.now());
     const deviceValues: unknown[] = [];
