@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
@@ -9,7 +9,10 @@ import { IdParam, UuidParam } from '../common/http/params';
 import { IngestQuery, IngestResponseDto, PositionBatchDto, RealtimePositionsQuery } from './positions.dto';
 import { IngestResult, PositionsIngestService } from './positions-ingest.service';
 import { RealtimePositionsService } from './realtime-positions.service';
-import { RealtimePositionsResponse } from './realtime.mapper';
+import { RealtimePositionsJson } from './realtime.mapper';
+
+/** The realtime answers come serialized already (see renderRealtimeJson). */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 const REALTIME_ANSWER = {
   description: 'A FeatureCollection, one feature per device (its latest fix), coordinates `[lat, lng]`, with `devicesInfo`',
@@ -37,23 +40,26 @@ export class PositionsController {
   }
 
   @Get('positions')
+  @Header('Content-Type', JSON_CONTENT_TYPE)
   @Access(AccessScope.Read)
   @ApiOperation({ summary: "Each device's latest position, filtered" })
   @ApiOkResponse(REALTIME_ANSWER)
-  list(@CurrentPrincipal() principal: Principal, @Query() query: RealtimePositionsQuery): Promise<RealtimePositionsResponse> {
+  list(@CurrentPrincipal() principal: Principal, @Query() query: RealtimePositionsQuery): Promise<RealtimePositionsJson> {
     return this.realtime.list(principal, query);
   }
 
   @Get('building/:building_id')
+  @Header('Content-Type', JSON_CONTENT_TYPE)
   @Access(AccessScope.Read)
   @ApiOperation({ summary: 'Legacy: the latest positions in one building' })
   @ApiOkResponse(REALTIME_ANSWER)
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  forBuilding(@CurrentPrincipal() principal: Principal, @IdParam('building_id') buildingId: number, @Query() query: RealtimePositionsQuery): Promise<RealtimePositionsResponse> {
+  forBuilding(@CurrentPrincipal() principal: Principal, @IdParam('building_id') buildingId: number, @Query() query: RealtimePositionsQuery): Promise<RealtimePositionsJson> {
     return this.realtime.forBuilding(principal, buildingId, query);
   }
 
   @Get('organization/:organization_uuid')
+  @Header('Content-Type', JSON_CONTENT_TYPE)
   @Access(AccessScope.Read)
   @ApiOperation({ summary: "Legacy: the latest positions of the caller's organization" })
   @ApiOkResponse(REALTIME_ANSWER)
@@ -62,7 +68,7 @@ export class PositionsController {
     @CurrentPrincipal() principal: Principal,
     @UuidParam('organization_uuid') organizationId: string,
     @Query() query: RealtimePositionsQuery,
-  ): Promise<RealtimePositionsResponse> {
+  ): Promise<RealtimePositionsJson> {
     return this.realtime.forOrganization(principal, organizationId, query);
   }
 }

@@ -1,11 +1,10 @@
-import { formatRealtimeTime, formatTimestamp } from '../common/time/timestamps';
-
-/** A device's latest fix as the realtime read loads it. */
+/** A device's latest fix as the realtime read loads it; times already in their wire formats. */
 export interface LatestFixRow {
   id: string;
   code: string;
   userId: string | null;
-  time: Date;
+  /** `…SSSZ` */
+  time: string;
   buildingId: number | null;
   floorId: number | null;
   levelHeight: number | null;
@@ -15,88 +14,43 @@ export interface LatestFixRow {
   y: number | null;
   accuracy: number;
   yaw: number | null;
-  createdAt: Date;
-  updatedAt: Date;
+  /** `…SSS+00:00` */
+  createdAt: string;
+  updatedAt: string;
 }
 
-export interface RealtimeFeature {
-  type: 'Feature';
-  id: string;
-  userId: string | null;
-  geometry: { type: 'Point'; coordinates: [number, number] };
-  properties: {
-    time: string;
-    yaw: number | null;
-    local_coordinates: [number, number] | null;
-    floor_id: number | null;
-    building_id: number | null;
-    level_height: number | null;
-    accuracy: number;
-    poi_id: number | null;
-  };
-}
+/** The realtime answer, already serialized: a 1,000-device answer is about 750 KB. */
+export type RealtimePositionsJson = string;
 
-export interface RealtimeDeviceInfo {
-  id: string;
-  code: string;
-  organization: string;
-  organization_id: string;
-  user: string | null;
-  user_id: string | null;
-  groups: string[];
-  group_ids: string[];
-  buildings: string[];
-  building_ids: string[];
-  created_at: string;
-  updated_at: string;
-}
-
-export interface RealtimePositionsResponse {
-  type: 'FeatureCollection';
-  features: RealtimeFeature[];
-  devicesInfo: RealtimeDeviceInfo[];
-}
+const text = (value: string | null): string => (value === null ? 'null' : JSON.stringify(value));
+/** Finite numbers only reach here (the ingest refuses the rest), so String() is their JSON. */
+const number = (value: number | null): string => (value === null ? 'null' : String(value));
 
 /**
  * The wire format of contract 6.1, which existing clients read byte for byte:
  * `[lat, lng]` (not GeoJSON order), camelCase `userId` and `devicesInfo`, both arrays always
- * present.
+ * present. Written straight to JSON text in one pass: for a building of 1,000 live devices
+ * this is most of the request's cost, and building the objects first and letting the
+ * framework stringify them doubled it.
  */
-export function toRealtimeResponse(organizationId: string, rows: LatestFixRow[], poiOf: (row: LatestFixRow) => number | null): RealtimePositionsResponse {
-  const features: RealtimeFeature[] = [];
-  const devicesInfo: RealtimeDeviceInfo[] = [];
-  for (const row of rows) {
-    features.push({
-      type: 'Feature',
-      id: row.id,
-      userId: row.userId,
-      geometry: { type: 'Point', coordinates: [row.lat, row.lng] },
-      properties: {
-        time: formatRealtimeTime(row.time),
-        yaw: row.yaw,
-        local_coordinates: row.x === null || row.y === null ? null : [row.x, row.y],
-        floor_id: row.floorId,
-        building_id: row.buildingId,
-        level_height: row.floorId === null ? null : (row.levelHeight ?? 0),
-        accuracy: row.accuracy,
-        poi_id: poiOf(row),
-      },
-    });
-    devicesInfo.push({
-      id: row.id,
-      code: row.code,
-      organization: organizationId,
-      organization_id: organizationId,
-      user: row.userId,
-      user_id: row.userId,
-      // Cartograph assigns devices to no group or building: the lists are there, empty.
-      groups: [],
-      group_ids: [],
-      buildings: [],
-      building_ids: [],
-      created_at: formatTimestamp(row.createdAt),
-      updated_at: formatTimestamp(row.updatedAt),
-    });
+export function renderRealtimeJson(organizationId: string, rows: LatestFixRow[], poiOf: (row: LatestFixRow) => number | null): RealtimePositionsJson {
+  const organization = JSON.stringify(organizationId);
+  const features: string[] = new Array(rows.length);
+  const devices: string[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    const id = JSON.stringify(row.id);
+    const user = text(row.userId);
+    const local = row.x === null || row.y === null ? 'null' : `[${row.x},${row.y}]`;
+    const levelHeight = row.floorId === null ? 'null' : number(row.levelHeight ?? 0);
+    features[i] =
+      `{"type":"Feature","id":${id},"userId":${user},"geometry":{"type":"Point","coordinates":[${row.lat},${row.lng}]},` +
+      `"properties":{"time":"${row.time}","yaw":${number(row.yaw)},"local_coordinates":${local},"floor_id":${number(row.floorId)},` +
+      `"building_id":${number(row.buildingId)},"level_height":${levelHeight},"accuracy":${row.accuracy},"poi_id":${number(poiOf(row))}}}`;
+    // Cartograph assigns devices to no group or building: the lists are there, empty.
+    devices[i] =
+      `{"id":${id},"code":${JSON.stringify(row.code)},"organization":${organization},"organization_id":${organization},"user":${user},"user_id":${user},` +
+      `"groups":[],"group_ids":[],"buildings":[],"building_ids":[],"created_at":"${row.createdAt}","updated_at":"${row.updatedAt}"}`;
   }
-  return { type: 'FeatureCollection', features, devicesInfo };
+  return `{"type":"FeatureCollection","features":[${features.join(',')}],"devicesInfo":[${devices.join(',')}]}`;
 }

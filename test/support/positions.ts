@@ -43,6 +43,8 @@ export interface RealtimeBody {
 export async function realtime(t: TestApp, auth: Record<string, string>, query = ''): Promise<RealtimeBody> {
   const response = await t.http.get(`${REALTIME}${query}`).set(auth);
   expect(response.status, `${response.status} ${JSON.stringify(response.body)}`).toBe(200);
+  expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+  expect(JSON.parse(response.text)).toEqual(response.body);
   return response.body as RealtimeBody;
 }
 
