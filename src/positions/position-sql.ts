@@ -34,10 +34,28 @@ export function namedList(prefix: string, values: ReadonlyArray<string | number>
 
 export const HISTORY_COLUMNS = ['organization_id', 'device_id', 'time', 'user_id', 'building_id', 'floor_id', 'lat', 'lng', 'x', 'y', 'accuracy', 'yaw'] as const;
 
-/** PostgreSQL: the whole batch as one array per column, so the statement text never changes. */
-export const POSTGRES_HISTORY_INSERT = `INSERT INTO position_history (organization_id, device_id, "time", user_id, building_id, floor_id, lat, lng, x, y, accuracy, yaw)
-  SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::timestamptz[], $4::uuid[], $5::int[], $6::int[], $7::float8[], $8::float8[], $9::float8[], $10::float8[], $11::float8[], $12::float8[])
-  ON CONFLICT DO NOTHING`;
+const DEVICE_UPDATE = `ON CONFLICT (organization_id, id) DO UPDATE SET
+    code = CASE WHEN excluded.code <> '' THEN excluded.code ELSE devices.code END,
+    user_id = excluded.user_id, last_time = excluded.last_time, building_id = excluded.building_id, floor_id = excluded.floor_id,
+    lat = excluded.lat, lng = excluded.lng, x = excluded.x, y = excluded.y, accuracy = excluded.accuracy, yaw = excluded.yaw,
+    updated_at = excluded.updated_at
+  WHERE devices.last_time IS NULL OR devices.last_time <= excluded.last_time`;
+
+/**
+ * PostgreSQL: a whole batch in one statement (one round trip, atomic by itself): the
+ * history rows in a data-modifying CTE, then the devices' latest fixes. Every column comes
+ * as one array, so the statement text never changes and is prepared once per connection.
+ * $1 organization, $2 now, $3..$13 history columns, $14..$25 device columns.
+ */
+export const POSTGRES_BATCH_STORE = `WITH history AS (
+    INSERT INTO position_history (organization_id, device_id, "time", user_id, building_id, floor_id, lat, lng, x, y, accuracy, yaw)
+    SELECT $1::uuid, h.* FROM unnest($3::varchar[], $4::timestamptz[], $5::uuid[], $6::int[], $7::int[], $8::float8[], $9::float8[], $10::float8[], $11::float8[], $12::float8[], $13::float8[]) AS h
+    ON CONFLICT DO NOTHING
+  )
+  INSERT INTO devices (organization_id, id, code, user_id, last_time, building_id, floor_id, lat, lng, x, y, accuracy, yaw, created_at, updated_at)
+  SELECT $1::uuid, d.*, $2::timestamptz, $2::timestamptz
+  FROM unnest($14::varchar[], $15::varchar[], $16::uuid[], $17::timestamptz[], $18::int[], $19::int[], $20::float8[], $21::float8[], $22::float8[], $23::float8[], $24::float8[], $25::float8[]) AS d
+  ${DEVICE_UPDATE}`;
 
 export function sqliteHistoryInsert(rows: number): string {
   return `INSERT INTO position_history (organization_id, device_id, "time", user_id, building_id, floor_id, lat, lng, x, y, accuracy, yaw)
@@ -50,12 +68,7 @@ export const DEVICE_COLUMNS = ['organization_id', 'id', 'code', 'user_id', 'last
  * Registers devices and moves their latest fix forward; a fix older than the stored one
  * (a late batch) leaves the latest position as it is.
  */
-export function deviceUpsert(dialect: Dialect, rows: number): string {
-  return `INSERT INTO devices (${DEVICE_COLUMNS.join(', ')}) VALUES ${valuesList(dialect, rows, DEVICE_COLUMNS.length)}
-  ON CONFLICT (organization_id, id) DO UPDATE SET
-    code = CASE WHEN excluded.code <> '' THEN excluded.code ELSE devices.code END,
-    user_id = excluded.user_id, last_time = excluded.last_time, building_id = excluded.building_id, floor_id = excluded.floor_id,
-    lat = excluded.lat, lng = excluded.lng, x = excluded.x, y = excluded.y, accuracy = excluded.accuracy, yaw = excluded.yaw,
-    updated_at = excluded.updated_at
-  WHERE devices.last_time IS NULL OR devices.last_time <= excluded.last_time`;
+export function sqliteDeviceUpsert(rows: number): string {
+  return `INSERT INTO devices (${DEVICE_COLUMNS.join(', ')}) VALUES ${valuesList('sqlite', rows, DEVICE_COLUMNS.length)}
+  ${DEVICE_UPDATE}`;
 }

@@ -11,7 +11,9 @@ import { appConfig, AppConfig } from '../config/app.config';
 import { PreparedQueries } from '../database/prepared-queries';
 import { TransactionRunner } from '../database/transactions';
 import { BatchShapeError, BatchTooLargeError, batchItems, ItemRejection, MAX_BATCH_ITEMS, orderAndDeduplicate, readItem, ReportedFix } from './position-batch';
-import { deviceUpsert, Dialect, DEVICE_COLUMNS, namedList, POSTGRES_HISTORY_INSERT, sqliteHistoryInsert, timestampParameter } from './position-sql';
+import { Dialect, DEVICE_COLUMNS, namedList, POSTGRES_BATCH_STORE, sqliteDeviceUpsert, sqliteHistoryInsert, timestampParameter } from './position-sql';
+
+const POSTGRES_BATCH_STORE_NAME = 'cg_positions_batch_store';
 import { PositionsRetention } from './positions-retention.service';
 
 /** A fix with its references checked and both coordinate systems filled in where a building is known. */
@@ -41,8 +43,9 @@ interface FloorRow {
   id: number;
   building_id: number;
 }
-interface BuildingRow {
-  id: number;
+interface PlaceRow {
+  floor_id: number | null;
+  building_id: number;
   latitude: number;
   longitude: number;
   width: number;
@@ -119,31 +122,9 @@ export class PositionsIngestService {
       if (fix.floorId !== null) floorIds.add(fix.floorId);
       if (fix.userId !== null && fix.userId !== principal.userId) userIds.add(fix.userId);
     }
-    const floors = new Map<number, FloorRow>();
-    if (floorIds.size > 0) {
-      const list = namedList('f', [...floorIds]);
-      const rows = await this.queries.cached<FloorRow>(
-        `SELECT id, building_id FROM floors WHERE organization_id = :organization AND deleted_at IS NULL AND id IN (${list.sql})`,
-      )({ organization: organizationId, ...list.parameters });
-      for (const row of rows) floors.set(Number(row.id), { id: Number(row.id), building_id: Number(row.building_id) });
-    }
     const buildingIds = new Set<number>();
-    for (const fix of fixes) {
-      if (fix.buildingId !== null) buildingIds.add(fix.buildingId);
-      const floor = fix.floorId === null ? undefined : floors.get(fix.floorId);
-      if (floor) buildingIds.add(floor.building_id);
-    }
-    const frames = new Map<number, BuildingFrame>();
-    if (buildingIds.size > 0) {
-      const list = namedList('b', [...buildingIds]);
-      const rows = await this.queries.cached<BuildingRow>(
-        `SELECT id, latitude, longitude, width, length, rotation FROM buildings WHERE organization_id = :organization AND deleted_at IS NULL AND id IN (${list.sql})`,
-      )({ organization: organizationId, ...list.parameters });
-      for (const row of rows) {
-        if (!canSeeBuilding(principal, Number(row.id))) continue;
-        frames.set(Number(row.id), { latitude: row.latitude, longitude: row.longitude, width: row.width, length: row.length, rotation: row.rotation });
-      }
-    }
+    for (const fix of fixes) if (fix.buildingId !== null) buildingIds.add(fix.buildingId);
+    const { floors, frames } = await this.loadPlaces(principal, [...floorIds], [...buildingIds]);
     const knownUsers = new Set<string>();
     if (userIds.size > 0 && principal.role === Role.AdminOrg) {
       const list = namedList('u', [...userIds]);
@@ -214,10 +195,46 @@ export class PositionsIngestService {
     return accepted;
   }
 
-  /** One transaction: the history rows, then each device's latest fix (fixes are ordered by device and time). */
+  /**
+   * The floors named (with their building) and the buildings named, in one query: each
+   * floor's building frame comes with it. Deleted ones, other organizations' and buildings
+   * the caller may not see are left out, so their fixes are rejected as not found.
+   */
+  private async loadPlaces(principal: Principal, floorIds: number[], buildingIds: number[]): Promise<{ floors: Map<number, FloorRow>; frames: Map<number, BuildingFrame> }> {
+    const floors = new Map<number, FloorRow>();
+    const frames = new Map<number, BuildingFrame>();
+    if (floorIds.length === 0 && buildingIds.length === 0) return { floors, frames };
+    const columns = 'b.id AS building_id, b.latitude, b.longitude, b.width, b.length, b.rotation';
+    const parts: string[] = [];
+    const parameters: Record<string, string | number> = { organization: principal.organizationId };
+    if (floorIds.length > 0) {
+      const list = namedList('f', floorIds);
+      Object.assign(parameters, list.parameters);
+      parts.push(
+        `SELECT f.id AS floor_id, ${columns} FROM floors f JOIN buildings b ON b.id = f.building_id
+         WHERE f.organization_id = :organization AND f.deleted_at IS NULL AND b.organization_id = :organization AND b.deleted_at IS NULL AND f.id IN (${list.sql})`,
+      );
+    }
+    if (buildingIds.length > 0) {
+      const list = namedList('b', buildingIds);
+      Object.assign(parameters, list.parameters);
+      parts.push(`SELECT NULL AS floor_id, ${columns} FROM buildings b WHERE b.organization_id = :organization AND b.deleted_at IS NULL AND b.id IN (${list.sql})`);
+    }
+    const rows = await this.queries.cached<PlaceRow>(parts.join(' UNION ALL '))(parameters);
+    for (const row of rows) {
+      const buildingId = Number(row.building_id);
+      if (!canSeeBuilding(principal, buildingId)) continue;
+      frames.set(buildingId, { latitude: Number(row.latitude), longitude: Number(row.longitude), width: Number(row.width), length: Number(row.length), rotation: Number(row.rotation) });
+      if (row.floor_id !== null) floors.set(Number(row.floor_id), { id: Number(row.floor_id), building_id: buildingId });
+    }
+    return { floors, frames };
+  }
+
+  /**
+   * One transaction: the history rows, then each device's latest fix (fixes are ordered by
+   * device and time, so a device's last fix of the batch is its latest).
+   */
   private async store(organizationId: string, fixes: AcceptedFix[]): Promise<void> {
-    const dialect = this.dialect;
-    const stamp = (ms: number) => timestampParameter(dialect, ms);
     const latest: AcceptedFix[] = [];
     let code = '';
     for (let i = 0; i < fixes.length; i++) {
@@ -228,32 +245,46 @@ export class PositionsIngestService {
         code = '';
       }
     }
+    if (this.dialect === 'postgres') await this.storeOnPostgres(organizationId, fixes, latest);
+    else await this.storeOnSqlite(organizationId, fixes, latest);
+  }
+
+  /** One statement, atomic by itself: a single round trip instead of BEGIN, two inserts and COMMIT. */
+  private async storeOnPostgres(organizationId: string, fixes: AcceptedFix[], latest: AcceptedFix[]): Promise<void> {
+    const history: unknown[][] = Array.from({ length: 11 }, () => []);
+    for (const fix of fixes) {
+      const row = [fix.deviceId, new Date(fix.time), fix.userId, fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw];
+      for (let c = 0; c < 11; c++) history[c].push(row[c]);
+    }
+    const devices: unknown[][] = Array.from({ length: 12 }, () => []);
+    for (const fix of latest) {
+      const row = [fix.deviceId, fix.deviceCode, fix.userId, new Date(fix.time), fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw];
+      for (let c = 0; c < 12; c++) devices[c].push(row[c]);
+    }
+    await this.queries.execute(POSTGRES_BATCH_STORE_NAME, POSTGRES_BATCH_STORE, [organizationId, new Date(), ...history, ...devices]);
+  }
+
+  /** SQLite: multi-row statements in one transaction (this process's transactions run one at a time). */
+  private async storeOnSqlite(organizationId: string, fixes: AcceptedFix[], latest: AcceptedFix[]): Promise<void> {
+    const stamp = (ms: number) => timestampParameter('sqlite', ms);
     const now = stamp(Date.now());
     const deviceValues: unknown[] = [];
     for (const fix of latest) {
       deviceValues.push(organizationId, fix.deviceId, fix.deviceCode, fix.userId, stamp(fix.time), fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw, now, now);
     }
-    if (deviceValues.length !== latest.length * DEVICE_COLUMNS.length) throw new Error('device upsert parameters out of step with its columns');
-
     await this.transactions.run(async (manager) => {
-      if (dialect === 'postgres') {
-        const columns: unknown[][] = Array.from({ length: 12 }, () => []);
-        for (const fix of fixes) {
-          const row = [organizationId, fix.deviceId, stamp(fix.time), fix.userId, fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw];
-          for (let c = 0; c < 12; c++) columns[c].push(row[c]);
+      for (let start = 0; start < fixes.length; start += SQLITE_ROWS_PER_INSERT) {
+        const chunk = fixes.slice(start, start + SQLITE_ROWS_PER_INSERT);
+        const values: unknown[] = [];
+        for (const fix of chunk) {
+          values.push(organizationId, fix.deviceId, stamp(fix.time), fix.userId, fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw);
         }
-        await manager.query(POSTGRES_HISTORY_INSERT, columns);
-      } else {
-        for (let start = 0; start < fixes.length; start += SQLITE_ROWS_PER_INSERT) {
-          const chunk = fixes.slice(start, start + SQLITE_ROWS_PER_INSERT);
-          const values: unknown[] = [];
-          for (const fix of chunk) {
-            values.push(organizationId, fix.deviceId, stamp(fix.time), fix.userId, fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw);
-          }
-          await manager.query(sqliteHistoryInsert(chunk.length), values);
-        }
+        await manager.query(sqliteHistoryInsert(chunk.length), values);
       }
-      await manager.query(deviceUpsert(dialect, latest.length), deviceValues);
+      for (let start = 0; start < latest.length; start += SQLITE_ROWS_PER_INSERT) {
+        const chunk = latest.length <= SQLITE_ROWS_PER_INSERT ? deviceValues : deviceValues.slice(start * DEVICE_COLUMNS.length, (start + SQLITE_ROWS_PER_INSERT) * DEVICE_COLUMNS.length);
+        await manager.query(sqliteDeviceUpsert(chunk.length / DEVICE_COLUMNS.length), chunk);
+      }
     });
   }
 }
