@@ -1,5 +1,6 @@
 import { Controller, Get, Header, Query, StreamableFile } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../auth/permissions';
@@ -17,6 +18,8 @@ export class ReportsController {
   @Access(AccessScope.Read)
   @ApiOperation({ summary: "Trajectory: a building's positions in a time range, ordered by time, with session_mark" })
   @ApiOkResponse({ description: '{"meta":[…],"data":[…],"rows":N,"statistics":{…}}', schema: { type: 'object' } })
+  @ApiBadRequestResponse({ type: ErrorResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
   async userPositionsJson(@CurrentPrincipal() principal: Principal, @Query() query: UserPositionsQuery): Promise<ReportEnvelope<UserPositionRow>> {
     return toReportEnvelope(await this.userPositions.run(principal, query));
   }
@@ -25,7 +28,9 @@ export class ReportsController {
   @Access(AccessScope.Read)
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'The trajectory report as a CSV download' })
-  @ApiProduces('text/csv')
+  @ApiOkResponse({ description: 'Header = the meta names, one line per row', content: { 'text/csv': { schema: { type: 'string' } } } })
+  @ApiBadRequestResponse({ type: ErrorResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
   async userPositionsCsv(@CurrentPrincipal() principal: Principal, @Query() query: UserPositionsQuery): Promise<StreamableFile> {
     return toReportCsv(await this.userPositions.run(principal, query), 'user_positions.csv');
   }
