@@ -53,6 +53,8 @@ interface PlaceRow {
   rotation: number;
 }
 
+const DAY_MS = 86_400_000;
+
 /** SQLite takes at most 32,766 parameters per statement; 500 rows of 12 stay far below. */
 const SQLITE_ROWS_PER_INSERT = 500;
 
@@ -88,7 +90,9 @@ export class PositionsIngestService {
     }
 
     const limits = this.config.positions;
-    const window = { now: Date.now(), maxFutureMs: limits.maxFutureSeconds * 1000, maxAgeMs: limits.maxAgeSeconds * 1000 };
+    // A fix older than the retention would be deleted at once (and its day's partition may be gone already).
+    const maxAgeMs = Math.min(limits.maxAgeSeconds * 1000, limits.retentionDays * DAY_MS);
+    const window = { now: Date.now(), maxFutureMs: limits.maxFutureSeconds * 1000, maxAgeMs };
     const rejected: ItemRejection[] = [];
     const reported: ReportedFix[] = [];
     for (let index = 0; index < items.length; index++) {

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { appConfig, AppConfig } from '../config/app.config';
+import { TransactionRunner } from '../database/transactions';
 import { timestampParameter } from './position-sql';
 
 const DAY_MS = 86_400_000;
@@ -36,6 +37,7 @@ export class PositionsRetention implements OnApplicationBootstrap, OnApplication
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
+    private readonly transactions: TransactionRunner,
   ) {
     this.postgres = dataSource.options.type === 'postgres';
   }
@@ -63,7 +65,8 @@ export class PositionsRetention implements OnApplicationBootstrap, OnApplication
   /** Every day a fix may be reported for (the accepted age window) up to DAYS_AHEAD from now. */
   async createPartitionsAhead(now = Date.now()): Promise<void> {
     if (!this.postgres) return;
-    const first = dayStartOf(now - this.config.positions.maxAgeSeconds * 1000);
+    const { maxAgeSeconds, retentionDays } = this.config.positions;
+    const first = dayStartOf(now - Math.min(maxAgeSeconds * 1000, retentionDays * DAY_MS));
     const days: number[] = [];
     for (let day = first; day <= dayStartOf(now) + DAYS_AHEAD * DAY_MS; day += DAY_MS) days.push(day);
     await this.createPartitions(days);
@@ -131,22 +134,21 @@ export class PositionsRetention implements OnApplicationBootstrap, OnApplication
     const before = timestampParameter('sqlite', cutoff);
     const organizations: Array<{ id: string }> = await this.dataSource.query('SELECT id FROM organizations');
     let total = 0;
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      for (const { id } of organizations) {
-        for (;;) {
-          const result = await runner.query(
+    for (const { id } of organizations) {
+      for (;;) {
+        // Through the transaction runner: on SQLite's one connection, a statement sent while
+        // another unit of work awaits would otherwise land inside that transaction.
+        const changes = await this.transactions.run(async (manager) => {
+          const result = await manager.queryRunner!.query(
             `DELETE FROM position_history WHERE rowid IN (SELECT rowid FROM position_history WHERE organization_id = ? AND "time" < ? LIMIT ${SQLITE_DELETE_BATCH})`,
             [id, before],
             true,
           );
-          const changes = result.affected ?? 0;
-          total += changes;
-          if (changes < SQLITE_DELETE_BATCH) break;
-        }
+          return Number(result.affected ?? 0);
+        });
+        total += changes;
+        if (changes < SQLITE_DELETE_BATCH) break;
       }
-    } finally {
-      await runner.release();
     }
     return total;
   }

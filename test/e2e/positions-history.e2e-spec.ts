@@ -23,36 +23,47 @@ describe('position history retention', () => {
   let b: Cartographer;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { POSITIONS_RETENTION_DAYS: '1', POSITIONS_MAX_AGE_SECONDS: String(4 * 86_400) } });
+    t = await createTestApp({ env: { POSITIONS_RETENTION_DAYS: '2', POSITIONS_MAX_AGE_SECONDS: String(5 * 86_400) } });
     a = await signUp(t, 'Retention A');
     b = await signUp(t, 'Retention B');
   });
   afterAll(async () => t?.close());
 
-  it('accepts fixes within the configured age and removes the history older than the retention', async () => {
+  it('accepts fixes within the age window capped by the retention, and removes the history past the retention', async () => {
     const now = Date.now();
-    await report(t, a.auth, [fix('old', { time: now - 3 * DAY }), fix('recent', {}, 5)]);
-    await report(t, b.auth, [fix('old-b', { time: now - 3 * DAY })]);
-    const tooOld = await t.http.post('/api/v1/realtime/positions').set(a.auth).send([fix('older', { time: now - 5 * DAY })]);
+    const old = now - 2 * DAY + 60_000;
+    await report(t, a.auth, [fix('old', { time: old }), fix('recent', {}, 5)]);
+    await report(t, b.auth, [fix('old-b', { time: old })]);
+    // Older than the retention (though within POSITIONS_MAX_AGE_SECONDS): it would be deleted at once.
+    const tooOld = await t.http.post('/api/v1/realtime/positions').set(a.auth).send([fix('older', { time: now - 2 * DAY - 60_000 })]);
     expect(tooOld.body.errors[0]).toMatchObject({ code: 'out_of_range', fields: 'time' });
     if (testDatabaseKind() === 'postgres') {
-      expect(await partitions(t)).toEqual(expect.arrayContaining([dayName(now - 3 * DAY), dayName(now), dayName(now + 2 * DAY)]));
+      expect(await partitions(t)).toEqual(expect.arrayContaining([dayName(old), dayName(now), dayName(now + 2 * DAY)]));
     }
 
-    const removed = await t.app.get(PositionsRetention).applyRetention();
+    // A day and two minutes on, `old` (and its whole day) is past the two days kept; `recent` is not.
+    const later = now + DAY + 120_000;
+    const removed = await t.app.get(PositionsRetention).applyRetention(later);
     if (testDatabaseKind() === 'postgres') {
-      expect(removed.partitionsDropped).toEqual(expect.arrayContaining([dayName(now - 3 * DAY), dayName(now - 2 * DAY)]));
+      expect(removed.partitionsDropped).toContain(dayName(old));
       expect(removed.partitionsDropped).not.toContain(dayName(now));
-      expect(await partitions(t)).not.toContain(dayName(now - 3 * DAY));
+      expect(await partitions(t)).not.toContain(dayName(old));
     } else {
       expect(removed.rowsDeleted).toBe(2);
     }
     expect((await historyOf(t, a.org.organizationId)).map((row) => row.deviceId)).toEqual(['recent']);
     expect(await historyOf(t, b.org.organizationId)).toEqual([]);
+    // The live picture is not history: the devices keep their latest fix.
+    expect((await t.http.get('/api/v1/devices/old').set(a.auth)).body.last_position).toMatchObject({ time: new Date(old).toISOString() });
+  });
 
-    // A day whose partition was dropped gets it back when a fix for it arrives.
-    expect(await report(t, a.auth, [fix('old', { time: now - 3 * DAY + 1000 })])).toMatchObject({ accepted: 1 });
-    expect(await historyOf(t, a.org.organizationId, 'old')).toHaveLength(1);
+  it('creates a missing day partition when a batch needs it (PostgreSQL)', async () => {
+    const time = Date.now() - DAY;
+    if (testDatabaseKind() === 'postgres') await t.dataSource.query(`DROP TABLE IF EXISTS "${dayName(time)}"`);
+    // This instance still believes the day exists: forget it as a fresh instance would.
+    (t.app.get(PositionsRetention) as unknown as { knownDays: Set<number> }).knownDays.clear();
+    expect(await report(t, a.auth, [fix('yesterday', { time })])).toMatchObject({ accepted: 1 });
+    expect(await historyOf(t, a.org.organizationId, 'yesterday')).toHaveLength(1);
   });
 });
 

@@ -344,6 +344,58 @@ describe('realtime positions: ingest and live read (contract 6.1, 6.2)', () => {
     expect((await realtime(t, b.auth, `?building_ids=${siteA.building.id}`)).features).toEqual([]);
   });
 
+  it('two-organization matrix: every route answers 404 or leaves the other organization out', async () => {
+    await report(t, a.auth, [fix('matrix-a', { floor_id: siteA.floor.id })]);
+    const range = `from_date=${new Date(Date.now() - 3_600_000).toISOString()}&to_date=${new Date(Date.now() + 60_000).toISOString()}`;
+    const notFound: Array<[string, string]> = [
+      ['get', '/api/v1/devices/matrix-a'],
+      ['put', '/api/v1/devices/matrix-a'],
+      ['patch', '/api/v1/devices/matrix-a'],
+      ['delete', '/api/v1/devices/matrix-a'],
+      ['get', `/api/v1/realtime/building/${siteA.building.id}`],
+      ['get', `/api/v1/realtime/organization/${a.org.organizationId}`],
+      ['get', `/api/v1/reports/user_positions.json?${range}&building_id=${siteA.building.id}`],
+      ['get', `/api/v1/reports/user_positions.csv?${range}&building_id=${siteA.building.id}`],
+    ];
+    for (const [method, url] of notFound) {
+      const request = t.http[method as 'get'](url).set(b.auth);
+      expectError(await (method === 'put' || method === 'patch' ? request.send({ name: 'taken' }) : request), 404, 'entity_not_found');
+    }
+    const absent = [
+      `${REALTIME}?max_sec_threshold=86400`,
+      `${REALTIME}?device_ids=matrix-a`,
+      `${REALTIME}?building_ids=${siteA.building.id}`,
+      `${REALTIME}?user_ids=${a.org.adminId}`,
+    ];
+    for (const url of absent) {
+      const body = (await t.http.get(url).set(b.auth).expect(200)).body;
+      expect(body.features.map((feature: { id: string }) => feature.id), url).not.toContain('matrix-a');
+      expect(body.devicesInfo.every((info: { organization_id: string }) => info.organization_id === b.org.organizationId), url).toBe(true);
+    }
+    const devicesOfB = (await t.http.get('/api/v1/devices?size=1000').set(b.auth).expect(200)).body.data as Array<{ id: string; organization_id: string }>;
+    expect(devicesOfB.every((device) => device.organization_id === b.org.organizationId)).toBe(true);
+    // Writes naming A's places from B are rejected item by item; A's device is untouched.
+    const answer = await t.http.post(REALTIME).set(b.auth).send([fix('matrix-a', { floor_id: siteA.floor.id }), fix('matrix-a', { building_id: siteA.building.id }, 2)]);
+    expect(answer.body.errors.map((error: { code: string; fields: string }) => [error.code, error.fields])).toEqual([['not_found', 'floor_id'], ['not_found', 'building_id']]);
+    expect((await t.http.get('/api/v1/devices/matrix-a').set(a.auth).expect(200)).body.last_position.floor_id).toBe(siteA.floor.id);
+  });
+
+  it('shows a user restricted to some buildings only the devices last seen in them', async () => {
+    const second = await createSite(t, a.auth);
+    const user = await createUser(t, a.org.organizationId, Role.User);
+    await t.http.put(`/api/v1/users/${user.id}`).set(a.auth).send({ building_ids: [second.building.id] }).expect(200);
+    const userAuth = asBearer((await passwordTokens(t, user.email, user.password)).access_token);
+    await report(t, a.auth, [fix('restricted-in', { floor_id: second.floor.id }), fix('restricted-out', { floor_id: siteA.floor.id }), fix('restricted-outdoor')]);
+    const ids = (body: { features: Array<{ id: string }> }) => body.features.map((feature) => feature.id).filter((id) => id.startsWith('restricted-'));
+    expect(ids(await realtime(t, userAuth))).toEqual(['restricted-in']);
+    expect(ids(await realtime(t, userAuth, `?building_ids=${siteA.building.id}`))).toEqual([]);
+    expect((await t.http.get('/api/v1/devices').set(userAuth).expect(200)).body.data.map((device: { id: string }) => device.id)).toEqual(['restricted-in']);
+    expectError(await t.http.get('/api/v1/devices/restricted-out').set(userAuth), 404, 'entity_not_found');
+    expectError(await t.http.get(`/api/v1/realtime/building/${siteA.building.id}`).set(userAuth), 404, 'entity_not_found');
+    const rejected = await t.http.post(REALTIME).set(userAuth).send([fix('restricted-user-report', { floor_id: siteA.floor.id })]);
+    expect(rejected.body.errors[0]).toMatchObject({ code: 'not_found', fields: 'floor_id' });
+  });
+
   it('applies the permission table: positioning reports only, read-only reads only', async () => {
     const keys = Object.fromEntries(
       await Promise.all(
