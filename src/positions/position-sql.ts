@@ -22,13 +22,21 @@ export function valuesList(dialect: Dialect, rows: number, columns: number, star
   return groups.join(', ');
 }
 
-/** `:p0, :p1, …` for an IN list of PreparedQueries, with the parameters to pass. */
+/**
+ * `:p0, :p1, …` for an IN list of PreparedQueries, with the parameters to pass. The list is
+ * padded to a power of two with its last value (a repeat changes nothing in IN), so a few
+ * statement shapes serve every length: PostgreSQL keeps each named statement per
+ * connection, and one shape per list length would pile up.
+ */
 export function namedList(prefix: string, values: ReadonlyArray<string | number>): { sql: string; parameters: Record<string, string | number> } {
   const parameters: Record<string, string | number> = {};
-  const names = values.map((value, index) => {
-    parameters[`${prefix}${index}`] = value;
-    return `:${prefix}${index}`;
-  });
+  let size = 1;
+  while (size < values.length) size *= 2;
+  const names: string[] = [];
+  for (let index = 0; index < size; index++) {
+    parameters[`${prefix}${index}`] = values[Math.min(index, values.length - 1)];
+    names.push(`:${prefix}${index}`);
+  }
   return { sql: names.join(', '), parameters };
 }
 
