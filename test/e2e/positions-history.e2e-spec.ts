@@ -115,3 +115,31 @@ describe.runIf(testDatabaseKind() === 'postgres')('two instances on one PostgreS
     expect(await partitions(first)).not.toContain(dayName(now));
   });
 });
+
+describe('one batch, one transaction', () => {
+  let t: TestApp;
+  let a: Cartographer;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await signUp(t, 'Atomic');
+    // A device row that cannot be written: the batch fails after its history rows went in.
+    if (testDatabaseKind() === 'postgres') {
+      await t.dataSource.query(`CREATE FUNCTION refuse_device() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$ LANGUAGE plpgsql`);
+      await t.dataSource.query(`CREATE TRIGGER refuse_device BEFORE INSERT ON devices FOR EACH ROW WHEN (NEW.id = 'refused') EXECUTE FUNCTION refuse_device()`);
+    } else {
+      await t.dataSource.query(`CREATE TRIGGER refuse_device BEFORE INSERT ON devices WHEN NEW.id = 'refused' BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+    }
+  });
+  afterAll(async () => t?.close());
+
+  it('stores every item of a batch or none of them', async () => {
+    const response = await t.http.post('/api/v1/realtime/positions').set(a.auth).send([fix('atomic-1'), fix('atomic-2'), fix('refused')]);
+    expect(response.status).toBe(500);
+    expect(response.body).toMatchObject({ status: 500, code: 'internal_error' });
+    expect(await historyOf(t, a.org.organizationId)).toEqual([]);
+    expect((await t.http.get('/api/v1/devices').set(a.auth).expect(200)).body.data).toEqual([]);
+    expect(await report(t, a.auth, [fix('atomic-1'), fix('atomic-2')])).toMatchObject({ accepted: 2 });
+    expect(await historyOf(t, a.org.organizationId)).toHaveLength(2);
+  });
+});
