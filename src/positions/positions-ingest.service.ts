@@ -108,16 +108,13 @@ export class PositionsIngestService {
     }
     rejected.sort((a, b) => a.index - b.index);
 
-    if (kept.length === 0) {
-      const error = ApiError.validation('No position of the batch is valid; none was stored', rejected);
-      throw error;
-    }
+    if (kept.length === 0) throw ApiError.validation('No position of the batch is valid; none was stored', rejected);
     await this.retention.ensurePartitionsFor(kept.map((fix) => fix.time));
     await this.store(principal.organizationId, kept);
     return { accepted: kept.length, rejected, events: [] };
   }
 
-  /** Buildings, floors and named users, each read once for the whole batch. */
+  /** Checks each fix's building, floor and user (each kind read once for the whole batch) and fills in both coordinate systems. */
   private async resolveReferences(principal: Principal, fixes: ReportedFix[], rejected: ItemRejection[]): Promise<AcceptedFix[]> {
     const organizationId = principal.organizationId;
     const floorIds = new Set<number>();
