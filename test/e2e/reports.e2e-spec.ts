@@ -49,7 +49,8 @@ describe('trajectory report: user_positions (contract 6.3, envelope 8.1)', () =>
     expect(response.body.meta.map((column: { name: string }) => column.name)).toEqual(['timestamp', 'session_mark', 'floor_id', 'user_id', 'device_id', 'lat', 'lng', 'building_id']);
     for (const column of response.body.meta) expect(column.type).toEqual(expect.any(String));
     expect(response.body.rows).toBe(6);
-    expect(response.body.statistics).toEqual({ elapsed: expect.any(Number), rows_read: 6, bytes_read: expect.any(Number) });
+    // The six rows, and the two devices' whole tracks for their sessions (5 + 2 rows).
+    expect(response.body.statistics).toEqual({ elapsed: expect.any(Number), rows_read: 13, bytes_read: expect.any(Number) });
     expect(response.body.statistics.bytes_read).toBeGreaterThan(0);
     const building = site.building.id;
     expect(response.body.data).toEqual([
@@ -59,7 +60,8 @@ describe('trajectory report: user_positions (contract 6.3, envelope 8.1)', () =>
       { timestamp: at(65), session_mark: 1, floor_id: site.floor.id, user_id: userId, device_id: 'r-2', lat: 43.1, lng: -9.1, building_id: building },
       // 90 s without a fix: a new session (a floor change alone is not one).
       { timestamp: at(100), session_mark: 2, floor_id: upperFloorId, user_id: a.org.adminId, device_id: 'r-1', lat: 42.3, lng: -8.3, building_id: building },
-      { timestamp: at(120), session_mark: 2, floor_id: site.floor.id, user_id: a.org.adminId, device_id: 'r-1', lat: 42.4, lng: -8.4, building_id: building },
+      // Session 3 was the visit to the other building at 110 s; coming back starts session 4.
+      { timestamp: at(120), session_mark: 4, floor_id: site.floor.id, user_id: a.org.adminId, device_id: 'r-1', lat: 42.4, lng: -8.4, building_id: building },
     ]);
   });
 
@@ -77,7 +79,7 @@ describe('trajectory report: user_positions (contract 6.3, envelope 8.1)', () =>
     const nextDay = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     expect(await rows(`from_date=${day}&to_date=${nextDay}`)).toHaveLength(6);
     const otherBuilding = await t.http.get(`${REPORT}.json?${range}&building_id=${other.building.id}`).set(a.auth);
-    expect(otherBuilding.body.data).toEqual([expect.objectContaining({ device_id: 'r-1', session_mark: 1, building_id: other.building.id })]);
+    expect(otherBuilding.body.data).toEqual([expect.objectContaining({ device_id: 'r-1', session_mark: 3, building_id: other.building.id })]);
     const empty = await t.http.get(`${REPORT}.json?from_date=2020-01-01&to_date=2020-01-02&building_id=${site.building.id}`).set(a.auth);
     expect(empty.body).toMatchObject({ data: [], rows: 0 });
   });
