@@ -197,7 +197,8 @@ describe('realtime positions: ingest and live read (contract 6.1, 6.2)', () => {
     expectError(await t.http.post(REALTIME).set(a.auth).send(big), 413, 'payload_too_large');
     expect(await t.dataSource.getRepository(Device).findOneBy({ organizationId: a.org.organizationId, id: 'many-0' })).toBeNull();
     // 1000 is the limit, not over it.
-    const thousand = Array.from({ length: 1000 }, (_, index) => fix(`thousand-${index % 10}`, {}, 1 + index / 1000));
+    const base = Date.now() - 1000;
+    const thousand = Array.from({ length: 1000 }, (_, index) => fix(`thousand-${index % 10}`, { time: base - index }));
     expect((await report(t, a.auth, thousand)).accepted).toBe(1000);
   });
 
