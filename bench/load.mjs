@@ -7,14 +7,36 @@ const spec = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const pick = (items) => items[Math.floor(Math.random() * items.length)];
 let counter = 0;
 
+/**
+ * A batch of `batch` fixes for the next block of `devices` simulated devices (contract 6.2),
+ * built as a string: the generator shares the machine's two cores with the server.
+ */
+function positionsBody({ devices, batch, floorIds, lat, lng }) {
+  const first = (counter * batch) % devices;
+  const time = Date.now() - 1000;
+  const parts = [];
+  for (let i = 0; i < batch; i += 1) {
+    const device = (first + i) % devices;
+    const floorId = floorIds[device % floorIds.length];
+    const dLat = ((device % 40) - 20) * 1e-5 + Math.random() * 1e-6;
+    const dLng = (Math.floor(device / 40) - 12) * 1e-5 + Math.random() * 1e-6;
+    parts.push(`{"device_id":"bench-${device}","time":${time},"floor_id":${floorId},"lat":${(lat + dLat).toFixed(7)},"lng":${(lng + dLng).toFixed(7)},"accuracy":3.5,"yaw":1.2}`);
+  }
+  return `{"positions":[${parts.join(',')}]}`;
+}
+
 const request = {
   method: spec.method ?? 'GET',
   path: spec.paths ? spec.paths[0] : spec.path,
   headers: spec.headers ?? {},
-  body: spec.body ? JSON.stringify(spec.body) : undefined,
+  body: spec.body ? JSON.stringify(spec.body) : spec.positions ? positionsBody(spec.positions) : undefined,
   setupRequest: (req) => {
     const next = { ...req };
     if (spec.paths) next.path = pick(spec.paths);
+    if (spec.positions) {
+      counter += 1;
+      next.body = positionsBody(spec.positions);
+    }
     if (spec.body && spec.uniqueField) {
       counter += 1;
       next.body = JSON.stringify({ ...spec.body, [spec.uniqueField]: `${spec.body[spec.uniqueField]} ${process.pid}-${counter}` });

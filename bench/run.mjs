@@ -9,6 +9,7 @@
 //   npm run bench -- --duration=20 --connections=100 --geofences=10000 --scenarios=1,2,6
 //   npm run bench -- --scenarios=9,10 --connections=1  geofencing contains / evaluate latency (issue 12)
 //   node bench/pipeline.mjs               CPU per request in process, for a machine shared with other work
+//   npm run bench -- --scenarios=11,12 --devices=1000 --realtime-connections=4   positions: ingest, live read
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const DEFAULT_SCENARIOS = '1,2,3,4,5,6,7,8,11,12';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const options = parseOptions(process.argv.slice(2));
 const work = mkdtempSync(join(tmpdir(), 'cartograph-bench-'));
@@ -38,7 +40,15 @@ function parseOptions(argv) {
     geofences: Number(values.geofences ?? (quick ? 2000 : 10000)),
     floors: 10,
     loginConnections: Number(values['login-connections'] ?? 8),
-    scenarios: (values.scenarios ?? '1,2,3,4,5,6,7,8').split(',').map(Number),
+    scenarios: (values.scenarios ?? DEFAULT_SCENARIOS).split(',').map(Number),
+    /** Simulated devices of the positions scenarios (11, 12). */
+    devices: Number(values.devices ?? 1000),
+    /**
+     * Connections of scenario 8. Each answer is about 750 KB, so with 50 closed-loop
+     * connections the wait in the queue alone would be 50 service times; a few dashboards
+     * polling is the load this read serves.
+     */
+    realtimeConnections: Number(values['realtime-connections'] ?? 4),
     /** Directory for a V8 CPU profile of the server (`--profile=/tmp/prof`), to see where the time goes. */
     profile: values.profile,
   };
@@ -204,8 +214,9 @@ async function seed(base) {
     geofenceIds[index] = json.id;
   });
   const { json: key } = await api(base, 'POST', '/api/v1/auth/apikeys', { token, body: { permission: 'read-only', description: 'benchmark' } });
+  const { json: positioningKey } = await api(base, 'POST', '/api/v1/auth/apikeys', { token, body: { permission: 'positioning', description: 'benchmark devices' } });
   const sample = await api(base, 'GET', `/api/v1/geofences/${geofenceIds[0]}`, { token });
-  return { location, token, apiKey: key.apikey, building, floors, geofenceIds, sampleBody: sample.text, credentials, seconds: (Date.now() - started) / 1000 };
+  return { token, apiKey: key.apikey, positioningKey: positioningKey.apikey, location, building, floors, geofenceIds, sampleBody: sample.text, credentials, seconds: (Date.now() - started) / 1000 };
 }
 
 function rssOf(pid) {
@@ -280,6 +291,17 @@ function scenarioSpecs(base, seeded) {
     return `/api/v1/geofencing/contains?lat=${point.lat}&lng=${point.lng}&floor_id=${point.floor_id}&accuracy=${point.accuracy}`;
   });
   const evaluateBody = { points: Array.from({ length: 1000 }, (_, index) => gridPoint(index * 7, seeded.floors[index % 3])) };
+  const floorIds = seeded.floors.map((floor) => floor.id);
+  const positionsSpec = { devices: options.devices, batch: POSITIONS_PER_BATCH, floorIds, lat: seeded.location.lat, lng: seeded.location.lng };
+  const seedPositions = (block) =>
+    Array.from({ length: Math.min(POSITIONS_PER_BATCH, options.devices - block) }, (_, i) => ({
+      device_id: `bench-${block + i}`,
+      time: Date.now() - 1000,
+      floor_id: floorIds[(block + i) % floorIds.length],
+      lat: seeded.location.lat + (((block + i) % 40) - 20) * 1e-5,
+      lng: seeded.location.lng + (Math.floor((block + i) / 40) - 12) * 1e-5,
+      accuracy: 3.5,
+    }));
   return {
     1: { title: 'GET /geofences/{id}, JWT', runs: [byIdWithJwt] },
     2: { title: 'GET /geofences/{id}, X-API-KEY', runs: [{ ...common, paths: byId, headers: { 'x-api-key': seeded.apiKey } }] },
@@ -305,6 +327,21 @@ function scenarioSpecs(base, seeded) {
     },
     7: { title: 'GET /version, JWT', runs: [{ ...common, path: '/api/v1/version', headers: bearer }] },
     8: { title: 'GET /health/live (public)', runs: [{ ...common, path: '/health/live' }] },
+    11: {
+      title: `POST /realtime/positions (${options.devices} devices, ${POSITIONS_PER_BATCH} fixes per request)`,
+      itemsPerRequest: POSITIONS_PER_BATCH,
+      runs: [{ ...common, method: 'POST', path: '/api/v1/realtime/positions', headers: { 'x-api-key': seeded.positioningKey, 'content-type': 'application/json' }, positions: positionsSpec }],
+    },
+    12: {
+      title: `GET /realtime/positions?building_ids= (${options.devices} live devices, ${options.realtimeConnections} connections)`,
+      prepare: async () => {
+        // Every device reports once just before, so all of them are live during the run.
+        for (let block = 0; block < options.devices; block += POSITIONS_PER_BATCH) {
+          await api(base, 'POST', '/api/v1/realtime/positions', { apiKey: seeded.positioningKey, body: { positions: seedPositions(block) } });
+        }
+      },
+      runs: [{ ...common, connections: options.realtimeConnections, path: `/api/v1/realtime/positions?building_ids=${seeded.building.id}&max_sec_threshold=3600`, headers: bearer }],
+    },
     6: {
       title: 'POST /auth/access_tokens (Basic, argon2id) beside scenario 1',
       runs: [
@@ -321,6 +358,7 @@ function scenarioSpecs(base, seeded) {
   };
 }
 
+const POSITIONS_PER_BATCH = 100;
 const ms = (value) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
@@ -362,22 +400,32 @@ async function main() {
     const specs = scenarioSpecs(base, seeded);
     for (const number of options.scenarios) {
       const scenario = specs[number];
+      if (scenario.prepare) await scenario.prepare();
       const { results, peakRss, cpuSeconds } = await drive(scenario.runs, server.pid);
       // The server's CPU per request (all requests of the scenario's runs together).
       const cpuPerRequest = results.length === 1 && results[0].requests > 0 ? (cpuSeconds * 1e6) / results[0].requests : 0;
       results.forEach((result, index) => {
         const name = scenario.runs.length > 1 && index > 0 ? `${number}b. ${specs[1].title} (during 6)` : `${number}. ${scenario.title}`;
-        rows.push({ name, ...result, errors: result.errors + result.non2xx, ratio: result.rps / baseline.rps, peakRss, cpuPerRequest });
+        rows.push({
+          name,
+          ...result,
+          errors: result.errors + result.non2xx,
+          ratio: result.rps / baseline.rps,
+          peakRss,
+          cpuPerRequest,
+          ...(scenario.itemsPerRequest && { itemsPerSecond: result.rps * scenario.itemsPerRequest }),
+        });
       });
       // Let the server settle (pending writes, GC) between scenarios.
       await sleep(1000);
     }
     console.log('');
     printTable(rows);
+    for (const row of rows.filter((row) => row.itemsPerSecond)) console.log(`${row.name}: ${row.itemsPerSecond.toFixed(0)} fixes/s accepted`);
 
     const date = new Date().toISOString().slice(0, 10);
     // Only a full default run is the record of the day; quick and custom runs are kept apart.
-    const custom = options.scenarios.join() !== '1,2,3,4,5,6,7,8' || options.geofences !== (options.quick ? 2000 : 10000) || options.profile;
+    const custom = options.scenarios.join() !== DEFAULT_SCENARIOS || options.geofences !== (options.quick ? 2000 : 10000) || options.profile;
     const suffix = options.quick ? '-quick' : custom ? '-custom' : '';
     const file = join(root, 'bench/results', `${date}-${database.kind}${suffix}.json`);
     mkdirSync(dirname(file), { recursive: true });

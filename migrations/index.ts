@@ -4,6 +4,7 @@ import { PoisPathsImages1763800000000 } from './1763800000000-PoisPathsImages';
 import { UsersGroupsAudit1763810000000 } from './1763810000000-UsersGroupsAudit';
 import { BuildingRevisions1763820000000 } from './1763820000000-BuildingRevisions';
 import { IdempotencyKeys1763830000000 } from './1763830000000-IdempotencyKeys';
+import { RealtimePositions1763840000000 } from './1763840000000-RealtimePositions';
 import { PositioningKeysReadable1763850000000 } from './1763850000000-PositioningKeysReadable';
 import { Infrastructure1763860000000 } from './1763860000000-Infrastructure';
 import { GeofencingRules1763870000000 } from './1763870000000-GeofencingRules';
@@ -18,6 +19,7 @@ export const MIGRATIONS = [
   UsersGroupsAudit1763810000000,
   BuildingRevisions1763820000000,
   IdempotencyKeys1763830000000,
+  RealtimePositions1763840000000,
   PositioningKeysReadable1763850000000,
   Infrastructure1763860000000,
   GeofencingRules1763870000000,

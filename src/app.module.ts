@@ -28,6 +28,9 @@ import { PoisModule } from './pois/pois.module';
 import { SetupModule } from './setup/setup.module';
 import { UsersModule } from './users/users.module';
 import { VersionModule } from './version/version.module';
+import { DevicesModule } from './devices/devices.module';
+import { PositionsModule } from './positions/positions.module';
+import { ReportsModule } from './reports/reports.module';
 
 @Module({
   imports: [
@@ -49,6 +52,9 @@ import { VersionModule } from './version/version.module';
     PathsModule,
     DeliveryModule,
     InfrastructureModule,
+    DevicesModule,
+    PositionsModule,
+    ReportsModule,
     VersionModule,
     HealthModule,
     SetupModule,

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { registerAs } from '@nestjs/config';
 import { Env, readBoolean, readInteger, readList, readString } from './env';
 import { readTransportConfig, TransportConfig } from './transport.config';
+import { PositionsConfig, readPositionsConfig } from './positions.config';
 
 export interface AppConfig {
   nodeEnv: string;
@@ -16,6 +17,7 @@ export interface AppConfig {
    */
   trustedProxies: string[];
   transport: TransportConfig;
+  positions: PositionsConfig;
 }
 
 export function readAppConfig(env: Env): AppConfig {
@@ -28,6 +30,7 @@ export function readAppConfig(env: Env): AppConfig {
     logRequests: readBoolean(env, 'LOG_REQUESTS', true),
     trustedProxies: readList(env, 'TRUSTED_PROXIES'),
     transport: readTransportConfig(env),
+    positions: readPositionsConfig(env),
   };
 }
 

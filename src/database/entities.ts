@@ -19,6 +19,8 @@ import { Group } from '../groups/group.entity';
 import { UserBuilding } from '../users/user-building.entity';
 import { Organization } from '../organizations/organization.entity';
 import { User } from '../users/user.entity';
+import { Device } from '../devices/device.entity';
+import { PositionRecord } from '../positions/position-record.entity';
 import { WebhookDelivery, WebhookDeliveryAttempt } from '../delivery/webhooks/webhook-delivery.entity';
 import { WebhookEndpoint } from '../delivery/webhooks/webhook-endpoint.entity';
 
@@ -48,4 +50,6 @@ export const ENTITIES = [
   WebhookDeliveryAttempt,
   WifiAccessPoint,
   BleBeacon,
+  Device,
+  PositionRecord,
 ];

@@ -16,6 +16,7 @@ export enum ErrorCode {
   ValidationFailed = 'validation_failed',
   TooManyRequests = 'too_many_requests',
   ServiceUnavailable = 'service_unavailable',
+  OutputTooLarge = 'output_too_large',
   InternalError = 'internal_error',
 }
 

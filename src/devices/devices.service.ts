@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
+import { Principal } from '../auth/principal';
+import { ApiError } from '../common/errors/api-error';
+import { lockOptions } from '../common/database/locks';
+import { Page, pageWindow, parseSort, toPage } from '../common/pagination/pagination';
+import { TransactionRunner } from '../database/transactions';
+import { MAX_DEVICE_ID_LENGTH } from '../positions/position-batch';
+import { PositionRecord } from '../positions/position-record.entity';
+import { Device } from './device.entity';
+import { toDeviceResponse } from './device.mapper';
+import { DeviceResponseDto, ListDevicesQuery, UpdateDeviceDto } from './devices.dto';
+
+const SORTABLE: Record<string, string> = {
+  id: 'd.id',
+  name: 'd.name',
+  code: 'd.code',
+  last_seen_at: 'd.lastTime',
+  created_at: 'd.createdAt',
+};
+
+/** The devices registry: registered by the ingest on a first report, listed, renamed and deleted here. */
+@Injectable()
+export class DevicesService {
+  constructor(
+    @InjectRepository(Device) private readonly devices: Repository<Device>,
+    private readonly transactions: TransactionRunner,
+  ) {}
+
+  async list(principal: Principal, query: ListDevicesQuery): Promise<Page<DeviceResponseDto>> {
+    const window = pageWindow(query);
+    const sort = parseSort(query.sort, SORTABLE, { column: 'd.id', direction: 'ASC' });
+    if (!sort) throw ApiError.badRequest(`sort must be one of ${Object.keys(SORTABLE).join(', ')}`, [{ message: 'unknown sort field', code: 'invalid', fields: 'sort' }]);
+    const builder = this.devices.createQueryBuilder('d').where('d.organizationId = :organizationId', { organizationId: principal.organizationId });
+    // A restricted USER sees the devices last seen in its buildings, as in the realtime read.
+    if (principal.buildingIds !== null) builder.andWhere('d.buildingId IN (:...buildingIds)', { buildingIds: principal.buildingIds });
+    builder.orderBy(sort.column, sort.direction, 'NULLS LAST');
+    // Ties in a stable order (an order on the same column would replace the first).
+    if (sort.column !== 'd.id') builder.addOrderBy('d.id', 'ASC');
+    const [rows, total] = await builder
+      .skip(window.offset)
+      .take(window.size)
+      .getManyAndCount();
+    return toPage(rows.map(toDeviceResponse), total, window);
+  }
+
+  async get(principal: Principal, id: string): Promise<DeviceResponseDto> {
+    return toDeviceResponse(await this.findOwned(principal, id));
+  }
+
+  async update(principal: Principal, id: string, dto: UpdateDeviceDto): Promise<DeviceResponseDto> {
+    return this.transactions.run(async (manager) => {
+      const device = await this.findOwned(principal, id, manager);
+      const changes: Partial<Device> = {
+        ...(dto.name !== undefined && { name: dto.name }),
+        ...(dto.code !== undefined && { code: dto.code }),
+        updatedAt: new Date(),
+      };
+      await manager.update(Device, { organizationId: device.organizationId, id: device.id }, changes);
+      return toDeviceResponse({ ...device, ...changes });
+    });
+  }
+
+  /** The device and its whole history, in one transaction. */
+  async remove(principal: Principal, id: string): Promise<void> {
+    await this.transactions.run(async (manager) => {
+      const device = await this.findOwned(principal, id, manager);
+      await manager.delete(PositionRecord, { organizationId: device.organizationId, deviceId: device.id });
+      await manager.delete(Device, { organizationId: device.organizationId, id: device.id });
+    });
+  }
+
+  private async findOwned(principal: Principal, id: string, manager: EntityManager = this.devices.manager): Promise<Device> {
+    // No device has such an id (and PostgreSQL text cannot hold NUL).
+    if (id.length > MAX_DEVICE_ID_LENGTH || /[\u0000-\u001f]/.test(id)) throw ApiError.notFound('Device', id.slice(0, MAX_DEVICE_ID_LENGTH));
+    const device = await manager.findOne(Device, {
+      where: { organizationId: principal.organizationId, id, ...(principal.buildingIds !== null && { buildingId: In(principal.buildingIds) }) },
+      ...lockOptions(manager, manager === this.devices.manager ? undefined : 'update'),
+    });
+    if (!device) throw ApiError.notFound('Device', id);
+    return device;
+  }
+}

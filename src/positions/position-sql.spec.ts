@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { namedList, timestampParameter, valuesList } from './position-sql';
+
+describe('namedList', () => {
+  it('pads IN lists to a power of two with the last value, so few statement shapes exist', () => {
+    expect(namedList('f', [7])).toEqual({ sql: ':f0', parameters: { f0: 7 } });
+    expect(namedList('f', [7, 8, 9])).toEqual({ sql: ':f0, :f1, :f2, :f3', parameters: { f0: 7, f1: 8, f2: 9, f3: 9 } });
+    const shapes = new Set(Array.from({ length: 1000 }, (_, n) => namedList('d', Array.from({ length: n + 1 }, (_, i) => `id-${i}`)).sql));
+    expect(shapes.size).toBe(11);
+  });
+});
+
+describe('valuesList and timestampParameter', () => {
+  it('numbers PostgreSQL placeholders across rows; SQLite uses ?', () => {
+    expect(valuesList('postgres', 2, 3)).toBe('($1, $2, $3), ($4, $5, $6)');
+    expect(valuesList('sqlite', 2, 2)).toBe('(?, ?), (?, ?)');
+  });
+
+  it('writes SQLite times as the sortable UTC text TypeORM uses, PostgreSQL times as Dates', () => {
+    const ms = Date.UTC(2026, 10, 23, 9, 5, 7, 42);
+    expect(timestampParameter('sqlite', ms)).toBe('2026-11-23 09:05:07.042');
+    expect(timestampParameter('postgres', ms)).toEqual(new Date(ms));
+  });
+});

@@ -1,0 +1,74 @@
+import { Body, Controller, Get, Header, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { Access } from '../auth/decorators/access.decorator';
+import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
+import { AccessScope } from '../auth/permissions';
+import { Principal } from '../auth/principal';
+import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { IdParam, UuidParam } from '../common/http/params';
+import { IngestQuery, IngestResponseDto, PositionBatchDto, RealtimePositionsQuery } from './positions.dto';
+import { IngestResult, PositionsIngestService } from './positions-ingest.service';
+import { RealtimePositionsService } from './realtime-positions.service';
+import { RealtimePositionsJson } from './realtime.mapper';
+
+/** The realtime answers come serialized already (see renderRealtimeJson). */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+const REALTIME_ANSWER = {
+  description: 'A FeatureCollection, one feature per device (its latest fix), coordinates `[lat, lng]`, with `devicesInfo`',
+  schema: { type: 'object' },
+} as const;
+
+@ApiTags('Realtime positions')
+@Controller('realtime')
+export class PositionsController {
+  constructor(
+    private readonly ingestService: PositionsIngestService,
+    private readonly realtime: RealtimePositionsService,
+  ) {}
+
+  @Post('positions')
+  @HttpCode(200)
+  @Access(AccessScope.PositionsWrite)
+  @ApiOperation({ summary: 'Report positions: {"positions":[…]}, a bare array or a FeatureCollection; up to 1000 items, each accepted or rejected on its own' })
+  @ApiBody({ type: PositionBatchDto })
+  @ApiOkResponse({ type: IngestResponseDto })
+  @ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'Over 1000 items or 1 MiB' })
+  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'Every item was rejected (the list is in `errors`)' })
+  ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Query() _query: IngestQuery): Promise<IngestResult> {
+    return this.ingestService.ingest(principal, body);
+  }
+
+  @Get('positions')
+  @Header('Content-Type', JSON_CONTENT_TYPE)
+  @Access(AccessScope.Read)
+  @ApiOperation({ summary: "Each device's latest position, filtered" })
+  @ApiOkResponse(REALTIME_ANSWER)
+  list(@CurrentPrincipal() principal: Principal, @Query() query: RealtimePositionsQuery): Promise<RealtimePositionsJson> {
+    return this.realtime.list(principal, query);
+  }
+
+  @Get('building/:building_id')
+  @Header('Content-Type', JSON_CONTENT_TYPE)
+  @Access(AccessScope.Read)
+  @ApiOperation({ summary: 'Legacy: the latest positions in one building' })
+  @ApiOkResponse(REALTIME_ANSWER)
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  forBuilding(@CurrentPrincipal() principal: Principal, @IdParam('building_id') buildingId: number, @Query() query: RealtimePositionsQuery): Promise<RealtimePositionsJson> {
+    return this.realtime.forBuilding(principal, buildingId, query);
+  }
+
+  @Get('organization/:organization_uuid')
+  @Header('Content-Type', JSON_CONTENT_TYPE)
+  @Access(AccessScope.Read)
+  @ApiOperation({ summary: "Legacy: the latest positions of the caller's organization" })
+  @ApiOkResponse(REALTIME_ANSWER)
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  forOrganization(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('organization_uuid') organizationId: string,
+    @Query() query: RealtimePositionsQuery,
+  ): Promise<RealtimePositionsJson> {
+    return this.realtime.forOrganization(principal, organizationId, query);
+  }
+}

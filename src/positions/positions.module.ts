@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { BuildingsModule } from '../buildings/buildings.module';
+import { PositionsController } from './positions.controller';
+import { PositionsIngestService } from './positions-ingest.service';
+import { PositionsRetention } from './positions-retention.service';
+import { RealtimePositionsService } from './realtime-positions.service';
+
+@Module({
+  imports: [BuildingsModule],
+  controllers: [PositionsController],
+  providers: [PositionsIngestService, RealtimePositionsService, PositionsRetention],
+  exports: [PositionsRetention],
+})
+export class PositionsModule {}

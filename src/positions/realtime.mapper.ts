@@ -1,0 +1,75 @@
+import { StreamableFile } from '@nestjs/common';
+import { Readable } from 'node:stream';
+
+/** A device's latest fix as the realtime read loads it; times already in their wire formats. */
+export interface LatestFixRow {
+  id: string;
+  code: string;
+  userId: string | null;
+  /** `…SSSZ` */
+  time: string;
+  buildingId: number | null;
+  floorId: number | null;
+  levelHeight: number | null;
+  lat: number;
+  lng: number;
+  x: number | null;
+  y: number | null;
+  accuracy: number;
+  yaw: number | null;
+  /** `…SSS+00:00` */
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * The realtime answer, serialized in chunks of CHUNK_ROWS devices and streamed: a
+ * 1,000-device answer is about 750 KB, and a string of that size per request would land in
+ * V8's large-object space, which only a full collection frees; chunks stay young garbage.
+ */
+export type RealtimePositionsJson = StreamableFile;
+const CHUNK_ROWS = 100;
+
+const text = (value: string | null): string => (value === null ? 'null' : JSON.stringify(value));
+/** Finite numbers only reach here (the ingest refuses the rest), so String() is their JSON. */
+const number = (value: number | null): string => (value === null ? 'null' : String(value));
+
+/**
+ * The wire format of contract 6.1, which existing clients read byte for byte:
+ * `[lat, lng]` (not GeoJSON order), camelCase `userId` and `devicesInfo`, both arrays always
+ * present. Written straight to JSON text in one pass: for a building of 1,000 live devices
+ * this is most of the request's cost, and building the objects first and letting the
+ * framework stringify them cost half as much again.
+ */
+export function renderRealtimeJson(organizationId: string, rows: LatestFixRow[], poiOf: (row: LatestFixRow) => number | null): RealtimePositionsJson {
+  const chunks = renderRealtimeChunks(organizationId, rows, poiOf);
+  return new StreamableFile(Readable.from(chunks), { type: 'application/json; charset=utf-8' });
+}
+
+/** The JSON text of the answer, in pieces that concatenate to it. */
+export function renderRealtimeChunks(organizationId: string, rows: LatestFixRow[], poiOf: (row: LatestFixRow) => number | null): string[] {
+  const organization = JSON.stringify(organizationId);
+  const features: string[] = new Array(rows.length);
+  const devices: string[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    const id = JSON.stringify(row.id);
+    const user = text(row.userId);
+    const local = row.x === null || row.y === null ? 'null' : `[${row.x},${row.y}]`;
+    const levelHeight = row.floorId === null ? 'null' : number(row.levelHeight ?? 0);
+    features[i] =
+      `{"type":"Feature","id":${id},"userId":${user},"geometry":{"type":"Point","coordinates":[${row.lat},${row.lng}]},` +
+      `"properties":{"time":"${row.time}","yaw":${number(row.yaw)},"local_coordinates":${local},"floor_id":${number(row.floorId)},` +
+      `"building_id":${number(row.buildingId)},"level_height":${levelHeight},"accuracy":${row.accuracy},"poi_id":${number(poiOf(row))}}}`;
+    // Cartograph assigns devices to no group or building: the lists are there, empty.
+    devices[i] =
+      `{"id":${id},"code":${JSON.stringify(row.code)},"organization":${organization},"organization_id":${organization},"user":${user},"user_id":${user},` +
+      `"groups":[],"group_ids":[],"buildings":[],"building_ids":[],"created_at":"${row.createdAt}","updated_at":"${row.updatedAt}"}`;
+  }
+  const chunks: string[] = ['{"type":"FeatureCollection","features":['];
+  for (let start = 0; start < rows.length; start += CHUNK_ROWS) chunks.push((start > 0 ? ',' : '') + features.slice(start, start + CHUNK_ROWS).join(','));
+  chunks.push('],"devicesInfo":[');
+  for (let start = 0; start < rows.length; start += CHUNK_ROWS) chunks.push((start > 0 ? ',' : '') + devices.slice(start, start + CHUNK_ROWS).join(','));
+  chunks.push(']}');
+  return chunks;
+}
