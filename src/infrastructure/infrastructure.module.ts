@@ -1,14 +1,17 @@
 import { Module } from '@nestjs/common';
 import { BuildingsModule } from '../buildings/buildings.module';
 import { FloorsModule } from '../floors/floors.module';
+import { PositionsModule } from '../positions/positions.module';
 import { InfrastructureController } from './infrastructure.controller';
 import { InfrastructureService } from './infrastructure.service';
 import { ScanPositioningService } from './scan-positioning.service';
+import { ScansController } from './scans.controller';
+import { ScansService } from './scans.service';
 
 @Module({
-  imports: [BuildingsModule, FloorsModule],
-  controllers: [InfrastructureController],
-  providers: [InfrastructureService, ScanPositioningService],
+  imports: [BuildingsModule, FloorsModule, PositionsModule],
+  controllers: [InfrastructureController, ScansController],
+  providers: [InfrastructureService, ScanPositioningService, ScansService],
   exports: [InfrastructureService, ScanPositioningService],
 })
 export class InfrastructureModule {}

@@ -9,6 +9,6 @@ import { RealtimePositionsService } from './realtime-positions.service';
   imports: [BuildingsModule],
   controllers: [PositionsController],
   providers: [PositionsIngestService, RealtimePositionsService, PositionsRetention],
-  exports: [PositionsRetention],
+  exports: [PositionsRetention, PositionsIngestService],
 })
 export class PositionsModule {}

@@ -91,6 +91,7 @@ const DECLARED_ROUTES: RouteDeclaration[] = [
   { method: 'GET', path: 'realtime/organization/:organization_uuid', access: 'read' },
   { method: 'GET', path: 'realtime/positions', access: 'read' },
   { method: 'POST', path: 'realtime/positions', access: 'positions:write' },
+  { method: 'POST', path: 'realtime/scans', access: 'positions:write' },
   { method: 'GET', path: 'reports/user_positions.csv', access: 'read' },
   { method: 'GET', path: 'reports/user_positions.json', access: 'read' },
   { method: 'GET', path: 'users', access: 'read' },

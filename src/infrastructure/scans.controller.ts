@@ -1,0 +1,53 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse, ApiProperty, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { Access } from '../auth/decorators/access.decorator';
+import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
+import { AccessScope } from '../auth/permissions';
+import { Principal } from '../auth/principal';
+import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { ScanDto } from './scan-positioning.service';
+import { ScanIngestResult, ScansService } from './scans.service';
+
+class ScanBatchDto {
+  @ApiProperty({ type: [ScanDto], maxItems: 1000 }) scans: ScanDto[];
+}
+
+class EstimatedFixDto {
+  @ApiProperty({ description: 'Index of the scan in the request' }) index: number;
+  @ApiProperty() device_id: string;
+  @ApiProperty() time: string;
+  @ApiProperty() building_id: number;
+  @ApiProperty() floor_id: number;
+  @ApiProperty() lat: number;
+  @ApiProperty() lng: number;
+  @ApiProperty({ description: 'Floor metres' }) x: number;
+  @ApiProperty({ description: 'Floor metres' }) y: number;
+  @ApiProperty({ description: 'Metres: the true position lies within it for about two fixes in three' }) accuracy: number;
+  @ApiProperty({ enum: ['fit', 'centroid', 'single'] }) method: string;
+  @ApiProperty() transmitters_used: number;
+}
+
+class ScanIngestResponseDto {
+  @ApiProperty() accepted: number;
+  @ApiProperty({ type: [Object] }) rejected: object[];
+  @ApiProperty({ type: [EstimatedFixDto] }) fixes: EstimatedFixDto[];
+  @ApiProperty({ type: [Object], description: 'The geofence events these fixes fired' }) events: object[];
+}
+
+@ApiTags('Realtime')
+@Controller('realtime')
+export class ScansController {
+  constructor(private readonly scans: ScansService) {}
+
+  @Post('scans')
+  @HttpCode(200)
+  @Access(AccessScope.PositionsWrite)
+  @ApiOperation({ summary: 'Report what devices heard (BLE beacons, wifi access points); the server estimates each position and stores it like a reported fix' })
+  @ApiBody({ type: ScanBatchDto })
+  @ApiOkResponse({ type: ScanIngestResponseDto })
+  @ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'Over 1000 scans or 1 MiB' })
+  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'No scan gave a stored position (the reasons are in `errors`)' })
+  ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<ScanIngestResult> {
+    return this.scans.ingest(principal, body);
+  }
+}

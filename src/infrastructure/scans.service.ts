@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { Principal } from '../auth/principal';
+import { ApiError, FieldError } from '../common/errors/api-error';
+import { ErrorCode } from '../common/errors/error-code';
+import { IngestResult, PositionsIngestService } from '../positions/positions-ingest.service';
+import { EstimatedFix, ScanPositioningService } from './scan-positioning.service';
+
+/** At most this many scans per request, like positions (contract 6.2). */
+export const MAX_SCANS_PER_REQUEST = 1000;
+
+export interface ScanRejection {
+  index: number;
+  code: string;
+  fields: string;
+  message: string;
+}
+
+export interface ScanIngestResult {
+  accepted: number;
+  rejected: ScanRejection[];
+  /** Each position estimated from a scan and accepted, in scan order. */
+  fixes: Array<Omit<EstimatedFix, 'time' | 'used'> & { time: string }>;
+  events: unknown[];
+}
+
+function scansOf(body: unknown): unknown[] {
+  const items = Array.isArray(body) ? body : body && typeof body === 'object' && Array.isArray((body as { scans?: unknown }).scans) ? (body as { scans: unknown[] }).scans : null;
+  if (!items) throw ApiError.validation('The body must be {"scans":[...]} or an array of scans', [{ message: 'expected scans', code: 'invalid', fields: 'body' }]);
+  if (items.length > MAX_SCANS_PER_REQUEST) throw new ApiError(413, ErrorCode.PayloadTooLarge, `At most ${MAX_SCANS_PER_REQUEST} scans per request`);
+  if (items.length === 0) throw ApiError.validation('The batch holds no scans', [{ message: `send 1 to ${MAX_SCANS_PER_REQUEST} scans`, code: 'required', fields: 'scans' }]);
+  return items;
+}
+
+/**
+ * `POST /api/v1/realtime/scans`: positions computed on the server from what devices heard, then
+ * fed to the same pipeline as reported fixes (validation of the time window, history, the live
+ * picture, geofence events), in one batch. Rejections of either step name the scan's index.
+ */
+@Injectable()
+export class ScansService {
+  constructor(
+    private readonly estimator: ScanPositioningService,
+    private readonly positions: PositionsIngestService,
+  ) {}
+
+  async ingest(principal: Principal, body: unknown): Promise<ScanIngestResult> {
+    const { fixes, rejected } = await this.estimator.estimateBatch(principal, scansOf(body));
+    if (fixes.length === 0) throw ApiError.validation('No scan of the batch gave a position; none was stored', rejected);
+    const items = fixes.map((fix) => ({
+      device_id: fix.device_id,
+      time: fix.time.getTime(),
+      building_id: fix.building_id,
+      floor_id: fix.floor_id,
+      lat: fix.lat,
+      lng: fix.lng,
+      accuracy: fix.accuracy,
+    }));
+    let stored: IngestResult;
+    try {
+      stored = await this.positions.ingest(principal, { positions: items });
+    } catch (error) {
+      // Every estimated fix refused by the pipeline (too old, in the future…): one list for the whole batch.
+      if (error instanceof ApiError && error.status === 422) throw ApiError.validation('No scan of the batch was stored', merge(rejected, relabel(error.errors, fixes)));
+      throw error;
+    }
+    const refusedByPipeline = relabel(stored.rejected, fixes);
+    const refused = new Set(refusedByPipeline.map((r) => r.index));
+    return {
+      accepted: stored.accepted,
+      rejected: merge(rejected, refusedByPipeline),
+      fixes: fixes
+        .filter((fix) => !refused.has(fix.index))
+        .map(({ used: _used, time, ...fix }) => ({ ...fix, time: time.toISOString() })),
+      events: stored.events,
+    };
+  }
+}
+
+/** The pipeline numbers the estimated fixes; the caller knows its scans. */
+function relabel(rejections: ReadonlyArray<Pick<FieldError, 'message' | 'code' | 'fields'> & { index?: number }>, fixes: EstimatedFix[]): ScanRejection[] {
+  return rejections.map((r) => {
+    const index = typeof r.index === 'number' ? (fixes[r.index]?.index ?? -1) : -1;
+    return { index, code: r.code, fields: r.fields, message: r.message };
+  });
+}
+
+function merge(a: ScanRejection[], b: ScanRejection[]): ScanRejection[] {
+  return [...a, ...b].sort((x, y) => x.index - y.index);
+}

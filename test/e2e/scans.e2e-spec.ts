@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiPermission } from '../../src/auth/permissions';
+import { asApiKey, createApiKey } from '../support/auth';
+import { createSite, signUp, Site } from '../support/cartography';
+import { createTestApp, TestApp } from '../support/test-app';
+
+const UUID = 'f7826da6-4fa2-4e98-8024-bc5b71e0893e';
+/** Beacons on a 10 m grid over the floor's first 40 × 40 m, 1 m reference power −59 dBm. */
+const GRID = Array.from({ length: 25 }, (_, i) => ({ minor: i + 1, x: 5 + (i % 5) * 10, y: 5 + Math.floor(i / 5) * 10 }));
+
+/** What a device at (x, y) would hear: a log-distance path-loss model (exponent 3), no noise. */
+function scanAt(deviceId: string, x: number, y: number, time: number, buildingId?: number) {
+  const ble = GRID.map((b) => {
+    const d = Math.max(0.5, Math.hypot(b.x - x, b.y - y));
+    return { uuid: UUID, major: 1, minor: b.minor, rssi: Math.round(-59 - 30 * Math.log10(d)) };
+  })
+    .filter((r) => r.rssi > -100)
+    .slice(0, 20);
+  return { device_id: deviceId, time, ...(buildingId && { building_id: buildingId }), ble };
+}
+
+describe('positions from scans (POST /api/v1/realtime/scans)', () => {
+  let t: TestApp;
+  let admin: Awaited<ReturnType<typeof signUp>>;
+  let site: Site;
+  let device: Record<string, string>;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await signUp(t, 'Scans');
+    site = await createSite(t, admin.auth);
+    await t.http
+      .put(`/api/v1/infrastructure?building_id=${site.building.id}`)
+      .set(admin.auth)
+      .send({ wifi: [], ble: GRID.map((b) => ({ floor_id: site.floor.id, uuid: UUID, major: 1, minor: b.minor, tx_power: -59, x: b.x, y: b.y })) })
+      .expect(200);
+    device = asApiKey((await createApiKey(t, admin.token, ApiPermission.Positioning)).apikey);
+  });
+  afterAll(async () => t?.close());
+
+  it('estimates each position, stores it like a reported fix, and says how', async () => {
+    const now = Date.now();
+    const truth = [
+      [12, 17],
+      [25, 25],
+      [33, 8],
+    ];
+    const response = await t.http
+      .post('/api/v1/realtime/scans')
+      .set(device)
+      .send({ scans: truth.map(([x, y], i) => scanAt('tag-1', x, y, now - 3000 + i * 1000)) })
+      .expect(200);
+    expect(response.body).toMatchObject({ accepted: 3, rejected: [], events: [] });
+    for (const [i, fix] of (response.body.fixes as Array<Record<string, number | string>>).entries()) {
+      expect(fix).toMatchObject({ index: i, device_id: 'tag-1', building_id: site.building.id, floor_id: site.floor.id, method: 'fit' });
+      expect(Math.hypot((fix.x as number) - truth[i][0], (fix.y as number) - truth[i][1])).toBeLessThan(1.5);
+      expect(fix.transmitters_used as number).toBeGreaterThanOrEqual(3);
+      expect(fix.accuracy as number).toBeGreaterThan(0);
+    }
+    // The live picture and the history have it, as for any fix.
+    const live = await t.http.get(`/api/v1/realtime/positions?building_ids=${site.building.id}`).set(admin.auth).expect(200);
+    const feature = live.body.features.find((f: { id: string }) => f.id === 'tag-1');
+    expect(feature.properties).toMatchObject({ floor_id: site.floor.id, building_id: site.building.id });
+    const last = response.body.fixes[2];
+    expect(feature.geometry.coordinates[0]).toBeCloseTo(last.lat, 6);
+    expect(feature.geometry.coordinates[1]).toBeCloseTo(last.lng, 6);
+    const registered = await t.http.get('/api/v1/devices/tag-1').set(admin.auth).expect(200);
+    expect(registered.body.id).toBe('tag-1');
+  });
+
+  it('finds the building from what the scan hears when none is named', async () => {
+    const response = await t.http.post('/api/v1/realtime/scans').set(device).send([scanAt('tag-2', 20, 20, Date.now())]).expect(200);
+    expect(response.body.fixes[0]).toMatchObject({ building_id: site.building.id, floor_id: site.floor.id });
+  });
+
+  it('rejects scans that hear nothing known, and fixes the pipeline refuses, naming the scan', async () => {
+    const now = Date.now();
+    const unknown = { device_id: 'tag-3', time: now, ble: [{ uuid: '00000000-0000-4000-8000-000000000000', major: 9, minor: 9, rssi: -60 }] };
+    const tooOld = scanAt('tag-3', 10, 10, now - 30 * 86_400_000);
+    const good = scanAt('tag-3', 10, 10, now);
+    const response = await t.http.post('/api/v1/realtime/scans').set(device).send({ scans: [unknown, tooOld, good] }).expect(200);
+    expect(response.body.accepted).toBe(1);
+    expect(response.body.fixes.map((f: { index: number }) => f.index)).toEqual([2]);
+    expect(response.body.rejected).toEqual([
+      expect.objectContaining({ index: 0, code: 'no_known_transmitters' }),
+      expect.objectContaining({ index: 1, fields: expect.stringContaining('time') }),
+    ]);
+    const none = await t.http.post('/api/v1/realtime/scans').set(device).send({ scans: [unknown] }).expect(422);
+    expect(none.body).toMatchObject({ status: 422, code: 'validation_failed', errors: [expect.objectContaining({ index: 0, code: 'no_known_transmitters' })] });
+  });
+
+  it('refuses bad bodies and too many scans', async () => {
+    await t.http.post('/api/v1/realtime/scans').set(device).send({ nope: true }).expect(422);
+    await t.http.post('/api/v1/realtime/scans').set(device).send({ scans: [] }).expect(422);
+    const many = Array.from({ length: 1001 }, () => ({ device_id: 'x', time: Date.now(), ble: [] }));
+    const tooMany = await t.http.post('/api/v1/realtime/scans').set(device).send({ scans: many });
+    expect([413]).toContain(tooMany.status);
+  });
+
+  it('needs positioning or stronger, and never uses another organization’s transmitters', async () => {
+    const reader = asApiKey((await createApiKey(t, admin.token, ApiPermission.ReadOnly)).apikey);
+    await t.http.post('/api/v1/realtime/scans').set(reader).send([scanAt('tag-4', 10, 10, Date.now())]).expect(403);
+    await t.http.post('/api/v1/realtime/scans').send([scanAt('tag-4', 10, 10, Date.now())]).expect(401);
+
+    const other = await signUp(t, 'Other scans');
+    const otherDevice = asApiKey((await createApiKey(t, other.token, ApiPermission.Positioning)).apikey);
+    // Same beacons heard, but they belong to the first organization: nothing known to the second.
+    const refused = await t.http.post('/api/v1/realtime/scans').set(otherDevice).send([scanAt('tag-5', 10, 10, Date.now())]).expect(422);
+    expect(refused.body.errors[0].code).toBe('no_known_transmitters');
+    const named = await t.http.post('/api/v1/realtime/scans').set(otherDevice).send([scanAt('tag-5', 10, 10, Date.now(), site.building.id)]).expect(422);
+    expect(named.body.errors[0].code).toBe('not_found');
+  });
+});
