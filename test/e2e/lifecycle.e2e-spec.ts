@@ -6,11 +6,15 @@ import { asBearer, createOrganization, passwordTokens } from '../support/auth';
 import { TcpProxy } from '../support/tcp-proxy';
 import { createTestApp, TestApp, testDatabaseKind } from '../support/test-app';
 
+/** Resolves when the slow handler has started: the request is then in flight, whatever the machine's load. */
+let slowStarted: () => void = () => undefined;
+
 @Controller('test-only')
 class SlowController {
   @Get('slow')
   @Public()
   async slow(): Promise<{ finished: true }> {
+    slowStarted();
     await new Promise((resolve) => setTimeout(resolve, 400));
     return { finished: true };
   }
@@ -36,8 +40,9 @@ describe('shutdown', () => {
     t = await createTestApp({ metadata: { controllers: [SlowController] } });
     await t.app.listen(0, '127.0.0.1');
     const { port } = t.app.getHttpServer().address() as { port: number };
+    const started = new Promise<void>((resolve) => (slowStarted = resolve));
     const inFlight = get(port, '/api/v1/test-only/slow');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await started;
     // What SIGTERM triggers through enableShutdownHooks().
     await t.app.close();
     await expect(inFlight).resolves.toEqual({ status: 200, body: '{"finished":true}' });

@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { TransportConfig } from '../../config/transport.config';
-import { ErrorBody } from '../errors/api-error';
-import { defaultCodeForStatus } from '../errors/error-code';
+import { ApiError, ErrorBody } from '../errors/api-error';
+import { defaultCodeForStatus, ErrorCode } from '../errors/error-code';
 import { renderError } from '../errors/error-response';
 
 const PROTOCOL_ERROR_HEADERS = Symbol('cartograph:protocol-error-headers');
@@ -32,6 +32,8 @@ export function transportServerOptions(config: TransportConfig) {
     },
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
+    // Requests arriving while the server closes are answered by registerTransportHardening, in the contract's shape.
+    return503OnClosing: false,
   };
 }
 
@@ -112,9 +114,17 @@ export function limitConnectionsPerClient(server: Server, maxPerClient: number, 
  */
 export function registerTransportHardening(fastify: FastifyInstance, config: TransportConfig, trustedProxies: string[], securityHeaders: Record<string, string>): void {
   (fastify as WithHeaders)[PROTOCOL_ERROR_HEADERS] = securityHeaders;
-  fastify.addHook('onRequest', (_request, reply, done) => {
-    reply.header('Cache-Control', DEFAULT_CACHE_CONTROL);
+  // From the moment shutdown starts, new requests (a keep-alive connection can still carry some) are
+  // told to go elsewhere: 503 with Retry-After, in the error shape, and the connection closed.
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
     done();
+  });
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.header('Cache-Control', DEFAULT_CACHE_CONTROL);
+    if (!closing) return done();
+    answerFrameworkError(new ApiError(503, ErrorCode.ServiceUnavailable, 'The server is shutting down; retry', [], { 'Retry-After': '1', Connection: 'close' }), request, reply);
   });
   limitConnectionsPerClient(fastify.server, config.maxConnectionsPerClient, trustedProxies);
 }
