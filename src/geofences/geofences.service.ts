@@ -14,6 +14,7 @@ import { containsPattern } from '../common/database/like';
 import { lockOptions, RowLock } from '../common/database/locks';
 import { Versioned } from '../common/http/versioned';
 import { Page, pageWindow, parseSort, toPage } from '../common/pagination/pagination';
+import { lookupTable } from '../common/safety/own-lookup';
 import { PreparedQueries, PreparedQuery } from '../database/prepared-queries';
 import { TransactionRunner } from '../database/transactions';
 import { FloorsService } from '../floors/floors.service';
@@ -21,12 +22,12 @@ import { Geofence } from './geofence.entity';
 import { toGeofenceResponse } from './geofence.mapper';
 import { CreateGeofenceDto, GeofenceResponseDto, SearchGeofencesQuery, UpdateGeofenceDto } from './geofences.dto';
 
-const SORTABLE: Record<string, string> = {
+const SORTABLE = lookupTable({
   name: '"name_lower"',
   code: '"code"',
   created_at: '"created_at"',
   updated_at: '"updated_at"',
-};
+});
 
 type SqlParameters = Record<string, string | number>;
 

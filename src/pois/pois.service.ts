@@ -10,7 +10,7 @@ import { BuildingRevisions } from '../buildings/building-revisions';
 import { BuildingsService } from '../buildings/buildings.service';
 import { ApiError, FieldError } from '../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
-import { toCartesian, toGeoreference } from '../common/geometry/cartesian';
+import { derivedCartesianProblem, derivedGeoreferenceProblem, toCartesian, toGeoreference } from '../common/geometry/cartesian';
 import { sanitizeRichText } from '../common/html/sanitize';
 import { lockOptions, RowLock } from '../common/database/locks';
 import { Versioned } from '../common/http/versioned';
@@ -207,6 +207,13 @@ export class PoisService {
       throw ApiError.validation('The POI is not valid', [
         { message: 'position needs georeferences {lat, lng} or cartesians {x, y}', code: 'required', fields: `${prefix}position` },
       ]);
+    }
+    // What is derived is held to the same ranges as what is sent.
+    const [problem, sentField] = position.georeferences
+      ? [derivedCartesianProblem(cartesian), 'georeferences']
+      : [derivedGeoreferenceProblem(georeference), 'cartesians'];
+    if (problem) {
+      throw ApiError.validation('The POI is not valid', [{ message: problem, code: 'out_of_range', fields: `${prefix}position.${sentField}` }]);
     }
     return {
       buildingId: building.id,
