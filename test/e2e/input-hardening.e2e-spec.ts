@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiPermission } from '../../src/auth/permissions';
+import { Role } from '../../src/auth/roles';
+import { asApiKey, asBearer, createApiKey, passwordTokens } from '../support/auth';
+import { Cartographer, createGeofence, createSite, errorFields, expectError, expectStatus, geofenceRowsOf, signUp, Site, square } from '../support/cartography';
+import { pathGraphRow, poiInput, poiRowsOf } from '../support/pois';
+import { createTestApp, TestApp } from '../support/test-app';
+import { createUser, TestUser } from '../support/users';
+
+/** `levels` levels of alternating arrays and objects around `leaf`. */
+function nested(levels: number, leaf: unknown = 'x'): unknown {
+  let value: unknown = leaf;
+  for (let level = 0; level < levels; level += 1) value = level % 2 === 0 ? [value] : { a: value };
+  return value;
+}
+
+/** Issue 9, input side: each request here once answered 500, broke the process or stored junk. */
+describe('input hardening (issue 9)', () => {
+  let t: TestApp;
+  let o: Cartographer;
+  let site: Site;
+  let member: TestUser;
+  let memberAuth: Record<string, string>;
+  let readOnlyKey: Record<string, string>;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    o = await signUp(t, 'Hardening');
+    site = await createSite(t, o.auth);
+    member = await createUser(t, o.org.organizationId, Role.User);
+    memberAuth = asBearer((await passwordTokens(t, member.email, member.password)).access_token);
+    readOnlyKey = asApiKey((await createApiKey(t, o.token, ApiPermission.ReadOnly)).apikey);
+  });
+  afterAll(async () => t?.close());
+
+  describe('prototype keys in sort (item 1)', () => {
+    const INHERITED = ['__proto__', '-__proto__', 'constructor', 'toString', 'hasOwnProperty', '__proto__,asc', 'valueOf,desc'];
+
+    it.each(INHERITED)('GET /users?sort=%s is 400 for a USER, a read-only key and an administrator; the process keeps serving', async (sort) => {
+      for (const auth of [memberAuth, readOnlyKey, o.auth]) {
+        const response = await t.http.get('/api/v1/users').query({ sort }).set(auth);
+        expectError(response, 400, 'bad_request');
+      }
+      expect(Object.keys(Object.prototype)).toEqual([]);
+      expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain('u.id');
+      // Logins and reads still work, for this organization and another one.
+      await passwordTokens(t, member.email, member.password);
+      expectStatus(await t.http.get('/api/v1/users').query({ sort: '-email' }).set(o.auth), 200);
+      const other = await signUp(t, `Other ${sort}`);
+      expectStatus(await t.http.get('/api/v1/buildings').set(other.auth), 200);
+      expectStatus(await t.http.get('/health/ready'), 200);
+    });
+
+    it.each(INHERITED.filter((sort) => !sort.includes(',')))('GET /geofences/search?sort=%s is 400, with no SQL built from it', async (sort) => {
+      await createGeofence(t, o.auth, site.place, { name: `Sorted ${sort}`, geometric: square() });
+      for (const path of ['/api/v1/geofences/search', '/api/v1/geofences']) {
+        const response = await t.http.get(path).query({ sort }).set(o.auth);
+        expectError(response, 400, 'bad_request');
+      }
+      const sorted = await t.http.get('/api/v1/geofences/search').query({ sort: '-name' }).set(o.auth);
+      expectStatus(sorted, 200);
+      expect(sorted.body.data.length).toBeGreaterThan(0);
+    });
+
+    it('a query parameter named __proto__ or constructor is ignored like any unknown parameter', async () => {
+      const response = await t.http.get('/api/v1/users?__proto__=x&__proto__[]=a&__proto__[]=b&constructor=y&sort=email').set(o.auth);
+      expectStatus(response, 200);
+      expect(response.body.data.map((user: { email: string }) => user.email)).toEqual([...response.body.data.map((user: { email: string }) => user.email)].sort());
+      expect(Object.keys(Object.prototype)).toEqual([]);
+    });
+
+    it('/health/ready answers 503 in the error shape while Object.prototype is polluted, and 200 again once it is clean', async () => {
+      expectStatus(await t.http.get('/health/ready'), 200);
+      (Object.prototype as Record<string, unknown>)['u.id'] = 'ASC';
+      try {
+        const response = await t.http.get('/health/ready');
+        expectError(response, 503, 'service_unavailable');
+        expectStatus(await t.http.get('/health/live'), 200);
+      } finally {
+        delete (Object.prototype as Record<string, unknown>)['u.id'];
+      }
+      expectStatus(await t.http.get('/health/ready'), 200);
+    });
+  });
+
+  describe('deeply nested bodies (item 6)', () => {
+    it.each([
+      ['post', '/api/v1/geofences'],
+      ['post', '/api/v1/buildings'],
+      ['post', '/api/v1/users'],
+      ['post', '/api/v1/pois_bulk'],
+      ['put', '/api/v1/buildings/:building/paths'],
+      ['post', '/api/v1/auth/refresh_access_tokens'],
+    ])('%s %s with a body nested 2,000 levels deep (4 KB) is 422 too_deep', async (method, path) => {
+      const url = path.replace(':building', String(site.building.id));
+      const body = JSON.stringify({ name: 'deep', custom_fields: nested(2000) });
+      expect(body.length).toBeLessThan(10_000);
+      const auth = path.includes('refresh') ? {} : o.auth;
+      const response = await t.http[method as 'post' | 'put'](url).set(auth).set('Content-Type', 'application/json').send(body);
+      expectError(response, 422, 'validation_failed');
+      expect(response.body.errors).toEqual([expect.objectContaining({ code: 'too_deep', fields: expect.stringMatching(/^custom_fields/) })]);
+    });
+
+    it('a top-level array nested 100,000 levels deep is 422 as well, and the server keeps serving', async () => {
+      const body = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+      const response = await t.http.post('/api/v1/geofences').set(o.auth).set('Content-Type', 'application/json').send(body);
+      expect([400, 422]).toContain(response.status);
+      expect(response.body).toEqual({ status: response.status, code: expect.any(String), message: expect.any(String), errors: expect.any(Array) });
+      expectStatus(await t.http.get('/health/ready'), 200);
+    });
+
+    it('an ordinary body a few levels deep is still accepted', async () => {
+      const response = await t.http.post('/api/v1/buildings').set(o.auth).send({
+        name: 'Shallow', location: { lat: 1, lng: 1 }, dimensions: { width: 1, length: 1 }, custom_fields: [{ key: 'k', value: 'v' }], legacy: { a: { b: [1] } },
+      });
+      expectStatus(response, 201);
+    });
+  });
+
+  describe('ill-formed Unicode (item 7)', () => {
+    const LONE = ['\ud800', 'ok\udfff', '\ude00\ud83d'];
+
+    it.each(LONE)('a geofence whose name or custom field holds %j is 422 naming the field; nothing is stored', async (text) => {
+      const before = (await geofenceRowsOf(t, site.building.id)).length;
+      const body = { name: 'G', building_id: String(site.building.id), floor_id: site.floor.id, geometric: square(), custom_fields: [{ key: 'zone', value: text }] };
+      const response = await t.http.post('/api/v1/geofences').set(o.auth).send(body);
+      expectError(response, 422, 'validation_failed');
+      expect(errorFields(response)).toEqual(['custom_fields[0].value']);
+      const named = await t.http.post('/api/v1/geofences').set(o.auth).send({ ...body, custom_fields: [], name: text });
+      expectError(named, 422, 'validation_failed');
+      expect(errorFields(named)).toEqual(['name']);
+      expect(await geofenceRowsOf(t, site.building.id)).toHaveLength(before);
+    });
+
+    it('path tags with a lone surrogate are 422 naming the tag; the graph is not stored', async () => {
+      const response = await t.http
+        .put(`/api/v1/buildings/${site.building.id}/paths`)
+        .set(o.auth)
+        .send({
+          nodes: [
+            { id: 1, floor_id: site.floor.id, x: 1, y: 1 },
+            { id: 2, floor_id: site.floor.id, x: 2, y: 2 },
+          ],
+          links: [{ source: 1, target: 2, tags: ['fine', '\ud800'] }],
+        });
+      expectError(response, 422, 'validation_failed');
+      expect(errorFields(response)).toEqual(['links[0].tags[1]']);
+      expect(await pathGraphRow(t, site.building.id)).toBeNull();
+    });
+
+    it('POI names, building info, user names and category names with a lone surrogate are 422 naming the field', async () => {
+      const cases: Array<[string, string, object, string]> = [
+        ['post', '/api/v1/pois', poiInput(site.building.id, site.floor.id, { name: 'A\ud800B' }), 'name'],
+        ['put', `/api/v1/buildings/${site.building.id}`, { info: '<p>\udc00</p>' }, 'info'],
+        ['put', `/api/v1/users/${member.id}`, { full_name: '\ud83d' }, 'full_name'],
+        ['post', '/api/v1/poi_categories', { name: { en: 'x\ud800' }, code: 'c1' }, 'name.en'],
+        ['post', '/api/v1/pois_bulk', [poiInput(site.building.id, site.floor.id), poiInput(site.building.id, site.floor.id, { name: '\ud800' })], '[1].name'],
+        ['post', '/api/v1/buildings', { name: 'B', location: { lat: 1, lng: 1 }, dimensions: { width: 1, length: 1 }, ['key\ud800']: 1 }, 'body'],
+      ];
+      for (const [method, path, body, field] of cases) {
+        const response = await t.http[method as 'post' | 'put'](path).set(o.auth).send(body);
+        expect(response.status, `${method} ${path}: ${JSON.stringify(response.body)}`).toBe(422);
+        expect(errorFields(response), path).toEqual([field]);
+      }
+      expect(await poiRowsOf(t, site.building.id)).toEqual([]);
+    });
+
+    it('a lone surrogate in a query parameter is 400 naming it', async () => {
+      // Percent-encoding cannot carry a lone surrogate (UTF-8 has none), so NUL stands for the query case.
+      const response = await t.http.get('/api/v1/geofences/search?name=%00').set(o.auth);
+      expectError(response, 400, 'bad_request');
+      expect(errorFields(response)).toEqual(['name']);
+    });
+
+    it('surrogate pairs (emoji) are accepted and stored as sent', async () => {
+      const response = await t.http.post('/api/v1/pois').set(o.auth).send(poiInput(site.building.id, site.floor.id, { name: 'Café 😀' }));
+      expectStatus(response, 201);
+      expect(response.body.name).toBe('Café 😀');
+      const read = await t.http.get(`/api/v1/pois/${response.body.id}`).set(o.auth);
+      expect(read.body.name).toBe('Café 😀');
+      await t.http.delete(`/api/v1/pois/${response.body.id}`).set(o.auth).expect(204);
+    });
+  });
+
+  describe('coordinates derived from cartesians (item 9)', () => {
+    let polar: Site;
+
+    beforeAll(async () => {
+      polar = await createSite(t, o.auth, { name: 'Polar', location: { lat: 89.9999, lng: 10 }, dimensions: { width: 100, length: 100 }, rotation: 0 });
+    });
+
+    it('a POI at y 100,000 in a building at 89.9999° is 422 on position.cartesians; nothing is stored', async () => {
+      for (const cartesians of [{ x: 50, y: 100_000 }, { x: 50, y: -100_000 }].slice(0, 1)) {
+        const response = await t.http.post('/api/v1/pois').set(o.auth).send({ building_id: polar.building.id, name: 'Beyond', position: { floor_id: polar.floor.id, cartesians } });
+        expectError(response, 422, 'validation_failed');
+        expect(response.body.errors).toEqual([expect.objectContaining({ code: 'out_of_range', fields: 'position.cartesians' })]);
+      }
+      expect(await poiRowsOf(t, polar.building.id)).toEqual([]);
+    });
+
+    it('x 100,000 in a turned building at 89.9999° (the reported case) is 422 too, in bulk with its index', async () => {
+      const turned = await createSite(t, o.auth, { name: 'Turned', location: { lat: 89.9999, lng: 10 }, dimensions: { width: 100, length: 100 }, rotation: Math.PI / 2 });
+      const item = { building_id: turned.building.id, name: 'Beyond', position: { floor_id: turned.floor.id, cartesians: { x: 100_000, y: 50 } } };
+      const single = await t.http.post('/api/v1/pois').set(o.auth).send(item);
+      expectError(single, 422, 'validation_failed');
+      expect(errorFields(single)).toEqual(['position.cartesians']);
+      const bulk = await t.http.post('/api/v1/pois_bulk').set(o.auth).send([{ ...item, position: { ...item.position, cartesians: { x: 50, y: 50 } } }, item]);
+      expectError(bulk, 422, 'validation_failed');
+      expect(errorFields(bulk)).toEqual(['[1].position.cartesians']);
+      expect(await poiRowsOf(t, turned.building.id)).toEqual([]);
+    });
+
+    it('moving an existing POI beyond the pole is 422 and leaves it where it was', async () => {
+      const created = await t.http.post('/api/v1/pois').set(o.auth).send({ building_id: polar.building.id, name: 'Near', position: { floor_id: polar.floor.id, cartesians: { x: 50, y: 60 } } });
+      expectStatus(created, 201);
+      expect(created.body.position.georeferences.lat).toBeLessThanOrEqual(90);
+      const moved = await t.http.put(`/api/v1/pois/${created.body.id}`).set(o.auth).send({ position: { floor_id: polar.floor.id, cartesians: { x: 50, y: 99_999 } } });
+      expectError(moved, 422, 'validation_failed');
+      expect(errorFields(moved)).toEqual(['position.cartesians']);
+      const read = await t.http.get(`/api/v1/pois/${created.body.id}`).set(o.auth);
+      expect(read.body.position.cartesians).toEqual({ x: 50, y: 60 });
+      await t.http.delete(`/api/v1/pois/${created.body.id}`).set(o.auth).expect(204);
+    });
+
+    it('a georeference too far from the building for cartesians is 422 on position.georeferences', async () => {
+      const response = await t.http.post('/api/v1/pois').set(o.auth).send(poiInput(site.building.id, site.floor.id, {}, { lat: -42, lng: 170 }));
+      expectError(response, 422, 'validation_failed');
+      expect(errorFields(response)).toEqual(['position.georeferences']);
+    });
+
+    it('a path node beyond the pole is 422 naming the node; the graph is not stored', async () => {
+      const response = await t.http
+        .put(`/api/v1/buildings/${polar.building.id}/paths`)
+        .set(o.auth)
+        .send({ nodes: [{ id: 1, floor_id: polar.floor.id, x: 50, y: 50 }, { id: 2, floor_id: polar.floor.id, x: 50, y: 100_000 }], links: [{ source: 1, target: 2 }] });
+      expectError(response, 422, 'validation_failed');
+      expect(response.body.errors).toEqual([expect.objectContaining({ code: 'out_of_range', fields: 'nodes[1].y' })]);
+      expect(await pathGraphRow(t, polar.building.id)).toBeNull();
+    });
+  });
+});
