@@ -21,30 +21,31 @@ function looksLikeSvg(bytes: Buffer): boolean {
   return /^<svg[\s>]/.test(withoutPreamble);
 }
 
-const SVG_TAGS = [
-  'svg', 'g', 'defs', 'symbol', 'use', 'title', 'desc', 'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon',
-  'text', 'tspan', 'textPath', 'linearGradient', 'radialGradient', 'stop', 'clipPath', 'mask', 'pattern', 'marker', 'image',
-];
-
-const SVG_ATTRIBUTES = [
-  'id', 'class', 'x', 'y', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'width', 'height', 'd', 'points', 'viewBox',
-  'preserveAspectRatio', 'xmlns', 'version', 'transform', 'fill', 'fill-opacity', 'fill-rule', 'stroke', 'stroke-width',
-  'stroke-linecap', 'stroke-linejoin', 'stroke-dasharray', 'stroke-dashoffset', 'stroke-opacity', 'stroke-miterlimit', 'opacity',
-  'offset', 'stop-color', 'stop-opacity', 'gradientUnits', 'gradientTransform', 'spreadMethod', 'fx', 'fy', 'clip-path',
-  'clip-rule', 'clipPathUnits', 'mask', 'maskUnits', 'patternUnits', 'patternTransform', 'markerWidth', 'markerHeight', 'refX',
-  'refY', 'orient', 'font-family', 'font-size', 'font-weight', 'font-style', 'text-anchor', 'dominant-baseline', 'dx', 'dy',
-  'letter-spacing', 'visibility', 'display', 'href', 'xlink:href', 'xmlns:xlink',
-];
-
 /**
  * Keeps drawing elements and presentation attributes only: no scripts, no event handlers,
  * no foreignObject, no style sheets, and references (`href`) only to fragments of the same
  * document or inline raster data.
+ *
+ * Self-contained on purpose (it names nothing outside its body): the sanitizer worker runs
+ * this very function from its source text (see svg-sanitizer.pool.ts).
  */
-export function sanitizeSvg(svg: string): string {
-  return sanitizeHtml(svg, {
-    allowedTags: SVG_TAGS,
-    allowedAttributes: { '*': SVG_ATTRIBUTES },
+export function sanitizeSvgWith(sanitize: typeof sanitizeHtml, svg: string): string {
+  const tags = [
+    'svg', 'g', 'defs', 'symbol', 'use', 'title', 'desc', 'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon',
+    'text', 'tspan', 'textPath', 'linearGradient', 'radialGradient', 'stop', 'clipPath', 'mask', 'pattern', 'marker', 'image',
+  ];
+  const attributes = [
+    'id', 'class', 'x', 'y', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'width', 'height', 'd', 'points', 'viewBox',
+    'preserveAspectRatio', 'xmlns', 'version', 'transform', 'fill', 'fill-opacity', 'fill-rule', 'stroke', 'stroke-width',
+    'stroke-linecap', 'stroke-linejoin', 'stroke-dasharray', 'stroke-dashoffset', 'stroke-opacity', 'stroke-miterlimit', 'opacity',
+    'offset', 'stop-color', 'stop-opacity', 'gradientUnits', 'gradientTransform', 'spreadMethod', 'fx', 'fy', 'clip-path',
+    'clip-rule', 'clipPathUnits', 'mask', 'maskUnits', 'patternUnits', 'patternTransform', 'markerWidth', 'markerHeight', 'refX',
+    'refY', 'orient', 'font-family', 'font-size', 'font-weight', 'font-style', 'text-anchor', 'dominant-baseline', 'dx', 'dy',
+    'letter-spacing', 'visibility', 'display', 'href', 'xlink:href', 'xmlns:xlink',
+  ];
+  return sanitize(svg, {
+    allowedTags: tags,
+    allowedAttributes: { '*': attributes },
     allowedSchemes: [],
     allowedSchemesAppliedToAttributes: [],
     disallowedTagsMode: 'discard',
@@ -65,4 +66,9 @@ export function sanitizeSvg(svg: string): string {
       },
     },
   });
+}
+
+/** The sanitizer on the calling thread: for tests and small trusted inputs; uploads use the worker pool. */
+export function sanitizeSvg(svg: string): string {
+  return sanitizeSvgWith(sanitizeHtml, svg);
 }

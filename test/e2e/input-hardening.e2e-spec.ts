@@ -6,6 +6,8 @@ import { Cartographer, createGeofence, createSite, errorFields, expectError, exp
 import { pathGraphRow, poiInput, poiRowsOf } from '../support/pois';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createUser, TestUser } from '../support/users';
+import { imageFiles, imageRowCounts } from '../support/images';
+import { SVG_LIMITS } from '../../src/images/svg-limits';
 
 /** `levels` levels of alternating arrays and objects around `leaf`. */
 function nested(levels: number, leaf: unknown = 'x'): unknown {
@@ -179,6 +181,80 @@ describe('input hardening (issue 9)', () => {
       const read = await t.http.get(`/api/v1/pois/${response.body.id}`).set(o.auth);
       expect(read.body.name).toBe('Café 😀');
       await t.http.delete(`/api/v1/pois/${response.body.id}`).set(o.auth).expect(204);
+    });
+  });
+
+  describe('SVG uploads (item 2)', () => {
+    const upload = (svg: string | Buffer) =>
+      t.http.post('/api/v1/images').set(o.auth).attach('image', Buffer.isBuffer(svg) ? svg : Buffer.from(svg), { filename: 'plan.svg', contentType: 'image/svg+xml' });
+    const rect = '<rect x="1" y="2" width="3" height="4" fill="#abc"/>';
+    const drawing = (elements: number) => `<svg xmlns="http://www.w3.org/2000/svg">${rect.repeat(elements)}</svg>`;
+
+    async function expectRefused(response: Awaited<ReturnType<typeof upload>>, status: number, code: string, before: { images: number; blobs: number }, files: string[]) {
+      expectError(response, status, code);
+      expect(await imageRowCounts(t)).toEqual(before);
+      expect(imageFiles(t)).toEqual(files);
+      expectStatus(await t.http.get('/health/ready'), 200);
+    }
+
+    it('a 12 MB SVG is 413 payload_too_large; nothing is stored and the server keeps serving', async () => {
+      const [before, files] = [await imageRowCounts(t), imageFiles(t)];
+      const svg = drawing(Math.ceil((12 * 1024 * 1024) / rect.length));
+      expect(svg.length).toBeGreaterThan(12 * 1024 * 1024);
+      await expectRefused(await upload(svg), 413, 'payload_too_large', before, files);
+    });
+
+    it('one byte over the SVG limit is 413, a drawing at the limit is stored', async () => {
+      const [before, files] = [await imageRowCounts(t), imageFiles(t)];
+      const head = '<svg xmlns="http://www.w3.org/2000/svg"><desc>';
+      const tail = '</desc></svg>';
+      const exact = `${head}${'x'.repeat(SVG_LIMITS.maxBytes - head.length - tail.length)}${tail}`;
+      expect(Buffer.byteLength(exact)).toBe(SVG_LIMITS.maxBytes);
+      await expectRefused(await upload(`${exact} `), 413, 'payload_too_large', before, files);
+      expectStatus(await upload(exact), 201);
+    });
+
+    it('200 KB of nested <g> is 422 too_complex at once, naming image; health answers meanwhile', async () => {
+      const [before, files] = [await imageRowCounts(t), imageFiles(t)];
+      const depth = Math.floor((200 * 1024) / 7);
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg">${'<g>'.repeat(depth)}<rect/>${'</g>'.repeat(depth)}</svg>`;
+      const started = Date.now();
+      const [response, health] = await Promise.all([upload(svg), t.http.get('/health/live')]);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expectStatus(health, 200);
+      expect(response.body.errors).toEqual([expect.objectContaining({ code: 'too_complex', fields: 'image' })]);
+      await expectRefused(response, 422, 'validation_failed', before, files);
+    });
+
+    it('more elements than the limit is 422 too_complex', async () => {
+      const [before, files] = [await imageRowCounts(t), imageFiles(t)];
+      const response = await upload(`<svg>${'<g/>'.repeat(SVG_LIMITS.maxElements)}</svg>`);
+      expect(response.body.errors).toEqual([expect.objectContaining({ code: 'too_complex', fields: 'image', message: expect.stringMatching(/elements/) })]);
+      await expectRefused(response, 422, 'validation_failed', before, files);
+    });
+
+    it('a large valid drawing is sanitized off the event loop: health checks answer quickly while it is', async () => {
+      const svg = drawing(30_000).replace('<svg xmlns="http://www.w3.org/2000/svg">', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script>');
+      const pending = upload(svg);
+      const latencies: number[] = [];
+      let done = false;
+      const finished = pending.then((response) => {
+        done = true;
+        return response;
+      });
+      // Give the upload time to reach the sanitizer, then probe until it is done.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      while (!done) {
+        const started = performance.now();
+        expectStatus(await t.http.get('/health/live'), 200);
+        latencies.push(performance.now() - started);
+      }
+      const response = await finished;
+      expectStatus(response, 201);
+      expect(latencies.length).toBeGreaterThan(0);
+      expect(Math.max(...latencies)).toBeLessThan(250);
+      const stored = await t.http.get(response.body.url).set(o.auth).buffer(true);
+      expect(String(stored.text ?? stored.body)).not.toContain('script');
     });
   });
 
