@@ -258,6 +258,34 @@ describe('input hardening (issue 9)', () => {
     });
   });
 
+  describe('HTML in info fields (a sibling of item 2: the same sanitizer library)', () => {
+    it('64 KB of nested <b> in info is 422 naming the field, on buildings, geofences and POIs; nothing is stored', async () => {
+      const nestedHtml = '<b>'.repeat(21_845);
+      const cases: Array<[string, string, object, string]> = [
+        ['put', `/api/v1/buildings/${site.building.id}`, { info: nestedHtml }, 'info'],
+        ['post', '/api/v1/geofences', { name: 'G', building_id: String(site.building.id), floor_id: site.floor.id, geometric: square(), description: nestedHtml }, 'description'],
+        ['post', '/api/v1/pois', poiInput(site.building.id, site.floor.id, { info: nestedHtml }), 'info'],
+        ['post', '/api/v1/pois_bulk', [poiInput(site.building.id, site.floor.id, { info: `<p>${'<i>'.repeat(150)}</p>` })], '[0].info'],
+      ];
+      for (const [method, path, body, field] of cases) {
+        const started = Date.now();
+        const response = await t.http[method as 'post' | 'put'](path).set(o.auth).send(body);
+        expect(response.status, `${path}: ${JSON.stringify(response.body).slice(0, 300)}`).toBe(422);
+        expect(errorFields(response)).toEqual([field]);
+        expect(Date.now() - started).toBeLessThan(2000);
+      }
+      const building = await t.http.get(`/api/v1/buildings/${site.building.id}`).set(o.auth);
+      expect(building.body.info).not.toContain('<b><b>');
+    });
+
+    it('ordinary rich text with many line breaks is still accepted and sanitized', async () => {
+      const response = await t.http.put(`/api/v1/buildings/${site.building.id}`).set(o.auth).send({ info: `<p>Hours<br>${'9-17<br>'.repeat(500)}<script>x()</script></p>` });
+      expectStatus(response, 200);
+      expect(response.body.info).not.toContain('script');
+      expect(response.body.info.match(/<br \/>/g)).toHaveLength(501);
+    });
+  });
+
   describe('coordinates derived from cartesians (item 9)', () => {
     let polar: Site;
 
