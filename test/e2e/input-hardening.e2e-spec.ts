@@ -235,6 +235,7 @@ describe('input hardening (issue 9)', () => {
 
     it('a large valid drawing is sanitized off the event loop: health checks answer quickly while it is', async () => {
       const svg = drawing(30_000).replace('<svg xmlns="http://www.w3.org/2000/svg">', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script>');
+      const uploadStarted = performance.now();
       const pending = upload(svg);
       const latencies: number[] = [];
       let done = false;
@@ -250,9 +251,12 @@ describe('input hardening (issue 9)', () => {
         latencies.push(performance.now() - started);
       }
       const response = await finished;
+      const uploadTook = performance.now() - uploadStarted;
       expectStatus(response, 201);
-      expect(latencies.length).toBeGreaterThan(0);
-      expect(Math.max(...latencies)).toBeLessThan(250);
+      // Sanitizing on the event loop would hold one probe for most of the upload; a loaded CI
+      // machine slows every probe a little, so the bound follows the upload's own duration.
+      expect(latencies.length).toBeGreaterThanOrEqual(3);
+      expect(Math.max(...latencies)).toBeLessThan(Math.max(250, uploadTook / 3));
       const stored = await t.http.get(response.body.url).set(o.auth).buffer(true);
       expect(String(stored.text ?? stored.body)).not.toContain('script');
     });
