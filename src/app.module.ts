@@ -23,12 +23,14 @@ import { PoisModule } from './pois/pois.module';
 import { SetupModule } from './setup/setup.module';
 import { UsersModule } from './users/users.module';
 import { VersionModule } from './version/version.module';
+import { SanitizerModule } from './common/html/sanitizer.module';
 
 @Module({
   imports: [
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig, authConfig, databaseConfig, setupConfig, storageConfig] }),
     DiscoveryModule,
     DatabaseModule,
+    SanitizerModule,
     AuditModule,
     AuthModule,
     UsersModule,

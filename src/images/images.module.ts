@@ -5,7 +5,6 @@ import { storageConfig, StorageConfig } from '../config/storage.config';
 import { Image } from './image.entity';
 import { ImagesController } from './images.controller';
 import { ImagesService } from './images.service';
-import { SvgSanitizerPool } from './svg-sanitizer.pool';
 import { DatabaseStorage } from './storage/database.storage';
 import { IMAGE_STORAGE, ImageStorage } from './storage/image-storage';
 import { LocalDiskStorage } from './storage/local-disk.storage';
@@ -15,8 +14,6 @@ import { LocalDiskStorage } from './storage/local-disk.storage';
   controllers: [ImagesController],
   providers: [
     ImagesService,
-    // One sanitizer worker per process, with the default limits (docs/decisions.md).
-    { provide: SvgSanitizerPool, useFactory: () => new SvgSanitizerPool() },
     {
       provide: IMAGE_STORAGE,
       inject: [storageConfig.KEY, getDataSourceToken()],

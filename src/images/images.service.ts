@@ -10,7 +10,7 @@ import { Image } from './image.entity';
 import { toImageResponse } from './image.mapper';
 import { ImageResponseDto } from './images.dto';
 import { scanSvg, SVG_LIMITS } from './svg-limits';
-import { SvgSanitizerPool } from './svg-sanitizer.pool';
+import { SanitizerPool } from '../common/html/sanitizer-pool';
 import { IMAGE_STORAGE, ImageStorage } from './storage/image-storage';
 
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
@@ -27,7 +27,7 @@ export class ImagesService {
     @InjectRepository(Image) private readonly images: Repository<Image>,
     @Inject(IMAGE_STORAGE) private readonly storage: ImageStorage,
     private readonly transactions: TransactionRunner,
-    private readonly svgSanitizer: SvgSanitizerPool,
+    private readonly sanitizer: SanitizerPool,
   ) {}
 
   async upload(principal: Principal, uploaded: Buffer): Promise<ImageResponseDto> {
@@ -62,7 +62,7 @@ export class ImagesService {
       const why = scan.reason === 'depth' ? `nests elements more than ${scan.limit} levels deep` : `has more than ${scan.limit} elements`;
       throw ApiError.validation('The SVG is too complex', [{ message: why, code: 'too_complex', fields: 'image' }]);
     }
-    return Buffer.from(await this.svgSanitizer.sanitize(svg), 'utf8');
+    return Buffer.from(await this.sanitizer.sanitizeSvg(svg), 'utf8');
   }
 
   async read(principal: Principal, id: string): Promise<ImageContent> {
