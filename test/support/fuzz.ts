@@ -135,9 +135,11 @@ export function valueFor(document: OpenApi, schema: Schema, fixtures: FuzzFixtur
   const resolved = resolve(document, schema);
   const fixture = fixtureValue(name, fixtures);
   const typed = typedValue(document, resolved, fixtures, depth);
+  // Mostly well-typed: a body with one hostile field among many is the interesting case, and
+  // enough requests must pass validation to reach the services and the databases.
   return fc.oneof(
-    { weight: 5, arbitrary: fixture ? fc.oneof(fixture, typed) : typed },
-    { weight: 2, arbitrary: hostileJson },
+    { weight: 10, arbitrary: fixture ? fc.oneof(fixture, typed) : typed },
+    { weight: 1, arbitrary: hostileJson },
   );
 }
 
@@ -157,14 +159,17 @@ function typedValue(document: OpenApi, schema: Schema, fixtures: FuzzFixtures, d
     case 'array':
       return fc.array(valueFor(document, (schema.items ?? {}) as Schema, fixtures, '', depth + 1), { maxLength: 4 });
     case 'integer':
-      return fc.oneof(fc.integer({ min: (schema.minimum as number) ?? -10, max: (schema.maximum as number) ?? 1_000 }), hostileNumber);
+      return fc.oneof({ weight: 4, arbitrary: fc.integer({ min: (schema.minimum as number) ?? -10, max: (schema.maximum as number) ?? 1_000 }) }, { weight: 1, arbitrary: hostileNumber });
     case 'number':
-      return fc.oneof(fc.double({ min: (schema.minimum as number) ?? -1e3, max: (schema.maximum as number) ?? 1e3, noNaN: true }), hostileNumber);
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.double({ min: (schema.minimum as number) ?? -1e3, max: (schema.maximum as number) ?? 1e3, noNaN: true }) },
+        { weight: 1, arbitrary: hostileNumber },
+      );
     case 'boolean':
       return fc.boolean();
     case 'string':
       if (schema.format === 'uuid') return fc.uuid().map(String);
-      return fc.oneof(fc.string({ maxLength: 30 }), hostileString);
+      return fc.oneof({ weight: 3, arbitrary: fc.string({ minLength: 1, maxLength: 30 }) }, { weight: 1, arbitrary: hostileString });
     default:
       return hostileJson;
   }
@@ -180,12 +185,25 @@ const encode = (text: string): string => [...Buffer.from(text, 'utf8')].map((byt
  */
 export const MAX_QUERY_LENGTH = 4_000;
 
+/** Values every query parameter is tried with, alone (see queryProbes) and within the fuzz. */
+export const QUERY_PROBES = ['__proto__', '-__proto__', 'constructor', 'toString', 'hasOwnProperty,desc', 'valueOf,asc', '\u0000', '-', '', ',', '99999999999999999999', '-1'];
+
+/** One URL per query parameter and probe value, the parameter alone: a deterministic sweep beside the fuzz. */
+export function queryProbes(operation: FuzzOperation, fixtures: FuzzFixtures): string[] {
+  let path = operation.path;
+  // A real row to read; for DELETE an id that names nothing (`cascade=` must not delete fixtures).
+  for (const name of operation.pathParams) path = path.replace(`{${name}}`, operation.method === 'DELETE' ? '2147483000' : String(realIds(name, operation, fixtures)[0] ?? '1'));
+  return operation.queryParams.flatMap(({ name }) => QUERY_PROBES.flatMap((value) => [`${path}?${name}=${encode(value)}`, `${path}?${name}[]=${encode(value)}`]));
+}
+
 /** A query string over the operation's parameters in the contract's three list forms, plus raw garbage. */
 export function queryFor(document: OpenApi, operation: FuzzOperation, fixtures: FuzzFixtures): fc.Arbitrary<string> {
   const scalar = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+  // Every parameter is also tried, often, with the values that broke parsers and lookups.
+  const probe = fc.constantFrom(...QUERY_PROBES);
   const pair = (name: string, schema: Schema) =>
     fc
-      .tuple(valueFor(document, schema, fixtures, name), fc.constantFrom('plain', 'repeat', 'brackets', 'raw'))
+      .tuple(fc.oneof({ weight: 3, arbitrary: valueFor(document, schema, fixtures, name) }, { weight: 1, arbitrary: probe }), fc.constantFrom('plain', 'repeat', 'brackets', 'raw'))
       .map(([value, form]) => {
         const values = Array.isArray(value) ? value.map(scalar) : [scalar(value)];
         if (form === 'repeat') return values.map((item) => `${name}=${encode(item)}`).join('&');
@@ -195,22 +213,35 @@ export function queryFor(document: OpenApi, operation: FuzzOperation, fixtures: 
       });
   const garbage = fc.constantFrom('__proto__=1', '__proto__[x]=1', 'constructor[prototype][x]=1', '%', '%zz=1', '=', '&&&', 'a[b]=c', 'sort=__proto__', 'page=%00');
   const parts = operation.queryParams.map((parameter) => fc.option(pair(parameter.name, parameter.schema), { nil: undefined, freq: 2 }));
-  return fc
-    .tuple(fc.tuple(...parts), fc.option(garbage, { nil: undefined, freq: 3 }))
-    .map(([values, extra]) => [...values, extra].filter((part): part is string => !!part).join('&').slice(0, MAX_QUERY_LENGTH));
+  const cut = (query: string) => query.slice(0, MAX_QUERY_LENGTH).replace(/%[0-9A-F]?$/, '');
+  const join = (values: Array<string | undefined>) => cut(values.filter((part): part is string => !!part).join('&'));
+  const many = fc.tuple(fc.tuple(...parts), fc.option(garbage, { nil: undefined, freq: 3 })).map(([values, extra]) => join([...values, extra]));
+  if (operation.queryParams.length === 0) return many;
+  // One parameter alone, most of the time: a request with many parameters is nearly always
+  // refused for one of them before the others reach the code behind validation.
+  const single = fc.oneof(...operation.queryParams.map((parameter) => pair(parameter.name, parameter.schema))).map(cut);
+  return fc.oneof({ weight: 2, arbitrary: single }, { weight: 1, arbitrary: many });
 }
 
-/** A path parameter: a real id most of the time, otherwise anything a client could put there. */
-export function pathValueFor(name: string, operation: FuzzOperation, fixtures: FuzzFixtures): fc.Arbitrary<string> {
+function realIds(name: string, operation: FuzzOperation, fixtures: FuzzFixtures): Array<string | number> {
   const resource = operation.path.split('/')[3] ?? '';
   const real: Record<string, Array<string | number>> = {
     buildings: fixtures.buildingIds, floors: fixtures.floorIds, poi_categories: fixtures.categoryIds, pois: fixtures.poiIds, geofences: fixtures.geofenceIds,
     users: fixtures.userIds, groups: fixtures.groupIds, auth: fixtures.apiKeyIds, images: fixtures.imageIds,
   };
-  const ids = (name === 'buildingId' ? fixtures.buildingIds : real[resource] ?? []).map(String);
+  return name === 'buildingId' ? fixtures.buildingIds : (real[resource] ?? []);
+}
+
+/** A path parameter: a real id most of the time, otherwise anything a client could put there. */
+export function pathValueFor(name: string, operation: FuzzOperation, fixtures: FuzzFixtures): fc.Arbitrary<string> {
+  const ids = realIds(name, operation, fixtures).map(String);
   // Deleting the fixtures would starve the other routes: DELETE only ever gets ids that name nothing.
   const usable = operation.method === 'DELETE' ? [] : ids;
-  const junk = fc.oneof(hostileString, fc.integer().map(String), fc.uuid().map(String)).map((value) => encode(value) || '0');
+  // Within Fastify's parameter limit (100 characters, so at most 8 code points when
+  // percent-encoded, a UUID whole): beyond it Fastify answers 414 itself (item 10, protocol level).
+  const junk = fc
+    .oneof(hostileString, fc.integer().map(String), fc.uuid().map(String))
+    .map((value) => encode(value.length === 36 ? value : [...value].slice(0, 8).join('')) || '0');
   return usable.length > 0 ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...usable) }, { weight: 2, arbitrary: junk }) : junk;
 }
 
