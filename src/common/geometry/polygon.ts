@@ -57,6 +57,102 @@ function compareOnSweep(x: Segment, y: Segment): number {
   return bySide !== 0 ? sign * bySide : x.index - y.index;
 }
 
+interface SweepNode {
+  segment: Segment;
+  priority: number;
+  left: SweepNode | null;
+  right: SweepNode | null;
+  parent: SweepNode | null;
+}
+
+/**
+ * The edges crossing the sweep line, bottom to top, as a treap (a randomized balanced search
+ * tree): insertion, removal and neighbours in O(log n) expected. Priorities come from a fixed
+ * xorshift sequence, so a ring is always checked the same way.
+ */
+class SweepLine {
+  private root: SweepNode | null = null;
+  private seed = 0x9e3779b9;
+
+  insert(segment: Segment): SweepNode {
+    this.seed ^= this.seed << 13;
+    this.seed ^= this.seed >>> 17;
+    this.seed ^= this.seed << 5;
+    const node: SweepNode = { segment, priority: this.seed >>> 0, left: null, right: null, parent: null };
+    if (!this.root) {
+      this.root = node;
+      return node;
+    }
+    let current = this.root;
+    for (;;) {
+      const goLeft = compareOnSweep(segment, current.segment) < 0;
+      const child = goLeft ? current.left : current.right;
+      if (!child) {
+        if (goLeft) current.left = node;
+        else current.right = node;
+        node.parent = current;
+        break;
+      }
+      current = child;
+    }
+    while (node.parent && node.priority < node.parent.priority) this.rotateUp(node);
+    return node;
+  }
+
+  remove(node: SweepNode): void {
+    while (node.left || node.right) {
+      const child = !node.left ? node.right! : !node.right ? node.left : node.left.priority < node.right.priority ? node.left : node.right;
+      this.rotateUp(child);
+    }
+    if (!node.parent) this.root = null;
+    else if (node.parent.left === node) node.parent.left = null;
+    else node.parent.right = null;
+    node.parent = null;
+  }
+
+  next(node: SweepNode): SweepNode | null {
+    if (node.right) {
+      let current = node.right;
+      while (current.left) current = current.left;
+      return current;
+    }
+    let current = node;
+    while (current.parent && current.parent.right === current) current = current.parent;
+    return current.parent;
+  }
+
+  previous(node: SweepNode): SweepNode | null {
+    if (node.left) {
+      let current = node.left;
+      while (current.right) current = current.right;
+      return current;
+    }
+    let current = node;
+    while (current.parent && current.parent.left === current) current = current.parent;
+    return current.parent;
+  }
+
+  /** Lifts `node` above its parent, keeping the in-order (bottom-to-top) sequence. */
+  private rotateUp(node: SweepNode): void {
+    const parent = node.parent!;
+    const grandparent = parent.parent;
+    if (parent.left === node) {
+      parent.left = node.right;
+      if (node.right) node.right.parent = parent;
+      node.right = parent;
+    } else {
+      parent.right = node.left;
+      if (node.left) node.left.parent = parent;
+      node.left = parent;
+    }
+    parent.parent = node;
+    node.parent = grandparent;
+    if (!grandparent) this.root = node;
+    else if (grandparent.left === parent) grandparent.left = node;
+    else grandparent.right = node;
+  }
+}
+
 /** The ring-adjacent edges share a vertex; any other contact between two edges is an intersection. */
 function edgesMeet(x: Segment, y: Segment, edgeCount: number): boolean {
   const gap = Math.abs(x.index - y.index);
@@ -71,8 +167,9 @@ function edgesMeet(x: Segment, y: Segment, edgeCount: number): boolean {
 /**
  * Finds two edges of a closed ring that touch or cross (ring-adjacent edges only when one
  * folds back onto the other), or null when the ring is simple. A Shamos–Hoey sweep: only
- * edges that are neighbours on the sweep line are ever tested against each other, so it
- * makes O(n log n) comparisons whatever the ring's shape (sawtooths and combs included).
+ * edges that are neighbours on the sweep line are ever tested against each other, and the
+ * sweep line is a balanced tree, so it takes O(n log n) whatever the ring's shape (sawtooths
+ * and combs included).
  */
 export function findSelfIntersection(ring: readonly Point[]): [number, number] | null {
   const edgeCount = ring.length - 1;
@@ -88,37 +185,23 @@ export function findSelfIntersection(ring: readonly Point[]): [number, number] |
   // so that edges meeting end to end are compared.
   events.sort((x, y) => x.point[0] - y.point[0] || x.point[1] - y.point[1] || (x.start === y.start ? 0 : x.start ? -1 : 1));
 
-  // The edges crossing the sweep line, bottom to top. A sorted array: binary search to find a
-  // place, and splice's memmove, which stays in microseconds at 10,000 edges.
-  const sweep: Segment[] = [];
+  const sweep = new SweepLine();
+  const nodes = new Map<Segment, SweepNode>();
   const found = (x: Segment, y: Segment): [number, number] => (x.index < y.index ? [x.index, y.index] : [y.index, x.index]);
-  /** The first position whose edge is not below `segment`. */
-  const positionOf = (segment: Segment): number => {
-    let low = 0;
-    let high = sweep.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (compareOnSweep(sweep[middle], segment) < 0) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  };
 
   for (const { segment, start } of events) {
     if (start) {
-      const at = positionOf(segment);
-      sweep.splice(at, 0, segment);
-      const below = sweep[at - 1];
-      const above = sweep[at + 1];
+      const node = sweep.insert(segment);
+      nodes.set(segment, node);
+      const below = sweep.previous(node)?.segment;
+      const above = sweep.next(node)?.segment;
       if (below && edgesMeet(below, segment, edgeCount)) return found(below, segment);
       if (above && edgesMeet(segment, above, edgeCount)) return found(segment, above);
     } else {
-      let at = positionOf(segment);
-      // Defensive: floating-point ties could misplace the search; the edge is then looked up.
-      if (sweep[at] !== segment) at = sweep.indexOf(segment);
-      const below = sweep[at - 1];
-      const above = sweep[at + 1];
-      sweep.splice(at, 1);
+      const node = nodes.get(segment)!;
+      const below = sweep.previous(node)?.segment;
+      const above = sweep.next(node)?.segment;
+      sweep.remove(node);
       if (below && above && edgesMeet(below, above, edgeCount)) return found(below, above);
     }
   }
