@@ -31,12 +31,14 @@ import { VersionModule } from './version/version.module';
 import { DevicesModule } from './devices/devices.module';
 import { PositionsModule } from './positions/positions.module';
 import { ReportsModule } from './reports/reports.module';
+import { SanitizerModule } from './common/html/sanitizer.module';
 
 @Module({
   imports: [
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig, authConfig, databaseConfig, setupConfig, storageConfig, webhooksConfig] }),
     DiscoveryModule,
     DatabaseModule,
+    SanitizerModule,
     AuditModule,
     AuthModule,
     UsersModule,

@@ -40,7 +40,7 @@ const GRANTS: Record<ApiPermission, ReadonlySet<AccessScope>> = {
 
 /** The permission table of contract 2.3, in one place. */
 export function permissionAllows(permission: ApiPermission, scope: AccessScope): boolean {
-  return GRANTS[permission]?.has(scope) ?? false;
+  return Object.hasOwn(GRANTS, permission) && GRANTS[permission].has(scope);
 }
 
 export function isApiPermission(value: unknown): value is ApiPermission {

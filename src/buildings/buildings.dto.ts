@@ -9,6 +9,7 @@ import { GeofenceResponseDto } from '../geofences/geofences.dto';
 import { PathLinkDto, PathNodeDto } from '../paths/paths.dto';
 import { PoiResponseDto } from '../pois/pois.dto';
 import { Optional } from '../common/validation/optional';
+import { BoundedRichText } from '../common/html/rich-text';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 
@@ -44,6 +45,7 @@ export class CreateBuildingDto {
   @Optional()
   @IsString()
   @MaxLength(65535)
+  @BoundedRichText()
   info?: string;
 
   @ApiProperty({ type: LocationDto, description: 'Centre of the building' })

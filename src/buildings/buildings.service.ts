@@ -6,7 +6,7 @@ import { Principal } from '../auth/principal';
 import { ApiError } from '../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
 import { lockOptions, RowLock } from '../common/database/locks';
-import { sanitizeRichText } from '../common/html/sanitize';
+import { SanitizerPool } from '../common/html/sanitizer-pool';
 import { RawJson, Versioned } from '../common/http/versioned';
 import { TransactionRunner } from '../database/transactions';
 import { Floor } from '../floors/floor.entity';
@@ -28,6 +28,7 @@ export class BuildingsService {
   constructor(
     @InjectRepository(Building) private readonly buildings: Repository<Building>,
     private readonly transactions: TransactionRunner,
+    private readonly sanitizer: SanitizerPool,
     private readonly revisions: BuildingRevisions,
     private readonly documents: BuildingDocumentCache,
   ) {}
@@ -112,13 +113,14 @@ export class BuildingsService {
   async create(principal: Principal, dto: CreateBuildingDto): Promise<Versioned<BuildingResponseDto>> {
     // A user restricted to some buildings could not see a new one: only unrestricted callers create them.
     if (principal.buildingIds !== null) throw ApiError.forbidden('Users restricted to some buildings cannot create buildings');
+    const info = await this.sanitizer.sanitizeRichText(dto.info ?? '');
     const now = new Date();
     const building = this.buildings.create({
       organizationId: principal.organizationId,
       createdBy: principal.userId,
       name: dto.name,
       description: dto.description ?? '',
-      info: sanitizeRichText(dto.info ?? ''),
+      info,
       latitude: dto.location.lat,
       longitude: dto.location.lng,
       width: dto.dimensions.width,
@@ -135,6 +137,8 @@ export class BuildingsService {
   }
 
   async update(principal: Principal, id: number, dto: UpdateBuildingDto, ifMatch?: number[]): Promise<Versioned<BuildingResponseDto>> {
+    // Sanitized before the transaction: a long text goes to the sanitizer worker.
+    const info = dto.info === undefined ? undefined : await this.sanitizer.sanitizeRichText(dto.info);
     return retryOnConcurrentUpdate(() =>
       this.transactions.run(async (manager) => {
         const building = await this.findOwned(principal, id, manager, 'update');
@@ -142,7 +146,7 @@ export class BuildingsService {
         const changes: Partial<Building> = {
           ...(dto.name !== undefined && { name: dto.name }),
           ...(dto.description !== undefined && { description: dto.description }),
-          ...(dto.info !== undefined && { info: sanitizeRichText(dto.info) }),
+          ...(info !== undefined && { info }),
           ...(dto.location !== undefined && { latitude: dto.location.lat, longitude: dto.location.lng }),
           ...(dto.dimensions !== undefined && { width: dto.dimensions.width, length: dto.dimensions.length }),
           ...(dto.rotation !== undefined && { rotation: dto.rotation }),

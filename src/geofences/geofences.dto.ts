@@ -7,6 +7,7 @@ import { ListQuery } from '../common/http/list-query';
 import { PageQuery } from '../common/pagination/pagination';
 import { BooleanFromString, IntegerFromString, Trim } from '../common/validation/transforms';
 import { Optional } from '../common/validation/optional';
+import { BoundedRichText } from '../common/html/rich-text';
 
 export const GEOFENCE_TYPES = ['POLYGON'] as const;
 
@@ -53,12 +54,14 @@ export class CreateGeofenceDto {
   @Optional()
   @IsString()
   @MaxLength(65535)
+  @BoundedRichText()
   info?: string;
 
   @ApiPropertyOptional({ description: 'Same as info (used when info is absent)', maxLength: 65535 })
   @Optional()
   @IsString()
   @MaxLength(65535)
+  @BoundedRichText()
   description?: string;
 
   @ApiPropertyOptional({ enum: GEOFENCE_TYPES, default: 'POLYGON' })

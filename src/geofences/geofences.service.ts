@@ -9,11 +9,12 @@ import { BuildingsService } from '../buildings/buildings.service';
 import { ApiError, FieldError } from '../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
 import { LatLng, validateRing } from '../common/geometry/polygon';
-import { sanitizeRichText } from '../common/html/sanitize';
+import { SanitizerPool } from '../common/html/sanitizer-pool';
 import { containsPattern } from '../common/database/like';
 import { lockOptions, RowLock } from '../common/database/locks';
 import { Versioned } from '../common/http/versioned';
 import { Page, pageWindow, parseSort, toPage } from '../common/pagination/pagination';
+import { lookupTable } from '../common/safety/own-lookup';
 import { PreparedQueries, PreparedQuery } from '../database/prepared-queries';
 import { TransactionRunner } from '../database/transactions';
 import { FloorsService } from '../floors/floors.service';
@@ -21,12 +22,12 @@ import { Geofence } from './geofence.entity';
 import { toGeofenceResponse } from './geofence.mapper';
 import { CreateGeofenceDto, GeofenceResponseDto, SearchGeofencesQuery, UpdateGeofenceDto } from './geofences.dto';
 
-const SORTABLE: Record<string, string> = {
+const SORTABLE = lookupTable({
   name: '"name_lower"',
   code: '"code"',
   created_at: '"created_at"',
   updated_at: '"updated_at"',
-};
+});
 
 type SqlParameters = Record<string, string | number>;
 
@@ -45,6 +46,7 @@ export class GeofencesService {
     private readonly floors: FloorsService,
     private readonly revisions: BuildingRevisions,
     private readonly transactions: TransactionRunner,
+    private readonly sanitizer: SanitizerPool,
     private readonly queries: PreparedQueries,
   ) {
     this.findById = queries.prepare('SELECT * FROM "geofences" WHERE "id" = :id AND "organization_id" = :organizationId');
@@ -102,6 +104,7 @@ export class GeofencesService {
 
   async create(principal: Principal, dto: CreateGeofenceDto): Promise<Versioned<GeofenceResponseDto>> {
     const geometric = this.checkedRing(dto.geometric);
+    const info = await this.sanitizer.sanitizeRichText(dto.info ?? dto.description ?? '', dto.info === undefined && dto.description !== undefined ? 'description' : 'info');
     return this.transactions.run(async (manager) => {
       await this.checkPlacement(principal, dto.building_id, dto.floor_id, manager);
       const now = new Date();
@@ -113,7 +116,7 @@ export class GeofencesService {
         name: dto.name,
         nameLower: dto.name.toLowerCase(),
         code: dto.code ?? '',
-        info: sanitizeRichText(dto.info ?? dto.description ?? ''),
+        info,
         type: dto.type ?? 'POLYGON',
         geometric,
         customFields: dto.custom_fields ?? [],
@@ -130,6 +133,9 @@ export class GeofencesService {
 
   async update(principal: Principal, id: string, dto: UpdateGeofenceDto, ifMatch?: number[]): Promise<Versioned<GeofenceResponseDto>> {
     const geometric = dto.geometric === undefined ? undefined : this.checkedRing(dto.geometric);
+    // Sanitized before the transaction: a long text goes to the sanitizer worker.
+    const sentInfo = dto.info ?? dto.description;
+    const info = sentInfo === undefined ? undefined : await this.sanitizer.sanitizeRichText(sentInfo, dto.info === undefined ? 'description' : 'info');
     return retryOnConcurrentUpdate(() =>
       this.transactions.run(async (manager) => {
         const geofence = await this.findOwned(principal, id, manager, 'update');
@@ -138,11 +144,10 @@ export class GeofencesService {
         const buildingId = dto.building_id ?? geofence.buildingId;
         const floorId = dto.floor_id ?? geofence.floorId;
         if (buildingId !== geofence.buildingId || floorId !== geofence.floorId) await this.checkPlacement(principal, buildingId, floorId, manager);
-        const info = dto.info ?? dto.description;
         const changes: Partial<Geofence> = {
           ...(dto.name !== undefined && { name: dto.name, nameLower: dto.name.toLowerCase() }),
           ...(dto.code !== undefined && { code: dto.code }),
-          ...(info !== undefined && { info: sanitizeRichText(info) }),
+          ...(info !== undefined && { info }),
           ...(dto.type !== undefined && { type: dto.type }),
           ...(geometric !== undefined && { geometric }),
           ...(dto.custom_fields !== undefined && { customFields: dto.custom_fields }),

@@ -1,8 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckResult, HealthCheckService, HealthIndicatorResult, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../auth/decorators/public.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { processIntegrityProblems } from './process-integrity';
 
 const READINESS_TIMEOUT_MS = 1500;
 
@@ -15,6 +16,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
+    private readonly indicators: HealthIndicatorService,
   ) {}
 
   @Get('live')
@@ -29,10 +31,16 @@ export class HealthController {
   @Public()
   // Terminus would document its own 503 body; ours is the contract's error shape.
   @HealthCheck({ noCache: true, swaggerDocumentation: false })
-  @ApiOperation({ summary: 'The server can reach its database' })
+  @ApiOperation({ summary: 'The server can reach its database and its process is sound (no polluted built-in prototype)' })
   @ApiOkResponse({ schema: { ...STATUS_OK, properties: { ...STATUS_OK.properties, info: { type: 'object' }, details: { type: 'object' } } } })
   @ApiServiceUnavailableResponse({ type: ErrorResponseDto })
   ready(): Promise<HealthCheckResult> {
-    return this.health.check([() => this.database.pingCheck('database', { timeout: READINESS_TIMEOUT_MS })]);
+    return this.health.check([() => this.processCheck(), () => this.database.pingCheck('database', { timeout: READINESS_TIMEOUT_MS })]);
+  }
+
+  private processCheck(): HealthIndicatorResult<'process'> {
+    const session = this.indicators.check('process');
+    const problems = processIntegrityProblems();
+    return problems.length === 0 ? session.up() : session.down({ problems });
   }
 }

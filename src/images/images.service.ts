@@ -5,10 +5,12 @@ import { EntityManager, Repository } from 'typeorm';
 import { Principal } from '../auth/principal';
 import { ApiError } from '../common/errors/api-error';
 import { TransactionRunner } from '../database/transactions';
-import { detectImageType, sanitizeSvg } from './image-content';
+import { detectImageType } from './image-content';
 import { Image } from './image.entity';
 import { toImageResponse } from './image.mapper';
 import { ImageResponseDto } from './images.dto';
+import { scanSvg, SVG_LIMITS } from './svg-limits';
+import { SanitizerPool } from '../common/html/sanitizer-pool';
 import { IMAGE_STORAGE, ImageStorage } from './storage/image-storage';
 
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
@@ -25,6 +27,7 @@ export class ImagesService {
     @InjectRepository(Image) private readonly images: Repository<Image>,
     @Inject(IMAGE_STORAGE) private readonly storage: ImageStorage,
     private readonly transactions: TransactionRunner,
+    private readonly sanitizer: SanitizerPool,
   ) {}
 
   async upload(principal: Principal, uploaded: Buffer): Promise<ImageResponseDto> {
@@ -32,7 +35,7 @@ export class ImagesService {
     if (!contentType) {
       throw ApiError.validation('The file is not an image', [{ message: 'must be a PNG, JPEG, WebP or SVG image', code: 'invalid', fields: 'image' }]);
     }
-    const bytes = contentType === 'image/svg+xml' ? Buffer.from(sanitizeSvg(uploaded.toString('utf8')), 'utf8') : uploaded;
+    const bytes = contentType === 'image/svg+xml' ? await this.sanitizedSvg(uploaded) : uploaded;
     const image = this.images.create({
       id: randomUUID(),
       organizationId: principal.organizationId,
@@ -48,6 +51,18 @@ export class ImagesService {
       await this.storage.write(image.id, bytes, manager);
     });
     return toImageResponse(image);
+  }
+
+  /** Bounded before sanitizing (413 too large, 422 too complex), then sanitized off the event loop. */
+  private async sanitizedSvg(uploaded: Buffer): Promise<Buffer> {
+    if (uploaded.length > SVG_LIMITS.maxBytes) throw ApiError.payloadTooLarge(SVG_LIMITS.maxBytes);
+    const svg = uploaded.toString('utf8');
+    const scan = scanSvg(svg);
+    if (!scan.ok) {
+      const why = scan.reason === 'depth' ? `nests elements more than ${scan.limit} levels deep` : `has more than ${scan.limit} elements`;
+      throw ApiError.validation('The SVG is too complex', [{ message: why, code: 'too_complex', fields: 'image' }]);
+    }
+    return Buffer.from(await this.sanitizer.sanitizeSvg(svg), 'utf8');
   }
 
   async read(principal: Principal, id: string): Promise<ImageContent> {

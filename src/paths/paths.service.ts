@@ -6,7 +6,7 @@ import { Principal } from '../auth/principal';
 import { BuildingRevisions } from '../buildings/building-revisions';
 import { BuildingsService } from '../buildings/buildings.service';
 import { ApiError, FieldError } from '../common/errors/api-error';
-import { toCartesian, toGeoreference } from '../common/geometry/cartesian';
+import { derivedCartesianProblem, derivedGeoreferenceProblem, toCartesian, toGeoreference } from '../common/geometry/cartesian';
 import { lockOptions } from '../common/database/locks';
 import { Versioned } from '../common/http/versioned';
 import { TransactionRunner } from '../database/transactions';
@@ -66,8 +66,10 @@ export class PathsService {
         }
         const cartesian = hasCartesian ? { x: node.x!, y: node.y! } : toCartesian(frame, { lat: node.lat!, lng: node.lng! });
         const georeference = hasGeoreference ? { lat: node.lat!, lng: node.lng! } : toGeoreference(frame, cartesian);
-        if (Math.abs(georeference.lat) > 90) {
-          errors.push({ message: 'x/y place the node beyond the poles', code: 'out_of_range', fields: `${field}.y` });
+        // What is derived is held to the same ranges as what is sent.
+        const problem = hasGeoreference ? (hasCartesian ? null : derivedCartesianProblem(cartesian)) : derivedGeoreferenceProblem(georeference);
+        if (problem) {
+          errors.push({ message: problem, code: 'out_of_range', fields: hasGeoreference ? `${field}.lat` : `${field}.y` });
           return;
         }
         nodes.push({ id: node.id, floor_id: node.floor_id, ...cartesian, ...georeference });

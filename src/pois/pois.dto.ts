@@ -6,6 +6,7 @@ import { MAX_INTEGER_ID } from '../common/http/params';
 import { IntegerFromString, Trim } from '../common/validation/transforms';
 import { LocationDto } from '../common/location.dto';
 import { Optional } from '../common/validation/optional';
+import { BoundedRichText } from '../common/html/rich-text';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 
@@ -74,6 +75,7 @@ export class CreatePoiDto {
   @Optional()
   @IsString()
   @MaxLength(65535)
+  @BoundedRichText()
   info?: string;
 
   @ApiPropertyOptional({ nullable: true, type: Number })

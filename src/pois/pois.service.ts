@@ -10,8 +10,8 @@ import { BuildingRevisions } from '../buildings/building-revisions';
 import { BuildingsService } from '../buildings/buildings.service';
 import { ApiError, FieldError } from '../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
-import { toCartesian, toGeoreference } from '../common/geometry/cartesian';
-import { sanitizeRichText } from '../common/html/sanitize';
+import { derivedCartesianProblem, derivedGeoreferenceProblem, toCartesian, toGeoreference } from '../common/geometry/cartesian';
+import { SanitizerPool } from '../common/html/sanitizer-pool';
 import { lockOptions, RowLock } from '../common/database/locks';
 import { Versioned } from '../common/http/versioned';
 import { flattenValidationErrors } from '../common/validation/validation.pipe';
@@ -35,6 +35,7 @@ export class PoisService {
     private readonly categories: PoiCategoriesService,
     private readonly revisions: BuildingRevisions,
     private readonly transactions: TransactionRunner,
+    private readonly sanitizer: SanitizerPool,
   ) {}
 
   async list(principal: Principal, query: ListPoisQuery): Promise<PoiResponseDto[]> {
@@ -62,8 +63,9 @@ export class PoisService {
   }
 
   async create(principal: Principal, dto: CreatePoiDto): Promise<Versioned<PoiResponseDto>> {
+    const info = await this.sanitizer.sanitizeRichText(dto.info ?? '');
     return this.transactions.run(async (manager) => {
-      const poi = await this.build(principal, dto, manager, '');
+      const poi = await this.build(principal, dto, info, manager, '');
       await manager.insert(Poi, poi);
       await this.revisions.bump(manager, [poi.buildingId]);
       const [response] = await renderPois(manager, [poi]);
@@ -97,11 +99,13 @@ export class PoisService {
     }
     if (errors.length > 0) throw ApiError.validation('Some POIs are not valid; none was created', errors);
 
+    // Sanitized before the transaction, in one worker job for the long texts.
+    const infos = await this.sanitizer.sanitizeRichTexts(dtos.map((dto) => dto.info ?? ''));
     return this.transactions.run(async (manager) => {
       const pois: Poi[] = [];
       for (const [index, dto] of dtos.entries()) {
         try {
-          pois.push(await this.build(principal, dto, manager, `[${index}].`));
+          pois.push(await this.build(principal, dto, infos[index], manager, `[${index}].`));
         } catch (error) {
           if (!(error instanceof ApiError) || error.status !== 422) throw error;
           errors.push(...error.errors);
@@ -116,6 +120,8 @@ export class PoisService {
   }
 
   async update(principal: Principal, id: number, dto: UpdatePoiDto, ifMatch?: number[]): Promise<Versioned<PoiResponseDto>> {
+    // Sanitized before the transaction: a long text goes to the sanitizer worker.
+    const info = dto.info === undefined ? undefined : await this.sanitizer.sanitizeRichText(dto.info);
     return retryOnConcurrentUpdate(() =>
       this.transactions.run(async (manager) => {
         const poi = await this.findOwned(principal, id, manager, 'update');
@@ -140,7 +146,7 @@ export class PoisService {
         const changes: Partial<Poi> = {
           ...placement,
           ...(dto.name !== undefined && { name: dto.name }),
-          ...(dto.info !== undefined && { info: sanitizeRichText(dto.info), infoUnsafe: dto.info }),
+          ...(info !== undefined && { info, infoUnsafe: dto.info }),
           ...(categoryId !== undefined && { categoryId }),
           ...(dto.custom_fields !== undefined && { customFields: dto.custom_fields }),
           updatedAt: new Date(),
@@ -168,7 +174,7 @@ export class PoisService {
     return poi;
   }
 
-  private async build(principal: Principal, dto: CreatePoiDto, manager: EntityManager, prefix: string): Promise<Poi> {
+  private async build(principal: Principal, dto: CreatePoiDto, info: string, manager: EntityManager, prefix: string): Promise<Poi> {
     const placement = await this.place(principal, dto.building_id, dto.position, manager, prefix);
     const categoryId = (await this.checkCategory(principal, dto.category_id ?? null, manager, prefix)) ?? null;
     const now = new Date();
@@ -177,7 +183,7 @@ export class PoisService {
       organizationId: principal.organizationId,
       categoryId,
       name: dto.name,
-      info: sanitizeRichText(dto.info ?? ''),
+      info,
       infoUnsafe: dto.info ?? '',
       customFields: dto.custom_fields ?? [],
       version: 1,
@@ -207,6 +213,13 @@ export class PoisService {
       throw ApiError.validation('The POI is not valid', [
         { message: 'position needs georeferences {lat, lng} or cartesians {x, y}', code: 'required', fields: `${prefix}position` },
       ]);
+    }
+    // What is derived is held to the same ranges as what is sent.
+    const [problem, sentField] = position.georeferences
+      ? [derivedCartesianProblem(cartesian), 'georeferences']
+      : [derivedGeoreferenceProblem(georeference), 'cartesians'];
+    if (problem) {
+      throw ApiError.validation('The POI is not valid', [{ message: problem, code: 'out_of_range', fields: `${prefix}position.${sentField}` }]);
     }
     return {
       buildingId: building.id,

@@ -13,6 +13,7 @@ import { containsPattern } from '../common/database/like';
 import { lockOptions } from '../common/database/locks';
 import { retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
 import { Page, pageWindow, parseSort, toPage } from '../common/pagination/pagination';
+import { lookupTable } from '../common/safety/own-lookup';
 import { TransactionRunner } from '../database/transactions';
 import { GroupMember } from '../groups/group-member.entity';
 import { Group } from '../groups/group.entity';
@@ -22,7 +23,7 @@ import { toUserResponse } from './user.mapper';
 import { ChangePasswordDto, CreateUserDto, ListUsersQuery, SELF_EDITABLE_FIELDS, UpdateUserDto, UserResponseDto } from './users.dto';
 import { UsersService } from './users.service';
 
-const SORTABLE: Record<string, string> = {
+const SORTABLE = lookupTable({
   full_name: 'u.fullName',
   name: 'u.fullName',
   email: 'u.email',
@@ -30,7 +31,7 @@ const SORTABLE: Record<string, string> = {
   created_at: 'u.createdAt',
   updated_at: 'u.updatedAt',
   last_activity: 'u.lastActivity',
-};
+});
 
 const lower = (ids: string[] | undefined) => ids?.map((id) => id.toLowerCase());
 

@@ -73,3 +73,27 @@ export function buildingCorners(frame: BuildingFrame): Georeference[] {
     { x: 0, y: frame.length },
   ].map((corner) => toGeoreference(frame, corner));
 }
+
+/** The range sent cartesians are held to (metres from the floor plan's corner); derived ones too. */
+export const MAX_CARTESIAN_METRES = 100_000;
+
+/**
+ * Why a georeference derived from cartesians cannot be stored, or null when it can: a point
+ * far enough north or south of its building lands beyond a pole (issue 9: x 100,000 in a
+ * building at 89.9999° gave latitude 90.899). Longitudes come out of toGeoreference wrapped.
+ */
+export function derivedGeoreferenceProblem(point: Georeference): string | null {
+  if (!Number.isFinite(point.lat) || !Number.isFinite(point.lng)) return 'these cartesians give no finite latitude and longitude in this building';
+  if (point.lat < -90 || point.lat > 90) return `these cartesians give latitude ${point.lat}, beyond the poles (-90 to 90)`;
+  if (point.lng < -180 || point.lng > 180) return `these cartesians give longitude ${point.lng}, outside -180 to 180`;
+  return null;
+}
+
+/** Why cartesians derived from a georeference cannot be stored, or null when they can. */
+export function derivedCartesianProblem(point: Cartesian): string | null {
+  if (!Number.isFinite(point.x) || !Number.isFinite(point.y)) return 'this georeference gives no finite x and y in this building';
+  if (Math.abs(point.x) > MAX_CARTESIAN_METRES || Math.abs(point.y) > MAX_CARTESIAN_METRES) {
+    return `this georeference is more than ${MAX_CARTESIAN_METRES} m from the building's floor plan (x ${point.x}, y ${point.y})`;
+  }
+  return null;
+}

@@ -4,6 +4,12 @@ import { parseQueryString } from './querystring';
 const plain = (value: object) => ({ ...value });
 
 describe('parseQueryString', () => {
+  it('drops parameters named after prototype properties (no DTO has them; class-transformer would assign them)', () => {
+    const parsed = parseQueryString('__proto__=1&__proto__[]=2&constructor=x&prototype[]=y&sort=name');
+    expect(Object.keys(parsed)).toEqual(['sort']);
+    expect(Object.getPrototypeOf(parsed)).toBeNull();
+  });
+
   it('keeps a comma-separated list as one string (the DTOs split it)', () => {
     expect(plain(parseQueryString('building_ids=1,2'))).toEqual({ building_ids: '1,2' });
   });
@@ -58,7 +64,7 @@ describe('parseQueryString', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
     expect(Object.getPrototypeOf(result)).toBeNull();
-    expect(Object.getOwnPropertyDescriptor(result, '__proto__')?.value).toEqual(['x', 'y']);
+    expect(Object.getOwnPropertyDescriptor(result, '__proto__')).toBeUndefined();
     expect(Object.getOwnPropertyDescriptor(result, 'constructor[prototype][polluted]')?.value).toBe('yes');
   });
 

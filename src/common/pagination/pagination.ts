@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { ownValue } from '../safety/own-lookup';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;
@@ -82,10 +83,13 @@ export interface SortOrder {
   direction: 'ASC' | 'DESC';
 }
 
-/** Resolves `sort=field|-field` against the columns a resource allows; unknown fields are 400. */
-export function parseSort(sort: string | undefined, allowed: Record<string, string>, fallback: SortOrder): SortOrder | null {
+/**
+ * Resolves `sort=field|-field` against the columns a resource allows; unknown fields are 400.
+ * Only the table's own entries count: `__proto__` or `constructor` are unknown fields.
+ */
+export function parseSort(sort: string | undefined, allowed: Readonly<Record<string, string>>, fallback: SortOrder): SortOrder | null {
   if (!sort) return fallback;
   const descending = sort.startsWith('-');
-  const column = allowed[descending ? sort.slice(1) : sort];
-  return column ? { column, direction: descending ? 'DESC' : 'ASC' } : null;
+  const column = ownValue(allowed, descending ? sort.slice(1) : sort);
+  return typeof column === 'string' ? { column, direction: descending ? 'DESC' : 'ASC' } : null;
 }

@@ -1,5 +1,6 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ApiError, FieldError } from '../errors/api-error';
+import { inspectRequestData, MAX_REQUEST_DEPTH } from './request-text';
 
 const SECRET_FIELD = /password|secret|token|apikey|api_key/i;
 
@@ -21,16 +22,6 @@ export function flattenValidationErrors(errors: ValidationError[], parentPath = 
     }));
     return [...own, ...flattenValidationErrors(error.children ?? [], path)];
   });
-}
-
-/** PostgreSQL cannot store U+0000 in text: such strings are refused on both databases alike. */
-function fieldsWithNul(value: unknown, path: string): string[] {
-  if (typeof value === 'string') return value.includes('\u0000') ? [path || 'body'] : [];
-  if (Array.isArray(value)) return value.flatMap((item, index) => fieldsWithNul(item, `${path}[${index}]`));
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).flatMap(([key, item]) => fieldsWithNul(item, path ? `${path}.${key}` : key));
-  }
-  return [];
 }
 
 export function toValidationError(errors: ValidationError[]): ApiError {
@@ -56,12 +47,7 @@ export class ApiValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'body') {
-      const nul = fieldsWithNul(value, '');
-      if (nul.length > 0) {
-        throw ApiError.validation('Text must not contain NUL characters', nul.map((fields) => ({ message: 'contains a NUL character (\\u0000)', code: 'invalid', fields })));
-      }
-    }
+    if (metadata.type === 'body' || metadata.type === 'query') this.assertStorableData(value, metadata.type);
     if (metadata.type === 'body' && (value === null || typeof value !== 'object' || Array.isArray(value)) && this.isDto(metadata)) {
       throw ApiError.validation('The request body must be a JSON object', [
         { message: 'the body must be a JSON object', code: 'invalid', fields: 'body' },
@@ -75,6 +61,22 @@ export class ApiValidationPipe extends ValidationPipe {
       }
       throw error;
     }
+  }
+
+  /**
+   * Before any other walk of the data: nesting is bounded (422 for a body, 400 for a query) and
+   * text must be storable, without NUL or lone surrogates, naming each field.
+   */
+  private assertStorableData(value: unknown, type: 'body' | 'query'): void {
+    const problem = inspectRequestData(value);
+    if (!problem) return;
+    const fail = type === 'body' ? ApiError.validation.bind(ApiError) : ApiError.badRequest.bind(ApiError);
+    if (problem.kind === 'too_deep') {
+      throw fail(`The ${type === 'body' ? 'body' : 'query'} nests more than ${MAX_REQUEST_DEPTH} levels`, [
+        { message: `nests more than ${MAX_REQUEST_DEPTH} levels`, code: 'too_deep', fields: problem.fields },
+      ]);
+    }
+    throw fail('Text must be well-formed Unicode without NUL characters', problem.errors);
   }
 
   private isDto(metadata: ArgumentMetadata): boolean {

@@ -1,0 +1,62 @@
+import { FieldError } from '../errors/api-error';
+
+/**
+ * How deep request data may nest. The deepest legitimate body (a path graph, a geofence ring)
+ * nests 4 levels; 32 leaves room for clients' unknown keys while keeping every later walk of the
+ * data (class-transformer, class-validator) far from the stack limit.
+ */
+export const MAX_REQUEST_DEPTH = 32;
+
+/** At most this many text problems are reported: a body full of them must not make a huge answer. */
+export const MAX_TEXT_PROBLEMS = 50;
+
+export type RequestDataProblem =
+  | { kind: 'too_deep'; fields: string }
+  | { kind: 'text'; errors: FieldError[] };
+
+// With the u flag a surrogate pair is one code point: only lone surrogates match.
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+const childPath = (path: string, key: string | number): string => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key);
+
+/** Why a string cannot be accepted as text, or null when it can. */
+export function textProblem(text: string): string | null {
+  // PostgreSQL cannot store U+0000 in text; a lone UTF-16 surrogate is not Unicode at all
+  // (PostgreSQL refuses it, and UTF-8 encoders silently turn it into U+FFFD).
+  if (text.includes('\u0000')) return 'contains a NUL character (\\u0000)';
+  if (LONE_SURROGATE.test(text)) return 'is not well-formed Unicode (it contains a lone UTF-16 surrogate)';
+  return null;
+}
+
+/**
+ * Walks parsed request data iteratively (never recursively: a 4 KB body can nest 2,000 levels)
+ * and reports the first problem kind found: data nested deeper than `maxDepth`, or the fields
+ * (values and keys) holding text that cannot be stored.
+ */
+export function inspectRequestData(value: unknown, maxDepth = MAX_REQUEST_DEPTH): RequestDataProblem | null {
+  const errors: FieldError[] = [];
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: '', depth: 0 }];
+  while (stack.length > 0) {
+    const { value: current, path, depth } = stack.pop()!;
+    if (typeof current === 'string') {
+      const problem = textProblem(current);
+      if (problem && errors.length < MAX_TEXT_PROBLEMS) errors.push({ message: problem, code: 'invalid', fields: path || 'body' });
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    if (depth >= maxDepth) return { kind: 'too_deep', fields: path || 'body' };
+    if (Array.isArray(current)) {
+      for (let index = current.length - 1; index >= 0; index -= 1) stack.push({ value: current[index], path: childPath(path, index), depth: depth + 1 });
+      continue;
+    }
+    const keys = Object.keys(current);
+    for (let index = keys.length - 1; index >= 0; index -= 1) {
+      const key = keys[index];
+      const problem = textProblem(key);
+      // The key itself cannot be echoed safely as a path: name its parent and say why.
+      if (problem && errors.length < MAX_TEXT_PROBLEMS) errors.push({ message: `has a key that ${problem}`, code: 'invalid', fields: path || 'body' });
+      stack.push({ value: (current as Record<string, unknown>)[key], path: childPath(path, problem ? '?' : key), depth: depth + 1 });
+    }
+  }
+  return errors.length > 0 ? { kind: 'text', errors } : null;
+}
