@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { getDataSourceToken } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { SECURITY } from './auth/decorators/access.decorator';
@@ -9,7 +10,9 @@ import { ErrorResponseDto } from './common/errors/error-response.dto';
 import { parseQueryString } from './common/http/querystring';
 import { securityHeaders } from './common/http/security-headers';
 import { VersionedResponseInterceptor } from './common/http/versioned';
-import { LogSink, registerRequestLogging } from './common/logging/request-logging';
+import { rootLogger } from './common/logging/logger';
+import { LogSink, loggerToSink, registerRequestLogging } from './common/logging/request-logging';
+import { registerMetrics } from './common/metrics/metrics.http';
 import { ApiValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app.config';
 import { MAX_IMAGE_BYTES } from './images/images.service';
@@ -66,7 +69,8 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     this.route({ ...options, method: 'PATCH' });
   });
 
-  if (config.logRequests) registerRequestLogging(fastify, options.requestLogSink);
+  registerMetrics(fastify, config.metrics, app.get(getDataSourceToken()));
+  if (config.logRequests) registerRequestLogging(fastify, options.requestLogSink ? loggerToSink(options.requestLogSink) : rootLogger());
 
   // Limits here are the outer bounds; each upload route applies its own.
   await app.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 10 } });

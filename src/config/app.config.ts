@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { registerAs } from '@nestjs/config';
 import { Env, readBoolean, readInteger, readList, readString } from './env';
+import { MetricsConfig, readMetricsConfig } from './metrics.config';
 
 export interface AppConfig {
   nodeEnv: string;
@@ -14,6 +15,7 @@ export interface AppConfig {
    * client address (rate limits, logs); proxy-addr names such as `loopback` work too.
    */
   trustedProxies: string[];
+  metrics: MetricsConfig;
 }
 
 export function readAppConfig(env: Env): AppConfig {
@@ -25,6 +27,7 @@ export function readAppConfig(env: Env): AppConfig {
     corsOrigins: readList(env, 'CORS_ORIGINS'),
     logRequests: readBoolean(env, 'LOG_REQUESTS', true),
     trustedProxies: readList(env, 'TRUSTED_PROXIES'),
+    metrics: readMetricsConfig(env),
   };
 }
 

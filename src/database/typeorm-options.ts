@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { DatabaseConfig } from '../config/database.config';
+import { QueryMetricsSubscriber } from '../common/metrics/query-metrics.subscriber';
 import { ENTITIES } from './entities';
 import { DatabaseLogger } from './typeorm-logger';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
@@ -17,6 +18,7 @@ export function buildDataSourceOptions(config: DatabaseConfig): DataSourceOption
     synchronize: false,
     logger: new DatabaseLogger(config.logQueries),
     maxQueryExecutionTime: 1000,
+    subscribers: [QueryMetricsSubscriber],
   };
   if (config.kind === 'sqlite') {
     mkdirSync(dirname(config.path), { recursive: true });

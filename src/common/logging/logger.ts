@@ -1,0 +1,88 @@
+import { LoggerService } from '@nestjs/common';
+import pino, { DestinationStream, Logger } from 'pino';
+import { LogLevelName, readLoggingConfig } from '../../config/logging.config';
+
+export type { Logger } from 'pino';
+
+/**
+ * The one log schema: every line is a JSON object with `level` (a name), `time` (ISO 8601),
+ * `msg`, `pid` and `hostname`, plus the fields of the event (`context`, the request fields...).
+ */
+export function createLogger(options: { level?: LogLevelName; destination?: DestinationStream | number } = {}): Logger {
+  const destination =
+    typeof options.destination === 'object' ? options.destination : pino.destination({ dest: options.destination ?? 1, sync: false });
+  return pino(
+    {
+      level: options.level ?? 'info',
+      messageKey: 'msg',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination,
+  );
+}
+
+let root: Logger | undefined;
+
+/** The process's logger: stdout, at LOG_LEVEL. The CLI points it at stderr, keeping stdout for its output. */
+export function rootLogger(): Logger {
+  root ??= createLogger({ level: readLoggingConfig(process.env).level });
+  return root;
+}
+
+export function setRootLogger(logger: Logger): void {
+  root = logger;
+}
+
+// Nest's start-up chatter (one line per module and per route, 126 lines a start) is debug detail.
+const START_UP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+
+/** Nest's logger interface over pino, so Nest's own messages follow the same schema. */
+export class NestPinoLogger implements LoggerService {
+  constructor(private readonly logger: Logger = rootLogger()) {}
+
+  log(message: unknown, ...params: unknown[]): void {
+    const context = contextOf(params);
+    this.write(context && START_UP_CONTEXTS.has(context) ? 'debug' : 'info', message, context);
+  }
+  warn(message: unknown, ...params: unknown[]): void {
+    this.write('warn', message, contextOf(params));
+  }
+  debug(message: unknown, ...params: unknown[]): void {
+    this.write('debug', message, contextOf(params));
+  }
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.write('trace', message, contextOf(params));
+  }
+  fatal(message: unknown, ...params: unknown[]): void {
+    this.write('fatal', message, contextOf(params));
+  }
+  error(message: unknown, ...params: unknown[]): void {
+    // Nest calls error(message, stack?, context?).
+    const context = contextOf(params);
+    const stack = params.length > 1 && typeof params[0] === 'string' ? params[0] : undefined;
+    this.write('error', message, context, stack);
+  }
+
+  private write(level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace', message: unknown, context?: string, stack?: string): void {
+    if (!this.logger.isLevelEnabled(level)) return;
+    const fields: Record<string, unknown> = {};
+    if (context) fields.context = context;
+    if (message instanceof Error) {
+      fields.err = { type: message.name, message: message.message, stack: message.stack };
+      this.logger[level](fields, message.message);
+      return;
+    }
+    if (stack) fields.stack = stack;
+    if (typeof message === 'object' && message !== null) {
+      this.logger[level]({ ...fields, ...(message as object) });
+      return;
+    }
+    this.logger[level](fields, String(message));
+  }
+}
+
+function contextOf(params: unknown[]): string | undefined {
+  const last = params.at(-1);
+  return typeof last === 'string' ? last : undefined;
+}
