@@ -1,19 +1,16 @@
-import { NestFactory } from '@nestjs/core';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
-import { AppModule } from '../app.module';
 import { generatePassword } from '../auth/passwords';
 import { ApiError } from '../common/errors/api-error';
-import { NestPinoLogger } from '../common/logging/logger';
 import { readAppConfig } from '../config/app.config';
-import { readDatabaseConfig } from '../config/database.config';
 import { ConfigurationError, Env } from '../config/env';
 import { buildDataSourceOptions } from '../database/typeorm-options';
-import { OrganizationsService } from '../organizations/organizations.service';
 import { resetPassword } from '../users/password-reset';
+import type * as OrganizationCommand from './create-organization';
 import { backupDataDirectory, PG_DUMP_HINT } from './backup';
+import { CliOutput, existingDatabase, readPassword, refusePasswordArgument, UsageError } from './cli-support';
 import { migrateDown, migrateUp, migrationState } from './migrate';
 
 const USAGE = `Usage: npm run cli -- <command> [options]      (or: node dist/src/cli.js <command> [options])
@@ -38,61 +35,6 @@ Passwords are never taken from the command line: arguments show in ps and shell 
 Commands use the server's environment (DATA_DIR, DATABASE_URL, JWT_SECRET, ...), optionally
 from an env file (--env-file <path> before the command, or CARTOGRAPH_ENV_FILE); they never
 create a database: DATA_DIR must hold one (start the server once to create it).`;
-
-export interface CliOutput {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  /** Standard input, whole; only read by --password-stdin. */
-  stdin?: () => Promise<string>;
-}
-
-class UsageError extends Error {}
-
-async function readPassword(output: CliOutput): Promise<string> {
-  if (!output.stdin) throw new UsageError('--password-stdin needs standard input');
-  // One trailing newline is the terminator of `echo` or a file, not part of the password.
-  const password = (await output.stdin()).replace(/\r?\n$/, '');
-  if (!password) throw new UsageError('--password-stdin read an empty password');
-  return password;
-}
-
-function refusePasswordArgument(args: string[]): void {
-  if (args.some((arg) => /^--(admin-)?password(=|$)/.test(arg))) {
-    throw new UsageError('Passwords are not taken from the command line (ps and shell history show it): use --password-stdin');
-  }
-}
-
-/** The database the command works on must exist: a mistyped DATA_DIR must not quietly start a new one. */
-function existingDatabase(env: Env) {
-  const database = readDatabaseConfig(env);
-  if (database.kind === 'sqlite' && !existsSync(database.path)) {
-    throw new ConfigurationError(
-      `No database at ${database.path}: check DATA_DIR (now ${resolve(readAppConfig(env).dataDir)}); the server creates it on its first start`,
-      'DATA_DIR',
-    );
-  }
-  return database;
-}
-
-async function createOrganization(args: string[], env: Env, output: CliOutput): Promise<void> {
-  refusePasswordArgument(args);
-  const { values } = parseArgs({
-    args,
-    options: { name: { type: 'string' }, 'admin-email': { type: 'string' }, 'password-stdin': { type: 'boolean' } },
-    strict: true,
-  });
-  if (!values.name || !values['admin-email']) throw new UsageError('--name and --admin-email are required');
-  existingDatabase(env);
-  const generatedPassword = values['password-stdin'] ? undefined : generatePassword();
-  const password = generatedPassword ?? (await readPassword(output));
-  const app = await NestFactory.createApplicationContext(AppModule, { logger: new NestPinoLogger(), abortOnError: false });
-  try {
-    const created = await app.get(OrganizationsService).createWithAdmin({ name: values.name, adminEmail: values['admin-email'], adminPassword: password });
-    output.stdout(`${JSON.stringify({ ...created, ...(generatedPassword ? { admin_password: generatedPassword } : {}) }, null, 2)}\n`);
-  } finally {
-    await app.close();
-  }
-}
 
 async function resetUserPassword(args: string[], env: Env, output: CliOutput): Promise<void> {
   refusePasswordArgument(args);
@@ -141,7 +83,9 @@ async function migrate(args: string[], env: Env, output: CliOutput): Promise<voi
 }
 
 const COMMANDS: Record<string, (args: string[], env: Env, output: CliOutput) => Promise<void>> = {
-  'organizations:create': createOrganization,
+  // Required when used: it loads the whole application, which the other commands do without.
+  'organizations:create': (args, env, output) =>
+    (require('./create-organization') as typeof OrganizationCommand).createOrganization(args, env, output),
   'reset-password': resetUserPassword,
   backup,
   migrate,
@@ -180,3 +124,4 @@ export async function runCli(argv: string[], output: CliOutput, env: Env = proce
   }
 }
 
+export type { CliOutput } from './cli-support';

@@ -26,8 +26,17 @@ let root: Logger | undefined;
 
 /** The process's logger: stdout, at LOG_LEVEL. The CLI points it at stderr, keeping stdout for its output. */
 export function rootLogger(): Logger {
-  root ??= createLogger({ level: readLoggingConfig(process.env).level });
+  root ??= createLogger({ level: levelOrInfo() });
   return root;
+}
+
+// A wrong LOG_LEVEL is reported by the start-up validation, through a logger that must exist first.
+function levelOrInfo(): LogLevelName {
+  try {
+    return readLoggingConfig(process.env).level;
+  } catch {
+    return 'info';
+  }
 }
 
 export function setRootLogger(logger: Logger): void {
