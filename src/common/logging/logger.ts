@@ -78,7 +78,7 @@ export class NestPinoLogger implements LoggerService {
     const fields: Record<string, unknown> = {};
     if (context) fields.context = context;
     if (message instanceof Error) {
-      fields.err = { type: message.name, message: message.message, stack: message.stack };
+      fields.err = message;
       this.logger[level](fields, message.message);
       return;
     }
