@@ -8,7 +8,6 @@ import { readAppConfig } from '../config/app.config';
 import { ConfigurationError, Env } from '../config/env';
 import { buildDataSourceOptions } from '../database/typeorm-options';
 import { resetPassword } from '../users/password-reset';
-import type * as OrganizationCommand from './create-organization';
 import { backupDataDirectory, PG_DUMP_HINT } from './backup';
 import { CliOutput, existingDatabase, readPassword, refusePasswordArgument, UsageError } from './cli-support';
 import { migrateDown, migrateUp, migrationState } from './migrate';
@@ -84,8 +83,7 @@ async function migrate(args: string[], env: Env, output: CliOutput): Promise<voi
 
 const COMMANDS: Record<string, (args: string[], env: Env, output: CliOutput) => Promise<void>> = {
   // Required when used: it loads the whole application, which the other commands do without.
-  'organizations:create': (args, env, output) =>
-    (require('./create-organization') as typeof OrganizationCommand).createOrganization(args, env, output),
+  'organizations:create': async (args, env, output) => (await import('./create-organization.js')).createOrganization(args, env, output),
   'reset-password': resetUserPassword,
   backup,
   migrate,

@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/cli';
 import { migrateUp } from '../../src/cli/migrate';
@@ -120,6 +123,47 @@ describe('npm run cli -- organizations:create', () => {
     t = await createTestApp({ database });
     const [{ count }] = await t.dataSource.query('SELECT COUNT(*) AS "count" FROM "organizations"');
     expect(Number(count)).toBe(1);
+  });
+
+  it('refuses, for every command, a DATA_DIR that holds no database, and creates nothing there', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'cartograph-cli-'));
+    try {
+      const mistyped = join(root, 'dtaa');
+      const commands = [
+        ['organizations:create', '--name', 'X', '--admin-email', 'x@y.test'],
+        ['reset-password', '--email', 'a@b.test'],
+        ['migrate', 'status'],
+        ['migrate', 'up'],
+        ['migrate', 'down'],
+        ['backup', '--to', join(root, 'out')],
+      ];
+      for (const args of commands) {
+        const { output, io } = captureOutput();
+        expect(await runCli(args, io, { DATA_DIR: mistyped }), args.join(' ')).toBe(1);
+        expect(output.stderr).toMatch(/^(No database at .*dtaa\/cartograph\.sqlite: check DATA_DIR|DATA_DIR .*dtaa does not exist)/);
+      }
+      expect(existsSync(mistyped)).toBe(false);
+      expect(existsSync(join(root, 'out'))).toBe(false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('answers help and --help with the commands, and an unknown command with the list', async () => {
+    for (const help of ['help', '--help', '-h']) {
+      const { output, io } = captureOutput();
+      expect(await runCli([help], io)).toBe(0);
+      expect(output.stdout).toContain('reset-password --email <email> [--password-stdin]');
+    }
+    const { output, io } = captureOutput();
+    expect(await runCli(['--version'], io)).toBe(2);
+    expect(output.stderr).toContain('Unknown command: --version. Commands: organizations:create, reset-password, backup, migrate, help');
+  });
+
+  it('refuses a password on the command line', async () => {
+    const { output, io } = captureOutput();
+    expect(await runCli(['organizations:create', '--name', 'A', '--admin-email', 'a@b.test', '--admin-password', 'visible-in-ps'], io)).toBe(2);
+    expect(output.stderr).toContain('Passwords are not taken from the command line');
   });
 
   it('explains its usage on bad arguments', async () => {
