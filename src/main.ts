@@ -1,12 +1,11 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { Server } from 'node:http';
 import { AppModule } from './app.module';
 import { configureApp, createFastifyAdapter, NEST_APP_OPTIONS } from './app.setup';
 import { NestPinoLogger, rootLogger } from './common/logging/logger';
 import { startMetricsServer } from './common/metrics/metrics.http';
-import { exitCleanlyOnSignals } from './common/process/shutdown';
+import { Closable, exitCleanlyOnSignals } from './common/process/shutdown';
 import { readAppConfig } from './config/app.config';
 import { readDatabaseConfig } from './config/database.config';
 import { ConfigurationError } from './config/env';
@@ -23,6 +22,9 @@ async function bootstrap(): Promise<void> {
     throw new ConfigurationError(`${problems.length} setting(s) are wrong; nothing was started`);
   }
   const config = readAppConfig(process.env);
+  // Installed first: a stop requested while waiting for the database is a clean stop too.
+  const closables: Closable[] = [];
+  exitCleanlyOnSignals(() => closables, logger);
   await waitForDatabase(readDatabaseConfig(process.env), readDatabaseStartupTimeoutSeconds(process.env), logger);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, createFastifyAdapter(config), {
@@ -31,15 +33,12 @@ async function bootstrap(): Promise<void> {
     // Errors reach the catch below (one line, exit 1) instead of aborting the process.
     abortOnError: false,
   });
-  let metricsServer: Server | undefined;
-  exitCleanlyOnSignals(
-    () => [app, ...(metricsServer ? [{ close: () => new Promise((resolve) => metricsServer!.close(resolve)) }] : [])],
-    logger,
-  );
+  closables.push(app);
   await configureApp(app, config);
   await app.init();
   await app.listen({ port: config.port, host: config.host });
-  metricsServer = await startMetricsServer(config.metrics, config.host);
+  const metricsServer = await startMetricsServer(config.metrics, config.host);
+  if (metricsServer) closables.push({ close: () => new Promise((resolve) => metricsServer.close(resolve)) });
   // Only now, with the port ours, may a first administrator and its password appear.
   await app.get(FirstAdminService).ensureFirstAdmin(logger);
   logger.info(

@@ -178,6 +178,16 @@ describe('the production path', () => {
       expect(last).toMatchObject({ level: 'fatal', msg: expect.stringMatching(/^The database cannot be reached after 2 s \(\d+ attempts\): .*ECONNREFUSED/) });
       expect(last).not.toHaveProperty('stack');
       expect(run.stderr()).toBe('');
+
+      // A stop requested while waiting is a clean stop.
+      const waiting = startProcess('node', ['dist/src/main.js'], {
+        cwd: tree.root,
+        env: serverEnv(database, { DATABASE_URL: `postgres://cartograph@127.0.0.1:${port}/cartograph`, DATABASE_STARTUP_TIMEOUT_SECONDS: '60' }),
+      });
+      await waiting.waitForLine((line) => line.msg === 'Database not reachable yet; retrying');
+      waiting.child.kill('SIGTERM');
+      expect(await waiting.exited).toEqual({ code: 0, signal: null });
+      expect(waiting.json().at(-1)).toMatchObject({ msg: 'Cartograph stopped' });
     } finally {
       await database.drop();
     }
