@@ -5,7 +5,7 @@ import { AppModule } from './app.module';
 import { configureApp, createFastifyAdapter, NEST_APP_OPTIONS } from './app.setup';
 import { NestPinoLogger, rootLogger } from './common/logging/logger';
 import { startMetricsServer } from './common/metrics/metrics.http';
-import { Closable, exitCleanlyOnSignals } from './common/process/shutdown';
+import { Closable, exitCleanlyOnSignals, logFatalErrors } from './common/process/shutdown';
 import { readAppConfig } from './config/app.config';
 import { readDatabaseConfig } from './config/database.config';
 import { ConfigurationError } from './config/env';
@@ -16,6 +16,7 @@ import { FirstAdminService } from './setup/first-admin.service';
 async function bootstrap(): Promise<void> {
   loadEnvFile(process.argv.slice(2));
   const logger = rootLogger();
+  logFatalErrors(logger);
   const problems = configurationErrors(process.env);
   if (problems.length > 0) {
     for (const problem of problems) logger.fatal({ context: 'Configuration' }, problem);
