@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { configureApp, createFastifyAdapter, NEST_APP_OPTIONS } from './app.setup';
-import { NestPinoLogger, rootLogger } from './common/logging/logger';
+import { flushThenExit, NestPinoLogger, rootLogger } from './common/logging/logger';
 import { startMetricsServer } from './common/metrics/metrics.http';
 import { Closable, exitCleanlyOnSignals, logFatalErrors } from './common/process/shutdown';
 import { readAppConfig } from './config/app.config';
@@ -50,6 +50,5 @@ async function bootstrap(): Promise<void> {
 
 bootstrap().catch((error: unknown) => {
   rootLogger().fatal({ context: 'Bootstrap' }, error instanceof Error ? error.message : String(error));
-  rootLogger().flush();
-  process.exit(1);
+  flushThenExit(rootLogger(), 1);
 });

@@ -66,7 +66,8 @@ export function startProcess(command: string, args: string[], options: { cwd: st
   });
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': only then has all of stdout been read.
+    child.on('close', (code, signal) => {
       if (partial) lines.push(partial);
       for (const wake of waiters.splice(0)) wake();
       done({ code, signal });

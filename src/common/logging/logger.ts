@@ -24,6 +24,19 @@ export function createLogger(options: { level?: LogLevelName; destination?: Dest
 
 let root: Logger | undefined;
 
+/**
+ * Exits after the lines already logged are written: the destination writes asynchronously,
+ * and `process.exit` during a write would lose or reorder the last lines (pino writes the
+ * rest synchronously on exit, possibly ahead of the write in flight). A quarter of a second
+ * lets the write in flight end.
+ */
+export function flushThenExit(logger: Logger, code: number, exit: (code: number) => void = (status) => process.exit(status)): void {
+  logger.flush();
+  setTimeout(() => exit(code), EXIT_GRACE_MS);
+}
+
+const EXIT_GRACE_MS = 250;
+
 /** The process's logger: stdout, at LOG_LEVEL. The CLI points it at stderr, keeping stdout for its output. */
 export function rootLogger(): Logger {
   root ??= createLogger({ level: levelOrInfo() });

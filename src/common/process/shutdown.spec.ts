@@ -35,6 +35,7 @@ describe('exitCleanlyOnSignals', () => {
     remove = exitCleanlyOnSignals(() => [hanging], first.logger, exitOnSecond);
     process.emit('SIGINT');
     process.emit('SIGINT');
+    await vi.advanceTimersByTimeAsync(300);
     expect(exitOnSecond).toHaveBeenCalledWith(1);
     remove();
 
@@ -43,7 +44,7 @@ describe('exitCleanlyOnSignals', () => {
     process.emit('SIGTERM');
     await vi.advanceTimersByTimeAsync(24_000);
     expect(exitOnDeadline).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(1_500);
+    await vi.advanceTimersByTimeAsync(1_300);
     expect(exitOnDeadline).toHaveBeenCalledWith(1);
   });
 });

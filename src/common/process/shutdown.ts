@@ -1,4 +1,4 @@
-import type { Logger } from '../logging/logger';
+import { flushThenExit, Logger } from '../logging/logger';
 
 const SHUTDOWN_DEADLINE_MS = 25_000;
 
@@ -17,8 +17,7 @@ export function exitCleanlyOnSignals(closables: () => Closable[], logger: Logger
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
       logger.warn({ context: 'Shutdown', signal }, 'Second signal while stopping; exiting now');
-      logger.flush();
-      exit(1);
+      flushThenExit(logger, 1, exit);
       return;
     }
     stopping = true;
@@ -27,19 +26,16 @@ export function exitCleanlyOnSignals(closables: () => Closable[], logger: Logger
     // Under Kubernetes' 30 s grace period: a request that never ends must not turn a stop into a kill.
     setTimeout(() => {
       logger.error({ context: 'Shutdown', duration_ms: Date.now() - started }, 'Shutdown took too long; exiting with requests still open');
-      logger.flush();
-      exit(1);
+      flushThenExit(logger, 1, exit);
     }, SHUTDOWN_DEADLINE_MS).unref();
     Promise.all(closables().map((closable) => closable.close())).then(
       () => {
         logger.info({ context: 'Shutdown', duration_ms: Date.now() - started }, 'Cartograph stopped');
-        logger.flush();
-        exit(0);
+        flushThenExit(logger, 0, exit);
       },
       (error: unknown) => {
         logger.error({ context: 'Shutdown', error: (error as Error).message }, 'Shutdown failed');
-        logger.flush();
-        exit(1);
+        flushThenExit(logger, 1, exit);
       },
     );
   };
@@ -61,8 +57,7 @@ export function logFatalErrors(logger: Logger, exit: (code: number) => void = (c
   const die = (error: unknown) => {
     const err = error instanceof Error ? error : new Error(String(error));
     logger.fatal({ context: 'Process', err }, `Unexpected error: ${err.message}`);
-    logger.flush();
-    exit(1);
+    flushThenExit(logger, 1, exit);
   };
   process.on('uncaughtException', die);
   process.on('unhandledRejection', die);
