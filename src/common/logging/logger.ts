@@ -8,9 +8,8 @@ export type { Logger } from 'pino';
  * The one log schema: every line is a JSON object with `level` (a name), `time` (ISO 8601),
  * `msg`, `pid` and `hostname`, plus the fields of the event (`context`, the request fields...).
  */
-export function createLogger(options: { level?: LogLevelName; destination?: DestinationStream | number } = {}): Logger {
-  const destination =
-    typeof options.destination === 'object' ? options.destination : pino.destination({ dest: options.destination ?? 1, sync: false });
+export function createLogger(options: { level?: LogLevelName; destination?: DestinationStream | 1 | 2 } = {}): Logger {
+  const destination = typeof options.destination === 'object' ? options.destination : batchedOutput(options.destination ?? 1);
   return pino(
     {
       level: options.level ?? 'info',
@@ -22,13 +21,41 @@ export function createLogger(options: { level?: LogLevelName; destination?: Dest
   );
 }
 
+/**
+ * Lines logged during one turn of the event loop go out in one write (a burst of requests
+ * costs one system call, not one per line). All writes go through the process's stdout or
+ * stderr stream, so they keep their order; `fatal` (pino's `flushSync`) and the process's
+ * exit write what is pending at once. (pino's asynchronous destination was dropped: its
+ * `flushSync` on `fatal` overtook the write in flight and reordered the last lines.)
+ */
+function batchedOutput(fd: 1 | 2): DestinationStream & { flushSync(): void; flush(callback?: () => void): void } {
+  const stream = fd === 1 ? process.stdout : process.stderr;
+  let pending: string[] = [];
+  const flushSync = () => {
+    if (pending.length === 0) return;
+    const chunk = pending.join('');
+    pending = [];
+    stream.write(chunk);
+  };
+  process.once('exit', flushSync);
+  return {
+    write(line: string) {
+      if (pending.push(line) === 1) setImmediate(flushSync);
+    },
+    flushSync,
+    flush(callback?: () => void) {
+      flushSync();
+      callback?.();
+    },
+  };
+}
+
 let root: Logger | undefined;
 
 /**
- * Exits after the lines already logged are written: the destination writes asynchronously,
- * and `process.exit` during a write would lose or reorder the last lines (pino writes the
- * rest synchronously on exit, possibly ahead of the write in flight). A quarter of a second
- * lets the write in flight end.
+ * Exits once the lines already logged are handed to the output, and a quarter of a second
+ * later, so that a pipe or a slow terminal has taken them (stdout is asynchronous on
+ * some platforms, and a log shipper reading the pipe must see the last line).
  */
 export function flushThenExit(logger: Logger, code: number, exit: (code: number) => void = (status) => process.exit(status)): void {
   logger.flush();
