@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { getDataSourceToken } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { SECURITY } from './auth/decorators/access.decorator';
@@ -16,7 +17,9 @@ import { registerTransportHardening, transportServerOptions } from './common/htt
 import { VersionedResponseInterceptor } from './common/http/versioned';
 import { registerMethodNotAllowed } from './common/http/method-not-allowed';
 import { completeOpenApiDocument } from './common/http/openapi-document';
-import { LogSink, registerRequestLogging } from './common/logging/request-logging';
+import { rootLogger } from './common/logging/logger';
+import { LogSink, loggerToSink, registerRequestLogging } from './common/logging/request-logging';
+import { registerMetrics } from './common/metrics/metrics.http';
 import { ApiValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app.config';
 import { registerDashboard } from './dashboard/dashboard';
@@ -78,8 +81,8 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   });
 
   registerMethodNotAllowed(fastify);
-
-  if (config.logRequests) registerRequestLogging(fastify, options.requestLogSink);
+  registerMetrics(fastify, config.metrics, app.get(getDataSourceToken()));
+  if (config.logRequests) registerRequestLogging(fastify, options.requestLogSink ? loggerToSink(options.requestLogSink) : rootLogger());
 
   // Only the dashboard's session cookies are read; nothing is signed by the plugin itself.
   await app.register(cookie);

@@ -3,27 +3,52 @@ import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { configureApp, createFastifyAdapter, NEST_APP_OPTIONS } from './app.setup';
-import { createJsonLogger } from './common/logging/json-logger';
+import { flushThenExit, NestPinoLogger, rootLogger } from './common/logging/logger';
+import { startMetricsServer } from './common/metrics/metrics.http';
+import { Closable, exitCleanlyOnSignals, logFatalErrors } from './common/process/shutdown';
 import { readAppConfig } from './config/app.config';
+import { readDatabaseConfig } from './config/database.config';
+import { ConfigurationError } from './config/env';
+import { configurationErrors, loadEnvFile, readDatabaseStartupTimeoutSeconds } from './config/validation';
+import { waitForDatabase } from './database/wait-for-database';
 import { FirstAdminService } from './setup/first-admin.service';
 
 async function bootstrap(): Promise<void> {
+  loadEnvFile(process.argv.slice(2));
+  const logger = rootLogger();
+  logFatalErrors(logger);
+  const problems = configurationErrors(process.env);
+  if (problems.length > 0) {
+    for (const problem of problems) logger.fatal({ context: 'Configuration' }, problem);
+    throw new ConfigurationError(`${problems.length} setting(s) are wrong; nothing was started`);
+  }
   const config = readAppConfig(process.env);
-  const logger = createJsonLogger();
+  // Installed first: a stop requested while waiting for the database is a clean stop too.
+  const closables: Closable[] = [];
+  exitCleanlyOnSignals(() => closables, logger);
+  await waitForDatabase(readDatabaseConfig(process.env), readDatabaseStartupTimeoutSeconds(process.env), logger);
+
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, createFastifyAdapter(config), {
     ...NEST_APP_OPTIONS,
-    logger,
+    logger: new NestPinoLogger(logger),
+    // Errors reach the catch below (one line, exit 1) instead of aborting the process.
+    abortOnError: false,
   });
-  // SIGTERM/SIGINT: stop accepting, finish in-flight requests, then close the database.
-  app.enableShutdownHooks();
+  closables.push(app);
   await configureApp(app, config);
   await app.init();
-  await app.get(FirstAdminService).ensureFirstAdmin();
   await app.listen({ port: config.port, host: config.host });
-  logger.log(`Cartograph listening on ${await app.getUrl()} (API docs at /api/docs)`, 'Bootstrap');
+  const metricsServer = await startMetricsServer(config.metrics, config.host);
+  if (metricsServer) closables.push({ close: () => new Promise((resolve) => metricsServer.close(resolve)) });
+  // Only now, with the port ours, may a first administrator and its password appear.
+  await app.get(FirstAdminService).ensureFirstAdmin(logger);
+  logger.info(
+    { context: 'Bootstrap', url: await app.getUrl(), ...(metricsServer ? { metrics_port: config.metrics.port } : {}) },
+    'Cartograph listening (API docs at /api/docs)',
+  );
 }
 
 bootstrap().catch((error: unknown) => {
-  createJsonLogger().fatal(error instanceof Error ? error.message : String(error), 'Bootstrap');
-  process.exit(1);
+  rootLogger().fatal({ context: 'Bootstrap' }, error instanceof Error ? error.message : String(error));
+  flushThenExit(rootLogger(), 1);
 });

@@ -1,56 +1,110 @@
-import { NestFactory } from '@nestjs/core';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AppModule } from '../app.module';
+import { DataSource } from 'typeorm';
 import { generatePassword } from '../auth/passwords';
 import { ApiError } from '../common/errors/api-error';
-import { createJsonLogger } from '../common/logging/json-logger';
-import { OrganizationsService } from '../organizations/organizations.service';
+import { readAppConfig } from '../config/app.config';
+import { ConfigurationError, Env } from '../config/env';
+import { buildDataSourceOptions } from '../database/typeorm-options';
+import { resetPassword } from '../users/password-reset';
+import { backupDataDirectory, PG_DUMP_HINT } from './backup';
+import { CliOutput, existingDatabase, readPassword, refusePasswordArgument, UsageError } from './cli-support';
+import { migrateDown, migrateUp, migrationState } from './migrate';
 
-const USAGE = `Usage:
-  npm run cli -- organizations:create --name <name> --admin-email <email> [--admin-password <password>]
+const USAGE = `Usage: npm run cli -- <command> [options]      (or: node dist/src/cli.js <command> [options])
 
-Prints the new ids as JSON. Without --admin-password a strong one is generated and printed.
-Uses the same environment as the server (DATA_DIR, DATABASE_URL, ...).`;
+Commands:
+  organizations:create --name <name> --admin-email <email> [--password-stdin]
+        Creates an organization and its ADMIN_ORG; prints the ids as JSON. The password is
+        read from standard input with --password-stdin, otherwise generated and printed.
+  reset-password --email <email> [--password-stdin]
+        Sets a user's password (the policy applies) and revokes its sessions. The password is
+        read from standard input with --password-stdin, otherwise generated and printed.
+  backup --to <directory>
+        Consistent online backup of the SQLite database and of DATA_DIR (JWT secret, images)
+        into a new directory; the server may keep running. On PostgreSQL it copies DATA_DIR
+        and tells the pg_dump command for the database.
+  migrate status | up | down
+        Lists applied and pending migrations, applies the pending ones, or reverts the last one
+        (stop every server first; run the previous release's CLI after down).
+  help  Shows this text (also --help, -h).
 
-export interface CliOutput {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-}
+Passwords are never taken from the command line: arguments show in ps and shell history.
+Commands use the server's environment (DATA_DIR, DATABASE_URL, JWT_SECRET, ...), optionally
+from an env file (--env-file <path> before the command, or CARTOGRAPH_ENV_FILE); they never
+create a database: DATA_DIR must hold one (start the server once to create it).`;
 
-async function createOrganization(args: string[], output: CliOutput): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: { name: { type: 'string' }, 'admin-email': { type: 'string' }, 'admin-password': { type: 'string' } },
-    strict: true,
-  });
-  if (!values.name || !values['admin-email']) throw new UsageError('--name and --admin-email are required');
-  const generatedPassword = values['admin-password'] ? undefined : generatePassword();
-  const app = await NestFactory.createApplicationContext(AppModule, { logger: createJsonLogger(['error', 'fatal']) });
+async function resetUserPassword(args: string[], env: Env, output: CliOutput): Promise<void> {
+  refusePasswordArgument(args);
+  const { values } = parseArgs({ args, options: { email: { type: 'string' }, 'password-stdin': { type: 'boolean' } }, strict: true });
+  if (!values.email) throw new UsageError('--email is required');
+  const database = existingDatabase(env);
+  const generated = values['password-stdin'] ? undefined : generatePassword();
+  const password = generated ?? (await readPassword(output));
+  const dataSource = new DataSource(buildDataSourceOptions(database));
+  await dataSource.initialize();
   try {
-    const created = await app.get(OrganizationsService).createWithAdmin({
-      name: values.name,
-      adminEmail: values['admin-email'],
-      adminPassword: values['admin-password'] ?? generatedPassword!,
-    });
-    output.stdout(`${JSON.stringify({ ...created, ...(generatedPassword ? { admin_password: generatedPassword } : {}) }, null, 2)}\n`);
+    const user = await resetPassword(dataSource, values.email, password);
+    output.stdout(`${JSON.stringify({ user_id: user.id, email: user.email, sessions_revoked: true, ...(generated ? { password: generated } : {}) }, null, 2)}\n`);
   } finally {
-    await app.close();
+    await dataSource.destroy();
   }
 }
 
-class UsageError extends Error {}
+async function backup(args: string[], env: Env, output: CliOutput): Promise<void> {
+  const { values } = parseArgs({ args, options: { to: { type: 'string' } }, strict: true });
+  if (!values.to) throw new UsageError('--to <directory> is required');
+  const { dataDir } = readAppConfig(env);
+  if (!existsSync(dataDir)) throw new ConfigurationError(`DATA_DIR ${dataDir} does not exist`, 'DATA_DIR');
+  const result = await backupDataDirectory(dataDir, existingDatabase(env), resolve(values.to));
+  output.stdout(`${JSON.stringify(result, null, 2)}\n`);
+  if (result.database === undefined) output.stderr(`${PG_DUMP_HINT}\n`);
+}
 
-/** Runs one operator command; returns the process exit code. */
-export async function runCli(argv: string[], output: CliOutput): Promise<number> {
+async function migrate(args: string[], env: Env, output: CliOutput): Promise<void> {
+  const [action, ...rest] = args;
+  if (rest.length > 0) throw new UsageError(`Unexpected arguments: ${rest.join(' ')}`);
+  const database = existingDatabase(env);
+  switch (action) {
+    case 'status':
+      output.stdout(`${JSON.stringify(await migrationState(database), null, 2)}\n`);
+      return;
+    case 'up':
+      output.stdout(`${JSON.stringify({ applied: await migrateUp(database) }, null, 2)}\n`);
+      return;
+    case 'down':
+      output.stdout(`${JSON.stringify({ reverted: (await migrateDown(database)) ?? null }, null, 2)}\n`);
+      return;
+    default:
+      throw new UsageError(action ? `Unknown migrate action: ${action} (status, up or down)` : 'migrate needs an action: status, up or down');
+  }
+}
+
+const COMMANDS: Record<string, (args: string[], env: Env, output: CliOutput) => Promise<void>> = {
+  // Required when used: it loads the whole application, which the other commands do without.
+  'organizations:create': async (args, env, output) => (await import('./create-organization.js')).createOrganization(args, env, output),
+  'reset-password': resetUserPassword,
+  backup,
+  migrate,
+};
+
+/** Runs one operator command; returns the process exit code (0 done, 1 failed, 2 usage). */
+export async function runCli(argv: string[], output: CliOutput, env: Env = process.env): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === undefined || ['help', '--help', '-h'].includes(command)) {
+    (command === undefined ? output.stderr : output.stdout)(`${USAGE}\n`);
+    return command === undefined ? 2 : 0;
+  }
   try {
-    switch (command) {
-      case 'organizations:create':
-        await createOrganization(rest, output);
-        return 0;
-      default:
-        throw new UsageError(command ? `Unknown command: ${command}` : 'No command given');
+    const run = COMMANDS[command];
+    if (!run) throw new UsageError(`Unknown command: ${command}. Commands: ${Object.keys(COMMANDS).join(', ')}, help`);
+    if (rest.includes('--help') || rest.includes('-h')) {
+      output.stdout(`${USAGE}\n`);
+      return 0;
     }
+    await run(rest, env, output);
+    return 0;
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       output.stderr(`${(error as Error).message}\n\n${USAGE}\n`);
@@ -60,7 +114,12 @@ export async function runCli(argv: string[], output: CliOutput): Promise<number>
       output.stderr(`${JSON.stringify(error.toBody(), null, 2)}\n`);
       return 1;
     }
+    if (error instanceof ConfigurationError) {
+      output.stderr(`${error.message}\n`);
+      return 1;
+    }
     throw error;
   }
 }
 
+export type { CliOutput } from './cli-support';

@@ -33,7 +33,7 @@ export function resolveJwtSecret(env: Env, dataDir: string): string {
   const configured = readOptionalString(env, 'JWT_SECRET');
   if (configured) return checkedSecret(configured, 'JWT_SECRET');
   if (env.NODE_ENV === 'production') {
-    throw new ConfigurationError('JWT_SECRET is required when NODE_ENV=production');
+    throw new ConfigurationError('JWT_SECRET is required when NODE_ENV=production', 'JWT_SECRET');
   }
   const file = join(dataDir, 'jwt-secret');
   if (!existsSync(file)) {
@@ -55,7 +55,7 @@ export function resolveJwtSecret(env: Env, dataDir: string): string {
 
 function checkedSecret(secret: string, source: string): string {
   if (secret.length < MIN_SECRET_LENGTH) {
-    throw new ConfigurationError(`The secret from ${source} must be at least ${MIN_SECRET_LENGTH} characters long`);
+    throw new ConfigurationError(`The secret from ${source} must be at least ${MIN_SECRET_LENGTH} characters long`, source.includes('/') ? 'JWT_SECRET' : source);
   }
   return secret;
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { registerAs } from '@nestjs/config';
 import { readAppConfig } from './app.config';
-import { ConfigurationError, Env, readInteger, readOptionalString } from './env';
+import { ConfigurationError, Env, readBoolean, readInteger, readOptionalString } from './env';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; path: string; busyTimeoutMs: number; logQueries: boolean }
@@ -16,7 +16,7 @@ export type DatabaseConfig =
 
 export function readDatabaseConfig(env: Env): DatabaseConfig {
   const url = readOptionalString(env, 'DATABASE_URL');
-  const logQueries = env.LOG_QUERIES === 'true';
+  const logQueries = readBoolean(env, 'LOG_QUERIES', false);
   if (!url) {
     return {
       kind: 'sqlite',
@@ -26,7 +26,7 @@ export function readDatabaseConfig(env: Env): DatabaseConfig {
     };
   }
   if (!/^postgres(ql)?:\/\//.test(url)) {
-    throw new ConfigurationError('DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite database)');
+    throw new ConfigurationError('DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite database)', 'DATABASE_URL');
   }
   return {
     kind: 'postgres',

@@ -2,7 +2,11 @@
 export type Env = Record<string, string | undefined>;
 
 export class ConfigurationError extends Error {
-  constructor(message: string) {
+  /** The variable at fault, when one is: lets start-up report every wrong setting at once. */
+  constructor(
+    message: string,
+    readonly variable?: string,
+  ) {
     super(message);
     this.name = 'ConfigurationError';
   }
@@ -23,7 +27,7 @@ export function readInteger(env: Env, name: string, fallback: number, { min = 0,
   if (!raw) return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigurationError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+    throw new ConfigurationError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`, name);
   }
   return value;
 }
@@ -33,7 +37,7 @@ export function readBoolean(env: Env, name: string, fallback: boolean): boolean 
   if (!raw) return fallback;
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigurationError(`${name} must be true or false, got "${raw}"`);
+  throw new ConfigurationError(`${name} must be true or false, got "${raw}"`, name);
 }
 
 export function readList(env: Env, name: string): string[] {

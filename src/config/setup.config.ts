@@ -1,5 +1,6 @@
 import { registerAs } from '@nestjs/config';
-import { Env, readOptionalString, readString } from './env';
+import { passwordPolicyErrors } from '../auth/passwords';
+import { ConfigurationError, Env, readOptionalString, readString } from './env';
 
 export interface SetupConfig {
   organizationName: string;
@@ -9,11 +10,17 @@ export interface SetupConfig {
 }
 
 export function readSetupConfig(env: Env): SetupConfig {
-  return {
-    organizationName: readString(env, 'ORGANIZATION_NAME', 'My organization'),
-    adminEmail: readString(env, 'ADMIN_EMAIL', 'admin@cartograph.local'),
-    adminPassword: readOptionalString(env, 'ADMIN_PASSWORD'),
-  };
+  const adminEmail = readString(env, 'ADMIN_EMAIL', 'admin@cartograph.local');
+  const adminPassword = readOptionalString(env, 'ADMIN_PASSWORD');
+  // Checked before anything starts: a weak password must not cost a half-finished first start.
+  const problems = adminPassword === undefined ? [] : passwordPolicyErrors(adminPassword, adminEmail, 'ADMIN_PASSWORD');
+  if (problems.length > 0) {
+    throw new ConfigurationError(
+      `ADMIN_PASSWORD does not meet the password policy: ${problems.map((problem) => problem.message).join('; ')} (or leave it unset to have one generated)`,
+      'ADMIN_PASSWORD',
+    );
+  }
+  return { organizationName: readString(env, 'ORGANIZATION_NAME', 'My organization'), adminEmail, adminPassword };
 }
 
 export const setupConfig = registerAs('setup', (): SetupConfig => readSetupConfig(process.env));

@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { DatabaseConfig } from '../config/database.config';
+import { QueryMetricsSubscriber } from '../common/metrics/query-metrics.subscriber';
 import { ENTITIES } from './entities';
 import { ensurePrivateDirectory, ensurePrivateSqliteFiles } from './private-files';
 import { DatabaseLogger } from './typeorm-logger';
@@ -17,6 +18,7 @@ export function buildDataSourceOptions(config: DatabaseConfig): DataSourceOption
     synchronize: false,
     logger: new DatabaseLogger(config.logQueries),
     maxQueryExecutionTime: 1000,
+    subscribers: [QueryMetricsSubscriber],
   };
   if (config.kind === 'sqlite') {
     // The file holds password and API key hashes: owner-only, like the JWT secret.

@@ -1,28 +1,32 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { generatePassword } from '../auth/passwords';
 import { ApiError } from '../common/errors/api-error';
 import { ErrorCode } from '../common/errors/error-code';
+import { Logger, rootLogger } from '../common/logging/logger';
 import { setupConfig, SetupConfig } from '../config/setup.config';
 import { CreatedOrganization, OrganizationsService } from '../organizations/organizations.service';
 import { User } from '../users/user.entity';
 
-export type PrintSecret = (text: string) => void;
-
-/** On a database without users, creates the first organization and its ADMIN_ORG. */
+/**
+ * On a database without users, creates the first organization and its ADMIN_ORG. The
+ * server calls it once it listens, so a start that fails (port taken, bad setting) never
+ * leaves an administrator whose generated password scrolled by.
+ */
 @Injectable()
 export class FirstAdminService {
-  private readonly logger = new Logger(FirstAdminService.name);
-
   constructor(
     @Inject(setupConfig.KEY) private readonly config: SetupConfig,
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly organizations: OrganizationsService,
   ) {}
 
-  async ensureFirstAdmin(printSecret: PrintSecret = (text) => process.stdout.write(text)): Promise<CreatedOrganization | null> {
-    if ((await this.users.count()) > 0) return null;
+  async ensureFirstAdmin(logger: Logger = rootLogger()): Promise<CreatedOrganization | null> {
+    if ((await this.users.count()) > 0) {
+      this.reportIgnoredPassword(logger);
+      return null;
+    }
     const generated = this.config.adminPassword === undefined;
     const password = this.config.adminPassword ?? generatePassword();
     let created: CreatedOrganization;
@@ -34,16 +38,32 @@ export class FirstAdminService {
       });
     } catch (error) {
       // Another instance starting at the same time created it first.
-      if (error instanceof ApiError && error.code === ErrorCode.Conflict) return null;
+      if (error instanceof ApiError && error.code === ErrorCode.Conflict) {
+        this.reportIgnoredPassword(logger);
+        return null;
+      }
       throw error;
     }
-    this.logger.log(`Created organization ${created.organization_id} with administrator ${created.admin_email}`);
-    if (generated) {
-      // Printed once, outside the structured logs, for the operator at the console.
-      printSecret(
-        `\n  Cartograph administrator created\n  e-mail:   ${created.admin_email}\n  password: ${password}\n  (shown once; set ADMIN_PASSWORD to choose it)\n\n`,
-      );
-    }
+    // The one log line that carries a secret: the generated password, shown this once for the operator.
+    logger.warn(
+      {
+        context: 'FirstAdmin',
+        organization_id: created.organization_id,
+        admin_email: created.admin_email,
+        ...(generated ? { admin_password: password } : {}),
+      },
+      generated
+        ? 'Cartograph administrator created; its generated password is shown this once (set ADMIN_PASSWORD to choose it)'
+        : 'Cartograph administrator created with ADMIN_PASSWORD',
+    );
     return created;
+  }
+
+  private reportIgnoredPassword(logger: Logger): void {
+    if (this.config.adminPassword === undefined) return;
+    logger.info(
+      { context: 'FirstAdmin' },
+      'ADMIN_PASSWORD is ignored: the database has users already (change a password with `npm run cli -- reset-password --email <e-mail>`)',
+    );
   }
 }

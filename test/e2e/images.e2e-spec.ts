@@ -86,7 +86,7 @@ describe.each<Storage>(['local', 'database'])('images (IMAGE_STORAGE=%s)', (stor
   let b: Cartographer;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { IMAGE_STORAGE: storage } });
+    t = await createTestApp({ env: { IMAGE_STORAGE: storage, IMAGE_STORAGE_LOCAL_SHARED: 'true' } });
     // Before any t.http request: the streaming uploads need a real port.
     baseUrl = await listenOnLoopback(t);
     a = await signUp(t, `Images A (${storage})`);

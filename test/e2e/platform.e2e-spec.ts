@@ -119,7 +119,9 @@ describe('errors, parsing and cross-cutting HTTP behaviour', () => {
     await t.http.post('/api/v1/auth/access_tokens').set('Authorization', `Basic ${Buffer.from(`${org.email}:${org.password}`).toString('base64')}`).expect(201);
     const lines = t.requestLogs.slice(before);
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatchObject({ method: 'GET', route: '/api/v1/version', status: 200, organization: org.organizationId });
+    expect(lines[0]).toMatchObject({ method: 'GET', route: '/api/v1/version', status: 200, organization_id: org.organizationId, user_id: expect.any(String) });
+    expect(lines[0]).toMatchObject({ level: 'info', msg: 'request', client: expect.any(String), request_id: expect.any(String) });
+    expect(new Date(lines[0].time as string).toISOString()).toBe(lines[0].time);
     expect(typeof lines[0].duration_ms).toBe('number');
     expect(lines[1]).toMatchObject({ method: 'POST', route: '/api/v1/auth/access_tokens', status: 201 });
     const text = JSON.stringify(lines);

@@ -1,51 +1,41 @@
-import { writeSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../../auth/principal';
+import { createLogger, Logger } from './logger';
 
+/** Receives each log line (a JSON text ending in a newline): the tests' way to read the logs. */
 export type LogSink = (line: string) => void;
 
-/**
- * Lines gathered during one turn of the event loop are written to stdout together: one
- * write per burst of requests instead of one per request. Whatever is pending is written
- * synchronously when the process exits.
- */
-function batchedStdoutSink(): LogSink {
-  let pending: string[] = [];
-  const flush = () => {
-    if (pending.length === 0) return;
-    const chunk = pending.join('');
-    pending = [];
-    process.stdout.write(chunk);
-  };
-  process.once('exit', () => {
-    if (pending.length > 0) writeSync(1, pending.join(''));
-  });
-  return (line) => {
-    if (pending.push(line) === 1) setImmediate(flush);
-  };
+export function loggerToSink(sink: LogSink): Logger {
+  return createLogger({ level: 'info', destination: { write: sink } });
 }
 
 /**
- * One JSON line per request: method, route pattern (never the raw URL, which may carry
- * identifiers or secrets), status, duration and the caller's organization. Headers and
- * bodies, where credentials travel, are never logged.
+ * One JSON line per request: request id, method, route pattern (the raw path, without its
+ * query string, when no route matched), status, duration, client address, user and
+ * organization. Headers and bodies, where credentials travel, are never logged; neither is
+ * the query string, which may carry identifiers or secrets.
  */
-export function registerRequestLogging(fastify: FastifyInstance, sink: LogSink = batchedStdoutSink()): void {
+export function registerRequestLogging(fastify: FastifyInstance, logger: Logger): void {
   fastify.addHook('onResponse', (request, reply, done) => {
     const principal = (request as FastifyRequest & { user?: Principal }).user;
-    sink(
-      `${JSON.stringify({
-        level: 'info',
-        time: new Date().toISOString(),
-        msg: 'request',
+    logger.info(
+      {
         request_id: request.id,
         method: request.method,
-        route: request.routeOptions.url ?? null,
+        route: request.routeOptions.url ?? rawPath(request.url),
         status: reply.statusCode,
         duration_ms: Math.round(reply.elapsedTime * 100) / 100,
-        organization: principal?.organizationId ?? null,
-      })}\n`,
+        client: request.ip,
+        user_id: principal?.userId ?? null,
+        organization_id: principal?.organizationId ?? null,
+      },
+      'request',
     );
     done();
   });
+}
+
+function rawPath(url: string): string {
+  const end = url.indexOf('?');
+  return (end === -1 ? url : url.slice(0, end)).slice(0, 200);
 }

@@ -1,0 +1,103 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigurationError } from './env';
+import { readStorageConfig } from './storage.config';
+import { configurationErrors, loadEnvFile, withoutEnvFileArgument } from './validation';
+
+describe('configurationErrors', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'cartograph-validation-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('finds nothing wrong with the defaults', () => {
+    expect(configurationErrors({ DATA_DIR: dataDir })).toEqual([]);
+  });
+
+  it('reports every wrong setting once, in one message each, even several in one area', () => {
+    expect(
+      configurationErrors({
+        DATA_DIR: dataDir,
+        PORT: '-1',
+        LOG_REQUESTS: 'maybe',
+        LOG_LEVEL: 'chatty',
+        DATABASE_URL: 'mysql://x',
+        LOG_QUERIES: 'sometimes',
+        IMAGE_STORAGE: 'cloud',
+        DATABASE_STARTUP_TIMEOUT_SECONDS: 'soon',
+        NODE_ENV: 'production',
+      }),
+    ).toEqual([
+      'PORT must be an integer between 0 and 65535, got "-1"',
+      'LOG_REQUESTS must be true or false, got "maybe"',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "chatty"',
+      'LOG_QUERIES must be true or false, got "sometimes"',
+      'DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite database)',
+      'DATABASE_STARTUP_TIMEOUT_SECONDS must be an integer between 0 and 3600, got "soon"',
+      'IMAGE_STORAGE must be local or database',
+      'JWT_SECRET is required when NODE_ENV=production',
+    ]);
+  });
+
+  it('does not mistake another error for a configuration error', () => {
+    expect(() =>
+      configurationErrors({}, [
+        () => {
+          throw new TypeError('bug');
+        },
+      ]),
+    ).toThrow(TypeError);
+  });
+});
+
+describe('image storage', () => {
+  it('defaults to local files on SQLite and to the database on PostgreSQL', () => {
+    expect(readStorageConfig({}).images).toBe('local');
+    expect(readStorageConfig({ DATABASE_URL: 'postgres://db/cartograph' }).images).toBe('database');
+  });
+
+  it('refuses local files with PostgreSQL unless the directory is declared shared', () => {
+    expect(() => readStorageConfig({ DATABASE_URL: 'postgres://db/c', IMAGE_STORAGE: 'local' })).toThrow(
+      /IMAGE_STORAGE=local with PostgreSQL loses images on every other instance/,
+    );
+    expect(readStorageConfig({ DATABASE_URL: 'postgres://db/c', IMAGE_STORAGE: 'local', IMAGE_STORAGE_LOCAL_SHARED: 'true' }).images).toBe('local');
+    expect(readStorageConfig({ IMAGE_STORAGE: 'database' }).images).toBe('database');
+  });
+});
+
+describe('loadEnvFile', () => {
+  let dir: string;
+  const touched = ['CARTOGRAPH_TEST_FROM_FILE', 'CARTOGRAPH_TEST_BOTH'];
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cartograph-envfile-'));
+    writeFileSync(join(dir, 'a.env'), 'CARTOGRAPH_TEST_FROM_FILE=file\nCARTOGRAPH_TEST_BOTH="from file"\n');
+  });
+  afterEach(() => {
+    for (const name of touched) delete process.env[name];
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loads --env-file <path>, --env-file=<path> or CARTOGRAPH_ENV_FILE; the environment wins over the file', () => {
+    process.env.CARTOGRAPH_TEST_BOTH = 'from env';
+    expect(loadEnvFile(['--env-file', join(dir, 'a.env')], {})).toBe(join(dir, 'a.env'));
+    expect(process.env.CARTOGRAPH_TEST_FROM_FILE).toBe('file');
+    expect(process.env.CARTOGRAPH_TEST_BOTH).toBe('from env');
+    expect(loadEnvFile([`--env-file=${join(dir, 'a.env')}`], {})).toBe(join(dir, 'a.env'));
+    expect(loadEnvFile([], { CARTOGRAPH_ENV_FILE: join(dir, 'a.env') })).toBe(join(dir, 'a.env'));
+    expect(loadEnvFile([], {})).toBeUndefined();
+  });
+
+  it('names the file it cannot read', () => {
+    expect(() => loadEnvFile([], { CARTOGRAPH_ENV_FILE: join(dir, 'missing.env') })).toThrow(ConfigurationError);
+    expect(() => loadEnvFile(['--env-file'], {})).toThrow('--env-file needs a path');
+  });
+
+  it('removes the option from the command arguments', () => {
+    expect(withoutEnvFileArgument(['--env-file', 'x.env', 'migrate', 'up'])).toEqual(['migrate', 'up']);
+    expect(withoutEnvFileArgument(['--env-file=x.env', 'help'])).toEqual(['help']);
+    expect(withoutEnvFileArgument(['help'])).toEqual(['help']);
+  });
+});

@@ -1,0 +1,131 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiPermission } from '../../src/auth/permissions';
+import { startMetricsServer } from '../../src/common/metrics/metrics.http';
+import { asApiKey, asBearer, createApiKey } from '../support/auth';
+import { signUp } from '../support/cartography';
+import { createTestApp, TestApp, testDatabaseKind } from '../support/test-app';
+
+const METRICS_TOKEN = 'metrics-token-for-the-scraper-0123';
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** Prometheus text format 0.0.4: every line a comment or `name{labels} value`; fails on anything else. */
+function parseMetrics(text: string): Sample[] {
+  const samples: Sample[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('# HELP ') || line.startsWith('# TYPE ')) continue;
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (-?[\d.e+-]+|NaN|\+Inf|-Inf)$/.exec(line);
+    if (!match) throw new Error(`not a Prometheus sample: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const pair of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1]] = pair[2];
+    samples.push({ name: match[1], labels, value: Number(match[3]) });
+  }
+  return samples;
+}
+
+const valueOf = (samples: Sample[], name: string, labels: Record<string, string> = {}): number | undefined =>
+  samples.find((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))?.value;
+
+describe('/metrics', () => {
+  let t: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { METRICS_TOKEN } });
+    ({ token } = await signUp(t, 'Observed'));
+  });
+  afterAll(() => t?.close());
+
+  it('refuses a scrape without the token or with a wrong one: 401 in the error shape, with a Bearer challenge', async () => {
+    for (const headers of [{}, asBearer('wrong-token-wrong-token'), { Authorization: `Basic ${METRICS_TOKEN}` }]) {
+      const response = await t.http.get('/metrics').set(headers).expect(401);
+      expect(response.body).toMatchObject({ status: 401, code: 'unauthorized' });
+      expect(response.headers['www-authenticate']).toBe('Bearer realm="metrics"');
+    }
+  });
+
+  it('serves request counts and latency histograms by route template and status, database, event loop and memory', async () => {
+    const before = parseMetrics((await t.http.get('/metrics').set(asBearer(METRICS_TOKEN)).expect(200)).text);
+    const labels = { method: 'GET', route: '/api/v1/buildings/:id', status: '404' };
+    const countBefore = valueOf(before, 'cartograph_http_requests_total', labels) ?? 0;
+    await t.http.get('/api/v1/buildings/2147483000').set(asBearer(token)).expect(404);
+    await t.http.get('/api/v1/buildings/2147483001').set(asBearer(token)).expect(404);
+    await t.http.get('/no/such/route').expect(404);
+
+    const response = await t.http.get('/metrics').set(asBearer(METRICS_TOKEN)).expect(200);
+    expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    const samples = parseMetrics(response.text);
+    expect(valueOf(samples, 'cartograph_http_requests_total', labels)).toBe(countBefore + 2);
+    // One series per route template: the ids never become labels.
+    expect(samples.some((sample) => Object.values(sample.labels).some((value) => value.includes('2147483000')))).toBe(false);
+    expect(valueOf(samples, 'cartograph_http_requests_total', { route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(samples, 'cartograph_http_request_duration_seconds_count', labels)).toBe(countBefore + 2);
+    expect(valueOf(samples, 'cartograph_http_request_duration_seconds_bucket', { ...labels, le: '+Inf' })).toBe(countBefore + 2);
+    expect(valueOf(samples, 'cartograph_db_query_duration_seconds_count', { kind: 'select' })).toBeGreaterThan(0);
+    expect(valueOf(samples, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
+    expect(valueOf(samples, 'process_resident_memory_bytes')).toBeGreaterThan(10_000_000);
+    expect(valueOf(samples, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+    const pool = valueOf(samples, 'cartograph_db_pool_connections', { state: 'total' });
+    if (testDatabaseKind() === 'postgres') expect(pool).toBeGreaterThanOrEqual(1);
+    else expect(pool).toBe(0);
+  });
+
+  it('is not served at all when neither METRICS_TOKEN nor METRICS_PORT is set', async () => {
+    const closed = await createTestApp();
+    try {
+      await closed.http.get('/metrics').set(asBearer(METRICS_TOKEN)).expect(404);
+    } finally {
+      await closed.close();
+    }
+  });
+
+  it('serves /metrics alone on METRICS_PORT, with the token when one is set', async () => {
+    const open = await startMetricsServer({ port: 0, token: undefined }, '127.0.0.1');
+    const guarded = await startMetricsServer({ port: 0, token: METRICS_TOKEN }, '127.0.0.1');
+    try {
+      const url = (server: typeof open) => `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+      const scraped = await fetch(`${url(open)}/metrics`);
+      expect(scraped.status).toBe(200);
+      expect(valueOf(parseMetrics(await scraped.text()), 'process_resident_memory_bytes')).toBeGreaterThan(0);
+      expect((await fetch(`${url(open)}/api/v1/version`)).status).toBe(404);
+      expect((await fetch(`${url(guarded)}/metrics`)).status).toBe(401);
+      expect((await fetch(`${url(guarded)}/metrics`, { headers: asBearer(METRICS_TOKEN) })).status).toBe(200);
+    } finally {
+      open?.close();
+      guarded?.close();
+    }
+  });
+});
+
+describe('request logs', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('log the raw path without its query string when no route matched, and never a credential', async () => {
+    const { token } = await signUp(t, 'Logged');
+    const key = await createApiKey(t, token, ApiPermission.ReadOnly);
+    const mark = t.requestLogs.length;
+    await t.http.get('/api/v1/version').set(asApiKey(key.apikey)).expect(200);
+    await t.http.get('/api/v1/nowhere/42?apikey=secret-in-query').set(asBearer(token)).expect(404);
+    await t.http.get('/api/v1/version').set(asBearer('not-a-valid-token')).expect(401);
+    const lines = t.requestLogs.slice(mark);
+    expect(lines.map((line) => [line.method, line.route, line.status])).toEqual([
+      ['GET', '/api/v1/version', 200],
+      ['GET', '/api/v1/nowhere/42', 404],
+      ['GET', '/api/v1/version', 401],
+    ]);
+    expect(lines[0]).toMatchObject({ user_id: expect.any(String), organization_id: expect.any(String), client: expect.stringMatching(/127\.0\.0\.1$/) });
+    expect(lines[2]).toMatchObject({ user_id: null, organization_id: null });
+    const text = JSON.stringify(lines);
+    for (const secret of [key.apikey, token, 'secret-in-query', 'not-a-valid-token']) expect(text).not.toContain(secret);
+    expect(text).not.toMatch(/authorization|x-api-key/i);
+  });
+});
