@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrganization, TestOrganization, asBasic } from '../support/auth';
+import { createTestApp, TestApp } from '../support/test-app';
+
+/** Regressions found by the rev1 review (docs/decisions.md, "Review findings (rev1)"). */
+describe('review rev1', () => {
+  let t: TestApp;
+  let org: TestOrganization;
+  beforeAll(async () => {
+    t = await createTestApp();
+    org = await createOrganization(t, 'Review rev1 org');
+  });
+  afterAll(async () => t?.close());
+
+  async function sessionCookies(): Promise<{ header: string; csrf: string }> {
+    const response = await t.http.post('/api/v1/auth/session').set(asBasic(org.email, org.password)).expect(201);
+    const raw = response.headers['set-cookie'] as unknown as string[];
+    const pairs = raw.map((c) => c.split(';')[0]);
+    return { header: pairs.join('; '), csrf: pairs.find((p) => p.startsWith('cartograph_csrf='))!.split('=')[1] };
+  }
+
+  const BUILDING = { name: 'Forged', location: { lat: 42.87, lng: -8.56 }, dimensions: { width: 50, length: 30 }, rotation: 0 };
+
+  describe('session cookie and headers', () => {
+    /** Through Fastify's inject: supertest would send the no-break space as UTF-8, a browser's fetch sends the byte 0xA0. */
+    const forgedWrite = async (cookies: { header: string }, extra: Record<string, string> = {}) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/buildings',
+        headers: { cookie: cookies.header, authorization: 'Bearer\u00a0', 'content-type': 'application/json', ...extra },
+        payload: JSON.stringify(BUILDING),
+      });
+
+    it('a Bearer header the JWT extractor cannot parse does not fall back to the cookie (no CSRF bypass)', async () => {
+      const cookies = await sessionCookies();
+      // "Bearer" + a no-break space: /^bearer\s/ sees a Bearer header, passport-jwt finds no token in it.
+      const forged = await forgedWrite(cookies);
+      expect(forged.statusCode).toBe(401);
+      const list = await t.http.get('/api/v1/buildings').set('Cookie', cookies.header).expect(200);
+      expect(JSON.stringify(list.body)).not.toContain('"Forged"');
+    });
+
+    it('the same with a junk X-API-KEY beside it', async () => {
+      const cookies = await sessionCookies();
+      const forged = await forgedWrite(cookies, { 'x-api-key': 'junk' });
+      expect(forged.statusCode).toBe(401);
+    });
+
+    it('any Authorization header wins over the cookie, Basic included', async () => {
+      const cookies = await sessionCookies();
+      const response = await t.http.get('/api/v1/buildings').set('Cookie', cookies.header).set('Authorization', 'Basic Zm9vOmJhcg==');
+      expect(response.status).toBe(401);
+    });
+  });
+});
