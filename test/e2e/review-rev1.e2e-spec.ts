@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, TestOrganization, asBasic } from '../support/auth';
+import { addUser, login } from '../support/admin';
+import { asBasic, createOrganization, TestOrganization } from '../support/auth';
+import { createBuilding } from '../support/cartography';
 import { createTestApp, TestApp } from '../support/test-app';
 
 /** Regressions found by the rev1 review (docs/decisions.md, "Review findings (rev1)"). */
@@ -50,6 +52,30 @@ describe('review rev1', () => {
       const cookies = await sessionCookies();
       const response = await t.http.get('/api/v1/buildings').set('Cookie', cookies.header).set('Authorization', 'Basic Zm9vOmJhcg==');
       expect(response.status).toBe(401);
+    });
+  });
+
+  describe('webhooks and building restrictions', () => {
+    it('a user restricted to some buildings cannot subscribe to, list or change the organization’s webhooks', async () => {
+      const admin = (await login(t, org.email, org.password)).auth;
+      const building = await createBuilding(t, admin);
+      const user = await addUser(t, admin, { building_ids: [building.id] });
+      const { auth } = await login(t, user.email, user.password);
+      const hook = { url: 'http://127.0.0.1:9/hooks/rev1' };
+      // Unfiltered, it would receive the events of buildings the user cannot see.
+      const created = await t.http.post('/api/v1/webhooks').set(auth).send(hook);
+      expect(created.status).toBe(403);
+      expect(created.body).toMatchObject({ status: 403, code: 'forbidden' });
+      const own = await t.http.post('/api/v1/webhooks').set(admin).send(hook).expect(201);
+      expect((await t.http.get('/api/v1/webhooks').set(auth)).status).toBe(403);
+      expect((await t.http.get(`/api/v1/webhooks/${own.body.id}`).set(auth)).status).toBe(403);
+      expect((await t.http.put(`/api/v1/webhooks/${own.body.id}`).set(auth).send({ url: 'http://127.0.0.1:9/hooks/mine' })).status).toBe(403);
+      expect((await t.http.post(`/api/v1/webhooks/${own.body.id}/rotate_secret`).set(auth)).status).toBe(403);
+      expect((await t.http.delete(`/api/v1/webhooks/${own.body.id}`).set(auth)).status).toBe(403);
+      const after = await t.http.get(`/api/v1/webhooks/${own.body.id}`).set(admin).expect(200);
+      expect(after.body.url).toBe(hook.url);
+      const list = await t.http.get('/api/v1/webhooks').set(admin).expect(200);
+      expect(list.body.data).toHaveLength(1);
     });
   });
 });

@@ -21,6 +21,16 @@ import { CreateWebhookDto, UpdateWebhookDto, WebhookResponseDto, WebhookWithSecr
 
 export const WEBHOOK_SECRET_BOX = Symbol('WEBHOOK_SECRET_BOX');
 
+/**
+ * Webhooks are the organization's: an endpoint receives the events of every building its
+ * filters allow (all of them when unfiltered), and the list shows where they all go. A user
+ * restricted to some buildings would reach the others through them, so, as for the
+ * organization's geofencing settings, such a caller may not manage them at all.
+ */
+function assertOrganizationWide(principal: Principal): void {
+  if (principal.buildingIds !== null) throw ApiError.forbidden('Callers restricted to some buildings cannot manage the organization’s webhooks');
+}
+
 /** How long a rotated-out secret keeps signing (contract 7.5), so receivers can switch without losing deliveries. */
 export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 
@@ -37,6 +47,7 @@ export class WebhookEndpointsService {
   ) {}
 
   async list(principal: Principal, query: PageQuery): Promise<Page<WebhookResponseDto>> {
+    assertOrganizationWide(principal);
     const window = pageWindow(query);
     const [rows, total] = await this.endpoints.findAndCount({
       where: { organizationId: principal.organizationId },
@@ -52,10 +63,12 @@ export class WebhookEndpointsService {
   }
 
   async get(principal: Principal, id: string): Promise<WebhookResponseDto> {
+    assertOrganizationWide(principal);
     return toWebhookResponse(await this.findOwned(principal, id));
   }
 
   async create(principal: Principal, dto: CreateWebhookDto): Promise<WebhookWithSecretDto> {
+    assertOrganizationWide(principal);
     const url = await this.checkedUrl(dto.url);
     await this.checkFilters(principal, dto);
     const count = await this.endpoints.count({ where: { organizationId: principal.organizationId } });
@@ -92,6 +105,7 @@ export class WebhookEndpointsService {
   }
 
   async update(principal: Principal, id: string, dto: UpdateWebhookDto): Promise<WebhookResponseDto> {
+    assertOrganizationWide(principal);
     const url = dto.url === undefined ? undefined : await this.checkedUrl(dto.url);
     await this.checkFilters(principal, dto);
     return retryOnConcurrentUpdate(() =>
@@ -115,6 +129,7 @@ export class WebhookEndpointsService {
   }
 
   async remove(principal: Principal, id: string): Promise<void> {
+    assertOrganizationWide(principal);
     await this.transactions.run(async (manager) => {
       const endpoint = await this.findOwned(principal, id, manager.getRepository(WebhookEndpoint));
       await manager.delete(WebhookEndpoint, { id: endpoint.id });
@@ -124,6 +139,7 @@ export class WebhookEndpointsService {
 
   /** A new secret, shown once; the previous one keeps signing for 24 h beside it. */
   async rotateSecret(principal: Principal, id: string): Promise<WebhookWithSecretDto> {
+    assertOrganizationWide(principal);
     const secret = generateWebhookSecret();
     return retryOnConcurrentUpdate(() =>
       this.transactions.run(async (manager) => {
