@@ -48,6 +48,18 @@ describe('review rev1', () => {
       expect(forged.statusCode).toBe(401);
     });
 
+    it('an X-Forwarded-Host from a client that is not a trusted proxy does not make a foreign Origin look local', async () => {
+      const cookies = await sessionCookies();
+      const forged = await t.http
+        .post('/api/v1/buildings')
+        .set('Cookie', cookies.header)
+        .set('X-CSRF-Token', cookies.csrf)
+        .set('X-Forwarded-Host', 'evil.example')
+        .set('Origin', 'https://evil.example')
+        .send(BUILDING);
+      expect(forged.status).toBe(403);
+    });
+
     it('any Authorization header wins over the cookie, Basic included', async () => {
       const cookies = await sessionCookies();
       const response = await t.http.get('/api/v1/buildings').set('Cookie', cookies.header).set('Authorization', 'Basic Zm9vOmJhcg==');
@@ -77,5 +89,35 @@ describe('review rev1', () => {
       const list = await t.http.get('/api/v1/webhooks').set(admin).expect(200);
       expect(list.body.data).toHaveLength(1);
     });
+  });
+});
+
+// Its own app, after the one above is closed (Passport's strategies are process-global).
+describe('review rev1: dashboard writes behind a trusted proxy', () => {
+  let proxied: TestApp;
+  beforeAll(async () => {
+    proxied = await createTestApp({ env: { TRUSTED_PROXIES: '127.0.0.1,::1,::ffff:127.0.0.1' } });
+  });
+  afterAll(async () => proxied?.close());
+
+  it('judges Origin against the host the browser used (X-Forwarded-Host from a trusted proxy), not the proxy’s upstream Host', async () => {
+    const o = await createOrganization(proxied, 'Behind a proxy');
+    const login = await proxied.http.post('/api/v1/auth/session').set(asBasic(o.email, o.password)).expect(201);
+    const pairs = (login.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]);
+    const cookie = pairs.join('; ');
+    const csrf = pairs.find((p) => p.startsWith('cartograph_csrf='))!.split('=')[1];
+    const building = { name: 'Via proxy', location: { lat: 42.87, lng: -8.56 }, dimensions: { width: 50, length: 30 }, rotation: 0 };
+    const write = (forwardedHost: string, origin: string) =>
+      proxied.http
+        .post('/api/v1/buildings')
+        .set('Cookie', cookie)
+        .set('X-CSRF-Token', csrf)
+        .set('Host', '127.0.0.1:3000')
+        .set('X-Forwarded-Host', forwardedHost)
+        .set('X-Forwarded-Proto', 'https')
+        .set('Origin', origin)
+        .send(building);
+    expect((await write('cartograph.example', 'https://cartograph.example')).status).toBe(201);
+    expect((await write('cartograph.example', 'https://evil.example')).status).toBe(403);
   });
 });

@@ -45,7 +45,9 @@ export function csrfFailure(request: FastifyRequest, key: KeyObject, sessionId: 
     } catch {
       return 'The Origin header is malformed';
     }
-    if (host !== request.headers.host) return 'Cross-site request refused';
+    // request.host: the Host header, or X-Forwarded-Host when a trusted proxy sent it (the
+    // host the browser used; a proxy's upstream Host would refuse every dashboard write).
+    if (host !== request.host) return 'Cross-site request refused';
   }
   const sent = request.headers[CSRF_HEADER];
   if (typeof sent !== 'string') return `Writes with the session cookie need the ${CSRF_HEADER} header`;
