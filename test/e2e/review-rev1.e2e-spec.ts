@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser, login } from '../support/admin';
 import { asBasic, createOrganization, TestOrganization } from '../support/auth';
-import { createBuilding } from '../support/cartography';
+import { createBuilding, createFloor, createGeofence } from '../support/cartography';
 import { createTestApp, TestApp } from '../support/test-app';
 
 /** Regressions found by the rev1 review (docs/decisions.md, "Review findings (rev1)"). */
@@ -64,6 +64,22 @@ describe('review rev1', () => {
       const cookies = await sessionCookies();
       const response = await t.http.get('/api/v1/buildings').set('Cookie', cookies.header).set('Authorization', 'Basic Zm9vOmJhcg==');
       expect(response.status).toBe(401);
+    });
+  });
+
+  describe('geofence rules of a deleted fence', () => {
+    it('refuses to drop them (409) as it refuses to change them, and keeps them', async () => {
+      const admin = (await login(t, org.email, org.password)).auth;
+      const building = await createBuilding(t, admin);
+      const floor = await createFloor(t, admin, building.id);
+      const fence = await createGeofence(t, admin, { buildingId: building.id, floorId: floor.id });
+      await t.http.put(`/api/v1/geofences/${fence.id}/rules`).set(admin).send({ buffer_m: 4 }).expect(200);
+      await t.http.delete(`/api/v1/geofences/${fence.id}`).set(admin).expect(204);
+      const dropped = await t.http.delete(`/api/v1/geofences/${fence.id}/rules`).set(admin);
+      expect(dropped.status).toBe(409);
+      expect(dropped.body).toMatchObject({ status: 409, code: 'conflict' });
+      const rules = await t.http.get(`/api/v1/geofences/${fence.id}/rules`).set(admin).expect(200);
+      expect(rules.body.overrides).toEqual({ buffer_m: 4 });
     });
   });
 
