@@ -137,3 +137,23 @@ describe('review rev1: dashboard writes behind a trusted proxy', () => {
     expect((await write('cartograph.example', 'https://evil.example')).status).toBe(403);
   });
 });
+
+describe('review rev1: the webhook limit under concurrent creates', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await createTestApp({ env: { WEBHOOK_MAX_ENDPOINTS: '2' } });
+  });
+  afterAll(async () => limited?.close());
+
+  it('never lets concurrent creates pass WEBHOOK_MAX_ENDPOINTS', async () => {
+    const o = await createOrganization(limited, 'Hook limit');
+    const { auth } = await login(limited, o.email, o.password);
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => limited.http.post('/api/v1/webhooks').set(auth).send({ url: `http://127.0.0.1:9/hooks/${index}` })),
+    );
+    expect(responses.filter((response) => response.status === 201)).toHaveLength(2);
+    for (const response of responses.filter((r) => r.status !== 201)) expect(response.body).toMatchObject({ status: 422, code: 'validation_failed' });
+    const list = await limited.http.get('/api/v1/webhooks').set(auth).expect(200);
+    expect(list.body.data).toHaveLength(2);
+  });
+});

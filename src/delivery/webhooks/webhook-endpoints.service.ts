@@ -6,12 +6,14 @@ import { AuditService } from '../../audit/audit.service';
 import { Principal } from '../../auth/principal';
 import { BuildingsService } from '../../buildings/buildings.service';
 import { SecretBox } from '../../common/crypto/secret-box';
+import { lockOptions } from '../../common/database/locks';
 import { retryOnConcurrentUpdate, updateIfVersion } from '../../common/database/optimistic';
 import { ApiError } from '../../common/errors/api-error';
 import { Page, PageQuery, pageWindow, toPage } from '../../common/pagination/pagination';
 import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
 import { TransactionRunner } from '../../database/transactions';
 import { GeofencesService } from '../../geofences/geofences.service';
+import { Organization } from '../../organizations/organization.entity';
 import { WEBHOOK_EVENT_TYPES } from './event-types';
 import { parseWebhookUrl, resolveWebhookTarget, WebhookTargetRefused } from './target-guard';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -71,12 +73,6 @@ export class WebhookEndpointsService {
     assertOrganizationWide(principal);
     const url = await this.checkedUrl(dto.url);
     await this.checkFilters(principal, dto);
-    const count = await this.endpoints.count({ where: { organizationId: principal.organizationId } });
-    if (count >= this.config.maxEndpointsPerOrganization) {
-      throw ApiError.validation(`An organization has at most ${this.config.maxEndpointsPerOrganization} webhooks`, [
-        { message: 'too many webhooks', code: 'limit', fields: 'url' },
-      ]);
-    }
     const now = new Date();
     const id = randomUUID();
     const secret = generateWebhookSecret();
@@ -98,6 +94,14 @@ export class WebhookEndpointsService {
       updatedAt: now,
     };
     await this.transactions.run(async (manager) => {
+      // Counted under the organization's row lock (SQLite: transactions take turns), so concurrent creates cannot all pass the limit.
+      await manager.findOne(Organization, { where: { id: principal.organizationId }, ...lockOptions(manager, 'update') });
+      const count = await manager.count(WebhookEndpoint, { where: { organizationId: principal.organizationId } });
+      if (count >= this.config.maxEndpointsPerOrganization) {
+        throw ApiError.validation(`An organization has at most ${this.config.maxEndpointsPerOrganization} webhooks`, [
+          { message: 'too many webhooks', code: 'limit', fields: 'url' },
+        ]);
+      }
       await manager.insert(WebhookEndpoint, endpoint);
       await this.audit.record(manager, principal, 'webhook.create', id);
     });
