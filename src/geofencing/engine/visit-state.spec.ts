@@ -257,6 +257,25 @@ describe('visit state machine (contract 7.2)', () => {
     expect(onFenceCreated(null, 105 * S, context(true)).state.phase).toBe('outside');
   });
 
+  // Review rev1: with initial_trigger, a device last seen inside long ago entered at creation and
+  // then timed out at its last fix + stale_after, an exit dated before its enter.
+  it('takes a last fix older than stale_after_seconds at creation as no fix: no enter, no exit before it', () => {
+    const context: EngineContext = { rules: { ...DEFAULT_RULES, initial_trigger: true, stale_after_seconds: 120 }, newVisitId: () => 'vis_new' };
+    const stale = onFenceCreated(at(100, IN), 1000 * S, context);
+    expect(stale.events).toEqual([]);
+    expect(stale.nextDeadline).toBeNull();
+    const later = onDeadline(stale.state, 2000 * S, context);
+    expect(later.events).toEqual([]);
+    // A fix in after that starts a visit like any first fix in.
+    const fix = run([at(1100, IN), at(1110, IN)], { stale_after_seconds: 120 }, stale.state);
+    expect(fix.events).toEqual([['enter', 1100, 'position', 'vis_1']]);
+    // Exactly at the deadline it is already stale (a deadline due at T fires before what happens at T).
+    expect(onFenceCreated(at(100, IN), 220 * S, context).events).toEqual([]);
+    const fresh = onFenceCreated(at(100, IN), 219 * S, context);
+    expect(fresh.events.map((event) => [event.type, event.occurredAt / S])).toEqual([['geofence.enter', 219]]);
+    expect(fresh.nextDeadline).toBe(220 * S);
+  });
+
   it('resumes from a stored state (a restart between a fix and its deadline) with the same events', () => {
     const rules = { min_dwell_seconds: 3, dwell_seconds: 60, stale_after_seconds: 120 };
     const before = run([at(0, IN), at(3, IN)], rules);

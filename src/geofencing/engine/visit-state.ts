@@ -304,6 +304,9 @@ export function onFenceCreated(observation: Observation | null, at: number, cont
   const step = new Step(initialVisitState(), context);
   const { rules } = context;
   if (!observation || !rules.enabled || (observation.accuracy !== null && observation.accuracy > rules.max_accuracy_m)) return step.result();
+  // A device not heard from for stale_after_seconds would have timed out of any visit: its last fix
+  // says nothing now (and entering on it would be followed by a timeout exit dated before the enter).
+  if (at >= observation.time + rules.stale_after_seconds * SECOND) return step.result();
   const reading = readObservation(observation, rules);
   step.state = {
     ...step.state,
