@@ -73,6 +73,8 @@ it('the timer changes no event, and every visit is enter, at most one dwell, exi
       expect(Number(time)).toBeGreaterThanOrEqual(times.get(visit) ?? -Infinity);
       times.set(visit, Number(time));
     }
+    const all = a.map((e) => Number(e.split('@')[1].split('/')[0]));
+    for (let i = 1; i < all.length; i += 1) expect(all[i]).toBeGreaterThanOrEqual(all[i - 1]);
     let inside: string | null = null;
     for (const e of a) {
       const [type, rest] = e.split('@');
