@@ -85,3 +85,51 @@ it('the timer changes no event, and every visit is enter, at most one dwell, exi
     }
   }), { numRuns: 1000 });
 }, 60000);
+
+/**
+ * Fixes that arrive late (sample times before earlier ones) with the timer running on a wall
+ * clock: the timer may now change events (that is what arrival order means), but a device's
+ * events still come in time order and every visit stays well formed.
+ */
+it('with late fixes and the timer on a wall clock, events stay in time order and visits well formed', () => {
+  const lateArb = fc.array(fc.record({ dt: fc.integer({ min: -3, max: 4 }), d: fc.constantFrom(-5, -1, 0, 1, 5), acc: fc.constantFrom(null, 1, 30) }), { maxLength: 25 });
+  fc.assert(
+    fc.property(rulesArb, lateArb, fc.option(fc.nat(25)), (partial, fixes, changeAt) => {
+      const rules = { ...DEFAULT_RULES, ...partial } as GeofenceRules;
+      let n = 0;
+      const ctx = { rules, newVisitId: () => `v${++n}` };
+      let state: VisitState = initialVisitState();
+      const events: VisitEvent[] = [];
+      let t = 0;
+      let wall = 0;
+      for (const [index, f] of fixes.entries()) {
+        t += f.dt * 1000;
+        wall = Math.max(wall, t);
+        const timer = onDeadline(state, wall, ctx);
+        state = timer.state;
+        events.push(...timer.events);
+        if (index === changeAt) {
+          const changed = onFenceChanged(state, wall, 'fence_changed', ctx);
+          state = changed.state;
+          events.push(...changed.events);
+        }
+        const r = onFix(state, { time: t, distance: f.d, accuracy: f.acc, position: { lat: 0, lng: 0, accuracy: f.acc, time: t } }, ctx);
+        state = r.state;
+        events.push(...r.events);
+      }
+      let inside: string | null = null;
+      for (let i = 0; i < events.length; i += 1) {
+        const e = events[i];
+        if (i > 0) expect(e.occurredAt).toBeGreaterThanOrEqual(events[i - 1].occurredAt);
+        if (e.type === 'geofence.enter') {
+          expect(inside).toBeNull();
+          inside = e.visitId;
+        } else {
+          expect(inside).toBe(e.visitId);
+          if (e.type === 'geofence.exit') inside = null;
+        }
+      }
+    }),
+    { numRuns: 3000 },
+  );
+}, 60000);

@@ -234,6 +234,35 @@ describe('visit state machine (contract 7.2)', () => {
     expect(dropped.state.phase).toBe('outside');
   });
 
+  // Review rev1: a fix sampled before the change but uploaded after it (newer than the last one)
+  // entered the changed fence before its fence_changed exit, an enter dated before that exit.
+  it('does not let fixes sampled before a fence change drive the changed fence', () => {
+    const rules = { min_dwell_seconds: 0, dwell_seconds: 0 };
+    const inside = run([at(0, IN)], rules);
+    const changed = onFenceChanged(inside.state, 50 * S, 'fence_changed', inside.context);
+    const delayed = run([at(30, IN), at(49, IN)], rules, changed.state);
+    expect(delayed.events).toEqual([]);
+    expect(delayed.outcomes).toEqual(['late', 'late']);
+    expect(run([at(50, IN)], rules, changed.state).events).toEqual([['enter', 50, 'position', 'vis_1']]);
+    // The same for a device that was outside or pending when the fence changed.
+    const pending = run([at(0, IN)], { min_dwell_seconds: 3 });
+    const dropped = onFenceChanged(pending.state, 10 * S, 'fence_changed', pending.context);
+    expect(run([at(5, IN), at(9, IN)], { min_dwell_seconds: 3 }, dropped.state).events).toEqual([]);
+  });
+
+  // Review rev1: the timer fired the dwell at 310, then an upload brought a fix out sampled at 305
+  // (newer than the last fix, so not late): an exit dated before the dwell already sent.
+  it('takes fixes sampled before a deadline the timer already fired as late', () => {
+    const rules = { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 300, stale_after_seconds: 600 };
+    const track = run([at(10, IN), { tick: 400 }, at(305, OUT), at(309, OUT), at(310, OUT)], rules);
+    expect(track.events).toEqual([
+      ['enter', 10, 'position', 'vis_1'],
+      ['dwell', 310, 'position', 'vis_1'],
+      ['exit', 310, 'position', 'vis_1'],
+    ]);
+    expect(track.outcomes).toEqual(['evaluated', 'late', 'late', 'evaluated']);
+  });
+
   it('keeps creation silent unless initial_trigger, and then enters at creation with reason fence_created', () => {
     const context = (initial_trigger: boolean): EngineContext => ({
       rules: { ...DEFAULT_RULES, initial_trigger, min_dwell_seconds: 0, dwell_seconds: 0 },
