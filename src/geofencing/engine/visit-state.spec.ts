@@ -252,6 +252,15 @@ describe('visit state machine (contract 7.2)', () => {
 
   // Review rev1: the timer fired the dwell at 310, then an upload brought a fix out sampled at 305
   // (newer than the last fix, so not late): an exit dated before the dwell already sent.
+  // Review rev1: an upload delayed past a fence's creation entered it before it existed.
+  it('takes fixes sampled before the fence was created as late', () => {
+    const context: EngineContext = { rules: { ...DEFAULT_RULES, min_dwell_seconds: 0 }, newVisitId: () => 'vis_new' };
+    const created = onFenceCreated(null, 100 * S, context);
+    const track = run([at(90, IN), at(99, IN), at(100, IN)], { min_dwell_seconds: 0 }, created.state);
+    expect(track.outcomes).toEqual(['late', 'late', 'evaluated']);
+    expect(track.events).toEqual([['enter', 100, 'position', 'vis_1']]);
+  });
+
   it('takes fixes sampled before a deadline the timer already fired as late', () => {
     const rules = { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 300, stale_after_seconds: 600 };
     const track = run([at(10, IN), { tick: 400 }, at(305, OUT), at(309, OUT), at(310, OUT)], rules);
@@ -282,7 +291,7 @@ describe('visit state machine (contract 7.2)', () => {
     // A last fix too inaccurate to trust says nothing about where the device is.
     const vague = onFenceCreated(at(100, IN, 50), 105 * S, context(true));
     expect(vague.events).toEqual([]);
-    expect(vague.state).toEqual(initialVisitState());
+    expect(vague.state).toEqual({ ...initialVisitState(), decidedUntil: 105 * S });
     expect(onFenceCreated(null, 105 * S, context(true)).state.phase).toBe('outside');
   });
 

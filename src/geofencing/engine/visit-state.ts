@@ -316,7 +316,9 @@ export function onFenceChanged(state: VisitState, at: number, reason: 'fence_cha
  * creation is silent and the device must be seen out before it can enter.
  */
 export function onFenceCreated(observation: Observation | null, at: number, context: EngineContext): Transition {
-  const step = new Step(initialVisitState(), context);
+  // Fixes sampled before the fence existed are late for it: an upload delayed past the creation
+  // must not enter it at a time when it did not exist (creation is silent without initial_trigger).
+  const step = new Step({ ...initialVisitState(), decidedUntil: at }, context);
   const { rules } = context;
   if (!observation || !rules.enabled || (observation.accuracy !== null && observation.accuracy > rules.max_accuracy_m)) return step.result();
   // A device not heard from for stale_after_seconds would have timed out of any visit: its last fix
