@@ -34,6 +34,24 @@ describe('infrastructure CSV', () => {
     expect(items.ble).toEqual([{ x: 1.25, y: -3, minor: 'x7' }]);
   });
 
+  // Review rev1: an SSID such as =HYPERLINK(...) was exported as is, and a spreadsheet runs it.
+  it('escapes text cells a spreadsheet would run as a formula, keeps negative numbers, and reads back what it wrote', () => {
+    const ssids = ['=HYPERLINK("http://evil.example","x")', '+1', '-cmd', '@SUM(A1)', "'=already quoted", 'plain', "it's"];
+    const text = toInfrastructureCsv(
+      ssids.map((ssid, index) => ({ ...wifi, id: index, ssid })),
+      [{ ...ble, tx_power: -59 }],
+    );
+    const cells = text.split('\r\n').slice(1, ssids.length + 1).map((line) => line.split(',')[8]);
+    expect(cells.slice(1, 4)).toEqual(["'+1", "'-cmd", "'@SUM(A1)"]);
+    expect(cells[0]).toMatch(/^"'=HYPERLINK/);
+    expect(cells.slice(4)).toEqual(["''=already quoted", 'plain', "it's"]);
+    expect(text).toContain(',42.1,-8.2,'); // numbers are not escaped
+    expect(text).toContain(',1,65535,-59,77\r\n');
+    const items = fromInfrastructureCsv(text);
+    expect(items.wifi.map((item) => item.ssid)).toEqual(ssids);
+    expect(items.ble[0].tx_power).toBe(-59);
+  });
+
   it.each([
     ['', 'body'],
     ['x,y\n1,2\n', 'line 1.type'],

@@ -15,8 +15,22 @@ const NUMERIC = new Set(['floor_id', 'x', 'y', 'lat', 'lng', 'frequency', 'major
 const NULLABLE = new Set(['frequency', 'tx_power', 'battery', 'ssid']);
 const MAX_CSV_ROWS = 20_000;
 
+/**
+ * CSV injection: a spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return
+ * before one) as a formula, and an SSID is whatever the installer typed. Text cells starting so
+ * (after any quotes already there) get one more leading apostrophe, which spreadsheets show as
+ * text, and the import takes one off again, so an export sent back changes nothing.
+ */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+const ESCAPED_FORMULA_START = /^'+[=+\-@\t\r]/;
+const TEXT_COLUMNS = new Set(['type', 'bssid', 'ssid', 'uuid']);
+
+export const escapeFormula = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
+export const unescapeFormula = (text: string): string => (ESCAPED_FORMULA_START.test(text) ? text.slice(1) : text);
+
 export function toInfrastructureCsv(wifi: readonly WifiResponseDto[], ble: readonly BleResponseDto[]): string {
-  const cell = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+  // Numbers (negative ones start with "-") are written as they are; text cells are escaped.
+  const cell = (value: unknown, column: number) => (value === null || value === undefined ? '' : TEXT_COLUMNS.has(CSV_COLUMNS[column]) ? escapeFormula(String(value)) : String(value));
   const rows = [
     ...wifi.map((item) => ['wifi', item.id, item.floor_id, item.x, item.y, item.lat, item.lng, item.bssid, item.ssid, item.frequency, '', '', '', '', ''].map(cell)),
     ...ble.map((item) => ['ble', item.id, item.floor_id, item.x, item.y, item.lat, item.lng, '', '', '', item.uuid, item.major, item.minor, item.tx_power, item.battery].map(cell)),
@@ -60,7 +74,8 @@ export function fromInfrastructureCsv(text: unknown): CsvItems {
     const item: Record<string, unknown> = {};
     names.forEach((name, index) => {
       if (!(CSV_COLUMNS as readonly string[]).includes(name) || name === 'id') return;
-      const raw = (record.fields[index] ?? '').trim();
+      // Less the apostrophe the export puts before a formula-like text.
+      const raw = unescapeFormula((record.fields[index] ?? '').trim());
       if (raw === '') {
         if (NULLABLE.has(name)) item[name] = null;
         return;

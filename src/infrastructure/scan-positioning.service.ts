@@ -228,24 +228,26 @@ export class ScanPositioningService {
         else uuids.add(reading.key.slice(0, 36));
       }
     }
-    const owners = new Map<string, number>();
+    // A BSSID or beacon is unique per building, not per organization: one may be listed in two buildings.
+    const owners = new Map<string, number[]>();
+    const own = (key: string, buildingId: number) => owners.set(key, [...(owners.get(key) ?? []), buildingId]);
     const organizationId = principal.organizationId;
     for (const chunk of chunks([...bssids], 500)) {
       const rows = await manager.find(WifiAccessPoint, { select: { bssid: true, buildingId: true }, where: { organizationId, bssid: In(chunk) } });
-      for (const row of rows) if (canSeeBuilding(principal, row.buildingId)) owners.set(`wifi/${row.bssid}`, row.buildingId);
+      for (const row of rows) if (canSeeBuilding(principal, row.buildingId)) own(`wifi/${row.bssid}`, row.buildingId);
     }
     for (const chunk of chunks([...uuids], 500)) {
       const rows = await manager.find(BleBeacon, { select: { uuid: true, major: true, minor: true, buildingId: true }, where: { organizationId, uuid: In(chunk) } });
-      for (const row of rows) if (canSeeBuilding(principal, row.buildingId)) owners.set(`ble/${bleKey(row.uuid, row.major, row.minor)}`, row.buildingId);
+      for (const row of rows) if (canSeeBuilding(principal, row.buildingId)) own(`ble/${bleKey(row.uuid, row.major, row.minor)}`, row.buildingId);
     }
     for (const item of unplaced) {
       const votes = new Map<number, number>();
       const strongest = [...item.readings].sort((a, b) => b.rssi - a.rssi);
       let counted = 0;
       for (const reading of strongest) {
-        const owner = owners.get(`${reading.kind}/${reading.key}`);
-        if (owner === undefined) continue;
-        votes.set(owner, (votes.get(owner) ?? 0) + 1);
+        const buildings = owners.get(`${reading.kind}/${reading.key}`);
+        if (buildings === undefined) continue;
+        for (const owner of buildings) votes.set(owner, (votes.get(owner) ?? 0) + 1);
         if (++counted === 5) break;
       }
       let best: number | undefined;

@@ -18,8 +18,14 @@ export function csrfTokenFor(key: KeyObject, sessionId: string): string {
   return createHmac('sha256', key).update(`csrf:${sessionId}`).digest('base64url');
 }
 
-/** The session cookie's token, when the request carries no other credential. */
+/**
+ * The session cookie's token, only when the request carries no credential header at all.
+ * The JWT strategy reads the cookie as its fallback, so a header that looks like Bearer but
+ * holds no token it can parse ("Bearer" + a no-break space) would otherwise be answered by
+ * the cookie on a path that never checks CSRF.
+ */
 export function sessionCookieToken(request: FastifyRequest): string | undefined {
+  if (request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined) return undefined;
   const value = request.cookies?.[SESSION_COOKIE];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
@@ -39,7 +45,9 @@ export function csrfFailure(request: FastifyRequest, key: KeyObject, sessionId: 
     } catch {
       return 'The Origin header is malformed';
     }
-    if (host !== request.headers.host) return 'Cross-site request refused';
+    // request.host: the Host header, or X-Forwarded-Host when a trusted proxy sent it (the
+    // host the browser used; a proxy's upstream Host would refuse every dashboard write).
+    if (host !== request.host) return 'Cross-site request refused';
   }
   const sent = request.headers[CSRF_HEADER];
   if (typeof sent !== 'string') return `Writes with the session cookie need the ${CSRF_HEADER} header`;

@@ -12,6 +12,17 @@ describe('SecretBox', () => {
     expect(box.open(sealed, 'row-1')).toBe('whsec_abc');
   });
 
+  // Review rev1: an empty secret sealed to an empty ciphertext and then never opened.
+  it('opens an empty secret and a long one, and refuses a sealed value with a part missing', () => {
+    const box = new SecretBox(SERVER_SECRET, 'p');
+    expect(box.open(box.seal('', 'o'), 'o')).toBe('');
+    const long = 'é'.repeat(5000);
+    expect(box.open(box.seal(long, 'o'), 'o')).toBe(long);
+    const [v, iv, , tag] = box.seal('s', 'o').split('.');
+    expect(box.open([v, iv, tag].join('.'), 'o')).toBeNull();
+    expect(box.open([v, '', 'AA', tag].join('.'), 'o')).toBeNull();
+  });
+
   it('seals the same secret differently each time (random IV)', () => {
     const box = new SecretBox(SERVER_SECRET, 'p');
     expect(box.seal('s', 'o')).not.toBe(box.seal('s', 'o'));

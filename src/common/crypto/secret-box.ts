@@ -29,7 +29,8 @@ export class SecretBox {
   /** The secret, or null when it was sealed under another server secret, for another owner, or tampered with. */
   open(sealed: string, ownerId: string): string | null {
     const [version, iv, ciphertext, tag, ...rest] = sealed.split('.');
-    if (version !== FORMAT_VERSION || rest.length > 0 || !iv || !ciphertext || !tag) return null;
+    // The ciphertext of an empty secret is empty: only its absence is malformed.
+    if (version !== FORMAT_VERSION || rest.length > 0 || !iv || ciphertext === undefined || !tag) return null;
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES });
       decipher.setAAD(Buffer.from(ownerId, 'utf8'));

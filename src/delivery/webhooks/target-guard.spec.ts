@@ -34,6 +34,31 @@ describe('webhook target guard', () => {
     },
   );
 
+  // Review rev1: IPv6 forms that carry an IPv4 address were judged as IPv6 and let through.
+  it.each([
+    ['64:ff9b::a9fe:a9fe', 'link_local_or_metadata'], // NAT64 well-known prefix to 169.254.169.254
+    ['64:ff9b::169.254.169.254', 'link_local_or_metadata'],
+    ['2002:a9fe:a9fe::1', 'link_local_or_metadata'], // 6to4
+    ['::a9fe:a9fe', 'link_local_or_metadata'], // IPv4-compatible
+    ['::ffff:0:a9fe:a9fe', 'link_local_or_metadata'], // IPv4-translated
+    ['0:0:0:0:0:ffff:a9fe:a9fe', 'link_local_or_metadata'],
+  ])('always refuses %s, an IPv4 address in IPv6 form', (address, reason) => {
+    expect(refusalForAddress(address, false)).toBe(reason);
+    expect(refusalForAddress(address, true)).toBe(reason);
+  });
+
+  it.each(['64:ff9b::a00:1', '64:ff9b::7f00:1', '2002:c0a8:101::1', '::127.0.0.1', '::ffff:7f00:1', 'fec0::1', '64:ff9b:1::a00:1'])(
+    'refuses %s (a private IPv4 address in IPv6 form, or a local IPv6 range) when private networks are blocked',
+    (address) => {
+      expect(refusalForAddress(address, false)).toBeNull();
+      expect(refusalForAddress(address, true)).toBe('private_network');
+    },
+  );
+
+  it.each(['64:ff9b::808:808', '2002:808:808::1', '2001:db8::1'])('lets %s through (public IPv4 inside, or plain IPv6)', (address) => {
+    expect(refusalForAddress(address, true)).toBeNull();
+  });
+
   it.each(['93.184.216.34', '172.32.0.1', '2606:4700::1111', '8.8.8.8'])('lets the public address %s through', (address) => {
     expect(refusalForAddress(address, true)).toBeNull();
   });
@@ -65,6 +90,13 @@ describe('webhook target guard', () => {
     expect(await refusalOf(resolveWebhookTarget(parseWebhookUrl('http://[fe80::1]/'), { blockPrivateNetworks: false, resolve: never }))).toBe('link_local_or_metadata');
     expect(await refusalOf(resolveWebhookTarget(parseWebhookUrl('http://169.254.169.254/latest/meta-data'), { blockPrivateNetworks: false, resolve: never }))).toBe(
       'link_local_or_metadata',
+    );
+    // A DNS64 resolver answers an IPv4-only name with 64:ff9b::<its IPv4 address>.
+    expect(await refusalOf(resolveWebhookTarget(parseWebhookUrl('http://[64:ff9b::169.254.169.254]/'), { blockPrivateNetworks: false, resolve: never }))).toBe(
+      'link_local_or_metadata',
+    );
+    expect(await refusalOf(resolveWebhookTarget(parseWebhookUrl('https://dns64.example/'), { blockPrivateNetworks: true, resolve: async () => ['64:ff9b::a00:5'] }))).toBe(
+      'private_network',
     );
   });
 });

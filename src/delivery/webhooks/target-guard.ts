@@ -28,6 +28,8 @@ PRIVATE.addSubnet('100.64.0.0', 10, 'ipv4'); // carrier-grade NAT
 PRIVATE.addSubnet('198.18.0.0', 15, 'ipv4'); // benchmarking
 PRIVATE.addAddress('::1', 'ipv6');
 PRIVATE.addSubnet('fc00::', 7, 'ipv6'); // unique local
+PRIVATE.addSubnet('fec0::', 10, 'ipv6'); // site-local (deprecated, still routed by some networks)
+PRIVATE.addSubnet('64:ff9b:1::', 48, 'ipv6'); // local-use NAT64: the IPv4 address inside depends on the operator's prefix
 
 export type TargetRefusal = 'invalid_url' | 'unsupported_scheme' | 'credentials_in_url' | 'unresolvable' | 'link_local_or_metadata' | 'private_network';
 
@@ -40,11 +42,47 @@ export class WebhookTargetRefused extends Error {
   }
 }
 
-/** `::ffff:10.0.0.1` is IPv4 in disguise: judge it as IPv4. */
+/** The eight 16-bit groups of an IPv6 address (a trailing dotted quad allowed), or null. */
+function ipv6Groups(address: string): number[] | null {
+  let text = address.replace(/%.*$/, '');
+  const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (quad) {
+    const [a, b, c, d] = quad.slice(1).map(Number);
+    text = `${text.slice(0, quad.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return null;
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((group) => parseInt(group, 16)));
+  const head = parse(halves[0]);
+  const tail = halves.length === 2 ? parse(halves[1]) : [];
+  const groups = halves.length === 2 ? [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail] : head;
+  return groups.length === 8 && groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff) ? groups : null;
+}
+
+const ipv4Of = (high: number, low: number): string => [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+
+/**
+ * IPv6 addresses that carry an IPv4 address the packets end up at: judge that IPv4 address.
+ * IPv4-mapped (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96), IPv4-compatible (::/96, not
+ * :: or ::1), NAT64's well-known prefix (64:ff9b::/96: on an IPv6-only network with DNS64 it
+ * reaches any IPv4 address, 169.254.169.254 and 10/8 included) and 6to4 (2002::/16).
+ */
+function embeddedIpv4(groups: number[]): string | null {
+  const zero = (from: number, to: number) => groups.slice(from, to).every((group) => group === 0);
+  if (zero(0, 5) && groups[5] === 0xffff) return ipv4Of(groups[6], groups[7]);
+  if (zero(0, 4) && groups[4] === 0xffff && groups[5] === 0) return ipv4Of(groups[6], groups[7]);
+  if (zero(0, 6) && groups[6] !== 0) return ipv4Of(groups[6], groups[7]);
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && zero(2, 6)) return ipv4Of(groups[6], groups[7]);
+  if (groups[0] === 0x2002) return ipv4Of(groups[1], groups[2]);
+  return null;
+}
+
+/** IPv4 in an IPv6 disguise is judged as IPv4. */
 function normalize(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return { address: mapped[1], family: 'ipv4' };
-  return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
+  if (isIP(address) !== 6) return { address, family: 'ipv4' };
+  const groups = ipv6Groups(address);
+  const ipv4 = groups && embeddedIpv4(groups);
+  return ipv4 ? { address: ipv4, family: 'ipv4' } : { address, family: 'ipv6' };
 }
 
 /** The reason an address is refused, or null when it may be called. */

@@ -6,12 +6,14 @@ import { AuditService } from '../../audit/audit.service';
 import { Principal } from '../../auth/principal';
 import { BuildingsService } from '../../buildings/buildings.service';
 import { SecretBox } from '../../common/crypto/secret-box';
+import { lockOptions } from '../../common/database/locks';
 import { retryOnConcurrentUpdate, updateIfVersion } from '../../common/database/optimistic';
 import { ApiError } from '../../common/errors/api-error';
 import { Page, PageQuery, pageWindow, toPage } from '../../common/pagination/pagination';
 import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
 import { TransactionRunner } from '../../database/transactions';
 import { GeofencesService } from '../../geofences/geofences.service';
+import { Organization } from '../../organizations/organization.entity';
 import { WEBHOOK_EVENT_TYPES } from './event-types';
 import { parseWebhookUrl, resolveWebhookTarget, WebhookTargetRefused } from './target-guard';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -20,6 +22,16 @@ import { generateWebhookSecret } from './webhook-signing';
 import { CreateWebhookDto, UpdateWebhookDto, WebhookResponseDto, WebhookWithSecretDto } from './webhooks.dto';
 
 export const WEBHOOK_SECRET_BOX = Symbol('WEBHOOK_SECRET_BOX');
+
+/**
+ * Webhooks are the organization's: an endpoint receives the events of every building its
+ * filters allow (all of them when unfiltered), and the list shows where they all go. A user
+ * restricted to some buildings would reach the others through them, so, as for the
+ * organization's geofencing settings, such a caller may not manage them at all.
+ */
+function assertOrganizationWide(principal: Principal): void {
+  if (principal.buildingIds !== null) throw ApiError.forbidden('Callers restricted to some buildings cannot manage the organization’s webhooks');
+}
 
 /** How long a rotated-out secret keeps signing (contract 7.5), so receivers can switch without losing deliveries. */
 export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
@@ -37,6 +49,7 @@ export class WebhookEndpointsService {
   ) {}
 
   async list(principal: Principal, query: PageQuery): Promise<Page<WebhookResponseDto>> {
+    assertOrganizationWide(principal);
     const window = pageWindow(query);
     const [rows, total] = await this.endpoints.findAndCount({
       where: { organizationId: principal.organizationId },
@@ -52,18 +65,14 @@ export class WebhookEndpointsService {
   }
 
   async get(principal: Principal, id: string): Promise<WebhookResponseDto> {
+    assertOrganizationWide(principal);
     return toWebhookResponse(await this.findOwned(principal, id));
   }
 
   async create(principal: Principal, dto: CreateWebhookDto): Promise<WebhookWithSecretDto> {
+    assertOrganizationWide(principal);
     const url = await this.checkedUrl(dto.url);
     await this.checkFilters(principal, dto);
-    const count = await this.endpoints.count({ where: { organizationId: principal.organizationId } });
-    if (count >= this.config.maxEndpointsPerOrganization) {
-      throw ApiError.validation(`An organization has at most ${this.config.maxEndpointsPerOrganization} webhooks`, [
-        { message: 'too many webhooks', code: 'limit', fields: 'url' },
-      ]);
-    }
     const now = new Date();
     const id = randomUUID();
     const secret = generateWebhookSecret();
@@ -85,6 +94,14 @@ export class WebhookEndpointsService {
       updatedAt: now,
     };
     await this.transactions.run(async (manager) => {
+      // Counted under the organization's row lock (SQLite: transactions take turns), so concurrent creates cannot all pass the limit.
+      await manager.findOne(Organization, { where: { id: principal.organizationId }, ...lockOptions(manager, 'update') });
+      const count = await manager.count(WebhookEndpoint, { where: { organizationId: principal.organizationId } });
+      if (count >= this.config.maxEndpointsPerOrganization) {
+        throw ApiError.validation(`An organization has at most ${this.config.maxEndpointsPerOrganization} webhooks`, [
+          { message: 'too many webhooks', code: 'limit', fields: 'url' },
+        ]);
+      }
       await manager.insert(WebhookEndpoint, endpoint);
       await this.audit.record(manager, principal, 'webhook.create', id);
     });
@@ -92,6 +109,7 @@ export class WebhookEndpointsService {
   }
 
   async update(principal: Principal, id: string, dto: UpdateWebhookDto): Promise<WebhookResponseDto> {
+    assertOrganizationWide(principal);
     const url = dto.url === undefined ? undefined : await this.checkedUrl(dto.url);
     await this.checkFilters(principal, dto);
     return retryOnConcurrentUpdate(() =>
@@ -115,6 +133,7 @@ export class WebhookEndpointsService {
   }
 
   async remove(principal: Principal, id: string): Promise<void> {
+    assertOrganizationWide(principal);
     await this.transactions.run(async (manager) => {
       const endpoint = await this.findOwned(principal, id, manager.getRepository(WebhookEndpoint));
       await manager.delete(WebhookEndpoint, { id: endpoint.id });
@@ -124,6 +143,7 @@ export class WebhookEndpointsService {
 
   /** A new secret, shown once; the previous one keeps signing for 24 h beside it. */
   async rotateSecret(principal: Principal, id: string): Promise<WebhookWithSecretDto> {
+    assertOrganizationWide(principal);
     const secret = generateWebhookSecret();
     return retryOnConcurrentUpdate(() =>
       this.transactions.run(async (manager) => {

@@ -234,6 +234,44 @@ describe('visit state machine (contract 7.2)', () => {
     expect(dropped.state.phase).toBe('outside');
   });
 
+  // Review rev1: a fix sampled before the change but uploaded after it (newer than the last one)
+  // entered the changed fence before its fence_changed exit, an enter dated before that exit.
+  it('does not let fixes sampled before a fence change drive the changed fence', () => {
+    const rules = { min_dwell_seconds: 0, dwell_seconds: 0 };
+    const inside = run([at(0, IN)], rules);
+    const changed = onFenceChanged(inside.state, 50 * S, 'fence_changed', inside.context);
+    const delayed = run([at(30, IN), at(49, IN)], rules, changed.state);
+    expect(delayed.events).toEqual([]);
+    expect(delayed.outcomes).toEqual(['late', 'late']);
+    expect(run([at(50, IN)], rules, changed.state).events).toEqual([['enter', 50, 'position', 'vis_1']]);
+    // The same for a device that was outside or pending when the fence changed.
+    const pending = run([at(0, IN)], { min_dwell_seconds: 3 });
+    const dropped = onFenceChanged(pending.state, 10 * S, 'fence_changed', pending.context);
+    expect(run([at(5, IN), at(9, IN)], { min_dwell_seconds: 3 }, dropped.state).events).toEqual([]);
+  });
+
+  // Review rev1: the timer fired the dwell at 310, then an upload brought a fix out sampled at 305
+  // (newer than the last fix, so not late): an exit dated before the dwell already sent.
+  // Review rev1: an upload delayed past a fence's creation entered it before it existed.
+  it('takes fixes sampled before the fence was created as late', () => {
+    const context: EngineContext = { rules: { ...DEFAULT_RULES, min_dwell_seconds: 0 }, newVisitId: () => 'vis_new' };
+    const created = onFenceCreated(null, 100 * S, context);
+    const track = run([at(90, IN), at(99, IN), at(100, IN)], { min_dwell_seconds: 0 }, created.state);
+    expect(track.outcomes).toEqual(['late', 'late', 'evaluated']);
+    expect(track.events).toEqual([['enter', 100, 'position', 'vis_1']]);
+  });
+
+  it('takes fixes sampled before a deadline the timer already fired as late', () => {
+    const rules = { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 300, stale_after_seconds: 600 };
+    const track = run([at(10, IN), { tick: 400 }, at(305, OUT), at(309, OUT), at(310, OUT)], rules);
+    expect(track.events).toEqual([
+      ['enter', 10, 'position', 'vis_1'],
+      ['dwell', 310, 'position', 'vis_1'],
+      ['exit', 310, 'position', 'vis_1'],
+    ]);
+    expect(track.outcomes).toEqual(['evaluated', 'late', 'late', 'evaluated']);
+  });
+
   it('keeps creation silent unless initial_trigger, and then enters at creation with reason fence_created', () => {
     const context = (initial_trigger: boolean): EngineContext => ({
       rules: { ...DEFAULT_RULES, initial_trigger, min_dwell_seconds: 0, dwell_seconds: 0 },
@@ -253,8 +291,27 @@ describe('visit state machine (contract 7.2)', () => {
     // A last fix too inaccurate to trust says nothing about where the device is.
     const vague = onFenceCreated(at(100, IN, 50), 105 * S, context(true));
     expect(vague.events).toEqual([]);
-    expect(vague.state).toEqual(initialVisitState());
+    expect(vague.state).toEqual({ ...initialVisitState(), decidedUntil: 105 * S });
     expect(onFenceCreated(null, 105 * S, context(true)).state.phase).toBe('outside');
+  });
+
+  // Review rev1: with initial_trigger, a device last seen inside long ago entered at creation and
+  // then timed out at its last fix + stale_after, an exit dated before its enter.
+  it('takes a last fix older than stale_after_seconds at creation as no fix: no enter, no exit before it', () => {
+    const context: EngineContext = { rules: { ...DEFAULT_RULES, initial_trigger: true, stale_after_seconds: 120 }, newVisitId: () => 'vis_new' };
+    const stale = onFenceCreated(at(100, IN), 1000 * S, context);
+    expect(stale.events).toEqual([]);
+    expect(stale.nextDeadline).toBeNull();
+    const later = onDeadline(stale.state, 2000 * S, context);
+    expect(later.events).toEqual([]);
+    // A fix in after that starts a visit like any first fix in.
+    const fix = run([at(1100, IN), at(1110, IN)], { stale_after_seconds: 120 }, stale.state);
+    expect(fix.events).toEqual([['enter', 1100, 'position', 'vis_1']]);
+    // Exactly at the deadline it is already stale (a deadline due at T fires before what happens at T).
+    expect(onFenceCreated(at(100, IN), 220 * S, context).events).toEqual([]);
+    const fresh = onFenceCreated(at(100, IN), 219 * S, context);
+    expect(fresh.events.map((event) => [event.type, event.occurredAt / S])).toEqual([['geofence.enter', 219]]);
+    expect(fresh.nextDeadline).toBe(220 * S);
   });
 
   it('resumes from a stored state (a restart between a fix and its deadline) with the same events', () => {

@@ -41,6 +41,12 @@ export interface VisitState {
   lastExitAt: number | null;
   /** The last fix that drove this state; older fixes are late and drive nothing. */
   lastFixAt: number | null;
+  /**
+   * Up to when the state is settled without a fix: the last deadline the timer (or a fix) fired,
+   * or the fence's change. Fixes sampled before it arrive too late to count (they would date
+   * events before ones already emitted), like fixes older than lastFixAt.
+   */
+  decidedUntil: number | null;
   lastPosition: FixPosition | null;
   lastClassification: Classification | null;
   lastOverlap: number | null;
@@ -86,6 +92,7 @@ export const initialVisitState = (): VisitState => ({
   dwellFired: false,
   lastExitAt: null,
   lastFixAt: null,
+  decidedUntil: null,
   lastPosition: null,
   lastClassification: null,
   lastOverlap: null,
@@ -178,7 +185,12 @@ class Step {
       const deadline = nextDeadline(this.state, this.rules);
       if (deadline === null || deadline > until) return;
       this.fire(deadline);
+      this.decidedUntil(deadline);
     }
+  }
+
+  decidedUntil(at: number): void {
+    if (this.state.decidedUntil === null || this.state.decidedUntil < at) this.state = { ...this.state, decidedUntil: at };
   }
 
   private fire(at: number): void {
@@ -269,7 +281,7 @@ class Step {
  */
 export function onFix(state: VisitState, observation: Observation, context: EngineContext): Transition {
   const step = new Step(state, context);
-  if (state.lastFixAt !== null && observation.time < state.lastFixAt) return step.result('late');
+  if ((state.lastFixAt !== null && observation.time < state.lastFixAt) || (state.decidedUntil !== null && observation.time < state.decidedUntil)) return step.result('late');
   step.advance(observation.time);
   if (!context.rules.enabled) return step.result('disabled');
   if (observation.accuracy !== null && observation.accuracy > context.rules.max_accuracy_m) return step.result('inaccurate');
@@ -292,6 +304,9 @@ export function onFenceChanged(state: VisitState, at: number, reason: 'fence_cha
   step.advance(at);
   if (step.state.phase === 'inside' || step.state.phase === 'pending_exit') step.exit(at, reason);
   else if (step.state.phase === 'pending_enter') step.state = { ...step.state, phase: 'outside', pendingSince: null };
+  // Fixes sampled before the change saw the old fence: they are late for this one (else one
+  // uploaded after the change would enter it before the exit just dated `at`).
+  step.decidedUntil(at);
   return step.result();
 }
 
@@ -301,9 +316,14 @@ export function onFenceChanged(state: VisitState, at: number, reason: 'fence_cha
  * creation is silent and the device must be seen out before it can enter.
  */
 export function onFenceCreated(observation: Observation | null, at: number, context: EngineContext): Transition {
-  const step = new Step(initialVisitState(), context);
+  // Fixes sampled before the fence existed are late for it: an upload delayed past the creation
+  // must not enter it at a time when it did not exist (creation is silent without initial_trigger).
+  const step = new Step({ ...initialVisitState(), decidedUntil: at }, context);
   const { rules } = context;
   if (!observation || !rules.enabled || (observation.accuracy !== null && observation.accuracy > rules.max_accuracy_m)) return step.result();
+  // A device not heard from for stale_after_seconds would have timed out of any visit: its last fix
+  // says nothing now (and entering on it would be followed by a timeout exit dated before the enter).
+  if (at >= observation.time + rules.stale_after_seconds * SECOND) return step.result();
   const reading = readObservation(observation, rules);
   step.state = {
     ...step.state,

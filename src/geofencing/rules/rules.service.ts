@@ -56,6 +56,8 @@ export class GeofencingRulesService {
   async resetFenceRules(principal: Principal, geofenceId: string): Promise<void> {
     await this.transactions.run(async (manager) => {
       const fence = await this.visibleFence(principal, geofenceId, manager, true);
+      // Dropping them changes them too: a deleted fence's rules stay as they were, readable.
+      if (fence.deleted) throw ApiError.conflict('The geofence is deleted');
       const { affected } = await manager.delete(GeofenceRuleSet, { geofenceId: fence.id });
       if (affected) await this.revisions.bump(manager, [fence.buildingId]);
     });
