@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/auth/permissions';
 import { startMetricsServer } from '../../src/common/metrics/metrics.http';
-import { asApiKey, asBearer, createApiKey } from '../support/auth';
+import { asApiKey, asBearer, createApiKey, createOrganization, passwordTokens } from '../support/auth';
 import { signUp } from '../support/cartography';
 import { createTestApp, TestApp, testDatabaseKind } from '../support/test-app';
 
@@ -73,6 +73,28 @@ describe('/metrics', () => {
     const pool = valueOf(samples, 'cartograph_db_pool_connections', { state: 'total' });
     if (testDatabaseKind() === 'postgres') expect(pool).toBeGreaterThanOrEqual(1);
     else expect(pool).toBe(0);
+  });
+
+  it('reports the credential cache and the webhook delivery queue', async () => {
+    const org = await createOrganization(t, 'Metrics');
+    const tokens = await passwordTokens(t, org.email, org.password);
+    // Two reads with one token: a miss, then a hit.
+    await t.http.get('/api/v1/buildings').set(asBearer(tokens.access_token)).expect(200);
+    await t.http.get('/api/v1/buildings').set(asBearer(tokens.access_token)).expect(200);
+    // A webhook to a closed port: its test delivery waits for a retry.
+    const hook = await t.http.post('/api/v1/webhooks').set(asBearer(tokens.access_token)).send({ url: 'http://127.0.0.1:9/hook' }).expect(201);
+    await t.http.post(`/api/v1/webhooks/${hook.body.id}/test`).set(asBearer(tokens.access_token)).expect(202);
+    let samples: Sample[] = [];
+    for (let i = 0; i < 100; i++) {
+      samples = parseMetrics((await t.http.get('/metrics').set(asBearer(METRICS_TOKEN)).expect(200)).text);
+      if ((valueOf(samples, 'cartograph_webhook_attempts_total', { outcome: 'failed' }) ?? 0) >= 1) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(valueOf(samples, 'cartograph_credential_cache_lookups_total', { result: 'hit' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(samples, 'cartograph_credential_cache_entries')).toBeGreaterThanOrEqual(1);
+    expect(valueOf(samples, 'cartograph_webhook_attempts_total', { outcome: 'failed' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(samples, 'cartograph_webhook_queue_depth')).toBeGreaterThanOrEqual(1);
+    expect(valueOf(samples, 'cartograph_webhook_oldest_pending_age_seconds')).toBeGreaterThanOrEqual(0);
   });
 
   it('is not served at all when neither METRICS_TOKEN nor METRICS_PORT is set', async () => {

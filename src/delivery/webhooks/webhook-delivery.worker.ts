@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
 import { TransactionRunner } from '../../database/transactions';
+import { registerDeliveryQueueMetrics, webhookAttempts, webhookDead } from './delivery.metrics';
 import { classifyAttempt, nextAttemptAt } from './retry-schedule';
 import { WebhookDelivery, WebhookDeliveryAttempt } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -40,6 +41,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   ) {}
 
   onApplicationBootstrap(): void {
+    registerDeliveryQueueMetrics(this.dataSource);
     if (!this.config.workerEnabled) return;
     this.stopped = false;
     this.schedule(0);
@@ -179,6 +181,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       );
       // Our lease lapsed and another instance took the delivery over: its record wins.
       if (!updated.affected) return;
+      webhookAttempts.inc({ outcome: outcome.kind });
+      if (changes.status === 'dead') webhookDead.inc();
       await manager.insert(WebhookDeliveryAttempt, {
         id: randomUUID(),
         deliveryId: delivery.id,
