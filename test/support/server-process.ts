@@ -12,7 +12,7 @@ const REPO = resolve(__dirname, '../..');
  */
 export function productionTree(): { root: string; remove(): void } {
   const root = mkdtempSync(join(tmpdir(), 'cartograph-production-'));
-  for (const entry of ['src', 'migrations', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json']) {
+  for (const entry of ['src', 'migrations', 'scripts', 'web', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json']) {
     cpSync(join(REPO, entry), join(root, entry), { recursive: true });
   }
   // The dependencies and lockfile that describe the installed tree (a worktree may share
