@@ -54,6 +54,20 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     await Promise.allSettled([...this.inFlight]);
   }
 
+  /** Stops claiming and waits for the attempts under way (tests that count a request's queries). */
+  async pause(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    while (this.ticking) await new Promise((resolve) => setTimeout(resolve, 5));
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  resume(): void {
+    if (!this.config.workerEnabled) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
   /** Look for due deliveries now (after an enqueue committed on this instance). */
   wake(): void {
     if (this.stopped) return;
