@@ -90,8 +90,8 @@ export class PositionStreamsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Opens the stream (or throws 429); `after` resumes strictly after that watermark, otherwise it starts now. */
-  open(principal: Principal, buildingIds: number[] | undefined, after: number | null, reply: FastifyReply): void {
-    const sse = this.streams.open('positions', principal, reply);
+  open(principal: Principal, buildingIds: number[] | undefined, after: number | null, reply: FastifyReply, stillAuthorized: () => Promise<boolean>): void {
+    const sse = this.streams.open('positions', principal, reply, stillAuthorized);
     const stream = new PositionStream(principal, buildingIds, sse, new ChangeTracker(after ?? Date.now(), COMMIT_LAG_MS), this.realtime, this.logger);
     let set = this.byOrganization.get(principal.organizationId);
     if (!set) this.byOrganization.set(principal.organizationId, (set = new Set()));

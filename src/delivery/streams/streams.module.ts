@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../../auth/auth.module';
 import { PositionsModule } from '../../positions/positions.module';
 import { PositionStreamsService } from './position-streams.service';
 import { RealtimeStreamController } from './realtime-stream.controller';
@@ -6,7 +7,7 @@ import { StreamsService } from './streams.service';
 
 /** Live streams (contract 7.4): the SSE machinery, the per-organization bound, and the position stream. */
 @Module({
-  imports: [PositionsModule],
+  imports: [AuthModule, PositionsModule],
   controllers: [RealtimeStreamController],
   providers: [StreamsService, PositionStreamsService],
   exports: [StreamsService],

@@ -13,6 +13,8 @@ interface OpenStream {
   kind: string;
   principal: Principal;
   stream: SseStream;
+  /** Whether the stream's credentials still hold (asked when a revocation names its user). */
+  stillAuthorized: () => Promise<boolean>;
 }
 
 /**
@@ -39,7 +41,7 @@ export class StreamsService implements OnModuleInit, OnModuleDestroy {
     liveStreamRegistries.add(this);
     this.unsubscribe.push(
       await this.notifications.subscribe<{ user?: unknown }>(CREDENTIAL_REVOCATIONS_CHANNEL, (message) => {
-        if (message && typeof message.user === 'string') this.endWhere((open) => open.principal.userId === message.user, 'credential_revoked');
+        if (message && typeof message.user === 'string') this.recheckUser(message.user);
       }),
       // A revocation may have been missed while the listener was down: every stream authenticates again.
       this.notifications.onDeliveryGap((gap) => {
@@ -59,7 +61,7 @@ export class StreamsService implements OnModuleInit, OnModuleDestroy {
    * Opens a stream for `principal` on `reply` (hijacked from here on), or throws the
    * contract's 429 when its organization already has the most streams this instance allows.
    */
-  open(kind: string, principal: Principal, reply: FastifyReply): SseStream {
+  open(kind: string, principal: Principal, reply: FastifyReply, stillAuthorized: () => Promise<boolean>): SseStream {
     if (this.closing) throw ApiError.serviceUnavailable('The server is shutting down');
     const organization = principal.organizationId;
     const count = this.perOrganization.get(organization) ?? 0;
@@ -69,7 +71,7 @@ export class StreamsService implements OnModuleInit, OnModuleDestroy {
       });
     }
     const stream = new SseStream(reply, { heartbeatMs: this.config.streamHeartbeatMs, maxBufferedBytes: this.config.streamMaxBufferedBytes });
-    const open: OpenStream = { kind, principal, stream };
+    const open: OpenStream = { kind, principal, stream, stillAuthorized };
     this.streams.add(open);
     this.perOrganization.set(organization, count + 1);
     stream.onClose(() => {
@@ -86,6 +88,16 @@ export class StreamsService implements OnModuleInit, OnModuleDestroy {
     const open = new Map<string, number>();
     for (const stream of this.streams) open.set(stream.kind, (open.get(stream.kind) ?? 0) + 1);
     return { open, ended: new Map(this.ended) };
+  }
+
+  /** The user's credentials changed: each of its streams whose credentials no longer hold ends. */
+  private recheckUser(userId: string): void {
+    for (const open of this.streams) {
+      if (open.principal.userId !== userId) continue;
+      void open.stillAuthorized().then((ok) => {
+        if (!ok) open.stream.end('credential_revoked');
+      });
+    }
   }
 
   private endWhere(predicate: (open: OpenStream) => boolean, reason: StreamEndReason): void {
