@@ -9,7 +9,7 @@ import { createTestApp, freshDatabase, TestApp, testDatabaseKind } from '../supp
 
 const STREAM = '/api/v1/realtime/stream';
 const TICKETS = '/api/v1/auth/stream_tickets';
-const ENV = { STREAM_HEARTBEAT_MS: '150', STREAMS_PER_ORGANIZATION: '3' };
+const ENV = { STREAM_HEARTBEAT_MS: '150', STREAMS_PER_ORGANIZATION: '3', STREAM_MAX_BUFFERED_BYTES: '262144' };
 
 interface Feature {
   type: string;
@@ -145,6 +145,29 @@ describe('live position stream (contract 7.4)', () => {
     const current = await open(STREAM, { ...a.auth, 'Last-Event-ID': again.lastEventId! });
     await pause(200);
     expect(positionIds(current)).toEqual([]);
+    await closeAll();
+  });
+
+  it('a replay far larger than the unread-bytes bound reaches a reading client whole, in watermark order', async () => {
+    const start = await open(STREAM, a.auth);
+    await pause(20);
+    await report(t, a.auth, { positions: [fix('bulk-start')] });
+    await start.until(hasPositions('bulk-start'));
+    const from = start.lastEventId!;
+    start.close();
+    // About 330 bytes a frame: 1,000 frames are more than the 256 KiB bound.
+    const ids = Array.from({ length: 1000 }, (_, i) => `bulk-${String(i).padStart(4, '0')}`);
+    for (let i = 0; i < ids.length; i += 500) {
+      await report(t, a.auth, { positions: ids.slice(i, i + 500).map((id) => fix(id, { building_id: siteA.building.id, floor_id: siteA.floor.id })) });
+      await pause(3);
+    }
+    const replay = await open(STREAM, { ...a.auth, 'Last-Event-ID': from });
+    await replay.until((c) => c.ended || c.frames.filter((f) => f.event === 'position').length >= ids.length, 20_000, 'the whole replay');
+    expect(replay.ended).toBe(false);
+    expect(positionIds(replay).sort()).toEqual(ids);
+    // The ids never go back.
+    const frameIds = replay.frames.filter((f) => f.id !== undefined).map((f) => Number(f.id));
+    expect(frameIds).toEqual([...frameIds].sort((x, y) => x - y));
     await closeAll();
   });
 

@@ -45,7 +45,8 @@ class PositionStream {
         const before = this.tracker.current;
         const fresh = this.tracker.select(changes.map((change) => ({ ...change, id: change.row.id })));
         let watermark = before;
-        for (let i = 0; i < fresh.length && this.stream.open; i++) {
+        for (let i = 0; i < fresh.length; i++) {
+          if (!(await this.stream.writable())) return;
           watermark = Math.max(watermark, fresh[i].changedAt);
           // The id goes on the last frame of a stamp only: a client cut off inside a stamp gets all of it again.
           const lastOfStamp = i === fresh.length - 1 || fresh[i + 1].changedAt !== fresh[i].changedAt;

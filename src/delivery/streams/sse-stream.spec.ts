@@ -27,6 +27,8 @@ function stuckReply() {
       raw.destroyed = true;
     },
   });
+  // As a socket says once a write was not taken whole (here: past 64 KiB).
+  Object.defineProperty(raw, 'writableNeedDrain', { get: () => raw.writableLength > 64 * 1024 });
   const reply = { raw, hijacked: false, getHeaders: () => ({ 'x-request-id': 'r1', 'content-length': '5' }), hijack: () => (reply.hijacked = true) };
   return reply;
 }
@@ -83,6 +85,33 @@ describe('SseStream', () => {
       expect(stream.send('x', 'position', '{}')).toBe(false);
       vi.advanceTimersByTime(5000);
       expect(reply.raw.destroyed).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a writer waits for the client to read its backlog, and a client that never does is dropped', async () => {
+    vi.useFakeTimers();
+    try {
+      const reply = stuckReply();
+      const stream = new SseStream(reply as never, { heartbeatMs: 60_000, maxBufferedBytes: 1 << 20, drainTimeoutMs: 1000 });
+      expect(await stream.writable()).toBe(true);
+      stream.send('1', 'position', 'x'.repeat(70 * 1024));
+      let answer: boolean | undefined;
+      void stream.writable().then((value) => (answer = value));
+      await vi.advanceTimersByTimeAsync(500);
+      expect(answer).toBeUndefined();
+      // The client reads: the writer goes on.
+      reply.raw.writableLength = 0;
+      reply.raw.emit('drain');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(answer).toBe(true);
+      stream.send('2', 'position', 'x'.repeat(70 * 1024));
+      answer = undefined;
+      void stream.writable().then((value) => (answer = value));
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(answer).toBe(false);
+      expect(stream.endReason).toBe('too_slow');
     } finally {
       vi.useRealTimers();
     }

@@ -8,7 +8,11 @@ export interface SseStreamOptions {
   heartbeatMs: number;
   /** Bytes a client may leave unread before it is dropped. */
   maxBufferedBytes: number;
+  /** How long a writer waits for a client to read its backlog (see `writable`) before dropping it. */
+  drainTimeoutMs?: number;
 }
+
+const DRAIN_TIMEOUT_MS = 30_000;
 
 /** How long an ended stream's last bytes may take to leave before the socket is destroyed. */
 const END_GRACE_MS = 2000;
@@ -26,7 +30,8 @@ export function sseFrame(id: string | null, event: string, data: string): string
  * server closes; so the reply is hijacked and the frames written here.
  *
  * A client that leaves more than `maxBufferedBytes` unread is sent `event: close` with
- * `too_slow` and dropped: nothing is buffered without bound.
+ * `too_slow` and dropped: nothing is buffered without bound. Writers of many frames await
+ * `writable()` so that only a client that stops reading gets there.
  */
 export class SseStream {
   private readonly raw: ServerResponse;
@@ -66,6 +71,33 @@ export class SseStream {
   onClose(handler: () => void): void {
     if (this.ended) handler();
     else this.closeHandlers.push(handler);
+  }
+
+  /**
+   * Resolves when the client has read enough of what was written to take more (true), or
+   * false once the stream is over. A writer with many frames (a replay) awaits this between
+   * frames, so a long replay follows the client's pace instead of filling memory; a client
+   * that reads nothing for `drainTimeoutMs` is dropped as too slow.
+   */
+  writable(): Promise<boolean> {
+    if (this.ended) return Promise.resolve(false);
+    // 'drain' comes only after a write the socket did not take whole (writableNeedDrain).
+    if (!this.raw.writableNeedDrain) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.raw.off('drain', done);
+        this.raw.off('close', done);
+        resolve(!this.ended);
+      };
+      const timer = setTimeout(() => {
+        this.end('too_slow');
+        done();
+      }, this.options.drainTimeoutMs ?? DRAIN_TIMEOUT_MS);
+      timer.unref();
+      this.raw.on('drain', done);
+      this.raw.on('close', done);
+    });
   }
 
   send(id: string | null, event: string, data: string): boolean {
