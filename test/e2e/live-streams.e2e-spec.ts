@@ -212,6 +212,8 @@ describe('live position stream (contract 7.4)', () => {
     // Unknown and malformed.
     expect((await open(`${STREAM}?ticket=cgs_${'A'.repeat(43)}`)).status).toBe(401);
     expect((await open(`${STREAM}?ticket=nonsense`)).status).toBe(401);
+    // Never logged.
+    expect(JSON.stringify(t.requestLogs)).not.toContain(ticket.slice(4));
     // Only hashes are stored.
     const stored = (await t.dataSource.query('SELECT ticket_hash FROM stream_tickets')) as Array<{ ticket_hash: string }>;
     for (const row of stored) expect(row.ticket_hash).toMatch(/^[0-9a-f]{64}$/);
