@@ -133,31 +133,19 @@ export class RealtimePositionsService {
   }
 
   /**
-   * The live stream's read (contract 7.4): the devices of the caller's organization whose
-   * latest fix changed at or after `sinceMs` (their row's `updated_at`, stamped by the
-   * ingest), oldest change first, restricted to `buildingIds` and to what the caller may see.
-   * Bounded by the organization's device count, whatever the watermark.
+   * The live streams' read (contract 7.4): the organization's devices whose latest fix
+   * changed at or after `sinceMs` (their row's `updated_at`, stamped by the ingest), oldest
+   * change first. One read serves every stream of the organization on this instance, each
+   * keeping what it may see. Bounded by the organization's device count, whatever the watermark.
    */
-  async changedSince(principal: Principal, buildingIds: number[] | undefined, sinceMs: number): Promise<ChangedFix[]> {
-    const conditions = ['d.organization_id = :organization', 'd.updated_at >= :since', 'd.last_time IS NOT NULL'];
-    const parameters: Record<string, string | number | null> = {
-      organization: principal.organizationId,
-      since: timestampParameter(this.dialect, sinceMs) as string,
-    };
-    const visible = principal.buildingIds === null ? buildingIds : (buildingIds ?? principal.buildingIds).filter((id) => principal.buildingIds!.includes(id));
-    if (visible !== undefined) {
-      if (visible.length === 0) return [];
-      const list = namedList('b', [...new Set(visible)]);
-      conditions.push(`d.building_id IN (${list.sql})`);
-      Object.assign(parameters, list.parameters);
-    }
+  async changedSince(organizationId: string, sinceMs: number): Promise<ChangedFix[]> {
     const raw = await this.queries.cached<RawLatestRow>(
       `SELECT d.id, d.code, d.user_id, d.last_time, d.building_id, d.floor_id, f.level_height, d.lat, d.lng, d.x, d.y, d.accuracy, d.yaw, d.created_at, d.updated_at
        FROM devices d LEFT JOIN floors f ON f.id = d.floor_id
-       WHERE ${conditions.join(' AND ')} ORDER BY d.updated_at, d.id`,
-    )(parameters);
+       WHERE d.organization_id = :organization AND d.updated_at >= :since AND d.last_time IS NOT NULL ORDER BY d.updated_at, d.id`,
+    )({ organization: organizationId, since: timestampParameter(this.dialect, sinceMs) as string });
     const rows = raw.map(toLatestFixRow);
-    const pois = await this.poisOfFloors(principal.organizationId, rows);
+    const pois = await this.poisOfFloors(organizationId, rows);
     return rows.map((row, i) => ({ row, changedAt: parseDatabaseTimestamp(raw[i].updated_at)!.getTime(), poiId: pois.containing(row.floorId, row.x, row.y) }));
   }
 

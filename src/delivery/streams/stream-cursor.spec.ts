@@ -38,4 +38,16 @@ describe('ChangeTracker', () => {
     expect(tracker.readFrom).toBe(900);
     expect(tracker.select([row('b', 1000)])).toEqual([]);
   });
+
+  it('a read that saw later changes, none of them its own, moves the watermark on; what is older than the window is never sent again', () => {
+    const tracker = new ChangeTracker(1000, 500);
+    tracker.select([]);
+    tracker.seen(5000);
+    expect(tracker.current).toBe(5000);
+    expect(tracker.readFrom).toBe(4500);
+    // A shared read from further back (another stream's window) holds rows before this one's window.
+    expect(tracker.select([row('old', 2000), row('new', 5100)]).map((r) => r.id)).toEqual(['new']);
+    tracker.seen(100);
+    expect(tracker.current).toBe(5100);
+  });
 });

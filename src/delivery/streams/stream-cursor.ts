@@ -42,7 +42,10 @@ export class ChangeTracker {
    */
   select<T extends { id: string; changedAt: number }>(rows: T[]): T[] {
     const fresh: T[] = [];
+    const from = this.readFrom;
     for (const row of rows) {
+      // Older than the window: what was sent of it is forgotten, and it was sent.
+      if (row.changedAt < from) continue;
       if (this.sent.get(row.id) === row.changedAt) continue;
       if (!this.primed && row.changedAt <= this.watermark) {
         this.sent.set(row.id, row.changedAt);
@@ -53,8 +56,22 @@ export class ChangeTracker {
     }
     this.primed = true;
     for (const row of fresh) if (row.changedAt > this.watermark) this.watermark = row.changedAt;
+    this.prune();
+    return fresh;
+  }
+
+  /**
+   * A read covering this stream saw changes up to `stamp`, none of them for this stream (or
+   * all sent): the watermark moves on, so the next reads need not look further back.
+   */
+  seen(stamp: number): void {
+    if (!this.primed || stamp <= this.watermark) return;
+    this.watermark = stamp;
+    this.prune();
+  }
+
+  private prune(): void {
     const horizon = this.watermark - this.lagMs;
     for (const [id, stamp] of this.sent) if (stamp < horizon) this.sent.delete(id);
-    return fresh;
   }
 }
