@@ -1,6 +1,7 @@
 import { register } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/auth/permissions';
+import { addUser, login } from '../support/admin';
 import { asApiKey, asBearer, createApiKey } from '../support/auth';
 import { Cartographer, createSite, expectError, signUp, Site } from '../support/cartography';
 import { FEATURE_KEYS, FEATURE_PROPERTY_KEYS, fix, report } from '../support/positions';
@@ -102,6 +103,29 @@ describe('live position stream (contract 7.4)', () => {
     expect(positionIds(all).sort()).toEqual(['iso-a1', 'iso-a2']);
     expect(positionIds(one)).toEqual(['iso-a2']);
     expect(positionIds(other)).toEqual(['iso-b1']);
+    await closeAll();
+  });
+
+  it('a user restricted to a building streams that building only, whatever it asks for; a ticket keeps the restriction', async () => {
+    const member = await addUser(t, a.auth, { building_ids: [siteA.building.id] });
+    const memberAuth = (await login(t, member.email, member.password)).auth;
+    const everything = await open(STREAM, memberAuth);
+    const other = await open(`${STREAM}?building_ids=${otherA.building.id}`, memberAuth);
+    const byTicket = await open(`${STREAM}?ticket=${await ticketFor(t, memberAuth)}`);
+    await pause(50);
+    await report(t, a.auth, {
+      positions: [
+        fix('member-in', { building_id: siteA.building.id, floor_id: siteA.floor.id }),
+        fix('member-out', { building_id: otherA.building.id, floor_id: otherA.floor.id }),
+        fix('member-outdoor'),
+      ],
+    });
+    await everything.until(hasPositions('member-in'));
+    await byTicket.until(hasPositions('member-in'));
+    await pause(200);
+    expect(positionIds(everything)).toEqual(['member-in']);
+    expect(positionIds(byTicket)).toEqual(['member-in']);
+    expect(positionIds(other)).toEqual([]);
     await closeAll();
   });
 
