@@ -17,6 +17,7 @@ import { webhooksConfig } from './config/webhooks.config';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { DatabaseModule } from './database/database.module';
 import { DeliveryModule } from './delivery/delivery.module';
+import { StreamsModule } from './delivery/streams/streams.module';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
 import { ImagesModule } from './images/images.module';
@@ -48,6 +49,7 @@ import { SanitizerModule } from './common/html/sanitizer.module';
     FloorsModule,
     GeofencesModule,
     GeofencingModule,
+    StreamsModule,
     ImagesModule,
     PoiCategoriesModule,
     PoisModule,

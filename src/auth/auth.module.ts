@@ -23,6 +23,8 @@ import { RefreshToken } from './sessions/refresh-token.entity';
 import { ApiKeyStrategy } from './strategies/api-key.strategy';
 import { BasicStrategy } from './strategies/basic.strategy';
 import { JwtStrategy } from './strategies/jwt.strategy';
+import { StreamTicketsController } from './stream-tickets.controller';
+import { StreamTicketsService } from './stream-tickets.service';
 
 @Module({
   imports: [
@@ -39,7 +41,7 @@ import { JwtStrategy } from './strategies/jwt.strategy';
       }),
     }),
   ],
-  controllers: [AuthController, ApiKeysController, DashboardSessionController],
+  controllers: [AuthController, ApiKeysController, DashboardSessionController, StreamTicketsController],
   providers: [
     { provide: JWT_KEY, inject: [authConfig.KEY], useFactory: (config: AuthConfig) => buildJwtKey(config.jwtSecret) },
     { provide: API_KEY_CIPHER, inject: [authConfig.KEY], useFactory: (config: AuthConfig) => positioningKeyCipher(config.sealingSecret) },
@@ -49,6 +51,7 @@ import { JwtStrategy } from './strategies/jwt.strategy';
     BasicStrategy,
     JwtStrategy,
     ApiKeyStrategy,
+    StreamTicketsService,
     // Order matters: who the caller is, then what it may do.
     // One instance serves as the global guard and as the pre-body authentication (early-authentication.ts).
     AuthenticationGuard,

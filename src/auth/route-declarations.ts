@@ -20,6 +20,7 @@ function describe(requirement: AccessRequirement | undefined, isPublic: boolean)
     requirement.role ? `role=${requirement.role}` : '',
     requirement.userCredentials ? 'user-credentials' : '',
     requirement.tokenExchange ? 'token-exchange' : '',
+    requirement.stream ? 'stream' : '',
   ]
     .filter(Boolean)
     .join(' ');

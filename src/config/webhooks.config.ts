@@ -19,6 +19,13 @@ export interface WebhooksConfig {
   /** Attempts in flight at once on this instance, and per endpoint across all instances. */
   concurrency: number;
   perEndpointConcurrency: number;
+  /**
+   * Live streams (contract 7.4): the `: ping` interval, the open streams per organization on this instance, a slow
+   * client's bound (at least 256 KiB, well above a socket's high-water mark, so only a client that stops reading reaches it).
+   */
+  streamHeartbeatMs: number;
+  streamsPerOrganization: number;
+  streamMaxBufferedBytes: number;
 }
 
 export function readWebhooksConfig(env: Env): WebhooksConfig {
@@ -39,6 +46,9 @@ export function readWebhooksConfig(env: Env): WebhooksConfig {
     leaseMs: Math.max(readInteger(env, 'WEBHOOK_LEASE_SECONDS', 60, { min: 1, max: 3600 }) * 1000, attemptTimeoutMs + 5000),
     concurrency: readInteger(env, 'WEBHOOK_CONCURRENCY', 64, { min: 1, max: 1000 }),
     perEndpointConcurrency: 4,
+    streamHeartbeatMs: readInteger(env, 'STREAM_HEARTBEAT_MS', 15_000, { min: 10, max: 300_000 }),
+    streamsPerOrganization: readInteger(env, 'STREAMS_PER_ORGANIZATION', 100, { min: 1, max: 100_000 }),
+    streamMaxBufferedBytes: readInteger(env, 'STREAM_MAX_BUFFERED_BYTES', 1024 * 1024, { min: 256 * 1024, max: 256 * 1024 * 1024 }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { canSeeBuilding } from '../auth/building-scope';
@@ -9,7 +9,9 @@ import { ErrorCode } from '../common/errors/error-code';
 import { BuildingFrame, toCartesian, toGeoreference } from '../common/geometry/cartesian';
 import { appConfig, AppConfig } from '../config/app.config';
 import { PreparedQueries } from '../database/prepared-queries';
+import { Notifications } from '../database/notifications';
 import { TransactionRunner } from '../database/transactions';
+import { announcePositionChanges } from '../delivery/streams/position-changes';
 import { BatchShapeError, BatchTooLargeError, batchItems, ItemRejection, MAX_BATCH_ITEMS, orderAndDeduplicate, readItem, ReportedFix } from './position-batch';
 import { Dialect, DEVICE_COLUMNS, namedList, POSTGRES_BATCH_STORE, sqliteDeviceUpsert, sqliteHistoryInsert, timestampParameter } from './position-sql';
 
@@ -61,6 +63,7 @@ const SQLITE_ROWS_PER_INSERT = 500;
 @Injectable()
 export class PositionsIngestService {
   private readonly dialect: Dialect;
+  private readonly logger = new Logger(PositionsIngestService.name);
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
@@ -68,6 +71,7 @@ export class PositionsIngestService {
     private readonly queries: PreparedQueries,
     private readonly transactions: TransactionRunner,
     private readonly retention: PositionsRetention,
+    private readonly notifications: Notifications,
   ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
   }
@@ -111,6 +115,7 @@ export class PositionsIngestService {
     if (kept.length === 0) throw ApiError.validation('No position of the batch is valid; none was stored', rejected);
     await this.retention.ensurePartitionsFor(kept.map((fix) => fix.time));
     await this.store(principal.organizationId, kept);
+    announcePositionChanges(this.notifications, principal.organizationId, (error) => this.logger.warn(`Live streams not told of an ingest: ${String(error)}`));
     return { accepted: kept.length, rejected, events: [] };
   }
 

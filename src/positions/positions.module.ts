@@ -9,6 +9,6 @@ import { RealtimePositionsService } from './realtime-positions.service';
   imports: [BuildingsModule],
   controllers: [PositionsController],
   providers: [PositionsIngestService, RealtimePositionsService, PositionsRetention],
-  exports: [PositionsRetention, PositionsIngestService],
+  exports: [PositionsRetention, PositionsIngestService, RealtimePositionsService],
 })
 export class PositionsModule {}

@@ -44,6 +44,33 @@ const isoTimestamp = (value: unknown): string => `${isoTime(value).slice(0, -1)}
 
 const nullableNumber = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
+/** A device whose latest fix changed, with when (its row's `updated_at`, epoch ms) and the POI it is in. */
+export interface ChangedFix {
+  row: LatestFixRow;
+  changedAt: number;
+  poiId: number | null;
+}
+
+function toLatestFixRow(row: RawLatestRow): LatestFixRow {
+  return {
+    id: String(row.id),
+    code: row.code,
+    userId: row.user_id,
+    time: isoTime(row.last_time),
+    buildingId: nullableNumber(row.building_id),
+    floorId: nullableNumber(row.floor_id),
+    levelHeight: nullableNumber(row.level_height),
+    lat: Number(row.lat),
+    lng: Number(row.lng),
+    x: nullableNumber(row.x),
+    y: nullableNumber(row.y),
+    accuracy: Number(row.accuracy),
+    yaw: nullableNumber(row.yaw),
+    createdAt: isoTimestamp(row.created_at),
+    updatedAt: isoTimestamp(row.updated_at),
+  };
+}
+
 /** The live picture (contract 6.1): each device's latest fix, read from the database every instance shares. */
 @Injectable()
 export class RealtimePositionsService {
@@ -100,25 +127,26 @@ export class RealtimePositionsService {
        FROM devices d LEFT JOIN floors f ON f.id = d.floor_id
        WHERE ${conditions.join(' AND ')} ORDER BY d.id`,
     )(parameters);
-    const rows: LatestFixRow[] = raw.map((row) => ({
-      id: String(row.id),
-      code: row.code,
-      userId: row.user_id,
-      time: isoTime(row.last_time),
-      buildingId: nullableNumber(row.building_id),
-      floorId: nullableNumber(row.floor_id),
-      levelHeight: nullableNumber(row.level_height),
-      lat: Number(row.lat),
-      lng: Number(row.lng),
-      x: nullableNumber(row.x),
-      y: nullableNumber(row.y),
-      accuracy: Number(row.accuracy),
-      yaw: nullableNumber(row.yaw),
-      createdAt: isoTimestamp(row.created_at),
-      updatedAt: isoTimestamp(row.updated_at),
-    }));
+    const rows: LatestFixRow[] = raw.map(toLatestFixRow);
     const pois = await this.poisOfFloors(principal.organizationId, rows);
     return renderRealtimeJson(principal.organizationId, rows, (row) => pois.containing(row.floorId, row.x, row.y));
+  }
+
+  /**
+   * The live streams' read (contract 7.4): the organization's devices whose latest fix
+   * changed at or after `sinceMs` (their row's `updated_at`, stamped by the ingest), oldest
+   * change first. One read serves every stream of the organization on this instance, each
+   * keeping what it may see. Bounded by the organization's device count, whatever the watermark.
+   */
+  async changedSince(organizationId: string, sinceMs: number): Promise<ChangedFix[]> {
+    const raw = await this.queries.cached<RawLatestRow>(
+      `SELECT d.id, d.code, d.user_id, d.last_time, d.building_id, d.floor_id, f.level_height, d.lat, d.lng, d.x, d.y, d.accuracy, d.yaw, d.created_at, d.updated_at
+       FROM devices d LEFT JOIN floors f ON f.id = d.floor_id
+       WHERE d.organization_id = :organization AND d.updated_at >= :since AND d.last_time IS NOT NULL ORDER BY d.updated_at, d.id`,
+    )({ organization: organizationId, since: timestampParameter(this.dialect, sinceMs) as string });
+    const rows = raw.map(toLatestFixRow);
+    const pois = await this.poisOfFloors(organizationId, rows);
+    return rows.map((row, i) => ({ row, changedAt: parseDatabaseTimestamp(raw[i].updated_at)!.getTime(), poiId: pois.containing(row.floorId, row.x, row.y) }));
   }
 
   /** The POIs with a radius on every floor of the answer, in one query. */

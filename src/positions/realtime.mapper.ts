@@ -46,6 +46,17 @@ export function renderRealtimeJson(organizationId: string, rows: LatestFixRow[],
   return new StreamableFile(Readable.from(chunks), { type: 'application/json; charset=utf-8' });
 }
 
+/** One feature of the answer (a device's latest fix), as JSON text; the live stream's `position` frames carry it too. */
+export function renderRealtimeFeature(row: LatestFixRow, poiId: number | null): string {
+  const local = row.x === null || row.y === null ? 'null' : `[${row.x},${row.y}]`;
+  const levelHeight = row.floorId === null ? 'null' : number(row.levelHeight ?? 0);
+  return (
+    `{"type":"Feature","id":${JSON.stringify(row.id)},"userId":${text(row.userId)},"geometry":{"type":"Point","coordinates":[${row.lat},${row.lng}]},` +
+    `"properties":{"time":"${row.time}","yaw":${number(row.yaw)},"local_coordinates":${local},"floor_id":${number(row.floorId)},` +
+    `"building_id":${number(row.buildingId)},"level_height":${levelHeight},"accuracy":${row.accuracy},"poi_id":${number(poiId)}}}`
+  );
+}
+
 /** The JSON text of the answer, in pieces that concatenate to it. */
 export function renderRealtimeChunks(organizationId: string, rows: LatestFixRow[], poiOf: (row: LatestFixRow) => number | null): string[] {
   const organization = JSON.stringify(organizationId);
@@ -55,12 +66,7 @@ export function renderRealtimeChunks(organizationId: string, rows: LatestFixRow[
     const row = rows[i];
     const id = JSON.stringify(row.id);
     const user = text(row.userId);
-    const local = row.x === null || row.y === null ? 'null' : `[${row.x},${row.y}]`;
-    const levelHeight = row.floorId === null ? 'null' : number(row.levelHeight ?? 0);
-    features[i] =
-      `{"type":"Feature","id":${id},"userId":${user},"geometry":{"type":"Point","coordinates":[${row.lat},${row.lng}]},` +
-      `"properties":{"time":"${row.time}","yaw":${number(row.yaw)},"local_coordinates":${local},"floor_id":${number(row.floorId)},` +
-      `"building_id":${number(row.buildingId)},"level_height":${levelHeight},"accuracy":${row.accuracy},"poi_id":${number(poiOf(row))}}}`;
+    features[i] = renderRealtimeFeature(row, poiOf(row));
     // Cartograph assigns devices to no group or building: the lists are there, empty.
     devices[i] =
       `{"id":${id},"code":${JSON.stringify(row.code)},"organization":${organization},"organization_id":${organization},"user":${user},"user_id":${user},` +

@@ -170,8 +170,9 @@ describe('API documentation', () => {
         if (successes.length === 0 && !operation.responses['405']) problems.push(`${method} ${path}: no 2xx response`);
         for (const [status, response] of successes) {
           const content = (response as { content?: Record<string, { schema?: { format?: string; type?: string } }> }).content;
-          // Images are binary; CSV reports are text.
-          const binary = content?.['image/*']?.schema?.format === 'binary' || content?.['text/csv']?.schema?.type === 'string';
+          // Images are binary; CSV reports and live streams are text.
+          const binary =
+            content?.['image/*']?.schema?.format === 'binary' || content?.['text/csv']?.schema?.type === 'string' || content?.['text/event-stream']?.schema?.type === 'string';
           if (status === '204') {
             if (response.content) problems.push(`${method} ${path}: 204 with a body`);
           } else if (!schemaOf(response) && !binary) {

@@ -8,7 +8,7 @@ import { createTestApp, TestApp } from '../support/test-app';
  * or changing what one requires, must come with a change here (and a review of it).
  *
  * access: `public`, or the scope followed by its extra conditions
- * (`role=...`, `user-credentials`, `token-exchange`), as RouteDeclarations describes them.
+ * (`role=...`, `user-credentials`, `token-exchange`, `stream`), as RouteDeclarations describes them.
  */
 const DECLARED_ROUTES: RouteDeclaration[] = [
   { method: 'GET', path: 'audit', access: 'read role=ADMIN_ORG' },
@@ -21,6 +21,7 @@ const DECLARED_ROUTES: RouteDeclaration[] = [
   { method: 'DELETE', path: 'auth/session', access: 'authenticated user-credentials' },
   { method: 'GET', path: 'auth/session', access: 'authenticated user-credentials' },
   { method: 'POST', path: 'auth/session', access: 'authenticated token-exchange' },
+  { method: 'POST', path: 'auth/stream_tickets', access: 'authenticated' },
   { method: 'GET', path: 'buildings', access: 'cartography:read' },
   { method: 'POST', path: 'buildings', access: 'cartography:write' },
   { method: 'GET', path: 'buildings/:buildingId/floors', access: 'cartography:read' },
@@ -92,6 +93,7 @@ const DECLARED_ROUTES: RouteDeclaration[] = [
   { method: 'GET', path: 'realtime/positions', access: 'read' },
   { method: 'POST', path: 'realtime/positions', access: 'positions:write' },
   { method: 'POST', path: 'realtime/scans', access: 'positions:write' },
+  { method: 'GET', path: 'realtime/stream', access: 'read stream' },
   { method: 'GET', path: 'reports/user_positions.csv', access: 'read' },
   { method: 'GET', path: 'reports/user_positions.json', access: 'read' },
   { method: 'GET', path: 'users', access: 'read' },

@@ -14,6 +14,8 @@ export interface AccessRequirement {
   userCredentials?: boolean;
   /** The route exchanges a password or an API key for tokens (Basic is accepted here only). */
   tokenExchange?: boolean;
+  /** A live stream: besides the headers, a single-use ticket in `?ticket=` (EventSource cannot send headers). */
+  stream?: boolean;
 }
 
 export const SECURITY = {

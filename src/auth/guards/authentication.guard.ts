@@ -11,6 +11,7 @@ import { csrfFailure, sessionCookieToken } from '../session/dashboard-session';
 import type { KeyObject } from 'node:crypto';
 import { CredentialCacheService } from '../credential-cache.service';
 import { sha256Hex } from '../secrets';
+import { StreamTicketsService } from '../stream-tickets.service';
 
 /** Marks a request whose credentials were checked before its body was read (see early-authentication.ts). */
 export const AUTHENTICATED_EARLY = Symbol('cartograph:authenticated-early');
@@ -93,6 +94,7 @@ export class AuthenticationGuard implements CanActivate {
     private readonly reflector: Reflector,
     @Inject(JWT_KEY) private readonly key: KeyObject,
     private readonly credentials: CredentialCacheService,
+    private readonly streamTickets: StreamTicketsService,
   ) {}
 
   canActivate(context: ExecutionContext): Promise<boolean> | boolean {
@@ -112,6 +114,9 @@ export class AuthenticationGuard implements CanActivate {
     const apiKey = headers['x-api-key'];
     const hasApiKey = apiKey !== undefined;
     if (headerBearer === undefined && !hasApiKey) {
+      // Only stream routes take a ticket, and only without headers: Passport stays the authority for those.
+      const ticket = requirement?.stream ? (request.query as Record<string, unknown> | undefined)?.ticket : undefined;
+      if (ticket !== undefined) return this.viaStreamTicket(request, ticket);
       // The dashboard's session cookie: a bearer token the browser keeps, good only with the CSRF check.
       const cookieToken = sessionCookieToken(request);
       if (cookieToken === undefined) throw ApiError.unauthorized();
@@ -138,6 +143,14 @@ export class AuthenticationGuard implements CanActivate {
       return true;
     }
     return this.verifyAndRemember(guard, context, request, cacheKey, keyIsToken);
+  }
+
+  private async viaStreamTicket(request: FastifyRequest & { user?: Principal }, ticket: unknown): Promise<boolean> {
+    const principal = typeof ticket === 'string' ? await this.streamTickets.redeem(ticket) : null;
+    if (!principal) throw ApiError.unauthorized('The stream ticket is unknown, used or expired');
+    principal.ip = request.ip;
+    request.user = principal;
+    return true;
   }
 
   private async viaSessionCookie(context: ExecutionContext, request: FastifyRequest & { user?: Principal }, token: string): Promise<boolean> {

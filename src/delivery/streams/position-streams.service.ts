@@ -1,0 +1,172 @@
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { Principal } from '../../auth/principal';
+import { Notifications } from '../../database/notifications';
+import { renderRealtimeFeature } from '../../positions/realtime.mapper';
+import { ChangedFix, RealtimePositionsService } from '../../positions/realtime-positions.service';
+import { POSITION_CHANGES_CHANNEL, PositionChangesMessage } from './position-changes';
+import { SseStream } from './sse-stream';
+import { ChangeTracker } from './stream-cursor';
+import { StreamsService } from './streams.service';
+
+/** How far behind its watermark each read looks, for transactions that commit after later ones. */
+const COMMIT_LAG_MS = 5000;
+/** Frames a stream may have waiting for its client before it is dropped as too slow. */
+const MAX_QUEUED_FRAMES = 20_000;
+
+/** The buildings a stream shows: those asked for, within the caller's restriction; null for all. */
+export function visibleBuildings(principal: Principal, asked: number[] | undefined): Set<number> | null {
+  if (principal.buildingIds === null) return asked === undefined ? null : new Set(asked);
+  const allowed = new Set(principal.buildingIds);
+  return new Set(asked === undefined ? allowed : asked.filter((id) => allowed.has(id)));
+}
+
+/** One client's position stream: keeps what it may see of each read, and sends it at the client's pace. */
+class PositionStream {
+  private readonly queue: Array<{ id: string | null; data: string }> = [];
+  private next = 0;
+  private pumping = false;
+
+  constructor(
+    private readonly visible: Set<number> | null,
+    private readonly sse: SseStream,
+    private readonly tracker: ChangeTracker,
+  ) {}
+
+  get open(): boolean {
+    return this.sse.open;
+  }
+
+  get readFrom(): number {
+    return this.tracker.readFrom;
+  }
+
+  /** A read that covered this stream's window: `newest` is the latest stamp it saw. */
+  offer(changes: ChangedFix[], newest: number): void {
+    const mine = this.visible === null ? changes : changes.filter((change) => change.row.buildingId !== null && this.visible!.has(change.row.buildingId));
+    let watermark = this.tracker.current;
+    const fresh = this.tracker.select(mine.map((change) => ({ ...change, id: change.row.id })));
+    this.tracker.seen(newest);
+    for (let i = 0; i < fresh.length; i++) {
+      watermark = Math.max(watermark, fresh[i].changedAt);
+      // The id goes on the last frame of a stamp only: a client cut off inside a stamp gets all of it again.
+      const lastOfStamp = i === fresh.length - 1 || fresh[i + 1].changedAt !== fresh[i].changedAt;
+      this.queue.push({ id: lastOfStamp ? String(watermark) : null, data: renderRealtimeFeature(fresh[i].row, fresh[i].poiId) });
+    }
+    if (this.queue.length - this.next > MAX_QUEUED_FRAMES) {
+      this.sse.end('too_slow');
+      return;
+    }
+    if (!this.pumping && this.next < this.queue.length) void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    try {
+      while (this.next < this.queue.length) {
+        if (!(await this.sse.writable())) return;
+        const frame = this.queue[this.next++];
+        this.sse.send(frame.id, 'position', frame.data);
+      }
+    } finally {
+      this.queue.splice(0, this.next);
+      this.next = 0;
+      this.pumping = false;
+    }
+  }
+}
+
+/**
+ * The streams of one organization on this instance, fed by one read per wake (not one per
+ * stream): from the oldest window among them, each stream keeping what is its own.
+ */
+class OrganizationFeed {
+  readonly streams = new Set<PositionStream>();
+  private reading = false;
+  private again = false;
+
+  constructor(
+    private readonly organizationId: string,
+    private readonly realtime: RealtimePositionsService,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Coalesced: wakes during a read cause one more read after it, not one per wake. */
+  wake(): void {
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    this.reading = true;
+    void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        const streams = [...this.streams].filter((stream) => stream.open);
+        if (streams.length === 0) return;
+        const since = Math.min(...streams.map((stream) => stream.readFrom));
+        const changes = await this.realtime.changedSince(this.organizationId, since);
+        const newest = changes.length > 0 ? changes[changes.length - 1].changedAt : since;
+        for (const stream of this.streams) {
+          if (!stream.open) continue;
+          // A stream that joined during the read, looking further back than it did: the next read covers it.
+          if (stream.readFrom < since) this.again = true;
+          else stream.offer(changes, newest);
+        }
+      } while (this.again);
+    } catch (error) {
+      // The next ingest wakes the feed again; no watermark has moved.
+      this.logger.warn(`Position streams could not read: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.reading = false;
+    }
+  }
+}
+
+/**
+ * `GET /realtime/stream` (contract 7.4): each device's new latest fix as a 6.1 feature.
+ * Ingests on any instance announce their commit on `position_changes`; every instance then
+ * reads the organization's changed devices from the database (the source of truth) from its
+ * streams' watermarks, so a missed or coalesced announcement loses nothing.
+ */
+@Injectable()
+export class PositionStreamsService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('PositionStreams');
+  private readonly feeds = new Map<string, OrganizationFeed>();
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly streams: StreamsService,
+    private readonly realtime: RealtimePositionsService,
+    private readonly notifications: Notifications,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    this.unsubscribe = await this.notifications.subscribe<PositionChangesMessage>(POSITION_CHANGES_CHANNEL, (message) => {
+      if (message && typeof message.organization === 'string') this.feeds.get(message.organization)?.wake();
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+  }
+
+  /** Opens the stream (or throws 429); `after` resumes strictly after that watermark, otherwise it starts now. */
+  open(principal: Principal, buildingIds: number[] | undefined, after: number | null, reply: FastifyReply, stillAuthorized: () => Promise<boolean>): void {
+    const sse = this.streams.open('positions', principal, reply, stillAuthorized);
+    const stream = new PositionStream(visibleBuildings(principal, buildingIds), sse, new ChangeTracker(after ?? Date.now(), COMMIT_LAG_MS));
+    const organization = principal.organizationId;
+    let feed = this.feeds.get(organization);
+    if (!feed) this.feeds.set(organization, (feed = new OrganizationFeed(organization, this.realtime, this.logger)));
+    feed.streams.add(stream);
+    sse.onClose(() => {
+      feed.streams.delete(stream);
+      if (feed.streams.size === 0 && this.feeds.get(organization) === feed) this.feeds.delete(organization);
+    });
+    // The first read replays what the client missed (or learns what is already out) and goes live.
+    feed.wake();
+  }
+}

@@ -1,0 +1,48 @@
+import { Counter, Gauge, register as defaultRegistry, Registry } from 'prom-client';
+
+const METRIC_PREFIX = 'cartograph_streams_';
+
+export interface StreamCounts {
+  /** Open streams by kind (`positions`, `events`). */
+  open: Map<string, number>;
+  /** Streams the server ended, by reason. */
+  ended: Map<string, number>;
+}
+
+/** Live registries of this process (one per app; tests run several). */
+export const liveStreamRegistries = new Set<{ counts(): StreamCounts }>();
+
+function totals(): StreamCounts {
+  const sum: StreamCounts = { open: new Map(), ended: new Map() };
+  for (const registry of liveStreamRegistries) {
+    const counts = registry.counts();
+    for (const [kind, n] of counts.open) sum.open.set(kind, (sum.open.get(kind) ?? 0) + n);
+    for (const [reason, n] of counts.ended) sum.ended.set(reason, (sum.ended.get(reason) ?? 0) + n);
+  }
+  return sum;
+}
+
+/** Open live streams and the ones the server ended, on `registry` (prom-client's default unless told), read at scrape time. Idempotent. */
+export function registerStreamMetrics(registry: Registry = defaultRegistry): void {
+  if (registry.getSingleMetric(`${METRIC_PREFIX}open`)) return;
+  new Gauge({
+    name: `${METRIC_PREFIX}open`,
+    help: 'Server-Sent Events streams open on this instance, by kind',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [kind, n] of totals().open) this.set({ kind }, n);
+    },
+  });
+  new Counter({
+    name: `${METRIC_PREFIX}ended_by_server_total`,
+    help: 'Streams the server ended, by reason (shutdown, credential_revoked, too_slow)',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [reason, n] of totals().ended) this.inc({ reason }, n);
+    },
+  });
+}

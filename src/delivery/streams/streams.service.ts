@@ -1,0 +1,109 @@
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { CREDENTIAL_REVOCATIONS_CHANNEL } from '../../auth/credential-cache.service';
+import { Principal } from '../../auth/principal';
+import { ApiError } from '../../common/errors/api-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
+import { Notifications } from '../../database/notifications';
+import { SseStream, StreamEndReason } from './sse-stream';
+import { liveStreamRegistries, registerStreamMetrics, StreamCounts } from './streams.metrics';
+
+interface OpenStream {
+  kind: string;
+  principal: Principal;
+  stream: SseStream;
+  /** Whether the stream's credentials still hold (asked when a revocation names its user). */
+  stillAuthorized: () => Promise<boolean>;
+}
+
+/**
+ * Every live stream of this instance: the per-organization bound, the end of a stream whose
+ * credentials changed (the credential cache's revocation notices, which every instance
+ * receives), and the end of all of them when the application closes, so that closing never
+ * waits on a client.
+ */
+@Injectable()
+export class StreamsService implements OnModuleInit, OnModuleDestroy {
+  private readonly streams = new Set<OpenStream>();
+  private readonly perOrganization = new Map<string, number>();
+  private readonly ended = new Map<string, number>();
+  private readonly unsubscribe: Array<() => void> = [];
+  private closing = false;
+
+  constructor(
+    @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
+    private readonly notifications: Notifications,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    registerStreamMetrics();
+    liveStreamRegistries.add(this);
+    this.unsubscribe.push(
+      await this.notifications.subscribe<{ user?: unknown }>(CREDENTIAL_REVOCATIONS_CHANNEL, (message) => {
+        if (message && typeof message.user === 'string') this.recheckUser(message.user);
+      }),
+      // A revocation may have been missed while the listener was down: every stream authenticates again.
+      this.notifications.onDeliveryGap((gap) => {
+        if (gap === 'resubscribed') this.endWhere(() => true, 'credential_revoked');
+      }),
+    );
+  }
+
+  onModuleDestroy(): void {
+    this.closing = true;
+    for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
+    this.endWhere(() => true, 'shutdown');
+    liveStreamRegistries.delete(this);
+  }
+
+  /**
+   * Opens a stream for `principal` on `reply` (hijacked from here on), or throws the
+   * contract's 429 when its organization already has the most streams this instance allows.
+   */
+  open(kind: string, principal: Principal, reply: FastifyReply, stillAuthorized: () => Promise<boolean>): SseStream {
+    if (this.closing) throw ApiError.serviceUnavailable('The server is shutting down');
+    const organization = principal.organizationId;
+    const count = this.perOrganization.get(organization) ?? 0;
+    if (count >= this.config.streamsPerOrganization) {
+      throw new ApiError(429, ErrorCode.TooManyRequests, `At most ${this.config.streamsPerOrganization} live streams per organization are open at once`, [], {
+        'Retry-After': '30',
+      });
+    }
+    const stream = new SseStream(reply, { heartbeatMs: this.config.streamHeartbeatMs, maxBufferedBytes: this.config.streamMaxBufferedBytes });
+    const open: OpenStream = { kind, principal, stream, stillAuthorized };
+    this.streams.add(open);
+    this.perOrganization.set(organization, count + 1);
+    stream.onClose(() => {
+      if (!this.streams.delete(open)) return;
+      if (stream.endReason) this.ended.set(stream.endReason, (this.ended.get(stream.endReason) ?? 0) + 1);
+      const left = (this.perOrganization.get(organization) ?? 1) - 1;
+      if (left === 0) this.perOrganization.delete(organization);
+      else this.perOrganization.set(organization, left);
+    });
+    return stream;
+  }
+
+  counts(): StreamCounts {
+    const open = new Map<string, number>();
+    for (const stream of this.streams) open.set(stream.kind, (open.get(stream.kind) ?? 0) + 1);
+    return { open, ended: new Map(this.ended) };
+  }
+
+  /** The user's credentials changed: each of its streams whose credentials no longer hold ends. */
+  private recheckUser(userId: string): void {
+    for (const open of this.streams) {
+      if (open.principal.userId !== userId) continue;
+      void open.stillAuthorized().then((ok) => {
+        if (!ok) open.stream.end('credential_revoked');
+      });
+    }
+  }
+
+  private endWhere(predicate: (open: OpenStream) => boolean, reason: StreamEndReason): void {
+    for (const open of [...this.streams]) {
+      if (!predicate(open)) continue;
+      open.stream.end(reason);
+    }
+  }
+}
