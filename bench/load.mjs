@@ -25,17 +25,47 @@ function positionsBody({ devices, batch, floorIds, lat, lng }) {
   return `{"positions":[${parts.join(',')}]}`;
 }
 
+/** Standard normal noise (Box-Muller). */
+function gaussian() {
+  return Math.sqrt(-2 * Math.log(1 - Math.random())) * Math.cos(2 * Math.PI * Math.random());
+}
+
+/**
+ * A batch of scans (issue 15): each device stands somewhere over the beacon grid and hears its
+ * 10 to 30 loudest beacons, as a log-distance path-loss model (exponent 3, -59 dBm at 1 m)
+ * with 4 dB shadowing says.
+ */
+function scansBody({ devices, batch, buildingId, uuid, beacons, width, length }) {
+  const first = (counter * batch) % devices;
+  const time = Date.now() - 1000;
+  const parts = [];
+  for (let i = 0; i < batch; i += 1) {
+    const device = (first + i) % devices;
+    const x = 5 + Math.random() * (width - 10);
+    const y = 5 + Math.random() * (length - 10);
+    const heard = beacons
+      .map((b) => ({ b, rssi: Math.round(-59 - 30 * Math.log10(Math.max(0.5, Math.hypot(b.x - x, b.y - y))) + 4 * gaussian()) }))
+      .sort((p, q) => q.rssi - p.rssi)
+      .slice(0, 10 + Math.floor(Math.random() * 21));
+    const ble = heard.map(({ b, rssi }) => `{"uuid":"${uuid}","major":1,"minor":${b.minor},"rssi":${rssi}}`).join(',');
+    parts.push(`{"device_id":"scan-${device}","time":${time},"building_id":${buildingId},"ble":[${ble}]}`);
+  }
+  return `{"scans":[${parts.join(',')}]}`;
+}
+
+const bodyOf = () => (spec.positions ? positionsBody(spec.positions) : spec.scans ? scansBody(spec.scans) : undefined);
+
 const request = {
   method: spec.method ?? 'GET',
   path: spec.paths ? spec.paths[0] : spec.path,
   headers: spec.headers ?? {},
-  body: spec.body ? JSON.stringify(spec.body) : spec.positions ? positionsBody(spec.positions) : undefined,
+  body: spec.body ? JSON.stringify(spec.body) : bodyOf(),
   setupRequest: (req) => {
     const next = { ...req };
     if (spec.paths) next.path = pick(spec.paths);
-    if (spec.positions) {
+    if (spec.positions || spec.scans) {
       counter += 1;
-      next.body = positionsBody(spec.positions);
+      next.body = bodyOf();
     }
     if (spec.body && spec.uniqueField) {
       counter += 1;

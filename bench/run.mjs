@@ -18,7 +18,10 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const DEFAULT_SCENARIOS = '1,2,3,4,5,6,7,8,11,12';
+const DEFAULT_SCENARIOS = '1,2,3,4,5,6,7,8,11,12,13';
+/** Scenario 13: 200 beacons on a 10 m grid over 200 × 100 m of the first floor. */
+const SCAN_UUID = 'f7826da6-4fa2-4e98-8024-bc5b71e0893e';
+const SCAN_BEACONS = Array.from({ length: 200 }, (_, i) => ({ minor: i + 1, x: 5 + (i % 20) * 10, y: 5 + Math.floor(i / 20) * 10 }));
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const options = parseOptions(process.argv.slice(2));
 const work = mkdtempSync(join(tmpdir(), 'cartograph-bench-'));
@@ -331,6 +334,25 @@ function scenarioSpecs(base, seeded) {
       title: `POST /realtime/positions (${options.devices} devices, ${POSITIONS_PER_BATCH} fixes per request)`,
       itemsPerRequest: POSITIONS_PER_BATCH,
       runs: [{ ...common, method: 'POST', path: '/api/v1/realtime/positions', headers: { 'x-api-key': seeded.positioningKey, 'content-type': 'application/json' }, positions: positionsSpec }],
+    },
+    13: {
+      title: `POST /realtime/scans (${POSITIONS_PER_BATCH} scans per request, ${SCAN_BEACONS.length} beacons, 10 to 30 readings each)`,
+      itemsPerRequest: POSITIONS_PER_BATCH,
+      prepare: async () => {
+        await api(base, 'PUT', `/api/v1/infrastructure?building_id=${seeded.building.id}`, {
+          token: seeded.token,
+          body: { wifi: [], ble: SCAN_BEACONS.map((b) => ({ floor_id: seeded.floors[0].id, uuid: SCAN_UUID, major: 1, minor: b.minor, tx_power: -59, x: b.x, y: b.y })) },
+        });
+      },
+      runs: [
+        {
+          ...common,
+          method: 'POST',
+          path: '/api/v1/realtime/scans',
+          headers: { 'x-api-key': seeded.positioningKey, 'content-type': 'application/json' },
+          scans: { devices: options.devices, batch: POSITIONS_PER_BATCH, buildingId: seeded.building.id, uuid: SCAN_UUID, beacons: SCAN_BEACONS, width: 200, length: 100 },
+        },
+      ],
     },
     12: {
       title: `GET /realtime/positions?building_ids= (${options.devices} live devices, ${options.realtimeConnections} connections)`,
