@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BuildingsModule } from '../buildings/buildings.module';
+import { DeliveryModule } from '../delivery/delivery.module';
+import { GeofenceEvaluator } from './events/geofence-evaluator.service';
 import { FloorIndexes } from './queries/floor-indexes';
 import { GeofencingQueriesController } from './queries/queries.controller';
 import { GeofencingQueriesService } from './queries/queries.service';
@@ -11,9 +13,9 @@ import { GeofencingRulesService } from './rules/rules.service';
 
 /** Geofence evaluation (contract 7): rules and settings, and the stateless queries over a floor's fences. */
 @Module({
-  imports: [TypeOrmModule.forFeature([GeofenceRuleSet, GeofencingSettings]), BuildingsModule],
+  imports: [TypeOrmModule.forFeature([GeofenceRuleSet, GeofencingSettings]), BuildingsModule, DeliveryModule],
   controllers: [GeofencingRulesController, GeofencingQueriesController],
-  providers: [GeofencingRulesService, GeofencingQueriesService, FloorIndexes],
-  exports: [GeofencingRulesService, FloorIndexes],
+  providers: [GeofencingRulesService, GeofencingQueriesService, FloorIndexes, GeofenceEvaluator],
+  exports: [GeofencingRulesService, FloorIndexes, GeofenceEvaluator],
 })
 export class GeofencingModule {}

@@ -1,0 +1,269 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cartographer, createGeofence, createSite, LatLng, signUp, Site } from '../support/cartography';
+import { report } from '../support/positions';
+import { createTestApp, FreshDatabase, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';
+import { waitFor, WebhookReceiver } from '../support/webhook-receiver';
+
+const METRE_LAT = 1 / 111_195.08;
+const ORIGIN_LAT = 42.8723597;
+const ORIGIN_LNG = -8.5633224;
+const METRE_LNG = METRE_LAT / Math.cos((ORIGIN_LAT * Math.PI) / 180);
+const at = (east: number, north: number) => ({ lat: ORIGIN_LAT + north * METRE_LAT, lng: ORIGIN_LNG + east * METRE_LNG });
+
+/** A 10 m square with its south-west corner at the building's location. */
+function square(): LatLng[] {
+  const sw = at(0, 0);
+  const ne = at(10, 10);
+  return [
+    [sw.lat, sw.lng],
+    [ne.lat, sw.lng],
+    [ne.lat, ne.lng],
+    [sw.lat, ne.lng],
+    [sw.lat, sw.lng],
+  ];
+}
+
+const IN = at(5, 5);
+const OUT = at(30, 5);
+const WEBHOOK_ENV = { WEBHOOK_RETRY_SCHEDULE: '0s,1s,1s', WEBHOOK_TIMEOUT_MS: '600', WEBHOOK_POLL_INTERVAL_MS: '100' };
+
+interface GeofenceEvent {
+  id: string;
+  seq: number;
+  type: string;
+  occurred_at: string;
+  detected_at: string;
+  organization_id: string;
+  building_id: string;
+  floor_id: number;
+  geofence: { id: string; name: string; code: string };
+  device_id: string;
+  user_id: string | null;
+  visit_id: string;
+  position: { lat: number; lng: number; accuracy: number | null; time: string; poi_id: null } | null;
+  classification: string | null;
+  overlap: number | null;
+  dwell_seconds: number;
+  reason: string;
+}
+
+type Auth = Record<string, string>;
+
+/** Fixes of one device on the site's floor, `times` in seconds after `base` (ms). */
+function track(site: Site, deviceId: string, base: number, steps: Array<[number, { lat: number; lng: number }, number?]>) {
+  return steps.map(([seconds, point, accuracy]) => ({
+    device_id: deviceId,
+    time: new Date(base + seconds * 1000).toISOString(),
+    lat: point.lat,
+    lng: point.lng,
+    accuracy: accuracy ?? 2,
+    floor_id: site.floor.id,
+  }));
+}
+
+async function fenceWithRules(t: TestApp, auth: Auth, site: Site, rules: Record<string, unknown>, name = 'Lobby') {
+  const fence = await createGeofence(t, auth, site.place, { name, code: name.toLowerCase(), geometric: square() });
+  const response = await t.http.put(`/api/v1/geofences/${fence.id}/rules`).set(auth).send(rules);
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return fence;
+}
+
+const events = async (t: TestApp, organizationId: string) =>
+  (await t.dataSource.query(`SELECT seq, type, body FROM geofence_events WHERE organization_id = '${organizationId}' ORDER BY seq`)) as Array<{ seq: number; type: string; body: string }>;
+
+describe('geofence events at ingest (contract 7.2, 7.3)', () => {
+  let t: TestApp;
+  let a: Cartographer;
+  let b: Cartographer;
+  let siteA: Site;
+  let siteB: Site;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: WEBHOOK_ENV });
+    a = await signUp(t, 'Events A');
+    b = await signUp(t, 'Events B');
+    siteA = await createSite(t, a.auth);
+    siteB = await createSite(t, b.auth);
+    receiver = await new WebhookReceiver().start();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.stop();
+  });
+
+  it('a track in, the exact events out: enter after min_dwell (dated at the first fix in), dwell, exit after the grace (dated at the first fix out)', async () => {
+    const fence = await fenceWithRules(t, a.auth, siteA, { min_dwell_seconds: 3, exit_grace_seconds: 10, dwell_seconds: 5 });
+    const base = Date.now() - 120_000;
+    const body = {
+      positions: track(siteA, 'track-1', base, [
+        [0, OUT],
+        [1, IN],
+        [5, IN],
+        [12, OUT],
+        [25, OUT],
+      ]),
+    };
+    const answer = (await report(t, a.auth, body)) as { accepted: number; events: GeofenceEvent[] };
+    expect(answer.accepted).toBe(5);
+    expect(answer.events.map((event) => [event.type, event.occurred_at, event.reason, event.dwell_seconds])).toEqual([
+      ['geofence.enter', new Date(base + 1000).toISOString(), 'position', 0],
+      ['geofence.dwell', new Date(base + 6000).toISOString(), 'position', 5],
+      ['geofence.exit', new Date(base + 12_000).toISOString(), 'position', 11],
+    ]);
+    const [enter] = answer.events;
+    expect(enter).toMatchObject({
+      organization_id: a.org.organizationId,
+      building_id: String(siteA.building.id),
+      floor_id: siteA.floor.id,
+      geofence: { id: fence.id, name: 'Lobby', code: 'lobby' },
+      device_id: 'track-1',
+      classification: 'inside',
+      // Confirmed by the min_dwell deadline, before the fix at 5 s was looked at: the position is the first fix in.
+      position: { lat: IN.lat, lng: IN.lng, accuracy: 2, time: new Date(base + 1000).toISOString(), poi_id: null },
+    });
+    expect(enter.id).toMatch(/^evt_[0-9a-f]{24}$/);
+    expect(enter.visit_id).toMatch(/^vis_[0-9a-f]{24}$/);
+    expect(new Set(answer.events.map((event) => event.visit_id)).size).toBe(1);
+    expect(answer.events.map((event) => event.seq)).toEqual([1, 2, 3]);
+
+    // Stored with the fixes: the log, the closed visit, no state left for a device plainly outside.
+    const stored = await events(t, a.org.organizationId);
+    expect(stored.map((row) => JSON.parse(row.body))).toEqual(answer.events);
+    const [visit] = await t.dataSource.query(`SELECT * FROM geofence_visits WHERE id = '${enter.visit_id}'`);
+    expect(visit).toMatchObject({ geofence_id: fence.id, device_id: 'track-1', exit_reason: 'position' });
+    expect(Boolean(visit.dwell_fired)).toBe(true);
+    expect(await t.dataSource.query(`SELECT * FROM geofence_states WHERE device_id = 'track-1'`)).toEqual([]);
+  });
+
+  it('state carries across batches; re-entry within the grace continues the visit; late and inaccurate fixes drive nothing', async () => {
+    const base = Date.now() - 100_000;
+    const first = (await report(t, a.auth, { positions: track(siteA, 'track-2', base, [[0, IN], [4, IN]]) })) as { events: GeofenceEvent[] };
+    expect(first.events.map((event) => event.type)).toEqual(['geofence.enter']);
+    const [state] = await t.dataSource.query(`SELECT phase, visit_id FROM geofence_states WHERE device_id = 'track-2'`);
+    expect(state).toEqual({ phase: 'inside', visit_id: first.events[0].visit_id });
+
+    // Out, back within 10 s: the same visit; an inaccurate fix far out and a late fix change nothing.
+    const second = (await report(t, a.auth, {
+      positions: [
+        ...track(siteA, 'track-2', base, [
+          [8, OUT],
+          [12, IN],
+          [14, OUT, 50],
+        ]),
+      ],
+    })) as { events: GeofenceEvent[] };
+    // Only the dwell due at 5 s (fired by the fix at 8 s, with its own time): no exit, no second enter.
+    expect(second.events.map((event) => [event.type, event.occurred_at, event.visit_id])).toEqual([['geofence.dwell', new Date(base + 5000).toISOString(), first.events[0].visit_id]]);
+    const late = (await report(t, a.auth, { positions: track(siteA, 'track-2', base, [[2, OUT]]) })) as { events: GeofenceEvent[] };
+    expect(late.events).toEqual([]);
+    const [after] = await t.dataSource.query(`SELECT phase, visit_id FROM geofence_states WHERE device_id = 'track-2'`);
+    expect(after).toEqual({ phase: 'inside', visit_id: first.events[0].visit_id });
+    // The fixes were stored all the same.
+    const [{ count }] = await t.dataSource.query(`SELECT COUNT(*) AS count FROM position_history WHERE device_id = 'track-2'`);
+    expect(Number(count)).toBe(6);
+  });
+
+  it('?return_events=false leaves the events out of the answer but stores them', async () => {
+    const before = (await events(t, a.org.organizationId)).length;
+    const base = Date.now() - 80_000;
+    const response = await t.http
+      .post('/api/v1/realtime/positions?return_events=false')
+      .set(a.auth)
+      .send({ positions: track(siteA, 'track-3', base, [[0, IN], [5, IN]]) });
+    expect(response.status).toBe(200);
+    expect(response.body.events).toEqual([]);
+    const stored = await events(t, a.org.organizationId);
+    expect(stored.slice(before).map((row) => row.type)).toEqual(['geofence.enter', 'geofence.dwell']);
+  });
+
+  it('seq is per organization, and another organization fires only on its own fences', async () => {
+    await fenceWithRules(t, b.auth, siteB, { min_dwell_seconds: 0 }, 'Other');
+    const base = Date.now() - 60_000;
+    const answer = (await report(t, b.auth, { positions: track(siteB, 'track-b', base, [[0, IN]]) })) as { events: GeofenceEvent[] };
+    expect(answer.events.map((event) => [event.seq, event.type, event.geofence.name, event.organization_id])).toEqual([[1, 'geofence.enter', 'Other', b.org.organizationId]]);
+    // Organization A's log did not grow from B's fixes.
+    expect((await events(t, a.org.organizationId)).every((row) => JSON.parse(row.body).organization_id === a.org.organizationId)).toBe(true);
+  });
+
+  it('delivers an enter event to a webhook (the outbox is written with the event)', async () => {
+    const created = await t.http.post('/api/v1/webhooks').set(b.auth).send({ url: receiver.url });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    receiver.secrets.push(created.body.secret);
+    const base = Date.now() - 40_000;
+    const answer = (await report(t, b.auth, { positions: track(siteB, 'track-hook', base, [[0, IN]]) })) as { events: GeofenceEvent[] };
+    const [enter] = answer.events;
+    expect(enter.type).toBe('geofence.enter');
+    const [got] = await waitFor(
+      () => receiver.byId(enter.id),
+      (list) => list.length > 0,
+      15_000,
+      'the enter delivery',
+    );
+    expect(got.verifiedWith).toBe(0);
+    expect(JSON.parse(got.body)).toEqual({ type: 'geofence.enter', timestamp: enter.occurred_at, data: enter });
+  });
+});
+
+describe.runIf(testDatabaseKind() === 'postgres')('geofence events on two instances of one PostgreSQL', () => {
+  let database: FreshDatabase;
+  let one: TestApp;
+  let two: TestApp;
+  let owner: Cartographer;
+  let site: Site;
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+    const shared: FreshDatabase = { ...database, drop: async () => undefined };
+    // The instances share the database and the JWT secret; the database is dropped once, at the end.
+    const env = { JWT_SECRET: randomBytes(32).toString('hex') };
+    one = await createTestApp({ database: shared, env });
+    two = await createTestApp({ database: shared, env });
+    owner = await signUp(one, 'Events instances');
+    site = await createSite(one, owner.auth);
+    await fenceWithRules(one, owner.auth, site, { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0 });
+  });
+  afterAll(async () => {
+    await two?.close();
+    await one?.close();
+    await database?.drop();
+  });
+
+  it("one device's fixes alternating between instances: every event exactly once, in order", async () => {
+    const base = Date.now() - 200_000;
+    const points = [OUT, IN, IN, OUT, OUT, IN, OUT, IN];
+    const fired: GeofenceEvent[] = [];
+    for (let step = 0; step < points.length; step++) {
+      const app = step % 2 === 0 ? one : two;
+      const answer = (await report(app, owner.auth, { positions: track(site, 'alternating', base, [[step * 2, points[step]]]) })) as { events: GeofenceEvent[] };
+      fired.push(...answer.events);
+    }
+    expect(fired.map((event) => [event.type, event.occurred_at])).toEqual([
+      ['geofence.enter', new Date(base + 2000).toISOString()],
+      ['geofence.exit', new Date(base + 6000).toISOString()],
+      ['geofence.enter', new Date(base + 10_000).toISOString()],
+      ['geofence.exit', new Date(base + 12_000).toISOString()],
+      ['geofence.enter', new Date(base + 14_000).toISOString()],
+    ]);
+    const stored = await events(one, owner.org.organizationId);
+    expect(stored.map((row) => JSON.parse(row.body).id)).toEqual(fired.map((event) => event.id));
+    expect(stored.map((row) => Number(row.seq))).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('two batches of one device racing on two instances never double-fire', async () => {
+    for (let round = 0; round < 5; round++) {
+      const base = Date.now() - 150_000 + round * 10_000;
+      const device = `racer-${round}`;
+      // Both batches put the device inside; exactly one enter may come out of the pair.
+      const body = { positions: track(site, device, base, [[0, IN], [1, IN]]) };
+      const answers = await Promise.all([report(one, owner.auth, body), report(two, owner.auth, body)]);
+      const fired = answers.flatMap((answer) => answer.events as GeofenceEvent[]);
+      expect(fired.map((event) => event.type)).toEqual(['geofence.enter']);
+      const [{ count }] = await one.dataSource.query(`SELECT COUNT(*) AS count FROM geofence_visits WHERE device_id = $1`, [device]);
+      expect(Number(count)).toBe(1);
+    }
+    const seqs = (await events(one, owner.org.organizationId)).map((row) => Number(row.seq));
+    expect(seqs).toEqual(seqs.map((_, index) => index + 1));
+  });
+});
