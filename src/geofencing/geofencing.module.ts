@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BuildingsModule } from '../buildings/buildings.module';
 import { DeliveryModule } from '../delivery/delivery.module';
+import { GeofencesModule } from '../geofences/geofences.module';
 import { GeofenceEvaluator } from './events/geofence-evaluator.service';
 import { FloorIndexes } from './queries/floor-indexes';
 import { GeofencingQueriesController } from './queries/queries.controller';
@@ -13,7 +14,7 @@ import { GeofencingRulesService } from './rules/rules.service';
 
 /** Geofence evaluation (contract 7): rules and settings, and the stateless queries over a floor's fences. */
 @Module({
-  imports: [TypeOrmModule.forFeature([GeofenceRuleSet, GeofencingSettings]), BuildingsModule, DeliveryModule],
+  imports: [TypeOrmModule.forFeature([GeofenceRuleSet, GeofencingSettings]), BuildingsModule, DeliveryModule, GeofencesModule],
   controllers: [GeofencingRulesController, GeofencingQueriesController],
   providers: [GeofencingRulesService, GeofencingQueriesService, FloorIndexes, GeofenceEvaluator],
   exports: [GeofencingRulesService, FloorIndexes, GeofenceEvaluator],

@@ -187,6 +187,37 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
     expect((await events(t, a.org.organizationId)).every((row) => JSON.parse(row.body).organization_id === a.org.organizationId)).toBe(true);
   });
 
+  it('moving a fence exits its occupants with fence_changed, deleting one with fence_deleted, in the write', async () => {
+    const moved = await fenceWithRules(t, b.auth, siteB, { min_dwell_seconds: 0 }, 'Moved');
+    const deleted = await fenceWithRules(t, b.auth, siteB, { min_dwell_seconds: 0 }, 'Deleted');
+    const base = Date.now() - 30_000;
+    const answer = (await report(t, b.auth, { positions: track(siteB, 'occupant', base, [[0, IN]]) })) as { events: GeofenceEvent[] };
+    const enters = new Map(answer.events.filter((event) => event.type === 'geofence.enter').map((event) => [event.geofence.id, event]));
+    expect([...enters.keys()]).toEqual(expect.arrayContaining([moved.id, deleted.id]));
+
+    const movedAway = square().map(([lat, lng]) => [lat + 100 * METRE_LAT, lng]);
+    expect((await t.http.patch(`/api/v1/geofences/${moved.id}`).set(b.auth).send({ geometric: movedAway })).status).toBe(200);
+    expect((await t.http.delete(`/api/v1/geofences/${deleted.id}`).set(b.auth)).status).toBe(204);
+
+    const exits = (await events(t, b.org.organizationId)).map((row) => JSON.parse(row.body) as GeofenceEvent).filter((event) => event.device_id === 'occupant' && event.type === 'geofence.exit');
+    expect(exits.map((event) => [event.geofence.id, event.reason, event.visit_id])).toEqual([
+      [moved.id, 'fence_changed', enters.get(moved.id)!.visit_id],
+      [deleted.id, 'fence_deleted', enters.get(deleted.id)!.visit_id],
+    ]);
+    const visits = await t.dataSource.query(`SELECT geofence_id, exit_reason FROM geofence_visits WHERE device_id = 'occupant' AND geofence_id IN ('${moved.id}', '${deleted.id}')`);
+    expect(visits.map((visit: { geofence_id: string; exit_reason: string }) => [visit.geofence_id, visit.exit_reason]).sort()).toEqual(
+      [
+        [moved.id, 'fence_changed'],
+        [deleted.id, 'fence_deleted'],
+      ].sort(),
+    );
+    const states = await t.dataSource.query(`SELECT geofence_id FROM geofence_states WHERE device_id = 'occupant' AND geofence_id IN ('${moved.id}', '${deleted.id}')`);
+    expect(states).toEqual([]);
+    // A later fix at the old place no longer matches the moved fence.
+    const later = (await report(t, b.auth, { positions: track(siteB, 'occupant', base, [[5, IN]]) })) as { events: GeofenceEvent[] };
+    expect(later.events.filter((event) => event.geofence.id === moved.id || event.geofence.id === deleted.id)).toEqual([]);
+  });
+
   it('delivers an enter event to a webhook (the outbox is written with the event)', async () => {
     const created = await t.http.post('/api/v1/webhooks').set(b.auth).send({ url: receiver.url });
     expect(created.status, JSON.stringify(created.body)).toBe(201);

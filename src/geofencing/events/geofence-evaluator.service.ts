@@ -1,14 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Notifications } from '../../database/notifications';
 import { TransactionRunner } from '../../database/transactions';
 import { WebhookDeliveriesService } from '../../delivery/webhooks/webhook-deliveries.service';
+import { GeofenceChange, GeofenceChangeHooks } from '../../geofences/geofence-change-hooks';
 import { Dialect, timestampParameter, valuesList } from '../../positions/position-sql';
 import { LatLng, ProjectedRing, projectRing, signedDistance } from '../engine/classify';
 import { FenceMatch } from '../engine/floor-index';
 import { effectiveRules, GeofenceRules } from '../engine/rules';
-import { initialVisitState, nextDeadline, Observation, onFix, Transition, VisitEvent, VisitState } from '../engine/visit-state';
+import { initialVisitState, nextDeadline, Observation, onFenceChanged, onFix, Transition, VisitEvent, VisitState } from '../engine/visit-state';
 import { FloorIndexes, FloorOfCaller, IndexedFence } from '../queries/floor-indexes';
 import { EventFence, eventBody, GeofenceEventBody, newEventId, newVisitId } from './geofence-event';
 
@@ -68,7 +69,7 @@ const pairKey = (deviceId: string, fenceId: string) => `${deviceId}\u0000${fence
  * per-organization seq) and webhook outbox rows in the caller's transaction.
  */
 @Injectable()
-export class GeofenceEvaluator {
+export class GeofenceEvaluator implements OnModuleInit {
   private readonly dialect: Dialect;
 
   constructor(
@@ -77,8 +78,42 @@ export class GeofenceEvaluator {
     private readonly transactions: TransactionRunner,
     private readonly deliveries: WebhookDeliveriesService,
     private readonly notifications: Notifications,
+    private readonly changeHooks: GeofenceChangeHooks,
   ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+  }
+
+  onModuleInit(): void {
+    this.changeHooks.register((manager, change) => this.onFenceChanged(manager, change));
+  }
+
+  /**
+   * A fence's geometry or floor changed, or it was deleted (in that write's transaction):
+   * its occupants exit with the reason, pending enters drop, and a deleted fence's state
+   * rows go. The devices are locked as ingest locks them, then their rows read again.
+   */
+  async onFenceChanged(manager: EntityManager, change: GeofenceChange): Promise<GeofenceEventBody[]> {
+    const { organizationId, geofenceId, reason, at } = change;
+    const holders = (await manager.query(
+      ...this.transactions.escape('SELECT device_id FROM geofence_states WHERE organization_id = :organizationId AND geofence_id = :geofenceId', { organizationId, geofenceId }),
+    )) as Array<{ device_id: string }>;
+    if (holders.length === 0) return [];
+    const deviceIds = holders.map((row) => row.device_id);
+    await this.lockDevices(manager, organizationId, deviceIds);
+    const states = [...(await this.loadStates(manager, organizationId, deviceIds)).values()].filter((stored) => stored.fenceId === geofenceId);
+    const fences = await this.loadFences(manager, organizationId, [geofenceId], true);
+    const fence = fences.get(geofenceId);
+    if (!fence) return [];
+    const pending: PendingEvent[] = [];
+    for (const stored of states) {
+      const transition = onFenceChanged(stored.state, at, reason, { rules: fence.rules, newVisitId });
+      stored.state = transition.state;
+      stored.dirty = true;
+      for (const event of transition.events) pending.push({ event, fence, deviceId: stored.deviceId, userId: stored.userId });
+    }
+    // A deleted fence keeps no states: written against no fence, they are removed.
+    const live = reason === 'fence_deleted' ? new Map<string, LiveFence>() : fences;
+    return this.writeOutcome(manager, organizationId, states, live, pending, at);
   }
 
   /**
@@ -253,7 +288,7 @@ export class GeofenceEvaluator {
   }
 
   /** The live fences among `ids` with their effective rules (deleted and other organizations' fences are absent). */
-  async loadFences(manager: EntityManager, organizationId: string, ids: string[]): Promise<Map<string, LiveFence>> {
+  async loadFences(manager: EntityManager, organizationId: string, ids: string[], includeDeleted = false): Promise<Map<string, LiveFence>> {
     const fences = new Map<string, LiveFence>();
     const [settings] = (await manager.query(...this.transactions.escape('SELECT rules FROM geofencing_settings WHERE organization_id = :organizationId', { organizationId }))) as Array<{
       rules: string | Partial<GeofenceRules>;
@@ -264,8 +299,8 @@ export class GeofenceEvaluator {
         ...this.transactions.escape(
           `SELECT g.id, g.name, g.code, g.building_id, g.floor_id, g.geometric, r.rules FROM geofences g
            LEFT JOIN geofence_rules r ON r.geofence_id = g.id
-           WHERE g.organization_id = :organizationId AND g.deleted = :deleted AND g.id IN (:...ids)`,
-          { organizationId, deleted: this.dialect === 'postgres' ? false : 0, ids: ids.slice(start, start + SQL_CHUNK) },
+           WHERE g.organization_id = :organizationId AND (g.deleted = :deleted OR :includeDeleted = 1) AND g.id IN (:...ids)`,
+          { organizationId, deleted: this.dialect === 'postgres' ? false : 0, includeDeleted: includeDeleted ? 1 : 0, ids: ids.slice(start, start + SQL_CHUNK) },
         ),
       )) as FenceRow[];
       for (const row of rows) {
