@@ -4,6 +4,8 @@ import { BuildingsModule } from '../buildings/buildings.module';
 import { DeliveryModule } from '../delivery/delivery.module';
 import { GeofencesModule } from '../geofences/geofences.module';
 import { GeofenceEvaluator } from './events/geofence-evaluator.service';
+import { GeofenceEventLog } from './events/event-log.service';
+import { GeofenceEventsController } from './events/events.controller';
 import { FloorIndexes } from './queries/floor-indexes';
 import { GeofencingQueriesController } from './queries/queries.controller';
 import { GeofencingQueriesService } from './queries/queries.service';
@@ -15,8 +17,8 @@ import { GeofencingRulesService } from './rules/rules.service';
 /** Geofence evaluation (contract 7): rules and settings, and the stateless queries over a floor's fences. */
 @Module({
   imports: [TypeOrmModule.forFeature([GeofenceRuleSet, GeofencingSettings]), BuildingsModule, DeliveryModule, GeofencesModule],
-  controllers: [GeofencingRulesController, GeofencingQueriesController],
-  providers: [GeofencingRulesService, GeofencingQueriesService, FloorIndexes, GeofenceEvaluator],
+  controllers: [GeofencingRulesController, GeofencingQueriesController, GeofenceEventsController],
+  providers: [GeofencingRulesService, GeofencingQueriesService, FloorIndexes, GeofenceEvaluator, GeofenceEventLog],
   exports: [GeofencingRulesService, FloorIndexes, GeofenceEvaluator],
 })
 export class GeofencingModule {}

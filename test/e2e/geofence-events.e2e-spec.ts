@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cartographer, createGeofence, createSite, LatLng, signUp, Site } from '../support/cartography';
+import { asApiKey, createApiKey } from '../support/auth';
+import { Cartographer, CARTOGRAPHY_KEY_LEVELS, createGeofence, createSite, expectError, LatLng, signUp, Site } from '../support/cartography';
 import { report } from '../support/positions';
 import { createTestApp, FreshDatabase, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';
 import { waitFor, WebhookReceiver } from '../support/webhook-receiver';
@@ -234,6 +235,109 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
     );
     expect(got.verifiedWith).toBe(0);
     expect(JSON.parse(got.body)).toEqual({ type: 'geofence.enter', timestamp: enter.occurred_at, data: enter });
+  });
+});
+
+describe('the geofence event log (contract 7.3)', () => {
+  let t: TestApp;
+  let a: Cartographer;
+  let b: Cartographer;
+  let siteA: Site;
+  let otherSiteA: Site;
+  let fenceA: { id: string };
+  let all: GeofenceEvent[];
+
+  const page = async (auth: Auth, query: string) => {
+    const response = await t.http.get(`/api/v1/geofencing/events${query}`).set(auth);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return response.body as { data: GeofenceEvent[]; next_cursor: string | null; has_more: boolean };
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await signUp(t, 'Log A');
+    b = await signUp(t, 'Log B');
+    siteA = await createSite(t, a.auth);
+    otherSiteA = await createSite(t, a.auth);
+    const siteB = await createSite(t, b.auth);
+    const rules = { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0 };
+    fenceA = await fenceWithRules(t, a.auth, siteA, rules, 'First');
+    await fenceWithRules(t, a.auth, otherSiteA, rules, 'Second');
+    await fenceWithRules(t, b.auth, siteB, rules, 'Theirs');
+    const base = Date.now() - 100_000;
+    // Two devices in the first building (an enter and an exit each), one in the second (an enter): 5 events.
+    await report(t, a.auth, { positions: [...track(siteA, 'dev-1', base, [[0, IN], [10, OUT]]), ...track(siteA, 'dev-2', base, [[20, IN], [30, OUT]])] });
+    await report(t, a.auth, { positions: track(otherSiteA, 'dev-3', base, [[40, IN]]) });
+    await report(t, b.auth, { positions: track(siteB, 'dev-b', base, [[0, IN]]) });
+    all = (await page(a.auth, '')).data;
+  });
+  afterAll(async () => t?.close());
+
+  it("lists the organization's events oldest first, as ingest answered them, and one by id", async () => {
+    expect(all.map((event) => [event.seq, event.device_id, event.type])).toEqual([
+      [1, 'dev-1', 'geofence.enter'],
+      [2, 'dev-1', 'geofence.exit'],
+      [3, 'dev-2', 'geofence.enter'],
+      [4, 'dev-2', 'geofence.exit'],
+      [5, 'dev-3', 'geofence.enter'],
+    ]);
+    const one = await t.http.get(`/api/v1/geofencing/events/${all[2].id}`).set(a.auth);
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual(all[2]);
+  });
+
+  it('pages forward with after and backward with before', async () => {
+    const first = await page(a.auth, '?limit=2');
+    expect(first.data.map((event) => event.seq)).toEqual([1, 2]);
+    expect(first).toMatchObject({ next_cursor: '2', has_more: true });
+    const second = await page(a.auth, `?limit=2&after=${first.next_cursor}`);
+    expect(second.data.map((event) => event.seq)).toEqual([3, 4]);
+    const third = await page(a.auth, `?limit=2&after=${second.next_cursor}`);
+    expect(third).toMatchObject({ next_cursor: '5', has_more: false });
+    expect(third.data.map((event) => event.seq)).toEqual([5]);
+    // Nothing new yet: the cursor stays where it was, for the next poll.
+    expect(await page(a.auth, '?after=5')).toEqual({ data: [], next_cursor: '5', has_more: false });
+    const back = await page(a.auth, '?before=4&limit=2');
+    expect(back.data.map((event) => event.seq)).toEqual([3, 2]);
+    expect(back).toMatchObject({ next_cursor: '2', has_more: true });
+  });
+
+  it('filters by type, geofence, device, building and time', async () => {
+    const seqs = async (query: string) => (await page(a.auth, query)).data.map((event) => event.seq);
+    expect(await seqs('?types=geofence.exit')).toEqual([2, 4]);
+    expect(await seqs(`?geofence_ids=${fenceA.id}`)).toEqual([1, 2, 3, 4]);
+    expect(await seqs('?device_ids=dev-2,dev-3')).toEqual([3, 4, 5]);
+    expect(await seqs(`?building_ids=${otherSiteA.building.id}`)).toEqual([5]);
+    expect(await seqs(`?user_ids=${all[0].user_id}&types=geofence.enter`)).toEqual([1, 3, 5]);
+    expect(await seqs(`?from=${encodeURIComponent(all[2].occurred_at)}&to=${encodeURIComponent(all[3].occurred_at)}`)).toEqual([3, 4]);
+  });
+
+  it("never shows another organization's events", async () => {
+    const theirs = await page(b.auth, '');
+    expect(theirs.data.map((event) => [event.seq, event.device_id])).toEqual([[1, 'dev-b']]);
+    expectError(await t.http.get(`/api/v1/geofencing/events/${theirs.data[0].id}`).set(a.auth), 404, 'entity_not_found');
+    expect((await page(b.auth, `?geofence_ids=${fenceA.id}`)).data).toEqual([]);
+  });
+
+  it('answers 422 naming each bad parameter, 404 for an unknown id', async () => {
+    const response = await t.http.get('/api/v1/geofencing/events?limit=0&after=abc&types=geofence.left&from=yesterday').set(a.auth);
+    expectError(response, 422, 'validation_failed');
+    expect(response.body.errors.map((error: { fields: string }) => error.fields)).toEqual(['after', 'limit', 'types', 'from']);
+    expectError(await t.http.get('/api/v1/geofencing/events/evt_000000000000000000000000').set(a.auth), 404, 'entity_not_found');
+  });
+
+  it.each(CARTOGRAPHY_KEY_LEVELS.map(([permission]) => permission))('a %s key reads the log unless it is a positioning key', async (permission) => {
+    const key = await createApiKey(t, a.token, permission);
+    const responses = [await t.http.get('/api/v1/geofencing/events').set(asApiKey(key.apikey)), await t.http.get(`/api/v1/geofencing/events/${all[0].id}`).set(asApiKey(key.apikey))];
+    for (const response of responses) {
+      if (permission === 'positioning') expectError(response, 403, 'forbidden');
+      else expect(response.status).toBe(200);
+    }
+    expect(responses[0].body.data?.length ?? 0).toBe(permission === 'positioning' ? 0 : 5);
+  });
+
+  it('needs credentials', async () => {
+    expectError(await t.http.get('/api/v1/geofencing/events'), 401, 'unauthorized');
   });
 });
 

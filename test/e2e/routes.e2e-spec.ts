@@ -51,6 +51,8 @@ const DECLARED_ROUTES: RouteDeclaration[] = [
   { method: 'GET', path: 'geofences/search', access: 'cartography:read' },
   { method: 'GET', path: 'geofencing/contains', access: 'read' },
   { method: 'POST', path: 'geofencing/evaluate', access: 'read' },
+  { method: 'GET', path: 'geofencing/events', access: 'read' },
+  { method: 'GET', path: 'geofencing/events/:id', access: 'read' },
   { method: 'GET', path: 'geofencing/settings', access: 'read' },
   { method: 'PUT', path: 'geofencing/settings', access: 'cartography:write' },
   { method: 'GET', path: 'groups', access: 'read' },
