@@ -3,6 +3,7 @@ import { registerAs } from '@nestjs/config';
 import { Env, readBoolean, readInteger, readList, readString } from './env';
 import { readTransportConfig, TransportConfig } from './transport.config';
 import { PositionsConfig, readPositionsConfig } from './positions.config';
+import { GeofencingConfig, readGeofencingConfig } from './geofencing.config';
 
 export interface AppConfig {
   nodeEnv: string;
@@ -18,6 +19,7 @@ export interface AppConfig {
   trustedProxies: string[];
   transport: TransportConfig;
   positions: PositionsConfig;
+  geofencing: GeofencingConfig;
 }
 
 export function readAppConfig(env: Env): AppConfig {
@@ -31,6 +33,7 @@ export function readAppConfig(env: Env): AppConfig {
     trustedProxies: readList(env, 'TRUSTED_PROXIES'),
     transport: readTransportConfig(env),
     positions: readPositionsConfig(env),
+    geofencing: readGeofencingConfig(env),
   };
 }
 

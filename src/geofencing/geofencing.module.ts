@@ -5,6 +5,7 @@ import { DeliveryModule } from '../delivery/delivery.module';
 import { GeofencesModule } from '../geofences/geofences.module';
 import { GeofenceEvaluator } from './events/geofence-evaluator.service';
 import { GeofenceEventLog } from './events/event-log.service';
+import { GeofenceDeadlineSweeper } from './events/deadline-sweeper';
 import { GeofenceEventsController } from './events/events.controller';
 import { FloorIndexes } from './queries/floor-indexes';
 import { GeofencingQueriesController } from './queries/queries.controller';
@@ -18,7 +19,7 @@ import { GeofencingRulesService } from './rules/rules.service';
 @Module({
   imports: [TypeOrmModule.forFeature([GeofenceRuleSet, GeofencingSettings]), BuildingsModule, DeliveryModule, GeofencesModule],
   controllers: [GeofencingRulesController, GeofencingQueriesController, GeofenceEventsController],
-  providers: [GeofencingRulesService, GeofencingQueriesService, FloorIndexes, GeofenceEvaluator, GeofenceEventLog],
+  providers: [GeofencingRulesService, GeofencingQueriesService, FloorIndexes, GeofenceEvaluator, GeofenceEventLog, GeofenceDeadlineSweeper],
   exports: [GeofencingRulesService, FloorIndexes, GeofenceEvaluator],
 })
 export class GeofencingModule {}

@@ -27,7 +27,10 @@ function square(): LatLng[] {
 
 const IN = at(5, 5);
 const OUT = at(30, 5);
-const WEBHOOK_ENV = { WEBHOOK_RETRY_SCHEDULE: '0s,1s,1s', WEBHOOK_TIMEOUT_MS: '600', WEBHOOK_POLL_INTERVAL_MS: '100' };
+// The ingest scenarios use past times: the timer would fire their deadlines between batches, so it is off there.
+const NO_TIMER = { GEOFENCE_SWEEPER: 'false' };
+const FAST_TIMER = { GEOFENCE_SWEEP_INTERVAL_MS: '100' };
+const WEBHOOK_ENV = { ...NO_TIMER, WEBHOOK_RETRY_SCHEDULE: '0s,1s,1s', WEBHOOK_TIMEOUT_MS: '600', WEBHOOK_POLL_INTERVAL_MS: '100' };
 
 interface GeofenceEvent {
   id: string;
@@ -254,7 +257,7 @@ describe('the geofence event log (contract 7.3)', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: NO_TIMER });
     a = await signUp(t, 'Log A');
     b = await signUp(t, 'Log B');
     siteA = await createSite(t, a.auth);
@@ -352,7 +355,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('geofence events on two instan
     database = await freshDatabase();
     const shared: FreshDatabase = { ...database, drop: async () => undefined };
     // The instances share the database and the JWT secret; the database is dropped once, at the end.
-    const env = { JWT_SECRET: randomBytes(32).toString('hex') };
+    const env = { JWT_SECRET: randomBytes(32).toString('hex'), ...NO_TIMER };
     one = await createTestApp({ database: shared, env });
     two = await createTestApp({ database: shared, env });
     owner = await signUp(one, 'Events instances');
@@ -400,5 +403,106 @@ describe.runIf(testDatabaseKind() === 'postgres')('geofence events on two instan
     }
     const seqs = (await events(one, owner.org.organizationId)).map((row) => Number(row.seq));
     expect(seqs).toEqual(seqs.map((_, index) => index + 1));
+  });
+});
+
+describe('deadlines from the server timer (contract 7.2)', () => {
+  let t: TestApp;
+  let owner: Cartographer;
+  let site: Site;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: FAST_TIMER });
+    owner = await signUp(t, 'Timer');
+    site = await createSite(t, owner.auth);
+    await fenceWithRules(t, owner.auth, site, { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 1, stale_after_seconds: 2 });
+  });
+  afterAll(async () => t?.close());
+
+  it('a device that goes silent inside gets its dwell and then its timeout exit, each at its own time, once', async () => {
+    const start = Date.now() - 200;
+    const answer = (await report(t, owner.auth, { positions: track(site, 'sleeper', start, [[0, IN]]) })) as { events: GeofenceEvent[] };
+    expect(answer.events.map((event) => event.type)).toEqual(['geofence.enter']);
+    const logged = await waitFor(
+      async () => (await events(t, owner.org.organizationId)).map((row) => JSON.parse(row.body) as GeofenceEvent),
+      (list) => list.length >= 3,
+      10_000,
+      'the dwell and the timeout exit',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const all = (await events(t, owner.org.organizationId)).map((row) => JSON.parse(row.body) as GeofenceEvent);
+    expect(all.length).toBe(logged.length);
+    expect(all.map((event) => [event.type, event.occurred_at, event.reason, event.visit_id])).toEqual([
+      ['geofence.enter', new Date(start).toISOString(), 'position', answer.events[0].visit_id],
+      ['geofence.dwell', new Date(start + 1000).toISOString(), 'position', answer.events[0].visit_id],
+      ['geofence.exit', new Date(start + 2000).toISOString(), 'timeout', answer.events[0].visit_id],
+    ]);
+    expect(await t.dataSource.query(`SELECT * FROM geofence_states WHERE device_id = 'sleeper'`)).toEqual([]);
+  });
+});
+
+describe('a restart between a fix and its dwell deadline', () => {
+  it('the next instance on the same database fires the dwell once, with its original time', async () => {
+    const database = await freshDatabase();
+    const shared: FreshDatabase = { ...database, drop: async () => undefined };
+    const env = { JWT_SECRET: randomBytes(32).toString('hex') };
+    let first: TestApp | undefined = await createTestApp({ database: shared, env: { ...env, ...NO_TIMER } });
+    let second: TestApp | undefined;
+    try {
+      const owner = await signUp(first, 'Restart');
+      const site = await createSite(first, owner.auth);
+      await fenceWithRules(first, owner.auth, site, { min_dwell_seconds: 0, dwell_seconds: 1 });
+      const start = Date.now() - 100;
+      const answer = (await report(first, owner.auth, { positions: track(site, 'restart', start, [[0, IN]]) })) as { events: GeofenceEvent[] };
+      expect(answer.events.map((event) => event.type)).toEqual(['geofence.enter']);
+      await first.close();
+      first = undefined;
+      // The dwell falls due while no instance runs.
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      second = await createTestApp({ database: shared, env: { ...env, ...FAST_TIMER } });
+      const app = second;
+      await waitFor(
+        async () => (await events(app, owner.org.organizationId)).length,
+        (count) => count >= 2,
+        10_000,
+        'the dwell after the restart',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const all = (await events(app, owner.org.organizationId)).map((row) => JSON.parse(row.body) as GeofenceEvent);
+      expect(all.map((event) => [event.type, event.occurred_at, event.visit_id])).toEqual([
+        ['geofence.enter', new Date(start).toISOString(), answer.events[0].visit_id],
+        ['geofence.dwell', new Date(start + 1000).toISOString(), answer.events[0].visit_id],
+      ]);
+    } finally {
+      await first?.close();
+      await second?.close();
+      await database.drop();
+    }
+  });
+});
+
+describe.runIf(testDatabaseKind() === 'postgres')('the timer on two instances of one PostgreSQL', () => {
+  it('fires each due deadline once across instances', async () => {
+    const database = await freshDatabase();
+    const shared: FreshDatabase = { ...database, drop: async () => undefined };
+    const env = { JWT_SECRET: randomBytes(32).toString('hex'), GEOFENCE_SWEEP_INTERVAL_MS: '20' };
+    const one = await createTestApp({ database: shared, env });
+    const two = await createTestApp({ database: shared, env });
+    try {
+      const owner = await signUp(one, 'Timer instances');
+      const site = await createSite(one, owner.auth);
+      await fenceWithRules(one, owner.auth, site, { min_dwell_seconds: 0, dwell_seconds: 1, stale_after_seconds: 600 });
+      const start = Date.now() - 100;
+      const devices = Array.from({ length: 20 }, (_, index) => `timer-${index}`);
+      await Promise.all(devices.map((device, index) => report(index % 2 === 0 ? one : two, owner.auth, { positions: track(site, device, start, [[0, IN]]) })));
+      const dwells = async () => (await one.dataSource.query(`SELECT device_id FROM geofence_events WHERE type = 'geofence.dwell'`)) as Array<{ device_id: string }>;
+      await waitFor(dwells, (rows) => rows.length >= devices.length, 10_000, 'every dwell');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await dwells()).map((row) => row.device_id).sort()).toEqual([...devices].sort());
+    } finally {
+      await two.close();
+      await one.close();
+      await database.drop();
+    }
   });
 });

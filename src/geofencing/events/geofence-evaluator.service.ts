@@ -9,7 +9,7 @@ import { Dialect, timestampParameter, valuesList } from '../../positions/positio
 import { LatLng, ProjectedRing, projectRing, signedDistance } from '../engine/classify';
 import { FenceMatch } from '../engine/floor-index';
 import { effectiveRules, GeofenceRules } from '../engine/rules';
-import { initialVisitState, nextDeadline, Observation, onFenceChanged, onFix, Transition, VisitEvent, VisitState } from '../engine/visit-state';
+import { initialVisitState, nextDeadline, Observation, onDeadline, onFenceChanged, onFix, Transition, VisitEvent, VisitState } from '../engine/visit-state';
 import { FloorIndexes, FloorOfCaller, IndexedFence } from '../queries/floor-indexes';
 import { EventFence, eventBody, GeofenceEventBody, newEventId, newVisitId } from './geofence-event';
 
@@ -212,6 +212,51 @@ export class GeofenceEvaluator implements OnModuleInit {
     }
     sortByTime(pending, deviceStart);
     return this.writeOutcome(manager, organizationId, [...states.values()], fences, pending, detectedAt);
+  }
+
+  /**
+   * The timer (contract 7.2): every state whose deadline is due fires what is due up to
+   * `now`, each event at its own time (so after a restart, overdue deadlines keep their
+   * original times). At most `limit` devices per call; answers how many devices it took,
+   * so the caller goes on while a call comes back full. Call it in a transaction.
+   */
+  async fireDueDeadlines(manager: EntityManager, now: number, limit: number): Promise<number> {
+    const due = (await manager.query(
+      ...this.transactions.escape(
+        `SELECT DISTINCT organization_id, device_id FROM (SELECT organization_id, device_id FROM geofence_states WHERE next_deadline_at <= :now ORDER BY next_deadline_at LIMIT :limit) AS due`,
+        { now: this.stamp(now), limit },
+      ),
+    )) as Array<{ organization_id: string; device_id: string }>;
+    const byOrganization = new Map<string, string[]>();
+    for (const row of due) {
+      const devices = byOrganization.get(row.organization_id) ?? [];
+      devices.push(row.device_id);
+      byOrganization.set(row.organization_id, devices);
+    }
+    for (const [organizationId, deviceIds] of byOrganization) {
+      await this.lockDevices(manager, organizationId, deviceIds);
+      // Read after the lock: an ingest that ran first may have moved these states on.
+      const states = [...(await this.loadStates(manager, organizationId, deviceIds)).values()];
+      const fences = await this.loadFences(manager, organizationId, [...new Set(states.map((stored) => stored.fenceId))]);
+      const pending: PendingEvent[] = [];
+      for (const stored of states.sort((x, y) => (x.deviceId < y.deviceId ? -1 : x.deviceId > y.deviceId ? 1 : 0))) {
+        const fence = fences.get(stored.fenceId);
+        if (!fence) {
+          stored.dirty = true;
+          continue;
+        }
+        const deadline = nextDeadline(stored.state, fence.rules);
+        if (deadline === null || deadline > now) continue;
+        const transition = onDeadline(stored.state, now, { rules: fence.rules, newVisitId });
+        stored.state = transition.state;
+        stored.dirty = true;
+        for (const event of transition.events) pending.push({ event, fence, deviceId: stored.deviceId, userId: stored.userId });
+      }
+      // A device's events in time order across its fences.
+      pending.sort((x, y) => (x.deviceId === y.deviceId ? x.event.occurredAt - y.event.occurredAt : x.deviceId < y.deviceId ? -1 : 1));
+      await this.writeOutcome(manager, organizationId, states, fences, pending, now);
+    }
+    return due.length;
   }
 
   /**
