@@ -6,6 +6,8 @@ import { GeofencesModule } from '../geofences/geofences.module';
 import { GeofenceEvaluator } from './events/geofence-evaluator.service';
 import { GeofenceEventLog } from './events/event-log.service';
 import { GeofenceDeadlineSweeper } from './events/deadline-sweeper';
+import { GeofenceOccupancyController } from './occupancy/occupancy.controller';
+import { GeofenceOccupancyService } from './occupancy/occupancy.service';
 import { GeofenceEventsController } from './events/events.controller';
 import { FloorIndexes } from './queries/floor-indexes';
 import { GeofencingQueriesController } from './queries/queries.controller';
@@ -18,8 +20,8 @@ import { GeofencingRulesService } from './rules/rules.service';
 /** Geofence evaluation (contract 7): rules and settings, and the stateless queries over a floor's fences. */
 @Module({
   imports: [TypeOrmModule.forFeature([GeofenceRuleSet, GeofencingSettings]), BuildingsModule, DeliveryModule, GeofencesModule],
-  controllers: [GeofencingRulesController, GeofencingQueriesController, GeofenceEventsController],
-  providers: [GeofencingRulesService, GeofencingQueriesService, FloorIndexes, GeofenceEvaluator, GeofenceEventLog, GeofenceDeadlineSweeper],
+  controllers: [GeofencingRulesController, GeofencingQueriesController, GeofenceEventsController, GeofenceOccupancyController],
+  providers: [GeofencingRulesService, GeofencingQueriesService, FloorIndexes, GeofenceEvaluator, GeofenceEventLog, GeofenceDeadlineSweeper, GeofenceOccupancyService],
   exports: [GeofencingRulesService, FloorIndexes, GeofenceEvaluator],
 })
 export class GeofencingModule {}

@@ -344,6 +344,88 @@ describe('the geofence event log (contract 7.3)', () => {
   });
 });
 
+describe('occupants, occupancy and visits (contract 7.6)', () => {
+  let t: TestApp;
+  let a: Cartographer;
+  let b: Cartographer;
+  let site: Site;
+  let lobby: { id: string };
+  let hall: { id: string };
+  let base: number;
+  let enters: GeofenceEvent[];
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: NO_TIMER });
+    a = await signUp(t, 'Occupancy A');
+    b = await signUp(t, 'Occupancy B');
+    site = await createSite(t, a.auth);
+    const rules = { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0, stale_after_seconds: 3600 };
+    lobby = await fenceWithRules(t, a.auth, site, rules, 'Lobby');
+    hall = await fenceWithRules(t, a.auth, site, rules, 'Hall');
+    await t.http.put(`/api/v1/geofences/${hall.id}`).set(a.auth).send({ geometric: square().map(([lat, lng]) => [lat + 50 * METRE_LAT, lng]) }).expect(200);
+    base = Date.now() - 60_000;
+    const answer = (await report(t, a.auth, {
+      positions: [...track(site, 'in-1', base, [[0, IN]]), ...track(site, 'in-2', base, [[10, IN]]), ...track(site, 'left', base, [[0, IN], [20, OUT]])],
+    })) as { events: GeofenceEvent[] };
+    enters = answer.events.filter((event) => event.type === 'geofence.enter');
+  });
+  afterAll(async () => t?.close());
+
+  it('lists who is inside a fence now, with their visit and last position', async () => {
+    const response = await t.http.get(`/api/v1/geofences/${lobby.id}/occupants`).set(a.auth);
+    expect(response.status).toBe(200);
+    const visitOf = (device: string) => enters.find((event) => event.device_id === device)!.visit_id;
+    expect(response.body.data.map((o: { device_id: string; visit_id: string; entered_at: string; exiting: boolean }) => [o.device_id, o.visit_id, o.entered_at, o.exiting])).toEqual([
+      ['in-1', visitOf('in-1'), new Date(base).toISOString(), false],
+      ['in-2', visitOf('in-2'), new Date(base + 10_000).toISOString(), false],
+    ]);
+    expect(response.body.data[0].dwell_seconds).toBeGreaterThanOrEqual(59);
+    expect(response.body.data[0].last_position).toEqual({ lat: IN.lat, lng: IN.lng, accuracy: 2, time: new Date(base).toISOString() });
+    expect((await t.http.get(`/api/v1/geofences/${hall.id}/occupants`).set(a.auth)).body).toEqual({ data: [] });
+  });
+
+  it('counts occupants per fence, filtered by building and floor', async () => {
+    const expected = { data: [{ geofence_id: lobby.id, name: 'Lobby', code: 'lobby', building_id: site.building.id, floor_id: site.floor.id, occupants: 2 }] };
+    expect((await t.http.get('/api/v1/geofencing/occupancy').set(a.auth)).body).toEqual(expected);
+    expect((await t.http.get(`/api/v1/geofencing/occupancy?building_ids=${site.building.id}&floor_ids=${site.floor.id}`).set(a.auth)).body).toEqual(expected);
+    expect((await t.http.get(`/api/v1/geofencing/occupancy?floor_ids=${site.floor.id + 1000}`).set(a.auth)).body).toEqual({ data: [] });
+    expectError(await t.http.get('/api/v1/geofencing/occupancy?building_ids=x').set(a.auth), 422, 'validation_failed');
+  });
+
+  it('lists the visits of a fence between two times, paged', async () => {
+    const all = await t.http.get(`/api/v1/geofences/${lobby.id}/visits`).set(a.auth);
+    expect(all.status).toBe(200);
+    expect(all.body.data.map((v: { device_id: string; exited_at: string | null; exit_reason: string | null }) => [v.device_id, v.exited_at, v.exit_reason])).toEqual([
+      ['in-2', null, null],
+      ['in-1', null, null],
+      ['left', new Date(base + 20_000).toISOString(), 'position'],
+    ].sort((x, y) => (x[0] === 'in-2' ? -1 : y[0] === 'in-2' ? 1 : (x[0] as string).localeCompare(y[0] as string))));
+    expect(all.body.metadata.total_elements).toBe(3);
+    // Visits under way after base + 25 s: the open ones only.
+    const later = await t.http.get(`/api/v1/geofences/${lobby.id}/visits?from=${encodeURIComponent(new Date(base + 25_000).toISOString())}`).set(a.auth);
+    expect(later.body.data.map((v: { device_id: string }) => v.device_id)).toEqual(['in-2', 'in-1']);
+    const firstPage = await t.http.get(`/api/v1/geofences/${lobby.id}/visits?size=1`).set(a.auth);
+    expect(firstPage.body.data.length).toBe(1);
+    expect(firstPage.body.metadata).toMatchObject({ total_elements: 3, total_pages: 3 });
+    expectError(await t.http.get(`/api/v1/geofences/${lobby.id}/visits?from=yesterday`).set(a.auth), 422, 'validation_failed');
+  });
+
+  it("another organization's fence is not found; a positioning key may not read", async () => {
+    for (const path of [`/api/v1/geofences/${lobby.id}/occupants`, `/api/v1/geofences/${lobby.id}/visits`]) {
+      expectError(await t.http.get(path).set(b.auth), 404, 'entity_not_found');
+    }
+    expect((await t.http.get('/api/v1/geofencing/occupancy').set(b.auth)).body).toEqual({ data: [] });
+    for (const [permission] of CARTOGRAPHY_KEY_LEVELS) {
+      const key = asApiKey((await createApiKey(t, a.token, permission)).apikey);
+      for (const path of [`/api/v1/geofences/${lobby.id}/occupants`, `/api/v1/geofences/${lobby.id}/visits`, '/api/v1/geofencing/occupancy']) {
+        const response = await t.http.get(path).set(key);
+        if (permission === 'positioning') expectError(response, 403, 'forbidden');
+        else expect(response.status, path).toBe(200);
+      }
+    }
+  });
+});
+
 describe.runIf(testDatabaseKind() === 'postgres')('geofence events on two instances of one PostgreSQL', () => {
   let database: FreshDatabase;
   let one: TestApp;
