@@ -8,7 +8,8 @@ import { GeofenceEventLog } from './events/event-log.service';
 import { GeofenceDeadlineSweeper } from './events/deadline-sweeper';
 import { GeofenceOccupancyController } from './occupancy/occupancy.controller';
 import { GeofenceOccupancyService } from './occupancy/occupancy.service';
-import { GeofenceEventsController } from './events/events.controller';
+import { GeofenceEventsController, GeofenceSimulationController } from './events/events.controller';
+import { GeofenceSimulation } from './events/simulation.service';
 import { FloorIndexes } from './queries/floor-indexes';
 import { GeofencingQueriesController } from './queries/queries.controller';
 import { GeofencingQueriesService } from './queries/queries.service';
@@ -20,8 +21,8 @@ import { GeofencingRulesService } from './rules/rules.service';
 /** Geofence evaluation (contract 7): rules and settings, and the stateless queries over a floor's fences. */
 @Module({
   imports: [TypeOrmModule.forFeature([GeofenceRuleSet, GeofencingSettings]), BuildingsModule, DeliveryModule, GeofencesModule],
-  controllers: [GeofencingRulesController, GeofencingQueriesController, GeofenceEventsController, GeofenceOccupancyController],
-  providers: [GeofencingRulesService, GeofencingQueriesService, FloorIndexes, GeofenceEvaluator, GeofenceEventLog, GeofenceDeadlineSweeper, GeofenceOccupancyService],
+  controllers: [GeofencingRulesController, GeofencingQueriesController, GeofenceEventsController, GeofenceSimulationController, GeofenceOccupancyController],
+  providers: [GeofencingRulesService, GeofencingQueriesService, FloorIndexes, GeofenceEvaluator, GeofenceEventLog, GeofenceDeadlineSweeper, GeofenceOccupancyService, GeofenceSimulation],
   exports: [GeofencingRulesService, FloorIndexes, GeofenceEvaluator],
 })
 export class GeofencingModule {}

@@ -395,11 +395,14 @@ describe('occupants, occupancy and visits (contract 7.6)', () => {
   it('lists the visits of a fence between two times, paged', async () => {
     const all = await t.http.get(`/api/v1/geofences/${lobby.id}/visits`).set(a.auth);
     expect(all.status).toBe(200);
-    expect(all.body.data.map((v: { device_id: string; exited_at: string | null; exit_reason: string | null }) => [v.device_id, v.exited_at, v.exit_reason])).toEqual([
-      ['in-2', null, null],
+    type VisitRow = { device_id: string; exited_at: string | null; exit_reason: string | null };
+    // Newest first: in-2 entered last; in-1 and left entered together.
+    expect(all.body.data[0].device_id).toBe('in-2');
+    expect(all.body.data.map((v: VisitRow) => [v.device_id, v.exited_at, v.exit_reason]).sort()).toEqual([
       ['in-1', null, null],
+      ['in-2', null, null],
       ['left', new Date(base + 20_000).toISOString(), 'position'],
-    ].sort((x, y) => (x[0] === 'in-2' ? -1 : y[0] === 'in-2' ? 1 : (x[0] as string).localeCompare(y[0] as string))));
+    ]);
     expect(all.body.metadata.total_elements).toBe(3);
     // Visits under way after base + 25 s: the open ones only.
     const later = await t.http.get(`/api/v1/geofences/${lobby.id}/visits?from=${encodeURIComponent(new Date(base + 25_000).toISOString())}`).set(a.auth);
@@ -423,6 +426,72 @@ describe('occupants, occupancy and visits (contract 7.6)', () => {
         else expect(response.status, path).toBe(200);
       }
     }
+  });
+});
+
+describe('simulate (contract 7.6)', () => {
+  let t: TestApp;
+  let a: Cartographer;
+  let b: Cartographer;
+  let site: Site;
+  let siteB: Site;
+  let fence: { id: string };
+  let other: { id: string };
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: NO_TIMER });
+    a = await signUp(t, 'Simulate A');
+    b = await signUp(t, 'Simulate B');
+    site = await createSite(t, a.auth);
+    siteB = await createSite(t, b.auth);
+    fence = await fenceWithRules(t, a.auth, site, { min_dwell_seconds: 3, exit_grace_seconds: 0, dwell_seconds: 0 }, 'Simulated');
+    other = await fenceWithRules(t, a.auth, site, { min_dwell_seconds: 0, dwell_seconds: 0 }, 'Overlapping');
+  });
+  afterAll(async () => t?.close());
+
+  const simulate = (auth: Auth, body: unknown) => t.http.post('/api/v1/geofencing/simulate').set(auth).send(body as object);
+  const base = Date.parse('2026-01-01T10:00:00Z');
+
+  it('answers the events a track would fire, and stores nothing', async () => {
+    const positions = track(site, 'sim', base, [[0, IN], [5, IN], [9, OUT]]);
+    const response = await simulate(a.auth, { positions, geofence_ids: [fence.id] });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.body.events.map((event: GeofenceEvent) => [event.seq, event.type, event.occurred_at, event.geofence.id, event.id, event.detected_at])).toEqual([
+      [1, 'geofence.enter', new Date(base).toISOString(), fence.id, null, null],
+      [2, 'geofence.exit', new Date(base + 9000).toISOString(), fence.id, null, null],
+    ]);
+    expect(await t.dataSource.query('SELECT id FROM geofence_events')).toEqual([]);
+    expect(await t.dataSource.query('SELECT device_id FROM geofence_states')).toEqual([]);
+    expect(await t.dataSource.query('SELECT device_id FROM position_history')).toEqual([]);
+  });
+
+  it('other rules change the answer; without geofence_ids every fence of the floor counts', async () => {
+    const positions = track(site, 'sim', base, [[0, IN], [1, OUT]]);
+    const strict = await simulate(a.auth, { positions, geofence_ids: [fence.id] });
+    expect(strict.body.events).toEqual([]);
+    const relaxed = await simulate(a.auth, { positions, geofence_ids: [fence.id], rules: { min_dwell_seconds: 0 } });
+    expect(relaxed.body.events.map((event: GeofenceEvent) => event.type)).toEqual(['geofence.enter', 'geofence.exit']);
+    const all = await simulate(a.auth, { positions });
+    // The other fence's exit waits out its 10 s grace, past the end of the track: only its enter.
+    expect(all.body.events.map((event: GeofenceEvent) => [event.type, event.geofence.id])).toEqual([['geofence.enter', other.id]]);
+  });
+
+  it('names every bad field, unknown and foreign floors with 422', async () => {
+    const bad = await simulate(a.auth, { positions: [{ time: 'x', lat: 100, lng: 0, floor_id: site.floor.id }], rules: { buffer_m: -1 } });
+    expectError(bad, 422, 'validation_failed');
+    expect(bad.body.errors.map((error: { fields: string }) => error.fields)).toEqual(['positions[0].time', 'positions[0].lat', 'rules.buffer_m']);
+    expectError(await simulate(a.auth, { positions: [] }), 422, 'validation_failed');
+    const foreign = await simulate(a.auth, { positions: track(siteB, 'sim', base, [[0, IN]]) });
+    expectError(foreign, 422, 'validation_failed');
+    expect(foreign.body.errors.map((error: { fields: string }) => error.fields)).toEqual(['positions[0].floor_id']);
+    expect((await simulate(b.auth, { positions: track(siteB, 'sim', base, [[0, IN]]) })).body).toEqual({ events: [] });
+  });
+
+  it('needs read access: a positioning key may not simulate', async () => {
+    const key = asApiKey((await createApiKey(t, a.token, 'positioning' as never)).apikey);
+    expectError(await simulate(key, { positions: track(site, 'sim', base, [[0, IN]]) }), 403, 'forbidden');
+    const reader = asApiKey((await createApiKey(t, a.token, 'read-only' as never)).apikey);
+    expect((await simulate(reader, { positions: track(site, 'sim', base, [[0, IN]]) })).status).toBe(200);
   });
 });
 

@@ -58,6 +58,7 @@ const DECLARED_ROUTES: RouteDeclaration[] = [
   { method: 'GET', path: 'geofencing/occupancy', access: 'read' },
   { method: 'GET', path: 'geofencing/settings', access: 'read' },
   { method: 'PUT', path: 'geofencing/settings', access: 'cartography:write' },
+  { method: 'POST', path: 'geofencing/simulate', access: 'read' },
   { method: 'GET', path: 'groups', access: 'read' },
   { method: 'POST', path: 'groups', access: 'write role=ADMIN_ORG' },
   { method: 'DELETE', path: 'groups/:id', access: 'write role=ADMIN_ORG' },

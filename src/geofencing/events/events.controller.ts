@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { Access } from '../../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../../auth/decorators/current-principal.decorator';
@@ -7,6 +7,7 @@ import { Principal } from '../../auth/principal';
 import { ErrorResponseDto } from '../../common/errors/error-response.dto';
 import { EventPage, GeofenceEventLog } from './event-log.service';
 import { GeofenceEventBody } from './geofence-event';
+import { GeofenceSimulation, SimulatedEvent } from './simulation.service';
 
 @ApiTags('Geofencing')
 @Controller('geofencing/events')
@@ -32,5 +33,24 @@ export class GeofenceEventsController {
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<GeofenceEventBody> {
     return this.log.get(principal, id);
+  }
+}
+
+@ApiTags('Geofencing')
+@Controller('geofencing')
+export class GeofenceSimulationController {
+  constructor(private readonly simulation: GeofenceSimulation) {}
+
+  @Post('simulate')
+  @HttpCode(200)
+  @Access(AccessScope.Read)
+  @ApiOperation({
+    summary:
+      'The events a recorded track would fire (contract 7.6): {"positions":[{device_id,time,lat,lng,accuracy,floor_id}…] (at most 10,000),"geofence_ids"?,"rules"?}; nothing is stored',
+  })
+  @ApiOkResponse({ description: '{"events":[event…]} with id and detected_at null', schema: { type: 'object' } })
+  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'A bad position, rule or unknown floor, named in errors[].fields' })
+  simulate(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<{ events: SimulatedEvent[] }> {
+    return this.simulation.simulate(principal, body);
   }
 }

@@ -27,7 +27,7 @@ export interface EvaluableFix {
 /** The channel told, after commit, that an organization's event log grew (streams listen to it). */
 export const GEOFENCE_EVENTS_CHANNEL = 'geofencing_events';
 
-interface StoredState {
+export interface StoredState {
   deviceId: string;
   fenceId: string;
   state: VisitState;
@@ -37,12 +37,12 @@ interface StoredState {
   dirty: boolean;
 }
 
-interface LiveFence extends EventFence {
+export interface LiveFence extends EventFence {
   rules: GeofenceRules;
   ring: LatLng[];
 }
 
-interface PendingEvent {
+export interface PendingEvent {
   event: VisitEvent;
   fence: LiveFence;
   deviceId: string;
@@ -154,6 +154,67 @@ export class GeofenceEvaluator implements OnModuleInit {
     if (fenceIds.size === 0) return [];
     const fences = await this.loadFences(manager, organizationId, [...fenceIds]);
 
+    const pending = this.drive(fixes, states, fences, indexes, matchesOf);
+    return this.writeOutcome(manager, organizationId, [...states.values()], fences, pending, detectedAt);
+  }
+
+  /**
+   * The timer (contract 7.2): every state whose deadline is due fires what is due up to
+   * `now`, each event at its own time (so after a restart, overdue deadlines keep their
+   * original times). At most `limit` devices per call; answers how many devices it took,
+   * so the caller goes on while a call comes back full. Call it in a transaction.
+   */
+  async fireDueDeadlines(manager: EntityManager, now: number, limit: number): Promise<number> {
+    const due = (await manager.query(
+      ...this.transactions.escape(
+        `SELECT DISTINCT organization_id, device_id FROM (SELECT organization_id, device_id FROM geofence_states WHERE next_deadline_at <= :now ORDER BY next_deadline_at LIMIT :limit) AS due`,
+        { now: this.stamp(now), limit },
+      ),
+    )) as Array<{ organization_id: string; device_id: string }>;
+    const byOrganization = new Map<string, string[]>();
+    for (const row of due) {
+      const devices = byOrganization.get(row.organization_id) ?? [];
+      devices.push(row.device_id);
+      byOrganization.set(row.organization_id, devices);
+    }
+    for (const [organizationId, deviceIds] of byOrganization) {
+      await this.lockDevices(manager, organizationId, deviceIds);
+      // Read after the lock: an ingest that ran first may have moved these states on.
+      const states = [...(await this.loadStates(manager, organizationId, deviceIds)).values()];
+      const fences = await this.loadFences(manager, organizationId, [...new Set(states.map((stored) => stored.fenceId))]);
+      const pending: PendingEvent[] = [];
+      for (const stored of states.sort((x, y) => (x.deviceId < y.deviceId ? -1 : x.deviceId > y.deviceId ? 1 : 0))) {
+        const fence = fences.get(stored.fenceId);
+        if (!fence) {
+          stored.dirty = true;
+          continue;
+        }
+        const deadline = nextDeadline(stored.state, fence.rules);
+        if (deadline === null || deadline > now) continue;
+        const transition = onDeadline(stored.state, now, { rules: fence.rules, newVisitId });
+        stored.state = transition.state;
+        stored.dirty = true;
+        for (const event of transition.events) pending.push({ event, fence, deviceId: stored.deviceId, userId: stored.userId });
+      }
+      // A device's events in time order across its fences.
+      pending.sort((x, y) => (x.deviceId === y.deviceId ? x.event.occurredAt - y.event.occurredAt : x.deviceId < y.deviceId ? -1 : 1));
+      await this.writeOutcome(manager, organizationId, states, fences, pending, now);
+    }
+    return due.length;
+  }
+
+  /**
+   * The state machine over fixes ordered by device and time: updates `states` (marking the
+   * pairs it touched) and answers the events, each device's in time order. Touches no
+   * database, so `simulate` runs it too.
+   */
+  drive(
+    fixes: readonly EvaluableFix[],
+    states: Map<string, StoredState>,
+    fences: ReadonlyMap<string, LiveFence>,
+    indexes: ReadonlyMap<number, FloorOfCaller>,
+    matchesOf: ReadonlyArray<ReadonlyArray<FenceMatch<IndexedFence>>>,
+  ): PendingEvent[] {
     const byDevice = new Map<string, Set<string>>();
     for (const stored of states.values()) {
       if (!fences.has(stored.fenceId)) {
@@ -211,52 +272,7 @@ export class GeofenceEvaluator implements OnModuleInit {
       }
     }
     sortByTime(pending, deviceStart);
-    return this.writeOutcome(manager, organizationId, [...states.values()], fences, pending, detectedAt);
-  }
-
-  /**
-   * The timer (contract 7.2): every state whose deadline is due fires what is due up to
-   * `now`, each event at its own time (so after a restart, overdue deadlines keep their
-   * original times). At most `limit` devices per call; answers how many devices it took,
-   * so the caller goes on while a call comes back full. Call it in a transaction.
-   */
-  async fireDueDeadlines(manager: EntityManager, now: number, limit: number): Promise<number> {
-    const due = (await manager.query(
-      ...this.transactions.escape(
-        `SELECT DISTINCT organization_id, device_id FROM (SELECT organization_id, device_id FROM geofence_states WHERE next_deadline_at <= :now ORDER BY next_deadline_at LIMIT :limit) AS due`,
-        { now: this.stamp(now), limit },
-      ),
-    )) as Array<{ organization_id: string; device_id: string }>;
-    const byOrganization = new Map<string, string[]>();
-    for (const row of due) {
-      const devices = byOrganization.get(row.organization_id) ?? [];
-      devices.push(row.device_id);
-      byOrganization.set(row.organization_id, devices);
-    }
-    for (const [organizationId, deviceIds] of byOrganization) {
-      await this.lockDevices(manager, organizationId, deviceIds);
-      // Read after the lock: an ingest that ran first may have moved these states on.
-      const states = [...(await this.loadStates(manager, organizationId, deviceIds)).values()];
-      const fences = await this.loadFences(manager, organizationId, [...new Set(states.map((stored) => stored.fenceId))]);
-      const pending: PendingEvent[] = [];
-      for (const stored of states.sort((x, y) => (x.deviceId < y.deviceId ? -1 : x.deviceId > y.deviceId ? 1 : 0))) {
-        const fence = fences.get(stored.fenceId);
-        if (!fence) {
-          stored.dirty = true;
-          continue;
-        }
-        const deadline = nextDeadline(stored.state, fence.rules);
-        if (deadline === null || deadline > now) continue;
-        const transition = onDeadline(stored.state, now, { rules: fence.rules, newVisitId });
-        stored.state = transition.state;
-        stored.dirty = true;
-        for (const event of transition.events) pending.push({ event, fence, deviceId: stored.deviceId, userId: stored.userId });
-      }
-      // A device's events in time order across its fences.
-      pending.sort((x, y) => (x.deviceId === y.deviceId ? x.event.occurredAt - y.event.occurredAt : x.deviceId < y.deviceId ? -1 : 1));
-      await this.writeOutcome(manager, organizationId, states, fences, pending, now);
-    }
-    return due.length;
+    return pending;
   }
 
   /**
