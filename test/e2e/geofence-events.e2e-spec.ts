@@ -29,7 +29,7 @@ const IN = at(5, 5);
 const OUT = at(30, 5);
 // The ingest scenarios use past times: the timer would fire their deadlines between batches, so it is off there.
 const NO_TIMER = { GEOFENCE_SWEEPER: 'false' };
-const FAST_TIMER = { GEOFENCE_SWEEP_INTERVAL_MS: '100' };
+const FAST_TIMER = { GEOFENCE_SWEEPER: 'true', GEOFENCE_SWEEP_INTERVAL_MS: '100' };
 const WEBHOOK_ENV = { ...NO_TIMER, WEBHOOK_RETRY_SCHEDULE: '0s,1s,1s', WEBHOOK_TIMEOUT_MS: '600', WEBHOOK_POLL_INTERVAL_MS: '100' };
 
 interface GeofenceEvent {
@@ -636,7 +636,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('the timer on two instances of
   it('fires each due deadline once across instances', async () => {
     const database = await freshDatabase();
     const shared: FreshDatabase = { ...database, drop: async () => undefined };
-    const env = { JWT_SECRET: randomBytes(32).toString('hex'), GEOFENCE_SWEEP_INTERVAL_MS: '20' };
+    const env = { JWT_SECRET: randomBytes(32).toString('hex'), GEOFENCE_SWEEPER: 'true', GEOFENCE_SWEEP_INTERVAL_MS: '20' };
     const one = await createTestApp({ database: shared, env });
     const two = await createTestApp({ database: shared, env });
     try {
