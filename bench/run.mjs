@@ -10,6 +10,7 @@
 //   npm run bench -- --scenarios=9,10 --connections=1  geofencing contains / evaluate latency (issue 12)
 //   node bench/pipeline.mjs               CPU per request in process, for a machine shared with other work
 //   npm run bench -- --scenarios=11,12 --devices=1000 --realtime-connections=4   positions: ingest, live read
+//   npm run bench -- --scenarios=11,13 --devices=1000   ingest with geofence evaluation (11) and without fences (13)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -293,6 +294,7 @@ function scenarioSpecs(base, seeded) {
   const evaluateBody = { points: Array.from({ length: 1000 }, (_, index) => gridPoint(index * 7, seeded.floors[index % 3])) };
   const floorIds = seeded.floors.map((floor) => floor.id);
   const positionsSpec = { devices: options.devices, batch: POSITIONS_PER_BATCH, floorIds, lat: seeded.location.lat, lng: seeded.location.lng };
+  const bareFloorSpec = { ...positionsSpec, floorIds: [] };
   const seedPositions = (block) =>
     Array.from({ length: Math.min(POSITIONS_PER_BATCH, options.devices - block) }, (_, i) => ({
       device_id: `bench-${block + i}`,
@@ -331,6 +333,16 @@ function scenarioSpecs(base, seeded) {
       title: `POST /realtime/positions (${options.devices} devices, ${POSITIONS_PER_BATCH} fixes per request)`,
       itemsPerRequest: POSITIONS_PER_BATCH,
       runs: [{ ...common, method: 'POST', path: '/api/v1/realtime/positions', headers: { 'x-api-key': seeded.positioningKey, 'content-type': 'application/json' }, positions: positionsSpec }],
+    },
+    13: {
+      // The same ingest as 11 on a floor without fences: 11 against 13 is the cost of geofence evaluation.
+      title: `POST /realtime/positions on a floor without fences (${options.devices} devices; compare with 11)`,
+      itemsPerRequest: POSITIONS_PER_BATCH,
+      prepare: async () => {
+        const { json: floor } = await api(base, 'POST', '/api/v1/floors', { token: seeded.token, body: { building_id: seeded.building.id, level: options.floors + 1, name: 'No fences' } });
+        bareFloorSpec.floorIds = [floor.id];
+      },
+      runs: [{ ...common, method: 'POST', path: '/api/v1/realtime/positions', headers: { 'x-api-key': seeded.positioningKey, 'content-type': 'application/json' }, positions: bareFloorSpec }],
     },
     12: {
       title: `GET /realtime/positions?building_ids= (${options.devices} live devices, ${options.realtimeConnections} connections)`,
