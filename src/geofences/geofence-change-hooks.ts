@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
-/** A fence's geometry or floor changed, or it was deleted: what its occupants must hear (contract 7.2). */
+/** A fence was created, its geometry or floor changed, or it was deleted: what the devices around it must hear (contract 7.2). */
 export interface GeofenceChange {
   organizationId: string;
   geofenceId: string;
-  reason: 'fence_changed' | 'fence_deleted';
+  reason: 'fence_created' | 'fence_changed' | 'fence_deleted';
   /** When the write happened (ms since the epoch): the time of the exits. */
   at: number;
 }

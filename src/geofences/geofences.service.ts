@@ -126,6 +126,8 @@ export class GeofencesService {
       });
       await manager.insert(Geofence, geofence);
       await this.revisions.bump(manager, [geofence.buildingId]);
+      // Devices already inside are not entered (unless initial_trigger): creation is silent.
+      await this.changeHooks.run(manager, { organizationId: geofence.organizationId, geofenceId: geofence.id, reason: 'fence_created', at: now.getTime() });
       return new Versioned(toGeofenceResponse(geofence), geofence.version);
     });
   }

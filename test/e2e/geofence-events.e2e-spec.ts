@@ -222,6 +222,27 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
     expect(later.events.filter((event) => event.geofence.id === moved.id || event.geofence.id === deleted.id)).toEqual([]);
   });
 
+  it('creating a fence around a device is silent (the device must be seen out first), unless initial_trigger', async () => {
+    const quiet = await signUp(t, 'Creation');
+    const quietSite = await createSite(t, quiet.auth);
+    await t.http.put('/api/v1/geofencing/settings').set(quiet.auth).send({ min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0 }).expect(200);
+    const base = Date.now() - 20_000;
+    await report(t, quiet.auth, { positions: track(quietSite, 'present', base, [[0, IN]]) });
+    const fence = await createGeofence(t, quiet.auth, quietSite.place, { name: 'Late', geometric: square() });
+    expect(await events(t, quiet.org.organizationId)).toEqual([]);
+    const still = (await report(t, quiet.auth, { positions: track(quietSite, 'present', base, [[2, IN]]) })) as { events: GeofenceEvent[] };
+    expect(still.events).toEqual([]);
+    const back = (await report(t, quiet.auth, { positions: track(quietSite, 'present', base, [[4, OUT], [6, IN]]) })) as { events: GeofenceEvent[] };
+    expect(back.events.map((event) => [event.type, event.occurred_at, event.geofence.id])).toEqual([['geofence.enter', new Date(base + 6000).toISOString(), fence.id]]);
+
+    await t.http.put('/api/v1/geofencing/settings').set(quiet.auth).send({ initial_trigger: true }).expect(200);
+    const before = Date.now();
+    const triggered = await createGeofence(t, quiet.auth, quietSite.place, { name: 'Triggered', geometric: square() });
+    const fired = (await events(t, quiet.org.organizationId)).map((row) => JSON.parse(row.body) as GeofenceEvent).filter((event) => event.geofence.id === triggered.id);
+    expect(fired.map((event) => [event.type, event.reason, event.device_id])).toEqual([['geofence.enter', 'fence_created', 'present']]);
+    expect(Date.parse(fired[0].occurred_at)).toBeGreaterThanOrEqual(before - 5);
+  });
+
   it('delivers an enter event to a webhook (the outbox is written with the event)', async () => {
     const created = await t.http.post('/api/v1/webhooks').set(b.auth).send({ url: receiver.url });
     expect(created.status, JSON.stringify(created.body)).toBe(201);

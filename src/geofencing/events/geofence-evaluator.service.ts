@@ -9,7 +9,7 @@ import { Dialect, timestampParameter, valuesList } from '../../positions/positio
 import { LatLng, ProjectedRing, projectRing, signedDistance } from '../engine/classify';
 import { FenceMatch } from '../engine/floor-index';
 import { effectiveRules, GeofenceRules } from '../engine/rules';
-import { initialVisitState, nextDeadline, Observation, onDeadline, onFenceChanged, onFix, Transition, VisitEvent, VisitState } from '../engine/visit-state';
+import { initialVisitState, nextDeadline, Observation, onDeadline, onFenceChanged, onFenceCreated, onFix, Transition, VisitEvent, VisitState } from '../engine/visit-state';
 import { FloorIndexes, FloorOfCaller, IndexedFence } from '../queries/floor-indexes';
 import { EventFence, eventBody, GeofenceEventBody, newEventId, newVisitId } from './geofence-event';
 
@@ -93,6 +93,7 @@ export class GeofenceEvaluator implements OnModuleInit {
    * rows go. The devices are locked as ingest locks them, then their rows read again.
    */
   async onFenceChanged(manager: EntityManager, change: GeofenceChange): Promise<GeofenceEventBody[]> {
+    if (change.reason === 'fence_created') return this.onFenceCreated(manager, change);
     const { organizationId, geofenceId, reason, at } = change;
     const holders = (await manager.query(
       ...this.transactions.escape('SELECT device_id FROM geofence_states WHERE organization_id = :organizationId AND geofence_id = :geofenceId', { organizationId, geofenceId }),
@@ -156,6 +157,48 @@ export class GeofenceEvaluator implements OnModuleInit {
 
     const pending = this.drive(fixes, states, fences, indexes, matchesOf);
     return this.writeOutcome(manager, organizationId, [...states.values()], fences, pending, detectedAt);
+  }
+
+  /**
+   * A new fence (7.2): each device whose latest fix is on its floor and not stale is seen
+   * against it. Inside without `initial_trigger`, the device is left unarmed (no enter until
+   * it has been out); with it, the device enters now with reason `fence_created`.
+   */
+  private async onFenceCreated(manager: EntityManager, change: GeofenceChange): Promise<GeofenceEventBody[]> {
+    const { organizationId, geofenceId, at } = change;
+    const fences = await this.loadFences(manager, organizationId, [geofenceId]);
+    const fence = fences.get(geofenceId);
+    if (!fence || !fence.rules.enabled) return [];
+    const devices = (await manager.query(
+      ...this.transactions.escape(
+        'SELECT id, user_id, last_time, lat, lng, accuracy FROM devices WHERE organization_id = :organizationId AND floor_id = :floorId AND last_time >= :since',
+        { organizationId, floorId: fence.floorId, since: this.stamp(at - fence.rules.stale_after_seconds * 1000) },
+      ),
+    )) as Array<{ id: string; user_id: string | null; last_time: string | Date; lat: number; lng: number; accuracy: number | null }>;
+    if (devices.length === 0) return [];
+    const floor = (await this.floors.forFloors(organizationId, [fence.floorId])).get(fence.floorId);
+    if (!floor) return [];
+    const { projection } = floor.index;
+    const ring = projectRing(fence.ring, projection);
+    const states: StoredState[] = [];
+    const pending: PendingEvent[] = [];
+    await this.lockDevices(
+      manager,
+      organizationId,
+      devices.map((device) => device.id),
+    );
+    for (const device of devices) {
+      const lat = Number(device.lat);
+      const lng = Number(device.lng);
+      const accuracy = device.accuracy === null ? null : Number(device.accuracy);
+      const time = typeof device.last_time === 'string' ? Date.parse(`${device.last_time.replace(' ', 'T')}Z`) : device.last_time.getTime();
+      const observation: Observation = { time, distance: signedDistance(ring, projection.x(lng), projection.y(lat)), accuracy, position: { lat, lng, accuracy, time, poi_id: null } };
+      const transition = onFenceCreated(observation, at, { rules: fence.rules, newVisitId });
+      if (transition.state.armed && transition.state.phase === 'outside') continue;
+      states.push({ deviceId: device.id, fenceId: geofenceId, state: transition.state, userId: device.user_id, stored: false, dirty: true });
+      for (const event of transition.events) pending.push({ event, fence, deviceId: device.id, userId: device.user_id });
+    }
+    return this.writeOutcome(manager, organizationId, states, fences, pending, at);
   }
 
   /**
