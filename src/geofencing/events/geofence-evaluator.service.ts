@@ -204,20 +204,21 @@ export class GeofenceEvaluator implements OnModuleInit {
   /**
    * The timer (contract 7.2): every state whose deadline is due fires what is due up to
    * `now`, each event at its own time (so after a restart, overdue deadlines keep their
-   * original times). At most `limit` devices per call; answers how many devices it took,
-   * so the caller goes on while a call comes back full. Call it in a transaction.
+   * original times). At most `limit` due states per call (with every state of their
+   * devices); answers how many it took, so the caller goes on while a call comes back full.
+   * Call it in a transaction.
    */
   async fireDueDeadlines(manager: EntityManager, now: number, limit: number): Promise<number> {
     const due = (await manager.query(
       ...this.transactions.escape(
-        `SELECT DISTINCT organization_id, device_id FROM (SELECT organization_id, device_id FROM geofence_states WHERE next_deadline_at <= :now ORDER BY next_deadline_at LIMIT :limit) AS due`,
+        'SELECT organization_id, device_id FROM geofence_states WHERE next_deadline_at <= :now ORDER BY next_deadline_at LIMIT :limit',
         { now: this.stamp(now), limit },
       ),
     )) as Array<{ organization_id: string; device_id: string }>;
     const byOrganization = new Map<string, string[]>();
     for (const row of due) {
       const devices = byOrganization.get(row.organization_id) ?? [];
-      devices.push(row.device_id);
+      if (!devices.includes(row.device_id)) devices.push(row.device_id);
       byOrganization.set(row.organization_id, devices);
     }
     for (const [organizationId, deviceIds] of byOrganization) {
@@ -232,6 +233,8 @@ export class GeofenceEvaluator implements OnModuleInit {
           stored.dirty = true;
           continue;
         }
+        // Rewritten even when nothing is due any more (rules changed since): its stored deadline is then moved on, not found due again.
+        stored.dirty = true;
         const deadline = nextDeadline(stored.state, fence.rules);
         if (deadline === null || deadline > now) continue;
         const transition = onDeadline(stored.state, now, { rules: fence.rules, newVisitId });
