@@ -10,6 +10,7 @@
 //   npm run bench -- --scenarios=9,10 --connections=1  geofencing contains / evaluate latency (issue 12)
 //   node bench/pipeline.mjs               CPU per request in process, for a machine shared with other work
 //   npm run bench -- --scenarios=11,12 --devices=1000 --realtime-connections=4   positions: ingest, live read
+//   npm run bench -- --scenarios=11,14 --devices=1000   ingest with geofence evaluation (11) and without fences (14)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const DEFAULT_SCENARIOS = '1,2,3,4,5,6,7,8,11,12,13';
+const DEFAULT_SCENARIOS = '1,2,3,4,5,6,7,8,11,12,13,14';
 /** Scenario 13: 200 beacons on a 10 m grid over 200 × 100 m of the first floor. */
 const SCAN_UUID = 'f7826da6-4fa2-4e98-8024-bc5b71e0893e';
 const SCAN_BEACONS = Array.from({ length: 200 }, (_, i) => ({ minor: i + 1, x: 5 + (i % 20) * 10, y: 5 + Math.floor(i / 20) * 10 }));
@@ -296,6 +297,7 @@ function scenarioSpecs(base, seeded) {
   const evaluateBody = { points: Array.from({ length: 1000 }, (_, index) => gridPoint(index * 7, seeded.floors[index % 3])) };
   const floorIds = seeded.floors.map((floor) => floor.id);
   const positionsSpec = { devices: options.devices, batch: POSITIONS_PER_BATCH, floorIds, lat: seeded.location.lat, lng: seeded.location.lng };
+  const bareFloorSpec = { ...positionsSpec, floorIds: [] };
   const seedPositions = (block) =>
     Array.from({ length: Math.min(POSITIONS_PER_BATCH, options.devices - block) }, (_, i) => ({
       device_id: `bench-${block + i}`,
@@ -353,6 +355,16 @@ function scenarioSpecs(base, seeded) {
           scans: { devices: options.devices, batch: POSITIONS_PER_BATCH, buildingId: seeded.building.id, uuid: SCAN_UUID, beacons: SCAN_BEACONS, width: 200, length: 100 },
         },
       ],
+    },
+    14: {
+      // The same ingest as 11 on a floor without fences: 11 against 14 is the cost of geofence evaluation.
+      title: `POST /realtime/positions on a floor without fences (${options.devices} devices; compare with 11)`,
+      itemsPerRequest: POSITIONS_PER_BATCH,
+      prepare: async () => {
+        const { json: floor } = await api(base, 'POST', '/api/v1/floors', { token: seeded.token, body: { building_id: seeded.building.id, level: options.floors + 1, name: 'No fences' } });
+        bareFloorSpec.floorIds = [floor.id];
+      },
+      runs: [{ ...common, method: 'POST', path: '/api/v1/realtime/positions', headers: { 'x-api-key': seeded.positioningKey, 'content-type': 'application/json' }, positions: bareFloorSpec }],
     },
     12: {
       title: `GET /realtime/positions?building_ids= (${options.devices} live devices, ${options.realtimeConnections} connections)`,

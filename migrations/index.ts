@@ -10,6 +10,7 @@ import { Infrastructure1763860000000 } from './1763860000000-Infrastructure';
 import { GeofencingRules1763870000000 } from './1763870000000-GeofencingRules';
 import { WebhookEndpoints1763880000000 } from './1763880000000-WebhookEndpoints';
 import { WebhookDeliveries1763890000000 } from './1763890000000-WebhookDeliveries';
+import { GeofenceEvents1763900000000 } from './1763900000000-GeofenceEvents';
 import { LiveStreams1763913000000 } from './1763913000000-LiveStreams';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
@@ -26,5 +27,6 @@ export const MIGRATIONS = [
   GeofencingRules1763870000000,
   WebhookEndpoints1763880000000,
   WebhookDeliveries1763890000000,
+  GeofenceEvents1763900000000,
   LiveStreams1763913000000,
 ];

@@ -4,6 +4,7 @@ import { Env, readBoolean, readInteger, readList, readString } from './env';
 import { readTransportConfig, TransportConfig } from './transport.config';
 import { PositionsConfig, readPositionsConfig } from './positions.config';
 import { MetricsConfig, readMetricsConfig } from './metrics.config';
+import { GeofencingConfig, readGeofencingConfig } from './geofencing.config';
 
 export interface AppConfig {
   nodeEnv: string;
@@ -20,6 +21,7 @@ export interface AppConfig {
   transport: TransportConfig;
   positions: PositionsConfig;
   metrics: MetricsConfig;
+  geofencing: GeofencingConfig;
 }
 
 export function readAppConfig(env: Env): AppConfig {
@@ -34,6 +36,7 @@ export function readAppConfig(env: Env): AppConfig {
     transport: readTransportConfig(env),
     positions: readPositionsConfig(env),
     metrics: readMetricsConfig(env),
+    geofencing: readGeofencingConfig(env),
   };
 }
 

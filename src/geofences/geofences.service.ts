@@ -19,6 +19,7 @@ import { PreparedQueries, PreparedQuery } from '../database/prepared-queries';
 import { TransactionRunner } from '../database/transactions';
 import { FloorsService } from '../floors/floors.service';
 import { Geofence } from './geofence.entity';
+import { GeofenceChangeHooks } from './geofence-change-hooks';
 import { toGeofenceResponse } from './geofence.mapper';
 import { CreateGeofenceDto, GeofenceResponseDto, SearchGeofencesQuery, UpdateGeofenceDto } from './geofences.dto';
 
@@ -48,6 +49,7 @@ export class GeofencesService {
     private readonly transactions: TransactionRunner,
     private readonly sanitizer: SanitizerPool,
     private readonly queries: PreparedQueries,
+    private readonly changeHooks: GeofenceChangeHooks,
   ) {
     this.findById = queries.prepare('SELECT * FROM "geofences" WHERE "id" = :id AND "organization_id" = :organizationId');
     this.hydrate = queries.hydrator(Geofence);
@@ -127,6 +129,8 @@ export class GeofencesService {
       });
       await manager.insert(Geofence, geofence);
       await this.revisions.bump(manager, [geofence.buildingId]);
+      // Devices already inside are not entered (unless initial_trigger): creation is silent.
+      await this.changeHooks.run(manager, { organizationId: geofence.organizationId, geofenceId: geofence.id, reason: 'fence_created', at: now.getTime() });
       return new Versioned(toGeofenceResponse(geofence), geofence.version);
     });
   }
@@ -157,6 +161,10 @@ export class GeofencesService {
         };
         if (!(await updateIfVersion(manager, Geofence, geofence, changes))) return false;
         await this.revisions.bump(manager, [geofence.buildingId, buildingId]);
+        // Its occupants were inside the old shape: they exit, in this transaction (contract 7.2).
+        if (geometric !== undefined || floorId !== geofence.floorId) {
+          await this.changeHooks.run(manager, { organizationId: geofence.organizationId, geofenceId: geofence.id, reason: 'fence_changed', at: Date.now() });
+        }
         const updated = { ...geofence, ...changes, version: geofence.version + 1 };
         return new Versioned(toGeofenceResponse(updated), updated.version);
       }),
@@ -171,6 +179,7 @@ export class GeofencesService {
         if (geofence.deleted) return true;
         if (!(await updateIfVersion(manager, Geofence, geofence, { deleted: true, updatedAt: new Date() }))) return false;
         await this.revisions.bump(manager, [geofence.buildingId]);
+        await this.changeHooks.run(manager, { organizationId: geofence.organizationId, geofenceId: geofence.id, reason: 'fence_deleted', at: Date.now() });
         return true;
       }),
     );

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { canSeeBuilding } from '../auth/building-scope';
 import { Principal } from '../auth/principal';
 import { Role } from '../auth/roles';
@@ -12,10 +12,11 @@ import { PreparedQueries } from '../database/prepared-queries';
 import { Notifications } from '../database/notifications';
 import { TransactionRunner } from '../database/transactions';
 import { announcePositionChanges } from '../delivery/streams/position-changes';
+import { GeofenceEventBody } from '../geofencing/events/geofence-event';
+import { GeofenceEvaluator } from '../geofencing/events/geofence-evaluator.service';
 import { BatchShapeError, BatchTooLargeError, batchItems, ItemRejection, MAX_BATCH_ITEMS, orderAndDeduplicate, readItem, ReportedFix } from './position-batch';
 import { Dialect, DEVICE_COLUMNS, namedList, POSTGRES_BATCH_STORE, sqliteDeviceUpsert, sqliteHistoryInsert, timestampParameter } from './position-sql';
 
-const POSTGRES_BATCH_STORE_NAME = 'cg_positions_batch_store';
 import { PositionsRetention } from './positions-retention.service';
 
 /** A fix with its references checked and both coordinate systems filled in where a building is known. */
@@ -38,7 +39,8 @@ export interface AcceptedFix {
 export interface IngestResult {
   accepted: number;
   rejected: ItemRejection[];
-  events: unknown[];
+  /** The geofence events the batch fired (contract 7.3), in seq order. */
+  events: GeofenceEventBody[];
 }
 
 interface FloorRow {
@@ -72,6 +74,7 @@ export class PositionsIngestService {
     private readonly transactions: TransactionRunner,
     private readonly retention: PositionsRetention,
     private readonly notifications: Notifications,
+    private readonly geofences: GeofenceEvaluator,
   ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
   }
@@ -80,7 +83,7 @@ export class PositionsIngestService {
    * Contract 6.2: every item checked on its own, the accepted ones stored in one
    * transaction (history rows and each device's latest fix), the others listed with why.
    */
-  async ingest(principal: Principal, body: unknown): Promise<IngestResult> {
+  async ingest(principal: Principal, body: unknown, options: { returnEvents?: boolean } = {}): Promise<IngestResult> {
     let items: unknown[];
     try {
       items = batchItems(body);
@@ -114,9 +117,9 @@ export class PositionsIngestService {
 
     if (kept.length === 0) throw ApiError.validation('No position of the batch is valid; none was stored', rejected);
     await this.retention.ensurePartitionsFor(kept.map((fix) => fix.time));
-    await this.store(principal.organizationId, kept);
+    const events = await this.store(principal.organizationId, kept);
     announcePositionChanges(this.notifications, principal.organizationId, (error) => this.logger.warn(`Live streams not told of an ingest: ${String(error)}`));
-    return { accepted: kept.length, rejected, events: [] };
+    return { accepted: kept.length, rejected, events: options.returnEvents === false ? [] : events };
   }
 
   /** Checks each fix's building, floor and user (each kind read once for the whole batch) and fills in both coordinate systems. */
@@ -237,10 +240,12 @@ export class PositionsIngestService {
   }
 
   /**
-   * One transaction: the history rows, then each device's latest fix (fixes are ordered by
-   * device and time, so a device's last fix of the batch is its latest).
+   * One transaction: the history rows, each device's latest fix (fixes are ordered by
+   * device and time, so a device's last fix of the batch is its latest), and the geofence
+   * evaluation of the fixes (states, visits, events, webhook outbox), under the devices'
+   * lock so two batches of one device on two instances take turns.
    */
-  private async store(organizationId: string, fixes: AcceptedFix[]): Promise<void> {
+  private async store(organizationId: string, fixes: AcceptedFix[]): Promise<GeofenceEventBody[]> {
     const latest: AcceptedFix[] = [];
     let code = '';
     for (let i = 0; i < fixes.length; i++) {
@@ -251,12 +256,21 @@ export class PositionsIngestService {
         code = '';
       }
     }
-    if (this.dialect === 'postgres') await this.storeOnPostgres(organizationId, fixes, latest);
-    else await this.storeOnSqlite(organizationId, fixes, latest);
+    const detectedAt = Date.now();
+    return this.transactions.run(async (manager) => {
+      await this.geofences.lockDevices(
+        manager,
+        organizationId,
+        latest.map((fix) => fix.deviceId),
+      );
+      if (this.dialect === 'postgres') await this.storeOnPostgres(manager, organizationId, fixes, latest);
+      else await this.storeOnSqlite(manager, organizationId, fixes, latest);
+      return this.geofences.evaluateFixes(manager, organizationId, fixes, detectedAt);
+    });
   }
 
-  /** One statement, atomic by itself: a single round trip instead of BEGIN, two inserts and COMMIT. */
-  private async storeOnPostgres(organizationId: string, fixes: AcceptedFix[], latest: AcceptedFix[]): Promise<void> {
+  /** One statement for the history and the devices: every column as one array, so its text never changes. */
+  private async storeOnPostgres(manager: EntityManager, organizationId: string, fixes: AcceptedFix[], latest: AcceptedFix[]): Promise<void> {
     const history: unknown[][] = Array.from({ length: 11 }, () => []);
     for (const fix of fixes) {
       const row = [fix.deviceId, new Date(fix.time), fix.userId, fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw];
@@ -267,30 +281,28 @@ export class PositionsIngestService {
       const row = [fix.deviceId, fix.deviceCode, fix.userId, new Date(fix.time), fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw];
       for (let c = 0; c < 12; c++) devices[c].push(row[c]);
     }
-    await this.queries.execute(POSTGRES_BATCH_STORE_NAME, POSTGRES_BATCH_STORE, [organizationId, new Date(), ...history, ...devices]);
+    await manager.query(POSTGRES_BATCH_STORE, [organizationId, new Date(), ...history, ...devices]);
   }
 
-  /** SQLite: multi-row statements in one transaction (this process's transactions run one at a time). */
-  private async storeOnSqlite(organizationId: string, fixes: AcceptedFix[], latest: AcceptedFix[]): Promise<void> {
+  /** SQLite: multi-row statements (this process's transactions run one at a time). */
+  private async storeOnSqlite(manager: EntityManager, organizationId: string, fixes: AcceptedFix[], latest: AcceptedFix[]): Promise<void> {
     const stamp = (ms: number) => timestampParameter('sqlite', ms);
     const now = stamp(Date.now());
     const deviceValues: unknown[] = [];
     for (const fix of latest) {
       deviceValues.push(organizationId, fix.deviceId, fix.deviceCode, fix.userId, stamp(fix.time), fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw, now, now);
     }
-    await this.transactions.run(async (manager) => {
-      for (let start = 0; start < fixes.length; start += SQLITE_ROWS_PER_INSERT) {
-        const chunk = fixes.slice(start, start + SQLITE_ROWS_PER_INSERT);
-        const values: unknown[] = [];
-        for (const fix of chunk) {
-          values.push(organizationId, fix.deviceId, stamp(fix.time), fix.userId, fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw);
-        }
-        await manager.query(sqliteHistoryInsert(chunk.length), values);
+    for (let start = 0; start < fixes.length; start += SQLITE_ROWS_PER_INSERT) {
+      const chunk = fixes.slice(start, start + SQLITE_ROWS_PER_INSERT);
+      const values: unknown[] = [];
+      for (const fix of chunk) {
+        values.push(organizationId, fix.deviceId, stamp(fix.time), fix.userId, fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw);
       }
-      for (let start = 0; start < latest.length; start += SQLITE_ROWS_PER_INSERT) {
-        const chunk = latest.length <= SQLITE_ROWS_PER_INSERT ? deviceValues : deviceValues.slice(start * DEVICE_COLUMNS.length, (start + SQLITE_ROWS_PER_INSERT) * DEVICE_COLUMNS.length);
-        await manager.query(sqliteDeviceUpsert(chunk.length / DEVICE_COLUMNS.length), chunk);
-      }
-    });
+      await manager.query(sqliteHistoryInsert(chunk.length), values);
+    }
+    for (let start = 0; start < latest.length; start += SQLITE_ROWS_PER_INSERT) {
+      const chunk = latest.length <= SQLITE_ROWS_PER_INSERT ? deviceValues : deviceValues.slice(start * DEVICE_COLUMNS.length, (start + SQLITE_ROWS_PER_INSERT) * DEVICE_COLUMNS.length);
+      await manager.query(sqliteDeviceUpsert(chunk.length / DEVICE_COLUMNS.length), chunk);
+    }
   }
 }

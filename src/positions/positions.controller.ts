@@ -35,8 +35,8 @@ export class PositionsController {
   @ApiOkResponse({ type: IngestResponseDto })
   @ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'Over 1000 items or 1 MiB' })
   @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'Every item was rejected (the list is in `errors`)' })
-  ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Query() _query: IngestQuery): Promise<IngestResult> {
-    return this.ingestService.ingest(principal, body);
+  ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Query() query: IngestQuery): Promise<IngestResult> {
+    return this.ingestService.ingest(principal, body, { returnEvents: query.return_events });
   }
 
   @Get('positions')

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { BuildingsModule } from '../buildings/buildings.module';
+import { GeofencingModule } from '../geofencing/geofencing.module';
 import { PositionsController } from './positions.controller';
 import { PositionsIngestService } from './positions-ingest.service';
 import { PositionsRetention } from './positions-retention.service';
 import { RealtimePositionsService } from './realtime-positions.service';
 
 @Module({
-  imports: [BuildingsModule],
+  imports: [BuildingsModule, GeofencingModule],
   controllers: [PositionsController],
   providers: [PositionsIngestService, RealtimePositionsService, PositionsRetention],
   exports: [PositionsRetention, PositionsIngestService, RealtimePositionsService],

@@ -1,0 +1,77 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { appConfig, AppConfig } from '../../config/app.config';
+import { TransactionRunner } from '../../database/transactions';
+import { GeofenceEvaluator } from './geofence-evaluator.service';
+
+/** Devices per sweep transaction: keeps each short while a backlog (after a restart) drains. */
+const SWEEP_BATCH = 200;
+/** The transaction-scoped advisory lock that lets one instance sweep at a time. */
+const SWEEP_LOCK_KEY = 0x67656f66; // "geof"
+
+/**
+ * The server timer of contract 7.2: fires due dwell, exit-grace and stale deadlines even
+ * when no fix arrives. Deadlines live in the state rows, so a restart loses none. On
+ * PostgreSQL every instance ticks but only the one holding the sweep lock works, and it
+ * takes each device's evaluation lock too, so a deadline fires once across instances and
+ * never races an ingest of the same device.
+ */
+@Injectable()
+export class GeofenceDeadlineSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(GeofenceDeadlineSweeper.name);
+  private readonly postgres: boolean;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+
+  constructor(
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @InjectDataSource() dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+    private readonly evaluator: GeofenceEvaluator,
+  ) {
+    this.postgres = dataSource.options.type === 'postgres';
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.geofencing.sweeperEnabled) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** One sweep now: fires everything due at `now`, batch after batch. Answers whether this instance held the lock. */
+  async sweep(now = Date.now()): Promise<boolean> {
+    for (;;) {
+      const taken = await this.transactions.run(async (manager) => {
+        if (this.postgres) {
+          const [{ locked }] = (await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [SWEEP_LOCK_KEY])) as Array<{ locked: boolean }>;
+          if (!locked) return null;
+        }
+        return this.evaluator.fireDueDeadlines(manager, now, SWEEP_BATCH);
+      });
+      if (taken === null) return false;
+      if (taken < SWEEP_BATCH) return true;
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.sweep()
+        .then(() => undefined)
+        .catch((error: unknown) => this.logger.warn(`Sweeping geofence deadlines failed: ${String(error)}`))
+        .finally(() => {
+          this.running = null;
+          this.schedule(this.config.geofencing.sweepIntervalMs);
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
+}

@@ -1,0 +1,56 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { Access } from '../../auth/decorators/access.decorator';
+import { CurrentPrincipal } from '../../auth/decorators/current-principal.decorator';
+import { AccessScope } from '../../auth/permissions';
+import { Principal } from '../../auth/principal';
+import { ErrorResponseDto } from '../../common/errors/error-response.dto';
+import { EventPage, GeofenceEventLog } from './event-log.service';
+import { GeofenceEventBody } from './geofence-event';
+import { GeofenceSimulation, SimulatedEvent } from './simulation.service';
+
+@ApiTags('Geofencing')
+@Controller('geofencing/events')
+export class GeofenceEventsController {
+  constructor(private readonly log: GeofenceEventLog) {}
+
+  @Get()
+  @Access(AccessScope.Read)
+  @ApiOperation({
+    summary:
+      'The geofence event log (contract 7.3): after=<cursor> reads forward, before=<cursor> backward; limit (100, at most 1000); filters types, geofence_ids, device_ids, user_ids, building_ids (comma lists), from, to',
+  })
+  @ApiOkResponse({ description: '{"data":[event…],"next_cursor","has_more"}', schema: { type: 'object' } })
+  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'A bad filter or cursor, named in errors[].fields' })
+  list(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<EventPage> {
+    return this.log.list(principal, query);
+  }
+
+  @Get(':id')
+  @Access(AccessScope.Read)
+  @ApiOperation({ summary: 'One geofence event by id' })
+  @ApiOkResponse({ description: 'The event (contract 7.3)', schema: { type: 'object' } })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<GeofenceEventBody> {
+    return this.log.get(principal, id);
+  }
+}
+
+@ApiTags('Geofencing')
+@Controller('geofencing')
+export class GeofenceSimulationController {
+  constructor(private readonly simulation: GeofenceSimulation) {}
+
+  @Post('simulate')
+  @HttpCode(200)
+  @Access(AccessScope.Read)
+  @ApiOperation({
+    summary:
+      'The events a recorded track would fire (contract 7.6): {"positions":[{device_id,time,lat,lng,accuracy,floor_id}…] (at most 10,000),"geofence_ids"?,"rules"?}; nothing is stored',
+  })
+  @ApiOkResponse({ description: '{"events":[event…]} with id and detected_at null', schema: { type: 'object' } })
+  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'A bad position, rule or unknown floor, named in errors[].fields' })
+  simulate(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<{ events: SimulatedEvent[] }> {
+    return this.simulation.simulate(principal, body);
+  }
+}

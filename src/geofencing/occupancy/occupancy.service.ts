@@ -1,0 +1,170 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Principal } from '../../auth/principal';
+import { ApiError, FieldError } from '../../common/errors/api-error';
+import { Page, pageWindow, PageQuery, toPage } from '../../common/pagination/pagination';
+import { TransactionRunner } from '../../database/transactions';
+import { GeofencesService } from '../../geofences/geofences.service';
+import { Dialect, timestampParameter } from '../../positions/position-sql';
+import { VisitState } from '../engine/visit-state';
+
+const SECOND = 1000;
+/** The phases in which a device counts as inside: a pending exit is still a visit under way. */
+const OCCUPYING = "('inside', 'pending_exit')";
+
+export interface Occupant {
+  device_id: string;
+  user_id: string | null;
+  visit_id: string;
+  entered_at: string;
+  dwell_seconds: number;
+  /** true while an exit waits out its grace. */
+  exiting: boolean;
+  last_position: { lat: number; lng: number; accuracy: number | null; time: string } | null;
+}
+
+export interface FenceOccupancy {
+  geofence_id: string;
+  name: string;
+  code: string;
+  building_id: number;
+  floor_id: number;
+  occupants: number;
+}
+
+export interface Visit {
+  id: string;
+  geofence_id: string;
+  device_id: string;
+  user_id: string | null;
+  entered_at: string;
+  exited_at: string | null;
+  exit_reason: string | null;
+  dwell_fired: boolean;
+}
+
+const iso = (value: string | Date | null): string | null => (value === null ? null : new Date(typeof value === 'string' && !value.endsWith('Z') && !value.includes('+') ? `${value.replace(' ', 'T')}Z` : value).toISOString());
+
+function ids(value: unknown, field: string, errors: FieldError[]): number[] {
+  const parts = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((part) => String(part).split(',')).map((part) => part.trim()).filter(Boolean);
+  for (const part of parts) if (!/^\d{1,9}$/.test(part)) errors.push({ message: 'must be ids separated by commas', code: 'invalid', fields: field, value: part });
+  return parts.map(Number);
+}
+
+function time(value: unknown, field: string, errors: FieldError[]): number | null {
+  if (value === undefined || value === '') return null;
+  const parsed = typeof value === 'string' && /^\d{4}-\d\d-\d\dT/.test(value) ? Date.parse(value) : NaN;
+  if (Number.isNaN(parsed)) errors.push({ message: 'must be an ISO 8601 date-time', code: 'invalid', fields: field, value });
+  return Number.isNaN(parsed) ? null : parsed;
+}
+
+/** Contract 7.6: who is inside a fence now, counts per fence, and a fence's visits. Read from the engine's states and visits. */
+@Injectable()
+export class GeofenceOccupancyService {
+  private readonly dialect: Dialect;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+    private readonly geofences: GeofencesService,
+  ) {
+    this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+  }
+
+  private query<T>(sql: string, parameters: Record<string, unknown>): Promise<T[]> {
+    return this.dataSource.query(...this.transactions.escape(sql, parameters)) as Promise<T[]>;
+  }
+
+  async occupants(principal: Principal, geofenceId: string, now = Date.now()): Promise<{ data: Occupant[] }> {
+    await this.geofences.get(principal, geofenceId);
+    const rows = await this.query<{ device_id: string; state: string }>(
+      `SELECT device_id, state FROM geofence_states WHERE geofence_id = :geofenceId AND organization_id = :organizationId AND phase IN ${OCCUPYING} ORDER BY device_id`,
+      { geofenceId, organizationId: principal.organizationId },
+    );
+    const data = rows.map((row) => {
+      const state = JSON.parse(row.state) as VisitState & { userId?: string | null };
+      const position = state.lastPosition;
+      return {
+        device_id: row.device_id,
+        user_id: state.userId ?? null,
+        visit_id: state.visitId as string,
+        entered_at: new Date(state.enteredAt as number).toISOString(),
+        dwell_seconds: Math.max(0, Math.floor((now - (state.enteredAt as number)) / SECOND)),
+        exiting: state.phase === 'pending_exit',
+        last_position: position && { lat: position.lat, lng: position.lng, accuracy: position.accuracy, time: new Date(position.time).toISOString() },
+      };
+    });
+    return { data };
+  }
+
+  async occupancy(principal: Principal, raw: Record<string, unknown>): Promise<{ data: FenceOccupancy[] }> {
+    const errors: FieldError[] = [];
+    let buildingIds = ids(raw.building_ids, 'building_ids', errors);
+    const floorIds = ids(raw.floor_ids, 'floor_ids', errors);
+    if (errors.length > 0) throw ApiError.validation('The occupancy query is not valid', errors);
+    if (principal.buildingIds !== null) {
+      const visible = principal.buildingIds;
+      buildingIds = buildingIds.length === 0 ? [...visible] : buildingIds.filter((id) => visible.includes(id));
+      if (buildingIds.length === 0) return { data: [] };
+    }
+    const conditions = ['s.organization_id = :organizationId', `s.phase IN ${OCCUPYING}`, 'g.deleted = :deleted'];
+    const parameters: Record<string, unknown> = { organizationId: principal.organizationId, deleted: this.dialect === 'postgres' ? false : 0 };
+    if (buildingIds.length > 0) {
+      conditions.push('g.building_id IN (:...buildingIds)');
+      parameters.buildingIds = buildingIds;
+    }
+    if (floorIds.length > 0) {
+      conditions.push('g.floor_id IN (:...floorIds)');
+      parameters.floorIds = floorIds;
+    }
+    const rows = await this.query<{ id: string; name: string; code: string; building_id: number; floor_id: number; occupants: number | string }>(
+      `SELECT g.id, g.name, g.code, g.building_id, g.floor_id, COUNT(*) AS occupants FROM geofence_states s JOIN geofences g ON g.id = s.geofence_id
+       WHERE ${conditions.join(' AND ')} GROUP BY g.id, g.name, g.code, g.building_id, g.floor_id ORDER BY g.id`,
+      parameters,
+    );
+    return {
+      data: rows.map((row) => ({ geofence_id: row.id, name: row.name, code: row.code, building_id: Number(row.building_id), floor_id: Number(row.floor_id), occupants: Number(row.occupants) })),
+    };
+  }
+
+  /** Visits under way at any time in [from, to] (open ones included), newest first, paged like every list. */
+  async visits(principal: Principal, geofenceId: string, raw: Record<string, unknown>, page: PageQuery): Promise<Page<Visit>> {
+    await this.geofences.get(principal, geofenceId);
+    const errors: FieldError[] = [];
+    const from = time(raw.from, 'from', errors);
+    const to = time(raw.to, 'to', errors);
+    if (from !== null && to !== null && from > to) errors.push({ message: 'must not be after to', code: 'invalid', fields: 'from' });
+    if (errors.length > 0) throw ApiError.validation('The visits query is not valid', errors);
+    const conditions = ['geofence_id = :geofenceId', 'organization_id = :organizationId'];
+    const parameters: Record<string, unknown> = { geofenceId, organizationId: principal.organizationId };
+    if (to !== null) {
+      conditions.push('entered_at <= :to');
+      parameters.to = timestampParameter(this.dialect, to);
+    }
+    if (from !== null) {
+      conditions.push('(exited_at IS NULL OR exited_at >= :from)');
+      parameters.from = timestampParameter(this.dialect, from);
+    }
+    const window = pageWindow(page);
+    const where = conditions.join(' AND ');
+    const [rows, [{ total }]] = await Promise.all([
+      this.query<{ id: string; geofence_id: string; device_id: string; user_id: string | null; entered_at: string; exited_at: string | null; exit_reason: string | null; dwell_fired: boolean | number }>(
+        `SELECT id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason, dwell_fired FROM geofence_visits WHERE ${where} ORDER BY entered_at DESC, id LIMIT :limit OFFSET :offset`,
+        { ...parameters, limit: window.size, offset: window.offset },
+      ),
+      this.query<{ total: number | string }>(`SELECT COUNT(*) AS total FROM geofence_visits WHERE ${where}`, parameters),
+    ]);
+    const data = rows.map((row) => ({
+      id: row.id,
+      geofence_id: row.geofence_id,
+      device_id: row.device_id,
+      user_id: row.user_id,
+      entered_at: iso(row.entered_at) as string,
+      exited_at: iso(row.exited_at),
+      exit_reason: row.exit_reason,
+      dwell_fired: Boolean(row.dwell_fired),
+    }));
+    return toPage(data, Number(total), window);
+  }
+}
