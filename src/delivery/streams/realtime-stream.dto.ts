@@ -1,18 +1,10 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
-import { ListQuery } from '../../common/http/list-query';
-import { MAX_INTEGER_ID } from '../../common/http/params';
+import { ApiPropertyOptional, PickType } from '@nestjs/swagger';
+import { IsString, MaxLength } from 'class-validator';
 import { Optional } from '../../common/validation/optional';
+import { RealtimePositionsQuery } from '../../positions/positions.dto';
 
-export class RealtimeStreamQuery {
-  @ApiPropertyOptional({ type: [Number], description: 'Only devices in these buildings (comma-separated or repeated)' })
-  @Optional()
-  @ListQuery({ integers: true })
-  @IsInt({ each: true })
-  @Min(1, { each: true })
-  @Max(MAX_INTEGER_ID, { each: true })
-  building_ids?: number[];
-
+/** The live read's building filter (same forms and checks as `GET /realtime/positions`), plus resuming and a ticket. */
+export class RealtimeStreamQuery extends PickType(RealtimePositionsQuery, ['building_ids'] as const) {
   @ApiPropertyOptional({ description: 'Resume after this event id (as `Last-Event-ID`, which wins when both are sent)' })
   @Optional()
   @IsString()

@@ -58,28 +58,10 @@ export class WebhookDeliveriesService {
     const now = new Date();
     const rows: WebhookDelivery[] = [];
     for (const event of events) {
-      const payload = JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data });
+      const payload = payloadOf(event);
       for (const endpoint of endpoints) {
         if (endpoint.organizationId !== event.organizationId || !matchesEndpoint(endpoint, event)) continue;
-        rows.push({
-          id: randomUUID(),
-          organizationId: event.organizationId,
-          endpointId: endpoint.id,
-          messageId: event.id,
-          eventType: event.type,
-          eventTime: event.occurredAt,
-          payload,
-          status: 'pending',
-          attempts: 0,
-          nextAttemptAt: new Date(now.getTime() + this.config.retrySchedule[0]),
-          leaseOwner: null,
-          leaseExpiresAt: null,
-          lastStatusCode: null,
-          lastError: null,
-          lastAttemptAt: null,
-          createdAt: now,
-          updatedAt: now,
-        });
+        rows.push(newDelivery(endpoint.id, event, payload, now, new Date(now.getTime() + this.config.retrySchedule[0])));
       }
     }
     for (let i = 0; i < rows.length; i += 200) await manager.insert(WebhookDelivery, rows.slice(i, i + 200));
@@ -96,27 +78,10 @@ export class WebhookDeliveriesService {
     const id = `msg_test_${randomUUID().replace(/-/g, '')}`;
     const occurredAt = new Date();
     const data = { id, type: TEST_EVENT_TYPE, occurred_at: occurredAt.toISOString(), organization_id: principal.organizationId, webhook_id: endpoint.id };
+    const event: OutgoingEvent = { id, type: TEST_EVENT_TYPE, organizationId: principal.organizationId, occurredAt, data };
     const delivery = await this.transactions.run(async (manager) => {
       const now = new Date();
-      const row: WebhookDelivery = {
-        id: randomUUID(),
-        organizationId: principal.organizationId,
-        endpointId: endpoint.id,
-        messageId: id,
-        eventType: TEST_EVENT_TYPE,
-        eventTime: occurredAt,
-        payload: JSON.stringify({ type: TEST_EVENT_TYPE, timestamp: occurredAt.toISOString(), data }),
-        status: 'pending',
-        attempts: 0,
-        nextAttemptAt: now,
-        leaseOwner: null,
-        leaseExpiresAt: null,
-        lastStatusCode: null,
-        lastError: null,
-        lastAttemptAt: null,
-        createdAt: now,
-        updatedAt: now,
-      };
+      const row = newDelivery(endpoint.id, event, payloadOf(event), now, now);
       await manager.insert(WebhookDelivery, row);
       return row;
     });
@@ -158,6 +123,33 @@ export class WebhookDeliveriesService {
     this.wake();
     return toDeliveryResponse(delivery, []);
   }
+}
+
+/** The body every attempt sends (contract 7.5), fixed when the delivery is enqueued. */
+function payloadOf(event: OutgoingEvent): string {
+  return JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data });
+}
+
+function newDelivery(endpointId: string, event: OutgoingEvent, payload: string, now: Date, firstAttemptAt: Date): WebhookDelivery {
+  return {
+    id: randomUUID(),
+    organizationId: event.organizationId,
+    endpointId,
+    messageId: event.id,
+    eventType: event.type,
+    eventTime: event.occurredAt,
+    payload,
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: firstAttemptAt,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    lastStatusCode: null,
+    lastError: null,
+    lastAttemptAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 export function toDeliveryResponse(d: WebhookDelivery, attempts: WebhookDeliveryAttempt[]): DeliveryResponseDto {

@@ -157,3 +157,26 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, keys: unkn
   }, [...keys, tick]);
   return { data: state.data, error: state.error, reload: () => setTick((t) => t + 1) };
 }
+
+/**
+ * An action whose failure is shown next to what caused it: `run` clears the last error, runs
+ * the action, and keeps what it threw (an ApiError names its fields) in `error`.
+ */
+export function useAction<A extends unknown[]>(action: (...args: A) => Promise<void>): { error: unknown; run: (...args: A) => Promise<void>; setError: (e: unknown) => void } {
+  const [error, setError] = useState<unknown>(null);
+  const run = async (...args: A) => {
+    setError(null);
+    try {
+      await action(...args);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return { error, run, setError };
+}
+
+/** A form's onSubmit that runs the action instead of navigating. */
+export const submitWith = (run: () => Promise<void>) => (event: Event) => {
+  event.preventDefault();
+  void run();
+};

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, getAll, request } from '../api';
-import { ActionButton, Dialog, ErrorBox, Field, Loading, useLoad } from '../components/ui';
+import { ActionButton, Dialog, ErrorBox, Field, Loading, submitWith, useAction, useLoad } from '../components/ui';
 import type { Building } from './buildings';
 
 interface User {
@@ -127,24 +127,15 @@ function UserForm({ initial, buildings, onSubmit }: { initial?: User; buildings:
   const [password, setPassword] = useState('');
   const [role, setRole] = useState<User['role']>(initial?.role ?? 'USER');
   const [restricted, setRestricted] = useState<number[]>(initial?.building_ids ?? []);
-  const [error, setError] = useState<unknown>(null);
-  const run = async () => {
-    setError(null);
-    try {
-      const body: Record<string, unknown> = { email, full_name: fullName, role, building_ids: restricted };
-      if (!initial || password) body.password = password;
-      await onSubmit(body);
-    } catch (e) {
-      setError(e);
-    }
-  };
+  const { error, run } = useAction(async () => {
+    const body: Record<string, unknown> = { email, full_name: fullName, role, building_ids: restricted };
+    if (!initial || password) body.password = password;
+    await onSubmit(body);
+  });
   const err = error as ApiError;
   return (
     <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        void run();
-      }}
+      onSubmit={submitWith(run)}
     >
       <Field label="E-mail" name="email" type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} error={err} />
       <Field label="Full name" name="full_name" value={fullName} onInput={(e) => setFullName(e.currentTarget.value)} error={err} />
@@ -187,21 +178,12 @@ function UserForm({ initial, buildings, onSubmit }: { initial?: User; buildings:
 function GroupForm({ onSubmit }: { onSubmit: (body: Record<string, unknown>) => Promise<void> }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const run = async () => {
-    setError(null);
-    try {
-      await onSubmit({ name, description });
-    } catch (e) {
-      setError(e);
-    }
-  };
+  const { error, run } = useAction(async () => {
+    await onSubmit({ name, description });
+  });
   return (
     <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        void run();
-      }}
+      onSubmit={submitWith(run)}
     >
       <Field label="Name" name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} error={error as ApiError} />
       <Field label="Description" name="description" value={description} onInput={(e) => setDescription(e.currentTarget.value)} error={error as ApiError} />

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, getAll, request } from '../api';
-import { ActionButton, Dialog, ErrorBox, Field, formatTime, Loading, useLoad } from '../components/ui';
+import { ActionButton, Dialog, ErrorBox, Field, Loading, formatTime, submitWith, useAction, useLoad } from '../components/ui';
 import { navigate } from '../router';
 
 export interface Building {
@@ -117,10 +117,7 @@ export function BuildingForm({ initial, submitLabel, onSubmit }: { initial?: Bui
   const fields = ['name', 'description', 'location.lat', 'location.lng', 'dimensions.width', 'dimensions.length', 'rotation', 'location', 'dimensions'];
   return (
     <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        void run();
-      }}
+      onSubmit={submitWith(run)}
     >
       <Field label="Name" name="name" required value={form.name} onInput={set('name')} error={err} />
       <Field label="Description" name="description" value={form.description} onInput={set('description')} error={err} />
@@ -228,22 +225,13 @@ export function BuildingPage({ id, canWrite }: { id: string; canWrite: boolean }
 function FloorForm({ buildingId, onCreated }: { buildingId: number; onCreated: () => void }) {
   const [name, setName] = useState('');
   const [level, setLevel] = useState('0');
-  const [error, setError] = useState<unknown>(null);
-  const run = async () => {
-    setError(null);
-    try {
-      await api.post('/floors', { building_id: buildingId, name, level: level.trim() === '' ? null : Number(level) });
-      onCreated();
-    } catch (e) {
-      setError(e);
-    }
-  };
+  const { error, run } = useAction(async () => {
+    await api.post('/floors', { building_id: buildingId, name, level: level.trim() === '' ? null : Number(level) });
+    onCreated();
+  });
   return (
     <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        void run();
-      }}
+      onSubmit={submitWith(run)}
     >
       <Field label="Name" name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} error={error as ApiError} />
       <Field label="Level" name="level" inputMode="numeric" value={level} onInput={(e) => setLevel(e.currentTarget.value)} error={error as ApiError} />

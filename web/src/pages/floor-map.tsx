@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { TerraDraw, TerraDrawPolygonMode, TerraDrawSelectMode } from 'terra-draw';
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
 import { api, ApiError, getAll, request } from '../api';
-import { ActionButton, ErrorBox, Field, Loading } from '../components/ui';
+import { ActionButton, ErrorBox, Field, Loading, useAction } from '../components/ui';
 import { planCorners, toLatLngRing, toLngLatRing } from '../geo';
 import type { Building, Floor } from './buildings';
 
@@ -286,15 +286,9 @@ function FencePanel(props: {
   onDelete: () => Promise<void>;
   onReload: () => Promise<void>;
 }) {
-  const [error, setError] = useState<unknown>(null);
-  const guard = (action: () => Promise<void>) => async () => {
-    setError(null);
-    try {
-      await action();
-    } catch (e) {
-      setError(e);
-    }
-  };
+  // Each button's failure is shown in this panel.
+  const { error, run: attempt } = useAction((action: () => Promise<void>) => action());
+  const guard = (action: () => Promise<void>) => () => attempt(action);
   const { fence } = props.selected;
   const stale = error instanceof ApiError && (error.status === 409 || error.status === 412);
   return (

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
-import { ActionButton, CopyButton, Dialog, ErrorBox, Field, formatTime, Loading, useLoad } from '../components/ui';
+import { ActionButton, CopyButton, Dialog, ErrorBox, Field, Loading, formatTime, submitWith, useAction, useLoad } from '../components/ui';
 import type { Session } from '../session';
 
 export type Permission = 'positioning' | 'read-only' | 'cartography-read-write' | 'read-write' | 'disabled';
@@ -138,21 +138,12 @@ function ApiKeys() {
 function KeyForm({ initial, submitLabel, onSubmit }: { initial?: ApiKey; submitLabel: string; onSubmit: (body: { description: string; permission: Permission }) => Promise<void> }) {
   const [description, setDescription] = useState(initial?.description ?? '');
   const [permission, setPermission] = useState<Permission>(initial?.permission ?? 'read-only');
-  const [error, setError] = useState<unknown>(null);
-  const run = async () => {
-    setError(null);
-    try {
-      await onSubmit({ description, permission });
-    } catch (e) {
-      setError(e);
-    }
-  };
+  const { error, run } = useAction(async () => {
+    await onSubmit({ description, permission });
+  });
   return (
     <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        void run();
-      }}
+      onSubmit={submitWith(run)}
     >
       <Field label="Description" name="description" value={description} maxLength={255} onInput={(e) => setDescription(e.currentTarget.value)} error={error as ApiError} />
       <fieldset class="permissions">
@@ -240,10 +231,7 @@ function ChangePassword() {
       <h2 id="password-title">Change password</h2>
       <form
         class="narrow"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void run();
-        }}
+        onSubmit={submitWith(run)}
       >
         <Field label="Current password" name="current_password" type="password" autoComplete="current-password" value={current} onInput={(e) => setCurrent(e.currentTarget.value)} error={error as ApiError} />
         <Field label="New password" name="new_password" type="password" autoComplete="new-password" value={next} onInput={(e) => setNext(e.currentTarget.value)} error={error as ApiError} />

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, getAll, request } from '../api';
-import { ActionButton, CopyButton, Dialog, ErrorBox, Field, formatTime, Loading, useLoad } from '../components/ui';
+import { ActionButton, CopyButton, Dialog, ErrorBox, Field, Loading, formatTime, submitWith, useAction, useLoad } from '../components/ui';
 
 const EVENT_TYPES = ['geofence.enter', 'geofence.exit', 'geofence.dwell'] as const;
 
@@ -120,22 +120,13 @@ function WebhookForm({ onCreated }: { onCreated: (secret: string) => void }) {
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [types, setTypes] = useState<string[]>([...EVENT_TYPES]);
-  const [error, setError] = useState<unknown>(null);
-  const run = async () => {
-    setError(null);
-    try {
-      const created = await api.post<{ secret: string }>('/webhooks', { url, description, event_types: types });
-      onCreated(created.secret);
-    } catch (e) {
-      setError(e);
-    }
-  };
+  const { error, run } = useAction(async () => {
+    const created = await api.post<{ secret: string }>('/webhooks', { url, description, event_types: types });
+    onCreated(created.secret);
+  });
   return (
     <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        void run();
-      }}
+      onSubmit={submitWith(run)}
     >
       <Field label="URL" name="url" type="url" placeholder="https://example.com/hooks/cartograph" value={url} onInput={(e) => setUrl(e.currentTarget.value)} error={error as ApiError} />
       <Field label="Description" name="description" value={description} onInput={(e) => setDescription(e.currentTarget.value)} error={error as ApiError} />
@@ -157,16 +148,10 @@ function WebhookForm({ onCreated }: { onCreated: (secret: string) => void }) {
 
 function WebhookDetail({ hook, onChanged, onSecret, onDeleted }: { hook: Webhook; onChanged: () => void; onSecret: (s: string) => void; onDeleted: () => void }) {
   const list = useLoad((s) => api.get<{ data: Delivery[] }>(`/webhooks/${hook.id}/deliveries?size=50`, s), [hook.id]);
-  const [error, setError] = useState<unknown>(null);
   const [enabled, setEnabled] = useState(hook.enabled);
-  const guard = (action: () => Promise<void>) => async () => {
-    setError(null);
-    try {
-      await action();
-    } catch (e) {
-      setError(e);
-    }
-  };
+  // Each button's failure is shown in this panel.
+  const { error, run: attempt } = useAction((action: () => Promise<void>) => action());
+  const guard = (action: () => Promise<void>) => () => attempt(action);
   return (
     <div class="webhook-detail">
       <p>
