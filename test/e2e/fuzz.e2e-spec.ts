@@ -52,24 +52,27 @@ describe('fuzzing every route (issue 9)', () => {
       imageIds: [image.id],
     };
     document = (await t.http.get('/api/docs-json').expect(200)).body as OpenApi;
-    operations = operationsOf(document);
+    // Logging out ends the session the fuzz runs with; dashboard-session.e2e-spec covers it.
+    operations = operationsOf(document).filter((operation) => !(operation.method === 'DELETE' && /\/auth\/session$/.test(operation.path)));
   });
   afterAll(async () => t?.close());
 
   it('covers every route of the router, with PATCH beside each PUT', () => {
     const fuzzed = new Set(operations.map((operation) => `${operation.method} ${operation.path.replace(/^\/api\/v1\/|^\//, '').replace(/\{(\w+)\}/g, ':$1')}`));
     const declared = t.app.get(RouteDeclarations).list();
-    const expected = [...declared, ...declared.filter((route) => route.method === 'PUT').map((route) => ({ ...route, method: 'PATCH' }))];
+    const expected = [...declared, ...declared.filter((route) => route.method === 'PUT').map((route) => ({ ...route, method: 'PATCH' }))].filter(
+      (route) => !(route.method === 'DELETE' && route.path === 'auth/session'),
+    );
     expect([...fuzzed].sort()).toEqual(expected.map((route) => `${route.method} ${route.path}`).sort());
     expect(operations.filter((operation) => operation.method !== 'GET').length).toBeGreaterThanOrEqual(40);
     expect(operations.flatMap((operation) => operation.queryParams).length).toBeGreaterThanOrEqual(40);
   });
 
-  it('answers every query parameter of every route, alone, with each probe value (prototype keys, NUL, ...) without a 5xx', { timeout: 120_000 }, async () => {
+  it('answers every query parameter of every route, alone, with each probe value (prototype keys, NUL, ...) without a 5xx', { timeout: 300_000 }, async () => {
     let sent = 0;
     for (const operation of operations.filter((candidate) => candidate.queryParams.length > 0)) {
       for (const url of queryProbes(operation, fixtures)) {
-        const response = await send(t, operation, { url, ...(operation.method === 'GET' || operation.method === 'DELETE' ? {} : { body: '{}', contentType: 'application/json' }) }, await credentialsFor(operation));
+        const response = await send(t, operation, { url, ...(operation.method === 'GET' || operation.method === 'DELETE' ? {} : { body: '{}', contentType: 'application/json' }) }, o.auth);
         expectContractAnswer(response, `${operation.method} ${url}`);
         sent += 1;
       }
@@ -77,13 +80,7 @@ describe('fuzzing every route (issue 9)', () => {
     expect(sent).toBeGreaterThan(500);
   });
 
-  /** Logging out ends the session it is called with: that route gets a session of its own each time. */
-  async function credentialsFor(operation: { method: string; path: string }): Promise<Record<string, string>> {
-    if (!/\/auth\/session$/.test(operation.path) || operation.method !== 'DELETE') return o.auth;
-    return asBearer((await passwordTokens(t, o.org.email, o.org.password)).access_token);
-  }
-
-  it('answers every fuzzed request without a 5xx, with the error shape on every 4xx', { timeout: 240_000 }, async () => {
+  it('answers every fuzzed request without a 5xx, with the error shape on every 4xx', { timeout: 480_000 }, async () => {
     const statuses = new Map<number, number>();
     for (const [index, operation] of operations.entries()) {
       const label = `${operation.method} ${operation.path}`;
@@ -91,7 +88,7 @@ describe('fuzzing every route (issue 9)', () => {
       await fc.assert(
         fc.asyncProperty(requestFor(document, operation, fixtures), async (request) => {
           if (process.env.FUZZ_TRACE) console.error('REQ', label, request.url.slice(0, 200), String(request.body ?? '').slice(0, 200));
-          const response = await send(t, operation, request, await credentialsFor(operation));
+          const response = await send(t, operation, request, o.auth);
           statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
           expectContractAnswer(response, `${label} ${request.url} ${String(request.body ?? '').slice(0, 300)}`);
         }),

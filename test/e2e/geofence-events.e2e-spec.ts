@@ -230,10 +230,12 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
     await report(t, quiet.auth, { positions: track(quietSite, 'present', base, [[0, IN]]) });
     const fence = await createGeofence(t, quiet.auth, quietSite.place, { name: 'Late', geometric: square() });
     expect(await events(t, quiet.org.organizationId)).toEqual([]);
-    const still = (await report(t, quiet.auth, { positions: track(quietSite, 'present', base, [[2, IN]]) })) as { events: GeofenceEvent[] };
+    // Fixes sampled after the fence exists (one sampled before it could not enter it: review finding 10).
+    const created = Date.now();
+    const still = (await report(t, quiet.auth, { positions: track(quietSite, 'present', created, [[1, IN]]) })) as { events: GeofenceEvent[] };
     expect(still.events).toEqual([]);
-    const back = (await report(t, quiet.auth, { positions: track(quietSite, 'present', base, [[4, OUT], [6, IN]]) })) as { events: GeofenceEvent[] };
-    expect(back.events.map((event) => [event.type, event.occurred_at, event.geofence.id])).toEqual([['geofence.enter', new Date(base + 6000).toISOString(), fence.id]]);
+    const back = (await report(t, quiet.auth, { positions: track(quietSite, 'present', created, [[2, OUT], [3, IN]]) })) as { events: GeofenceEvent[] };
+    expect(back.events.map((event) => [event.type, event.occurred_at, event.geofence.id])).toEqual([['geofence.enter', new Date(created + 3000).toISOString(), fence.id]]);
 
     await t.http.put('/api/v1/geofencing/settings').set(quiet.auth).send({ initial_trigger: true }).expect(200);
     const before = Date.now();
