@@ -102,9 +102,14 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
         upgradeInsecureRequests: null,
       },
     },
+    // Sent per request below: over plain HTTP (a LAN, or behind a TLS proxy that is not trusted)
+    // it would pin browsers to an HTTPS the server may not have.
+    strictTransportSecurity: false,
   });
+  const hsts = `max-age=${config.transport.hstsMaxAgeSeconds}; includeSubDomains`;
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers).header('X-Request-Id', request.id);
+    if (config.transport.hsts === 'always' || (config.transport.hsts === 'auto' && request.protocol === 'https')) reply.header('Strict-Transport-Security', hsts);
     done();
   });
   registerTransportHardening(fastify, config.transport, config.trustedProxies, headers);

@@ -1,4 +1,4 @@
-import { Env, readInteger } from './env';
+import { ConfigurationError, Env, readInteger, readString } from './env';
 
 /** Bounds on how long and how many connections one client may hold (issue 9, item 5). */
 export interface TransportConfig {
@@ -12,6 +12,12 @@ export interface TransportConfig {
   connectionTimeoutMs: number;
   /** Open connections from one client address; further ones are closed at once. */
   maxConnectionsPerClient: number;
+  /**
+   * Strict-Transport-Security: `auto` sends it only on requests that came over HTTPS (directly,
+   * or through a proxy named in TRUSTED_PROXIES); `always` on every answer; `off` never.
+   */
+  hsts: 'auto' | 'always' | 'off';
+  hstsMaxAgeSeconds: number;
 }
 
 export function readTransportConfig(env: Env): TransportConfig {
@@ -25,5 +31,13 @@ export function readTransportConfig(env: Env): TransportConfig {
     keepAliveTimeoutMs: readInteger(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, { min: 100, max: 600_000 }),
     connectionTimeoutMs: readInteger(env, 'CONNECTION_IDLE_TIMEOUT_MS', 120_000, { min: 1_000, max: 3_600_000 }),
     maxConnectionsPerClient: readInteger(env, 'MAX_CONNECTIONS_PER_CLIENT', 100, { min: 1, max: 100_000 }),
+    hsts: readHsts(env),
+    hstsMaxAgeSeconds: readInteger(env, 'HSTS_MAX_AGE_SECONDS', 31_536_000, { min: 0, max: 63_072_000 }),
   };
+}
+
+function readHsts(env: Env): TransportConfig['hsts'] {
+  const value = readString(env, 'HSTS', 'auto');
+  if (value !== 'auto' && value !== 'always' && value !== 'off') throw new ConfigurationError('HSTS must be auto, always or off', 'HSTS');
+  return value;
 }
