@@ -27,7 +27,14 @@ describe('readTransportConfig', () => {
       keepAliveTimeoutMs: 72_000,
       connectionTimeoutMs: 120_000,
       maxConnectionsPerClient: 100,
+      hsts: 'auto',
+      hstsMaxAgeSeconds: 31_536_000,
     });
+  });
+
+  it('takes HSTS auto, always or off, and nothing else', () => {
+    expect(readTransportConfig({ HSTS: 'always', HSTS_MAX_AGE_SECONDS: '600' })).toMatchObject({ hsts: 'always', hstsMaxAgeSeconds: 600 });
+    expect(() => readTransportConfig({ HSTS: 'yes' })).toThrow(/HSTS must be auto, always or off/);
   });
 
   it('never lets the headers take longer than the whole request', () => {
