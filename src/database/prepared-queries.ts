@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
+import { ambientTransaction } from './ambient-transaction';
 
 export type PreparedQuery<Row> = (parameters: Record<string, string | number | null>) => Promise<Row[]>;
 
@@ -61,6 +62,10 @@ export class PreparedQueries {
   /** Runs a prepared statement (by name on PostgreSQL, from the statement cache on SQLite). */
   async execute(name: string, text: string, values: unknown[]): Promise<unknown[]> {
     if (this.dataSource.options.type === 'postgres') {
+      // Inside a transaction: on its connection (see ambient-transaction.ts), still by name.
+      const runner = ambientTransaction.getStore()?.queryRunner;
+      const connection = runner && !runner.isReleased ? (runner as unknown as { databaseConnection?: PgPool }).databaseConnection : undefined;
+      if (connection) return (await connection.query({ name, text, values })).rows;
       const pool = (this.dataSource.driver as unknown as { master: PgPool }).master;
       return (await pool.query({ name, text, values })).rows;
     }

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { ambientTransaction } from './ambient-transaction';
 import { transactionEpilogue } from './transaction-epilogue';
 
 /**
@@ -58,7 +59,7 @@ export class TransactionRunner {
       .transaction((manager) => {
         transactionManager = manager;
         this.committed.set(manager, callbacks);
-        return work(manager);
+        return ambientTransaction.run(manager, () => work(manager));
       })
       .finally(() => {
         // Registered later (a manager kept past its transaction): nothing left to wait for.

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { canSeeBuilding } from '../auth/building-scope';
+import { KeyedTurns } from '../common/concurrency/keyed-turns';
 import { Principal } from '../auth/principal';
 import { Role } from '../auth/roles';
 import { ApiError } from '../common/errors/api-error';
@@ -66,6 +67,8 @@ const SQLITE_ROWS_PER_INSERT = 500;
 export class PositionsIngestService {
   private readonly dialect: Dialect;
   private readonly logger = new Logger(PositionsIngestService.name);
+  /** PostgreSQL: batches of one device on this instance queue here before taking a connection (see KeyedTurns). */
+  private readonly deviceTurns = new KeyedTurns();
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
@@ -256,8 +259,7 @@ export class PositionsIngestService {
         code = '';
       }
     }
-    const detectedAt = Date.now();
-    return this.transactions.run(async (manager) => {
+    const transaction = () => this.transactions.run(async (manager) => {
       await this.geofences.lockDevices(
         manager,
         organizationId,
@@ -265,8 +267,14 @@ export class PositionsIngestService {
       );
       if (this.dialect === 'postgres') await this.storeOnPostgres(manager, organizationId, fixes, latest);
       else await this.storeOnSqlite(manager, organizationId, fixes, latest);
-      return this.geofences.evaluateFixes(manager, organizationId, fixes, detectedAt);
+      return this.geofences.evaluateFixes(manager, organizationId, fixes, Date.now());
     });
+    // SQLite runs this process's transactions one at a time already.
+    if (this.dialect !== 'postgres') return transaction();
+    return this.deviceTurns.run(
+      latest.map((fix) => `${organizationId}:${fix.deviceId}`),
+      transaction,
+    );
   }
 
   /** One statement for the history and the devices: every column as one array, so its text never changes. */
