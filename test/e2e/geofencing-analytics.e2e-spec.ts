@@ -195,4 +195,139 @@ describe('geofencing reports and analytics over the visits of the event log (con
     // Every visit lies in the window whole, but the open one, which runs to the window end.
     expect(rows.map((row) => row.seconds_in_fence).sort((x, y) => x - y)).toEqual([1200, 1800, 3600, 6300, 6300, 50_400]);
   });
+
+  it('geofencing analytics per fence for the whole window (golden), the same on /search', async () => {
+    const url = `/api/v1/geofencing/analytics?building_ids=${site.building.id}&from=${day(-1)}&to=${day(1)}&time_zone=${ZONE}`;
+    const response = await get(a.auth, url);
+    expect(response.body).toMatchObject({ from: label(-1), to: label(2), grouping: 'none', time_zone: ZONE });
+    const byFence = new Map((response.body.data as Array<Record<string, unknown>>).map((row) => [fenceName().get(row.geofence_id as string), row]));
+    expect(byFence.size).toBe(2);
+    expect(byFence.get('A')).toEqual({
+      geofence_id: fenceA, geofence_name: 'Lobby', geofence_code: 'lobby', building_id: site.building.id, floor_id: site.floor.id, bucket: label(-1),
+      entries: 3, exits: 2, unique_devices: 2, unique_users: 1,
+      total_stay_seconds: 60_300, avg_stay_seconds: 20_100, p50_stay_seconds: 6300, p90_stay_seconds: 41_580, max_occupancy: 1,
+    });
+    expect(byFence.get('B')).toMatchObject({
+      geofence_name: 'Cafe', entries: 3, exits: 3, unique_devices: 2, unique_users: 1,
+      total_stay_seconds: 9300, avg_stay_seconds: 3100, p50_stay_seconds: 1800, p90_stay_seconds: 5400, max_occupancy: 2,
+    });
+    expect((await get(a.auth, url.replace('/analytics?', '/analytics/search?'))).body).toEqual(response.body);
+  });
+
+  it('analytics by day: entries and exits in the bucket they happened, stays split at midnight', async () => {
+    const response = await get(a.auth, `/api/v1/geofencing/analytics?geofence_ids=${fenceB}&from_date=${day(-1)}&to_date=${day(1)}&time_zone=${ZONE}&grouping=day`);
+    expect((response.body.data as Array<Record<string, unknown>>).map((row) => [row.bucket, row.entries, row.exits, row.total_stay_seconds, row.max_occupancy])).toEqual([
+      [label(-1), 0, 0, 0, 0],
+      [label(0), 3, 2, 6600, 2],
+      [label(1), 0, 1, 2700, 1],
+    ]);
+    expect(response.body.data[0]).toMatchObject({ avg_stay_seconds: null, p50_stay_seconds: null, p90_stay_seconds: null, unique_devices: 0 });
+  });
+
+  it('the 2020 client form, verbatim: repeated building_ids, camelCase organizationId, from/to', async () => {
+    const raw = `/api/v1/geofencing/analytics?building_ids=${site.building.id}&building_ids=${site.building.id}&organizationId=${a.org.organizationId}&from=${day(-1)}&to=${day(1)}`;
+    const response = await get(a.auth, raw);
+    expect(response.body).toMatchObject({ grouping: 'none', time_zone: 'UTC', from: `${day(-1)}T00:00:00.000Z` });
+    expect(response.body.data).toHaveLength(2);
+    // The other spellings answer the same.
+    const bracketed = await get(a.auth, `/api/v1/geofencing/analytics/search?building_ids[]=${site.building.id}&organization_id=${a.org.organizationId}&from_date=${day(-1)}&to_date=${day(1)}`);
+    expect(bracketed.body).toEqual(response.body);
+    // Another organization's id: 404, as any other organization's resource.
+    expectError(await t.http.get(raw.replace(a.org.organizationId, b.org.organizationId)).set(a.auth), 404, 'entity_not_found');
+    const malformed = await t.http.get(raw.replace(a.org.organizationId, 'not-a-uuid')).set(a.auth);
+    expectError(malformed, 400, 'bad_request');
+    expect(errorFields(malformed)).toEqual(['organizationId']);
+  });
+
+  it('occupancy history: peak, time-weighted mean and end-of-bucket count per hour', async () => {
+    const response = await get(a.auth, `/api/v1/geofencing/occupancy/history?geofence_ids=${fenceB}&from=${day(0)}T12:00:00&to=${day(0)}T14:00:00&time_zone=${ZONE}`);
+    expect(response.body).toMatchObject({ grouping: 'hour', time_zone: ZONE, from: label(0, '12:00:00.000'), to: label(0, '14:00:00.000') });
+    expect(response.body.data).toEqual([
+      {
+        geofence_id: fenceB, geofence_name: 'Cafe', geofence_code: 'cafe', building_id: site.building.id, floor_id: site.floor.id,
+        series: [
+          { bucket: label(0, '12:00:00.000'), max_occupancy: 2, avg_occupancy: 0.833, end_occupancy: 0 },
+          { bucket: label(0, '13:00:00.000'), max_occupancy: 0, avg_occupancy: 0, end_occupancy: 0 },
+        ],
+      },
+    ]);
+    // The open visit of dev-2 is still under way at the end of D+1.
+    const open = await get(a.auth, `/api/v1/geofencing/occupancy/history?geofence_ids=${fenceA}&from=${day(1)}&to=${day(1)}&time_zone=${ZONE}&grouping=day`);
+    expect(open.body.data[0].series).toEqual([{ bucket: label(1), max_occupancy: 1, avg_occupancy: 0.583, end_occupancy: 1 }]);
+  });
+
+  it('CSV: header of the meta names, one line per row, as a download', async () => {
+    const response = await get(a.auth, `/api/v1/reports/geofencing_stay_time.csv?building_ids=${site.building.id}&${window}`);
+    expect(response.headers['content-type']).toMatch(/^text\/csv/);
+    expect(response.headers['content-disposition']).toBe('attachment; filename="geofencing_stay_time.csv"');
+    const lines = response.text.trim().split(/\r?\n/);
+    expect(lines[0]).toBe('timestamp,device_id,user_id,building_id,floor_id,matched_fence_id,seconds_in_fence,stay_time,sessions_count');
+    expect(lines).toHaveLength(8);
+    expect(lines).toContain(`${label(1)},dev-2,${a.org.adminId},${site.building.id},${site.floor.id},${fenceA},50400,14:00:00,1`);
+    const sessions = await get(a.auth, `/api/v1/reports/geofencing_sessions_matches.csv?building_ids=${site.building.id}&${window}`);
+    expect(sessions.headers['content-disposition']).toBe('attachment; filename="geofencing_sessions_matches.csv"');
+    expect(sessions.text.trim().split(/\r?\n/)).toHaveLength(7);
+  });
+
+  it('bad parameters are 400 naming the parameter, on every report and the analytics', async () => {
+    const building = `building_ids=${site.building.id}`;
+    const cases: Array<[string, string]> = [
+      [`/api/v1/reports/geofencing_stay_time.json?${window}`, 'building_ids'],
+      [`/api/v1/reports/geofencing_stay_time.csv?${building}&to_date=${day(1)}`, 'from_date'],
+      [`/api/v1/reports/geofencing_stay_time.json?${building}&from_date=${day(-1)}`, 'to_date'],
+      [`/api/v1/reports/geofencing_stay_time.json?${building}&from_date=yesterday&to_date=${day(1)}`, 'from_date'],
+      [`/api/v1/reports/geofencing_stay_time.json?${building}&from_date=${day(1)}&to_date=${day(-1)}`, 'to_date'],
+      [`/api/v1/reports/geofencing_stay_time.json?${building}&from_date=2020-01-01&to_date=2021-06-01`, 'to_date'],
+      [`/api/v1/reports/geofencing_stay_time.json?${building}&${window.replace(ZONE, 'Mars/Olympus')}`, 'time_zone'],
+      [`/api/v1/reports/geofencing_stay_time.json?${building}&${window}&grouping=fortnight`, 'grouping'],
+      [`/api/v1/reports/geofencing_sessions_matches.json?${building}&${window}&grouping=none`, 'grouping'],
+      [`/api/v1/reports/geofencing_sessions_matches.csv?building_ids=abc&${window}`, 'building_ids'],
+      [`/api/v1/reports/geofencing_stay_time.json?${building}&${window}&geofence_ids=nope`, 'geofence_ids'],
+      [`/api/v1/geofencing/analytics?from=${day(-1)}`, 'to'],
+      [`/api/v1/geofencing/analytics?to=${day(1)}`, 'from'],
+      [`/api/v1/geofencing/analytics?from=${day(-1)}&to=${day(1)}&grouping=year`, 'grouping'],
+      [`/api/v1/geofencing/analytics/search?from_date=${day(1)}&to_date=${day(-1)}`, 'to_date'],
+      [`/api/v1/geofencing/occupancy/history?from=${day(-1)}&to=${day(1)}`, 'geofence_ids'],
+      [`/api/v1/geofencing/occupancy/history?geofence_ids=${fenceA}&from=${day(-1)}&to=${day(1)}&time_zone=Nowhere`, 'time_zone'],
+    ];
+    for (const [url, field] of cases) {
+      const response = await t.http.get(url).set(a.auth);
+      expectError(response, 400, 'bad_request');
+      expect(errorFields(response), url).toEqual([field]);
+    }
+  });
+
+  it('needs read-only or stronger: a positioning key gets 403, a read-only key the answer', async () => {
+    const positioning = asApiKey((await createApiKey(t, a.token, ApiPermission.Positioning)).apikey);
+    const readOnly = asApiKey((await createApiKey(t, a.token, ApiPermission.ReadOnly)).apikey);
+    const urls = [
+      `/api/v1/reports/geofencing_stay_time.json?building_ids=${site.building.id}&${window}`,
+      `/api/v1/reports/geofencing_sessions_matches.csv?building_ids=${site.building.id}&${window}`,
+      `/api/v1/geofencing/analytics?from=${day(-1)}&to=${day(1)}`,
+      `/api/v1/geofencing/occupancy/history?geofence_ids=${fenceA}&from=${day(-1)}&to=${day(1)}`,
+    ];
+    for (const url of urls) {
+      expectError(await t.http.get(url).set(positioning), 403, 'forbidden');
+      expectStatus(await t.http.get(url).set(readOnly), 200);
+      expectError(await t.http.get(url), 401, 'unauthorized');
+    }
+  });
+
+  it("another organization's building or fence is 404 and never counted", async () => {
+    for (const url of [
+      `/api/v1/reports/geofencing_stay_time.json?building_ids=${otherSite.building.id}&${window}`,
+      `/api/v1/reports/geofencing_sessions_matches.json?building_ids=${site.building.id},${otherSite.building.id}&${window}`,
+      `/api/v1/geofencing/analytics?building_ids=${otherSite.building.id}&from=${day(-1)}&to=${day(1)}`,
+      `/api/v1/geofencing/analytics?geofence_ids=${foreignFence}&from=${day(-1)}&to=${day(1)}`,
+      `/api/v1/geofencing/occupancy/history?geofence_ids=${fenceA},${foreignFence}&from=${day(-1)}&to=${day(1)}`,
+    ]) {
+      expectError(await t.http.get(url).set(a.auth), 404, 'entity_not_found');
+    }
+    // Without a filter the analytics cover the caller's fences only; B's visits at the same times add nothing.
+    const mine = await get(a.auth, `/api/v1/geofencing/analytics?from=${day(-1)}&to=${day(1)}&time_zone=${ZONE}`);
+    expect((mine.body.data as Array<{ geofence_id: string }>).map((row) => row.geofence_id).sort()).toEqual([fenceA, fenceB].sort());
+    const theirs = await get(b.auth, `/api/v1/geofencing/analytics?from=${day(-1)}&to=${day(1)}&time_zone=${ZONE}`);
+    expect(theirs.body.data).toEqual([expect.objectContaining({ geofence_id: foreignFence, unique_devices: 3 })]);
+    expect(theirs.body.data[0].entries).toBeGreaterThan(0);
+  });
 });
