@@ -52,23 +52,41 @@ export interface StaySlice {
  * as a session in each bucket it touches. Ordered by bucket, fence, device, user.
  */
 export function staySlices(visits: readonly VisitSpan[], starts: readonly number[], window: ReportWindow, now: number): StaySlice[] {
-  const slices = new Map<string, StaySlice>();
+  // Each (fence, device, user) becomes a small integer once per visit, so that a slice's key
+  // and its sort key are numbers: 50,000 visits by hour are ~100,000 slices.
+  const groups = new Map<string, number>();
+  const members: Array<Pick<StaySlice, 'fenceId' | 'deviceId' | 'userId'>> = [];
+  const slices = new Map<number, StaySlice>();
+  const pending: Array<{ group: number; bucket: number; ms: number }> = [];
   for (const visit of visits) {
     const span = clippedSpan(visit, window, now);
     if (!span) continue;
-    forEachSlice(span, starts, window, (bucket, ms) => {
-      const key = `${bucket}\u0000${visit.fenceId}\u0000${visit.deviceId}\u0000${visit.userId ?? ''}`;
-      const slice = slices.get(key);
-      if (slice) {
-        slice.ms += ms;
-        slice.sessions++;
-      } else {
-        slices.set(key, { bucket, fenceId: visit.fenceId, deviceId: visit.deviceId, userId: visit.userId, ms, sessions: 1 });
-      }
-    });
+    const name = `${visit.fenceId}\u0000${visit.deviceId}\u0000${visit.userId ?? ''}`;
+    let group = groups.get(name);
+    if (group === undefined) {
+      group = members.length;
+      groups.set(name, group);
+      members.push({ fenceId: visit.fenceId, deviceId: visit.deviceId, userId: visit.userId });
+    }
+    const owner = group;
+    forEachSlice(span, starts, window, (bucket, ms) => pending.push({ group: owner, bucket, ms }));
   }
+  // Ranks in (fence, device, user) order: the rows sort on bucket × groups + rank.
   const compare = (a: string | null, b: string | null) => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0);
-  return [...slices.values()].sort((a, b) => a.bucket - b.bucket || compare(a.fenceId, b.fenceId) || compare(a.deviceId, b.deviceId) || compare(a.userId, b.userId));
+  const order = members.map((_, index) => index).sort((x, y) => compare(members[x].fenceId, members[y].fenceId) || compare(members[x].deviceId, members[y].deviceId) || compare(members[x].userId, members[y].userId));
+  const rank = new Array<number>(members.length);
+  order.forEach((group, position) => (rank[group] = position));
+  for (const { group, bucket, ms } of pending) {
+    const key = bucket * members.length + rank[group];
+    const slice = slices.get(key);
+    if (slice) {
+      slice.ms += ms;
+      slice.sessions++;
+    } else {
+      slices.set(key, { bucket, ...members[group], ms, sessions: 1 });
+    }
+  }
+  return [...slices.keys()].sort((a, b) => a - b).map((key) => slices.get(key)!);
 }
 
 /** Linear interpolation between the closest ranks (PostgreSQL's percentile_cont), over ascending values. */
@@ -106,9 +124,10 @@ export interface FenceBucketStats {
  * back-to-back visits are never counted twice). Every bucket is answered, empty ones too.
  */
 export function fenceBucketStats(visits: readonly VisitSpan[], starts: readonly number[], window: ReportWindow, now: number): FenceBucketStats[] {
-  const stays: number[][] = starts.map(() => []);
-  const devices = starts.map(() => new Set<string>());
-  const users = starts.map(() => new Set<string>());
+  // Made on first use: most buckets of a fine grouping stay empty.
+  const stays: Array<number[] | undefined> = new Array(starts.length);
+  const devices: Array<Set<string> | undefined> = new Array(starts.length);
+  const users: Array<Set<string> | undefined> = new Array(starts.length);
   const entries = new Array<number>(starts.length).fill(0);
   const exits = new Array<number>(starts.length).fill(0);
   const changes: Array<[number, number]> = [];
@@ -119,9 +138,9 @@ export function fenceBucketStats(visits: readonly VisitSpan[], starts: readonly 
     const span = clippedSpan(visit, window, now);
     if (!span) continue;
     forEachSlice(span, starts, window, (index, ms) => {
-      stays[index].push(ms);
-      devices[index].add(visit.deviceId);
-      if (visit.userId !== null) users[index].add(visit.userId);
+      (stays[index] ??= []).push(ms);
+      (devices[index] ??= new Set()).add(visit.deviceId);
+      if (visit.userId !== null) (users[index] ??= new Set()).add(visit.userId);
     });
     if (span.end > span.start) changes.push([span.start, 1], [span.end, -1]);
   }
@@ -144,14 +163,14 @@ export function fenceBucketStats(visits: readonly VisitSpan[], starts: readonly 
       if (current > max) max = current;
     }
     area += current * (to - last);
-    const values = stays[index].sort((a, b) => a - b);
+    const values = stays[index]?.sort((a, b) => a - b) ?? [];
     const totalMs = values.reduce((sum, ms) => sum + ms, 0);
     return {
       bucket: index,
       entries: entries[index],
       exits: exits[index],
-      uniqueDevices: devices[index].size,
-      uniqueUsers: users[index].size,
+      uniqueDevices: devices[index]?.size ?? 0,
+      uniqueUsers: users[index]?.size ?? 0,
       visits: values.length,
       totalMs,
       avgMs: values.length === 0 ? null : totalMs / values.length,

@@ -94,8 +94,8 @@ export class VisitReader {
 
   /**
    * The visits of `fenceIds` under way at some time of the window: entered before its end
-   * and not exited before its start (open ones included). One range scan per 500 fences on
-   * (geofence_id, entered_at); only the columns the aggregates need.
+   * and not exited before its start (open ones included), 500 fences per statement, only
+   * the columns the aggregates need.
    */
   async visits(organizationId: string, fenceIds: readonly string[], window: ReportWindow): Promise<VisitSpan[]> {
     const visits: VisitSpan[] = [];
@@ -103,8 +103,14 @@ export class VisitReader {
     const to = timestampParameter(this.dialect, window.toMs);
     for (let start = 0; start < fenceIds.length; start += FENCES_PER_QUERY) {
       const rows = await this.query<{ id: string; geofence_id: string; device_id: string; user_id: string | null; entered_at: unknown; exited_at: unknown; exit_reason: string | null }>(
+        // Two ranges, each on an index: visits begun in the window (geofence_id, entered_at), and
+        // those begun before it still under way at its start (geofence_id, exited_at). One
+        // `entered_at < :to` range alone would read every older visit of the fence.
         `SELECT id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason FROM geofence_visits
-         WHERE geofence_id IN (:...fenceIds) AND organization_id = :organizationId AND entered_at < :to AND (exited_at IS NULL OR exited_at >= :from)
+         WHERE geofence_id IN (:...fenceIds) AND organization_id = :organizationId AND entered_at >= :from AND entered_at < :to
+         UNION ALL
+         SELECT id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason FROM geofence_visits
+         WHERE geofence_id IN (:...fenceIds) AND organization_id = :organizationId AND entered_at < :from AND (exited_at >= :from OR exited_at IS NULL)
          ORDER BY entered_at, id`,
         { fenceIds: fenceIds.slice(start, start + FENCES_PER_QUERY), organizationId, from, to },
       );
