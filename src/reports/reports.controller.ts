@@ -5,9 +5,9 @@ import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../auth/permissions';
 import { Principal } from '../auth/principal';
-import { ReportEnvelope, toReportCsv, toReportEnvelope } from './report-envelope';
+import { streamReportCsv, streamReportJson } from './report-stream';
 import { UserPositionsQuery } from './reports.dto';
-import { UserPositionRow, UserPositionsReport } from './user-positions.report';
+import { UserPositionsReport } from './user-positions.report';
 
 @ApiTags('Reports')
 @Controller('reports')
@@ -20,8 +20,8 @@ export class ReportsController {
   @ApiOkResponse({ description: '{"meta":[…],"data":[…],"rows":N,"statistics":{…}}', schema: { type: 'object' } })
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  async userPositionsJson(@CurrentPrincipal() principal: Principal, @Query() query: UserPositionsQuery): Promise<ReportEnvelope<UserPositionRow>> {
-    return toReportEnvelope(await this.userPositions.run(principal, query));
+  async userPositionsJson(@CurrentPrincipal() principal: Principal, @Query() query: UserPositionsQuery): Promise<StreamableFile> {
+    return streamReportJson(await this.userPositions.open(principal, query));
   }
 
   @Get('user_positions.csv')
@@ -32,6 +32,6 @@ export class ReportsController {
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async userPositionsCsv(@CurrentPrincipal() principal: Principal, @Query() query: UserPositionsQuery): Promise<StreamableFile> {
-    return toReportCsv(await this.userPositions.run(principal, query), 'user_positions.csv');
+    return streamReportCsv(await this.userPositions.open(principal, query), 'user_positions.csv');
   }
 }
