@@ -1,13 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Principal } from '../auth/principal';
-import { ApiError } from '../common/errors/api-error';
-import { ErrorCode } from '../common/errors/error-code';
+import { appConfig, AppConfig } from '../config/app.config';
 import { clippedSpan, formatStay, staySlices, toSeconds } from '../geofencing/analytics/visit-aggregates';
 import { idList, singleValue, uuidList } from '../geofencing/analytics/visit-query';
 import { ReportFence, VisitReader } from '../geofencing/analytics/visit-reader';
-import { ReportColumn, ReportRun } from './report-envelope';
+import { ReportColumn } from './report-envelope';
+import { enforceOutputCap, reportFromRows, ReportStream } from './report-stream';
 import { bucketStarts, formatBucket, formatReportTime, parseGrouping, parseReportWindow, REPORT_GROUPINGS, ReportWindow } from './report-window';
-import { MAX_REPORT_ROWS } from './user-positions.report';
 
 export interface StayTimeRow {
   timestamp: string;
@@ -75,15 +74,23 @@ const VISIT_ROW_BYTES = 40 + 36 * 2 + 8 * 2 + 16;
  */
 @Injectable()
 export class GeofencingReports {
-  constructor(private readonly reader: VisitReader) {}
+  constructor(
+    private readonly reader: VisitReader,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+  ) {}
 
-  async stayTime(principal: Principal, raw: Record<string, unknown>, now = Date.now()): Promise<ReportRun<StayTimeRow>> {
+  /** 507 before any byte of the answer when the rows are more than the reports' cap (REPORTS_MAX_ROWS). */
+  private checkCap(rows: number): void {
+    enforceOutputCap(rows, this.config.positions.reportMaxRows, 'narrow the range, the buildings or the fences');
+  }
+
+  async stayTime(principal: Principal, raw: Record<string, unknown>, now = Date.now()): Promise<ReportStream<StayTimeRow>> {
     const startedAt = performance.now();
     const { window, fences, visits } = await this.read(principal, raw);
     const grouping = parseGrouping(singleValue(raw, 'grouping'), 'grouping', REPORT_GROUPINGS, 'day');
     const starts = bucketStarts(window, grouping);
     const slices = staySlices(visits, starts, window, now);
-    if (slices.length > MAX_REPORT_ROWS) throw tooLarge();
+    this.checkCap(slices.length);
     const data = slices.map((slice) => {
       const fence = fences.get(slice.fenceId)!;
       return {
@@ -98,15 +105,15 @@ export class GeofencingReports {
         sessions_count: slice.sessions,
       };
     });
-    return { columns: stayTimeColumns(window.zone), data, rowsRead: visits.length, bytesRead: visits.length * VISIT_ROW_BYTES, startedAt };
+    return reportFromRows(stayTimeColumns(window.zone), data, { rowsRead: visits.length, bytesRead: visits.length * VISIT_ROW_BYTES }, startedAt);
   }
 
-  async sessionsMatches(principal: Principal, raw: Record<string, unknown>, now = Date.now()): Promise<ReportRun<SessionMatchRow>> {
+  async sessionsMatches(principal: Principal, raw: Record<string, unknown>, now = Date.now()): Promise<ReportStream<SessionMatchRow>> {
     const startedAt = performance.now();
     const { window, fences, visits } = await this.read(principal, raw);
     // Checked although the rows are not bucketed, so that one query string serves every report.
     parseGrouping(singleValue(raw, 'grouping'), 'grouping', REPORT_GROUPINGS, 'day');
-    if (visits.length > MAX_REPORT_ROWS) throw tooLarge();
+    this.checkCap(visits.length);
     const data: SessionMatchRow[] = [];
     for (const visit of visits) {
       const span = clippedSpan(visit, window, now);
@@ -127,7 +134,7 @@ export class GeofencingReports {
         stay_time: formatStay(ms),
       });
     }
-    return { columns: sessionMatchColumns(window.zone), data, rowsRead: visits.length, bytesRead: visits.length * VISIT_ROW_BYTES, startedAt };
+    return reportFromRows(sessionMatchColumns(window.zone), data, { rowsRead: visits.length, bytesRead: visits.length * VISIT_ROW_BYTES }, startedAt);
   }
 
   private async read(principal: Principal, raw: Record<string, unknown>): Promise<{ window: ReportWindow; fences: Map<string, ReportFence>; visits: Awaited<ReturnType<VisitReader['visits']>> }> {
@@ -144,5 +151,3 @@ export class GeofencingReports {
   }
 }
 
-const tooLarge = () =>
-  new ApiError(507, ErrorCode.OutputTooLarge, `The report would return more than ${MAX_REPORT_ROWS} rows; narrow the range, the buildings or the fences`);

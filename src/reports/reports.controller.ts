@@ -5,10 +5,10 @@ import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../auth/permissions';
 import { Principal } from '../auth/principal';
-import { GeofencingReports, SessionMatchRow, StayTimeRow } from './geofencing-reports';
-import { ReportEnvelope, toReportCsv, toReportEnvelope } from './report-envelope';
+import { GeofencingReports } from './geofencing-reports';
+import { streamReportCsv, streamReportJson } from './report-stream';
 import { UserPositionsQuery } from './reports.dto';
-import { UserPositionRow, UserPositionsReport } from './user-positions.report';
+import { UserPositionsReport } from './user-positions.report';
 
 @ApiTags('Reports')
 @Controller('reports')
@@ -24,8 +24,8 @@ export class ReportsController {
   @ApiOkResponse({ description: '{"meta":[…],"data":[…],"rows":N,"statistics":{…}}', schema: { type: 'object' } })
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  async userPositionsJson(@CurrentPrincipal() principal: Principal, @Query() query: UserPositionsQuery): Promise<ReportEnvelope<UserPositionRow>> {
-    return toReportEnvelope(await this.userPositions.run(principal, query));
+  async userPositionsJson(@CurrentPrincipal() principal: Principal, @Query() query: UserPositionsQuery): Promise<StreamableFile> {
+    return streamReportJson(await this.userPositions.open(principal, query));
   }
 
   @Get('user_positions.csv')
@@ -36,7 +36,7 @@ export class ReportsController {
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async userPositionsCsv(@CurrentPrincipal() principal: Principal, @Query() query: UserPositionsQuery): Promise<StreamableFile> {
-    return toReportCsv(await this.userPositions.run(principal, query), 'user_positions.csv');
+    return streamReportCsv(await this.userPositions.open(principal, query), 'user_positions.csv');
   }
 
   @Get('geofencing_stay_time.json')
@@ -45,8 +45,8 @@ export class ReportsController {
   @ApiOkResponse({ description: '{"meta":[…],"data":[…],"rows":N,"statistics":{…}}', schema: { type: 'object' } })
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  async stayTimeJson(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<ReportEnvelope<StayTimeRow>> {
-    return toReportEnvelope(await this.geofencing.stayTime(principal, query));
+  async stayTimeJson(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<StreamableFile> {
+    return streamReportJson(await this.geofencing.stayTime(principal, query));
   }
 
   @Get('geofencing_stay_time.csv')
@@ -57,7 +57,7 @@ export class ReportsController {
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async stayTimeCsv(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<StreamableFile> {
-    return toReportCsv(await this.geofencing.stayTime(principal, query), 'geofencing_stay_time.csv');
+    return streamReportCsv(await this.geofencing.stayTime(principal, query), 'geofencing_stay_time.csv');
   }
 
   @Get('geofencing_sessions_matches.json')
@@ -66,8 +66,8 @@ export class ReportsController {
   @ApiOkResponse({ description: '{"meta":[…],"data":[…],"rows":N,"statistics":{…}}', schema: { type: 'object' } })
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  async sessionsMatchesJson(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<ReportEnvelope<SessionMatchRow>> {
-    return toReportEnvelope(await this.geofencing.sessionsMatches(principal, query));
+  async sessionsMatchesJson(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<StreamableFile> {
+    return streamReportJson(await this.geofencing.sessionsMatches(principal, query));
   }
 
   @Get('geofencing_sessions_matches.csv')
@@ -78,6 +78,6 @@ export class ReportsController {
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async sessionsMatchesCsv(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<StreamableFile> {
-    return toReportCsv(await this.geofencing.sessionsMatches(principal, query), 'geofencing_sessions_matches.csv');
+    return streamReportCsv(await this.geofencing.sessionsMatches(principal, query), 'geofencing_sessions_matches.csv');
   }
 }

@@ -31,7 +31,8 @@ const OUT = at(60, 5);
 const ZONE = 'Europe/Madrid';
 // Every visit is confirmed and closed by fixes alone: no grace, no timer, no timeout in between.
 const RULES = { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0, cooldown_seconds: 0, stale_after_seconds: 86_400 };
-const ENV = { GEOFENCE_SWEEPER: 'false', POSITIONS_MAX_AGE_SECONDS: String(366 * 86_400) };
+// A small output cap, which the hourly rows of the open visit up to today pass.
+const ENV = { GEOFENCE_SWEEPER: 'false', POSITIONS_MAX_AGE_SECONDS: String(366 * 86_400), REPORTS_MAX_ROWS: '50' };
 
 /** The most recent last Sunday of October (Madrid's 25-hour day) at least three days ago. */
 function daylightSavingDay(): DateTime {
@@ -267,6 +268,14 @@ describe('geofencing reports and analytics over the visits of the event log (con
     const sessions = await get(a.auth, `/api/v1/reports/geofencing_sessions_matches.csv?building_ids=${site.building.id}&${window}`);
     expect(sessions.headers['content-disposition']).toBe('attachment; filename="geofencing_sessions_matches.csv"');
     expect(sessions.text.trim().split(/\r?\n/)).toHaveLength(7);
+  });
+
+  it('over the output cap: 507 output_too_large before any row, in JSON and CSV', async () => {
+    const today = DateTime.now().setZone(ZONE).toISODate();
+    for (const format of ['json', 'csv']) {
+      const response = await t.http.get(`/api/v1/reports/geofencing_stay_time.${format}?building_ids=${site.building.id}&from_date=${day(-1)}&to_date=${today}&time_zone=${ZONE}&grouping=hour`).set(a.auth);
+      expectError(response, 507, 'output_too_large');
+    }
   });
 
   it('bad parameters are 400 naming the parameter, on every report and the analytics', async () => {
