@@ -91,10 +91,11 @@ export class GeofencingReports {
     const starts = bucketStarts(window, grouping);
     const slices = staySlices(visits, starts, window, now);
     this.checkCap(slices.length);
+    const labels = starts.map((start) => formatBucket(start, window.zone, grouping));
     const data = slices.map((slice) => {
       const fence = fences.get(slice.fenceId)!;
       return {
-        timestamp: formatBucket(starts[slice.bucket], window.zone, grouping),
+        timestamp: labels[slice.bucket],
         device_id: slice.deviceId,
         user_id: slice.userId,
         building_id: fence.buildingId,

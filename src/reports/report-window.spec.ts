@@ -1,6 +1,8 @@
+import fc from 'fast-check';
+import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../common/errors/api-error';
-import { bucketIndex, bucketStarts, formatBucket, parseGrouping, parseReportWindow, parseTimeZone, REPORT_GROUPINGS } from './report-window';
+import { bucketIndex, bucketStarts, formatBucket, formatReportTime, parseGrouping, parseReportWindow, parseTimeZone, REPORT_GROUPINGS } from './report-window';
 
 const names = { from: 'from_date', to: 'to_date', timeZone: 'time_zone' };
 const HOUR = 3_600_000;
@@ -140,5 +142,38 @@ describe('bucketIndex', () => {
     const starts = [10, 20, 30];
     expect([5, 10, 19, 20, 29, 30, 1000].map((ms) => bucketIndex(starts, ms))).toEqual([-1, 0, 0, 1, 1, 2, 2]);
     expect(bucketIndex([], 5)).toBe(-1);
+  });
+});
+
+describe('formatReportTime', () => {
+  it('writes UTC with Z and other zones as local wall time without offset, around DST changes too', () => {
+    expect(formatReportTime(Date.UTC(2026, 9, 25, 0, 30), 'UTC')).toBe('2026-10-25T00:30:00.000Z');
+    expect(formatReportTime(Date.UTC(2026, 9, 25, 0, 59, 59, 999), 'Europe/Madrid')).toBe('2026-10-25T02:59:59.999');
+    expect(formatReportTime(Date.UTC(2026, 9, 25, 1), 'Europe/Madrid')).toBe('2026-10-25T02:00:00.000');
+    expect(formatReportTime(Date.UTC(2026, 2, 29, 1), 'Europe/Madrid')).toBe('2026-03-29T03:00:00.000');
+    expect(formatReportTime(Date.UTC(2026, 4, 1), 'Asia/Kathmandu')).toBe('2026-05-01T05:45:00.000');
+  });
+
+  it('agrees with luxon at any instant in any zone (the offset cache never answers wrong)', () => {
+    const zones = ['Europe/Madrid', 'America/New_York', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'America/Santiago', 'Africa/Casablanca'];
+    fc.assert(
+      fc.property(fc.constantFrom(...zones), fc.integer({ min: Date.UTC(1990, 0, 1), max: Date.UTC(2040, 0, 1) }), (zone, ms) => {
+        const expected = DateTime.fromMillis(ms, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss.SSS");
+        expect(formatReportTime(ms, zone)).toBe(expected);
+        // The same slot again, now from the cache.
+        expect(formatReportTime(ms + 1, zone)).toBe(DateTime.fromMillis(ms + 1, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss.SSS"));
+      }),
+      { numRuns: 2000 },
+    );
+    // Minute by minute across transitions: Madrid's hour, Lord Howe's half hour.
+    for (const [zone, transition] of [
+      ['Europe/Madrid', Date.UTC(2026, 9, 25, 1)],
+      ['Europe/Madrid', Date.UTC(2026, 2, 29, 1)],
+      ['Australia/Lord_Howe', Date.UTC(2026, 3, 4, 15)],
+    ] as const) {
+      for (let ms = transition - 2 * HOUR; ms < transition + 2 * HOUR; ms += 60_007) {
+        expect(formatReportTime(ms, zone), `${zone} ${ms}`).toBe(DateTime.fromMillis(ms, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss.SSS"));
+      }
+    }
   });
 });

@@ -1,6 +1,8 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/auth/permissions';
+import { VisitReader } from '../../src/geofencing/analytics/visit-reader';
+import { parseReportWindow } from '../../src/reports/report-window';
 import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, createGeofence, createSite, errorFields, expectError, expectStatus, LatLng, signUp, Site } from '../support/cartography';
 import { report } from '../support/positions';
@@ -268,6 +270,17 @@ describe('geofencing reports and analytics over the visits of the event log (con
     const sessions = await get(a.auth, `/api/v1/reports/geofencing_sessions_matches.csv?building_ids=${site.building.id}&${window}`);
     expect(sessions.headers['content-disposition']).toBe('attachment; filename="geofencing_sessions_matches.csv"');
     expect(sessions.text.trim().split(/\r?\n/)).toHaveLength(7);
+  });
+
+  it('reads visits in keyset pages without losing or repeating one, older ones still under way included', async () => {
+    const reader = t.app.get(VisitReader);
+    // From D 01:00 local: dev-1's first visit (entered the day before, exited 01:15) is under way at the start.
+    const window = parseReportWindow({ from: `${day(0)}T01:00:00`, to: day(1), timeZone: ZONE }, { from: 'from', to: 'to', timeZone: 'time_zone' });
+    const whole = await reader.visits(a.org.organizationId, [fenceA, fenceB], window);
+    expect(whole).toHaveLength(6);
+    for (const pageSize of [1, 2, 3]) expect(await reader.visits(a.org.organizationId, [fenceA, fenceB], window, pageSize)).toEqual(whole);
+    const later = parseReportWindow({ from: `${day(0)}T01:30:00`, to: day(1), timeZone: ZONE }, { from: 'from', to: 'to', timeZone: 'time_zone' });
+    expect(await reader.visits(a.org.organizationId, [fenceA, fenceB], later, 1)).toHaveLength(5);
   });
 
   it('over the output cap: 507 output_too_large before any row, in JSON and CSV', async () => {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { ANALYTICS_GROUPINGS, AnalyticsGrouping, bucketStarts, formatBucket, formatReportTime, parseGrouping, parseReportWindow, ReportWindow } from '../../reports/report-window';
+import { ANALYTICS_GROUPINGS, AnalyticsGrouping, bucketStarts, formatBucket, formatReportTime, parseGrouping, parseReportWindow } from '../../reports/report-window';
 import { fenceBucketStats, FenceBucketStats, toSeconds, VisitSpan } from './visit-aggregates';
 import { aliased, assertOwnOrganization, idList, singleValue, uuidList } from './visit-query';
 import { ReportFence, VisitReader } from './visit-reader';
@@ -65,18 +65,20 @@ export class GeofencingAnalyticsService {
   async analytics(principal: Principal, raw: Record<string, unknown>, now = Date.now()): Promise<AnalyticsAnswer> {
     assertOwnOrganization(raw, principal.organizationId);
     const { window, grouping, fences, starts, byFence } = await this.prepare(principal, raw, now, 'none', false);
+    const labels = starts.map((start) => formatBucket(start, window.zone, grouping));
     const data: AnalyticsRow[] = [];
     for (const fence of fences) {
       const visits = byFence.get(fence.id) ?? [];
       // Deleted fences are answered only for the visits they had.
       if (fence.deleted && visits.length === 0) continue;
-      for (const stats of fenceBucketStats(visits, starts, window, now)) data.push(this.analyticsRow(fence, stats, starts, window));
+      for (const stats of fenceBucketStats(visits, starts, window, now)) data.push(this.analyticsRow(fence, stats, labels));
     }
     return { from: formatReportTime(window.fromMs, window.zone), to: formatReportTime(window.toMs, window.zone), grouping, time_zone: window.zone, data };
   }
 
   async occupancyHistory(principal: Principal, raw: Record<string, unknown>, now = Date.now()): Promise<OccupancyHistoryAnswer> {
     const { window, grouping, fences, starts, byFence } = await this.prepare(principal, raw, now, 'hour', true);
+    const labels = starts.map((start) => formatBucket(start, window.zone, grouping));
     const data = fences.map((fence) => ({
       geofence_id: fence.id,
       geofence_name: fence.name,
@@ -84,7 +86,7 @@ export class GeofencingAnalyticsService {
       building_id: fence.buildingId,
       floor_id: fence.floorId,
       series: fenceBucketStats(byFence.get(fence.id) ?? [], starts, window, now).map((stats) => ({
-        bucket: formatBucket(starts[stats.bucket], window.zone, grouping),
+        bucket: labels[stats.bucket],
         max_occupancy: stats.maxOccupancy,
         avg_occupancy: Math.round(stats.avgOccupancy * 1000) / 1000,
         end_occupancy: stats.endOccupancy,
@@ -116,14 +118,14 @@ export class GeofencingAnalyticsService {
     return { window, grouping, fences, starts, byFence };
   }
 
-  private analyticsRow(fence: ReportFence, stats: FenceBucketStats, starts: readonly number[], window: ReportWindow): AnalyticsRow {
+  private analyticsRow(fence: ReportFence, stats: FenceBucketStats, labels: readonly string[]): AnalyticsRow {
     return {
       geofence_id: fence.id,
       geofence_name: fence.name,
       geofence_code: fence.code,
       building_id: fence.buildingId,
       floor_id: fence.floorId,
-      bucket: formatBucket(starts[stats.bucket], window.zone),
+      bucket: labels[stats.bucket],
       entries: stats.entries,
       exits: stats.exits,
       unique_devices: stats.uniqueDevices,

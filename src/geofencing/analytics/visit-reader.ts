@@ -19,9 +19,6 @@ export interface ReportFence {
   deleted: boolean;
 }
 
-/** Fences per visits query: an IN list that both databases take as one statement. */
-const FENCES_PER_QUERY = 500;
-
 /**
  * Reads what the visit-based reports and analytics count: the caller's fences (buildings
  * and fences of another organization or outside the caller's building scope are 404) and
@@ -94,39 +91,69 @@ export class VisitReader {
 
   /**
    * The visits of `fenceIds` under way at some time of the window: entered before its end
-   * and not exited before its start (open ones included), 500 fences per statement, only
-   * the columns the aggregates need.
+   * and not exited before its start (open ones included), ordered by `entered_at`, id. Per
+   * fence, two index ranges: the visits begun in the window in keyset pages on
+   * (geofence_id, entered_at), and the older ones still under way at its start on
+   * (geofence_id, exited_at). Between pages the event loop gets a turn, so a long report
+   * does not hold up ingest (better-sqlite3 answers synchronously).
    */
-  async visits(organizationId: string, fenceIds: readonly string[], window: ReportWindow): Promise<VisitSpan[]> {
+  async visits(organizationId: string, fenceIds: readonly string[], window: ReportWindow, pageSize = VISITS_PER_PAGE): Promise<VisitSpan[]> {
     const visits: VisitSpan[] = [];
     const from = timestampParameter(this.dialect, window.fromMs);
     const to = timestampParameter(this.dialect, window.toMs);
-    for (let start = 0; start < fenceIds.length; start += FENCES_PER_QUERY) {
-      const rows = await this.query<{ id: string; geofence_id: string; device_id: string; user_id: string | null; entered_at: unknown; exited_at: unknown; exit_reason: string | null }>(
-        // Two ranges, each on an index: visits begun in the window (geofence_id, entered_at), and
-        // those begun before it still under way at its start (geofence_id, exited_at). One
-        // `entered_at < :to` range alone would read every older visit of the fence.
-        `SELECT id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason FROM geofence_visits
-         WHERE geofence_id IN (:...fenceIds) AND organization_id = :organizationId AND entered_at >= :from AND entered_at < :to
-         UNION ALL
-         SELECT id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason FROM geofence_visits
-         WHERE geofence_id IN (:...fenceIds) AND organization_id = :organizationId AND entered_at < :from AND (exited_at >= :from OR exited_at IS NULL)
-         ORDER BY entered_at, id`,
-        { fenceIds: fenceIds.slice(start, start + FENCES_PER_QUERY), organizationId, from, to },
+    for (const fenceId of fenceIds) {
+      const older = await this.query<VisitRow>(
+        `SELECT ${VISIT_COLUMNS} FROM geofence_visits
+         WHERE geofence_id = :fenceId AND organization_id = :organizationId AND entered_at < :from AND (exited_at >= :from OR exited_at IS NULL)`,
+        { fenceId, organizationId, from },
       );
-      for (const row of rows) {
-        visits.push({
-          id: row.id,
-          fenceId: String(row.geofence_id).toLowerCase(),
-          deviceId: String(row.device_id),
-          userId: row.user_id === null ? null : String(row.user_id).toLowerCase(),
-          enteredAt: parseDatabaseTimestamp(row.entered_at)!.getTime(),
-          exitedAt: row.exited_at === null ? null : parseDatabaseTimestamp(row.exited_at)!.getTime(),
-          exitReason: row.exit_reason,
-        });
+      for (const row of older) visits.push(toVisitSpan(row));
+      let after: { at: Date | string; id: string } | null = null;
+      for (;;) {
+        const page: VisitRow[] = await this.query<VisitRow>(
+          after === null
+            ? `SELECT ${VISIT_COLUMNS} FROM geofence_visits
+               WHERE geofence_id = :fenceId AND organization_id = :organizationId AND entered_at >= :from AND entered_at < :to
+               ORDER BY entered_at, id LIMIT :limit`
+            : `SELECT ${VISIT_COLUMNS} FROM geofence_visits
+               WHERE geofence_id = :fenceId AND organization_id = :organizationId AND entered_at >= :afterAt AND entered_at < :to
+                 AND (entered_at > :afterAt OR id > :afterId)
+               ORDER BY entered_at, id LIMIT :limit`,
+          { fenceId, organizationId, from, to, limit: pageSize, ...(after && { afterAt: after.at, afterId: after.id }) },
+        );
+        for (const row of page) visits.push(toVisitSpan(row));
+        if (page.length < pageSize) break;
+        const last = visits[visits.length - 1];
+        after = { at: timestampParameter(this.dialect, last.enteredAt), id: last.id };
+        await new Promise((resolve) => setImmediate(resolve));
       }
     }
-    if (fenceIds.length > FENCES_PER_QUERY) visits.sort((a, b) => a.enteredAt - b.enteredAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return visits;
+    return visits.sort((a, b) => a.enteredAt - b.enteredAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
+}
+
+interface VisitRow {
+  id: string;
+  geofence_id: string;
+  device_id: string;
+  user_id: string | null;
+  entered_at: unknown;
+  exited_at: unknown;
+  exit_reason: string | null;
+}
+
+const VISIT_COLUMNS = 'id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason';
+/** Visits per keyset page: a few ms of work each, so ingest waits at most that long. */
+const VISITS_PER_PAGE = 5000;
+
+function toVisitSpan(row: VisitRow): VisitSpan {
+  return {
+    id: row.id,
+    fenceId: String(row.geofence_id).toLowerCase(),
+    deviceId: String(row.device_id),
+    userId: row.user_id === null ? null : String(row.user_id).toLowerCase(),
+    enteredAt: parseDatabaseTimestamp(row.entered_at)!.getTime(),
+    exitedAt: row.exited_at === null ? null : parseDatabaseTimestamp(row.exited_at)!.getTime(),
+    exitReason: row.exit_reason,
+  };
 }
