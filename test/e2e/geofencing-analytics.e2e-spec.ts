@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/auth/permissions';
 import { VisitReader } from '../../src/geofencing/analytics/visit-reader';
 import { parseReportWindow } from '../../src/reports/report-window';
+import { addUser, login } from '../support/admin';
 import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, createGeofence, createSite, errorFields, expectError, expectStatus, LatLng, signUp, Site } from '../support/cartography';
 import { report } from '../support/positions';
@@ -351,5 +352,22 @@ describe('geofencing reports and analytics over the visits of the event log (con
     const theirs = await get(b.auth, `/api/v1/geofencing/analytics?from=${day(-1)}&to=${day(1)}&time_zone=${ZONE}`);
     expect(theirs.body.data).toEqual([expect.objectContaining({ geofence_id: foreignFence, unique_devices: 3 })]);
     expect(theirs.body.data[0].entries).toBeGreaterThan(0);
+  });
+
+  it('a user restricted to another building of the organization: its fences only, the rest 404', async () => {
+    const annex = await createSite(t, a.auth, { name: 'Annex' });
+    const annexFence = await createGeofence(t, a.auth, annex.place, { name: 'Annex hall', geometric: square(0) });
+    const member = await addUser(t, a.auth, { full_name: 'Annex only', building_ids: [annex.building.id] });
+    const { auth } = await login(t, member.email, member.password);
+    const range = `from=${day(-1)}&to=${day(1)}&time_zone=${ZONE}`;
+    const visible = await get(auth, `/api/v1/geofencing/analytics?${range}`);
+    expect(visible.body.data).toEqual([expect.objectContaining({ geofence_id: annexFence.id, entries: 0, total_stay_seconds: 0 })]);
+    for (const url of [
+      `/api/v1/reports/geofencing_stay_time.json?building_ids=${site.building.id}&${window}`,
+      `/api/v1/geofencing/analytics?geofence_ids=${fenceA}&${range}`,
+      `/api/v1/geofencing/occupancy/history?geofence_ids=${fenceB}&${range}`,
+    ]) {
+      expectError(await t.http.get(url).set(auth), 404, 'entity_not_found');
+    }
   });
 });
