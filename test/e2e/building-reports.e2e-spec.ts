@@ -185,6 +185,12 @@ describe('visitors and positioning_time (contract 8.1), from the position rollup
     expectError(await t.http.get(`/api/v1/reports/${query}`), 401, 'unauthorized');
   });
 
+  it('a deleted device no longer counts', async () => {
+    expectStatus(await t.http.delete('/api/v1/devices/v-3').set(a.auth), 204);
+    const response = await get(`visitors.json?${range}&building_id=${site.building.id}&time_zone=${ZONE}`);
+    expect(response.body.data.map((row: { visitors: number }) => row.visitors)).toEqual([1, 2, 1]);
+  });
+
   it('drops rollups with the days the history no longer keeps', async () => {
     const rollups = t.app.get(PositionRollups);
     const count = async () => Number((await t.dataSource.query('SELECT COUNT(*) AS n FROM position_rollups'))[0].n);
