@@ -183,6 +183,12 @@ describe('user_positions streamed in keyset pages, with an output cap (contract 
     ]);
     expect(response.body.rows).toBe(17);
     expect(response.body.statistics.rows_read).toBe(18);
+    // One device: its own track read through its key, with the same marks.
+    const one = await t.http.get(`${REPORT}.json?${range}&building_id=${site.building.id}&device_id=p-1`).set(a.auth);
+    expect(one.body.data.map((row: { timestamp: string; session_mark: number }) => [row.timestamp, row.session_mark])).toEqual(
+      rows.filter((row) => row[1] === 'p-1').map(([timestamp, , mark]) => [timestamp, mark]),
+    );
+    expect(one.body.statistics.rows_read).toBe(9);
     const csv = await t.http.get(`${REPORT}.csv?${range}&building_id=${site.building.id}`).set(a.auth);
     expectStatus(csv, 200);
     const lines = csv.text.trim().split('\n');
