@@ -26,8 +26,11 @@ export class PositionRollups1763960000000 implements MigrationInterface {
           { name: 'last_ms', type: bigint, isNullable: true },
           { name: 'positioned_ms', type: bigint },
         ],
-        // Retention deletes by slot across organizations.
-        indices: [{ name: 'IDX_position_rollups_slot', columnNames: ['slot'] }],
+        indices: [
+          // Retention deletes by slot across organizations; deleting a device deletes its rollups.
+          { name: 'IDX_position_rollups_slot', columnNames: ['slot'] },
+          { name: 'IDX_position_rollups_device', columnNames: ['organization_id', 'device_id'] },
+        ],
       }),
     );
   }

@@ -44,6 +44,11 @@ const SQLITE_NEIGHBOURS = `SELECT h.device_id, h."time", h.building_id
     AND h."time" >= json_extract(w.value, '$[1]') AND h."time" <= json_extract(w.value, '$[2]')
   ORDER BY h.device_id, h."time"`;
 
+/** A deleted device's rollups go with its history (same transaction), so no report counts it afterwards. */
+export async function deleteDeviceRollups(manager: EntityManager, organizationId: string, deviceId: string): Promise<void> {
+  await manager.createQueryBuilder().delete().from('position_rollups').where('organization_id = :organizationId AND device_id = :deviceId', { organizationId, deviceId }).execute();
+}
+
 /**
  * Keeps `position_rollups` (see position-rollup-math.ts) in step with the history: the
  * ingest calls {@link record} inside its transaction, before the history rows are written,

@@ -9,7 +9,7 @@ import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { PreparedQueries } from '../database/prepared-queries';
 import { Dialect, timestampParameter } from '../positions/position-sql';
 import { ReportColumn } from './report-envelope';
-import { enforceOutputCap, ReadStatistics, ReportStream } from './report-stream';
+import { csvCell, enforceOutputCap, ReadStatistics, ReportStream } from './report-stream';
 import { UserPositionsQuery } from './reports.dto';
 import { SESSION_GAP_MS } from './session-mark';
 
@@ -35,6 +35,23 @@ export const USER_POSITION_COLUMNS: ReadonlyArray<ReportColumn<UserPositionRow>>
   { name: 'building_id', type: 'Int64' },
 ];
 
+/**
+ * A row's JSON, as JSON.stringify writes it (the unit tests hold them equal), at about twice
+ * its speed: the strings that could need escaping go through JSON.stringify, the numbers
+ * and the ISO timestamp are written as they are.
+ */
+export function userPositionJson(row: UserPositionRow): string {
+  const user = row.user_id === null ? 'null' : JSON.stringify(row.user_id);
+  return `{"timestamp":"${row.timestamp}","session_mark":${row.session_mark},"floor_id":${row.floor_id},"user_id":${user},"device_id":${JSON.stringify(row.device_id)},"lat":${row.lat},"lng":${row.lng},"building_id":${row.building_id}}`;
+}
+
+/** A row's CSV line as csv-stringify writes it (held equal by the unit tests): only the ids can need quoting. */
+export function userPositionCsv(row: UserPositionRow): string {
+  const floor = row.floor_id === null ? '' : row.floor_id;
+  const user = row.user_id === null ? '' : csvCell(row.user_id);
+  return `${row.timestamp},${row.session_mark},${floor},${user},${csvCell(row.device_id)},${row.lat},${row.lng},${row.building_id}\n`;
+}
+
 export const MAX_REPORT_RANGE_DAYS = 366;
 const DAY_MS = 86_400_000;
 /** Bytes a stored row takes, for `bytes_read`: 5 numbers of 8 bytes, a timestamp and the ids. */
@@ -44,19 +61,10 @@ const SESSION_ROW_BYTES = 8 + 4;
 /** Rows per keyset page: large enough to amortize a round trip, small enough to stream. */
 export const PAGE_ROWS = 5000;
 
-interface OwnRow {
-  device_id: string;
-  user_id: string | null;
-  time: unknown;
-  floor_id: number | null;
-  lat: number;
-  lng: number;
-}
-interface ForeignRow {
-  device_id: string;
-  time: unknown;
-  building_id: number | null;
-}
+/** A row of the building, read as an array: device_id, user_id, time, floor_id, lat, lng (and building_id when read for one device). */
+type OwnRow = [string, string | null, unknown, number | string | null, number | string, number | string, ...Array<number | string | null>];
+/** A fix elsewhere, for the session marks: device_id, time, building_id. */
+type ForeignRow = [string, unknown, number | string | null];
 
 /** A report date: date-only or ISO; a date-only end is inclusive (its whole day). */
 export function parseReportDate(value: string, end: boolean): number {
@@ -66,11 +74,43 @@ export function parseReportDate(value: string, end: boolean): number {
   return dateOnly && end ? time + DAY_MS : time;
 }
 
-/** Epoch ms of a stored time: SQLite's `2020-05-08 10:26:34.801` text parsed without a regex on the hot path. */
-function epochOf(value: unknown): number {
-  if (value instanceof Date) return value.getTime();
-  if (typeof value === 'string' && value.length === 23) return Date.parse(`${value.slice(0, 10)}T${value.slice(11)}Z`);
-  return parseDatabaseTimestamp(value)!.getTime();
+/**
+ * Stored times read fast (a 30-day download is hundreds of thousands of them): SQLite's
+ * `2020-05-08 10:26:34.801` text becomes epoch ms with the day's midnight parsed once per
+ * day and the time of day from its digits, and its ISO form by moving two characters;
+ * PostgreSQL's Date objects are read as they are.
+ */
+export class StoredTimes {
+  private day = '';
+  private dayStart = 0;
+
+  epoch(value: unknown): number {
+    if (value instanceof Date) return value.getTime();
+    if (typeof value === 'string' && value.length === 23 && value.charCodeAt(10) === 32) {
+      const day = value.slice(0, 10);
+      if (day !== this.day) {
+        this.day = day;
+        this.dayStart = Date.parse(`${day}T00:00:00Z`);
+      }
+      const digit = (index: number) => value.charCodeAt(index) - 48;
+      return (
+        this.dayStart +
+        (digit(11) * 10 + digit(12)) * 3_600_000 +
+        (digit(14) * 10 + digit(15)) * 60_000 +
+        (digit(17) * 10 + digit(18)) * 1000 +
+        digit(20) * 100 +
+        digit(21) * 10 +
+        digit(22)
+      );
+    }
+    return parseDatabaseTimestamp(value)!.getTime();
+  }
+
+  /** The ISO form of a stored time whose epoch is `ms`. */
+  iso(value: unknown, ms: number): string {
+    if (typeof value === 'string' && value.length === 23 && value.charCodeAt(10) === 32) return `${value.slice(0, 10)}T${value.slice(11)}Z`;
+    return new Date(ms).toISOString();
+  }
 }
 
 /** Where a device's track stands while the pages stream: what session_mark needs to go on. */
@@ -146,11 +186,13 @@ export class UserPositionsReport {
     enforceOutputCap(Number(n), maxRows, 'narrow the range or filter by user, device or floor');
 
     const statistics = { rowsRead: 0, bytesRead: 0 };
-    const keep = (row: OwnRow) => (base.user === undefined || row.user_id === base.user) && (base.floor === undefined || row.floor_id === base.floor);
+    const keep = (row: OwnRow) => (base.user === undefined || row[1] === base.user) && (base.floor === undefined || Number(row[3]) === base.floor);
     return {
       columns: USER_POSITION_COLUMNS,
       statistics,
       startedAt,
+      toJson: userPositionJson,
+      toCsv: userPositionCsv,
       batches: this.pages(where(filters), filters, base, { from, to }, query.building_id, keep, statistics),
     };
   }
@@ -164,20 +206,26 @@ export class UserPositionsReport {
     keep: (row: OwnRow) => boolean,
     statistics: ReadStatistics,
   ): AsyncGenerator<UserPositionRow[]> {
-    const ownPage = this.queries.cached<OwnRow>(
+    if (base.device !== undefined) {
+      yield* this.devicePages(base, window, buildingId, keep, statistics);
+      return;
+    }
+    const ownPage = this.queries.cachedArrays<OwnRow>(
       `SELECT device_id, user_id, "time", floor_id, lat, lng FROM position_history WHERE ${ownWhere.replace(':from', ':cursor')} ORDER BY "time", device_id LIMIT ${this.pageRows}`,
     );
     // Every device's rows at one instant, for the rare page filled by a single timestamp.
-    const ownInstant = this.queries.cached<OwnRow>(
+    const ownInstant = this.queries.cachedArrays<OwnRow>(
       `SELECT device_id, user_id, "time", floor_id, lat, lng FROM position_history WHERE ${ownWhere.replace('"time" >= :from AND "time" < :to', '"time" = :cursor')} ORDER BY device_id`,
     );
-    const foreignPage = this.queries.cached<ForeignRow>(
-      `SELECT device_id, "time", building_id FROM position_history
-       WHERE ${['organization_id = :organization', '(building_id <> :building OR building_id IS NULL)', '"time" >= :after', '"time" < :until', ...filters].join(' AND ')}
-       ORDER BY "time"`,
+    // Three ranges of the (organization, building, time) index, never the building's own rows.
+    const elsewhere = (building: string) =>
+      `SELECT device_id, "time", building_id FROM position_history WHERE ${['organization_id = :organization', building, '"time" >= :after', '"time" < :until', ...filters].join(' AND ')}`;
+    const foreignPage = this.queries.cachedArrays<ForeignRow>(
+      `${elsewhere('building_id < :building')} UNION ALL ${elsewhere('building_id > :building')} UNION ALL ${elsewhere('building_id IS NULL')} ORDER BY 2`,
     );
     const stamp = (ms: number) => timestampParameter(this.dialect, ms) as string;
     const tracks = new Map<string, TrackState>();
+    const times = new StoredTimes();
     let cursor = window.from;
     for (;;) {
       let own = await ownPage({ ...base, cursor: stamp(cursor) });
@@ -185,9 +233,9 @@ export class UserPositionsReport {
       // The page covers [cursor, horizon): the rows of its last instant may go on in the next page, so they wait for it.
       let horizon = window.to;
       if (full) {
-        const last = epochOf(own[own.length - 1].time);
+        const last = times.epoch(own[own.length - 1][2]);
         let end = own.length;
-        while (end > 0 && epochOf(own[end - 1].time) === last) end--;
+        while (end > 0 && times.epoch(own[end - 1][2]) === last) end--;
         if (end === 0) {
           own = await ownInstant({ ...base, cursor: stamp(last) });
           horizon = last + 1;
@@ -199,10 +247,66 @@ export class UserPositionsReport {
       const foreign = await foreignPage({ ...base, after: stamp(cursor), until: stamp(horizon) });
       statistics.rowsRead += own.length + foreign.length;
       statistics.bytesRead += foreign.length * SESSION_ROW_BYTES;
-      const batch = this.mark(own, foreign, buildingId, tracks, keep, statistics);
+      const batch = this.mark(own, foreign, buildingId, tracks, times, keep, statistics);
       if (batch.length > 0) yield batch;
       if (!full) return;
       cursor = horizon;
+    }
+  }
+
+  /**
+   * One device: its whole track in the range read once through the (organization, device,
+   * time) key, every building included, the building's rows kept. Its times are unique, so
+   * the keyset is the time alone.
+   */
+  private async *devicePages(
+    base: Record<string, string | number | null>,
+    window: { from: number; to: number },
+    buildingId: number,
+    keep: (row: OwnRow) => boolean,
+    statistics: ReadStatistics,
+  ): AsyncGenerator<UserPositionRow[]> {
+    const page = this.queries.cachedArrays<OwnRow>(
+      `SELECT device_id, user_id, "time", floor_id, lat, lng, building_id FROM position_history
+       WHERE organization_id = :organization AND device_id = :device AND "time" >= :cursor AND "time" < :to ORDER BY "time" LIMIT ${this.pageRows}`,
+    );
+    const times = new StoredTimes();
+    let track: TrackState | undefined;
+    let cursor = window.from;
+    for (;;) {
+      const rows = await page({ ...base, cursor: timestampParameter(this.dialect, cursor) as string });
+      const out: UserPositionRow[] = [];
+      let time = cursor;
+      for (const row of rows) {
+        time = times.epoch(row[2]);
+        const rowBuilding = row[6] === null || row[6] === undefined ? null : Number(row[6]);
+        if (!track) track = { time, buildingId: rowBuilding, mark: 1 };
+        else {
+          if (time - track.time > SESSION_GAP_MS || rowBuilding !== track.buildingId) track.mark++;
+          track.time = time;
+          track.buildingId = rowBuilding;
+        }
+        if (rowBuilding !== buildingId) {
+          statistics.bytesRead += SESSION_ROW_BYTES;
+          continue;
+        }
+        statistics.bytesRead += FIXED_ROW_BYTES + row[0].length;
+        if (!keep(row)) continue;
+        out.push({
+          timestamp: times.iso(row[2], time),
+          session_mark: track.mark,
+          floor_id: row[3] === null ? null : Number(row[3]),
+          user_id: row[1],
+          device_id: String(row[0]),
+          lat: Number(row[4]),
+          lng: Number(row[5]),
+          building_id: buildingId,
+        });
+      }
+      statistics.rowsRead += rows.length;
+      if (out.length > 0) yield out;
+      if (rows.length < this.pageRows) return;
+      cursor = time + 1;
     }
   }
 
@@ -212,6 +316,7 @@ export class UserPositionsReport {
     foreign: ForeignRow[],
     buildingId: number,
     tracks: Map<string, TrackState>,
+    times: StoredTimes,
     keep: (row: OwnRow) => boolean,
     statistics: ReadStatistics,
   ): UserPositionRow[] {
@@ -226,25 +331,25 @@ export class UserPositionsReport {
       track.buildingId = rowBuilding;
       return track.mark;
     };
-    const foreignTimes = foreign.map((row) => epochOf(row.time));
-    const stepForeign = (index: number) => step(String(foreign[index].device_id), foreignTimes[index], foreign[index].building_id === null ? null : Number(foreign[index].building_id));
+    const foreignTimes = foreign.map((row) => times.epoch(row[1]));
+    const stepForeign = (index: number) => step(String(foreign[index][0]), foreignTimes[index], foreign[index][2] === null ? null : Number(foreign[index][2]));
     const out: UserPositionRow[] = [];
     let f = 0;
     for (const row of own) {
-      const time = epochOf(row.time);
+      const time = times.epoch(row[2]);
       for (; f < foreign.length && foreignTimes[f] < time; f++) stepForeign(f);
-      const deviceId = String(row.device_id);
+      const deviceId = String(row[0]);
       const mark = step(deviceId, time, buildingId);
       statistics.bytesRead += FIXED_ROW_BYTES + deviceId.length;
       if (!keep(row)) continue;
       out.push({
-        timestamp: new Date(time).toISOString(),
+        timestamp: times.iso(row[2], time),
         session_mark: mark,
-        floor_id: row.floor_id === null ? null : Number(row.floor_id),
-        user_id: row.user_id,
+        floor_id: row[3] === null ? null : Number(row[3]),
+        user_id: row[1],
         device_id: deviceId,
-        lat: Number(row.lat),
-        lng: Number(row.lng),
+        lat: Number(row[4]),
+        lng: Number(row[5]),
         building_id: buildingId,
       });
     }

@@ -183,6 +183,12 @@ describe('user_positions streamed in keyset pages, with an output cap (contract 
     ]);
     expect(response.body.rows).toBe(17);
     expect(response.body.statistics.rows_read).toBe(18);
+    // One device: its own track read through its key, with the same marks.
+    const one = await t.http.get(`${REPORT}.json?${range}&building_id=${site.building.id}&device_id=p-1`).set(a.auth);
+    expect(one.body.data.map((row: { timestamp: string; session_mark: number }) => [row.timestamp, row.session_mark])).toEqual(
+      rows.filter((row) => row[1] === 'p-1').map(([timestamp, , mark]) => [timestamp, mark]),
+    );
+    expect(one.body.statistics.rows_read).toBe(9);
     const csv = await t.http.get(`${REPORT}.csv?${range}&building_id=${site.building.id}`).set(a.auth);
     expectStatus(csv, 200);
     const lines = csv.text.trim().split('\n');
@@ -201,6 +207,16 @@ describe('user_positions streamed in keyset pages, with an output cap (contract 
       expect(response.headers['content-type']).toMatch(/^application\/json/);
       expect(response.headers['content-disposition']).toBeUndefined();
       expect(response.body).toEqual({ status: 507, code: 'output_too_large', message: expect.stringContaining('40 rows'), errors: [] });
+    }
+    // Aggregated reports: their rows are buckets, known before any is computed (24 under the cap of 40, 72 over it).
+    const day = new Date(t0).toISOString().slice(0, 10);
+    const hours = await t.http.get(`/api/v1/reports/visitors.json?from_date=${day}&to_date=${day}&building_id=${site.building.id}&grouping=hour`).set(a.auth);
+    expectStatus(hours, 200);
+    expect(hours.body.rows).toBe(24);
+    for (const format of ['json', 'csv']) {
+      const response = await t.http.get(`/api/v1/reports/positioning_time.${format}?from_date=2026-01-01&to_date=2026-01-03&building_id=${site.building.id}&grouping=hour`).set(a.auth);
+      expectError(response, 507, 'output_too_large');
+      expect(response.headers['content-disposition']).toBeUndefined();
     }
     // Filtered below the cap, the same range answers.
     const narrowed = await t.http.get(`${REPORT}.json?${range}&building_id=${site.building.id}&device_id=p-9`).set(a.auth);
