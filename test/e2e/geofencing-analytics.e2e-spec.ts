@@ -370,4 +370,25 @@ describe('geofencing reports and analytics over the visits of the event log (con
       expectError(await t.http.get(url).set(auth), 404, 'entity_not_found');
     }
   });
+
+  it('a deleted fence keeps its visits in the reports (exit fence_deleted) and is 404 when named', async () => {
+    const fence = await createGeofence(t, a.auth, site.place, { name: 'Popup', code: 'popup', geometric: square(40) });
+    expectStatus(await t.http.put(`/api/v1/geofences/${fence.id}/rules`).set(a.auth).send(RULES), 200);
+    const inside = at(45, 5);
+    const entered = Date.now() - 30_000;
+    await report(t, a.auth, { positions: [{ device_id: 'dev-9', time: new Date(entered).toISOString(), lat: inside.lat, lng: inside.lng, accuracy: 1, floor_id: site.floor.id }] });
+    expectStatus(await t.http.delete(`/api/v1/geofences/${fence.id}`).set(a.auth), 204);
+    const today = `from=${new Date(entered - 60_000).toISOString()}&to=${new Date(Date.now() + 60_000).toISOString()}`;
+    const analytics = await get(a.auth, `/api/v1/geofencing/analytics?building_ids=${site.building.id}&${today}`);
+    const rows = analytics.body.data as Array<{ geofence_id: string }>;
+    expect(rows.map((row) => row.geofence_id).sort()).toEqual([fenceA, fenceB, fence.id].sort());
+    expect(rows.find((row) => row.geofence_id === fence.id)).toMatchObject({ entries: 1, exits: 1, unique_devices: 1, max_occupancy: 1 });
+    const sessions = await get(a.auth, `/api/v1/reports/geofencing_sessions_matches.json?building_ids=${site.building.id}&${today.replace('from', 'from_date').replace('to', 'to_date')}`);
+    // dev-2's visit to the lobby, open since D+1, and the popup's, closed by the deletion.
+    expect(sessions.body.data).toEqual([
+      expect.objectContaining({ matched_fence_id: fenceA, device_id: 'dev-2', exited_at: null }),
+      expect.objectContaining({ matched_fence_id: fence.id, device_id: 'dev-9', entered_at: new Date(entered).toISOString(), exit_reason: 'fence_deleted' }),
+    ]);
+    expectError(await t.http.get(`/api/v1/geofencing/analytics?geofence_ids=${fence.id}&${today}`).set(a.auth), 404, 'entity_not_found');
+  });
 });
