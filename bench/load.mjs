@@ -83,6 +83,8 @@ const instance = autocannon(
     requests: [request],
     headers: spec.headers ?? {},
     timeout: 10,
+    // A fixed request rate (scenario 16: ingest at 5,000 fixes/s) instead of a closed loop.
+    ...(spec.overallRate && { overallRate: spec.overallRate }),
   },
   (error, result) => {
     if (error) {

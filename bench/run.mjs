@@ -11,6 +11,10 @@
 //   node bench/pipeline.mjs               CPU per request in process, for a machine shared with other work
 //   npm run bench -- --scenarios=11,12 --devices=1000 --realtime-connections=4   positions: ingest, live read
 //   npm run bench -- --scenarios=11,14 --devices=1000   ingest with geofence evaluation (11) and without fences (14)
+//   npm run bench -- --scenarios=15,16 --geofences=200   reports (issue 14): 2,000,000 fixes and 50,000 visits over
+//                                         30 days seeded straight into the database; every report and the analytics
+//                                         timed (15), then ingest at 5,000 fixes/s with reports running beside it (16).
+//                                         --fixes= and --visits= scale the seed (e.g. --fixes=200000 for a quick look)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +22,7 @@ import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seedReports, TRACKED_DEVICE } from './reports-seed.mjs';
 
 const DEFAULT_SCENARIOS = '1,2,3,4,5,6,7,8,11,12,13,14';
 /** Scenario 13: 200 beacons on a 10 m grid over 200 × 100 m of the first floor. */
@@ -53,6 +58,9 @@ function parseOptions(argv) {
      * polling is the load this read serves.
      */
     realtimeConnections: Number(values['realtime-connections'] ?? 4),
+    /** The reports scenarios' seed (15, 16). */
+    fixes: Number(values.fixes ?? 2_000_000),
+    visits: Number(values.visits ?? 50_000),
     /** Directory for a V8 CPU profile of the server (`--profile=/tmp/prof`), to see where the time goes. */
     profile: values.profile,
   };
@@ -376,6 +384,14 @@ function scenarioSpecs(base, seeded) {
       },
       runs: [{ ...common, connections: options.realtimeConnections, path: `/api/v1/realtime/positions?building_ids=${seeded.building.id}&max_sec_threshold=3600`, headers: bearer }],
     },
+    15: {
+      title: `Reports over 30 days (${options.fixes} fixes, ${options.visits} visits)`,
+      measure: () => measureReports(base, seeded),
+    },
+    16: {
+      title: 'POST /realtime/positions at 5,000 fixes/s while reports run beside it',
+      measure: () => measureIngestBesideReports(base, seeded),
+    },
     6: {
       title: 'POST /auth/access_tokens (Basic, argon2id) beside scenario 1',
       runs: [
@@ -390,6 +406,109 @@ function scenarioSpecs(base, seeded) {
       ],
     },
   };
+}
+
+/** Seeds the reports data once (scenarios 15 and 16 share it). */
+let reportsSeed;
+async function reportsData(seeded) {
+  if (!reportsSeed) {
+    const target = process.env.DATABASE_URL ? { kind: 'postgres', url: seeded.databaseUrl } : { kind: 'sqlite', path: join(work, 'data', 'cartograph.sqlite') };
+    const written = await seedReports(target, {
+      root,
+      buildingId: seeded.building.id,
+      floorIds: seeded.floors.map((floor) => floor.id),
+      geofenceIds: seeded.geofenceIds,
+      location: seeded.location,
+      fixes: options.fixes,
+      visits: options.visits,
+    });
+    console.log(`Seeded ${written.fixes} fixes, ${written.visits} visits, ${written.rollups} rollup rows in ${written.seconds.toFixed(1)} s`);
+    const day = (offset) => new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + offset * 86_400_000).toISOString().slice(0, 10);
+    reportsSeed = { written, from: day(-30), to: day(-1) };
+  }
+  return reportsSeed;
+}
+
+/** One request, its whole body read: time to the last byte, bytes, status. */
+async function timed(base, path, token) {
+  const started = performance.now();
+  const response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  let bytes = 0;
+  for await (const chunk of response.body) bytes += chunk.length;
+  return { ms: performance.now() - started, bytes, status: response.status };
+}
+
+function reportPaths(seeded, { from, to }) {
+  const building = seeded.building.id;
+  const fences = seeded.geofenceIds.slice(0, 10).join(',');
+  const window = `from_date=${from}&to_date=${to}`;
+  return [
+    ['visitors.json (day)', `/api/v1/reports/visitors.json?${window}&building_id=${building}&time_zone=Europe/Madrid`],
+    ['visitors.json (hour)', `/api/v1/reports/visitors.json?${window}&building_id=${building}&time_zone=Europe/Madrid&grouping=hour`],
+    ['visitors.csv (day)', `/api/v1/reports/visitors.csv?${window}&building_id=${building}`],
+    ['positioning_time.json (day)', `/api/v1/reports/positioning_time.json?${window}&building_id=${building}&time_zone=Europe/Madrid`],
+    ['positioning_time.json (hour)', `/api/v1/reports/positioning_time.json?${window}&building_id=${building}&grouping=hour`],
+    ['positioning_time.csv (day)', `/api/v1/reports/positioning_time.csv?${window}&building_id=${building}`],
+    ['geofencing_stay_time.json (day)', `/api/v1/reports/geofencing_stay_time.json?${window}&building_ids=${building}&time_zone=Europe/Madrid`],
+    ['geofencing_stay_time.csv (day)', `/api/v1/reports/geofencing_stay_time.csv?${window}&building_ids=${building}`],
+    ['geofencing_sessions_matches.json', `/api/v1/reports/geofencing_sessions_matches.json?${window}&building_ids=${building}`],
+    ['geofencing_sessions_matches.csv', `/api/v1/reports/geofencing_sessions_matches.csv?${window}&building_ids=${building}`],
+    ['geofencing/analytics (none)', `/api/v1/geofencing/analytics?building_ids=${building}&from=${from}&to=${to}`],
+    ['geofencing/analytics (day)', `/api/v1/geofencing/analytics?building_ids=${building}&from=${from}&to=${to}&grouping=day&time_zone=Europe/Madrid`],
+    ['geofencing/occupancy/history (hour, 10 fences)', `/api/v1/geofencing/occupancy/history?geofence_ids=${fences}&from=${from}&to=${to}&grouping=hour`],
+    [`user_positions.json (${TRACKED_DEVICE})`, `/api/v1/reports/user_positions.json?${window}&building_id=${building}&device_id=${TRACKED_DEVICE}`],
+    [`user_positions.csv (${TRACKED_DEVICE})`, `/api/v1/reports/user_positions.csv?${window}&building_id=${building}&device_id=${TRACKED_DEVICE}`],
+  ];
+}
+
+/** Scenario 15: each report over the 30 days, three times (the median), on an otherwise idle server. */
+async function measureReports(base, seeded) {
+  const data = await reportsData(seeded);
+  const results = [];
+  for (const [name, path] of reportPaths(seeded, data)) {
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await timed(base, path, seeded.token));
+    runs.sort((a, b) => a.ms - b.ms);
+    const median = runs[1];
+    results.push({ name, status: median.status, ms: median.ms, bytes: median.bytes, mbPerSecond: median.bytes / 1e6 / (median.ms / 1000) });
+  }
+  const width = Math.max(...results.map((row) => row.name.length));
+  console.log(`${'report'.padEnd(width)}  status  median ms       bytes    MB/s`);
+  for (const row of results) {
+    console.log(`${row.name.padEnd(width)}  ${String(row.status).padStart(6)}  ${row.ms.toFixed(0).padStart(9)}  ${String(row.bytes).padStart(10)}  ${row.mbPerSecond.toFixed(1).padStart(6)}`);
+  }
+  return { seed: data.written, results };
+}
+
+/** Scenario 16: ingest at a fixed 5,000 fixes/s (50 requests of 100 per second) while reports run one after another beside it. */
+async function measureIngestBesideReports(base, seeded) {
+  const data = await reportsData(seeded);
+  const paths = reportPaths(seeded, data).map(([, path]) => path);
+  const spec = {
+    url: base,
+    connections: 10,
+    duration: options.duration,
+    overallRate: 50,
+    method: 'POST',
+    path: '/api/v1/realtime/positions',
+    headers: { 'x-api-key': seeded.positioningKey, 'content-type': 'application/json' },
+    positions: { devices: options.devices, batch: POSITIONS_PER_BATCH, floorIds: seeded.floors.map((floor) => floor.id), lat: seeded.location.lat, lng: seeded.location.lng },
+  };
+  let running = true;
+  let reports = 0;
+  const besides = (async () => {
+    for (let i = 0; running; i++) {
+      await timed(base, paths[i % paths.length], seeded.token);
+      reports++;
+    }
+  })();
+  const { results } = await drive([spec]);
+  running = false;
+  await besides;
+  const [ingest] = results;
+  const row = { fixesPerSecond: ingest.rps * POSITIONS_PER_BATCH, p50: ingest.p50, p99: ingest.p99, max: ingest.max, errors: ingest.errors + ingest.non2xx, reports };
+  console.log(`ingest ${row.fixesPerSecond.toFixed(0)} fixes/s, p50 ${ms(row.p50)}, p99 ${ms(row.p99)}, max ${ms(row.max)}, errors ${row.errors}; ${reports} reports ran beside it`);
+  return row;
 }
 
 const POSITIONS_PER_BATCH = 100;
@@ -421,6 +540,7 @@ async function main() {
   const { server, base } = await startServer(database);
   try {
     const seeded = await seed(base);
+    seeded.databaseUrl = database.env.DATABASE_URL;
     console.log(`Seeded 1 building, ${options.floors} floors, ${options.geofences} geofences in ${seeded.seconds.toFixed(1)} s`);
 
     const bodyFile = join(work, 'geofence.json');
@@ -430,11 +550,17 @@ async function main() {
     const baseline = (await drive([{ url: `http://127.0.0.1:${baselinePort}`, path: '/', connections: options.connections, duration: options.duration }], baselineProcess.pid)).results[0];
     baselineProcess.kill('SIGTERM');
 
+    const extraResults = {};
     const rows = [{ name: 'baseline node:http', ...baseline, errors: baseline.errors + baseline.non2xx, ratio: 1, peakRss: 0 }];
     const specs = scenarioSpecs(base, seeded);
     for (const number of options.scenarios) {
       const scenario = specs[number];
       if (scenario.prepare) await scenario.prepare();
+      if (scenario.measure) {
+        console.log(`\n${number}. ${scenario.title}`);
+        extraResults[number] = await scenario.measure();
+        continue;
+      }
       const { results, peakRss, cpuSeconds } = await drive(scenario.runs, server.pid);
       // The server's CPU per request (all requests of the scenario's runs together).
       const cpuPerRequest = results.length === 1 && results[0].requests > 0 ? (cpuSeconds * 1e6) / results[0].requests : 0;
@@ -466,7 +592,7 @@ async function main() {
     writeFileSync(
       file,
       `${JSON.stringify(
-        { date: new Date().toISOString(), database: database.kind, cores: cpus().length, node: process.version, options, seedSeconds: seeded.seconds, rows },
+        { date: new Date().toISOString(), database: database.kind, cores: cpus().length, node: process.version, options, seedSeconds: seeded.seconds, rows, reports: extraResults },
         null,
         2,
       )}\n`,

@@ -10,6 +10,8 @@ export interface PositionsConfig {
   maxAgeSeconds: number;
   /** Days of history kept; older days are dropped. */
   retentionDays: number;
+  /** Rows a report may answer; beyond it 507 output_too_large (contract 8.1). */
+  reportMaxRows: number;
 }
 
 export const MAX_SEC_THRESHOLD_LIMIT = 86_400;
@@ -20,5 +22,6 @@ export function readPositionsConfig(env: Env): PositionsConfig {
     maxFutureSeconds: readInteger(env, 'POSITIONS_MAX_FUTURE_SECONDS', 60, { min: 0, max: 86_400 }),
     maxAgeSeconds: readInteger(env, 'POSITIONS_MAX_AGE_SECONDS', 7 * 86_400, { min: 60, max: 366 * 86_400 }),
     retentionDays: readInteger(env, 'POSITIONS_RETENTION_DAYS', 30, { min: 1, max: 3650 }),
+    reportMaxRows: readInteger(env, 'REPORTS_MAX_ROWS', 2_000_000, { min: 1, max: 100_000_000 }),
   };
 }

@@ -8,6 +8,7 @@ import { Page, pageWindow, parseSort, toPage } from '../common/pagination/pagina
 import { TransactionRunner } from '../database/transactions';
 import { MAX_DEVICE_ID_LENGTH } from '../positions/position-batch';
 import { PositionRecord } from '../positions/position-record.entity';
+import { deleteDeviceRollups } from '../positions/position-rollups.service';
 import { Device } from './device.entity';
 import { toDeviceResponse } from './device.mapper';
 import { DeviceResponseDto, ListDevicesQuery, UpdateDeviceDto } from './devices.dto';
@@ -67,6 +68,7 @@ export class DevicesService {
     await this.transactions.run(async (manager) => {
       const device = await this.findOwned(principal, id, manager);
       await manager.delete(PositionRecord, { organizationId: device.organizationId, deviceId: device.id });
+      await deleteDeviceRollups(manager, device.organizationId, device.id);
       await manager.delete(Device, { organizationId: device.organizationId, id: device.id });
     });
   }

@@ -18,6 +18,7 @@ import { GeofenceEvaluator } from '../geofencing/events/geofence-evaluator.servi
 import { BatchShapeError, BatchTooLargeError, batchItems, ItemRejection, MAX_BATCH_ITEMS, orderAndDeduplicate, readItem, ReportedFix } from './position-batch';
 import { Dialect, DEVICE_COLUMNS, namedList, POSTGRES_BATCH_STORE, sqliteDeviceUpsert, sqliteHistoryInsert, timestampParameter } from './position-sql';
 
+import { PositionRollups } from './position-rollups.service';
 import { PositionsRetention } from './positions-retention.service';
 
 /** A fix with its references checked and both coordinate systems filled in where a building is known. */
@@ -78,6 +79,7 @@ export class PositionsIngestService {
     private readonly retention: PositionsRetention,
     private readonly notifications: Notifications,
     private readonly geofences: GeofenceEvaluator,
+    private readonly rollups: PositionRollups,
   ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
   }
@@ -265,6 +267,8 @@ export class PositionsIngestService {
         organizationId,
         latest.map((fix) => fix.deviceId),
       );
+      // Before the history rows: it reads the stored neighbours the batch lands between.
+      await this.rollups.record(manager, organizationId, fixes);
       if (this.dialect === 'postgres') await this.storeOnPostgres(manager, organizationId, fixes, latest);
       else await this.storeOnSqlite(manager, organizationId, fixes, latest);
       return this.geofences.evaluateFixes(manager, organizationId, fixes, Date.now());

@@ -1,11 +1,15 @@
 import { Module } from '@nestjs/common';
 import { BuildingsModule } from '../buildings/buildings.module';
+import { GeofencingAnalyticsModule } from '../geofencing/analytics/analytics.module';
+import { BuildingReports } from './building-reports';
+import { BuildingReportsController } from './building-reports.controller';
+import { GeofencingReports } from './geofencing-reports';
 import { ReportsController } from './reports.controller';
 import { UserPositionsReport } from './user-positions.report';
 
 @Module({
-  imports: [BuildingsModule],
-  controllers: [ReportsController],
-  providers: [UserPositionsReport],
+  imports: [BuildingsModule, GeofencingAnalyticsModule],
+  controllers: [ReportsController, BuildingReportsController],
+  providers: [UserPositionsReport, GeofencingReports, BuildingReports],
 })
 export class ReportsModule {}

@@ -1,16 +1,17 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Principal } from '../auth/principal';
 import { BuildingsService } from '../buildings/buildings.service';
 import { ApiError } from '../common/errors/api-error';
-import { ErrorCode } from '../common/errors/error-code';
+import { appConfig, AppConfig } from '../config/app.config';
 import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { PreparedQueries } from '../database/prepared-queries';
-import { Dialect, namedList, timestampParameter } from '../positions/position-sql';
-import { ReportColumn, ReportRun } from './report-envelope';
+import { Dialect, timestampParameter } from '../positions/position-sql';
+import { ReportColumn } from './report-envelope';
+import { csvCell, enforceOutputCap, ReadStatistics, ReportStream } from './report-stream';
 import { UserPositionsQuery } from './reports.dto';
-import { sessionMarks } from './session-mark';
+import { SESSION_GAP_MS } from './session-mark';
 
 export interface UserPositionRow {
   timestamp: string;
@@ -34,25 +35,36 @@ export const USER_POSITION_COLUMNS: ReadonlyArray<ReportColumn<UserPositionRow>>
   { name: 'building_id', type: 'Int64' },
 ];
 
-/** Rows a report may return; beyond it the answer is 507 output_too_large (contract 8.1). */
-export const MAX_REPORT_ROWS = 200_000;
+/**
+ * A row's JSON, as JSON.stringify writes it (the unit tests hold them equal), at about twice
+ * its speed: the strings that could need escaping go through JSON.stringify, the numbers
+ * and the ISO timestamp are written as they are.
+ */
+export function userPositionJson(row: UserPositionRow): string {
+  const user = row.user_id === null ? 'null' : JSON.stringify(row.user_id);
+  return `{"timestamp":"${row.timestamp}","session_mark":${row.session_mark},"floor_id":${row.floor_id},"user_id":${user},"device_id":${JSON.stringify(row.device_id)},"lat":${row.lat},"lng":${row.lng},"building_id":${row.building_id}}`;
+}
+
+/** A row's CSV line as csv-stringify writes it (held equal by the unit tests): only the ids can need quoting. */
+export function userPositionCsv(row: UserPositionRow): string {
+  const floor = row.floor_id === null ? '' : row.floor_id;
+  const user = row.user_id === null ? '' : csvCell(row.user_id);
+  return `${row.timestamp},${row.session_mark},${floor},${user},${csvCell(row.device_id)},${row.lat},${row.lng},${row.building_id}\n`;
+}
+
 export const MAX_REPORT_RANGE_DAYS = 366;
 const DAY_MS = 86_400_000;
 /** Bytes a stored row takes, for `bytes_read`: 5 numbers of 8 bytes, a timestamp and the ids. */
 const FIXED_ROW_BYTES = 8 * 6 + 36;
-/** A row read for the session marks: the device id's bytes aside, a timestamp and a building. */
+/** A row read only for the session marks: a timestamp, a building and the device id. */
 const SESSION_ROW_BYTES = 8 + 4;
-const DEVICES_PER_SESSION_QUERY = 500;
+/** Rows per keyset page: large enough to amortize a round trip, small enough to stream. */
+export const PAGE_ROWS = 5000;
 
-interface RawRow {
-  device_id: string;
-  user_id: string | null;
-  time: unknown;
-  building_id: number;
-  floor_id: number | null;
-  lat: number;
-  lng: number;
-}
+/** A row of the building, read as an array: device_id, user_id, time, floor_id, lat, lng (and building_id when read for one device). */
+type OwnRow = [string, string | null, unknown, number | string | null, number | string, number | string, ...Array<number | string | null>];
+/** A fix elsewhere, for the session marks: device_id, time, building_id. */
+type ForeignRow = [string, unknown, number | string | null];
 
 /** A report date: date-only or ISO; a date-only end is inclusive (its whole day). */
 export function parseReportDate(value: string, end: boolean): number {
@@ -62,20 +74,79 @@ export function parseReportDate(value: string, end: boolean): number {
   return dateOnly && end ? time + DAY_MS : time;
 }
 
-/** `user_positions` (contract 6.3): a building's fixes in a time range, ordered by time, sessions numbered. */
+/**
+ * Stored times read fast (a 30-day download is hundreds of thousands of them): SQLite's
+ * `2020-05-08 10:26:34.801` text becomes epoch ms with the day's midnight parsed once per
+ * day and the time of day from its digits, and its ISO form by moving two characters;
+ * PostgreSQL's Date objects are read as they are.
+ */
+export class StoredTimes {
+  private day = '';
+  private dayStart = 0;
+
+  epoch(value: unknown): number {
+    if (value instanceof Date) return value.getTime();
+    if (typeof value === 'string' && value.length === 23 && value.charCodeAt(10) === 32) {
+      const day = value.slice(0, 10);
+      if (day !== this.day) {
+        this.day = day;
+        this.dayStart = Date.parse(`${day}T00:00:00Z`);
+      }
+      const digit = (index: number) => value.charCodeAt(index) - 48;
+      return (
+        this.dayStart +
+        (digit(11) * 10 + digit(12)) * 3_600_000 +
+        (digit(14) * 10 + digit(15)) * 60_000 +
+        (digit(17) * 10 + digit(18)) * 1000 +
+        digit(20) * 100 +
+        digit(21) * 10 +
+        digit(22)
+      );
+    }
+    return parseDatabaseTimestamp(value)!.getTime();
+  }
+
+  /** The ISO form of a stored time whose epoch is `ms`. */
+  iso(value: unknown, ms: number): string {
+    if (typeof value === 'string' && value.length === 23 && value.charCodeAt(10) === 32) return `${value.slice(0, 10)}T${value.slice(11)}Z`;
+    return new Date(ms).toISOString();
+  }
+}
+
+/** Where a device's track stands while the pages stream: what session_mark needs to go on. */
+interface TrackState {
+  time: number;
+  buildingId: number | null;
+  mark: number;
+}
+
+/**
+ * `user_positions` (contract 6.3): a building's fixes in a time range, ordered by time,
+ * sessions numbered, streamed in keyset pages over the (organization, building, time) index
+ * (or the (organization, device, time) key for one device) so no more than a page is held.
+ *
+ * session_mark counts a device's sessions over its whole track in the range, other buildings
+ * included (a visit elsewhere ends a session even without a 60 s gap). So beside each page
+ * of the building's rows the same time span of the device's fixes elsewhere is read (three
+ * columns, usually none), and each device's state carries from page to page.
+ */
 @Injectable()
 export class UserPositionsReport {
   private readonly dialect: Dialect;
+  /** Rows per keyset page (a field so the tests can make pages tiny and cross their edges). */
+  pageRows = PAGE_ROWS;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
     private readonly queries: PreparedQueries,
     private readonly buildings: BuildingsService,
   ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
   }
 
-  async run(principal: Principal, query: UserPositionsQuery): Promise<ReportRun<UserPositionRow>> {
+  /** Checks everything that answers with a status (parameters, building, output cap), then hands back the stream. */
+  async open(principal: Principal, query: UserPositionsQuery): Promise<ReportStream<UserPositionRow>> {
     const startedAt = performance.now();
     const from = parseReportDate(query.from_date, false);
     const to = parseReportDate(query.to_date, true);
@@ -87,93 +158,202 @@ export class UserPositionsReport {
     }
     await this.buildings.findOwned(principal, query.building_id);
 
-    const conditions = ['organization_id = :organization', 'building_id = :building', '"time" >= :from', '"time" < :to'];
-    const parameters: Record<string, string | number | null> = {
+    const base: Record<string, string | number | null> = {
       organization: principal.organizationId,
       building: query.building_id,
       from: timestampParameter(this.dialect, from) as string,
       to: timestampParameter(this.dialect, to) as string,
-      limit: MAX_REPORT_ROWS + 1,
     };
-    if (query.user_id !== undefined) {
-      conditions.push('user_id = :user');
-      parameters.user = query.user_id.toLowerCase();
-    }
+    const filters: string[] = [];
     if (query.device_id !== undefined) {
-      conditions.push('device_id = :device');
-      parameters.device = query.device_id;
+      filters.push('device_id = :device');
+      base.device = query.device_id;
+    }
+    const selected = [...filters];
+    if (query.user_id !== undefined) {
+      selected.push('user_id = :user');
+      base.user = query.user_id.toLowerCase();
     }
     if (query.floor_id !== undefined) {
-      conditions.push('floor_id = :floor');
-      parameters.floor = query.floor_id;
+      selected.push('floor_id = :floor');
+      base.floor = query.floor_id;
     }
-    const raw = await this.queries.cached<RawRow>(
-      `SELECT device_id, user_id, "time", building_id, floor_id, lat, lng FROM position_history WHERE ${conditions.join(' AND ')} ORDER BY device_id, "time" LIMIT :limit`,
-    )(parameters);
-    if (raw.length > MAX_REPORT_ROWS) {
-      throw new ApiError(507, ErrorCode.OutputTooLarge, `The report would return more than ${MAX_REPORT_ROWS} rows; narrow the range or filter by user, device or floor`);
+    const maxRows = this.config.positions.reportMaxRows;
+    const where = (extra: string[]) => ['organization_id = :organization', 'building_id = :building', '"time" >= :from', '"time" < :to', ...extra].join(' AND ');
+    const [{ n }] = await this.queries.cached<{ n: number | string }>(
+      `SELECT COUNT(*) AS n FROM (SELECT 1 FROM position_history WHERE ${where(selected)} LIMIT :limit) capped`,
+    )({ ...base, limit: maxRows + 1 });
+    enforceOutputCap(Number(n), maxRows, 'narrow the range or filter by user, device or floor');
+
+    const statistics = { rowsRead: 0, bytesRead: 0 };
+    const keep = (row: OwnRow) => (base.user === undefined || row[1] === base.user) && (base.floor === undefined || Number(row[3]) === base.floor);
+    return {
+      columns: USER_POSITION_COLUMNS,
+      statistics,
+      startedAt,
+      toJson: userPositionJson,
+      toCsv: userPositionCsv,
+      batches: this.pages(where(filters), filters, base, { from, to }, query.building_id, keep, statistics),
+    };
+  }
+
+  private async *pages(
+    ownWhere: string,
+    filters: string[],
+    base: Record<string, string | number | null>,
+    window: { from: number; to: number },
+    buildingId: number,
+    keep: (row: OwnRow) => boolean,
+    statistics: ReadStatistics,
+  ): AsyncGenerator<UserPositionRow[]> {
+    if (base.device !== undefined) {
+      yield* this.devicePages(base, window, buildingId, keep, statistics);
+      return;
     }
-    const fixes = raw.map((row) => ({
-      deviceId: String(row.device_id),
-      userId: row.user_id,
-      time: parseDatabaseTimestamp(row.time)!.getTime(),
-      buildingId: Number(row.building_id),
-      floorId: row.floor_id === null ? null : Number(row.floor_id),
-      lat: Number(row.lat),
-      lng: Number(row.lng),
-    }));
-    const { marks, rowsRead } = await this.sessionsOf(principal.organizationId, fixes, parameters.from as string, parameters.to as string);
-    let bytesRead = 0;
-    const data: UserPositionRow[] = fixes.map((fix) => {
-      bytesRead += FIXED_ROW_BYTES + fix.deviceId.length;
-      return {
-        timestamp: new Date(fix.time).toISOString(),
-        session_mark: marks.get(`${fix.deviceId}\u0000${fix.time}`) ?? 1,
-        floor_id: fix.floorId,
-        user_id: fix.userId,
-        device_id: fix.deviceId,
-        lat: fix.lat,
-        lng: fix.lng,
-        building_id: fix.buildingId,
-      };
-    });
-    // Ordered by time on the wire; the sort is stable, so a device's rows keep their order.
-    data.sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
-    return { columns: USER_POSITION_COLUMNS, data, rowsRead: raw.length + rowsRead, bytesRead: bytesRead + rowsRead * SESSION_ROW_BYTES, startedAt };
+    const ownPage = this.queries.cachedArrays<OwnRow>(
+      `SELECT device_id, user_id, "time", floor_id, lat, lng FROM position_history WHERE ${ownWhere.replace(':from', ':cursor')} ORDER BY "time", device_id LIMIT ${this.pageRows}`,
+    );
+    // Every device's rows at one instant, for the rare page filled by a single timestamp.
+    const ownInstant = this.queries.cachedArrays<OwnRow>(
+      `SELECT device_id, user_id, "time", floor_id, lat, lng FROM position_history WHERE ${ownWhere.replace('"time" >= :from AND "time" < :to', '"time" = :cursor')} ORDER BY device_id`,
+    );
+    // Three ranges of the (organization, building, time) index, never the building's own rows.
+    const elsewhere = (building: string) =>
+      `SELECT device_id, "time", building_id FROM position_history WHERE ${['organization_id = :organization', building, '"time" >= :after', '"time" < :until', ...filters].join(' AND ')}`;
+    const foreignPage = this.queries.cachedArrays<ForeignRow>(
+      `${elsewhere('building_id < :building')} UNION ALL ${elsewhere('building_id > :building')} UNION ALL ${elsewhere('building_id IS NULL')} ORDER BY 2`,
+    );
+    const stamp = (ms: number) => timestampParameter(this.dialect, ms) as string;
+    const tracks = new Map<string, TrackState>();
+    const times = new StoredTimes();
+    let cursor = window.from;
+    for (;;) {
+      let own = await ownPage({ ...base, cursor: stamp(cursor) });
+      const full = own.length === this.pageRows;
+      // The page covers [cursor, horizon): the rows of its last instant may go on in the next page, so they wait for it.
+      let horizon = window.to;
+      if (full) {
+        const last = times.epoch(own[own.length - 1][2]);
+        let end = own.length;
+        while (end > 0 && times.epoch(own[end - 1][2]) === last) end--;
+        if (end === 0) {
+          own = await ownInstant({ ...base, cursor: stamp(last) });
+          horizon = last + 1;
+        } else {
+          own = own.slice(0, end);
+          horizon = last;
+        }
+      }
+      const foreign = await foreignPage({ ...base, after: stamp(cursor), until: stamp(horizon) });
+      statistics.rowsRead += own.length + foreign.length;
+      statistics.bytesRead += foreign.length * SESSION_ROW_BYTES;
+      const batch = this.mark(own, foreign, buildingId, tracks, times, keep, statistics);
+      if (batch.length > 0) yield batch;
+      if (!full) return;
+      cursor = horizon;
+    }
   }
 
   /**
-   * Session marks over each device's whole track in the range, every building included: a
-   * visit to another building in between ends the session even without a 60 s gap.
-   * Read through the (organization, device, time) key, only the three columns it needs.
+   * One device: its whole track in the range read once through the (organization, device,
+   * time) key, every building included, the building's rows kept. Its times are unique, so
+   * the keyset is the time alone.
    */
-  private async sessionsOf(
-    organizationId: string,
-    fixes: ReadonlyArray<{ deviceId: string }>,
-    from: string,
-    to: string,
-  ): Promise<{ marks: Map<string, number>; rowsRead: number }> {
-    const marks = new Map<string, number>();
-    const devices = [...new Set(fixes.map((fix) => fix.deviceId))];
-    let rowsRead = 0;
-    for (let start = 0; start < devices.length; start += DEVICES_PER_SESSION_QUERY) {
-      const list = namedList('d', devices.slice(start, start + DEVICES_PER_SESSION_QUERY));
-      const rows = await this.queries.cached<{ device_id: string; time: unknown; building_id: number | null }>(
-        `SELECT device_id, "time", building_id FROM position_history
-         WHERE organization_id = :organization AND device_id IN (${list.sql}) AND "time" >= :from AND "time" < :to ORDER BY device_id, "time"`,
-      )({ organization: organizationId, from, to, ...list.parameters });
-      rowsRead += rows.length;
-      if (rowsRead > MAX_REPORT_ROWS * 4) {
-        throw new ApiError(507, ErrorCode.OutputTooLarge, 'The devices of this report have too many positions in the range; narrow it');
+  private async *devicePages(
+    base: Record<string, string | number | null>,
+    window: { from: number; to: number },
+    buildingId: number,
+    keep: (row: OwnRow) => boolean,
+    statistics: ReadStatistics,
+  ): AsyncGenerator<UserPositionRow[]> {
+    const page = this.queries.cachedArrays<OwnRow>(
+      `SELECT device_id, user_id, "time", floor_id, lat, lng, building_id FROM position_history
+       WHERE organization_id = :organization AND device_id = :device AND "time" >= :cursor AND "time" < :to ORDER BY "time" LIMIT ${this.pageRows}`,
+    );
+    const times = new StoredTimes();
+    let track: TrackState | undefined;
+    let cursor = window.from;
+    for (;;) {
+      const rows = await page({ ...base, cursor: timestampParameter(this.dialect, cursor) as string });
+      const out: UserPositionRow[] = [];
+      let time = cursor;
+      for (const row of rows) {
+        time = times.epoch(row[2]);
+        const rowBuilding = row[6] === null || row[6] === undefined ? null : Number(row[6]);
+        if (!track) track = { time, buildingId: rowBuilding, mark: 1 };
+        else {
+          if (time - track.time > SESSION_GAP_MS || rowBuilding !== track.buildingId) track.mark++;
+          track.time = time;
+          track.buildingId = rowBuilding;
+        }
+        if (rowBuilding !== buildingId) {
+          statistics.bytesRead += SESSION_ROW_BYTES;
+          continue;
+        }
+        statistics.bytesRead += FIXED_ROW_BYTES + row[0].length;
+        if (!keep(row)) continue;
+        out.push({
+          timestamp: times.iso(row[2], time),
+          session_mark: track.mark,
+          floor_id: row[3] === null ? null : Number(row[3]),
+          user_id: row[1],
+          device_id: String(row[0]),
+          lat: Number(row[4]),
+          lng: Number(row[5]),
+          building_id: buildingId,
+        });
       }
-      const track = rows.map((row) => ({
-        deviceId: String(row.device_id),
-        time: parseDatabaseTimestamp(row.time)!.getTime(),
-        buildingId: row.building_id === null ? null : Number(row.building_id),
-      }));
-      const numbered = sessionMarks(track);
-      track.forEach((row, index) => marks.set(`${row.deviceId}\u0000${row.time}`, numbered[index]));
+      statistics.rowsRead += rows.length;
+      if (out.length > 0) yield out;
+      if (rows.length < this.pageRows) return;
+      cursor = time + 1;
     }
-    return { marks, rowsRead };
+  }
+
+  /** The page's rows and the fixes elsewhere in its span, merged by time, each device's session state carried on. */
+  private mark(
+    own: OwnRow[],
+    foreign: ForeignRow[],
+    buildingId: number,
+    tracks: Map<string, TrackState>,
+    times: StoredTimes,
+    keep: (row: OwnRow) => boolean,
+    statistics: ReadStatistics,
+  ): UserPositionRow[] {
+    const step = (deviceId: string, time: number, rowBuilding: number | null): number => {
+      const track = tracks.get(deviceId);
+      if (!track) {
+        tracks.set(deviceId, { time, buildingId: rowBuilding, mark: 1 });
+        return 1;
+      }
+      if (time - track.time > SESSION_GAP_MS || rowBuilding !== track.buildingId) track.mark++;
+      track.time = time;
+      track.buildingId = rowBuilding;
+      return track.mark;
+    };
+    const foreignTimes = foreign.map((row) => times.epoch(row[1]));
+    const stepForeign = (index: number) => step(String(foreign[index][0]), foreignTimes[index], foreign[index][2] === null ? null : Number(foreign[index][2]));
+    const out: UserPositionRow[] = [];
+    let f = 0;
+    for (const row of own) {
+      const time = times.epoch(row[2]);
+      for (; f < foreign.length && foreignTimes[f] < time; f++) stepForeign(f);
+      const deviceId = String(row[0]);
+      const mark = step(deviceId, time, buildingId);
+      statistics.bytesRead += FIXED_ROW_BYTES + deviceId.length;
+      if (!keep(row)) continue;
+      out.push({
+        timestamp: times.iso(row[2], time),
+        session_mark: mark,
+        floor_id: row[3] === null ? null : Number(row[3]),
+        user_id: row[1],
+        device_id: deviceId,
+        lat: Number(row[4]),
+        lng: Number(row[5]),
+        building_id: buildingId,
+      });
+    }
+    for (; f < foreign.length; f++) stepForeign(f);
+    return out;
   }
 }

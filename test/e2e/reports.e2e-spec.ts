@@ -6,6 +6,7 @@ import { Cartographer, createFloor, createSite, expectError, expectStatus, keysO
 import { fix, report } from '../support/positions';
 import { createUser } from '../support/users';
 import { createTestApp, TestApp } from '../support/test-app';
+import { UserPositionsReport } from '../../src/reports/user-positions.report';
 
 const REPORT = '/api/v1/reports/user_positions';
 
@@ -49,8 +50,8 @@ describe('trajectory report: user_positions (contract 6.3, envelope 8.1)', () =>
     expect(response.body.meta.map((column: { name: string }) => column.name)).toEqual(['timestamp', 'session_mark', 'floor_id', 'user_id', 'device_id', 'lat', 'lng', 'building_id']);
     for (const column of response.body.meta) expect(column.type).toEqual(expect.any(String));
     expect(response.body.rows).toBe(6);
-    // The six rows, and the two devices' whole tracks for their sessions (5 + 2 rows).
-    expect(response.body.statistics).toEqual({ elapsed: expect.any(Number), rows_read: 13, bytes_read: expect.any(Number) });
+    // The six rows, and the one fix elsewhere in their time span (for the session marks).
+    expect(response.body.statistics).toEqual({ elapsed: expect.any(Number), rows_read: 7, bytes_read: expect.any(Number) });
     expect(response.body.statistics.bytes_read).toBeGreaterThan(0);
     const building = site.building.id;
     expect(response.body.data).toEqual([
@@ -125,5 +126,101 @@ describe('trajectory report: user_positions (contract 6.3, envelope 8.1)', () =>
     expectError(await t.http.get(query.replace('.json', '.csv')).set(positioning), 403, 'forbidden');
     expectStatus(await t.http.get(query).set(readOnly), 200);
     expectError(await t.http.get(query), 401, 'unauthorized');
+  });
+});
+
+describe('user_positions streamed in keyset pages, with an output cap (contract 8.1)', () => {
+  let t: TestApp;
+  let a: Cartographer;
+  let site: Site;
+  let other: Site;
+  const t0 = Date.now() - 3_600_000;
+  const at = (seconds: number) => new Date(t0 + seconds * 1000).toISOString();
+  const range = `from_date=${new Date(t0 - 60_000).toISOString()}&to_date=${new Date(Date.now() + 60_000).toISOString()}`;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { REPORTS_MAX_ROWS: '40' } });
+    // Pages of 4 rows: every edge case of the keyset (a page ending inside an instant, a page filled by one instant) is crossed.
+    t.app.get(UserPositionsReport).pageRows = 4;
+    a = await signUp(t, 'Report pages');
+    site = await createSite(t, a.auth);
+    other = await createSite(t, a.auth);
+    const fixes: Array<Record<string, unknown>> = [];
+    // Five devices at the same instant (more than a page), then each on its own track.
+    for (const device of ['p-1', 'p-2', 'p-3', 'p-4', 'p-5']) fixes.push(fix(device, { time: at(0), floor_id: site.floor.id }));
+    for (const seconds of [10, 20, 30, 200, 210]) fixes.push(fix('p-1', { time: at(seconds), floor_id: site.floor.id }));
+    fixes.push(fix('p-1', { time: at(215), floor_id: other.floor.id }));
+    for (const seconds of [220, 230]) fixes.push(fix('p-1', { time: at(seconds), floor_id: site.floor.id }));
+    for (const seconds of [10, 20, 95, 100]) fixes.push(fix('p-2', { time: at(seconds), floor_id: site.floor.id }));
+    fixes.push(fix('p-3', { time: at(20), floor_id: site.floor.id }));
+    await report(t, a.auth, fixes);
+  });
+  afterAll(async () => t?.close());
+
+  it('gives the same rows and session marks as the whole track would, across page edges', async () => {
+    const response = await t.http.get(`${REPORT}.json?${range}&building_id=${site.building.id}`).set(a.auth);
+    expectStatus(response, 200);
+    const rows = (response.body.data as Array<{ timestamp: string; device_id: string; session_mark: number }>).map((row) => [row.timestamp, row.device_id, row.session_mark]);
+    expect(rows).toEqual([
+      [at(0), 'p-1', 1],
+      [at(0), 'p-2', 1],
+      [at(0), 'p-3', 1],
+      [at(0), 'p-4', 1],
+      [at(0), 'p-5', 1],
+      [at(10), 'p-1', 1],
+      [at(10), 'p-2', 1],
+      [at(20), 'p-1', 1],
+      [at(20), 'p-2', 1],
+      [at(20), 'p-3', 1],
+      [at(30), 'p-1', 1],
+      [at(95), 'p-2', 2],
+      [at(100), 'p-2', 2],
+      [at(200), 'p-1', 2],
+      [at(210), 'p-1', 2],
+      // 215 s was in the other building (session 3).
+      [at(220), 'p-1', 4],
+      [at(230), 'p-1', 4],
+    ]);
+    expect(response.body.rows).toBe(17);
+    expect(response.body.statistics.rows_read).toBe(18);
+    // One device: its own track read through its key, with the same marks.
+    const one = await t.http.get(`${REPORT}.json?${range}&building_id=${site.building.id}&device_id=p-1`).set(a.auth);
+    expect(one.body.data.map((row: { timestamp: string; session_mark: number }) => [row.timestamp, row.session_mark])).toEqual(
+      rows.filter((row) => row[1] === 'p-1').map(([timestamp, , mark]) => [timestamp, mark]),
+    );
+    expect(one.body.statistics.rows_read).toBe(9);
+    const csv = await t.http.get(`${REPORT}.csv?${range}&building_id=${site.building.id}`).set(a.auth);
+    expectStatus(csv, 200);
+    const lines = csv.text.trim().split('\n');
+    expect(lines).toHaveLength(18);
+    expect(lines.slice(1).map((line) => line.split(',').slice(0, 2).concat(line.split(',')[4]))).toEqual(
+      rows.map(([timestamp, device, mark]) => [timestamp, String(mark), device]),
+    );
+  });
+
+  it('answers 507 output_too_large in the error shape before any row when the rows exceed the cap', async () => {
+    const many = Array.from({ length: 30 }, (_, i) => fix('p-9', { time: at(1000 + i), floor_id: site.floor.id }));
+    await report(t, a.auth, many);
+    for (const format of ['json', 'csv']) {
+      const response = await t.http.get(`${REPORT}.${format}?${range}&building_id=${site.building.id}`).set(a.auth);
+      expectError(response, 507, 'output_too_large');
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.headers['content-disposition']).toBeUndefined();
+      expect(response.body).toEqual({ status: 507, code: 'output_too_large', message: expect.stringContaining('40 rows'), errors: [] });
+    }
+    // Aggregated reports: their rows are buckets, known before any is computed (24 under the cap of 40, 72 over it).
+    const day = new Date(t0).toISOString().slice(0, 10);
+    const hours = await t.http.get(`/api/v1/reports/visitors.json?from_date=${day}&to_date=${day}&building_id=${site.building.id}&grouping=hour`).set(a.auth);
+    expectStatus(hours, 200);
+    expect(hours.body.rows).toBe(24);
+    for (const format of ['json', 'csv']) {
+      const response = await t.http.get(`/api/v1/reports/positioning_time.${format}?from_date=2026-01-01&to_date=2026-01-03&building_id=${site.building.id}&grouping=hour`).set(a.auth);
+      expectError(response, 507, 'output_too_large');
+      expect(response.headers['content-disposition']).toBeUndefined();
+    }
+    // Filtered below the cap, the same range answers.
+    const narrowed = await t.http.get(`${REPORT}.json?${range}&building_id=${site.building.id}&device_id=p-9`).set(a.auth);
+    expectStatus(narrowed, 200);
+    expect(narrowed.body.rows).toBe(30);
   });
 });

@@ -1,0 +1,159 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { canSeeBuilding } from '../../auth/building-scope';
+import { Principal } from '../../auth/principal';
+import { ApiError } from '../../common/errors/api-error';
+import { parseDatabaseTimestamp } from '../../common/database/raw-values';
+import { TransactionRunner } from '../../database/transactions';
+import { Dialect, timestampParameter } from '../../positions/position-sql';
+import { ReportWindow } from '../../reports/report-window';
+import { VisitSpan } from './visit-aggregates';
+
+export interface ReportFence {
+  id: string;
+  name: string;
+  code: string;
+  buildingId: number;
+  floorId: number;
+  deleted: boolean;
+}
+
+/**
+ * Reads what the visit-based reports and analytics count: the caller's fences (buildings
+ * and fences of another organization or outside the caller's building scope are 404) and
+ * their visits, exactly as the evaluator wrote them with their events.
+ */
+@Injectable()
+export class VisitReader {
+  private readonly dialect: Dialect;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+  ) {
+    this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+  }
+
+  private query<T>(sql: string, parameters: Record<string, unknown>): Promise<T[]> {
+    return this.dataSource.query(...this.transactions.escape(sql, parameters)) as Promise<T[]>;
+  }
+
+  /**
+   * The fences a request covers: those of `buildingIds`, or those named by `geofenceIds`
+   * (within the buildings when both are given), or every visible one. Deleted fences are
+   * kept (their visits happened) and marked; a named one that is deleted is 404.
+   */
+  async fences(principal: Principal, selection: { buildingIds: number[]; geofenceIds: string[] }): Promise<ReportFence[]> {
+    const organizationId = principal.organizationId;
+    if (selection.buildingIds.length > 0) {
+      const found = await this.query<{ id: number }>(
+        'SELECT id FROM buildings WHERE organization_id = :organizationId AND deleted_at IS NULL AND id IN (:...ids)',
+        { organizationId, ids: selection.buildingIds },
+      );
+      const owned = new Set(found.map((row) => Number(row.id)));
+      const missing = selection.buildingIds.find((id) => !owned.has(id) || !canSeeBuilding(principal, id));
+      if (missing !== undefined) throw ApiError.notFound('Building', missing);
+    }
+    const conditions = ['organization_id = :organizationId'];
+    const parameters: Record<string, unknown> = { organizationId };
+    if (selection.buildingIds.length > 0) {
+      conditions.push('building_id IN (:...buildingIds)');
+      parameters.buildingIds = selection.buildingIds;
+    }
+    if (selection.geofenceIds.length > 0) {
+      conditions.push('id IN (:...geofenceIds)');
+      parameters.geofenceIds = selection.geofenceIds;
+    }
+    const rows = await this.query<{ id: string; name: string; code: string; building_id: number; floor_id: number; deleted: boolean | number }>(
+      `SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE ${conditions.join(' AND ')} ORDER BY id`,
+      parameters,
+    );
+    const fences = rows
+      .map((row) => ({ id: String(row.id).toLowerCase(), name: row.name, code: row.code, buildingId: Number(row.building_id), floorId: Number(row.floor_id), deleted: Boolean(row.deleted) }))
+      .filter((fence) => canSeeBuilding(principal, fence.buildingId));
+    if (selection.geofenceIds.length > 0) {
+      const live = new Set(fences.filter((fence) => !fence.deleted).map((fence) => fence.id));
+      // A fence named but not found: 404 unless it exists and merely lies outside the buildings asked for.
+      const missing = selection.geofenceIds.find((id) => !live.has(id));
+      if (missing !== undefined && selection.buildingIds.length === 0) throw ApiError.notFound('Geofence', missing);
+      if (missing !== undefined) {
+        const [elsewhere] = await this.query<{ building_id: number }>(
+          'SELECT building_id FROM geofences WHERE organization_id = :organizationId AND id = :id AND deleted = :deleted',
+          { organizationId, id: missing, deleted: this.dialect === 'postgres' ? false : 0 },
+        );
+        if (!elsewhere || !canSeeBuilding(principal, Number(elsewhere.building_id))) throw ApiError.notFound('Geofence', missing);
+      }
+      return fences.filter((fence) => !fence.deleted);
+    }
+    return fences;
+  }
+
+  /**
+   * The visits of `fenceIds` under way at some time of the window: entered before its end
+   * and not exited before its start (open ones included), ordered by `entered_at`, id. Per
+   * fence, two index ranges: the visits begun in the window in keyset pages on
+   * (geofence_id, entered_at), and the older ones still under way at its start on
+   * (geofence_id, exited_at). Between pages the event loop gets a turn, so a long report
+   * does not hold up ingest (better-sqlite3 answers synchronously).
+   */
+  async visits(organizationId: string, fenceIds: readonly string[], window: ReportWindow, pageSize = VISITS_PER_PAGE): Promise<VisitSpan[]> {
+    const visits: VisitSpan[] = [];
+    const from = timestampParameter(this.dialect, window.fromMs);
+    const to = timestampParameter(this.dialect, window.toMs);
+    for (const fenceId of fenceIds) {
+      const older = await this.query<VisitRow>(
+        `SELECT ${VISIT_COLUMNS} FROM geofence_visits
+         WHERE geofence_id = :fenceId AND organization_id = :organizationId AND entered_at < :from AND (exited_at >= :from OR exited_at IS NULL)`,
+        { fenceId, organizationId, from },
+      );
+      for (const row of older) visits.push(toVisitSpan(row));
+      let after: { at: Date | string; id: string } | null = null;
+      for (;;) {
+        const page: VisitRow[] = await this.query<VisitRow>(
+          after === null
+            ? `SELECT ${VISIT_COLUMNS} FROM geofence_visits
+               WHERE geofence_id = :fenceId AND organization_id = :organizationId AND entered_at >= :from AND entered_at < :to
+               ORDER BY entered_at, id LIMIT :limit`
+            : `SELECT ${VISIT_COLUMNS} FROM geofence_visits
+               WHERE geofence_id = :fenceId AND organization_id = :organizationId AND entered_at >= :afterAt AND entered_at < :to
+                 AND (entered_at > :afterAt OR id > :afterId)
+               ORDER BY entered_at, id LIMIT :limit`,
+          { fenceId, organizationId, from, to, limit: pageSize, ...(after && { afterAt: after.at, afterId: after.id }) },
+        );
+        for (const row of page) visits.push(toVisitSpan(row));
+        if (page.length < pageSize) break;
+        const last = visits[visits.length - 1];
+        after = { at: timestampParameter(this.dialect, last.enteredAt), id: last.id };
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    return visits.sort((a, b) => a.enteredAt - b.enteredAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+}
+
+interface VisitRow {
+  id: string;
+  geofence_id: string;
+  device_id: string;
+  user_id: string | null;
+  entered_at: unknown;
+  exited_at: unknown;
+  exit_reason: string | null;
+}
+
+const VISIT_COLUMNS = 'id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason';
+/** Visits per keyset page: a few ms of work each, so ingest waits at most that long. */
+const VISITS_PER_PAGE = 5000;
+
+function toVisitSpan(row: VisitRow): VisitSpan {
+  return {
+    id: row.id,
+    fenceId: String(row.geofence_id).toLowerCase(),
+    deviceId: String(row.device_id),
+    userId: row.user_id === null ? null : String(row.user_id).toLowerCase(),
+    enteredAt: parseDatabaseTimestamp(row.entered_at)!.getTime(),
+    exitedAt: row.exited_at === null ? null : parseDatabaseTimestamp(row.exited_at)!.getTime(),
+    exitReason: row.exit_reason,
+  };
+}

@@ -1,0 +1,179 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { parseDatabaseTimestamp } from '../common/database/raw-values';
+import { appConfig, AppConfig } from '../config/app.config';
+import { TransactionRunner } from '../database/transactions';
+import { SESSION_GAP_MS } from '../reports/session-mark';
+import { rollupDelta, SlotTotals, TrackPoint } from './position-rollup-math';
+import { Dialect, timestampParameter, valuesList } from './position-sql';
+
+/** The part of an accepted fix the rollups need (the ingest's AcceptedFix has it). */
+export interface RollupFix {
+  deviceId: string;
+  time: number;
+  buildingId: number | null;
+}
+
+const DAY_MS = 86_400_000;
+const RETENTION_LOCK_ID = 727_401_142;
+const MAINTENANCE_INTERVAL_MS = 60 * 60_000;
+const SQLITE_DELETE_BATCH = 5000;
+const ROLLUP_COLUMNS = ['organization_id', 'building_id', 'device_id', 'slot', 'fixes', 'first_ms', 'last_ms', 'positioned_ms'] as const;
+
+const UPSERT_TAIL = `ON CONFLICT (organization_id, building_id, slot, device_id) DO UPDATE SET
+    fixes = position_rollups.fixes + excluded.fixes,
+    positioned_ms = position_rollups.positioned_ms + excluded.positioned_ms,
+    first_ms = CASE WHEN excluded.first_ms IS NULL OR position_rollups.first_ms <= excluded.first_ms THEN position_rollups.first_ms ELSE excluded.first_ms END,
+    last_ms = CASE WHEN excluded.last_ms IS NULL OR position_rollups.last_ms >= excluded.last_ms THEN position_rollups.last_ms ELSE excluded.last_ms END`;
+
+const POSTGRES_UPSERT = `INSERT INTO position_rollups (${ROLLUP_COLUMNS.join(', ')})
+  SELECT $1::uuid, r.* FROM unnest($2::int[], $3::varchar[], $4::bigint[], $5::int[], $6::bigint[], $7::bigint[], $8::bigint[]) AS r
+  ${UPSERT_TAIL}`;
+
+/** Each device's stored fixes in its own window; the overall bounds let PostgreSQL prune the daily partitions. */
+const POSTGRES_NEIGHBOURS = `SELECT h.device_id, h."time", h.building_id
+  FROM unnest($2::varchar[], $3::timestamptz[], $4::timestamptz[]) AS w(device_id, lo, hi)
+  JOIN position_history h ON h.organization_id = $1::uuid AND h.device_id = w.device_id AND h."time" >= w.lo AND h."time" <= w.hi
+  WHERE h."time" >= $5::timestamptz AND h."time" <= $6::timestamptz
+  ORDER BY h.device_id, h."time"`;
+
+const SQLITE_NEIGHBOURS = `SELECT h.device_id, h."time", h.building_id
+  FROM json_each(?) w
+  JOIN position_history h ON h.organization_id = ? AND h.device_id = json_extract(w.value, '$[0]')
+    AND h."time" >= json_extract(w.value, '$[1]') AND h."time" <= json_extract(w.value, '$[2]')
+  ORDER BY h.device_id, h."time"`;
+
+/** A deleted device's rollups go with its history (same transaction), so no report counts it afterwards. */
+export async function deleteDeviceRollups(manager: EntityManager, organizationId: string, deviceId: string): Promise<void> {
+  await manager.createQueryBuilder().delete().from('position_rollups').where('organization_id = :organizationId AND device_id = :deviceId', { organizationId, deviceId }).execute();
+}
+
+/**
+ * Keeps `position_rollups` (see position-rollup-math.ts) in step with the history: the
+ * ingest calls {@link record} inside its transaction, before the history rows are written,
+ * under the devices' lock, so the stored neighbours it reads are the ones the batch lands
+ * between. One read and one upsert statement per batch. Rollups are kept as long as the
+ * day they summarize (the history's retention), deleted hourly under an advisory lock.
+ */
+@Injectable()
+export class PositionRollups implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(PositionRollups.name);
+  private readonly dialect: Dialect;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    private readonly transactions: TransactionRunner,
+  ) {
+    this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.maintain(), MAINTENANCE_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** `fixes` ordered by device, then time (as the ingest orders them). */
+  async record(manager: EntityManager, organizationId: string, fixes: ReadonlyArray<RollupFix>): Promise<void> {
+    const windows: Array<{ deviceId: string; lo: number; hi: number; added: TrackPoint[] }> = [];
+    for (const fix of fixes) {
+      const current = windows[windows.length - 1];
+      if (current && current.deviceId === fix.deviceId) {
+        current.hi = fix.time + SESSION_GAP_MS;
+        current.added.push({ time: fix.time, buildingId: fix.buildingId });
+      } else {
+        windows.push({ deviceId: fix.deviceId, lo: fix.time - SESSION_GAP_MS, hi: fix.time + SESSION_GAP_MS, added: [{ time: fix.time, buildingId: fix.buildingId }] });
+      }
+    }
+    if (!windows.some((window) => window.added.some((point) => point.buildingId !== null))) return;
+    const stored = await this.neighbours(manager, organizationId, windows);
+    const rows: Array<SlotTotals & { deviceId: string }> = [];
+    for (const window of windows) {
+      for (const totals of rollupDelta(stored.get(window.deviceId) ?? [], window.added)) rows.push({ ...totals, deviceId: window.deviceId });
+    }
+    if (rows.length === 0) return;
+    if (this.dialect === 'postgres') {
+      const columns: unknown[][] = Array.from({ length: 7 }, () => []);
+      for (const row of rows) {
+        const values = [row.buildingId, row.deviceId, row.slot, row.fixes, row.firstMs, row.lastMs, row.positionedMs];
+        for (let c = 0; c < 7; c++) columns[c].push(values[c]);
+      }
+      await manager.query(POSTGRES_UPSERT, [organizationId, ...columns]);
+    } else {
+      const values: unknown[] = [];
+      for (const row of rows) values.push(organizationId, row.buildingId, row.deviceId, row.slot, row.fixes, row.firstMs, row.lastMs, row.positionedMs);
+      await manager.query(`INSERT INTO position_rollups (${ROLLUP_COLUMNS.join(', ')}) VALUES ${valuesList('sqlite', rows.length, ROLLUP_COLUMNS.length)} ${UPSERT_TAIL}`, values);
+    }
+  }
+
+  private async neighbours(
+    manager: EntityManager,
+    organizationId: string,
+    windows: ReadonlyArray<{ deviceId: string; lo: number; hi: number }>,
+  ): Promise<Map<string, TrackPoint[]>> {
+    let raw: Array<{ device_id: string; time: unknown; building_id: number | null }>;
+    if (this.dialect === 'postgres') {
+      const lo = Math.min(...windows.map((window) => window.lo));
+      const hi = Math.max(...windows.map((window) => window.hi));
+      raw = await manager.query(POSTGRES_NEIGHBOURS, [
+        organizationId,
+        windows.map((window) => window.deviceId),
+        windows.map((window) => new Date(window.lo)),
+        windows.map((window) => new Date(window.hi)),
+        new Date(lo),
+        new Date(hi),
+      ]);
+    } else {
+      const list = windows.map((window) => [window.deviceId, timestampParameter('sqlite', window.lo), timestampParameter('sqlite', window.hi)]);
+      raw = await manager.query(SQLITE_NEIGHBOURS, [JSON.stringify(list), organizationId]);
+    }
+    const byDevice = new Map<string, TrackPoint[]>();
+    for (const row of raw) {
+      const deviceId = String(row.device_id);
+      let track = byDevice.get(deviceId);
+      if (!track) byDevice.set(deviceId, (track = []));
+      track.push({ time: parseDatabaseTimestamp(row.time)!.getTime(), buildingId: row.building_id === null ? null : Number(row.building_id) });
+    }
+    return byDevice;
+  }
+
+  async maintain(): Promise<void> {
+    try {
+      await this.applyRetention();
+    } catch (error) {
+      this.logger.error(`Position rollup retention failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** Deletes the rollups of days the history no longer keeps (the day holding the cutoff stays, as its partition does). */
+  async applyRetention(now = Date.now()): Promise<number> {
+    const cutoff = Math.floor((now - this.config.positions.retentionDays * DAY_MS) / DAY_MS) * DAY_MS;
+    if (this.dialect === 'postgres') {
+      return this.dataSource.transaction(async (manager) => {
+        const [lock] = await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [RETENTION_LOCK_ID]);
+        if (lock?.locked !== true) return 0;
+        const [, affected] = await manager.query('DELETE FROM position_rollups WHERE slot < $1', [cutoff]);
+        return Number(affected ?? 0);
+      });
+    }
+    let total = 0;
+    for (;;) {
+      const changes = await this.transactions.run(async (manager) => {
+        const result = await manager.queryRunner!.query(
+          `DELETE FROM position_rollups WHERE rowid IN (SELECT rowid FROM position_rollups WHERE slot < ? LIMIT ${SQLITE_DELETE_BATCH})`,
+          [cutoff],
+          true,
+        );
+        return Number(result.affected ?? 0);
+      });
+      total += changes;
+      if (changes < SQLITE_DELETE_BATCH) return total;
+    }
+  }
+}
