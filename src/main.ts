@@ -11,6 +11,7 @@ import { readDatabaseConfig } from './config/database.config';
 import { ConfigurationError } from './config/env';
 import { configurationErrors, loadEnvFile, readDatabaseStartupTimeoutSeconds } from './config/validation';
 import { waitForDatabase } from './database/wait-for-database';
+import { StartupGate } from './health/startup-gate';
 import { FirstAdminService } from './setup/first-admin.service';
 
 async function bootstrap(): Promise<void> {
@@ -37,11 +38,14 @@ async function bootstrap(): Promise<void> {
   closables.push(app);
   await configureApp(app, config);
   await app.init();
+  const startup = app.get(StartupGate);
+  startup.hold('first administrator');
   await app.listen({ port: config.port, host: config.host });
   const metricsServer = await startMetricsServer(config.metrics, config.host);
   if (metricsServer) closables.push({ close: () => new Promise((resolve) => metricsServer.close(resolve)) });
   // Only now, with the port ours, may a first administrator and its password appear.
   await app.get(FirstAdminService).ensureFirstAdmin(logger);
+  startup.release();
   logger.info(
     { context: 'Bootstrap', url: await app.getUrl(), ...(metricsServer ? { metrics_port: config.metrics.port } : {}) },
     'Cartograph listening (API docs at /api/docs)',

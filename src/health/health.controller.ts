@@ -4,6 +4,7 @@ import { HealthCheck, HealthCheckResult, HealthCheckService, HealthIndicatorResu
 import { Public } from '../auth/decorators/public.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { processIntegrityProblems } from './process-integrity';
+import { StartupGate } from './startup-gate';
 
 const READINESS_TIMEOUT_MS = 1500;
 
@@ -17,6 +18,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
     private readonly indicators: HealthIndicatorService,
+    private readonly startup: StartupGate,
   ) {}
 
   @Get('live')
@@ -31,11 +33,17 @@ export class HealthController {
   @Public()
   // Terminus would document its own 503 body; ours is the contract's error shape.
   @HealthCheck({ noCache: true, swaggerDocumentation: false })
-  @ApiOperation({ summary: 'The server can reach its database and its process is sound (no polluted built-in prototype)' })
+  @ApiOperation({ summary: 'The server has finished starting, can reach its database, and its process is sound (no polluted built-in prototype)' })
   @ApiOkResponse({ schema: { ...STATUS_OK, properties: { ...STATUS_OK.properties, info: { type: 'object' }, details: { type: 'object' } } } })
   @ApiServiceUnavailableResponse({ type: ErrorResponseDto })
   ready(): Promise<HealthCheckResult> {
-    return this.health.check([() => this.processCheck(), () => this.database.pingCheck('database', { timeout: READINESS_TIMEOUT_MS })]);
+    return this.health.check([() => this.startupCheck(), () => this.processCheck(), () => this.database.pingCheck('database', { timeout: READINESS_TIMEOUT_MS })]);
+  }
+
+  private startupCheck(): HealthIndicatorResult<'startup'> {
+    const session = this.indicators.check('startup');
+    const pending = this.startup.pendingStep;
+    return pending === null ? session.up() : session.down({ pending });
   }
 
   private processCheck(): HealthIndicatorResult<'process'> {
