@@ -12,7 +12,7 @@ export const CHART_COLOURS = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4
  * re-read them in the browser's zone). Rebuilt when the data changes, resized with its box.
  * uPlot sets element styles through the DOM, which the page's CSP (no inline styles) allows.
  */
-export function Chart({ data, kind, yLabel, title }: { data: ChartData; kind: 'bars' | 'lines'; yLabel: string; title: string }) {
+export function Chart({ data, kind, yLabel, title, counts = false }: { data: ChartData; kind: 'bars' | 'lines'; yLabel: string; title: string; counts?: boolean }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -32,7 +32,8 @@ export function Chart({ data, kind, yLabel, title }: { data: ChartData; kind: 'b
           incrs: [1, 2, 3, 4, 6, 8, 12, 24, 48, 96, 168],
           space: 70,
         },
-        { label: yLabel, size: 60 },
+        // Counts of people have no halves on their axis.
+        { label: yLabel, size: 60, ...(counts && { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000] }) },
       ],
       legend: { live: false },
       cursor: { drag: { x: false, y: false } },
@@ -54,7 +55,7 @@ export function Chart({ data, kind, yLabel, title }: { data: ChartData; kind: 'b
       observer.disconnect();
       plot.destroy();
     };
-  }, [data, kind, yLabel]);
+  }, [data, kind, yLabel, counts]);
   // The chart is a picture of the table that follows it: screen readers get the table.
   return <div class="chart" ref={box} role="img" aria-label={title} data-testid="chart" />;
 }

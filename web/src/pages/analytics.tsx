@@ -70,7 +70,7 @@ export function AnalyticsPage({ search }: { search: string }) {
       {buildings.data?.length === 0 && <p>No buildings yet: create one to see its analytics.</p>}
       {buildings.data && buildings.data.length > 0 && full && (
         <>
-          <form class="analytics-controls card" onSubmit={(e) => e.preventDefault()} aria-label="Range and time zone">
+          <form class="analytics-controls card" onSubmit={(e) => e.preventDefault()} aria-label="Analytics parameters">
             <Select
               label="Building"
               value={String(full.buildingId)}
@@ -114,6 +114,7 @@ function VisitorsSection({ params }: { params: AnalyticsParams }) {
       chart={chart}
       kind="bars"
       yLabel="Visitors"
+      counts
       table={rows && { header: ['Bucket', 'Visitors'], rows: rows.map((r) => [bucketLabel(r.date, params.grouping), String(r.visitors)]) }}
     />
   );
@@ -176,6 +177,7 @@ function FencesSections({ params }: { params: AnalyticsParams }) {
         chart={occChart}
         kind="lines"
         yLabel="People"
+        counts
         table={
           occupancyData && {
             header: ['Bucket', 'Geofence', 'Peak', 'Average', 'At the end'],
@@ -221,6 +223,7 @@ function ChartSection(props: {
   chart?: ChartData;
   kind: 'bars' | 'lines';
   yLabel: string;
+  counts?: boolean;
   table?: { header: string[]; rows: string[][] };
 }) {
   const headingId = `${props.id}-heading`;
@@ -228,7 +231,7 @@ function ChartSection(props: {
   if (props.error) body = <ErrorBox error={props.error} />;
   else if (props.empty) body = <p class="empty muted">{props.empty}</p>;
   else if (props.loading || !props.chart) body = <Loading what={props.title.toLowerCase()} />;
-  else body = <Chart data={props.chart} kind={props.kind} yLabel={props.yLabel} title={`${props.title}: chart of the table below`} />;
+  else body = <Chart data={props.chart} kind={props.kind} yLabel={props.yLabel} counts={props.counts} title={`${props.title}: chart of the table below`} />;
   return (
     <section class="chart-section card" aria-labelledby={headingId} data-testid={`${props.id}-section`}>
       <div class="section-head">
