@@ -45,6 +45,9 @@ const D = DateTime.utc().startOf('day').minus({ days: 3 });
 const day = (offset: number) => D.plus({ days: offset }).toISODate()!;
 const utc = (hours: number, minutes = 0) => D.plus({ hours, minutes }).toISO()!;
 
+/** Polls what the page shows; generous, since the machine is shared and the three reads run at once. */
+const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 20_000, interval: 100 });
+
 describe('analytics page in a browser', () => {
   let t: TestApp;
   let domain: string;
@@ -140,17 +143,17 @@ describe('analytics page in a browser', () => {
     expect(new URL(page.url()).searchParams.get('building_id')).toBe(String(site.building.id));
 
     const window = [day(-1), day(0), day(1)];
-    await expect.poll(() => tableRows(visitors, window)).toEqual([
+    await poll(() => tableRows(visitors, window)).toEqual([
       [day(-1), '0'],
       [day(0), '3'],
       [day(1), '0'],
     ]);
     // Bucket, fence, entries, total, average: 60 + 30 + 10 minutes over three visits.
-    await expect.poll(() => tableRows(stay, [day(0), day(1)])).toEqual([
+    await poll(() => tableRows(stay, [day(0), day(1)])).toEqual([
       [day(0), 'Lobby', '3', '01:40:00', '00:33:20'],
       [day(1), 'Lobby', '0', '00:00:00', '—'],
     ]);
-    await expect.poll(async () => (await tableRows(occupancy, [day(0), day(1)])).map((r) => [r[0], r[1], r[2]])).toEqual([
+    await poll(async () => (await tableRows(occupancy, [day(0), day(1)])).map((r) => [r[0], r[1], r[2]])).toEqual([
       [day(0), 'Lobby', '2'],
       [day(1), 'Lobby', '0'],
     ]);
@@ -173,16 +176,16 @@ describe('analytics page in a browser', () => {
 
     // In Tokyo the evening visit is the next morning: the buckets change.
     await page.getByLabel('Time zone').selectOption('Asia/Tokyo');
-    await expect.poll(() => tableRows(visitors, window)).toEqual([
+    await poll(() => tableRows(visitors, window)).toEqual([
       [day(-1), '0'],
       [day(0), '2'],
       [day(1), '1'],
     ]);
-    await expect.poll(() => tableRows(stay, [day(0), day(1)])).toEqual([
+    await poll(() => tableRows(stay, [day(0), day(1)])).toEqual([
       [day(0), 'Lobby', '2', '00:40:00', '00:20:00'],
       [day(1), 'Lobby', '1', '01:00:00', '01:00:00'],
     ]);
-    await expect.poll(async () => (await tableRows(occupancy, [day(0), day(1)])).map((r) => [r[0], r[2]])).toEqual([
+    await poll(async () => (await tableRows(occupancy, [day(0), day(1)])).map((r) => [r[0], r[2]])).toEqual([
       [day(0), '2'],
       [day(1), '1'],
     ]);
@@ -195,19 +198,19 @@ describe('analytics page in a browser', () => {
     expect(await page.getByLabel('Time zone').inputValue()).toBe('Asia/Tokyo');
     await page.getByLabel('To (inclusive)').fill(day(-3));
     await page.getByLabel('From').fill(day(-2));
-    await expect.poll(() => page.getByRole('alert').first().innerText()).toContain('on or after the start date');
+    await poll(() => page.getByRole('alert').first().innerText()).toContain('on or after the start date');
 
     // A range with nobody in it: the empty states, in words.
     await page.getByLabel('From').fill(day(-6));
     await page.getByLabel('To (inclusive)').fill(day(-5));
-    await expect.poll(() => visitors.innerText()).toContain('No device was positioned');
-    await expect.poll(() => stay.innerText()).toContain('Nobody stayed');
-    await expect.poll(() => occupancy.innerText()).toContain('No geofence had anyone inside');
+    await poll(() => visitors.innerText()).toContain('No device was positioned');
+    await poll(() => stay.innerText()).toContain('Nobody stayed');
+    await poll(() => occupancy.innerText()).toContain('No geofence had anyone inside');
 
     // What the server refuses is said in words where its chart would be, and offers no download.
     await page.getByLabel('From').fill(day(-400));
-    await expect.poll(() => visitors.getByRole('alert').innerText()).toContain('must be at most 366 days');
-    await expect.poll(() => stay.getByRole('alert').innerText()).toContain('must be at most 366 days');
+    await poll(() => visitors.getByRole('alert').innerText()).toContain('must be at most 366 days');
+    await poll(() => stay.getByRole('alert').innerText()).toContain('must be at most 366 days');
     expect(await visitors.getByRole('link', { name: /Download CSV/ }).count()).toBe(0);
 
     // Charts follow their box: narrower window, narrower canvas.
@@ -216,7 +219,7 @@ describe('analytics page in a browser', () => {
     await visitors.locator('canvas').first().waitFor();
     const wide = await visitors.locator('canvas').first().evaluate((c) => c.getBoundingClientRect().width);
     await page.setViewportSize({ width: 420, height: 800 });
-    await expect.poll(() => visitors.locator('canvas').first().evaluate((c) => c.getBoundingClientRect().width)).toBeLessThan(wide - 300);
+    await poll(() => visitors.locator('canvas').first().evaluate((c) => c.getBoundingClientRect().width)).toBeLessThan(wide - 300);
 
     expect(problems).toEqual([]);
     await context.close();
