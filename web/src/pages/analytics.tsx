@@ -99,7 +99,7 @@ export function AnalyticsPage({ search }: { search: string }) {
 
 function VisitorsSection({ params }: { params: AnalyticsParams }) {
   const q = visitorsQuery(params);
-  const load = useLoad((signal) => api.get<ReportEnvelope<VisitorsRow>>(`/reports/visitors.json${q}`, signal), [q]);
+  const load = useRead<ReportEnvelope<VisitorsRow>>(`/reports/visitors.json${q}`);
   const rows = load.data?.data;
   const chart = useMemo(() => rows && visitorsChart(rows, params.grouping), [rows]);
   return (
@@ -109,6 +109,7 @@ function VisitorsSection({ params }: { params: AnalyticsParams }) {
       description="Distinct devices positioned in the building in each bucket."
       download={{ href: `/api/v1/reports/visitors.csv${q}`, name: 'visitors.csv' }}
       loading={!load.data && !load.error}
+      updating={load.updating}
       error={load.error}
       empty={chart && !hasData(chart) ? 'No device was positioned in this building in this range.' : undefined}
       chart={chart}
@@ -123,7 +124,7 @@ function VisitorsSection({ params }: { params: AnalyticsParams }) {
 /** Stay time (from the analytics) and occupancy (from the history of the building's live fences). */
 function FencesSections({ params }: { params: AnalyticsParams }) {
   const q = analyticsQuery(params);
-  const analytics = useLoad((signal) => api.get<{ data: AnalyticsRow[] }>(`/geofencing/analytics${q}`, signal), [q]);
+  const analytics = useRead<{ data: AnalyticsRow[] }>(`/geofencing/analytics${q}`);
   const stay = useMemo(() => analytics.data && stayByFence(analytics.data.data), [analytics.data]);
   const chart = useMemo(() => stay && stayChart(stay, params.grouping, MAX_FENCES_CHARTED), [stay]);
 
@@ -140,7 +141,7 @@ function FencesSections({ params }: { params: AnalyticsParams }) {
       .map((f) => f.id);
   }, [fences.data, stay]);
   const oq = charted && charted.length > 0 ? occupancyQuery(params, charted) : undefined;
-  const occupancy = useLoad(async (signal) => (oq ? api.get<OccupancyHistory>(`/geofencing/occupancy/history${oq}`, signal) : undefined), [oq]);
+  const occupancy = useRead<OccupancyHistory>(oq && `/geofencing/occupancy/history${oq}`);
   const occupancyData = oq ? occupancy.data : undefined;
   const occChart = useMemo(() => occupancyData && occupancyChart(occupancyData, params.grouping), [occupancyData]);
   const csv = useObjectUrl(occupancyData ? occupancyCsv(occupancyData) : undefined, 'text/csv');
@@ -154,6 +155,7 @@ function FencesSections({ params }: { params: AnalyticsParams }) {
         description={`Total time spent in each geofence per bucket, in minutes${stay && stay.fences.length > MAX_FENCES_CHARTED ? ` (the ${MAX_FENCES_CHARTED} busiest charted; the table lists all ${stay.fences.length})` : ''}.`}
         download={{ href: `/api/v1/reports/geofencing_stay_time.csv${stayTimeReportQuery(params)}`, name: 'geofencing_stay_time.csv', note: 'one line per bucket, fence and device' }}
         loading={!analytics.data && !analytics.error}
+        updating={analytics.updating}
         error={analytics.error}
         empty={noFences ? 'This building has no geofences.' : chart && !hasData(chart) ? 'Nobody stayed in a geofence of this building in this range.' : undefined}
         chart={chart}
@@ -172,6 +174,7 @@ function FencesSections({ params }: { params: AnalyticsParams }) {
         description="The most people inside each geofence at once, per bucket."
         download={csv ? { href: csv, name: 'occupancy.csv' } : undefined}
         loading={!noFences && !analytics.error && !fences.error && !occupancy.error && !occupancyData}
+        updating={occupancy.updating || analytics.updating}
         error={fences.error ?? occupancy.error}
         empty={noFences || (fences.data?.length === 0 && stay) ? 'This building has no geofences.' : occChart && !hasData(occChart) ? 'No geofence had anyone inside in this range.' : undefined}
         chart={occChart}
@@ -205,6 +208,15 @@ function Select({ label, value, options, onChange }: { label: string; value: str
   );
 }
 
+/**
+ * One GET of the API, re-read when its path changes. The last answer stays shown while the
+ * next is read (a chart does not blink at every change), flagged `updating` until it arrives.
+ */
+function useRead<T>(path: string | undefined): { data: T | undefined; error: unknown; updating: boolean } {
+  const load = useLoad(async (signal) => (path === undefined ? undefined : { path, body: await api.get<T>(path, signal) }), [path]);
+  return { data: load.data?.body, error: load.error, updating: path !== undefined && load.data !== undefined && load.data.path !== path && !load.error };
+}
+
 /** An object URL for text made in the browser (a CSV download), revoked when the text changes. */
 function useObjectUrl(text: string | undefined, type: string): string | undefined {
   const url = useMemo(() => (text === undefined ? undefined : URL.createObjectURL(new Blob([text], { type }))), [text]);
@@ -224,6 +236,8 @@ function ChartSection(props: {
   kind: 'bars' | 'lines';
   yLabel: string;
   counts?: boolean;
+  /** A newer read is under way: what is shown is for the previous parameters. */
+  updating?: boolean;
   table?: { header: string[]; rows: string[][] };
 }) {
   const headingId = `${props.id}-heading`;
@@ -236,6 +250,11 @@ function ChartSection(props: {
     <section class="chart-section card" aria-labelledby={headingId} data-testid={`${props.id}-section`}>
       <div class="section-head">
         <h2 id={headingId}>{props.title}</h2>
+        {props.updating && (
+          <span class="updating muted" role="status">
+            <span class="spinner" aria-hidden="true" /> Updating…
+          </span>
+        )}
         {props.download && !props.error && (
           <a class="btn plain" href={props.download.href} download={props.download.name}>
             Download CSV{props.download.note ? ` (${props.download.note})` : ''}
