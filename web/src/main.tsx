@@ -14,6 +14,8 @@ import './styles.css';
 
 // The map library is large: it loads only when a map page opens.
 const FloorMapPage = lazy(() => import('./pages/floor-map').then((m) => ({ default: m.FloorMapPage })));
+// So is the charting library: only the analytics page loads it.
+const AnalyticsPage = lazy(() => import('./pages/analytics').then((m) => ({ default: m.AnalyticsPage })));
 
 function App() {
   const url = useLocation();
@@ -59,6 +61,12 @@ function App() {
   else if (match('/profile', path)) page = <ProfilePage session={session} />;
   else if (match('/admin', path) && isAdmin) page = <AdminPage />;
   else if (match('/webhooks', path)) page = <WebhooksPage />;
+  else if (match('/analytics', path))
+    page = (
+      <Suspense fallback={<Loading what="analytics" />}>
+        <AnalyticsPage search={url.search} />
+      </Suspense>
+    );
   else page = <p>There is no page at {path}.</p>;
 
   return (
@@ -70,6 +78,9 @@ function App() {
         <nav aria-label="Main">
           <a href="/buildings" aria-current={path.startsWith('/buildings') ? 'page' : undefined}>
             Buildings
+          </a>
+          <a href="/analytics" aria-current={path === '/analytics' ? 'page' : undefined}>
+            Analytics
           </a>
           <a href="/webhooks" aria-current={path === '/webhooks' ? 'page' : undefined}>
             Webhooks

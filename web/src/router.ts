@@ -34,7 +34,8 @@ export function match(pattern: string, path: string): Record<string, string> | n
 export function onLinkClick(event: MouseEvent): void {
   const anchor = (event.target as HTMLElement).closest('a');
   if (!anchor || anchor.target || anchor.origin !== location.origin || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
-  if (anchor.pathname.startsWith('/api/')) return;
+  // API links (CSV reports) and downloads (files made in the page) are the browser's to fetch.
+  if (anchor.pathname.startsWith('/api/') || anchor.hasAttribute('download')) return;
   event.preventDefault();
   navigate(anchor.pathname + anchor.search);
 }

@@ -159,6 +159,9 @@ export function BuildingPage({ id, canWrite }: { id: string; canWrite: boolean }
             )}
           </div>
           <p>{b.description}</p>
+          <p>
+            <a href={`/analytics?building_id=${b.id}`}>Analytics of this building</a>
+          </p>
           <dl class="facts">
             <dt>Location</dt>
             <dd>

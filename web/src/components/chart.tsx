@@ -1,0 +1,61 @@
+import { useEffect, useRef } from 'preact/hooks';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { ChartData } from '../analytics-data';
+
+/** Distinct on white and for the common colour-vision deficiencies (Okabe–Ito, then a few more). */
+export const CHART_COLOURS = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#f0e442', '#000000', '#8c564b', '#7f7f7f'];
+
+/**
+ * A uPlot chart over ordinal buckets: x is the bucket's index and the axis prints the bucket's
+ * label, so the server's local bucket times are shown as they are (uPlot's own time axis would
+ * re-read them in the browser's zone). Rebuilt when the data changes, resized with its box.
+ * uPlot sets element styles through the DOM, which the page's CSP (no inline styles) allows.
+ */
+export function Chart({ data, kind, yLabel, title, counts = false }: { data: ChartData; kind: 'bars' | 'lines'; yLabel: string; title: string; counts?: boolean }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const xs = data.labels.map((_, i) => i);
+    // Bars for a single series (visitors); lines when several series share the buckets.
+    const bars = kind === 'bars' && data.series.length === 1 ? uPlot.paths.bars!({ size: [0.7, 60], gap: 1 }) : undefined;
+    const width = () => Math.max(240, el.clientWidth);
+    const options: uPlot.Options = {
+      width: width(),
+      height: 260,
+      title: undefined,
+      scales: { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] } },
+      axes: [
+        {
+          values: (_u, splits) => splits.map((v) => (Number.isInteger(v) && v >= 0 && v < data.labels.length ? data.labels[v] : '')),
+          incrs: [1, 2, 3, 4, 6, 8, 12, 24, 48, 96, 168],
+          space: 70,
+        },
+        // Counts of people have no halves on their axis.
+        { label: yLabel, size: 60, ...(counts && { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000] }) },
+      ],
+      legend: { live: false },
+      cursor: { drag: { x: false, y: false } },
+      series: [
+        { label: 'Bucket', value: (_u, v) => (v === null ? '' : (data.labels[v] ?? '')) },
+        ...data.series.map((s, i) => {
+          const colour = CHART_COLOURS[i % CHART_COLOURS.length];
+          if (!bars) return { label: s.label, stroke: colour, width: 2, points: { show: data.labels.length <= 60 } };
+          return { label: s.label, stroke: colour, fill: `${colour}cc`, width: 1, paths: bars, points: { show: false } };
+        }),
+      ],
+    };
+    const plot = new uPlot(options, [xs, ...data.series.map((s) => s.values)] as uPlot.AlignedData, el);
+    const observer = new ResizeObserver(() => {
+      if (plot.width !== width()) plot.setSize({ width: width(), height: 260 });
+    });
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      plot.destroy();
+    };
+  }, [data, kind, yLabel, counts]);
+  // The chart is a picture of the table that follows it: screen readers get the table.
+  return <div class="chart" ref={box} role="img" aria-label={title} data-testid="chart" />;
+}
