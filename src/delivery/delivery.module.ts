@@ -22,7 +22,7 @@ import { WebhooksController } from './webhooks/webhooks.controller';
     WebhookDeliveriesService,
     WebhookDeliveryWorker,
     WebhookReplayService,
-    { provide: DELIVERY_WAKE, inject: [WebhookDeliveryWorker], useFactory: (worker: WebhookDeliveryWorker) => () => worker.wake() },
+    { provide: DELIVERY_WAKE, inject: [WebhookDeliveryWorker], useFactory: (worker: WebhookDeliveryWorker) => () => worker.announce() },
     // Signing secrets must be read back to sign, so they are sealed, never stored in clear.
     { provide: WEBHOOK_SECRET_BOX, inject: [authConfig.KEY], useFactory: (config: AuthConfig) => new SecretBox(config.sealingSecret, 'webhook-secrets/v1') },
   ],

@@ -24,7 +24,7 @@ export interface OutgoingEvent {
   data: Record<string, unknown>;
 }
 
-/** Wakes this instance's worker once the enqueuing transaction has committed. */
+/** Wakes this instance's worker and tells the other instances' (call once the enqueuing transaction has committed). */
 export const DELIVERY_WAKE = Symbol('DELIVERY_WAKE');
 export type DeliveryWake = () => void;
 
