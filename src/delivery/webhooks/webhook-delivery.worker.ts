@@ -209,17 +209,19 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       const postgres = manager.connection.options.type === 'postgres';
       if (postgres) await manager.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK_ID]);
       const now = new Date();
-      const due = await manager
+      // Ids only: most candidates of an endpoint this instance already holds a batch of are not picked.
+      const due: Array<{ id: string; endpointId: string }> = await manager
         .createQueryBuilder(WebhookDelivery, 'd')
+        .select('d.id', 'id')
+        .addSelect('d.endpointId', 'endpointId')
         .innerJoin(WebhookEndpoint, 'e', 'e.id = d.endpointId AND e.enabled = :enabled', { enabled: true })
         .where('d.status IN (:...statuses)', { statuses: ['pending', 'failed'] })
         .andWhere('d.nextAttemptAt <= :now', { now })
         .andWhere('(d.leaseExpiresAt IS NULL OR d.leaseExpiresAt < :now)', { now })
         .orderBy('d.nextAttemptAt', 'ASC')
         .addOrderBy('d.id', 'ASC')
-        // One row per delivery (the join is on its endpoint): a plain LIMIT, not TypeORM's two-query `take`.
         .limit(limit)
-        .getMany();
+        .getRawMany();
       if (due.length === 0) return [];
       const endpointIds = [...new Set(due.map((d) => d.endpointId))];
       const elsewhereRows: Array<{ endpointId: string; n: string | number }> = await manager
@@ -240,7 +242,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
         // Alone on it: a batch, as many as can be sent within the lease; shared: only up to the in-flight cap together.
         allowed.set(id, others === 0 ? this.batchFor(id) - mine : this.config.perEndpointConcurrency - others - mine);
       }
-      const picked: WebhookDelivery[] = [];
+      const picked: Array<{ id: string; endpointId: string }> = [];
       for (const d of due) {
         const left = allowed.get(d.endpointId)!;
         if (left <= 0) continue;
@@ -252,9 +254,14 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       for (let i = 0; i < picked.length; i += 500) {
         await manager.update(WebhookDelivery, { id: In(picked.slice(i, i + 500).map((d) => d.id)) }, { leaseOwner: this.instance, leaseExpiresAt, updatedAt: now });
       }
+      const rows: WebhookDelivery[] = [];
+      for (let i = 0; i < picked.length; i += 500) rows.push(...(await manager.find(WebhookDelivery, { where: { id: In(picked.slice(i, i + 500).map((d) => d.id)) } })));
       const endpoints = await manager.find(WebhookEndpoint, { where: { id: In([...new Set(picked.map((d) => d.endpointId))]) } });
       const byId = new Map(endpoints.map((e) => [e.id, e]));
-      return picked.map((d) => ({ delivery: { ...d, leaseOwner: this.instance, leaseExpiresAt }, endpoint: byId.get(d.endpointId)! }));
+      // Oldest due first, as they were picked.
+      const order = new Map(picked.map((d, index) => [d.id, index]));
+      rows.sort((x, y) => order.get(x.id)! - order.get(y.id)!);
+      return rows.map((d) => ({ delivery: { ...d, leaseOwner: this.instance, leaseExpiresAt }, endpoint: byId.get(d.endpointId)! }));
     });
     for (const { delivery, endpoint } of chosen) {
       let queue = this.queues.get(endpoint.id);
@@ -264,6 +271,13 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       this.held++;
     }
     return chosen.length;
+  }
+
+  /** Whether a queue (or the whole instance) has so little left that another claim should look for more now. */
+  private runningLow(): boolean {
+    if (this.queues.size === 0) return true;
+    for (const queue of this.queues.values()) if (queue.waiting.length < this.config.perEndpointConcurrency * 2) return true;
+    return false;
   }
 
   private heldFor(endpointId: string): number {
@@ -350,7 +364,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
         this.held -= batch.length;
         this.recording = null;
         if (this.finished.length > 0) void this.record();
-        this.wake();
+        // Claim again once a queue runs low (not after every record: a claim per record would cost more than the attempts).
+        if (this.runningLow()) this.wake();
       });
     return this.recording;
   }
