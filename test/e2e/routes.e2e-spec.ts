@@ -58,6 +58,7 @@ const DECLARED_ROUTES: RouteDeclaration[] = [
   { method: 'POST', path: 'geofencing/evaluate', access: 'read' },
   { method: 'GET', path: 'geofencing/events', access: 'read' },
   { method: 'GET', path: 'geofencing/events/:id', access: 'read' },
+  { method: 'GET', path: 'geofencing/events/stream', access: 'read stream' },
   { method: 'GET', path: 'geofencing/occupancy', access: 'read' },
   { method: 'GET', path: 'geofencing/occupancy/history', access: 'read' },
   { method: 'GET', path: 'geofencing/settings', access: 'read' },
@@ -128,6 +129,7 @@ const DECLARED_ROUTES: RouteDeclaration[] = [
   { method: 'PUT', path: 'webhooks/:id', access: 'write' },
   { method: 'GET', path: 'webhooks/:id/deliveries', access: 'write' },
   { method: 'POST', path: 'webhooks/:id/deliveries/:deliveryId/retry', access: 'write' },
+  { method: 'POST', path: 'webhooks/:id/replay', access: 'write' },
   { method: 'POST', path: 'webhooks/:id/rotate_secret', access: 'write' },
   { method: 'POST', path: 'webhooks/:id/test', access: 'write' },
 ];
