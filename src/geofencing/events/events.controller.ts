@@ -5,9 +5,10 @@ import { CurrentPrincipal } from '../../auth/decorators/current-principal.decora
 import { AccessScope } from '../../auth/permissions';
 import { Principal } from '../../auth/principal';
 import { ErrorResponseDto } from '../../common/errors/error-response.dto';
+import { BodyLimit } from '../../common/http/body-limit';
 import { EventPage, GeofenceEventLog } from './event-log.service';
 import { GeofenceEventBody } from './geofence-event';
-import { GeofenceSimulation, SimulatedEvent } from './simulation.service';
+import { GeofenceSimulation, SIMULATE_BODY_LIMIT_BYTES, SimulatedEvent } from './simulation.service';
 
 @ApiTags('Geofencing')
 @Controller('geofencing/events')
@@ -43,6 +44,7 @@ export class GeofenceSimulationController {
 
   @Post('simulate')
   @HttpCode(200)
+  @BodyLimit(SIMULATE_BODY_LIMIT_BYTES)
   @Access(AccessScope.Read)
   @ApiOperation({
     summary:
