@@ -140,25 +140,73 @@ export class GeofenceEvaluator implements OnModuleInit {
   async onFenceChanged(manager: EntityManager, change: GeofenceChange): Promise<GeofenceEventBody[]> {
     if (change.reason === 'fence_created') return this.onFenceCreated(manager, change);
     const { organizationId, geofenceId, reason, at } = change;
-    const holders = (await manager.query(
-      ...this.transactions.escape('SELECT device_id FROM geofence_states WHERE organization_id = :organizationId AND geofence_id = :geofenceId', { organizationId, geofenceId }),
-    )) as Array<{ device_id: string }>;
-    if (holders.length === 0) return [];
-    const deviceIds = holders.map((row) => row.device_id);
-    await this.lockDevices(manager, organizationId, deviceIds);
-    const states = [...(await this.loadStates(manager, organizationId, deviceIds)).values()].filter((stored) => stored.fenceId === geofenceId);
     const fences = await this.loadFences(manager, organizationId, [geofenceId], true);
-    const fence = fences.get(geofenceId);
-    if (!fence) return [];
+    if (!fences.has(geofenceId)) return [];
+    // A deleted fence keeps no states: written against no fence, they are removed.
+    return this.endVisits(manager, organizationId, fences, reason, at, reason === 'fence_deleted' ? new Map() : fences);
+  }
+
+  /**
+   * After a rules or settings write (in its transaction): the open visits and pending enters of
+   * the fences whose effective rules now say `enabled: false` end as an edit of the fence ends
+   * them (exit with reason `fence_changed`, dated `at`). `geofenceIds` null: every fence of the
+   * organization that has states (a settings write).
+   */
+  async endVisitsOfDisabledFences(manager: EntityManager, organizationId: string, geofenceIds: readonly string[] | null, at: number): Promise<GeofenceEventBody[]> {
+    const held = (await manager.query(
+      ...this.transactions.escape(
+        `SELECT DISTINCT geofence_id FROM geofence_states WHERE organization_id = :organizationId${geofenceIds === null ? '' : ' AND geofence_id IN (:...geofenceIds)'}`,
+        { organizationId, geofenceIds: geofenceIds ?? [] },
+      ),
+    )) as Array<{ geofence_id: string }>;
+    if (held.length === 0) return [];
+    const fences = await this.loadFences(
+      manager,
+      organizationId,
+      held.map((row) => row.geofence_id),
+    );
+    const disabled = [...fences.values()].filter((fence) => !fence.rules.enabled);
+    if (disabled.length === 0) return [];
+    return this.endVisits(manager, organizationId, new Map(disabled.map((fence) => [fence.id, fence])), 'fence_changed', at, fences);
+  }
+
+  /**
+   * Every state of `ending`'s fences goes through onFenceChanged (occupants exit with the
+   * reason, pending enters drop), under the devices' lock; written against `live`.
+   */
+  private async endVisits(
+    manager: EntityManager,
+    organizationId: string,
+    ending: ReadonlyMap<string, LiveFence>,
+    reason: 'fence_changed' | 'fence_deleted',
+    at: number,
+    live: ReadonlyMap<string, LiveFence>,
+  ): Promise<GeofenceEventBody[]> {
+    const fenceIds = [...ending.keys()];
+    const holders = new Set<string>();
+    for (let start = 0; start < fenceIds.length; start += SQL_CHUNK) {
+      const rows = (await manager.query(
+        ...this.transactions.escape('SELECT device_id FROM geofence_states WHERE organization_id = :organizationId AND geofence_id IN (:...fenceIds)', {
+          organizationId,
+          fenceIds: fenceIds.slice(start, start + SQL_CHUNK),
+        }),
+      )) as Array<{ device_id: string }>;
+      for (const row of rows) holders.add(row.device_id);
+    }
+    if (holders.size === 0) return [];
+    const deviceIds = [...holders].sort();
+    await this.lockDevices(manager, organizationId, deviceIds);
+    // Read after the lock: an ingest that ran first may have moved these states on.
+    const states = [...(await this.loadStates(manager, organizationId, deviceIds)).values()].filter((stored) => ending.has(stored.fenceId));
     const pending: PendingEvent[] = [];
     for (const stored of states) {
+      const fence = ending.get(stored.fenceId)!;
       const transition = onFenceChanged(stored.state, at, reason, { rules: fence.rules, newVisitId });
       stored.state = transition.state;
       stored.dirty = true;
       for (const event of transition.events) pending.push({ event, fence, deviceId: stored.deviceId, userId: stored.userId });
     }
-    // A deleted fence keeps no states: written against no fence, they are removed.
-    const live = reason === 'fence_deleted' ? new Map<string, LiveFence>() : fences;
+    pending.sort((x, y) => (x.deviceId === y.deviceId ? x.event.occurredAt - y.event.occurredAt : x.deviceId < y.deviceId ? -1 : 1));
     return this.writeOutcome(manager, organizationId, states, live, pending, at);
   }
 
