@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BODY_LIMIT_BYTES } from '../../src/app.setup';
 import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, CARTOGRAPHY_KEY_LEVELS, createGeofence, createSite, expectError, LatLng, signUp, Site } from '../support/cartography';
 import { report } from '../support/positions';
@@ -220,6 +221,58 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
     // A later fix at the old place no longer matches the moved fence.
     const later = (await report(t, b.auth, { positions: track(siteB, 'occupant', base, [[5, IN]]) })) as { events: GeofenceEvent[] };
     expect(later.events.filter((event) => event.geofence.id === moved.id || event.geofence.id === deleted.id)).toEqual([]);
+  });
+
+  it("turning a fence off (its rules, or the organization's settings it follows) exits its occupants with fence_changed, in the write", async () => {
+    const org = await signUp(t, 'Disabling');
+    const site = await createSite(t, org.auth);
+    await t.http.put('/api/v1/geofencing/settings').set(org.auth).send({ min_dwell_seconds: 0 }).expect(200);
+    const own = await fenceWithRules(t, org.auth, site, { dwell_seconds: 3600 }, 'Own');
+    const follows = await createGeofence(t, org.auth, site.place, { name: 'Follows', code: 'follows', geometric: square() });
+    const pinned = await fenceWithRules(t, org.auth, site, { enabled: true }, 'Pinned');
+    const base = Date.now() - 30_000;
+    const entered = (await report(t, org.auth, { positions: track(site, 'walker', base, [[0, IN]]) })) as { events: GeofenceEvent[] };
+    const visitOf = new Map(entered.events.map((event) => [event.geofence.id, event.visit_id]));
+    expect([...visitOf.keys()].sort()).toEqual([own.id, follows.id, pinned.id].sort());
+    const exits = async () =>
+      (await events(t, org.org.organizationId)).map((row) => JSON.parse(row.body) as GeofenceEvent).filter((event) => event.type === 'geofence.exit');
+    const occupants = async (fenceId: string) => ((await t.http.get(`/api/v1/geofences/${fenceId}/occupants`).set(org.auth).expect(200)).body as { data: Array<{ device_id: string }> }).data;
+
+    const before = Date.now();
+    await t.http.put(`/api/v1/geofences/${own.id}/rules`).set(org.auth).send({ enabled: false }).expect(200);
+    const first = await exits();
+    expect(first.map((event) => [event.geofence.id, event.reason, event.visit_id, event.device_id])).toEqual([[own.id, 'fence_changed', visitOf.get(own.id), 'walker']]);
+    expect(Date.parse(first[0].occurred_at)).toBeGreaterThanOrEqual(before - 5);
+    expect(await occupants(own.id)).toEqual([]);
+    expect((await occupants(follows.id)).map((occupant) => occupant.device_id)).toEqual(['walker']);
+
+    // The settings reach the fence that follows them, not the one that sets enabled itself.
+    await t.http.put('/api/v1/geofencing/settings').set(org.auth).send({ enabled: false }).expect(200);
+    expect((await exits()).map((event) => [event.geofence.id, event.reason, event.visit_id])).toEqual([
+      [own.id, 'fence_changed', visitOf.get(own.id)],
+      [follows.id, 'fence_changed', visitOf.get(follows.id)],
+    ]);
+    expect(await occupants(follows.id)).toEqual([]);
+    expect((await occupants(pinned.id)).map((occupant) => occupant.device_id)).toEqual(['walker']);
+    const visits = (await t.dataSource.query(`SELECT geofence_id, exit_reason FROM geofence_visits WHERE device_id = 'walker' AND exited_at IS NOT NULL`)) as Array<{
+      geofence_id: string;
+      exit_reason: string;
+    }>;
+    expect(visits.map((visit) => [visit.geofence_id, visit.exit_reason]).sort()).toEqual(
+      [
+        [own.id, 'fence_changed'],
+        [follows.id, 'fence_changed'],
+      ].sort(),
+    );
+    // Writing the rules again changes nothing more (no visit left to end).
+    await t.http.put(`/api/v1/geofences/${own.id}/rules`).set(org.auth).send({ enabled: false }).expect(200);
+    expect(await exits()).toHaveLength(2);
+
+    // Turned back on, a fence counts the device inside again from its next fix: a new visit.
+    await t.http.put(`/api/v1/geofences/${own.id}/rules`).set(org.auth).send({ enabled: true }).expect(200);
+    const again = (await report(t, org.auth, { positions: track(site, 'walker', Date.now(), [[0, IN]]) })) as { events: GeofenceEvent[] };
+    expect(again.events.map((event) => [event.type, event.geofence.id])).toEqual([['geofence.enter', own.id]]);
+    expect(again.events[0].visit_id).not.toBe(visitOf.get(own.id));
   });
 
   it('creating a fence around a device is silent (the device must be seen out first), unless initial_trigger', async () => {
@@ -508,6 +561,34 @@ describe('simulate (contract 7.6)', () => {
     expectError(foreign, 422, 'validation_failed');
     expect(foreign.body.errors.map((error: { fields: string }) => error.fields)).toEqual(['positions[0].floor_id']);
     expect((await simulate(b.auth, { positions: track(siteB, 'sim', base, [[0, IN]]) })).body).toEqual({ events: [] });
+  });
+
+  it('takes 10,000 positions with long fields (a body over the 1 MiB of other routes); 10,001 are 422, a body over 8 MiB 413', async () => {
+    // 10 devices of 64 characters, 1,000 fixes each at full precision, alternating in and out every 5 s.
+    const devices = Array.from({ length: 10 }, (_, index) => `${'d'.repeat(62)}${String(index).padStart(2, '0')}`);
+    const userId = '00000000-0000-4000-8000-000000000001';
+    const positions = devices.flatMap((device) =>
+      Array.from({ length: 1000 }, (_, step) => {
+        const point = step % 2 === 0 ? IN : OUT;
+        return { device_id: device, user_id: userId, time: new Date(base + step * 5000).toISOString(), lat: point.lat + 1e-12, lng: point.lng + 1e-12, accuracy: 2.123456789, floor_id: site.floor.id };
+      }),
+    );
+    expect(JSON.stringify({ positions }).length).toBeGreaterThan(BODY_LIMIT_BYTES);
+    const response = await simulate(a.auth, { positions, geofence_ids: [other.id] });
+    expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(200);
+    // Each device enters at its first fix in and never leaves: out for 5 s is within the 10 s exit grace.
+    expect(response.body.events.map((event: GeofenceEvent) => [event.type, event.device_id, event.occurred_at])).toEqual(devices.map((device) => ['geofence.enter', device, new Date(base).toISOString()]));
+
+    const tooMany = await simulate(a.auth, { positions: [...positions, positions[0]] });
+    expectError(tooMany, 422, 'validation_failed');
+    expect(tooMany.body.errors.map((error: { fields: string }) => error.fields)).toEqual(['positions']);
+
+    const padded = positions.map((position) => ({ ...position, note: 'x'.repeat(900) }));
+    expect(JSON.stringify({ positions: padded }).length).toBeGreaterThan(8 * 1024 * 1024);
+    expectError(await simulate(a.auth, { positions: padded }), 413, 'payload_too_large');
+    // Other routes keep the API's limit.
+    const evaluate = await t.http.post('/api/v1/geofencing/evaluate').set(a.auth).send({ points: positions.slice(0, 1000), padding: 'x'.repeat(BODY_LIMIT_BYTES) });
+    expectError(evaluate, 413, 'payload_too_large');
   });
 
   it('needs read access: a positioning key may not simulate', async () => {
