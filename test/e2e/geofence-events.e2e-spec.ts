@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../src/app.setup';
+import { GeofenceEventRetention } from '../../src/geofencing/events/event-retention.service';
 import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, CARTOGRAPHY_KEY_LEVELS, createGeofence, createSite, expectError, LatLng, signUp, Site } from '../support/cartography';
 import { report } from '../support/positions';
@@ -420,6 +421,74 @@ describe('the geofence event log (contract 7.3)', () => {
   });
 });
 
+describe('event retention: 410 cursor_expired (contract 7.3)', () => {
+  let t: TestApp;
+  let a: Cartographer;
+  let b: Cartographer;
+  let siteA: Site;
+  let siteB: Site;
+  const rules = { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0 };
+  const DAY = 86_400_000;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ...NO_TIMER, GEOFENCE_EVENT_RETENTION_DAYS: '30' } });
+    a = await signUp(t, 'Retention A');
+    b = await signUp(t, 'Retention B');
+    siteA = await createSite(t, a.auth);
+    siteB = await createSite(t, b.auth);
+    await fenceWithRules(t, a.auth, siteA, rules, 'Kept');
+    await fenceWithRules(t, b.auth, siteB, rules, 'Theirs');
+  });
+  afterAll(async () => t?.close());
+
+  const list = (auth: Auth, query: string) => t.http.get(`/api/v1/geofencing/events${query}`).set(auth);
+  const seqs = (response: { body: { data: GeofenceEvent[] } }) => response.body.data.map((event) => event.seq);
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('deletes the events detected before the retention, oldest first; a cursor they passed is 410, the rest still pages', async () => {
+    const base = Date.now() - 60_000;
+    // Four events (seq 1 to 4), then the cut, then four more (5 to 8); organization B's come after the cut too.
+    await report(t, a.auth, { positions: track(siteA, 'old', base, [[0, IN], [1, OUT], [2, IN], [3, OUT]]) });
+    await pause(20);
+    const cut = Date.now();
+    await pause(20);
+    await report(t, a.auth, { positions: track(siteA, 'new', base, [[0, IN], [1, OUT], [2, IN], [3, OUT]]) });
+    await report(t, b.auth, { positions: track(siteB, 'theirs', base, [[0, IN], [1, OUT]]) });
+    expect(seqs(await list(a.auth, '?after=0'))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+
+    const retention = t.app.get(GeofenceEventRetention);
+    // Nothing is 30 days old yet.
+    expect(await retention.applyRetention()).toBe(0);
+    expect(await retention.applyRetention(cut + 30 * DAY)).toBe(4);
+    expect(((await t.dataSource.query(`SELECT seq FROM geofence_events WHERE organization_id = '${a.org.organizationId}' ORDER BY seq`)) as Array<{ seq: number }>).map((row) => Number(row.seq))).toEqual([5, 6, 7, 8]);
+
+    expect(seqs(await list(a.auth, ''))).toEqual([5, 6, 7, 8]);
+    // A reader that saw seq 4 missed nothing; one that saw only up to 3 would miss seq 4.
+    expect(seqs(await list(a.auth, '?after=4'))).toEqual([5, 6, 7, 8]);
+    for (const query of ['?after=3', '?after=0', '?before=4', '?before=1', '?after=1&types=geofence.exit']) {
+      const expired = await list(a.auth, query);
+      expectError(expired, 410, 'cursor_expired');
+      expect(expired.body.errors[0]).toMatchObject({ code: 'cursor_expired', fields: query.startsWith('?after') ? 'after' : 'before' });
+    }
+    // Paging backward ends at the oldest event kept.
+    const backward = await list(a.auth, '?before=7');
+    expect(seqs(backward)).toEqual([6, 5]);
+    expect(await list(a.auth, '?before=5').then((response) => [response.status, seqs(response), response.body.has_more])).toEqual([200, [], false]);
+    // Another organization's log has its own seq: its cursors are not affected.
+    expect(seqs(await list(b.auth, '?after=0'))).toEqual([1, 2]);
+
+    // Everything gone: the counter still tells which cursors missed events.
+    expect(await retention.applyRetention(Date.now() + 31 * DAY)).toBe(6);
+    expect((await list(a.auth, '?after=8')).body).toEqual({ data: [], next_cursor: '8', has_more: false });
+    expectError(await list(a.auth, '?after=7'), 410, 'cursor_expired');
+    expectError(await list(b.auth, '?after=1'), 410, 'cursor_expired');
+    // New events continue the seq after the deleted ones.
+    const later = (await report(t, a.auth, { positions: track(siteA, 'later', Date.now() - 1000, [[0, IN]]) })) as { events: GeofenceEvent[] };
+    expect(later.events.map((event) => event.seq)).toEqual([9]);
+    expect(seqs(await list(a.auth, '?after=8'))).toEqual([9]);
+  });
+});
+
 describe('occupants, occupancy and visits (contract 7.6)', () => {
   let t: TestApp;
   let a: Cartographer;
@@ -658,6 +727,21 @@ describe.runIf(testDatabaseKind() === 'postgres')('geofence events on two instan
     }
     const seqs = (await events(one, owner.org.organizationId)).map((row) => Number(row.seq));
     expect(seqs).toEqual(seqs.map((_, index) => index + 1));
+  });
+
+  it('event retention run by both instances at once deletes each event once', async () => {
+    const base = Date.now() - 100_000;
+    const steps: Array<[number, { lat: number; lng: number }]> = Array.from({ length: 40 }, (_, step) => [step, step % 2 === 0 ? IN : OUT]);
+    await report(one, owner.auth, { positions: track(site, 'retained', base, steps) });
+    const before = Number(((await one.dataSource.query('SELECT COUNT(*) AS n FROM geofence_events')) as Array<{ n: string }>)[0].n);
+    expect(before).toBeGreaterThanOrEqual(40);
+    const future = Date.now() + 400 * 86_400_000;
+    const deleted = await Promise.all([one.app.get(GeofenceEventRetention).applyRetention(future), two.app.get(GeofenceEventRetention).applyRetention(future)]);
+    // One instance holds the lock and works, the other skips (or finds nothing left).
+    expect(deleted[0] + deleted[1]).toBe(before);
+    expect(await one.dataSource.query('SELECT seq FROM geofence_events')).toEqual([]);
+    const expired = await two.http.get('/api/v1/geofencing/events?after=1').set(owner.auth);
+    expectError(expired, 410, 'cursor_expired');
   });
 });
 
