@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../src/app.setup';
 import { GeofenceEventRetention } from '../../src/geofencing/events/event-retention.service';
 import { asApiKey, createApiKey } from '../support/auth';
-import { Cartographer, CARTOGRAPHY_KEY_LEVELS, createGeofence, createSite, expectError, LatLng, signUp, Site } from '../support/cartography';
+import { Cartographer, CARTOGRAPHY_KEY_LEVELS, countQueries, createFloor, createGeofence, createSite, expectError, LatLng, signUp, Site } from '../support/cartography';
 import { report } from '../support/positions';
 import { createTestApp, FreshDatabase, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';
 import { waitFor, WebhookReceiver } from '../support/webhook-receiver';
@@ -255,7 +255,7 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
     ]);
     expect(await occupants(follows.id)).toEqual([]);
     expect((await occupants(pinned.id)).map((occupant) => occupant.device_id)).toEqual(['walker']);
-    const visits = (await t.dataSource.query(`SELECT geofence_id, exit_reason FROM geofence_visits WHERE device_id = 'walker' AND exited_at IS NOT NULL`)) as Array<{
+    const visits = (await t.dataSource.query(`SELECT geofence_id, exit_reason FROM geofence_visits WHERE device_id = 'walker' AND exited_at IS NOT NULL AND organization_id = '${org.org.organizationId}'`)) as Array<{
       geofence_id: string;
       exit_reason: string;
     }>;
@@ -265,15 +265,37 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
         [follows.id, 'fence_changed'],
       ].sort(),
     );
+    // Dropping its own rules makes the pinned fence follow the (disabled) settings: its occupant leaves too.
+    await t.http.delete(`/api/v1/geofences/${pinned.id}/rules`).set(org.auth).expect(204);
+    expect((await exits()).map((event) => [event.geofence.id, event.reason, event.visit_id]).slice(2)).toEqual([[pinned.id, 'fence_changed', visitOf.get(pinned.id)]]);
+    expect(await occupants(pinned.id)).toEqual([]);
     // Writing the rules again changes nothing more (no visit left to end).
     await t.http.put(`/api/v1/geofences/${own.id}/rules`).set(org.auth).send({ enabled: false }).expect(200);
-    expect(await exits()).toHaveLength(2);
+    expect(await exits()).toHaveLength(3);
 
     // Turned back on, a fence counts the device inside again from its next fix: a new visit.
     await t.http.put(`/api/v1/geofences/${own.id}/rules`).set(org.auth).send({ enabled: true }).expect(200);
     const again = (await report(t, org.auth, { positions: track(site, 'walker', Date.now(), [[0, IN]]) })) as { events: GeofenceEvent[] };
     expect(again.events.map((event) => [event.type, event.geofence.id])).toEqual([['geofence.enter', own.id]]);
     expect(again.events[0].visit_id).not.toBe(visitOf.get(own.id));
+  });
+
+  it('reads no fence rows at ingest once the floors are indexed, also for a device that changed floors (its exit still fires)', async () => {
+    const org = await signUp(t, 'No fence reads');
+    const site = await createSite(t, org.auth);
+    const upstairs = await createFloor(t, org.auth, site.building.id, { level: 1 });
+    await t.http.put('/api/v1/geofencing/settings').set(org.auth).send({ min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0 }).expect(200);
+    const fence = await createGeofence(t, org.auth, site.place, { name: 'Ground', code: 'ground', geometric: square() });
+    const base = Date.now() - 60_000;
+    // Both floors' indexes get built (and cached) by a first fix on each.
+    await report(t, org.auth, { positions: [...track(site, 'warm', base, [[0, OUT]]), { ...track(site, 'warm-up', base, [[0, OUT]])[0], floor_id: upstairs.id }] });
+
+    const entering = await countQueries(t, () => report(t, org.auth, { positions: track(site, 'climber', base, [[1, IN]]) }));
+    expect((entering.result.events as GeofenceEvent[]).map((event) => [event.type, event.geofence.id])).toEqual([['geofence.enter', fence.id]]);
+    const climbing = await countQueries(t, () => report(t, org.auth, { positions: [{ ...track(site, 'climber', base, [[2, IN]])[0], floor_id: upstairs.id }] }));
+    // On another floor the fence is out of reach: the visit ends at that fix.
+    expect((climbing.result.events as GeofenceEvent[]).map((event) => [event.type, event.reason, event.occurred_at])).toEqual([['geofence.exit', 'position', new Date(base + 2000).toISOString()]]);
+    for (const { queries } of [entering, climbing]) expect(queries.filter((sql) => /from\s+"?geofences"?\s+g/i.test(sql))).toEqual([]);
   });
 
   it('creating a fence around a device is silent (the device must be seen out first), unless initial_trigger', async () => {

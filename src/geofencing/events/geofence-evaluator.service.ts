@@ -235,11 +235,17 @@ export class GeofenceEvaluator implements OnModuleInit {
     const states = await this.loadStates(manager, organizationId, deviceIds);
     const floorIds = new Set<number>();
     for (const fix of fixes) if (fix.floorId !== null) floorIds.add(fix.floorId);
+    // And the floors of the devices' state fences (a device that changed floors still has
+    // states on its previous one), so their fences come from those indexes too.
+    for (const stored of states.values()) {
+      const floorId = this.floors.cachedFloorOf(stored.fenceId);
+      if (floorId !== undefined) floorIds.add(floorId);
+    }
     const indexes = floorIds.size === 0 ? new Map<number, FloorOfCaller>() : await this.floors.forFloors(organizationId, [...floorIds]);
 
     const matches = collectMatches(fixes, indexes);
     // The fences come from the floor indexes (current as of the building's revision): no fence
-    // rows are read for them. Only a state's fence on a floor no fix of the batch is on is read.
+    // rows are read for them. Only a state's fence no cached index holds is read.
     const fences = new Map<string, LiveFence>();
     for (const fence of matches.fences) fences.set(fence.id, fence);
     const unindexed = new Set<string>();

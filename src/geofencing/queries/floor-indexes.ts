@@ -30,6 +30,7 @@ export interface FloorOfCaller {
 }
 
 interface BuiltFloor {
+  floorId: number;
   index: FloorIndex<IndexedFence>;
   fences: ReadonlyMap<string, IndexedFence>;
 }
@@ -80,7 +81,15 @@ const paddedSize = (count: number): number => 2 ** Math.ceil(Math.log2(Math.max(
  */
 @Injectable()
 export class FloorIndexes {
-  private readonly cache = new LRUCache<number, CachedIndex>({ maxSize: MAX_CACHED_FENCES, sizeCalculation: (entry) => entry.floor.index.size + 1 });
+  private readonly cache = new LRUCache<number, CachedIndex>({
+    maxSize: MAX_CACHED_FENCES,
+    sizeCalculation: (entry) => entry.floor.index.size + 1,
+    dispose: (entry) => {
+      for (const id of entry.floor.fences.keys()) if (this.floorOfFence.get(id) === entry.floor) this.floorOfFence.delete(id);
+    },
+  });
+  /** The cached floor each fence was last seen on: a hint (`forFloors` still checks that floor's revision). */
+  private readonly floorOfFence = new Map<string, BuiltFloor>();
   /** Builds under way, so concurrent requests for one floor share one build. */
   private readonly building = new Map<string, Promise<BuiltFloor>>();
   private readonly fencesOfFloor: PreparedQuery<FenceRow>;
@@ -93,6 +102,14 @@ export class FloorIndexes {
        WHERE g."organization_id" = :organizationId AND g."deleted" = :deleted AND g."floor_id" = :floorId`,
     );
     this.settingsOf = queries.prepare('SELECT "rules" FROM "geofencing_settings" WHERE "organization_id" = :organizationId');
+  }
+
+  /**
+   * The floor a fence is on, if a cached index holds it: a hint for which floors to ask
+   * `forFloors` for (which checks the revision; the fence may have moved or gone since).
+   */
+  cachedFloorOf(fenceId: string): number | undefined {
+    return this.floorOfFence.get(fenceId)?.floorId;
   }
 
   /**
@@ -138,6 +155,8 @@ export class FloorIndexes {
       pending = this.build(organizationId, floorId, buildingId, projection)
         .then((floor) => {
           this.cache.set(floorId, { key, floor });
+          // Only for a floor the cache kept (a larger one is not): eviction removes the hints.
+          if (this.cache.peek(floorId)?.floor === floor) for (const id of floor.fences.keys()) this.floorOfFence.set(id, floor);
           return floor;
         })
         .finally(() => this.building.delete(buildKey));
@@ -161,6 +180,6 @@ export class FloorIndexes {
       fences.set(row.id, fence);
       indexable.push({ ring, projected: fence.projected, accuracyFactor: rules.accuracy_factor, fence });
     }
-    return { index: new FloorIndex(projection, indexable), fences };
+    return { floorId, index: new FloorIndex(projection, indexable), fences };
   }
 }
