@@ -10,6 +10,7 @@ import { registerEarlyAuthentication } from './auth/early-authentication';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { documentIdempotencyKey } from './common/idempotency/idempotency.docs';
 import { ErrorResponseDto } from './common/errors/error-response.dto';
+import { registerRouteBodyLimits } from './common/http/body-limit';
 import { registerCsvBodyParser } from './common/http/csv-body';
 import { parseQueryString } from './common/http/querystring';
 import { securityHeaders } from './common/http/security-headers';
@@ -72,6 +73,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   });
 
   registerCsvBodyParser(fastify);
+  registerRouteBodyLimits(fastify);
 
   // Contract section 1: PATCH is a synonym of PUT on every resource (both are partial updates).
   fastify.addHook('onRoute', function (route) {

@@ -5,6 +5,7 @@ import { DeliveryModule } from '../delivery/delivery.module';
 import { GeofencesModule } from '../geofences/geofences.module';
 import { GeofenceEvaluator } from './events/geofence-evaluator.service';
 import { GeofenceEventLog } from './events/event-log.service';
+import { GeofenceEventRetention } from './events/event-retention.service';
 import { GeofenceDeadlineSweeper } from './events/deadline-sweeper';
 import { GeofenceOccupancyController } from './occupancy/occupancy.controller';
 import { GeofenceOccupancyService } from './occupancy/occupancy.service';
@@ -22,7 +23,7 @@ import { GeofencingRulesService } from './rules/rules.service';
 @Module({
   imports: [TypeOrmModule.forFeature([GeofenceRuleSet, GeofencingSettings]), BuildingsModule, DeliveryModule, GeofencesModule],
   controllers: [GeofencingRulesController, GeofencingQueriesController, GeofenceEventsController, GeofenceSimulationController, GeofenceOccupancyController],
-  providers: [GeofencingRulesService, GeofencingQueriesService, FloorIndexes, GeofenceEvaluator, GeofenceEventLog, GeofenceDeadlineSweeper, GeofenceOccupancyService, GeofenceSimulation],
+  providers: [GeofencingRulesService, GeofencingQueriesService, FloorIndexes, GeofenceEvaluator, GeofenceEventLog, GeofenceDeadlineSweeper, GeofenceOccupancyService, GeofenceSimulation, GeofenceEventRetention],
   exports: [GeofencingRulesService, FloorIndexes, GeofenceEvaluator, GeofenceEventLog],
 })
 export class GeofencingModule {}

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BODY_LIMIT_BYTES } from '../../src/app.setup';
+import { GeofenceEventRetention } from '../../src/geofencing/events/event-retention.service';
 import { asApiKey, createApiKey } from '../support/auth';
-import { Cartographer, CARTOGRAPHY_KEY_LEVELS, createGeofence, createSite, expectError, LatLng, signUp, Site } from '../support/cartography';
+import { Cartographer, CARTOGRAPHY_KEY_LEVELS, countQueries, createFloor, createGeofence, createSite, expectError, LatLng, signUp, Site } from '../support/cartography';
 import { report } from '../support/positions';
 import { createTestApp, FreshDatabase, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';
 import { waitFor, WebhookReceiver } from '../support/webhook-receiver';
@@ -222,6 +224,80 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
     expect(later.events.filter((event) => event.geofence.id === moved.id || event.geofence.id === deleted.id)).toEqual([]);
   });
 
+  it("turning a fence off (its rules, or the organization's settings it follows) exits its occupants with fence_changed, in the write", async () => {
+    const org = await signUp(t, 'Disabling');
+    const site = await createSite(t, org.auth);
+    await t.http.put('/api/v1/geofencing/settings').set(org.auth).send({ min_dwell_seconds: 0 }).expect(200);
+    const own = await fenceWithRules(t, org.auth, site, { dwell_seconds: 3600 }, 'Own');
+    const follows = await createGeofence(t, org.auth, site.place, { name: 'Follows', code: 'follows', geometric: square() });
+    const pinned = await fenceWithRules(t, org.auth, site, { enabled: true }, 'Pinned');
+    const base = Date.now() - 30_000;
+    const entered = (await report(t, org.auth, { positions: track(site, 'walker', base, [[0, IN]]) })) as { events: GeofenceEvent[] };
+    const visitOf = new Map(entered.events.map((event) => [event.geofence.id, event.visit_id]));
+    expect([...visitOf.keys()].sort()).toEqual([own.id, follows.id, pinned.id].sort());
+    const exits = async () =>
+      (await events(t, org.org.organizationId)).map((row) => JSON.parse(row.body) as GeofenceEvent).filter((event) => event.type === 'geofence.exit');
+    const occupants = async (fenceId: string) => ((await t.http.get(`/api/v1/geofences/${fenceId}/occupants`).set(org.auth).expect(200)).body as { data: Array<{ device_id: string }> }).data;
+
+    const before = Date.now();
+    await t.http.put(`/api/v1/geofences/${own.id}/rules`).set(org.auth).send({ enabled: false }).expect(200);
+    const first = await exits();
+    expect(first.map((event) => [event.geofence.id, event.reason, event.visit_id, event.device_id])).toEqual([[own.id, 'fence_changed', visitOf.get(own.id), 'walker']]);
+    expect(Date.parse(first[0].occurred_at)).toBeGreaterThanOrEqual(before - 5);
+    expect(await occupants(own.id)).toEqual([]);
+    expect((await occupants(follows.id)).map((occupant) => occupant.device_id)).toEqual(['walker']);
+
+    // The settings reach the fence that follows them, not the one that sets enabled itself.
+    await t.http.put('/api/v1/geofencing/settings').set(org.auth).send({ enabled: false }).expect(200);
+    expect((await exits()).map((event) => [event.geofence.id, event.reason, event.visit_id])).toEqual([
+      [own.id, 'fence_changed', visitOf.get(own.id)],
+      [follows.id, 'fence_changed', visitOf.get(follows.id)],
+    ]);
+    expect(await occupants(follows.id)).toEqual([]);
+    expect((await occupants(pinned.id)).map((occupant) => occupant.device_id)).toEqual(['walker']);
+    const visits = (await t.dataSource.query(`SELECT geofence_id, exit_reason FROM geofence_visits WHERE device_id = 'walker' AND exited_at IS NOT NULL AND organization_id = '${org.org.organizationId}'`)) as Array<{
+      geofence_id: string;
+      exit_reason: string;
+    }>;
+    expect(visits.map((visit) => [visit.geofence_id, visit.exit_reason]).sort()).toEqual(
+      [
+        [own.id, 'fence_changed'],
+        [follows.id, 'fence_changed'],
+      ].sort(),
+    );
+    // Dropping its own rules makes the pinned fence follow the (disabled) settings: its occupant leaves too.
+    await t.http.delete(`/api/v1/geofences/${pinned.id}/rules`).set(org.auth).expect(204);
+    expect((await exits()).map((event) => [event.geofence.id, event.reason, event.visit_id]).slice(2)).toEqual([[pinned.id, 'fence_changed', visitOf.get(pinned.id)]]);
+    expect(await occupants(pinned.id)).toEqual([]);
+    // Writing the rules again changes nothing more (no visit left to end).
+    await t.http.put(`/api/v1/geofences/${own.id}/rules`).set(org.auth).send({ enabled: false }).expect(200);
+    expect(await exits()).toHaveLength(3);
+
+    // Turned back on, a fence counts the device inside again from its next fix: a new visit.
+    await t.http.put(`/api/v1/geofences/${own.id}/rules`).set(org.auth).send({ enabled: true }).expect(200);
+    const again = (await report(t, org.auth, { positions: track(site, 'walker', Date.now(), [[0, IN]]) })) as { events: GeofenceEvent[] };
+    expect(again.events.map((event) => [event.type, event.geofence.id])).toEqual([['geofence.enter', own.id]]);
+    expect(again.events[0].visit_id).not.toBe(visitOf.get(own.id));
+  });
+
+  it('reads no fence rows at ingest once the floors are indexed, also for a device that changed floors (its exit still fires)', async () => {
+    const org = await signUp(t, 'No fence reads');
+    const site = await createSite(t, org.auth);
+    const upstairs = await createFloor(t, org.auth, site.building.id, { level: 1 });
+    await t.http.put('/api/v1/geofencing/settings').set(org.auth).send({ min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0 }).expect(200);
+    const fence = await createGeofence(t, org.auth, site.place, { name: 'Ground', code: 'ground', geometric: square() });
+    const base = Date.now() - 60_000;
+    // Both floors' indexes get built (and cached) by a first fix on each.
+    await report(t, org.auth, { positions: [...track(site, 'warm', base, [[0, OUT]]), { ...track(site, 'warm-up', base, [[0, OUT]])[0], floor_id: upstairs.id }] });
+
+    const entering = await countQueries(t, () => report(t, org.auth, { positions: track(site, 'climber', base, [[1, IN]]) }));
+    expect((entering.result.events as GeofenceEvent[]).map((event) => [event.type, event.geofence.id])).toEqual([['geofence.enter', fence.id]]);
+    const climbing = await countQueries(t, () => report(t, org.auth, { positions: [{ ...track(site, 'climber', base, [[2, IN]])[0], floor_id: upstairs.id }] }));
+    // On another floor the fence is out of reach: the visit ends at that fix.
+    expect((climbing.result.events as GeofenceEvent[]).map((event) => [event.type, event.reason, event.occurred_at])).toEqual([['geofence.exit', 'position', new Date(base + 2000).toISOString()]]);
+    for (const { queries } of [entering, climbing]) expect(queries.filter((sql) => /from\s+"?geofences"?\s+g/i.test(sql))).toEqual([]);
+  });
+
   it('creating a fence around a device is silent (the device must be seen out first), unless initial_trigger', async () => {
     const quiet = await signUp(t, 'Creation');
     const quietSite = await createSite(t, quiet.auth);
@@ -364,6 +440,74 @@ describe('the geofence event log (contract 7.3)', () => {
 
   it('needs credentials', async () => {
     expectError(await t.http.get('/api/v1/geofencing/events'), 401, 'unauthorized');
+  });
+});
+
+describe('event retention: 410 cursor_expired (contract 7.3)', () => {
+  let t: TestApp;
+  let a: Cartographer;
+  let b: Cartographer;
+  let siteA: Site;
+  let siteB: Site;
+  const rules = { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0 };
+  const DAY = 86_400_000;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ...NO_TIMER, GEOFENCE_EVENT_RETENTION_DAYS: '30' } });
+    a = await signUp(t, 'Retention A');
+    b = await signUp(t, 'Retention B');
+    siteA = await createSite(t, a.auth);
+    siteB = await createSite(t, b.auth);
+    await fenceWithRules(t, a.auth, siteA, rules, 'Kept');
+    await fenceWithRules(t, b.auth, siteB, rules, 'Theirs');
+  });
+  afterAll(async () => t?.close());
+
+  const list = (auth: Auth, query: string) => t.http.get(`/api/v1/geofencing/events${query}`).set(auth);
+  const seqs = (response: { body: { data: GeofenceEvent[] } }) => response.body.data.map((event) => event.seq);
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('deletes the events detected before the retention, oldest first; a cursor they passed is 410, the rest still pages', async () => {
+    const base = Date.now() - 60_000;
+    // Four events (seq 1 to 4), then the cut, then four more (5 to 8); organization B's come after the cut too.
+    await report(t, a.auth, { positions: track(siteA, 'old', base, [[0, IN], [1, OUT], [2, IN], [3, OUT]]) });
+    await pause(20);
+    const cut = Date.now();
+    await pause(20);
+    await report(t, a.auth, { positions: track(siteA, 'new', base, [[0, IN], [1, OUT], [2, IN], [3, OUT]]) });
+    await report(t, b.auth, { positions: track(siteB, 'theirs', base, [[0, IN], [1, OUT]]) });
+    expect(seqs(await list(a.auth, '?after=0'))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+
+    const retention = t.app.get(GeofenceEventRetention);
+    // Nothing is 30 days old yet.
+    expect(await retention.applyRetention()).toBe(0);
+    expect(await retention.applyRetention(cut + 30 * DAY)).toBe(4);
+    expect(((await t.dataSource.query(`SELECT seq FROM geofence_events WHERE organization_id = '${a.org.organizationId}' ORDER BY seq`)) as Array<{ seq: number }>).map((row) => Number(row.seq))).toEqual([5, 6, 7, 8]);
+
+    expect(seqs(await list(a.auth, ''))).toEqual([5, 6, 7, 8]);
+    // A reader that saw seq 4 missed nothing; one that saw only up to 3 would miss seq 4.
+    expect(seqs(await list(a.auth, '?after=4'))).toEqual([5, 6, 7, 8]);
+    for (const query of ['?after=3', '?after=0', '?before=4', '?before=1', '?after=1&types=geofence.exit']) {
+      const expired = await list(a.auth, query);
+      expectError(expired, 410, 'cursor_expired');
+      expect(expired.body.errors[0]).toMatchObject({ code: 'cursor_expired', fields: query.startsWith('?after') ? 'after' : 'before' });
+    }
+    // Paging backward ends at the oldest event kept.
+    const backward = await list(a.auth, '?before=7');
+    expect(seqs(backward)).toEqual([6, 5]);
+    expect(await list(a.auth, '?before=5').then((response) => [response.status, seqs(response), response.body.has_more])).toEqual([200, [], false]);
+    // Another organization's log has its own seq: its cursors are not affected.
+    expect(seqs(await list(b.auth, '?after=0'))).toEqual([1, 2]);
+
+    // Everything gone: the counter still tells which cursors missed events.
+    expect(await retention.applyRetention(Date.now() + 31 * DAY)).toBe(6);
+    expect((await list(a.auth, '?after=8')).body).toEqual({ data: [], next_cursor: '8', has_more: false });
+    expectError(await list(a.auth, '?after=7'), 410, 'cursor_expired');
+    expectError(await list(b.auth, '?after=1'), 410, 'cursor_expired');
+    // New events continue the seq after the deleted ones.
+    const later = (await report(t, a.auth, { positions: track(siteA, 'later', Date.now() - 1000, [[0, IN]]) })) as { events: GeofenceEvent[] };
+    expect(later.events.map((event) => event.seq)).toEqual([9]);
+    expect(seqs(await list(a.auth, '?after=8'))).toEqual([9]);
   });
 });
 
@@ -510,6 +654,34 @@ describe('simulate (contract 7.6)', () => {
     expect((await simulate(b.auth, { positions: track(siteB, 'sim', base, [[0, IN]]) })).body).toEqual({ events: [] });
   });
 
+  it('takes 10,000 positions with long fields (a body over the 1 MiB of other routes); 10,001 are 422, a body over 8 MiB 413', async () => {
+    // 10 devices of 64 characters, 1,000 fixes each at full precision, alternating in and out every 5 s.
+    const devices = Array.from({ length: 10 }, (_, index) => `${'d'.repeat(62)}${String(index).padStart(2, '0')}`);
+    const userId = '00000000-0000-4000-8000-000000000001';
+    const positions = devices.flatMap((device) =>
+      Array.from({ length: 1000 }, (_, step) => {
+        const point = step % 2 === 0 ? IN : OUT;
+        return { device_id: device, user_id: userId, time: new Date(base + step * 5000).toISOString(), lat: point.lat + 1e-12, lng: point.lng + 1e-12, accuracy: 2.123456789, floor_id: site.floor.id };
+      }),
+    );
+    expect(JSON.stringify({ positions }).length).toBeGreaterThan(BODY_LIMIT_BYTES);
+    const response = await simulate(a.auth, { positions, geofence_ids: [other.id] });
+    expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(200);
+    // Each device enters at its first fix in and never leaves: out for 5 s is within the 10 s exit grace.
+    expect(response.body.events.map((event: GeofenceEvent) => [event.type, event.device_id, event.occurred_at])).toEqual(devices.map((device) => ['geofence.enter', device, new Date(base).toISOString()]));
+
+    const tooMany = await simulate(a.auth, { positions: [...positions, positions[0]] });
+    expectError(tooMany, 422, 'validation_failed');
+    expect(tooMany.body.errors.map((error: { fields: string }) => error.fields)).toEqual(['positions']);
+
+    const padded = positions.map((position) => ({ ...position, note: 'x'.repeat(900) }));
+    expect(JSON.stringify({ positions: padded }).length).toBeGreaterThan(8 * 1024 * 1024);
+    expectError(await simulate(a.auth, { positions: padded }), 413, 'payload_too_large');
+    // Other routes keep the API's limit.
+    const evaluate = await t.http.post('/api/v1/geofencing/evaluate').set(a.auth).send({ points: positions.slice(0, 1000), padding: 'x'.repeat(BODY_LIMIT_BYTES) });
+    expectError(evaluate, 413, 'payload_too_large');
+  });
+
   it('needs read access: a positioning key may not simulate', async () => {
     const key = asApiKey((await createApiKey(t, a.token, 'positioning' as never)).apikey);
     expectError(await simulate(key, { positions: track(site, 'sim', base, [[0, IN]]) }), 403, 'forbidden');
@@ -577,6 +749,21 @@ describe.runIf(testDatabaseKind() === 'postgres')('geofence events on two instan
     }
     const seqs = (await events(one, owner.org.organizationId)).map((row) => Number(row.seq));
     expect(seqs).toEqual(seqs.map((_, index) => index + 1));
+  });
+
+  it('event retention run by both instances at once deletes each event once', async () => {
+    const base = Date.now() - 100_000;
+    const steps: Array<[number, { lat: number; lng: number }]> = Array.from({ length: 40 }, (_, step) => [step, step % 2 === 0 ? IN : OUT]);
+    await report(one, owner.auth, { positions: track(site, 'retained', base, steps) });
+    const before = Number(((await one.dataSource.query('SELECT COUNT(*) AS n FROM geofence_events')) as Array<{ n: string }>)[0].n);
+    expect(before).toBeGreaterThanOrEqual(40);
+    const future = Date.now() + 400 * 86_400_000;
+    const deleted = await Promise.all([one.app.get(GeofenceEventRetention).applyRetention(future), two.app.get(GeofenceEventRetention).applyRetention(future)]);
+    // One instance holds the lock and works, the other skips (or finds nothing left).
+    expect(deleted[0] + deleted[1]).toBe(before);
+    expect(await one.dataSource.query('SELECT seq FROM geofence_events')).toEqual([]);
+    const expired = await two.http.get('/api/v1/geofencing/events?after=1').set(owner.auth);
+    expectError(expired, 410, 'cursor_expired');
   });
 });
 

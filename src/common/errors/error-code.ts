@@ -17,6 +17,7 @@ export enum ErrorCode {
   TooManyRequests = 'too_many_requests',
   ServiceUnavailable = 'service_unavailable',
   OutputTooLarge = 'output_too_large',
+  CursorExpired = 'cursor_expired',
   InternalError = 'internal_error',
 }
 

@@ -32,6 +32,7 @@ export class ErrorResponseDto {
       'payload_too_large',
       'validation_failed',
       'too_many_requests',
+      'cursor_expired',
       'service_unavailable',
       'internal_error',
     ],

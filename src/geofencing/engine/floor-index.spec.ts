@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LocalProjection, projectRing, signedDistance } from './classify';
 import { FloorIndex } from './floor-index';
@@ -45,6 +46,39 @@ describe('floor index', () => {
     const matches = index.match(lat, lng, 1);
     expect(matches.map((match) => [match.fence, match.classification])).toEqual([['f21', 'possibly_inside']]);
     expect(matches[0].distance).toBeCloseTo(2.5, 3);
+  });
+
+  it('collects the same fences as match, with the same distances', () => {
+    fc.assert(
+      fc.property(fc.double({ min: -30, max: 320, noNaN: true }), fc.double({ min: -30, max: 320, noNaN: true }), fc.option(fc.double({ min: 0, max: 25, noNaN: true })), (east, north, accuracy) => {
+        const [lat, lng] = pointAt(east, north);
+        const fencesFound: string[] = [];
+        const distances: number[] = [];
+        index.collect(lat, lng, accuracy, fencesFound, distances);
+        const matches = index.match(lat, lng, accuracy);
+        expect(fencesFound).toEqual(matches.map((match) => match.fence));
+        expect(distances).toEqual(matches.map((match) => match.distance));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('collects with a given accuracy factor in place of each fence its own', () => {
+    // 2.5 m outside fence 21 (factor 3) and fence 22 (factor 1): with factor 4 and accuracy 1, both are near.
+    const [lat, lng] = pointAt(15 + 10 + 2.5, 20);
+    const found: string[] = [];
+    index.collect(lat, lng, 1, found, [], 4);
+    expect(found.sort()).toEqual(['f21', 'f22']);
+    const own: string[] = [];
+    index.collect(lat, lng, 1, own, []);
+    expect(own).toEqual(['f21']);
+  });
+
+  it('uses a ring projected beforehand as given, not its own ring', () => {
+    // The stored ring is at the origin; the projection handed over is 100 m east of it.
+    const own = new FloorIndex(ORIGIN, [{ ring: square(0, 0, 10), projected: projectRing(square(100, 0, 10), ORIGIN), accuracyFactor: 1, fence: 'a' }]);
+    expect(own.match(...pointAt(5, 5), 1)).toEqual([]);
+    expect(own.match(...pointAt(105, 5), 1)[0].distance).toBeCloseTo(-5, 3);
   });
 
   it('answers nothing on an empty floor', () => {

@@ -1,9 +1,11 @@
 import Flatbush from 'flatbush';
-import { ClassifiedPoint, classifyPoint, LatLng, LocalProjection, MIN_RADIUS_M, ProjectedRing, projectRing } from './classify';
+import { accuracyRadius, ClassifiedPoint, classifyPoint, LatLng, LocalProjection, MIN_RADIUS_M, ProjectedRing, projectRing, signedDistance } from './classify';
 
 /** One fence as the index needs it; `fence` is whatever the caller wants back with a match. */
 export interface IndexableFence<T> {
   ring: readonly LatLng[];
+  /** The ring already projected with the index's projection (else the index projects `ring`). */
+  projected?: ProjectedRing;
   accuracyFactor: number;
   fence: T;
 }
@@ -33,7 +35,7 @@ export class FloorIndex<T> {
     readonly projection: LocalProjection,
     fences: ReadonlyArray<IndexableFence<T>>,
   ) {
-    this.entries = fences.map((fence) => ({ ring: projectRing(fence.ring, projection), accuracyFactor: fence.accuracyFactor, fence: fence.fence }));
+    this.entries = fences.map((fence) => ({ ring: fence.projected ?? projectRing(fence.ring, projection), accuracyFactor: fence.accuracyFactor, fence: fence.fence }));
     this.maxAccuracyFactor = this.entries.reduce((max, entry) => Math.max(max, entry.accuracyFactor), 0);
     if (this.entries.length === 0) {
       this.tree = null;
@@ -65,5 +67,26 @@ export class FloorIndex<T> {
       if (classified.classification !== 'outside') matches.push({ ...classified, fence: entry.fence });
     }
     return matches;
+  }
+
+  /**
+   * The fences `match` answers, with their signed distance only, appended to `fences` and
+   * `distances` (same positions): no overlap, no object per match. The ingest's hot path.
+   * `accuracyFactor`, when given, replaces every fence's own (simulate's rule override).
+   */
+  collect(lat: number, lng: number, accuracy: number | null, fences: T[], distances: number[], accuracyFactor?: number): void {
+    if (!this.tree) return;
+    const x = this.projection.x(lng);
+    const y = this.projection.y(lat);
+    const reach = Math.max(MIN_RADIUS_M, (accuracyFactor ?? this.maxAccuracyFactor) * (accuracy ?? 0));
+    for (const position of this.tree.search(x - reach, y - reach, x + reach, y + reach)) {
+      const entry = this.entries[position];
+      const distance = signedDistance(entry.ring, x, y);
+      // classifyDistance: outside from d ≥ r on.
+      if (distance < accuracyRadius(accuracy, accuracyFactor ?? entry.accuracyFactor)) {
+        fences.push(entry.fence);
+        distances.push(distance);
+      }
+    }
   }
 }

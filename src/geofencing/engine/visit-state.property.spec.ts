@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { DEFAULT_RULES, GeofenceRules } from './rules';
-import { initialVisitState, onDeadline, onFenceChanged, onFenceCreated, onFix, VisitEvent, VisitState } from './visit-state';
+import { couldStartVisit, initialVisitState, onDeadline, onFenceChanged, onFenceCreated, onFix, VisitEvent, VisitState } from './visit-state';
 
 const rulesArb = fc.record({
   min_dwell_seconds: fc.integer({ min: 0, max: 5 }), exit_grace_seconds: fc.integer({ min: 0, max: 5 }), dwell_seconds: fc.integer({ min: 0, max: 8 }),
@@ -133,3 +133,22 @@ it('with late fixes and the timer on a wall clock, events stay in time order and
     { numRuns: 3000 },
   );
 }, 60000);
+
+it('couldStartVisit is false exactly when a fix leaves a pair without state plainly outside (the evaluator skips those)', () => {
+  fc.assert(
+    fc.property(
+      rulesArb,
+      fc.boolean(),
+      fc.double({ min: -20, max: 20, noNaN: true }),
+      fc.option(fc.double({ min: 0, max: 40, noNaN: true })),
+      fc.constantFrom(0.5, 1, 3),
+      (partial, enabled, distance, accuracy, factor) => {
+        const rules = { ...DEFAULT_RULES, ...partial, enabled, accuracy_factor: factor } as GeofenceRules;
+        const transition = onFix(initialVisitState(), { time: 1000, distance, accuracy, position: { lat: 0, lng: 0, accuracy, time: 1000 } }, { rules, newVisitId: () => 'v' });
+        const leftSomething = transition.state.phase !== 'outside' || transition.events.length > 0 || transition.nextDeadline !== null;
+        expect(couldStartVisit(distance, accuracy, rules)).toBe(leftSomething);
+      },
+    ),
+    { numRuns: 2000 },
+  );
+});

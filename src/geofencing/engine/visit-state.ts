@@ -291,6 +291,19 @@ export function onFix(state: VisitState, observation: Observation, context: Engi
   return step.result('evaluated');
 }
 
+/**
+ * Whether `onFix` on a pair with no state (`initialVisitState()`) can leave anything behind:
+ * only an enabled fence, a fix within max_accuracy_m, and one that meets enter_when start a
+ * pending enter (or an enter). Anything else leaves the pair plainly outside, so the
+ * evaluator skips it without running the machine.
+ */
+export function couldStartVisit(distance: number, accuracy: number | null, rules: GeofenceRules): boolean {
+  if (!rules.enabled || (accuracy !== null && accuracy > rules.max_accuracy_m)) return false;
+  if (rules.enter_when === 'center') return distance <= 0;
+  const r = accuracyRadius(accuracy, rules.accuracy_factor);
+  return rules.enter_when === 'contains' ? distance <= -r : distance < r;
+}
+
 /** The timer: fires every deadline up to `now`, each with its original time. */
 export function onDeadline(state: VisitState, now: number, context: EngineContext): Transition {
   const step = new Step(state, context);

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
+import { ErrorCode } from '../../common/errors/error-code';
 import { TransactionRunner } from '../../database/transactions';
 import { Dialect, timestampParameter } from '../../positions/position-sql';
 import { parseEventLogQuery } from './event-log-query';
@@ -32,6 +33,7 @@ export class GeofenceEventLog {
   async list(principal: Principal, raw: Record<string, unknown>): Promise<EventPage> {
     const { query, errors } = parseEventLogQuery(raw);
     if (errors.length > 0) throw ApiError.validation('The event log query is not valid', errors);
+    if (query.after !== null || query.before !== null) await this.checkCursor(principal.organizationId, query.after, query.before);
     const conditions = ['organization_id = :organizationId'];
     const parameters: Record<string, unknown> = { organizationId: principal.organizationId, limit: query.limit + 1 };
     const within = (column: string, name: string, values: readonly unknown[]) => {
@@ -76,6 +78,30 @@ export class GeofenceEventLog {
     const given = query.after ?? query.before;
     const last = data.at(-1);
     return { data, next_cursor: last ? String(last.seq) : given === null ? null : String(given), has_more: hasMore };
+  }
+
+  /**
+   * 410 `cursor_expired` (contract 7.3) for a cursor the retention has passed. Retention cuts
+   * the log from its oldest end (`GeofenceEventRetention`), so every event up to `expiredThrough`
+   * is gone and every later one is kept. `after` is expired when events right after it are gone
+   * (the reader would miss them); `before` when its own event is gone (backward paging that
+   * reaches the oldest kept event ends there with has_more false).
+   */
+  private async checkCursor(organizationId: string, after: number | null, before: number | null): Promise<void> {
+    const [row] = (await this.dataSource.query(
+      ...this.transactions.escape(
+        `SELECT (SELECT MIN(seq) FROM geofence_events WHERE organization_id = :organizationId) AS oldest,
+                (SELECT seq FROM geofence_event_counters WHERE organization_id = :organizationId) AS last`,
+        { organizationId },
+      ),
+    )) as Array<{ oldest: number | string | null; last: number | string | null }>;
+    // No event kept: all of them (up to the counter) are gone.
+    const expiredThrough = row.oldest !== null ? Number(row.oldest) - 1 : row.last !== null ? Number(row.last) : 0;
+    if ((after !== null && after < expiredThrough) || (before !== null && before <= expiredThrough)) {
+      throw new ApiError(410, ErrorCode.CursorExpired, `The cursor is older than the event log's retention: events up to ${expiredThrough} are no longer kept; read again without a cursor`, [
+        { message: `events up to seq ${expiredThrough} have been deleted`, code: 'cursor_expired', fields: after !== null ? 'after' : 'before', value: String(after ?? before) },
+      ]);
+    }
   }
 
   async get(principal: Principal, id: string): Promise<GeofenceEventBody> {

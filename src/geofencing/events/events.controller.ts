@@ -1,13 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ApiGoneResponse, ApiNotFoundResponse, ApiOkResponse, ApiPayloadTooLargeResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { Access } from '../../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../../auth/permissions';
 import { Principal } from '../../auth/principal';
 import { ErrorResponseDto } from '../../common/errors/error-response.dto';
+import { BodyLimit } from '../../common/http/body-limit';
 import { EventPage, GeofenceEventLog } from './event-log.service';
 import { GeofenceEventBody } from './geofence-event';
-import { GeofenceSimulation, SimulatedEvent } from './simulation.service';
+import { GeofenceSimulation, SIMULATE_BODY_LIMIT_BYTES, SimulatedEvent } from './simulation.service';
 
 @ApiTags('Geofencing')
 @Controller('geofencing/events')
@@ -22,6 +23,7 @@ export class GeofenceEventsController {
   })
   @ApiOkResponse({ description: '{"data":[event…],"next_cursor","has_more"}', schema: { type: 'object' } })
   @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'A bad filter or cursor, named in errors[].fields' })
+  @ApiGoneResponse({ type: ErrorResponseDto, description: 'cursor_expired: events the cursor needs are past the retention (GEOFENCE_EVENT_RETENTION_DAYS); read again without a cursor' })
   list(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<EventPage> {
     return this.log.list(principal, query);
   }
@@ -43,6 +45,7 @@ export class GeofenceSimulationController {
 
   @Post('simulate')
   @HttpCode(200)
+  @BodyLimit(SIMULATE_BODY_LIMIT_BYTES)
   @Access(AccessScope.Read)
   @ApiOperation({
     summary:
@@ -50,6 +53,7 @@ export class GeofenceSimulationController {
   })
   @ApiOkResponse({ description: '{"events":[event…]} with id and detected_at null', schema: { type: 'object' } })
   @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'A bad position, rule or unknown floor, named in errors[].fields' })
+  @ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'The body is over 8 MiB (this route takes more than the 1 MiB of others, for its 10,000 positions)' })
   simulate(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<{ events: SimulatedEvent[] }> {
     return this.simulation.simulate(principal, body);
   }

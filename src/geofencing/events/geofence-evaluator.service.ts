@@ -7,9 +7,8 @@ import { WebhookDeliveriesService } from '../../delivery/webhooks/webhook-delive
 import { GeofenceChange, GeofenceChangeHooks } from '../../geofences/geofence-change-hooks';
 import { Dialect, timestampParameter, valuesList } from '../../positions/position-sql';
 import { LatLng, ProjectedRing, projectRing, signedDistance } from '../engine/classify';
-import { FenceMatch } from '../engine/floor-index';
 import { effectiveRules, GeofenceRules } from '../engine/rules';
-import { initialVisitState, nextDeadline, Observation, onDeadline, onFenceChanged, onFenceCreated, onFix, Transition, VisitEvent, VisitState } from '../engine/visit-state';
+import { couldStartVisit, FixPosition, initialVisitState, nextDeadline, Observation, onDeadline, onFenceChanged, onFenceCreated, onFix, Transition, VisitEvent, VisitState } from '../engine/visit-state';
 import { FloorIndexes, FloorOfCaller, IndexedFence } from '../queries/floor-indexes';
 import { EventFence, eventBody, GeofenceEventBody, newEventId, newVisitId } from './geofence-event';
 
@@ -37,9 +36,55 @@ export interface StoredState {
   dirty: boolean;
 }
 
+/** A live fence with its effective rules: from a floor index (projected ring) or read from the database (stored ring). */
 export interface LiveFence extends EventFence {
   rules: GeofenceRules;
+  ring?: LatLng[];
+  /** The ring in its floor index's projection (fences that come from an index). */
+  projected?: ProjectedRing;
+}
+
+/** A fence read from the database: its stored ring is there. */
+export interface StoredFence extends LiveFence {
   ring: LatLng[];
+}
+
+/** The fences each fix matched: fix i's are `fences[start[i]]` to `fences[start[i + 1] - 1]`, with their signed distances. */
+export interface BatchMatches {
+  fences: IndexedFence[];
+  distances: number[];
+  start: number[];
+}
+
+/**
+ * What the floor index of each fix's floor matches (7.1: inside or possibly_inside), in flat
+ * arrays (no object per match). `keep` drops fences; `accuracyFactor` replaces the fences' own.
+ */
+export function collectMatches(
+  fixes: readonly EvaluableFix[],
+  indexes: ReadonlyMap<number, FloorOfCaller>,
+  options: { keep?: (fence: IndexedFence) => boolean; accuracyFactor?: number } = {},
+): BatchMatches {
+  const matches: BatchMatches = { fences: [], distances: [], start: [0] };
+  for (const fix of fixes) {
+    const floor = fix.floorId === null ? undefined : indexes.get(fix.floorId);
+    if (floor) {
+      const from = matches.fences.length;
+      floor.index.collect(fix.lat, fix.lng, fix.accuracy, matches.fences, matches.distances, options.accuracyFactor);
+      if (options.keep) {
+        let kept = from;
+        for (let at = from; at < matches.fences.length; at++) {
+          if (!options.keep(matches.fences[at])) continue;
+          matches.fences[kept] = matches.fences[at];
+          matches.distances[kept++] = matches.distances[at];
+        }
+        matches.fences.length = kept;
+        matches.distances.length = kept;
+      }
+    }
+    matches.start.push(matches.fences.length);
+  }
+  return matches;
 }
 
 export interface PendingEvent {
@@ -95,25 +140,73 @@ export class GeofenceEvaluator implements OnModuleInit {
   async onFenceChanged(manager: EntityManager, change: GeofenceChange): Promise<GeofenceEventBody[]> {
     if (change.reason === 'fence_created') return this.onFenceCreated(manager, change);
     const { organizationId, geofenceId, reason, at } = change;
-    const holders = (await manager.query(
-      ...this.transactions.escape('SELECT device_id FROM geofence_states WHERE organization_id = :organizationId AND geofence_id = :geofenceId', { organizationId, geofenceId }),
-    )) as Array<{ device_id: string }>;
-    if (holders.length === 0) return [];
-    const deviceIds = holders.map((row) => row.device_id);
-    await this.lockDevices(manager, organizationId, deviceIds);
-    const states = [...(await this.loadStates(manager, organizationId, deviceIds)).values()].filter((stored) => stored.fenceId === geofenceId);
     const fences = await this.loadFences(manager, organizationId, [geofenceId], true);
-    const fence = fences.get(geofenceId);
-    if (!fence) return [];
+    if (!fences.has(geofenceId)) return [];
+    // A deleted fence keeps no states: written against no fence, they are removed.
+    return this.endVisits(manager, organizationId, fences, reason, at, reason === 'fence_deleted' ? new Map() : fences);
+  }
+
+  /**
+   * After a rules or settings write (in its transaction): the open visits and pending enters of
+   * the fences whose effective rules now say `enabled: false` end as an edit of the fence ends
+   * them (exit with reason `fence_changed`, dated `at`). `geofenceIds` null: every fence of the
+   * organization that has states (a settings write).
+   */
+  async endVisitsOfDisabledFences(manager: EntityManager, organizationId: string, geofenceIds: readonly string[] | null, at: number): Promise<GeofenceEventBody[]> {
+    const held = (await manager.query(
+      ...this.transactions.escape(
+        `SELECT DISTINCT geofence_id FROM geofence_states WHERE organization_id = :organizationId${geofenceIds === null ? '' : ' AND geofence_id IN (:...geofenceIds)'}`,
+        { organizationId, geofenceIds: geofenceIds ?? [] },
+      ),
+    )) as Array<{ geofence_id: string }>;
+    if (held.length === 0) return [];
+    const fences = await this.loadFences(
+      manager,
+      organizationId,
+      held.map((row) => row.geofence_id),
+    );
+    const disabled = [...fences.values()].filter((fence) => !fence.rules.enabled);
+    if (disabled.length === 0) return [];
+    return this.endVisits(manager, organizationId, new Map(disabled.map((fence) => [fence.id, fence])), 'fence_changed', at, fences);
+  }
+
+  /**
+   * Every state of `ending`'s fences goes through onFenceChanged (occupants exit with the
+   * reason, pending enters drop), under the devices' lock; written against `live`.
+   */
+  private async endVisits(
+    manager: EntityManager,
+    organizationId: string,
+    ending: ReadonlyMap<string, LiveFence>,
+    reason: 'fence_changed' | 'fence_deleted',
+    at: number,
+    live: ReadonlyMap<string, LiveFence>,
+  ): Promise<GeofenceEventBody[]> {
+    const fenceIds = [...ending.keys()];
+    const holders = new Set<string>();
+    for (let start = 0; start < fenceIds.length; start += SQL_CHUNK) {
+      const rows = (await manager.query(
+        ...this.transactions.escape('SELECT device_id FROM geofence_states WHERE organization_id = :organizationId AND geofence_id IN (:...fenceIds)', {
+          organizationId,
+          fenceIds: fenceIds.slice(start, start + SQL_CHUNK),
+        }),
+      )) as Array<{ device_id: string }>;
+      for (const row of rows) holders.add(row.device_id);
+    }
+    if (holders.size === 0) return [];
+    const deviceIds = [...holders].sort();
+    await this.lockDevices(manager, organizationId, deviceIds);
+    // Read after the lock: an ingest that ran first may have moved these states on.
+    const states = [...(await this.loadStates(manager, organizationId, deviceIds)).values()].filter((stored) => ending.has(stored.fenceId));
     const pending: PendingEvent[] = [];
     for (const stored of states) {
+      const fence = ending.get(stored.fenceId)!;
       const transition = onFenceChanged(stored.state, at, reason, { rules: fence.rules, newVisitId });
       stored.state = transition.state;
       stored.dirty = true;
       for (const event of transition.events) pending.push({ event, fence, deviceId: stored.deviceId, userId: stored.userId });
     }
-    // A deleted fence keeps no states: written against no fence, they are removed.
-    const live = reason === 'fence_deleted' ? new Map<string, LiveFence>() : fences;
+    pending.sort((x, y) => (x.deviceId === y.deviceId ? x.event.occurredAt - y.event.occurredAt : x.deviceId < y.deviceId ? -1 : 1));
     return this.writeOutcome(manager, organizationId, states, live, pending, at);
   }
 
@@ -140,22 +233,33 @@ export class GeofenceEvaluator implements OnModuleInit {
     if (fixes.length === 0) return [];
     const deviceIds = [...new Set(fixes.map((fix) => fix.deviceId))];
     const states = await this.loadStates(manager, organizationId, deviceIds);
-    const floorIds = [...new Set(fixes.flatMap((fix) => (fix.floorId === null ? [] : [fix.floorId])))];
-    const indexes = floorIds.length === 0 ? new Map<number, FloorOfCaller>() : await this.floors.forFloors(organizationId, floorIds);
-
-    const matchesOf: Array<FenceMatch<IndexedFence>[]> = [];
-    const fenceIds = new Set<string>();
-    for (const stored of states.values()) fenceIds.add(stored.fenceId);
-    for (const fix of fixes) {
-      const index = fix.floorId === null ? undefined : indexes.get(fix.floorId)?.index;
-      const matches = index ? index.match(fix.lat, fix.lng, fix.accuracy) : [];
-      matchesOf.push(matches);
-      for (const match of matches) fenceIds.add(match.fence.id);
+    const floorIds = new Set<number>();
+    for (const fix of fixes) if (fix.floorId !== null) floorIds.add(fix.floorId);
+    // And the floors of the devices' state fences (a device that changed floors still has
+    // states on its previous one), so their fences come from those indexes too.
+    for (const stored of states.values()) {
+      const floorId = this.floors.cachedFloorOf(stored.fenceId);
+      if (floorId !== undefined) floorIds.add(floorId);
     }
-    if (fenceIds.size === 0) return [];
-    const fences = await this.loadFences(manager, organizationId, [...fenceIds]);
+    const indexes = floorIds.size === 0 ? new Map<number, FloorOfCaller>() : await this.floors.forFloors(organizationId, [...floorIds]);
 
-    const pending = this.drive(fixes, states, fences, indexes, matchesOf);
+    const matches = collectMatches(fixes, indexes);
+    // The fences come from the floor indexes (current as of the building's revision): no fence
+    // rows are read for them. Only a state's fence no cached index holds is read.
+    const fences = new Map<string, LiveFence>();
+    for (const fence of matches.fences) fences.set(fence.id, fence);
+    const unindexed = new Set<string>();
+    for (const stored of states.values()) {
+      if (fences.has(stored.fenceId)) continue;
+      let indexed: IndexedFence | undefined;
+      for (const floor of indexes.values()) if ((indexed = floor.fences.get(stored.fenceId))) break;
+      if (indexed) fences.set(indexed.id, indexed);
+      else unindexed.add(stored.fenceId);
+    }
+    if (fences.size === 0 && unindexed.size === 0) return [];
+    if (unindexed.size > 0) for (const [id, fence] of await this.loadFences(manager, organizationId, [...unindexed])) fences.set(id, fence);
+
+    const pending = this.drive(fixes, states, fences, indexes, matches);
     return this.writeOutcome(manager, organizationId, [...states.values()], fences, pending, detectedAt);
   }
 
@@ -259,9 +363,11 @@ export class GeofenceEvaluator implements OnModuleInit {
     states: Map<string, StoredState>,
     fences: ReadonlyMap<string, LiveFence>,
     indexes: ReadonlyMap<number, FloorOfCaller>,
-    matchesOf: ReadonlyArray<ReadonlyArray<FenceMatch<IndexedFence>>>,
+    matches: BatchMatches,
   ): PendingEvent[] {
-    const byDevice = new Map<string, Set<string>>();
+    // Each device's candidate fences, in the order they became candidates (its states, then
+    // what its fixes matched), with the pair's state (null: none yet).
+    const byDevice = new Map<string, Map<string, StoredState | null>>();
     for (const stored of states.values()) {
       if (!fences.has(stored.fenceId)) {
         // Its fence is gone (deleted outside the exits' path): nothing can happen to it any more.
@@ -269,56 +375,73 @@ export class GeofenceEvaluator implements OnModuleInit {
         stored.state = initialVisitState();
         continue;
       }
-      let set = byDevice.get(stored.deviceId);
-      if (!set) byDevice.set(stored.deviceId, (set = new Set()));
-      set.add(stored.fenceId);
+      let candidates = byDevice.get(stored.deviceId);
+      if (!candidates) byDevice.set(stored.deviceId, (candidates = new Map()));
+      candidates.set(stored.fenceId, stored);
     }
 
     const rings = new Map<string, ProjectedRing>();
     const pending: PendingEvent[] = [];
+    /** The distances of the current fix's matches, by fence id (one Map, cleared per fix). */
+    const matched = new Map<string, number>();
     let deviceStart = 0;
+    let candidates = new Map<string, StoredState | null>();
     for (let position = 0; position < fixes.length; position++) {
       const fix = fixes[position];
-      if (position > 0 && fixes[position - 1].deviceId !== fix.deviceId) {
-        sortByTime(pending, deviceStart);
-        deviceStart = pending.length;
+      if (position === 0 || fixes[position - 1].deviceId !== fix.deviceId) {
+        if (position > 0) {
+          sortByTime(pending, deviceStart);
+          deviceStart = pending.length;
+        }
+        const known = byDevice.get(fix.deviceId);
+        if (known) candidates = known;
+        else byDevice.set(fix.deviceId, (candidates = new Map()));
       }
-      const candidates = byDevice.get(fix.deviceId) ?? new Set<string>();
-      const distances = new Map<string, number>();
-      for (const match of matchesOf[position]) {
-        if (!fences.has(match.fence.id)) continue;
-        distances.set(match.fence.id, match.distance);
-        candidates.add(match.fence.id);
+      matched.clear();
+      for (let at = matches.start[position]; at < matches.start[position + 1]; at++) {
+        const fenceId = matches.fences[at].id;
+        if (!fences.has(fenceId)) continue;
+        matched.set(fenceId, matches.distances[at]);
+        if (!candidates.has(fenceId)) candidates.set(fenceId, null);
       }
-      byDevice.set(fix.deviceId, candidates);
       const floor = fix.floorId === null ? undefined : indexes.get(fix.floorId);
-      for (const fenceId of candidates) {
+      let fixPosition: FixPosition | null = null;
+      for (const [fenceId, stored] of candidates) {
+        const matchedDistance = matched.get(fenceId);
+        // A pair without state that this fix does not match is outside and stays so: it can only
+        // start a visit by meeting enter_when, which implies a match (the index uses the same radius).
+        if (stored === null && matchedDistance === undefined) continue;
         const fence = fences.get(fenceId)!;
         let distance = Infinity;
         if (floor && fence.floorId === fix.floorId) {
-          distance = distances.get(fenceId) ?? Infinity;
-          if (!distances.has(fenceId)) {
-            let ring = rings.get(fenceId);
-            if (!ring) rings.set(fenceId, (ring = projectRing(fence.ring, floor.index.projection)));
-            distance = signedDistance(ring, floor.index.projection.x(fix.lng), floor.index.projection.y(fix.lat));
-          }
+          distance = matchedDistance ?? signedDistance(fence.projected ?? this.ringOf(rings, fence, floor), floor.index.projection.x(fix.lng), floor.index.projection.y(fix.lat));
         }
-        const key = pairKey(fix.deviceId, fenceId);
-        const stored = states.get(key);
-        const observation: Observation = {
-          time: fix.time,
-          distance,
-          accuracy: fix.accuracy,
-          position: { lat: fix.lat, lng: fix.lng, accuracy: fix.accuracy, time: fix.time, poi_id: null },
-        };
+        if (stored === null && !couldStartVisit(distance, fix.accuracy, fence.rules)) continue;
+        fixPosition ??= { lat: fix.lat, lng: fix.lng, accuracy: fix.accuracy, time: fix.time, poi_id: null };
+        const observation: Observation = { time: fix.time, distance, accuracy: fix.accuracy, position: fixPosition };
         const transition = onFix(stored?.state ?? initialVisitState(), observation, { rules: fence.rules, newVisitId });
-        if (!stored && isPlainOutside(transition, fence.rules)) continue;
-        states.set(key, { deviceId: fix.deviceId, fenceId, state: transition.state, userId: fix.userId, stored: stored?.stored ?? false, dirty: true });
+        if (stored) {
+          stored.state = transition.state;
+          stored.userId = fix.userId;
+          stored.dirty = true;
+        } else {
+          if (isPlainOutside(transition, fence.rules)) continue;
+          const created: StoredState = { deviceId: fix.deviceId, fenceId, state: transition.state, userId: fix.userId, stored: false, dirty: true };
+          candidates.set(fenceId, created);
+          states.set(pairKey(fix.deviceId, fenceId), created);
+        }
         for (const event of transition.events) pending.push({ event, fence, deviceId: fix.deviceId, userId: fix.userId });
       }
     }
     sortByTime(pending, deviceStart);
     return pending;
+  }
+
+  /** A fence read from the database (no projected ring), projected once per evaluation with its floor's projection. */
+  private ringOf(rings: Map<string, ProjectedRing>, fence: LiveFence, floor: FloorOfCaller): ProjectedRing {
+    let ring = rings.get(fence.id);
+    if (!ring) rings.set(fence.id, (ring = projectRing(fence.ring ?? [], floor.index.projection)));
+    return ring;
   }
 
   /**
@@ -381,22 +504,17 @@ export class GeofenceEvaluator implements OnModuleInit {
         }),
       )) as Array<{ device_id: string; geofence_id: string; state: string }>;
       for (const row of rows) {
-        states.set(pairKey(row.device_id, row.geofence_id), {
-          deviceId: row.device_id,
-          fenceId: row.geofence_id,
-          state: JSON.parse(row.state) as VisitState,
-          userId: (JSON.parse(row.state) as { userId?: string | null }).userId ?? null,
-          stored: true,
-          dirty: false,
-        });
+        // The row holds the engine's state plus the user of the last fix.
+        const { userId, ...state } = JSON.parse(row.state) as VisitState & { userId?: string | null };
+        states.set(pairKey(row.device_id, row.geofence_id), { deviceId: row.device_id, fenceId: row.geofence_id, state, userId: userId ?? null, stored: true, dirty: false });
       }
     }
     return states;
   }
 
   /** The live fences among `ids` with their effective rules (deleted and other organizations' fences are absent). */
-  async loadFences(manager: EntityManager, organizationId: string, ids: string[], includeDeleted = false): Promise<Map<string, LiveFence>> {
-    const fences = new Map<string, LiveFence>();
+  async loadFences(manager: EntityManager, organizationId: string, ids: string[], includeDeleted = false): Promise<Map<string, StoredFence>> {
+    const fences = new Map<string, StoredFence>();
     const [settings] = (await manager.query(...this.transactions.escape('SELECT rules FROM geofencing_settings WHERE organization_id = :organizationId', { organizationId }))) as Array<{
       rules: string | Partial<GeofenceRules>;
     }>;

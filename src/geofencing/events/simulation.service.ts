@@ -1,17 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { canSeeBuilding } from '../../auth/building-scope';
 import { Principal } from '../../auth/principal';
 import { ApiError, FieldError } from '../../common/errors/api-error';
-import { FenceMatch } from '../engine/floor-index';
-import { effectiveRules, pickRulePatch, validateRulePatch } from '../engine/rules';
+import { effectiveRules, GeofenceRules, pickRulePatch, RulePatch, validateRulePatch } from '../engine/rules';
 import { onDeadline } from '../engine/visit-state';
-import { FloorIndexes, FloorOfCaller, IndexedFence } from '../queries/floor-indexes';
+import { FloorIndexes, FloorOfCaller } from '../queries/floor-indexes';
 import { eventBody, GeofenceEventBody } from './geofence-event';
-import { EvaluableFix, GeofenceEvaluator, PendingEvent, StoredState } from './geofence-evaluator.service';
+import { collectMatches, EvaluableFix, GeofenceEvaluator, LiveFence, PendingEvent, StoredState } from './geofence-evaluator.service';
 
 export const MAX_SIMULATED_POSITIONS = 10_000;
+/**
+ * The body `simulate` takes: 800 bytes for each of its 10,000 positions, room for the longest
+ * fields (a 64-character device id, user id, full-precision coordinates) even pretty-printed;
+ * a typical position is about 130 bytes.
+ */
+export const SIMULATE_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 const MAX_ERRORS = 100;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -28,7 +31,6 @@ const isNumber = (value: unknown, min: number, max: number): value is number => 
 @Injectable()
 export class GeofenceSimulation {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly floors: FloorIndexes,
     private readonly evaluator: GeofenceEvaluator,
   ) {}
@@ -43,7 +45,7 @@ export class GeofenceSimulation {
         errors.push({ message: 'must be a list of geofence ids', code: 'invalid', fields: 'geofence_ids' });
       } else only = new Set(input.geofence_ids.map((id) => (id as string).toLowerCase()));
     }
-    let override = {};
+    let override: RulePatch = {};
     if (input.rules !== undefined && input.rules !== null) {
       if (typeof input.rules !== 'object' || Array.isArray(input.rules)) errors.push({ message: 'must be an object of rules (7.2)', code: 'invalid', fields: 'rules' });
       else {
@@ -64,19 +66,16 @@ export class GeofenceSimulation {
     if (errors.length > 0) throw ApiError.validation('The simulation names unknown floors', errors.slice(0, MAX_ERRORS));
 
     fixes.sort((a, b) => (a.deviceId === b.deviceId ? a.time - b.time : a.deviceId < b.deviceId ? -1 : 1));
-    const matchesOf: Array<FenceMatch<IndexedFence>[]> = [];
-    const fenceIds = new Set<string>();
-    for (const fix of fixes) {
-      const matches = indexes.get(fix.floorId as number)!.index.match(fix.lat, fix.lng, fix.accuracy).filter((match) => !only || only.has(match.fence.id));
-      matchesOf.push(matches);
-      for (const match of matches) fenceIds.add(match.fence.id);
-    }
-    if (fenceIds.size === 0) return { events: [] };
-    const fences = await this.evaluator.loadFences(this.dataSource.manager, principal.organizationId, [...fenceIds]);
-    for (const fence of fences.values()) fence.rules = effectiveRules(fence.rules, override);
+    // An overridden accuracy_factor widens (or narrows) what each fix is near, as the rules it runs.
+    const matches = collectMatches(fixes, indexes, { keep: only ? (fence) => only.has(fence.id) : undefined, accuracyFactor: override.accuracy_factor ?? undefined });
+    if (matches.fences.length === 0) return { events: [] };
+    // Copies: the indexes' fences are shared by every request of this process. (A null in the
+    // override, "back to the inherited value", is skipped by effectiveRules.)
+    const fences = new Map<string, LiveFence>();
+    for (const fence of matches.fences) if (!fences.has(fence.id)) fences.set(fence.id, { ...fence, rules: effectiveRules(fence.rules, override as Partial<GeofenceRules>) });
 
     const states = new Map<string, StoredState>();
-    const pending: PendingEvent[] = this.evaluator.drive(fixes, states, fences, indexes, matchesOf);
+    const pending: PendingEvent[] = this.evaluator.drive(fixes, states, fences, indexes, matches);
     // What falls due after a device's last fix, up to the end of the track.
     const end = fixes.reduce((latest, fix) => Math.max(latest, fix.time), 0);
     for (const stored of states.values()) {

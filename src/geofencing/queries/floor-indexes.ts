@@ -1,21 +1,38 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { PreparedQueries, PreparedQuery } from '../../database/prepared-queries';
-import { LatLng, LocalProjection } from '../engine/classify';
-import { FloorIndex } from '../engine/floor-index';
+import { LatLng, LocalProjection, ProjectedRing, projectRing } from '../engine/classify';
+import { FloorIndex, IndexableFence } from '../engine/floor-index';
 import { effectiveRules, GeofenceRules } from '../engine/rules';
 
-/** What a match reports about its fence. */
+/**
+ * A live fence as the index holds it: what a match reports, and everything the evaluator
+ * needs to run its rules (so ingest reads no fence rows for the fences a fix matches).
+ */
 export interface IndexedFence {
   id: string;
   name: string;
   code: string;
+  buildingId: number;
+  floorId: number;
+  /** Effective rules (fence over organization over defaults) as of the cached revision. */
+  rules: GeofenceRules;
+  /** The ring in the floor index's projection (the stored [lat, lng] ring is not kept). */
+  projected: ProjectedRing;
 }
 
 export interface FloorOfCaller {
   floorId: number;
   buildingId: number;
   index: FloorIndex<IndexedFence>;
+  /** The index's fences by id. */
+  fences: ReadonlyMap<string, IndexedFence>;
+}
+
+interface BuiltFloor {
+  floorId: number;
+  index: FloorIndex<IndexedFence>;
+  fences: ReadonlyMap<string, IndexedFence>;
 }
 
 interface FloorRow {
@@ -38,7 +55,7 @@ interface FenceRow {
 interface CachedIndex {
   /** The building's revision (its fences and rules) and version (its location, the projection's origin). */
   key: string;
-  index: FloorIndex<IndexedFence>;
+  floor: BuiltFloor;
 }
 
 /**
@@ -64,9 +81,17 @@ const paddedSize = (count: number): number => 2 ** Math.ceil(Math.log2(Math.max(
  */
 @Injectable()
 export class FloorIndexes {
-  private readonly cache = new LRUCache<number, CachedIndex>({ maxSize: MAX_CACHED_FENCES, sizeCalculation: (entry) => entry.index.size + 1 });
+  private readonly cache = new LRUCache<number, CachedIndex>({
+    maxSize: MAX_CACHED_FENCES,
+    sizeCalculation: (entry) => entry.floor.index.size + 1,
+    dispose: (entry) => {
+      for (const id of entry.floor.fences.keys()) if (this.floorOfFence.get(id) === entry.floor) this.floorOfFence.delete(id);
+    },
+  });
+  /** The cached floor each fence was last seen on: a hint (`forFloors` still checks that floor's revision). */
+  private readonly floorOfFence = new Map<string, BuiltFloor>();
   /** Builds under way, so concurrent requests for one floor share one build. */
-  private readonly building = new Map<string, Promise<FloorIndex<IndexedFence>>>();
+  private readonly building = new Map<string, Promise<BuiltFloor>>();
   private readonly fencesOfFloor: PreparedQuery<FenceRow>;
   private readonly settingsOf: PreparedQuery<{ rules: string | Partial<GeofenceRules> }>;
 
@@ -77,6 +102,14 @@ export class FloorIndexes {
        WHERE g."organization_id" = :organizationId AND g."deleted" = :deleted AND g."floor_id" = :floorId`,
     );
     this.settingsOf = queries.prepare('SELECT "rules" FROM "geofencing_settings" WHERE "organization_id" = :organizationId');
+  }
+
+  /**
+   * The floor a fence is on, if a cached index holds it: a hint for which floors to ask
+   * `forFloors` for (which checks the revision; the fence may have moved or gone since).
+   */
+  cachedFloorOf(fenceId: string): number | undefined {
+    return this.floorOfFence.get(fenceId)?.floorId;
   }
 
   /**
@@ -107,22 +140,24 @@ export class FloorIndexes {
         const floorId = Number(row.id);
         const key = `${Number(row.revision)}:${Number(row.building_version)}`;
         const cached = this.cache.get(floorId);
-        const index = cached?.key === key ? cached.index : await this.buildOnce(organizationId, floorId, key, new LocalProjection(Number(row.latitude), Number(row.longitude)));
-        floors.set(floorId, { floorId, buildingId: Number(row.building_id), index });
+        const built = cached?.key === key ? cached.floor : await this.buildOnce(organizationId, floorId, key, Number(row.building_id), new LocalProjection(Number(row.latitude), Number(row.longitude)));
+        floors.set(floorId, { floorId, buildingId: Number(row.building_id), index: built.index, fences: built.fences });
       }),
     );
     return floors;
   }
 
-  private buildOnce(organizationId: string, floorId: number, key: string, projection: LocalProjection): Promise<FloorIndex<IndexedFence>> {
+  private buildOnce(organizationId: string, floorId: number, key: string, buildingId: number, projection: LocalProjection): Promise<BuiltFloor> {
     const buildKey = `${floorId}:${key}`;
     let pending = this.building.get(buildKey);
     if (!pending) {
       // Read after the revision: the fences are at least as new as the key they are cached under.
-      pending = this.build(organizationId, floorId, projection)
-        .then((index) => {
-          this.cache.set(floorId, { key, index });
-          return index;
+      pending = this.build(organizationId, floorId, buildingId, projection)
+        .then((floor) => {
+          this.cache.set(floorId, { key, floor });
+          // Only for a floor the cache kept (a larger one is not): eviction removes the hints.
+          if (this.cache.peek(floorId)?.floor === floor) for (const id of floor.fences.keys()) this.floorOfFence.set(id, floor);
+          return floor;
         })
         .finally(() => this.building.delete(buildKey));
       this.building.set(buildKey, pending);
@@ -130,17 +165,21 @@ export class FloorIndexes {
     return pending;
   }
 
-  private async build(organizationId: string, floorId: number, projection: LocalProjection): Promise<FloorIndex<IndexedFence>> {
+  private async build(organizationId: string, floorId: number, buildingId: number, projection: LocalProjection): Promise<BuiltFloor> {
     // Booleans as 0/1: better-sqlite3 takes no booleans, and PostgreSQL reads '0'/'1' as booleans.
-    const [fences, [settings]] = await Promise.all([this.fencesOfFloor({ organizationId, deleted: 0, floorId }), this.settingsOf({ organizationId })]);
+    const [rows, [settings]] = await Promise.all([this.fencesOfFloor({ organizationId, deleted: 0, floorId }), this.settingsOf({ organizationId })]);
     const organization = settings ? parsedJson(settings.rules) : null;
-    return new FloorIndex(
-      projection,
-      fences.map((fence) => ({
-        ring: parsedJson(fence.geometric),
-        accuracyFactor: effectiveRules(organization, fence.rules === null ? null : parsedJson(fence.rules)).accuracy_factor,
-        fence: { id: fence.id, name: fence.name, code: fence.code },
-      })),
-    );
+    // Fences without rules of their own share one object.
+    const inherited = effectiveRules(organization, null);
+    const fences = new Map<string, IndexedFence>();
+    const indexable: Array<IndexableFence<IndexedFence>> = [];
+    for (const row of rows) {
+      const ring = parsedJson(row.geometric);
+      const rules = row.rules === null ? inherited : effectiveRules(organization, parsedJson(row.rules));
+      const fence: IndexedFence = { id: row.id, name: row.name, code: row.code, buildingId, floorId, rules, projected: projectRing(ring, projection) };
+      fences.set(row.id, fence);
+      indexable.push({ ring, projected: fence.projected, accuracyFactor: rules.accuracy_factor, fence });
+    }
+    return { floorId, index: new FloorIndex(projection, indexable), fences };
   }
 }

@@ -10,6 +10,7 @@ import { TransactionRunner } from '../../database/transactions';
 import { Geofence } from '../../geofences/geofence.entity';
 import { Organization } from '../../organizations/organization.entity';
 import { GeofenceRules, overridesAfter, pickRulePatch, RulePatch, validateRulePatch } from '../engine/rules';
+import { GeofenceEvaluator } from '../events/geofence-evaluator.service';
 import { GeofenceRuleSet } from './geofence-rule-set.entity';
 import { GeofencingSettings } from './geofencing-settings.entity';
 import { toGeofenceRulesResponse, toGeofencingSettingsResponse } from './rules.mapper';
@@ -27,6 +28,7 @@ export class GeofencingRulesService {
     @InjectRepository(GeofencingSettings) private readonly settings: Repository<GeofencingSettings>,
     private readonly transactions: TransactionRunner,
     private readonly revisions: BuildingRevisions,
+    private readonly evaluator: GeofenceEvaluator,
   ) {}
 
   async getFenceRules(principal: Principal, geofenceId: string): Promise<GeofenceRulesResponseDto> {
@@ -48,6 +50,8 @@ export class GeofencingRulesService {
       if (existing) await manager.update(GeofenceRuleSet, { geofenceId: fence.id }, { rules, version: existing.version + 1, updatedAt: now });
       else await manager.insert(GeofenceRuleSet, { geofenceId: fence.id, organizationId: principal.organizationId, rules, version: 1, createdAt: now, updatedAt: now });
       await this.revisions.bump(manager, [fence.buildingId]);
+      // Turned off: its occupants leave now (contract 7.2's fence_changed), not at their stale timeout.
+      if (patch.enabled !== undefined) await this.evaluator.endVisitsOfDisabledFences(manager, principal.organizationId, [fence.id], now.getTime());
       return toGeofenceRulesResponse(fence.id, rules, await this.organizationRules(manager, principal.organizationId));
     });
   }
@@ -59,7 +63,10 @@ export class GeofencingRulesService {
       // Dropping them changes them too: a deleted fence's rules stay as they were, readable.
       if (fence.deleted) throw ApiError.conflict('The geofence is deleted');
       const { affected } = await manager.delete(GeofenceRuleSet, { geofenceId: fence.id });
-      if (affected) await this.revisions.bump(manager, [fence.buildingId]);
+      if (!affected) return;
+      await this.revisions.bump(manager, [fence.buildingId]);
+      // The organization's settings may say disabled where the fence said enabled.
+      await this.evaluator.endVisitsOfDisabledFences(manager, principal.organizationId, [fence.id], Date.now());
     });
   }
 
@@ -80,6 +87,8 @@ export class GeofencingRulesService {
       if (existing) await manager.update(GeofencingSettings, { organizationId: principal.organizationId }, { rules, version: existing.version + 1, updatedAt: now });
       else await manager.insert(GeofencingSettings, { organizationId: principal.organizationId, rules, version: 1, createdAt: now, updatedAt: now });
       await this.revisions.bumpForOrganization(manager, principal.organizationId);
+      // Every fence that follows the organization's `enabled` and now says false ends its visits.
+      if (patch.enabled !== undefined) await this.evaluator.endVisitsOfDisabledFences(manager, principal.organizationId, null, now.getTime());
       return toGeofencingSettingsResponse(principal.organizationId, rules);
     });
   }

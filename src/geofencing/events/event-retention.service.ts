@@ -1,0 +1,93 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { appConfig, AppConfig } from '../../config/app.config';
+import { TransactionRunner } from '../../database/transactions';
+import { timestampParameter } from '../../positions/position-sql';
+
+const DAY_MS = 86_400_000;
+const MAINTENANCE_INTERVAL_MS = 60 * 60_000;
+/** Events looked at (and at most deleted) per transaction, so retention never holds a writer for long. */
+const RETENTION_BATCH = 5000;
+/** Names the PostgreSQL advisory lock of this work (beside the position history's 727_401_140/141). */
+const EVENT_RETENTION_LOCK_ID = 727_401_150;
+
+/**
+ * Keeps the geofence event log within GEOFENCE_EVENT_RETENTION_DAYS (contract 7.3). The log
+ * is cut from its oldest end, in seq order, while events were detected before the cutoff: what
+ * is left is always every event after some seq, so "the cursor is older than the retention"
+ * is exact (`GeofenceEventLog` answers 410 `cursor_expired`). On PostgreSQL each batch runs
+ * under a transaction-scoped advisory lock: one instance works, the others skip.
+ */
+@Injectable()
+export class GeofenceEventRetention implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(GeofenceEventRetention.name);
+  private readonly postgres: boolean;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | null = null;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    private readonly transactions: TransactionRunner,
+  ) {
+    this.postgres = dataSource.options.type === 'postgres';
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.applyRetention()
+        .catch((error: unknown) => this.logger.error(`Geofence event retention failed: ${(error as Error).message}`))
+        .finally(() => (this.running = null));
+    }, MAINTENANCE_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /**
+   * Deletes every organization's events detected before `now` minus the retention, from the
+   * oldest on; answers how many it deleted (0 when another instance holds the lock).
+   */
+  async applyRetention(now = Date.now()): Promise<number> {
+    const cutoff = timestampParameter(this.postgres ? 'postgres' : 'sqlite', now - this.config.geofencing.eventRetentionDays * DAY_MS);
+    const organizations = (await this.dataSource.query('SELECT organization_id FROM geofence_event_counters')) as Array<{ organization_id: string }>;
+    let total = 0;
+    for (const { organization_id: organizationId } of organizations) {
+      for (;;) {
+        const batch = await this.transactions.run(async (manager) => {
+          if (this.postgres) {
+            const [lock] = (await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [EVENT_RETENTION_LOCK_ID])) as Array<{ locked: boolean }>;
+            if (lock?.locked !== true) return null;
+          }
+          // The oldest events by seq (its unique index), each marked expired or not.
+          const rows = (await manager.query(
+            ...this.transactions.escape(
+              `SELECT seq, CASE WHEN detected_at < :cutoff THEN 1 ELSE 0 END AS expired FROM geofence_events
+               WHERE organization_id = :organizationId ORDER BY seq LIMIT ${RETENTION_BATCH}`,
+              { organizationId, cutoff },
+            ),
+          )) as Array<{ seq: number | string; expired: number | string }>;
+          // Cut at the first event still retained: the log keeps no gap below its oldest event.
+          let expired = 0;
+          while (expired < rows.length && Number(rows[expired].expired) === 1) expired += 1;
+          if (expired > 0) {
+            await manager.query(
+              ...this.transactions.escape('DELETE FROM geofence_events WHERE organization_id = :organizationId AND seq <= :last', { organizationId, last: Number(rows[expired - 1].seq) }),
+            );
+          }
+          return { deleted: expired, more: expired === RETENTION_BATCH };
+        });
+        if (batch === null) return total;
+        total += batch.deleted;
+        if (!batch.more) break;
+      }
+    }
+    if (total > 0) this.logger.log(`Deleted ${total} geofence events older than ${this.config.geofencing.eventRetentionDays} days`);
+    return total;
+  }
+}
