@@ -1,0 +1,149 @@
+import type { GeoJSONFeatureDiff, GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
+import { accuracyRadiusExpression, LatestPerDevice, LiveDevice, staleDevices } from './live';
+
+const SOURCE = 'devices';
+export const DEVICE_DOT_LAYER = 'devices-dot';
+const SWEEP_EVERY_MS = 5_000;
+
+function deviceFeature(device: LiveDevice): GeoJSON.Feature<GeoJSON.Point> {
+  return { type: 'Feature', id: device.id, properties: { id: device.id, accuracy: device.accuracy, time: device.time }, geometry: { type: 'Point', coordinates: device.lngLat } };
+}
+
+/** What was on screen at the last paint: read by the browser tests (lag, positions), never written from outside. */
+export interface PaintedDevices {
+  /** Date.now() of the paint that first showed these fixes. */
+  at: number;
+  /** Fix time (epoch ms) and position per device shown. */
+  devices: ReadonlyMap<string, { time: number; lngLat: [number, number] }>;
+}
+
+/**
+ * The live devices of one floor on the map: a dot and an accuracy circle each, in one GeoJSON
+ * source changed in place (`updateData` diffs, not the whole collection) at most once per
+ * animation frame, however many fixes arrived meanwhile, so a thousand devices reporting every
+ * second cost one small diff per frame.
+ */
+export class LiveDeviceLayer {
+  private readonly latest = new LatestPerDevice();
+  /** What the source holds: position and fix time per device. */
+  private readonly shown = new Map<string, { time: number; lngLat: [number, number] }>();
+  private readonly leaving = new Set<string>();
+  private frame = 0;
+  private readonly sweepTimer: ReturnType<typeof setInterval>;
+  private awaitingPaint: Map<string, { time: number; lngLat: [number, number] }> | null = null;
+  private painted: PaintedDevices = { at: 0, devices: new Map() };
+  private readonly onRender = () => this.notePaint();
+  private destroyed = false;
+
+  constructor(
+    private readonly map: MapLibreMap,
+    private readonly floorId: number,
+    centreLat: number,
+    private readonly onCount: (count: number) => void = () => {},
+  ) {
+    map.addSource(SOURCE, { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
+    map.addLayer({
+      id: 'devices-accuracy',
+      type: 'circle',
+      source: SOURCE,
+      paint: {
+        'circle-radius': accuracyRadiusExpression(centreLat) as never,
+        'circle-color': '#3478f6',
+        'circle-opacity': 0.12,
+        'circle-stroke-color': '#3478f6',
+        'circle-stroke-opacity': 0.35,
+        'circle-stroke-width': 1,
+        'circle-pitch-alignment': 'map',
+      },
+    });
+    map.addLayer({
+      id: DEVICE_DOT_LAYER,
+      type: 'circle',
+      source: SOURCE,
+      paint: { 'circle-radius': 5, 'circle-color': '#1357d6', 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 },
+    });
+    map.on('render', this.onRender);
+    this.sweepTimer = setInterval(() => this.sweep(), SWEEP_EVERY_MS);
+  }
+
+  /** A fix from the snapshot or the stream: shown if it is on this floor and newer than what is shown. */
+  offer(device: LiveDevice): void {
+    if (device.floorId !== this.floorId) {
+      if (this.shown.has(device.id)) this.remove([device.id]);
+      return;
+    }
+    if (this.latest.offer(device)) this.schedule();
+  }
+
+  get count(): number {
+    return this.shown.size;
+  }
+
+  get lastPaint(): PaintedDevices {
+    return this.painted;
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    cancelAnimationFrame(this.frame);
+    clearInterval(this.sweepTimer);
+    this.map.off('render', this.onRender);
+  }
+
+  private remove(ids: string[]): void {
+    this.latest.forget(ids);
+    for (const id of ids) this.leaving.add(id);
+    this.schedule();
+  }
+
+  private sweep(): void {
+    const times = new Map([...this.shown].map(([id, d]) => [id, d.time]));
+    const stale = staleDevices(times, Date.now());
+    if (stale.length) this.remove(stale);
+  }
+
+  private schedule(): void {
+    if (this.frame || this.destroyed) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    const source = this.map.getSource(SOURCE) as GeoJSONSource | undefined;
+    if (!source) return;
+    const add: GeoJSON.Feature[] = [];
+    const update: GeoJSONFeatureDiff[] = [];
+    const remove = [...this.leaving].filter((id) => this.shown.has(id));
+    for (const id of remove) this.shown.delete(id);
+    this.leaving.clear();
+    for (const device of this.latest.drain()) {
+      if (this.shown.has(device.id)) {
+        update.push({
+          id: device.id,
+          newGeometry: { type: 'Point', coordinates: device.lngLat },
+          addOrUpdateProperties: [
+            { key: 'accuracy', value: device.accuracy },
+            { key: 'time', value: device.time },
+          ],
+        });
+      } else add.push(deviceFeature(device));
+      this.shown.set(device.id, { time: device.time, lngLat: device.lngLat });
+    }
+    if (!add.length && !update.length && !remove.length) return;
+    const snapshot = new Map(this.shown);
+    void source.updateData({ remove, add, update }).then(() => {
+      // The worker has the data; the paint that follows with the source loaded shows it.
+      this.awaitingPaint = snapshot;
+      this.map.triggerRepaint();
+    });
+    this.onCount(this.shown.size);
+  }
+
+  private notePaint(): void {
+    if (!this.awaitingPaint || !this.map.isSourceLoaded(SOURCE)) return;
+    this.painted = { at: Date.now(), devices: this.awaitingPaint };
+    this.awaitingPaint = null;
+  }
+}
