@@ -23,6 +23,6 @@ import { GeofencingRulesService } from './rules/rules.service';
   imports: [TypeOrmModule.forFeature([GeofenceRuleSet, GeofencingSettings]), BuildingsModule, DeliveryModule, GeofencesModule],
   controllers: [GeofencingRulesController, GeofencingQueriesController, GeofenceEventsController, GeofenceSimulationController, GeofenceOccupancyController],
   providers: [GeofencingRulesService, GeofencingQueriesService, FloorIndexes, GeofenceEvaluator, GeofenceEventLog, GeofenceDeadlineSweeper, GeofenceOccupancyService, GeofenceSimulation],
-  exports: [GeofencingRulesService, FloorIndexes, GeofenceEvaluator],
+  exports: [GeofencingRulesService, FloorIndexes, GeofenceEvaluator, GeofenceEventLog],
 })
 export class GeofencingModule {}

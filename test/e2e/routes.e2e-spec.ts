@@ -56,6 +56,7 @@ const DECLARED_ROUTES: RouteDeclaration[] = [
   { method: 'POST', path: 'geofencing/evaluate', access: 'read' },
   { method: 'GET', path: 'geofencing/events', access: 'read' },
   { method: 'GET', path: 'geofencing/events/:id', access: 'read' },
+  { method: 'GET', path: 'geofencing/events/stream', access: 'read stream' },
   { method: 'GET', path: 'geofencing/occupancy', access: 'read' },
   { method: 'GET', path: 'geofencing/settings', access: 'read' },
   { method: 'PUT', path: 'geofencing/settings', access: 'cartography:write' },

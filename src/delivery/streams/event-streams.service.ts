@@ -1,0 +1,260 @@
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { FastifyReply } from 'fastify';
+import { DataSource, EntityManager } from 'typeorm';
+import { Principal } from '../../auth/principal';
+import { Notifications } from '../../database/notifications';
+import { TransactionRunner } from '../../database/transactions';
+import { EventLogQuery, MAX_EVENT_PAGE } from '../../geofencing/events/event-log-query';
+import { GeofenceEventLog } from '../../geofencing/events/event-log.service';
+import { GEOFENCE_EVENTS_CHANNEL } from '../../geofencing/events/geofence-evaluator.service';
+import { GeofenceEventBody } from '../../geofencing/events/geofence-event';
+import { eventStreamFilter } from './event-stream-filter';
+import { SseStream } from './sse-stream';
+import { StreamsService } from './streams.service';
+
+/** Events read from the log at once, by the live feed and by a replay page. */
+const READ_BATCH = MAX_EVENT_PAGE;
+/** Frames a stream may have waiting for its client before it is dropped as too slow. */
+const MAX_QUEUED_FRAMES = 20_000;
+/**
+ * A safety net under the notifications: a notice lost after its commit (a publish that failed)
+ * would otherwise hold an organization's events back until its next event.
+ */
+const SAFETY_WAKE_MS = 5000;
+
+/** One stored event: its seq, its body as the log serves it (the stored JSON), and the body parsed for the filters. */
+interface LoggedEvent {
+  seq: number;
+  json: string;
+  event: GeofenceEventBody;
+}
+
+interface GeofencingEventsMessage {
+  organization_id?: unknown;
+  last_seq?: unknown;
+}
+
+/** One client's live event stream: its filters, how far the log has been looked at for it, and frames waiting for the client. */
+class EventStream {
+  private readonly queue: LoggedEvent[] = [];
+  private next = 0;
+  private pumping = false;
+
+  constructor(
+    private readonly matches: (event: GeofenceEventBody) => boolean,
+    private readonly sse: SseStream,
+    /** Every event with a seq at or below this was sent or did not match. */
+    public cursor: number,
+  ) {}
+
+  get open(): boolean {
+    return this.sse.open;
+  }
+
+  /** A read of the organization's log in seq order, up to `lastSeq`. */
+  offer(events: readonly LoggedEvent[], lastSeq: number): void {
+    for (const logged of events) if (logged.seq > this.cursor && this.matches(logged.event)) this.queue.push(logged);
+    if (lastSeq > this.cursor) this.cursor = lastSeq;
+    if (this.queue.length - this.next > MAX_QUEUED_FRAMES) {
+      this.sse.end('too_slow');
+      return;
+    }
+    if (!this.pumping && this.next < this.queue.length) void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    try {
+      while (this.next < this.queue.length) {
+        if (!(await this.sse.writable())) return;
+        const logged = this.queue[this.next++];
+        this.sse.send(String(logged.seq), logged.event.type, logged.json);
+      }
+    } finally {
+      this.queue.splice(0, this.next);
+      this.next = 0;
+      this.pumping = false;
+    }
+  }
+}
+
+/** The event streams of one organization on this instance, fed by one read of the log per wake. */
+class OrganizationEventFeed {
+  readonly streams = new Set<EventStream>();
+  private reading = false;
+  private again = false;
+
+  constructor(
+    private readonly organizationId: string,
+    private readonly readAfter: (organizationId: string, after: number, limit: number) => Promise<LoggedEvent[]>,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Coalesced: wakes during a read cause one more read after it, not one per wake. */
+  wake(): void {
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    this.reading = true;
+    void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        const streams = [...this.streams].filter((stream) => stream.open);
+        if (streams.length === 0) return;
+        const since = Math.min(...streams.map((stream) => stream.cursor));
+        const events = await this.readAfter(this.organizationId, since, READ_BATCH);
+        if (events.length === READ_BATCH) this.again = true;
+        const lastSeq = events.length > 0 ? events[events.length - 1].seq : since;
+        for (const stream of this.streams) {
+          if (!stream.open) continue;
+          // Joined during the read, from further back than it looked: the next read covers it.
+          if (stream.cursor < since) this.again = true;
+          else stream.offer(events, lastSeq);
+        }
+      } while (this.again);
+    } catch (error) {
+      // Nothing moved: the next notice (or the safety wake) reads again from the same place.
+      this.logger.warn(`Event streams could not read the log: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.reading = false;
+    }
+  }
+}
+
+/**
+ * `GET /geofencing/events/stream` (contract 7.4): the event log, live. The evaluator announces
+ * each commit on `geofencing_events` (every instance hears it, LISTEN/NOTIFY on PostgreSQL);
+ * each instance then reads the organization's log after its streams' cursors. The log is the
+ * source of truth and `seq` its order: an organization's seq is taken under a row lock held to
+ * commit, so once an event is visible every smaller seq of its organization is too, and reading
+ * `seq > cursor` neither skips nor repeats an event, whichever instance committed it.
+ */
+@Injectable()
+export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('EventStreams');
+  private readonly feeds = new Map<string, OrganizationEventFeed>();
+  private readonly sqlite: boolean;
+  private unsubscribe: (() => void) | undefined;
+  private safetyTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly streams: StreamsService,
+    private readonly log: GeofenceEventLog,
+    private readonly notifications: Notifications,
+    private readonly transactions: TransactionRunner,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {
+    this.sqlite = dataSource.options.type !== 'postgres';
+  }
+
+  async onModuleInit(): Promise<void> {
+    this.unsubscribe = await this.notifications.subscribe<GeofencingEventsMessage>(GEOFENCE_EVENTS_CHANNEL, (message) => {
+      if (message && typeof message.organization_id === 'string') this.feeds.get(message.organization_id)?.wake();
+    });
+    this.safetyTimer = setInterval(() => {
+      for (const feed of this.feeds.values()) feed.wake();
+    }, SAFETY_WAKE_MS);
+    this.safetyTimer.unref();
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+    clearInterval(this.safetyTimer);
+  }
+
+  /**
+   * Opens the stream (or throws 429). With `after`, the log's events after it that pass the
+   * filters are replayed first, at the client's pace; then (or at once) the stream is live.
+   */
+  async open(principal: Principal, query: EventLogQuery, after: number | null, reply: FastifyReply, stillAuthorized: () => Promise<boolean>): Promise<void> {
+    const sse = this.streams.open('events', principal, reply, stillAuthorized);
+    try {
+      const cursor = after === null ? await this.committedSeq(principal.organizationId) : await this.replay(principal, query, after, sse);
+      if (cursor === null || !sse.open) return;
+      const stream = new EventStream(eventStreamFilter(query, principal), sse, cursor);
+      const organization = principal.organizationId;
+      let feed = this.feeds.get(organization);
+      if (!feed) this.feeds.set(organization, (feed = new OrganizationEventFeed(organization, (id, from, limit) => this.readAfter(id, from, limit), this.logger)));
+      feed.streams.add(stream);
+      sse.onClose(() => {
+        feed.streams.delete(stream);
+        if (feed.streams.size === 0 && this.feeds.get(organization) === feed) this.feeds.delete(organization);
+      });
+      // Whatever committed since the cursor was taken goes out now.
+      feed.wake();
+    } catch (error) {
+      // The reply is already the stream's: a failed read ends it, and the client resumes with its Last-Event-ID.
+      this.logger.warn(`An event stream could not start: ${error instanceof Error ? error.message : String(error)}`);
+      sse.end('shutdown');
+    }
+  }
+
+  /**
+   * Sends the log's matching events after `after`, a page at a time, then returns the cursor the
+   * live part starts from: the organization's committed seq read before the last page (every
+   * event up to it was in that page's view), or further when the page saw later ones.
+   * null when the client went away.
+   */
+  private async replay(principal: Principal, query: EventLogQuery, after: number, sse: SseStream): Promise<number | null> {
+    const raw = rawQuery(query);
+    let cursor = after;
+    for (;;) {
+      const committed = await this.committedSeq(principal.organizationId);
+      const page = await this.read(() => this.log.list(principal, { ...raw, after: String(cursor), limit: String(READ_BATCH) }));
+      for (const event of page.data) {
+        if (!(await sse.writable())) return null;
+        sse.send(String(event.seq), event.type, JSON.stringify(event));
+        cursor = event.seq;
+      }
+      if (!page.has_more) return Math.max(cursor, committed);
+    }
+  }
+
+  /** The organization's highest committed seq (0 before its first event). */
+  private async committedSeq(organizationId: string): Promise<number> {
+    const rows = (await this.read((manager) =>
+      manager.query(...this.transactions.escape('SELECT seq FROM geofence_event_counters WHERE organization_id = :organizationId', { organizationId })),
+    )) as Array<{ seq: number | string }>;
+    return rows.length === 0 ? 0 : Number(rows[0].seq);
+  }
+
+  private async readAfter(organizationId: string, after: number, limit: number): Promise<LoggedEvent[]> {
+    const rows = (await this.read((manager) =>
+      manager.query(
+        ...this.transactions.escape('SELECT seq, body FROM geofence_events WHERE organization_id = :organizationId AND seq > :after ORDER BY seq LIMIT :limit', {
+          organizationId,
+          after,
+          limit,
+        }),
+      ),
+    )) as Array<{ seq: number | string; body: string }>;
+    return rows.map((row) => ({ seq: Number(row.seq), json: row.body, event: JSON.parse(row.body) as GeofenceEventBody }));
+  }
+
+  /**
+   * SQLite shares one connection between every query of the process: a read beside a writer's
+   * open transaction would see its uncommitted events, so reads take their turn with the writers.
+   */
+  private read<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.sqlite ? this.transactions.run(work) : work(this.dataSource.manager);
+  }
+}
+
+/** The checked filters back in the log's query form, for replay pages through `GeofenceEventLog.list`. */
+function rawQuery(query: EventLogQuery): Record<string, unknown> {
+  const raw: Record<string, unknown> = {};
+  if (query.types.length > 0) raw.types = query.types.join(',');
+  if (query.geofenceIds.length > 0) raw.geofence_ids = query.geofenceIds.join(',');
+  if (query.deviceIds.length > 0) raw.device_ids = query.deviceIds;
+  if (query.userIds.length > 0) raw.user_ids = query.userIds.join(',');
+  if (query.buildingIds.length > 0) raw.building_ids = query.buildingIds.join(',');
+  if (query.from !== null) raw.from = new Date(query.from).toISOString();
+  if (query.to !== null) raw.to = new Date(query.to).toISOString();
+  return raw;
+}
