@@ -110,6 +110,8 @@ export interface LiveMapProbe {
   /** Date.now() of the paint that first showed the newest fixes. */
   paintedAt(): number;
   paintedDevices(): number;
+  /** Date.now() of the last fix the page received. */
+  receivedAt(): number;
   /** How many devices the last paint showed with a fix at or after `time` (epoch ms). */
   fixesPaintedSince(time: number): number;
   renderedDevices(): Array<{ id: string; lngLat: [number, number] }>;

@@ -34,6 +34,9 @@ export class LiveDeviceLayer {
   private painted: PaintedDevices = { at: 0, devices: new Map() };
   private readonly onRender = () => this.notePaint();
   private destroyed = false;
+  /** Date.now() of the last fix offered (from the stream or the snapshot). */
+  receivedAt = 0;
+  private lastCount = 0;
 
   constructor(
     private readonly map: MapLibreMap,
@@ -68,6 +71,7 @@ export class LiveDeviceLayer {
 
   /** A fix from the snapshot or the stream: shown if it is on this floor and newer than what is shown. */
   offer(device: LiveDevice): void {
+    this.receivedAt = Date.now();
     if (device.floorId !== this.floorId) {
       if (this.shown.has(device.id)) this.remove([device.id]);
       return;
@@ -138,7 +142,10 @@ export class LiveDeviceLayer {
       this.awaitingPaint = snapshot;
       this.map.triggerRepaint();
     });
-    this.onCount(this.shown.size);
+    if (this.shown.size !== this.lastCount) {
+      this.lastCount = this.shown.size;
+      this.onCount(this.shown.size);
+    }
   }
 
   private notePaint(): void {

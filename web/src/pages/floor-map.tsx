@@ -69,6 +69,7 @@ function probe(map: MapLibreMap, layer: LiveDeviceLayer): LiveMapProbe {
   return Object.freeze({
     paintedAt: () => layer.lastPaint.at,
     paintedDevices: () => layer.lastPaint.devices.size,
+    receivedAt: () => layer.receivedAt,
     fixesPaintedSince: (time: number) => {
       let n = 0;
       for (const d of layer.lastPaint.devices.values()) if (d.time >= time) n++;
