@@ -4,6 +4,8 @@ import { accuracyRadiusExpression, LatestPerDevice, LiveDevice, staleDevices } f
 const SOURCE = 'devices';
 export const DEVICE_DOT_LAYER = 'devices-dot';
 const SWEEP_EVERY_MS = 5_000;
+/** An update not painted after this long (a hidden tab paints nothing) no longer holds the next one back. */
+const STUCK_UPDATE_MS = 2_000;
 
 function deviceFeature(device: LiveDevice): GeoJSON.Feature<GeoJSON.Point> {
   return { type: 'Feature', id: device.id, properties: { id: device.id, accuracy: device.accuracy, time: device.time }, geometry: { type: 'Point', coordinates: device.lngLat } };
@@ -37,6 +39,8 @@ export class LiveDeviceLayer {
   /** Date.now() of the last fix offered (from the stream or the snapshot). */
   receivedAt = 0;
   private lastCount = 0;
+  /** Date.now() when the update now in the pipeline was sent; 0 when none is. */
+  private updatingSince = 0;
 
   constructor(
     private readonly map: MapLibreMap,
@@ -117,6 +121,10 @@ export class LiveDeviceLayer {
   private flush(): void {
     const source = this.map.getSource(SOURCE) as GeoJSONSource | undefined;
     if (!source) return;
+    // One update in the pipeline at a time: while the worker and the GPU are busy with the last
+    // one, fixes keep collecting (one per device) and go together once it is painted. Each update
+    // rebuilds the tiles it touches, so a slow machine gets fewer, larger updates, not a backlog.
+    if (this.updatingSince && Date.now() - this.updatingSince < STUCK_UPDATE_MS) return;
     const add: GeoJSON.Feature[] = [];
     const update: GeoJSONFeatureDiff[] = [];
     const remove = [...this.leaving].filter((id) => this.shown.has(id));
@@ -137,6 +145,7 @@ export class LiveDeviceLayer {
     }
     if (!add.length && !update.length && !remove.length) return;
     const snapshot = new Map(this.shown);
+    this.updatingSince = Date.now();
     void source.updateData({ remove, add, update }).then(() => {
       // The worker has the data; the paint that follows with the source loaded shows it.
       this.awaitingPaint = snapshot;
@@ -152,5 +161,7 @@ export class LiveDeviceLayer {
     if (!this.awaitingPaint || !this.map.isSourceLoaded(SOURCE)) return;
     this.painted = { at: Date.now(), devices: this.awaitingPaint };
     this.awaitingPaint = null;
+    this.updatingSince = 0;
+    if (this.latest.size || this.leaving.size) this.schedule();
   }
 }
