@@ -10,6 +10,7 @@ import { WebhookDelivery, WebhookDeliveryAttempt } from './webhooks/webhook-deli
 import { WebhookDeliveryWorker } from './webhooks/webhook-delivery.worker';
 import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity';
 import { WEBHOOK_SECRET_BOX, WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
+import { WebhookReplayService } from './webhooks/webhook-replay.service';
 import { WebhooksController } from './webhooks/webhooks.controller';
 
 /** Event delivery: webhooks (and, as they land, the outbox worker and the live streams). */
@@ -20,7 +21,8 @@ import { WebhooksController } from './webhooks/webhooks.controller';
     WebhookEndpointsService,
     WebhookDeliveriesService,
     WebhookDeliveryWorker,
-    { provide: DELIVERY_WAKE, inject: [WebhookDeliveryWorker], useFactory: (worker: WebhookDeliveryWorker) => () => worker.wake() },
+    WebhookReplayService,
+    { provide: DELIVERY_WAKE, inject: [WebhookDeliveryWorker], useFactory: (worker: WebhookDeliveryWorker) => () => worker.announce() },
     // Signing secrets must be read back to sign, so they are sealed, never stored in clear.
     { provide: WEBHOOK_SECRET_BOX, inject: [authConfig.KEY], useFactory: (config: AuthConfig) => new SecretBox(config.sealingSecret, 'webhook-secrets/v1') },
   ],

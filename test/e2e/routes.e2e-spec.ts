@@ -118,6 +118,7 @@ const DECLARED_ROUTES: RouteDeclaration[] = [
   { method: 'PUT', path: 'webhooks/:id', access: 'write' },
   { method: 'GET', path: 'webhooks/:id/deliveries', access: 'write' },
   { method: 'POST', path: 'webhooks/:id/deliveries/:deliveryId/retry', access: 'write' },
+  { method: 'POST', path: 'webhooks/:id/replay', access: 'write' },
   { method: 'POST', path: 'webhooks/:id/rotate_secret', access: 'write' },
   { method: 'POST', path: 'webhooks/:id/test', access: 'write' },
 ];

@@ -24,7 +24,7 @@ export interface OutgoingEvent {
   data: Record<string, unknown>;
 }
 
-/** Wakes this instance's worker once the enqueuing transaction has committed. */
+/** Wakes this instance's worker and tells the other instances' (call once the enqueuing transaction has committed). */
 export const DELIVERY_WAKE = Symbol('DELIVERY_WAKE');
 export type DeliveryWake = () => void;
 
@@ -126,11 +126,11 @@ export class WebhookDeliveriesService {
 }
 
 /** The body every attempt sends (contract 7.5), fixed when the delivery is enqueued. */
-function payloadOf(event: OutgoingEvent): string {
+export function payloadOf(event: OutgoingEvent): string {
   return JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data });
 }
 
-function newDelivery(endpointId: string, event: OutgoingEvent, payload: string, now: Date, firstAttemptAt: Date): WebhookDelivery {
+export function newDelivery(endpointId: string, event: OutgoingEvent, payload: string, now: Date, firstAttemptAt: Date): WebhookDelivery {
   return {
     id: randomUUID(),
     organizationId: event.organizationId,

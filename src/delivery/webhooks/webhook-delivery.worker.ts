@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
+import { Notifications } from '../../database/notifications';
 import { TransactionRunner } from '../../database/transactions';
 import { registerDeliveryQueueMetrics, webhookAttempts, webhookDead } from './delivery.metrics';
 import { classifyAttempt, nextAttemptAt } from './retry-schedule';
@@ -12,6 +13,9 @@ import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { sendWebhook } from './webhook-sender';
 import { signDelivery } from './webhook-signing';
+
+/** Told, after an enqueue commits on any instance, that deliveries are due: every other instance's worker looks at once. */
+export const WEBHOOK_DELIVERIES_CHANNEL = 'webhook_deliveries';
 
 /** Serializes claims across instances on PostgreSQL (SQLite: one process, transactions in turn). */
 const CLAIM_LOCK_ID = 0x63617274_77686b; // "cart" "whk"
@@ -32,23 +36,32 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   private ticking = false;
   private wakeAgain = false;
   private stopped = true;
+  private unsubscribe: (() => void) | undefined;
+  private announcing = false;
+  private announceAgain = false;
 
   constructor(
     @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
     private readonly endpoints: WebhookEndpointsService,
+    private readonly notifications: Notifications,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     registerDeliveryQueueMetrics(this.dataSource);
     if (!this.config.workerEnabled) return;
+    // Another instance's enqueue (an instance without a worker, or one whose worker is full) wakes this one at once, not at the next poll.
+    this.unsubscribe = await this.notifications.subscribe<{ instance?: unknown }>(WEBHOOK_DELIVERIES_CHANNEL, (message) => {
+      if (message?.instance !== this.instance) this.wake();
+    });
     this.stopped = false;
     this.schedule(0);
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
+    this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     // Attempts under way finish (bounded by their timeout); nothing new is claimed.
     await Promise.allSettled([...this.inFlight]);
@@ -66,6 +79,33 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     if (!this.config.workerEnabled) return;
     this.stopped = false;
     this.schedule(0);
+  }
+
+  /**
+   * Deliveries were enqueued and committed here: this worker looks now, and every other
+   * instance's is told (one notice at a time per instance; enqueues during one are covered by
+   * one more after it, so a burst of ingests costs a few notices, not one each).
+   */
+  announce(): void {
+    this.wake();
+    if (this.announcing) {
+      this.announceAgain = true;
+      return;
+    }
+    this.announcing = true;
+    void (async () => {
+      try {
+        do {
+          this.announceAgain = false;
+          await this.notifications.publish(WEBHOOK_DELIVERIES_CHANNEL, { instance: this.instance });
+        } while (this.announceAgain);
+      } catch (error) {
+        // The others find the deliveries at their next poll.
+        this.logger.warn(`could not announce deliveries: ${(error as Error).message}`);
+      } finally {
+        this.announcing = false;
+      }
+    })();
   }
 
   /** Look for due deliveries now (after an enqueue committed on this instance). */

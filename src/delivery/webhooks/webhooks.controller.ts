@@ -9,7 +9,17 @@ import { UuidParam } from '../../common/http/params';
 import { Page, PageQuery } from '../../common/pagination/pagination';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
-import { CreateWebhookDto, DeliveryResponseDto, ListDeliveriesQuery, UpdateWebhookDto, WebhookResponseDto, WebhookWithSecretDto } from './webhooks.dto';
+import { WebhookReplayService } from './webhook-replay.service';
+import {
+  CreateWebhookDto,
+  DeliveryResponseDto,
+  ListDeliveriesQuery,
+  ReplayResponseDto,
+  ReplayWebhookDto,
+  UpdateWebhookDto,
+  WebhookResponseDto,
+  WebhookWithSecretDto,
+} from './webhooks.dto';
 
 /** Contract 7.5. Webhooks see every event of the organization, so managing them needs read-write. */
 @ApiTags('Webhooks')
@@ -18,6 +28,7 @@ export class WebhooksController {
   constructor(
     private readonly endpoints: WebhookEndpointsService,
     private readonly deliveries: WebhookDeliveriesService,
+    private readonly replays: WebhookReplayService,
   ) {}
 
   @Get()
@@ -106,5 +117,19 @@ export class WebhooksController {
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'It is being attempted right now' })
   retry(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string, @UuidParam('deliveryId') deliveryId: string): Promise<DeliveryResponseDto> {
     return this.deliveries.retry(principal, id, deliveryId);
+  }
+
+  @Post(':id/replay')
+  @HttpCode(202)
+  @Access(AccessScope.Write)
+  @ApiOperation({
+    summary:
+      'Send events of the log to this webhook again, with their own webhook-id: {"from","to"} (occurred_at, at most 31 days and 10,000 events; only the types and filters the webhook subscribes to) or {"event_ids":[…]} (at most 1,000, delivered whatever it subscribes to)',
+  })
+  @ApiAcceptedResponse({ type: ReplayResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'Neither or both forms, a bad or too wide range, or event ids not in the log (each named)' })
+  replay(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string, @Body() dto: ReplayWebhookDto): Promise<ReplayResponseDto> {
+    return this.replays.replay(principal, id, dto);
   }
 }

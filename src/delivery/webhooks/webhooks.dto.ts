@@ -1,11 +1,13 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsNotEmpty, IsObject, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsISO8601, IsNotEmpty, IsObject, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { Optional } from '../../common/validation/optional';
 import { Trim } from '../../common/validation/transforms';
 import { PageQuery } from '../../common/pagination/pagination';
 import { WEBHOOK_EVENT_TYPES } from './event-types';
 import { DELIVERY_STATUSES, DeliveryStatus } from './webhook-delivery.entity';
+
+export const MAX_REPLAY_EVENT_IDS = 1000;
 
 export class WebhookFiltersDto {
   @ApiPropertyOptional({ type: [String], example: ['5962'], description: 'Only events of these buildings (empty: every building)' })
@@ -113,4 +115,32 @@ export class DeliveryResponseDto {
   @ApiProperty({ nullable: true, type: String }) last_attempt_at: string | null;
   @ApiProperty() created_at: string;
   @ApiProperty({ type: [DeliveryAttemptDto] }) attempt_log: DeliveryAttemptDto[];
+}
+
+/** `POST /webhooks/{id}/replay`: a range of occurred_at, or a list of events (one form, not both). */
+export class ReplayWebhookDto {
+  @ApiPropertyOptional({ example: '2026-11-20T00:00:00Z', description: 'With `to`: the events that occurred in [from, to] (at most 31 days, 10,000 events) and that the webhook subscribes to' })
+  @Optional()
+  @IsISO8601({ strict: true })
+  from?: string;
+
+  @ApiPropertyOptional({ example: '2026-11-21T00:00:00Z' })
+  @Optional()
+  @IsISO8601({ strict: true })
+  to?: string;
+
+  @ApiPropertyOptional({ type: [String], example: ['evt_3f1c9a2b7d4e5f60718293a4'], description: 'These events (at most 1,000), whatever the webhook subscribes to' })
+  @Optional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_REPLAY_EVENT_IDS)
+  @Matches(/^evt_[0-9a-f]{24}$/, { each: true, message: 'each value in event_ids must be an event id (evt_…)' })
+  event_ids?: string[];
+}
+
+export class ReplayResponseDto {
+  @ApiProperty({ format: 'uuid' }) webhook_id: string;
+  @ApiProperty({ description: 'Events the replay covers (in the range and subscribed to, or listed)' }) events: number;
+  @ApiProperty({ description: 'Deliveries queued for an attempt now (a new one, or the existing delivery of that event to this webhook sent again)' }) enqueued: number;
+  @ApiProperty({ description: 'Events whose delivery to this webhook was being attempted at that moment (left to that attempt)' }) in_flight: number;
 }
