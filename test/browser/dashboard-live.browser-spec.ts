@@ -9,6 +9,7 @@ import { ensureDashboardBuilt } from '../support/dashboard-build';
 import { launchChromium, logIn, newPage, screenshot } from '../support/dashboard-browser';
 import { listenOnLoopback } from '../support/sdk-client';
 import { createTestApp, TestApp } from '../support/test-app';
+import { waitFor, WebhookReceiver } from '../support/webhook-receiver';
 
 /** What the test reads inside the page: the map's read-only probe and the test's own frame clock. */
 declare const window: { cartographLiveMap: LiveMapProbe; longestFrameGap: number; longTasks: number[]; requestAnimationFrame(callback: (now: number) => void): number };
@@ -158,6 +159,39 @@ describe('dashboard live views in a browser', () => {
     await tail.page.close();
     await page.close();
   }, 120_000);
+
+  it('replays a past event to a webhook from its page, with the event id as webhook-id', async () => {
+    const [enter] = (await t.http.get('/api/v1/geofencing/events?types=geofence.enter&limit=1').set(admin).expect(200)).body.data as Array<{ id: string }>;
+    expect(enter?.id).toMatch(/^evt_/);
+    const receiver = await new WebhookReceiver().start();
+    try {
+      const created = await t.http.post('/api/v1/webhooks').set(admin).send({ url: receiver.url, event_types: ['geofence.enter'] }).expect(201);
+      receiver.secrets.push(created.body.secret);
+      const { page, problems } = await newPage(browser);
+      await logIn(page, domain, org.email, org.password);
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.locator(`tr[data-webhook-id="${created.body.id}"]`).getByRole('button', { name: 'Deliveries' }).click();
+      const replay = page.getByRole('form', { name: 'Replay events' });
+      await replay.getByRole('radio', { name: /Particular events/ }).check();
+
+      // An id the log does not have is named next to the list, and nothing is sent.
+      await replay.getByLabel('Event ids').fill(`${enter.id}, evt_000000000000000000000000`);
+      await replay.getByRole('button', { name: 'Replay' }).click();
+      await expect.poll(() => replay.locator('ul.error').innerText()).toContain('evt_000000000000000000000000');
+
+      await replay.getByLabel('Event ids').fill(enter.id);
+      await replay.getByRole('button', { name: 'Replay' }).click();
+      await expect.poll(() => replay.getByTestId('replay-result').innerText()).toContain('1 event to replay: 1 delivery queued');
+      await waitFor(() => receiver.received.length, (n) => n >= 1, 10_000, 'the replayed delivery');
+      expect(receiver.received.map((r) => r.id)).toEqual([enter.id]);
+      expect(receiver.received[0].verifiedWith).toBe(0);
+      await screenshot(page, 'webhook-replay');
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await receiver.stop();
+    }
+  });
 
   it('pages back in time through the event log', async () => {
     const { page, problems } = await newPage(browser);
