@@ -227,7 +227,7 @@ export function FloorMapPage({ buildingId, floorId }: { buildingId: string; floo
         streams.push(
           openLiveStream({
             path: '/geofencing/events/stream',
-            params: { building_ids: buildingId, types: ['geofence.enter', 'geofence.exit', 'geofence.dwell'] },
+            params: { building_ids: buildingId },
             events: ['geofence.enter', 'geofence.exit', 'geofence.dwell'],
             onEvent: (type, data) => {
               const event = data as GeofenceEvent;
