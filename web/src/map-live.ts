@@ -48,7 +48,9 @@ export class LiveDeviceLayer {
     centreLat: number,
     private readonly onCount: (count: number) => void = () => {},
   ) {
-    map.addSource(SOURCE, { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
+    // Tiles cut at the zoom shown (up to 24): an overscaled tile of a lower zoom would hold every device, and each of
+    // the several tiles on screen would rebuild all of them on every update.
+    map.addSource(SOURCE, { type: 'geojson', data: { type: 'FeatureCollection', features: [] }, maxzoom: 24 });
     map.addLayer({
       id: 'devices-accuracy',
       type: 'circle',
