@@ -192,6 +192,16 @@ describe('dashboard live views in a browser', () => {
       await waitFor(() => receiver.received.length, (n) => n >= 1, 10_000, 'the replayed delivery');
       expect(receiver.received.map((r) => r.id)).toEqual([enter.id]);
       expect(receiver.received[0].verifiedWith).toBe(0);
+
+      // A time range replays what the webhook subscribes to that happened then: that enter again, same webhook-id.
+      const localMinute = (offsetMs: number) =>
+        page.evaluate(`(() => { const d = new Date(Date.now() + ${offsetMs}); return new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16); })()`) as Promise<string>;
+      await replay.getByRole('radio', { name: /in a time range/ }).check();
+      await replay.getByLabel('From', { exact: true }).fill(await localMinute(-120_000));
+      await replay.getByLabel('To', { exact: true }).fill(await localMinute(120_000));
+      await replay.getByRole('button', { name: 'Replay' }).click();
+      await expect.poll(() => replay.getByTestId('replay-result').innerText()).toMatch(/\d+ events? to replay: \d+ deliver(y|ies) queued/);
+      await waitFor(() => receiver.byId(enter.id).length, (n) => n >= 2, 10_000, 'the enter replayed by its time range');
       await screenshot(page, 'webhook-replay');
       expect(problems).toEqual([]);
       await page.close();
