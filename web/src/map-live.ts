@@ -149,9 +149,10 @@ export class LiveDeviceLayer {
     const snapshot = new Map(this.shown);
     this.updatingSince = Date.now();
     void source.updateData({ remove, add, update }).then(() => {
-      // The worker has the data; the paint that follows with the source loaded shows it.
+      // The worker has the data and the tiles it touches are reloading; the paint that follows with the source
+      // loaded shows it. No repaint is asked for here: one now would draw the old tiles again, and a frame of
+      // 2,000 circles costs hundreds of milliseconds in software WebGL.
       this.awaitingPaint = snapshot;
-      this.map.triggerRepaint();
     });
     if (this.shown.size !== this.lastCount) {
       this.lastCount = this.shown.size;

@@ -167,7 +167,8 @@ export function FloorMapPage({ buildingId, floorId }: { buildingId: string; floo
       setOccupancy(occ);
       occupancyRef.current = occ;
       const corners = planCorners(b);
-      const map = new MapLibreMap({ container: container.current!, style: EMPTY_STYLE, attributionControl: false, dragRotate: false });
+      // No fade: each fade frame is drawn again, and software WebGL (SwiftShader) pays for every one of them.
+      const map = new MapLibreMap({ container: container.current!, style: EMPTY_STYLE, attributionControl: false, dragRotate: false, fadeDuration: 0 });
       mapRef.current = map;
       const lngs = corners.map((c) => c[0]);
       const lats = corners.map((c) => c[1]);
