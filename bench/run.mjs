@@ -11,6 +11,7 @@
 //   node bench/pipeline.mjs               CPU per request in process, for a machine shared with other work
 //   npm run bench -- --scenarios=11,12 --devices=1000 --realtime-connections=4   positions: ingest, live read
 //   npm run bench -- --scenarios=11,14 --devices=1000   ingest with geofence evaluation (11) and without fences (14)
+//   npm run bench -- --scenarios=15 --delivery-rate=5000   event delivery: ingest answer -> SSE client / webhook receiver, webhook throughput
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,6 +54,9 @@ function parseOptions(argv) {
      * polling is the load this read serves.
      */
     realtimeConnections: Number(values['realtime-connections'] ?? 4),
+    /** Scenario 15: fixes per second offered (open loop), and the share of devices whose every fix fires an event. */
+    deliveryRate: Number(values['delivery-rate'] ?? 5000),
+    deliveryFiring: Number(values['delivery-firing'] ?? 0.1),
     /** Directory for a V8 CPU profile of the server (`--profile=/tmp/prof`), to see where the time goes. */
     profile: values.profile,
   };
@@ -189,7 +193,16 @@ async function startServer(database) {
 async function seed(base) {
   const started = Date.now();
   const credentials = 'bench@example.test:bench-password-123';
-  const { json: tokens } = await api(base, 'POST', '/api/v1/auth/access_tokens', { basic: credentials });
+  // The first administrator is created once the port listens (its argon2 hash takes a moment): wait for it.
+  let tokens;
+  for (let attempt = 0; !tokens; attempt += 1) {
+    try {
+      tokens = (await api(base, 'POST', '/api/v1/auth/access_tokens', { basic: credentials })).json;
+    } catch (error) {
+      if (attempt >= 100) throw error;
+      await sleep(200);
+    }
+  }
   const token = tokens.access_token;
   const location = { lat: 42.8723597, lng: -8.5633224 };
   const { json: building } = await api(base, 'POST', '/api/v1/buildings', {
@@ -366,6 +379,10 @@ function scenarioSpecs(base, seeded) {
       },
       runs: [{ ...common, method: 'POST', path: '/api/v1/realtime/positions', headers: { 'x-api-key': seeded.positioningKey, 'content-type': 'application/json' }, positions: bareFloorSpec }],
     },
+    15: {
+      title: `event delivery, ${options.deliveryRate} fixes/s offered, ${Math.round(options.deliveryFiring * 100)} % of devices firing`,
+      custom: () => deliveryScenario(base, seeded),
+    },
     12: {
       title: `GET /realtime/positions?building_ids= (${options.devices} live devices, ${options.realtimeConnections} connections)`,
       prepare: async () => {
@@ -393,6 +410,55 @@ function scenarioSpecs(base, seeded) {
 }
 
 const POSITIONS_PER_BATCH = 100;
+/** The server's pid, for scenario 15's CPU per delivery. */
+let serverProcessId = 0;
+
+/**
+ * Scenario 15 (issue 13): a floor of its own with 100 fences that fire at once (no min dwell, no
+ * exit grace), then `bench/delivery.mjs` offers fixes at --delivery-rate and measures, per event,
+ * the time from the ingest answer to its arrival on an SSE client and on a local webhook
+ * receiver, then the webhook throughput to that receiver (a replay of the events).
+ */
+async function deliveryScenario(base, seeded) {
+  const token = seeded.token;
+  const { json: floor } = await api(base, 'POST', '/api/v1/floors', { token, body: { building_id: seeded.building.id, level: options.floors + 2, name: 'Delivery' } });
+  const fences = [];
+  for (let row = 0; row < 10; row += 1) {
+    for (let column = 0; column < 10; column += 1) fences.push({ lat: seeded.location.lat + row * 2e-4, lng: seeded.location.lng + column * 2e-4 });
+  }
+  await inParallel(fences.length, 8, async (index) => {
+    const { json: fence } = await api(base, 'POST', '/api/v1/geofences', {
+      token,
+      body: { name: `Gate ${index}`, code: `G${index}`, building_id: String(seeded.building.id), floor_id: floor.id, geometric: ring(fences[index].lat, fences[index].lng, 4e-5) },
+    });
+    await api(base, 'PUT', `/api/v1/geofences/${fence.id}/rules`, { token, body: { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0 } });
+  });
+  const spec = {
+    url: base,
+    token,
+    readKey: seeded.apiKey,
+    positioningKey: seeded.positioningKey,
+    floorId: floor.id,
+    fences,
+    outsideOffset: 1e-4,
+    away: { lat: seeded.location.lat + 3e-3, lng: seeded.location.lng },
+    devices: options.devices,
+    firing: options.deliveryFiring,
+    rate: options.deliveryRate,
+    batch: POSITIONS_PER_BATCH,
+    duration: options.duration,
+    maxInFlight: 64,
+    serverPid: serverProcessId,
+  };
+  const file = join(work, `delivery-${Date.now()}.json`);
+  writeFileSync(file, JSON.stringify(spec));
+  const child = track(spawn(process.execPath, [join(root, 'bench/delivery.mjs'), file], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  const code = await new Promise((done) => child.once('exit', done));
+  if (code !== 0) throw new Error(`bench/delivery.mjs exited ${code}`);
+  return JSON.parse(output.trim().split('\n').pop());
+}
 const ms = (value) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
@@ -419,6 +485,7 @@ async function main() {
   const database = await prepareDatabase();
   console.log(`Cartograph benchmark: ${database.kind}, ${cpus().length} cores, node ${process.version}, ${options.duration} s per scenario, ${options.connections} connections`);
   const { server, base } = await startServer(database);
+  serverProcessId = server.pid;
   try {
     const seeded = await seed(base);
     console.log(`Seeded 1 building, ${options.floors} floors, ${options.geofences} geofences in ${seeded.seconds.toFixed(1)} s`);
@@ -434,6 +501,21 @@ async function main() {
     const specs = scenarioSpecs(base, seeded);
     for (const number of options.scenarios) {
       const scenario = specs[number];
+      if (scenario.custom) {
+        const cpuBefore = cpuSecondsOf(server.pid);
+        const result = await scenario.custom();
+        const cpuSeconds = cpuSecondsOf(server.pid) - cpuBefore;
+        const row = (name, rps, latency, errors = 0) => ({ name: `${number}${name}`, rps, p50: latency.p50, p99: latency.p99, errors, ratio: null, peakRss: rssOf(server.pid), cpuPerRequest: 0 });
+        rows.push(
+          { ...row(`. ${scenario.title}: ingest`, result.batches / result.seconds, result.ingest, result.failedBatches), itemsPerSecond: result.fixesPerSecond },
+          row(`a. ingest answer -> SSE client (${result.events} events, ${result.sse.missing} missing)`, result.sse.count / result.seconds, result.sse, result.sse.missing),
+          row(`b. ingest answer -> webhook receiver (${result.webhook.missing} missing)`, result.webhook.count / result.seconds, result.webhook, result.webhook.missing),
+          { ...row(`c. webhook throughput, one receiver (replay of ${result.replay.deliveries})`, result.replay.perSecond, { p50: 0, p99: 0 }), cpuPerRequest: result.replay.cpuMicrosPerDelivery },
+        );
+        console.log(`Scenario ${number}: ${JSON.stringify(result)} (server CPU ${cpuSeconds.toFixed(1)} s)`);
+        await sleep(1000);
+        continue;
+      }
       if (scenario.prepare) await scenario.prepare();
       const { results, peakRss, cpuSeconds } = await drive(scenario.runs, server.pid);
       // The server's CPU per request (all requests of the scenario's runs together).

@@ -211,7 +211,9 @@ describe.runIf(testDatabaseKind() === 'postgres')('webhook deliveries with two i
   beforeAll(async () => {
     const database = await freshDatabase();
     // One JWT secret, as instances behind one load balancer share it (it also seals the webhook secrets).
-    const env = { ...ENV, JWT_SECRET: `two-instances-${'x'.repeat(40)}` };
+    // One attempt at a time per instance (so each leases at most 4): an instance alone on an endpoint would otherwise
+    // lease a batch of its deliveries, and one worker could take all 30 before the other looks.
+    const env = { ...ENV, WEBHOOK_CONCURRENCY: '1', JWT_SECRET: `two-instances-${'x'.repeat(40)}` };
     a = await createTestApp({ env, database });
     b = await createTestApp({ env, database: { ...database, drop: async () => undefined } });
     receiver = await new WebhookReceiver().start();

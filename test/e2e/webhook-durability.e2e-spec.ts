@@ -105,6 +105,37 @@ describe('webhook deliveries survive the server stopping between an event and it
   });
 });
 
+describe('a burst of deliveries to one fast receiver', () => {
+  it('is leased in batches and sent 4 at a time at most, each once, every attempt recorded', async () => {
+    const receiver = await new WebhookReceiver().start();
+    const t = await createTestApp({ env: { ...ENV, ...SHARED } });
+    try {
+      const org = await signUp(t, 'Burst');
+      const site = await eventSite(t, org.auth);
+      const hook = await t.http.post('/api/v1/webhooks').set(org.auth).send({ url: receiver.url }).expect(201);
+      receiver.secrets = [hook.body.secret];
+      // A little latency per answer, so that the bound on concurrent requests is exercised.
+      receiver.mode = (_req, res) => setTimeout(() => res.writeHead(204).end(), 5);
+      const events = await visits(t, org.auth, site, Array.from({ length: 100 }, (_, i) => `burst-${i}`));
+      expect(events).toHaveLength(200);
+      await waitFor(() => events.filter((event) => receiver.byId(event.id).length > 0).length, (n) => n === events.length, 20_000, 'every delivery');
+      await waitFor(
+        async () => (await t.dataSource.query(`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'succeeded' AND lease_owner IS NULL`)) as Array<{ n: number | string }>,
+        ([row]) => Number(row.n) === events.length,
+        10_000,
+        'every outcome recorded',
+      );
+      for (const event of events) expect(receiver.byId(event.id)).toHaveLength(1);
+      expect(receiver.maxInFlight).toBeLessThanOrEqual(4);
+      const [attempts] = (await t.dataSource.query('SELECT COUNT(*) AS n FROM webhook_delivery_attempts')) as Array<{ n: number | string }>;
+      expect(Number(attempts.n)).toBe(events.length);
+    } finally {
+      await t.close();
+      await receiver.stop();
+    }
+  });
+});
+
 describe.runIf(testDatabaseKind() === 'postgres')('webhook workers wake across instances (LISTEN/NOTIFY)', () => {
   let a: TestApp;
   let b: TestApp;

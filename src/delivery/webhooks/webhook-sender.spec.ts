@@ -1,11 +1,12 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendWebhook } from './webhook-sender';
+import { deliveryAgents, sendWebhook } from './webhook-sender';
 
 describe('sendWebhook', () => {
   let server: Server;
   let base: string;
+  let connections = 0;
   const seen: Array<{ headers: Record<string, unknown>; body: string }> = [];
 
   beforeAll(async () => {
@@ -21,6 +22,7 @@ describe('sendWebhook', () => {
         res.writeHead(500).end('boom '.repeat(500));
       });
     });
+    server.on('connection', () => connections++);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -77,5 +79,24 @@ describe('sendWebhook', () => {
     const viaName = await sendWebhook(new URL(`http://receiver.example.test:${new URL(base).port}/ok`), {}, '{}', { ...options, resolve: async () => ['127.0.0.1'] });
     expect(viaName.status).toBe(204);
     expect(seen.length).toBe(before + 1);
+  });
+
+  it('reuses one connection for successive attempts with the keep-alive agents, vetting the address when it connects', async () => {
+    const agents = deliveryAgents();
+    try {
+      const before = connections;
+      for (let i = 0; i < 3; i++) {
+        const result = await sendWebhook(new URL(`${base}/ok`), { 'webhook-id': `keep-${i}` }, '{}', { timeoutMs: 2000, blockPrivateNetworks: false, agents });
+        expect(result.status).toBe(204);
+      }
+      expect(connections - before).toBe(1);
+      // A pooled connection never bypasses the refusal: a refused address fails before any connection.
+      const refused = await sendWebhook(new URL(base.replace('127.0.0.1', '169.254.169.254')), {}, '{}', { timeoutMs: 2000, blockPrivateNetworks: false, agents });
+      expect(refused.status).toBeNull();
+      expect(refused.error).toMatch(/refused target/);
+    } finally {
+      agents.http.destroy();
+      agents.https.destroy();
+    }
   });
 });

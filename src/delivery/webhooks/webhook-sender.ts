@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { refusalForAddress, Resolver, systemResolver, WebhookTargetRefused } from './target-guard';
@@ -17,6 +17,22 @@ export interface SendOptions {
   timeoutMs: number;
   blockPrivateNetworks: boolean;
   resolve?: Resolver;
+  /**
+   * Keep-alive agents (one for http, one for https) so attempts to one receiver reuse their
+   * connections; a pooled connection was opened to an address vetted when it connected. Without
+   * them, each attempt opens a connection of its own.
+   */
+  agents?: { http: HttpAgent; https: HttpsAgent };
+}
+
+/**
+ * Keep-alive agents for `SendOptions.agents`. An idle connection is closed after 4 s, before the
+ * 5 s after which common servers (Node's among them) close theirs, so an attempt seldom picks a
+ * connection the receiver is closing.
+ */
+export function deliveryAgents(): { http: HttpAgent; https: HttpsAgent } {
+  const options = { keepAlive: true, maxFreeSockets: 16, timeout: 4000, scheduling: 'lifo' as const };
+  return { http: new HttpAgent(options), https: new HttpsAgent(options) };
 }
 
 const RESPONSE_EXCERPT_BYTES = 512;
@@ -73,7 +89,7 @@ export function sendWebhook(url: URL, headers: Record<string, string>, body: str
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Cartograph-Webhooks/1' },
         lookup: vettedLookup,
-        agent: false,
+        agent: options.agents ? (url.protocol === 'https:' ? options.agents.https : options.agents.http) : false,
       },
       (res: IncomingMessage) => {
         const chunks: Buffer[] = [];
