@@ -22,8 +22,9 @@ export interface PaintedDevices {
 /**
  * The live devices of one floor on the map: a dot and an accuracy circle each, in one GeoJSON
  * source changed in place (`updateData` diffs, not the whole collection) at most once per
- * animation frame, however many fixes arrived meanwhile, so a thousand devices reporting every
- * second cost one small diff per frame.
+ * animation frame and only once the last update is painted, however many fixes arrived
+ * meanwhile (one per device is kept), so a thousand devices reporting every second never build
+ * a backlog.
  */
 export class LiveDeviceLayer {
   private readonly latest = new LatestPerDevice();
@@ -36,8 +37,7 @@ export class LiveDeviceLayer {
   private painted: PaintedDevices = { at: 0, devices: new Map() };
   private readonly onRender = () => this.notePaint();
   private destroyed = false;
-  /** Date.now() of the last fix offered (from the stream or the snapshot). */
-  receivedAt = 0;
+  private lastReceivedAt = 0;
   private lastCount = 0;
   /** Date.now() when the update now in the pipeline was sent; 0 when none is. */
   private updatingSince = 0;
@@ -77,7 +77,7 @@ export class LiveDeviceLayer {
 
   /** A fix from the snapshot or the stream: shown if it is on this floor and newer than what is shown. */
   offer(device: LiveDevice): void {
-    this.receivedAt = Date.now();
+    this.lastReceivedAt = Date.now();
     if (device.floorId !== this.floorId) {
       if (this.shown.has(device.id)) this.remove([device.id]);
       return;
@@ -87,6 +87,11 @@ export class LiveDeviceLayer {
 
   get count(): number {
     return this.shown.size;
+  }
+
+  /** Date.now() of the last fix offered (from the stream or the snapshot). */
+  get receivedAt(): number {
+    return this.lastReceivedAt;
   }
 
   get lastPaint(): PaintedDevices {
