@@ -1,12 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { login } from '../support/admin';
 import { createOrganization, TestOrganization } from '../support/auth';
 import { createBuilding, createFloor } from '../support/cartography';
 import { ensureDashboardBuilt } from '../support/dashboard-build';
+import { launchChromium, logIn as logInAs, newPage as openPage, screenshot as shot } from '../support/dashboard-browser';
 import { listenOnLoopback } from '../support/sdk-client';
 import { createTestApp, TestApp } from '../support/test-app';
 import { waitFor, WebhookReceiver } from '../support/webhook-receiver';
@@ -15,10 +13,6 @@ import { waitFor, WebhookReceiver } from '../support/webhook-receiver';
  * The dashboard as a person uses it: Debian's chromium (playwright-core) against the real server
  * on loopback, with the dashboard `npm run build` produces. WebGL for the map runs on SwiftShader.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// DASHBOARD_SCREENSHOTS=docs/screenshots refreshes the README's pictures.
-const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS ?? join(tmpdir(), `cartograph-dashboard-${process.pid}`);
-
 describe('dashboard in a browser', () => {
   let t: TestApp;
   let domain: string;
@@ -27,25 +21,12 @@ describe('dashboard in a browser', () => {
   let admin: Record<string, string>;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run installs it)`);
     process.env.DASHBOARD_DIR = ensureDashboardBuilt();
-    mkdirSync(SCREENSHOTS, { recursive: true });
     t = await createTestApp();
     domain = await listenOnLoopback(t);
     org = await createOrganization(t, 'Dashboard');
     admin = (await login(t, org.email, org.password)).auth;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--headless',
-        '--use-angle=swiftshader',
-        '--enable-unsafe-swiftshader',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -53,26 +34,8 @@ describe('dashboard in a browser', () => {
     delete process.env.DASHBOARD_DIR;
   });
 
-  /** A new page that records what the browser complains about (script errors, CSP refusals). */
-  async function newPage(viewport = { width: 1280, height: 800 }): Promise<{ page: Page; problems: string[] }> {
-    const page = await browser.newPage({ viewport });
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error' && !/status of 4\d\d/.test(m.text())) problems.push(`console: ${m.text()}`);
-    });
-    return { page, problems };
-  }
-
-  async function logIn(page: Page, email = org.email, password = org.password): Promise<void> {
-    await page.goto(`${domain}/`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('heading', { name: 'Buildings' }).waitFor();
-  }
-
-  const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+  const newPage = (viewport?: { width: number; height: number }) => openPage(browser, viewport);
+  const logIn = (page: Page, email = org.email, password = org.password) => logInAs(page, domain, email, password);
 
   it('logs in, makes an API key, uses it, lowers its permission, revokes it, and logs out', async () => {
     const { page, problems } = await newPage();

@@ -5,6 +5,7 @@ import { onSessionExpired } from './api';
 import { ErrorBox, Loading } from './components/ui';
 import { AdminPage } from './pages/admin';
 import { BuildingPage, BuildingsPage } from './pages/buildings';
+import { EventsPage } from './pages/events';
 import { LoginPage } from './pages/login';
 import { ProfilePage } from './pages/profile';
 import { WebhooksPage } from './pages/webhooks';
@@ -60,6 +61,7 @@ function App() {
   else if (match('/buildings', path)) page = <BuildingsPage canWrite />;
   else if (match('/profile', path)) page = <ProfilePage session={session} />;
   else if (match('/admin', path) && isAdmin) page = <AdminPage />;
+  else if (match('/events', path)) page = <EventsPage />;
   else if (match('/webhooks', path)) page = <WebhooksPage />;
   else if (match('/analytics', path))
     page = (
@@ -81,6 +83,9 @@ function App() {
           </a>
           <a href="/analytics" aria-current={path === '/analytics' ? 'page' : undefined}>
             Analytics
+          </a>
+          <a href="/events" aria-current={path === '/events' ? 'page' : undefined}>
+            Events
           </a>
           <a href="/webhooks" aria-current={path === '/webhooks' ? 'page' : undefined}>
             Webhooks

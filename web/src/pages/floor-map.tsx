@@ -3,12 +3,18 @@ import 'maplibre-gl/dist/maplibre-gl.css';
 // MapLibre finds its worker next to its own module, which bundling moves: hand it the bundled
 // worker (served from 'self', so the Content-Security-Policy needs no blob: workers).
 import mapWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?worker&url';
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { TerraDraw, TerraDrawPolygonMode, TerraDrawSelectMode } from 'terra-draw';
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
-import { api, ApiError, getAll, request } from '../api';
+import { api, ApiError, getAll, query, request } from '../api';
+import type { GeofenceEvent } from '../components/event-list';
+import { FenceDetails } from '../components/fence-details';
 import { ActionButton, ErrorBox, Field, Loading, useAction } from '../components/ui';
 import { planCorners, toLatLngRing, toLngLatRing } from '../geo';
+import { LiveMapProbe, OCCUPANCY_SCALE, occupancyColour, PositionFeature, toLiveDevice } from '../live';
+import { openLiveStream, StreamStatus } from '../live-stream';
+import { DEVICE_DOT_LAYER, LiveDeviceLayer } from '../map-live';
 import type { Building, Floor } from './buildings';
 
 interface Geofence {
@@ -35,11 +41,45 @@ const EMPTY_STYLE: StyleSpecification = {
 };
 
 
-function fencesGeoJson(fences: Geofence[]): GeoJSON.FeatureCollection {
+type Occupancy = Readonly<Record<string, number>>;
+
+/** Each fence with its occupancy and the colour that goes with it (the list beside the map uses the same). */
+function fencesGeoJson(fences: Geofence[], occupancy: Occupancy): GeoJSON.FeatureCollection {
   return {
     type: 'FeatureCollection',
-    features: fences.map((f) => ({ type: 'Feature', id: f.id, properties: { id: f.id, name: f.name }, geometry: { type: 'Polygon', coordinates: [toLngLatRing(f.geometric)] } })),
+    features: fences.map((f) => ({
+      type: 'Feature',
+      id: f.id,
+      properties: { id: f.id, name: f.name, occupants: occupancy[f.id] ?? 0, colour: occupancyColour(occupancy[f.id] ?? 0) },
+      geometry: { type: 'Polygon', coordinates: [toLngLatRing(f.geometric)] },
+    })),
   };
+}
+
+const loadOccupancy = async (floorId: string): Promise<Occupancy> =>
+  Object.fromEntries((await api.get<{ data: Array<{ geofence_id: string; occupants: number }> }>(`/geofencing/occupancy${query({ floor_ids: floorId })}`)).data.map((o) => [o.geofence_id, o.occupants]));
+
+declare global {
+  interface Window {
+    cartographLiveMap?: LiveMapProbe;
+  }
+}
+
+function probe(map: MapLibreMap, layer: LiveDeviceLayer): LiveMapProbe {
+  return Object.freeze({
+    paintedAt: () => layer.lastPaint.at,
+    paintedDevices: () => layer.lastPaint.devices.size,
+    receivedAt: () => layer.receivedAt,
+    fixesPaintedSince: (time: number) => {
+      let n = 0;
+      for (const d of layer.lastPaint.devices.values()) if (d.time >= time) n++;
+      return n;
+    },
+    renderedDevices: () =>
+      map.queryRenderedFeatures({ layers: [DEVICE_DOT_LAYER] }).map((f) => ({ id: String(f.properties.id), lngLat: (f.geometry as GeoJSON.Point).coordinates as [number, number] })),
+    renderedFences: () =>
+      map.queryRenderedFeatures({ layers: ['fences-fill'] }).map((f) => ({ id: String(f.properties.id), occupants: Number(f.properties.occupants), colour: String(f.properties.colour) })),
+  });
 }
 
 function poisGeoJson(pois: Poi[]): GeoJSON.FeatureCollection {
@@ -54,6 +94,8 @@ interface Selected {
   etag: string | null;
 }
 
+const STATUS_WORDS: Record<StreamStatus, string> = { connecting: 'connecting…', live: 'live', reconnecting: 'reconnecting…', stopped: 'stopped' };
+
 export function FloorMapPage({ buildingId, floorId }: { buildingId: string; floorId: string }) {
   const container = useRef<HTMLDivElement>(null);
   const mapRef = useRef<MapLibreMap | null>(null);
@@ -61,47 +103,90 @@ export function FloorMapPage({ buildingId, floorId }: { buildingId: string; floo
   const [building, setBuilding] = useState<Building | null>(null);
   const [floor, setFloor] = useState<Floor | null>(null);
   const [fences, setFences] = useState<Geofence[]>([]);
+  const [occupancy, setOccupancy] = useState<Occupancy>({});
   const [loadError, setLoadError] = useState<unknown>(null);
   const [selected, setSelected] = useState<Selected | null>(null);
   const [mode, setMode] = useState<'view' | 'draw' | 'edit'>('view');
   const [drawn, setDrawn] = useState<number[][] | null>(null);
+  const [deviceCount, setDeviceCount] = useState(0);
+  const [positionsStatus, setPositionsStatus] = useState<StreamStatus>('connecting');
+  const [eventsStatus, setEventsStatus] = useState<StreamStatus>('connecting');
+  const [liveError, setLiveError] = useState<unknown>(null);
+  // Bumped when an event of the selected fence arrives: its panel reloads its lists.
+  const [detailsKey, setDetailsKey] = useState(0);
+  const fencesRef = useRef<Geofence[]>([]);
+  const occupancyRef = useRef<Occupancy>({});
+  const selectedRef = useRef<string | null>(null);
+  fencesRef.current = fences;
+  occupancyRef.current = occupancy;
+  selectedRef.current = selected?.fence.id ?? null;
 
   async function loadFences(): Promise<Geofence[]> {
     const list = await getAll<Geofence>(`/geofences?floor_ids=${floorId}`);
     setFences(list);
+    fencesRef.current = list;
     return list;
   }
 
   useEffect(() => {
     let cancelled = false;
+    let layer: LiveDeviceLayer | null = null;
+    const streams: Array<{ close(): void }> = [];
+    let occupancyTimer: ReturnType<typeof setTimeout> | undefined;
+
+    /** Occupancy again, at most a few times a second however many enters and exits arrive. */
+    const refreshOccupancy = () => {
+      if (occupancyTimer) return;
+      occupancyTimer = setTimeout(() => {
+        occupancyTimer = undefined;
+        loadOccupancy(floorId).then(
+          (o) => {
+            if (cancelled) return;
+            setOccupancy(o);
+            occupancyRef.current = o;
+            refreshFenceLayer(fencesRef.current, o);
+          },
+          (e) => !cancelled && setLiveError(e),
+        );
+      }, 250);
+    };
+
     (async () => {
-      const [b, f, list, pois] = await Promise.all([
+      const [b, f, list, pois, occ] = await Promise.all([
         api.get<Building>(`/buildings/${buildingId}`),
         api.get<Floor>(`/floors/${floorId}`),
         getAll<Geofence>(`/geofences?floor_ids=${floorId}`),
         api.get<Poi[]>(`/buildings/${buildingId}/pois`),
+        loadOccupancy(floorId),
       ]);
       if (cancelled) return;
       setBuilding(b);
       setFloor(f);
       setFences(list);
+      fencesRef.current = list;
+      setOccupancy(occ);
+      occupancyRef.current = occ;
       const corners = planCorners(b);
-      const map = new MapLibreMap({ container: container.current!, style: EMPTY_STYLE, attributionControl: false, dragRotate: false });
+      // No fade: each fade frame is drawn again, and software WebGL (SwiftShader) pays for every one of them.
+      const map = new MapLibreMap({ container: container.current!, style: EMPTY_STYLE, attributionControl: false, dragRotate: false, fadeDuration: 0 });
       mapRef.current = map;
       const lngs = corners.map((c) => c[0]);
       const lats = corners.map((c) => c[1]);
       map.fitBounds([Math.min(...lngs), Math.min(...lats), Math.max(...lngs), Math.max(...lats)] as LngLatBoundsLike, { padding: 30, animate: false });
       map.addControl(new NavigationControl({ showCompass: false }));
       map.on('load', () => {
+        if (cancelled) return;
         if (f.maps.map_url) {
           map.addSource('plan', { type: 'image', url: f.maps.map_url, coordinates: corners });
           map.addLayer({ id: 'plan', type: 'raster', source: 'plan', paint: { 'raster-fade-duration': 0 } });
         }
-        map.addSource('fences', { type: 'geojson', data: fencesGeoJson(list) });
-        map.addLayer({ id: 'fences-fill', type: 'fill', source: 'fences', paint: { 'fill-color': '#2b7bb9', 'fill-opacity': 0.25 } });
-        map.addLayer({ id: 'fences-line', type: 'line', source: 'fences', paint: { 'line-color': '#1f4e79', 'line-width': 2 } });
+        map.addSource('fences', { type: 'geojson', data: fencesGeoJson(fencesRef.current, occupancyRef.current) });
+        map.addLayer({ id: 'fences-fill', type: 'fill', source: 'fences', paint: { 'fill-color': ['get', 'colour'], 'fill-opacity': 0.3 } });
+        map.addLayer({ id: 'fences-line', type: 'line', source: 'fences', paint: { 'line-color': ['get', 'colour'], 'line-width': 2 } });
         map.addSource('pois', { type: 'geojson', data: poisGeoJson(pois.filter((p) => p.position.floor_id === f.id)) });
         map.addLayer({ id: 'pois', type: 'circle', source: 'pois', paint: { 'circle-radius': 5, 'circle-color': '#e07a1f', 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 } });
+        layer = new LiveDeviceLayer(map, f.id, b.location.lat, setDeviceCount);
+        window.cartographLiveMap = probe(map, layer);
         map.on('click', 'fences-fill', (e) => {
           if (drawRef.current?.getMode() === 'polygon') return;
           const id = e.features?.[0]?.properties?.id as string | undefined;
@@ -120,18 +205,60 @@ export function FloorMapPage({ buildingId, floorId }: { buildingId: string; floo
           if (feature?.geometry.type === 'Polygon' && draw.getMode() === 'polygon') setDrawn(feature.geometry.coordinates[0] as number[][]);
         });
         drawRef.current = draw;
+
+        // Live devices: the stream first, then the current picture; a fix older than what is shown never moves a dot back.
+        const offer = (feature: PositionFeature) => {
+          const device = toLiveDevice(feature);
+          if (device) layer?.offer(device);
+        };
+        streams.push(
+          openLiveStream({
+            path: '/realtime/stream',
+            params: { building_ids: buildingId },
+            events: ['position'],
+            onEvent: (_type, data) => offer(data as PositionFeature),
+            onStatus: setPositionsStatus,
+          }),
+        );
+        api.get<{ features: PositionFeature[] }>(`/realtime/positions${query({ building_ids: buildingId })}`).then(
+          (snapshot) => !cancelled && snapshot.features.forEach(offer),
+          (e) => !cancelled && setLiveError(e),
+        );
+        // Enters and exits change occupancy; the selected fence's panel follows its own events.
+        streams.push(
+          openLiveStream({
+            path: '/geofencing/events/stream',
+            params: { building_ids: buildingId },
+            events: ['geofence.enter', 'geofence.exit', 'geofence.dwell'],
+            onEvent: (type, data) => {
+              const event = data as GeofenceEvent;
+              if (event.floor_id !== f.id) return;
+              if (type !== 'geofence.dwell') refreshOccupancy();
+              if (event.geofence?.id === selectedRef.current) setDetailsKey((k) => k + 1);
+            },
+            onStatus: (status) => {
+              setEventsStatus(status);
+              // Whatever happened while the stream was down is in the occupancy read.
+              if (status === 'live') refreshOccupancy();
+            },
+          }),
+        );
         container.current?.setAttribute('data-ready', 'true');
       });
     })().catch((e) => !cancelled && setLoadError(e));
     return () => {
       cancelled = true;
+      clearTimeout(occupancyTimer);
+      streams.forEach((s) => s.close());
+      layer?.destroy();
+      delete window.cartographLiveMap;
       mapRef.current?.remove();
       mapRef.current = null;
     };
   }, [buildingId, floorId]);
 
-  function refreshFenceLayer(list: Geofence[]) {
-    (mapRef.current?.getSource('fences') as GeoJSONSource | undefined)?.setData(fencesGeoJson(list));
+  function refreshFenceLayer(list: Geofence[], occ: Occupancy = occupancyRef.current) {
+    (mapRef.current?.getSource('fences') as GeoJSONSource | undefined)?.setData(fencesGeoJson(list, occ));
   }
 
   /** Selecting remembers the fence's ETag: a save later is refused if someone changed it meanwhile. */
@@ -178,6 +305,11 @@ export function FloorMapPage({ buildingId, floorId }: { buildingId: string; floo
         <div ref={container} class="map" data-testid="floor-map" role="region" aria-label="Floor map" />
         <aside class="map-side card" aria-label="Map details">
           {!building && <Loading what="the floor" />}
+          <p class="live-status" role="status" data-testid="live-status" data-devices={deviceCount}>
+            <span class={`dot ${positionsStatus}`} aria-hidden="true" /> {deviceCount} {deviceCount === 1 ? 'device' : 'devices'} on this floor · positions{' '}
+            {STATUS_WORDS[positionsStatus]} · events {STATUS_WORDS[eventsStatus]}
+          </p>
+          <ErrorBox error={liveError} />
           {mode === 'view' && (
             <button type="button" class="btn primary" onClick={startDraw}>
               Draw a geofence
@@ -220,15 +352,30 @@ export function FloorMapPage({ buildingId, floorId }: { buildingId: string; floo
                 refreshFenceLayer(await loadFences());
               }}
               onReload={() => select(selected.fence.id)}
-            />
+              onClose={() => setSelected(null)}
+            >
+              <FenceDetails fenceId={selected.fence.id} refreshKey={detailsKey} />
+            </FencePanel>
           )}
           <h2>Geofences ({fences.length})</h2>
           <ul class="fence-list">
-            {fences.map((f) => (
+            {fences.map((f) => {
+              const n = occupancy[f.id] ?? 0;
+              return (
+                <li data-fence-id={f.id} data-occupants={n}>
+                  <Swatch colour={occupancyColour(n)} />
+                  <button type="button" class="btn plain" onClick={() => select(f.id)}>
+                    {f.name}
+                  </button>
+                  <span class="muted occupancy">{n} inside</span>
+                </li>
+              );
+            })}
+          </ul>
+          <ul class="legend" aria-label="Fence colours">
+            {OCCUPANCY_SCALE.map((step) => (
               <li>
-                <button type="button" class="btn plain" onClick={() => select(f.id)}>
-                  {f.name}
-                </button>
+                <Swatch colour={step.colour} /> {step.label}
               </li>
             ))}
           </ul>
@@ -236,6 +383,15 @@ export function FloorMapPage({ buildingId, floorId }: { buildingId: string; floo
       </div>
     </section>
   );
+}
+
+/** A colour sample; its colour is set through the DOM (the CSP has no inline styles). */
+function Swatch({ colour }: { colour: string }) {
+  const ref = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    ref.current?.style.setProperty('background-color', colour);
+  }, [colour]);
+  return <span ref={ref} class="swatch" data-colour={colour} aria-hidden="true" />;
 }
 
 function NewFenceForm({ drawn, onSave, onCancel }: { drawn: number[][] | null; onSave: (name: string) => Promise<void>; onCancel: () => void }) {
@@ -285,6 +441,8 @@ function FencePanel(props: {
   onSaveEdit: () => Promise<void>;
   onDelete: () => Promise<void>;
   onReload: () => Promise<void>;
+  onClose: () => void;
+  children?: ComponentChildren;
 }) {
   // Each button's failure is shown in this panel.
   const { error, run: attempt } = useAction((action: () => Promise<void>) => action());
@@ -293,7 +451,12 @@ function FencePanel(props: {
   const stale = error instanceof ApiError && (error.status === 409 || error.status === 412);
   return (
     <div class="fence-panel" data-testid="fence-panel">
-      <h2>{fence.name}</h2>
+      <div class="section-head">
+        <h2>{fence.name}</h2>
+        <button type="button" class="btn plain close" aria-label="Close the fence panel" onClick={props.onClose}>
+          ×
+        </button>
+      </div>
       <p class="muted">
         {fence.code ? `Code ${fence.code} · ` : ''}
         {fence.geometric.length - 1} corners
@@ -327,6 +490,7 @@ function FencePanel(props: {
           </button>
         </div>
       )}
+      {props.children}
     </div>
   );
 }
