@@ -178,10 +178,25 @@ describe('scans walking through a fence (issue 15)', () => {
       expect.objectContaining({ device_id: 'walker', entered_at: answered[0].occurred_at, exited_at: answered[1].occurred_at, exit_reason: 'position' }),
     ]);
     expect((await t.http.get(`/api/v1/geofences/${store.id}/visits`).set(admin.auth).expect(200)).body.data).toEqual([]);
-    // Where the walk ended: the last estimate, stored like any fix.
-    const live = await t.http.get(`/api/v1/realtime/positions?building_ids=${site.building.id}`).set(admin.auth).expect(200);
+    // Where the walk ended: the last estimate, stored like any fix (the walk ended more than a minute ago: widen the live window).
+    const live = await t.http.get(`/api/v1/realtime/positions?building_ids=${site.building.id}&max_sec_threshold=3600`).set(admin.auth).expect(200);
     const walker = live.body.features.find((feature: { id: string }) => feature.id === 'walker');
     expect(walker.geometry.coordinates).toEqual([fixes.at(-1)!.lat, fixes.at(-1)!.lng]);
+  });
+
+  it('?return_events=false leaves the events out of the answer, and they are stored all the same', async () => {
+    const random = seededRandom(16);
+    const scans = WALK.slice(15, 30).map((step) => ({
+      device_id: 'quiet-walker',
+      time: new Date(base + step.seconds * 1000).toISOString(),
+      ble: synthesizeScan(beaconGrid(12, 8, 10, site.floor.id), step, random).map((r) => ({ ...beaconOf(r.key), rssi: r.rssi })),
+    }));
+    const response = await t.http.post('/api/v1/realtime/scans?return_events=false').set(device).send(scans).expect(200);
+    expect(response.body).toMatchObject({ accepted: 15, events: [] });
+    const log = await t.http.get('/api/v1/geofencing/events').set(admin.auth).expect(200);
+    expect(log.body.data.filter((event: GeofenceEvent) => event.device_id === 'quiet-walker').map((event: GeofenceEvent) => [event.type, event.geofence.name])).toEqual([['geofence.enter', 'Lobby']]);
+    const bad = await t.http.post('/api/v1/realtime/scans?return_events=perhaps').set(device).send(scans);
+    expect(bad.status).toBe(400);
   });
 });
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/auth/permissions';
+import { addUser, login } from '../support/admin';
 import { asApiKey, createApiKey } from '../support/auth';
 import { createFloor, createSite, signUp, Site } from '../support/cartography';
 import { createTestApp, FreshDatabase, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';
@@ -124,6 +125,21 @@ describe('positions from scans (POST /api/v1/realtime/scans)', () => {
     expect(refused.body.errors[0].code).toBe('no_known_transmitters');
     const named = await t.http.post('/api/v1/realtime/scans').set(otherDevice).send([scanAt('tag-5', 10, 10, Date.now(), site.building.id)]).expect(422);
     expect(named.body.errors[0].code).toBe('not_found');
+  });
+
+  it('a user restricted to some buildings is placed by their transmitters only', async () => {
+    const mine = await createSite(t, admin.auth);
+    const user = await addUser(t, admin.auth, { building_ids: [mine.building.id] });
+    const { auth } = await login(t, user.email, user.password);
+    // The same beacons heard, listed in a building the user may not see: unknown to them, and that building not found.
+    const unnamed = await t.http.post('/api/v1/realtime/scans').set(auth).send([scanAt('restricted', 10, 10, Date.now())]).expect(422);
+    expect(unnamed.body.errors[0].code).toBe('no_known_transmitters');
+    const named = await t.http.post('/api/v1/realtime/scans').set(auth).send([scanAt('restricted', 10, 10, Date.now(), site.building.id)]).expect(422);
+    expect(named.body.errors[0].code).toBe('not_found');
+    // Listed in their building too: the vote goes there, never to the hidden one.
+    await t.http.put(`/api/v1/infrastructure?building_id=${mine.building.id}`).set(admin.auth).send({ wifi: [], ble: gridOn(mine.floor.id) }).expect(200);
+    const placed = await t.http.post('/api/v1/realtime/scans').set(auth).send([scanAt('restricted', 10, 10, Date.now())]).expect(200);
+    expect(placed.body.fixes[0]).toMatchObject({ building_id: mine.building.id, floor_id: mine.floor.id });
   });
 });
 
