@@ -84,10 +84,52 @@ interface ValidScan {
   readings: ScanReading[];
 }
 
-/** The last beacon UUID seen in a batch and its checked lower-case form: a site's beacons share a few UUIDs. */
-interface UuidMemo {
-  raw: string | null;
-  lower: string;
+/**
+ * What a batch has already parsed: the last beacon UUID seen and its checked lower-case form (a
+ * site's beacons share a few UUIDs), each beacon's estimator key and each BSSID's normal form,
+ * built once per batch. A key built anew for every reading costs the estimator a fresh string
+ * hash at each lookup.
+ */
+class ReadingKeys {
+  private readonly bssids = new Map<string, string | null>();
+  private raw: string | null = null;
+  private lower = '';
+  private keys = new Map<number, string>();
+  private readonly byUuid = new Map<string, Map<number, string>>();
+
+  /** The lower-case UUID, or null when `uuid` is not one. */
+  uuid(uuid: unknown): string | null {
+    if (typeof uuid !== 'string') return null;
+    if (uuid === this.raw) return this.lower;
+    const lower = uuid.toLowerCase();
+    if (!UUID_TEXT.test(lower)) return null;
+    this.raw = uuid;
+    this.lower = lower;
+    let keys = this.byUuid.get(lower);
+    if (!keys) this.byUuid.set(lower, (keys = new Map()));
+    this.keys = keys;
+    return lower;
+  }
+
+  /** The lower-case `xx:xx:xx:xx:xx:xx` form of a BSSID, or null when `raw` is not one. */
+  bssid(raw: unknown): string | null {
+    if (typeof raw !== 'string') return null;
+    let bssid = this.bssids.get(raw);
+    if (bssid === undefined) {
+      const normal = normalizeBssid(raw);
+      bssid = typeof normal === 'string' && BSSID.test(normal) ? normal : null;
+      this.bssids.set(raw, bssid);
+    }
+    return bssid;
+  }
+
+  /** The key of (the last UUID, major, minor). */
+  key(major: number, minor: number): string {
+    const id = major * 65536 + minor;
+    let key = this.keys.get(id);
+    if (key === undefined) this.keys.set(id, (key = beaconKey(this.lower, major, minor)));
+    return key;
+  }
 }
 
 /**
@@ -106,9 +148,9 @@ export class ScanPositioningService {
   async estimateBatch(principal: Principal, items: unknown[], options: EstimatorOptions = DEFAULT_ESTIMATOR_OPTIONS): Promise<ScanBatchResult> {
     const rejected: RejectedScan[] = [];
     const valid: ValidScan[] = [];
-    const uuids: UuidMemo = { raw: null, lower: '' };
+    const keys = new ReadingKeys();
     for (let index = 0; index < items.length; index += 1) {
-      const problem = this.parse(items[index], index, uuids);
+      const problem = this.parse(items[index], index, keys);
       if ('code' in problem) rejected.push(problem);
       else valid.push(problem);
     }
@@ -155,7 +197,7 @@ export class ScanPositioningService {
    * Checked by hand rather than with class-validator: this is the hot path (thousands of
    * scans a second, each with up to hundreds of readings), and the rules are few.
    */
-  private parse(item: unknown, index: number, uuids: UuidMemo): ValidScan | RejectedScan {
+  private parse(item: unknown, index: number, keys: ReadingKeys): ValidScan | RejectedScan {
     const invalid = (field: string, message: string): RejectedScan => ({ index, code: 'invalid', fields: `[${index}]${field}`, message: `${field.replace(/^\./, '')} ${message}` });
     if (item === null || typeof item !== 'object' || Array.isArray(item)) return { index, code: 'invalid', fields: `[${index}]`, message: 'must be a JSON object' };
     const scan = item as Record<string, unknown>;
@@ -182,21 +224,16 @@ export class ScanPositioningService {
         const rssi = reading.rssi;
         if (typeof rssi !== 'number' || !Number.isFinite(rssi) || rssi < -150 || rssi > 20) return invalid(`.${kind}[${position}].rssi`, 'must be a number of dBm from -150 to 20');
         if (kind === 'wifi') {
-          const bssid = normalizeBssid(reading.bssid);
-          if (typeof bssid !== 'string' || !BSSID.test(bssid)) return invalid(`.${kind}[${position}].bssid`, 'must look like xx:xx:xx:xx:xx:xx');
+          const bssid = keys.bssid(reading.bssid);
+          if (bssid === null) return invalid(`.${kind}[${position}].bssid`, 'must look like xx:xx:xx:xx:xx:xx');
           readings.push({ key: bssid, kind, rssi });
           continue;
         }
         const { uuid, major, minor } = reading;
-        if (typeof uuid !== 'string' || uuid !== uuids.raw) {
-          const lower = typeof uuid === 'string' ? uuid.toLowerCase() : '';
-          if (!UUID_TEXT.test(lower)) return invalid(`.${kind}[${position}].uuid`, 'must be a UUID');
-          uuids.raw = uuid as string;
-          uuids.lower = lower;
-        }
+        if (keys.uuid(uuid) === null) return invalid(`.${kind}[${position}].uuid`, 'must be a UUID');
         if (!isUint16(major)) return invalid(`.${kind}[${position}].major`, 'must be an integer from 0 to 65535');
         if (!isUint16(minor)) return invalid(`.${kind}[${position}].minor`, 'must be an integer from 0 to 65535');
-        readings.push({ key: beaconKey(uuids.lower, major, minor), kind, rssi });
+        readings.push({ key: keys.key(major, minor), kind, rssi });
       }
     }
     if (readings.length === 0) return { index, code: 'no_readings', fields: `[${index}]`, message: 'The scan has no ble or wifi readings' };

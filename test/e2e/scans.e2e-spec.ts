@@ -113,6 +113,30 @@ describe('positions from scans (POST /api/v1/realtime/scans)', () => {
     expect([413]).toContain(tooMany.status);
   });
 
+  it('rejects each bad reading naming its field, also after good readings of the same batch', async () => {
+    const now = Date.now();
+    const good = (minor: number) => ({ uuid: UUID.toUpperCase(), major: 1, minor, rssi: -60 });
+    const scans = [
+      { device_id: 'bad-1', time: now, ble: [good(1), { uuid: 'not-a-uuid', major: 1, minor: 2, rssi: -60 }] },
+      { device_id: 'bad-2', time: now, ble: [good(1), { major: 1, minor: 2, rssi: -60 }] },
+      { device_id: 'bad-3', time: now, ble: [good(1)], wifi: [{ bssid: 'A4-5E-60-E8-1F-01', rssi: -60 }, { bssid: 'a4:5e:60:e8:1f', rssi: -60 }] },
+      { device_id: 'bad-4', time: now, ble: [{ ...good(1), rssi: '-60' }] },
+      { device_id: 'bad-5', time: now, ble: [good(1), null] },
+      { device_id: 'bad-6', time: now, ble: [good(1), { ...good(2), minor: -1 }] },
+      scanAt('good', 12, 17, now),
+    ];
+    const response = await t.http.post('/api/v1/realtime/scans').set(device).send({ scans }).expect(200);
+    expect(response.body.accepted).toBe(1);
+    expect(response.body.rejected.map((r: { index: number; code: string; fields: string }) => [r.index, r.code, r.fields])).toEqual([
+      [0, 'invalid', '[0].ble[1].uuid'],
+      [1, 'invalid', '[1].ble[1].uuid'],
+      [2, 'invalid', '[2].wifi[1].bssid'],
+      [3, 'invalid', '[3].ble[0].rssi'],
+      [4, 'invalid', '[4].ble[1]'],
+      [5, 'invalid', '[5].ble[1].minor'],
+    ]);
+  });
+
   it('needs positioning or stronger, and never uses another organization’s transmitters', async () => {
     const reader = asApiKey((await createApiKey(t, admin.token, ApiPermission.ReadOnly)).apikey);
     await t.http.post('/api/v1/realtime/scans').set(reader).send([scanAt('tag-4', 10, 10, Date.now())]).expect(403);
