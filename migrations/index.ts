@@ -12,6 +12,7 @@ import { WebhookEndpoints1763880000000 } from './1763880000000-WebhookEndpoints'
 import { WebhookDeliveries1763890000000 } from './1763890000000-WebhookDeliveries';
 import { GeofenceEvents1763900000000 } from './1763900000000-GeofenceEvents';
 import { LiveStreams1763913000000 } from './1763913000000-LiveStreams';
+import { InfrastructureRevisions1763940000000 } from './1763940000000-InfrastructureRevisions';
 import { PositionRollups1763960000000 } from './1763960000000-PositionRollups';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
@@ -30,5 +31,6 @@ export const MIGRATIONS = [
   WebhookDeliveries1763890000000,
   GeofenceEvents1763900000000,
   LiveStreams1763913000000,
+  InfrastructureRevisions1763940000000,
   PositionRollups1763960000000,
 ];

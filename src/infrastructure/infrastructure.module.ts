@@ -7,11 +7,12 @@ import { InfrastructureService } from './infrastructure.service';
 import { ScanPositioningService } from './scan-positioning.service';
 import { ScansController } from './scans.controller';
 import { ScansService } from './scans.service';
+import { TransmitterSites } from './transmitter-sites';
 
 @Module({
   imports: [BuildingsModule, FloorsModule, PositionsModule],
   controllers: [InfrastructureController, ScansController],
-  providers: [InfrastructureService, ScanPositioningService, ScansService],
+  providers: [InfrastructureService, ScanPositioningService, ScansService, TransmitterSites],
   exports: [InfrastructureService, ScanPositioningService],
 })
 export class InfrastructureModule {}

@@ -12,6 +12,7 @@ import { ApiError, FieldError } from '../common/errors/api-error';
 import { Versioned } from '../common/http/versioned';
 import { flattenValidationErrors } from '../common/validation/validation.pipe';
 import { TransactionRunner } from '../database/transactions';
+import { TransmitterSites } from './transmitter-sites';
 import { Floor } from '../floors/floor.entity';
 import { FloorsService } from '../floors/floors.service';
 import { BleBeacon } from './ble-beacon.entity';
@@ -44,6 +45,7 @@ export class InfrastructureService {
     private readonly buildings: BuildingsService,
     private readonly floors: FloorsService,
     private readonly transactions: TransactionRunner,
+    private readonly sites: TransmitterSites,
   ) {}
 
   async read(principal: Principal, query: InfrastructureQuery): Promise<InfrastructureResponseDto> {
@@ -113,6 +115,7 @@ export class InfrastructureService {
         updatedAt: now,
       }) as PlacedTransmitter;
       await manager.insert(kind.entity, row);
+      await this.sites.bump(manager, building.id);
       return new Versioned(kind.toResponse(row), row.version);
     });
   }
@@ -148,6 +151,7 @@ export class InfrastructureService {
         }
         const changes = { ...own, ...placement, floorId, updatedAt: new Date() };
         if (!(await updateIfVersion(manager, kind.entity, row, changes))) return false;
+        await this.sites.bump(manager, row.buildingId);
         const updated = { ...row, ...changes, version: row.version + 1 };
         return new Versioned(kind.toResponse(updated), updated.version);
       }),
@@ -158,6 +162,7 @@ export class InfrastructureService {
     await this.transactions.run(async (manager) => {
       const row = await this.findOwned(principal, kind, id, manager, true);
       await manager.delete(kind.entity, { id: row.id });
+      await this.sites.bump(manager, row.buildingId);
     });
   }
 
@@ -274,6 +279,7 @@ export class InfrastructureService {
       if (errors.length > 0) throw ApiError.validation('Some transmitters are not valid; nothing was changed', errors);
       const now = new Date();
       for (const type of types) await this.replaceKind(manager, KINDS[type], building, rows.get(type) ?? [], now);
+      await this.sites.bump(manager, building.id);
       return this.render(manager, building, {});
     });
   }

@@ -3,37 +3,20 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsNumber, IsObject, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
-import { DataSource, EntityManager, In, IsNull } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { canSeeBuilding } from '../auth/building-scope';
 import { Principal } from '../auth/principal';
-import { Building } from '../buildings/building.entity';
 import { toGeoreference } from '../common/geometry/cartesian';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { Optional } from '../common/validation/optional';
 import { IntegerFromString } from '../common/validation/transforms';
-import { Floor } from '../floors/floor.entity';
 import { BleBeacon } from './ble-beacon.entity';
+import { DEFAULT_ESTIMATOR_OPTIONS, estimatePosition, EstimatorOptions, ScanReading } from './estimator/scan-estimator';
 import { BSSID, normalizeBssid, UUID_TEXT } from './infrastructure.dto';
-import { DEFAULT_ESTIMATOR_OPTIONS, estimatePosition, EstimatorOptions, KnownTransmitter, ScanReading, TransmitterIndex } from './estimator/scan-estimator';
+import { beaconKey } from './transmitter-radio';
+import { TransmitterSites } from './transmitter-sites';
 import { WifiAccessPoint } from './wifi-access-point.entity';
 
-/** Expected RSSI at 1 m when a beacon has no tx_power: the usual iBeacon calibration. */
-export const DEFAULT_BLE_REFERENCE_RSSI = -59;
-/** Expected RSSI at 1 m from an access point (about 20 dBm EIRP less 40 dB at 1 m, 2.4 GHz). */
-export const DEFAULT_WIFI_REFERENCE_RSSI = -40;
-/** Free-space loss at 1 m at 2.4 GHz: turns a radiated power into an RSSI at 1 m. */
-const LOSS_AT_ONE_METRE_DB = 41;
-
-/**
- * A beacon's tx_power is the calibrated RSSI at 1 m (iBeacon "measured power", typically
- * −50 to −80) or, when above −30 dBm, the radiated power (Eddystone, vendor apps: −20 to +10).
- */
-export function referenceRssiOf(txPower: number | null): number {
-  if (txPower === null) return DEFAULT_BLE_REFERENCE_RSSI;
-  return txPower > -30 ? txPower - LOSS_AT_ONE_METRE_DB : txPower;
-}
-
-const bleKey = (uuid: string, major: number, minor: number) => `${uuid}:${major}:${minor}`;
 const isUint16 = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 65535;
 export const MAX_READINGS_PER_KIND = 500;
 
@@ -101,32 +84,80 @@ interface ValidScan {
   readings: ScanReading[];
 }
 
-interface LoadedBuilding {
-  building: Building;
-  index: TransmitterIndex;
+/**
+ * What a batch has already parsed: the last beacon UUID seen and its checked lower-case form (a
+ * site's beacons share a few UUIDs), each beacon's estimator key and each BSSID's normal form,
+ * built once per batch. A key built anew for every reading costs the estimator a fresh string
+ * hash at each lookup.
+ */
+class ReadingKeys {
+  private readonly bssids = new Map<string, string | null>();
+  private raw: string | null = null;
+  private lower = '';
+  private keys = new Map<number, string>();
+  private readonly byUuid = new Map<string, Map<number, string>>();
+
+  /** The lower-case UUID, or null when `uuid` is not one. */
+  uuid(uuid: unknown): string | null {
+    if (typeof uuid !== 'string') return null;
+    if (uuid === this.raw) return this.lower;
+    const lower = uuid.toLowerCase();
+    if (!UUID_TEXT.test(lower)) return null;
+    this.raw = uuid;
+    this.lower = lower;
+    let keys = this.byUuid.get(lower);
+    if (!keys) this.byUuid.set(lower, (keys = new Map()));
+    this.keys = keys;
+    return lower;
+  }
+
+  /** The lower-case `xx:xx:xx:xx:xx:xx` form of a BSSID, or null when `raw` is not one. */
+  bssid(raw: unknown): string | null {
+    if (typeof raw !== 'string') return null;
+    let bssid = this.bssids.get(raw);
+    if (bssid === undefined) {
+      const normal = normalizeBssid(raw);
+      bssid = typeof normal === 'string' && BSSID.test(normal) ? normal : null;
+      this.bssids.set(raw, bssid);
+    }
+    return bssid;
+  }
+
+  /** The key of (the last UUID, major, minor). */
+  key(major: number, minor: number): string {
+    const id = major * 65536 + minor;
+    let key = this.keys.get(id);
+    if (key === undefined) this.keys.set(id, (key = beaconKey(this.lower, major, minor)));
+    return key;
+  }
 }
 
 /**
  * Turns a batch of scans into fixes: the building (given, or the one whose transmitters the
- * scan hears loudest), its transmitters loaded once per batch, the estimator, and the
- * floor-plan position turned into lat/lng. Validation of the time window and storage are
- * the position pipeline's, which takes these fixes like reported ones.
+ * scan hears loudest), its transmitters (cached while current, see TransmitterSites), the
+ * estimator, and the floor-plan position turned into lat/lng. Validation of the time window
+ * and storage are the position pipeline's, which takes these fixes like reported ones.
  */
 @Injectable()
 export class ScanPositioningService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sites: TransmitterSites,
+  ) {}
 
   async estimateBatch(principal: Principal, items: unknown[], options: EstimatorOptions = DEFAULT_ESTIMATOR_OPTIONS): Promise<ScanBatchResult> {
     const rejected: RejectedScan[] = [];
     const valid: ValidScan[] = [];
-    for (const [index, item] of items.entries()) {
-      const problem = this.parse(item, index);
+    const keys = new ReadingKeys();
+    for (let index = 0; index < items.length; index += 1) {
+      const problem = this.parse(items[index], index, keys);
       if ('code' in problem) rejected.push(problem);
       else valid.push(problem);
     }
     const manager = this.dataSource.manager;
     const buildingOf = await this.resolveBuildings(manager, principal, valid, rejected);
-    const loaded = await this.loadBuildings(manager, principal, new Set(buildingOf.values()));
+    const visible = [...new Set(buildingOf.values())].filter((id) => canSeeBuilding(principal, id));
+    const loaded = await this.sites.forBuildings(manager, principal.organizationId, visible);
     const fixes: EstimatedFix[] = [];
     for (const item of valid) {
       const buildingId = buildingOf.get(item.index);
@@ -141,14 +172,12 @@ export class ScanPositioningService {
         rejected.push({ index: item.index, code: estimate.reason, fields: `[${item.index}]`, message: estimate.message });
         continue;
       }
-      const { building } = site;
-      const frame = { latitude: building.latitude, longitude: building.longitude, width: building.width, length: building.length, rotation: building.rotation };
-      const position = toGeoreference(frame, estimate);
+      const position = toGeoreference(site.frame, estimate);
       fixes.push({
         index: item.index,
         device_id: item.deviceId,
         time: item.time,
-        building_id: building.id,
+        building_id: site.buildingId,
         floor_id: estimate.floorId,
         lat: position.lat,
         lng: position.lng,
@@ -168,7 +197,7 @@ export class ScanPositioningService {
    * Checked by hand rather than with class-validator: this is the hot path (thousands of
    * scans a second, each with up to hundreds of readings), and the rules are few.
    */
-  private parse(item: unknown, index: number): ValidScan | RejectedScan {
+  private parse(item: unknown, index: number, keys: ReadingKeys): ValidScan | RejectedScan {
     const invalid = (field: string, message: string): RejectedScan => ({ index, code: 'invalid', fields: `[${index}]${field}`, message: `${field.replace(/^\./, '')} ${message}` });
     if (item === null || typeof item !== 'object' || Array.isArray(item)) return { index, code: 'invalid', fields: `[${index}]`, message: 'must be a JSON object' };
     const scan = item as Record<string, unknown>;
@@ -188,23 +217,23 @@ export class ScanPositioningService {
       const list = scan[kind];
       if (list === undefined) continue;
       if (!Array.isArray(list) || list.length > MAX_READINGS_PER_KIND) return invalid(`.${kind}`, `must be an array of at most ${MAX_READINGS_PER_KIND} readings`);
-      for (const [position, reading] of list.entries()) {
-        const at = `.${kind}[${position}]`;
-        if (reading === null || typeof reading !== 'object') return invalid(at, 'must be an object');
-        const { rssi } = reading as Record<string, unknown>;
-        if (typeof rssi !== 'number' || !Number.isFinite(rssi) || rssi < -150 || rssi > 20) return invalid(`${at}.rssi`, 'must be a number of dBm from -150 to 20');
+      // A plain loop, the field names built only for an error: this runs for every reading of every scan.
+      for (let position = 0; position < list.length; position += 1) {
+        const reading = list[position] as Record<string, unknown> | null;
+        if (reading === null || typeof reading !== 'object') return invalid(`.${kind}[${position}]`, 'must be an object');
+        const rssi = reading.rssi;
+        if (typeof rssi !== 'number' || !Number.isFinite(rssi) || rssi < -150 || rssi > 20) return invalid(`.${kind}[${position}].rssi`, 'must be a number of dBm from -150 to 20');
         if (kind === 'wifi') {
-          const bssid = normalizeBssid((reading as Record<string, unknown>).bssid);
-          if (typeof bssid !== 'string' || !BSSID.test(bssid)) return invalid(`${at}.bssid`, 'must look like xx:xx:xx:xx:xx:xx');
+          const bssid = keys.bssid(reading.bssid);
+          if (bssid === null) return invalid(`.${kind}[${position}].bssid`, 'must look like xx:xx:xx:xx:xx:xx');
           readings.push({ key: bssid, kind, rssi });
           continue;
         }
-        const { uuid, major, minor } = reading as Record<string, unknown>;
-        const lower = typeof uuid === 'string' ? uuid.toLowerCase() : '';
-        if (!UUID_TEXT.test(lower)) return invalid(`${at}.uuid`, 'must be a UUID');
-        if (!isUint16(major)) return invalid(`${at}.major`, 'must be an integer from 0 to 65535');
-        if (!isUint16(minor)) return invalid(`${at}.minor`, 'must be an integer from 0 to 65535');
-        readings.push({ key: bleKey(lower, major, minor), kind, rssi });
+        const { uuid, major, minor } = reading;
+        if (keys.uuid(uuid) === null) return invalid(`.${kind}[${position}].uuid`, 'must be a UUID');
+        if (!isUint16(major)) return invalid(`.${kind}[${position}].major`, 'must be an integer from 0 to 65535');
+        if (!isUint16(minor)) return invalid(`.${kind}[${position}].minor`, 'must be an integer from 0 to 65535');
+        readings.push({ key: keys.key(major, minor), kind, rssi });
       }
     }
     if (readings.length === 0) return { index, code: 'no_readings', fields: `[${index}]`, message: 'The scan has no ble or wifi readings' };
@@ -238,7 +267,7 @@ export class ScanPositioningService {
     }
     for (const chunk of chunks([...uuids], 500)) {
       const rows = await manager.find(BleBeacon, { select: { uuid: true, major: true, minor: true, buildingId: true }, where: { organizationId, uuid: In(chunk) } });
-      for (const row of rows) if (canSeeBuilding(principal, row.buildingId)) own(`ble/${bleKey(row.uuid, row.major, row.minor)}`, row.buildingId);
+      for (const row of rows) if (canSeeBuilding(principal, row.buildingId)) own(`ble/${beaconKey(row.uuid, row.major, row.minor)}`, row.buildingId);
     }
     for (const item of unplaced) {
       const votes = new Map<number, number>();
@@ -257,31 +286,6 @@ export class ScanPositioningService {
       } else result.set(item.index, best);
     }
     return result;
-  }
-
-  /** Each building once per batch with the transmitters on its live floors, indexed for the estimator. */
-  private async loadBuildings(manager: EntityManager, principal: Principal, buildingIds: Set<number>): Promise<Map<number, LoadedBuilding>> {
-    const loaded = new Map<number, LoadedBuilding>();
-    const ids = [...buildingIds].filter((id) => canSeeBuilding(principal, id));
-    if (ids.length === 0) return loaded;
-    const buildings = await manager.find(Building, { where: { id: In(ids), organizationId: principal.organizationId, deletedAt: IsNull() } });
-    if (buildings.length === 0) return loaded;
-    const liveIds = buildings.map((building) => building.id);
-    const floors = await manager.find(Floor, { select: { id: true }, where: { buildingId: In(liveIds), deletedAt: IsNull() } });
-    const liveFloors = new Set(floors.map((floor) => floor.id));
-    const wifi = await manager.find(WifiAccessPoint, { where: { buildingId: In(liveIds) } });
-    const ble = await manager.find(BleBeacon, { where: { buildingId: In(liveIds) } });
-    const perBuilding = new Map<number, KnownTransmitter[]>(liveIds.map((id) => [id, []]));
-    for (const row of wifi) {
-      if (!liveFloors.has(row.floorId)) continue;
-      perBuilding.get(row.buildingId)!.push({ key: row.bssid, kind: 'wifi', id: row.id, floorId: row.floorId, x: row.x, y: row.y, referenceRssi: DEFAULT_WIFI_REFERENCE_RSSI });
-    }
-    for (const row of ble) {
-      if (!liveFloors.has(row.floorId)) continue;
-      perBuilding.get(row.buildingId)!.push({ key: bleKey(row.uuid, row.major, row.minor), kind: 'ble', id: row.id, floorId: row.floorId, x: row.x, y: row.y, referenceRssi: referenceRssiOf(row.txPower) });
-    }
-    for (const building of buildings) loaded.set(building.id, { building, index: new TransmitterIndex(perBuilding.get(building.id)!) });
-    return loaded;
   }
 }
 

@@ -1,10 +1,11 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse, ApiProperty, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../auth/permissions';
 import { Principal } from '../auth/principal';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { IngestQuery } from '../positions/positions.dto';
 import { ScanDto } from './scan-positioning.service';
 import { ScanIngestResult, ScansService } from './scans.service';
 
@@ -47,7 +48,7 @@ export class ScansController {
   @ApiOkResponse({ type: ScanIngestResponseDto })
   @ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'Over 1000 scans or 1 MiB' })
   @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'No scan gave a stored position (the reasons are in `errors`)' })
-  ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<ScanIngestResult> {
-    return this.scans.ingest(principal, body);
+  ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Query() query: IngestQuery): Promise<ScanIngestResult> {
+    return this.scans.ingest(principal, body, { returnEvents: query.return_events });
   }
 }

@@ -43,7 +43,8 @@ export class ScansService {
     private readonly positions: PositionsIngestService,
   ) {}
 
-  async ingest(principal: Principal, body: unknown): Promise<ScanIngestResult> {
+  /** `returnEvents: false` leaves the fired events out of the answer (they are stored all the same), as for positions. */
+  async ingest(principal: Principal, body: unknown, options: { returnEvents?: boolean } = {}): Promise<ScanIngestResult> {
     const { fixes, rejected } = await this.estimator.estimateBatch(principal, scansOf(body));
     if (fixes.length === 0) throw ApiError.validation('No scan of the batch gave a position; none was stored', rejected);
     const items = fixes.map((fix) => ({
@@ -57,7 +58,7 @@ export class ScansService {
     }));
     let stored: IngestResult;
     try {
-      stored = await this.positions.ingest(principal, { positions: items });
+      stored = await this.positions.ingest(principal, { positions: items }, options);
     } catch (error) {
       // Every estimated fix refused by the pipeline (too old, in the future…): one list for the whole batch.
       if (error instanceof ApiError && error.status === 422) throw ApiError.validation('No scan of the batch was stored', merge(rejected, relabel(error.errors, fixes)));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Building } from '../buildings/building.entity';
 import { toCartesian, toGeoreference } from '../common/geometry/cartesian';
 import { normalizeBssid } from './infrastructure.dto';
-import { referenceRssiOf } from './scan-positioning.service';
+import { referenceRssiOf } from './transmitter-radio';
 import { BLE, placeTransmitter, plausibleMargin, WIFI } from './transmitter-kinds';
 
 const building = { latitude: 42.8723597, longitude: -8.5633224, width: 120.5, length: 80, rotation: 0.5 } as Building;

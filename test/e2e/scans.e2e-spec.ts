@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/auth/permissions';
+import { addUser, login } from '../support/admin';
 import { asApiKey, createApiKey } from '../support/auth';
-import { createSite, signUp, Site } from '../support/cartography';
-import { createTestApp, TestApp } from '../support/test-app';
+import { createFloor, createSite, signUp, Site } from '../support/cartography';
+import { createTestApp, FreshDatabase, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';
 
 const UUID = 'f7826da6-4fa2-4e98-8024-bc5b71e0893e';
 /** Beacons on a 10 m grid over the floor's first 40 × 40 m, 1 m reference power −59 dBm. */
@@ -10,13 +12,27 @@ const GRID = Array.from({ length: 25 }, (_, i) => ({ minor: i + 1, x: 5 + (i % 5
 
 /** What a device at (x, y) would hear: a log-distance path-loss model (exponent 3), no noise. */
 function scanAt(deviceId: string, x: number, y: number, time: number, buildingId?: number) {
-  const ble = GRID.map((b) => {
+  return { device_id: deviceId, time, ...(buildingId && { building_id: buildingId }), ble: hearing(x, y) };
+}
+
+function hearing(x: number, y: number) {
+  return GRID.map((b) => {
     const d = Math.max(0.5, Math.hypot(b.x - x, b.y - y));
     return { uuid: UUID, major: 1, minor: b.minor, rssi: Math.round(-59 - 30 * Math.log10(d)) };
   })
     .filter((r) => r.rssi > -100)
     .slice(0, 20);
-  return { device_id: deviceId, time, ...(buildingId && { building_id: buildingId }), ble };
+}
+
+/** The grid's beacons on a floor, shifted east by `east` metres. */
+const gridOn = (floorId: number, east = 0) => GRID.map((b) => ({ floor_id: floorId, uuid: UUID, major: 1, minor: b.minor, tx_power: -59, x: b.x + east, y: b.y }));
+
+type Auth = Record<string, string>;
+
+/** Posts one scan; the fix (or the rejection) it gave. */
+async function estimate(t: TestApp, auth: Auth, scan: object): Promise<{ status: number; fix?: { x: number; y: number; floor_id: number }; code?: string }> {
+  const response = await t.http.post('/api/v1/realtime/scans').set(auth).send([scan]);
+  return { status: response.status, fix: response.body.fixes?.[0], code: response.body.errors?.[0]?.code };
 }
 
 describe('positions from scans (POST /api/v1/realtime/scans)', () => {
@@ -32,7 +48,7 @@ describe('positions from scans (POST /api/v1/realtime/scans)', () => {
     await t.http
       .put(`/api/v1/infrastructure?building_id=${site.building.id}`)
       .set(admin.auth)
-      .send({ wifi: [], ble: GRID.map((b) => ({ floor_id: site.floor.id, uuid: UUID, major: 1, minor: b.minor, tx_power: -59, x: b.x, y: b.y })) })
+      .send({ wifi: [], ble: gridOn(site.floor.id) })
       .expect(200);
     device = asApiKey((await createApiKey(t, admin.token, ApiPermission.Positioning)).apikey);
   });
@@ -97,6 +113,30 @@ describe('positions from scans (POST /api/v1/realtime/scans)', () => {
     expect([413]).toContain(tooMany.status);
   });
 
+  it('rejects each bad reading naming its field, also after good readings of the same batch', async () => {
+    const now = Date.now();
+    const good = (minor: number) => ({ uuid: UUID.toUpperCase(), major: 1, minor, rssi: -60 });
+    const scans = [
+      { device_id: 'bad-1', time: now, ble: [good(1), { uuid: 'not-a-uuid', major: 1, minor: 2, rssi: -60 }] },
+      { device_id: 'bad-2', time: now, ble: [good(1), { major: 1, minor: 2, rssi: -60 }] },
+      { device_id: 'bad-3', time: now, ble: [good(1)], wifi: [{ bssid: 'A4-5E-60-E8-1F-01', rssi: -60 }, { bssid: 'a4:5e:60:e8:1f', rssi: -60 }] },
+      { device_id: 'bad-4', time: now, ble: [{ ...good(1), rssi: '-60' }] },
+      { device_id: 'bad-5', time: now, ble: [good(1), null] },
+      { device_id: 'bad-6', time: now, ble: [good(1), { ...good(2), minor: -1 }] },
+      scanAt('good', 12, 17, now),
+    ];
+    const response = await t.http.post('/api/v1/realtime/scans').set(device).send({ scans }).expect(200);
+    expect(response.body.accepted).toBe(1);
+    expect(response.body.rejected.map((r: { index: number; code: string; fields: string }) => [r.index, r.code, r.fields])).toEqual([
+      [0, 'invalid', '[0].ble[1].uuid'],
+      [1, 'invalid', '[1].ble[1].uuid'],
+      [2, 'invalid', '[2].wifi[1].bssid'],
+      [3, 'invalid', '[3].ble[0].rssi'],
+      [4, 'invalid', '[4].ble[1]'],
+      [5, 'invalid', '[5].ble[1].minor'],
+    ]);
+  });
+
   it('needs positioning or stronger, and never uses another organization’s transmitters', async () => {
     const reader = asApiKey((await createApiKey(t, admin.token, ApiPermission.ReadOnly)).apikey);
     await t.http.post('/api/v1/realtime/scans').set(reader).send([scanAt('tag-4', 10, 10, Date.now())]).expect(403);
@@ -109,5 +149,121 @@ describe('positions from scans (POST /api/v1/realtime/scans)', () => {
     expect(refused.body.errors[0].code).toBe('no_known_transmitters');
     const named = await t.http.post('/api/v1/realtime/scans').set(otherDevice).send([scanAt('tag-5', 10, 10, Date.now(), site.building.id)]).expect(422);
     expect(named.body.errors[0].code).toBe('not_found');
+  });
+
+  it('a user restricted to some buildings is placed by their transmitters only', async () => {
+    const mine = await createSite(t, admin.auth);
+    const user = await addUser(t, admin.auth, { building_ids: [mine.building.id] });
+    const { auth } = await login(t, user.email, user.password);
+    // The same beacons heard, listed in a building the user may not see: unknown to them, and that building not found.
+    const unnamed = await t.http.post('/api/v1/realtime/scans').set(auth).send([scanAt('restricted', 10, 10, Date.now())]).expect(422);
+    expect(unnamed.body.errors[0].code).toBe('no_known_transmitters');
+    const named = await t.http.post('/api/v1/realtime/scans').set(auth).send([scanAt('restricted', 10, 10, Date.now(), site.building.id)]).expect(422);
+    expect(named.body.errors[0].code).toBe('not_found');
+    // Listed in their building too: the vote goes there, never to the hidden one.
+    await t.http.put(`/api/v1/infrastructure?building_id=${mine.building.id}`).set(admin.auth).send({ wifi: [], ble: gridOn(mine.floor.id) }).expect(200);
+    const placed = await t.http.post('/api/v1/realtime/scans').set(auth).send([scanAt('restricted', 10, 10, Date.now())]).expect(200);
+    expect(placed.body.fixes[0]).toMatchObject({ building_id: mine.building.id, floor_id: mine.floor.id });
+  });
+});
+
+describe('positions from scans use the transmitters as they are now', () => {
+  let t: TestApp;
+  let admin: Awaited<ReturnType<typeof signUp>>;
+  let device: Auth;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await signUp(t, 'Scans cache');
+    device = asApiKey((await createApiKey(t, admin.token, ApiPermission.Positioning)).apikey);
+  });
+  afterAll(async () => t?.close());
+
+  it('after beacons move, one is removed, or their floor is deleted, the next scan sees it', async () => {
+    const site = await createSite(t, admin.auth);
+    const put = (body: object) => t.http.put(`/api/v1/infrastructure?building_id=${site.building.id}`).set(admin.auth).send(body).expect(200);
+    await put({ wifi: [], ble: gridOn(site.floor.id) });
+    // Every scan hears the same: what a device at (12, 17) of the original grid hears.
+    const scan = () => scanAt('mover', 12, 17, Date.now(), site.building.id);
+    const first = await estimate(t, device, scan());
+    expect(Math.hypot(first.fix!.x - 12, first.fix!.y - 17)).toBeLessThan(1.5);
+    const again = await estimate(t, device, scan());
+    expect(again.fix).toMatchObject({ x: first.fix!.x, y: first.fix!.y });
+
+    // The whole grid 30 m east (a replacement keeps the beacons, with new positions).
+    await put({ wifi: [], ble: gridOn(site.floor.id, 30) });
+    const moved = await estimate(t, device, scan());
+    expect(moved.fix!.x - first.fix!.x).toBeCloseTo(30, 1);
+    expect(moved.fix!.y).toBeCloseTo(first.fix!.y, 1);
+
+    // One beacon edited on its own: the one nearest the device, 20 m north. The estimate follows it.
+    const listed = await t.http.get(`/api/v1/infrastructure?building_id=${site.building.id}&type=ble`).set(admin.auth).expect(200);
+    const nearest = listed.body.ble.find((b: { minor: number }) => b.minor === 7);
+    await t.http.put(`/api/v1/infrastructure/ble/${nearest.id}`).set(admin.auth).send({ x: nearest.x, y: nearest.y + 20 }).expect(200);
+    const edited = await estimate(t, device, scan());
+    expect(edited.fix!.y).not.toBeCloseTo(moved.fix!.y, 1);
+    await t.http.delete(`/api/v1/infrastructure/ble/${nearest.id}`).set(admin.auth).expect(204);
+    const removed = await estimate(t, device, scan());
+    expect(removed.fix!.y).not.toBeCloseTo(edited.fix!.y, 1);
+
+    // The floor deleted: its transmitters are no longer used; the scan hears nothing known.
+    await t.http.delete(`/api/v1/floors/${site.floor.id}`).set(admin.auth).expect(204);
+    expect(await estimate(t, device, scan())).toMatchObject({ status: 422, code: 'no_known_transmitters' });
+    // Beacons on a new floor of the building are used at once.
+    const floor = await createFloor(t, admin.auth, site.building.id, { level: 3 });
+    await put({ wifi: [], ble: gridOn(floor.id) });
+    expect((await estimate(t, device, scan())).fix).toMatchObject({ floor_id: floor.id });
+  });
+
+  it('a moved building moves the fixes (lat/lng) but not where they are on the floor', async () => {
+    const site = await createSite(t, admin.auth);
+    await t.http.put(`/api/v1/infrastructure?building_id=${site.building.id}`).set(admin.auth).send({ wifi: [], ble: gridOn(site.floor.id) }).expect(200);
+    const before = await t.http.post('/api/v1/realtime/scans').set(device).send([scanAt('walker-b', 20, 20, Date.now(), site.building.id)]).expect(200);
+    const location = { lat: site.building.location.lat + 0.001, lng: site.building.location.lng };
+    await t.http.put(`/api/v1/buildings/${site.building.id}`).set(admin.auth).send({ location }).expect(200);
+    const after = await t.http.post('/api/v1/realtime/scans').set(device).send([scanAt('walker-b', 20, 20, Date.now(), site.building.id)]).expect(200);
+    expect(after.body.fixes[0].x).toBeCloseTo(before.body.fixes[0].x, 6);
+    expect(after.body.fixes[0].lat - before.body.fixes[0].lat).toBeCloseTo(0.001, 6);
+  });
+});
+
+describe.runIf(testDatabaseKind() === 'postgres')('positions from scans on two instances (PostgreSQL)', () => {
+  let database: FreshDatabase;
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+    // Both instances share the database and the JWT secret; the database is dropped once, at the end.
+    const shared: FreshDatabase = { ...database, drop: async () => undefined };
+    const env = { JWT_SECRET: randomBytes(32).toString('hex') };
+    a = await createTestApp({ database: shared, env });
+    b = await createTestApp({ database: shared, env });
+  }, 60_000);
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await database?.drop();
+  });
+
+  it('a change made through one instance is used by the other at its next scan', async () => {
+    const admin = await signUp(a, 'Two instances');
+    const device = asApiKey((await createApiKey(a, admin.token, ApiPermission.Positioning)).apikey);
+    const site = await createSite(a, admin.auth);
+    const put = (app: TestApp, east: number) =>
+      app.http.put(`/api/v1/infrastructure?building_id=${site.building.id}`).set(admin.auth).send({ wifi: [], ble: gridOn(site.floor.id, east) }).expect(200);
+    const scan = () => scanAt('roamer', 12, 17, Date.now(), site.building.id);
+    await put(a, 0);
+    // Both instances have read (and kept) the grid.
+    const { x } = (await estimate(a, device, scan())).fix!;
+    expect((await estimate(b, device, scan())).fix!.x).toBeCloseTo(x, 2);
+    // Moved through B: A's next scan uses the new positions, and the reverse.
+    await put(b, 30);
+    expect((await estimate(a, device, scan())).fix!.x).toBeCloseTo(x + 30, 1);
+    await put(a, 0);
+    expect((await estimate(b, device, scan())).fix!.x).toBeCloseTo(x, 1);
+    // The floor deleted through A: B no longer uses its transmitters.
+    await a.http.delete(`/api/v1/floors/${site.floor.id}`).set(admin.auth).expect(204);
+    expect(await estimate(b, device, scan())).toMatchObject({ status: 422, code: 'no_known_transmitters' });
   });
 });

@@ -28,34 +28,68 @@ export function textProblem(text: string): string | null {
   return null;
 }
 
+/** A value still to be looked at, and how it was reached: its path is spelled out only for a problem. */
+interface Pending {
+  value: unknown;
+  parent: Pending | null;
+  key: string | number;
+  depth: number;
+}
+
+function pathOf(node: Pending): string {
+  const keys: Array<string | number> = [];
+  for (let at: Pending = node; at.parent !== null; at = at.parent) keys.push(at.key);
+  let path = '';
+  for (let index = keys.length - 1; index >= 0; index -= 1) path = childPath(path, keys[index]);
+  return path;
+}
+
+/** Only strings and containers can hold a problem; numbers, booleans and null are not even queued. */
+const mayHoldText = (value: unknown): boolean => typeof value === 'string' || (value !== null && typeof value === 'object');
+
 /**
  * Walks parsed request data iteratively (never recursively: a 4 KB body can nest 2,000 levels)
  * and reports the first problem kind found: data nested deeper than `maxDepth`, or the fields
- * (values and keys) holding text that cannot be stored.
+ * (values and keys) holding text that cannot be stored. Every body goes through here, batches
+ * of thousands of readings included, so paths are built only for the fields reported.
  */
 export function inspectRequestData(value: unknown, maxDepth = MAX_REQUEST_DEPTH): RequestDataProblem | null {
   const errors: FieldError[] = [];
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: '', depth: 0 }];
+  const stack: Pending[] = [{ value, parent: null, key: '', depth: 0 }];
+  // Items of a batch repeat the same keys (and often values): each distinct good text is checked once.
+  const storable = new Set<string>();
+  const problemOf = (text: string): string | null => {
+    if (storable.has(text)) return null;
+    const problem = textProblem(text);
+    if (problem === null && text.length <= 64) storable.add(text);
+    return problem;
+  };
   while (stack.length > 0) {
-    const { value: current, path, depth } = stack.pop()!;
+    const node = stack.pop()!;
+    const current = node.value;
     if (typeof current === 'string') {
-      const problem = textProblem(current);
-      if (problem && errors.length < MAX_TEXT_PROBLEMS) errors.push({ message: problem, code: 'invalid', fields: path || 'body' });
+      const problem = problemOf(current);
+      if (problem && errors.length < MAX_TEXT_PROBLEMS) errors.push({ message: problem, code: 'invalid', fields: pathOf(node) || 'body' });
       continue;
     }
     if (current === null || typeof current !== 'object') continue;
-    if (depth >= maxDepth) return { kind: 'too_deep', fields: path || 'body' };
+    const depth = node.depth + 1;
+    if (node.depth >= maxDepth) return { kind: 'too_deep', fields: pathOf(node) || 'body' };
     if (Array.isArray(current)) {
-      for (let index = current.length - 1; index >= 0; index -= 1) stack.push({ value: current[index], path: childPath(path, index), depth: depth + 1 });
+      for (let index = current.length - 1; index >= 0; index -= 1) {
+        const child: unknown = current[index];
+        if (mayHoldText(child)) stack.push({ value: child, parent: node, key: index, depth });
+      }
       continue;
     }
     const keys = Object.keys(current);
     for (let index = keys.length - 1; index >= 0; index -= 1) {
       const key = keys[index];
-      const problem = textProblem(key);
+      const problem = problemOf(key);
       // The key itself cannot be echoed safely as a path: name its parent and say why.
-      if (problem && errors.length < MAX_TEXT_PROBLEMS) errors.push({ message: `has a key that ${problem}`, code: 'invalid', fields: path || 'body' });
-      stack.push({ value: (current as Record<string, unknown>)[key], path: childPath(path, problem ? '?' : key), depth: depth + 1 });
+      if (problem && errors.length < MAX_TEXT_PROBLEMS) errors.push({ message: `has a key that ${problem}`, code: 'invalid', fields: pathOf(node) || 'body' });
+      const child: unknown = (current as Record<string, unknown>)[key];
+      if (mayHoldText(child)) stack.push({ value: child, parent: node, key: problem ? '?' : key, depth });
     }
   }
   return errors.length > 0 ? { kind: 'text', errors } : null;

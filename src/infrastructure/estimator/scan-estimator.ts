@@ -289,40 +289,85 @@ interface Fit {
 }
 
 /**
+ * Scratch space of the fit, reused by every call (the estimator is synchronous, so calls never
+ * overlap): per reading x, y, reference RSSI, RSSI and weight, then the normal equations at
+ * the current point and at a candidate. Thousands of scans a second allocate nothing here.
+ */
+const STRIDE = 5;
+let points = new Float64Array(16 * STRIDE);
+const current = new Float64Array(6);
+const candidate = new Float64Array(6);
+
+function loadPoints(heard: readonly Heard[]): number {
+  if (points.length < heard.length * STRIDE) points = new Float64Array(heard.length * STRIDE);
+  for (let i = 0; i < heard.length; i += 1) {
+    const item = heard[i];
+    const at = i * STRIDE;
+    points[at] = item.transmitter.x;
+    points[at + 1] = item.transmitter.y;
+    points[at + 2] = item.transmitter.referenceRssi;
+    points[at + 3] = item.rssi;
+    points[at + 4] = item.weight;
+  }
+  return heard.length;
+}
+
+/**
+ * At (x, y), into `out`: JᵀWJ (a11, a12, a22), JᵀWr (g1, g2) and the cost Σ w·r², for the
+ * residuals r_i = rssi_i − (A_i − 10 n log10 d_i). One pass, one logarithm per reading: the
+ * equations of an accepted candidate are the next iteration's.
+ */
+function normalEquations(count: number, x: number, y: number, n: number, out: Float64Array): void {
+  const k = (10 * n) / LN10;
+  const minimum = MIN_DISTANCE * MIN_DISTANCE;
+  let a11 = 0;
+  let a12 = 0;
+  let a22 = 0;
+  let g1 = 0;
+  let g2 = 0;
+  let cost = 0;
+  for (let at = 0; at < count * STRIDE; at += STRIDE) {
+    const dx = x - points[at];
+    const dy = y - points[at + 1];
+    const d2 = Math.max(minimum, dx * dx + dy * dy);
+    const residual = points[at + 3] - (points[at + 2] - 5 * n * Math.log10(d2));
+    const w = points[at + 4];
+    // d(model)/dx = −k·dx/d², so d(residual)/dx = +k·dx/d².
+    const jx = (k * dx) / d2;
+    const jy = (k * dy) / d2;
+    a11 += w * jx * jx;
+    a12 += w * jx * jy;
+    a22 += w * jy * jy;
+    g1 += w * jx * residual;
+    g2 += w * jy * residual;
+    cost += w * residual * residual;
+  }
+  out[0] = a11;
+  out[1] = a12;
+  out[2] = a22;
+  out[3] = g1;
+  out[4] = g2;
+  out[5] = cost;
+}
+
+/**
  * Levenberg–Marquardt on r_i = rssi_i − (A_i − 10 n log10 d_i), weights 1/σ_i². Two
  * unknowns, so every step solves a 2×2 system in closed form.
  */
 function fitPosition(heard: readonly Heard[], start: { x: number; y: number }, n: number): Fit {
-  const k = (10 * n) / LN10;
+  const count = loadPoints(heard);
   let x = start.x;
   let y = start.y;
   let lambda = 1e-3;
-  let cost = costAt(heard, x, y, n);
-  let a11 = 0;
-  let a12 = 0;
-  let a22 = 0;
+  normalEquations(count, x, y, n, current);
   for (let iteration = 0; iteration < 50; iteration += 1) {
-    a11 = 0;
-    a12 = 0;
-    a22 = 0;
-    let g1 = 0;
-    let g2 = 0;
-    for (const item of heard) {
-      const dx = x - item.transmitter.x;
-      const dy = y - item.transmitter.y;
-      const d2 = Math.max(MIN_DISTANCE * MIN_DISTANCE, dx * dx + dy * dy);
-      const residual = item.rssi - (item.transmitter.referenceRssi - 5 * n * Math.log10(d2));
-      // d(model)/dx = −k·dx/d², so d(residual)/dx = +k·dx/d².
-      const jx = (k * dx) / d2;
-      const jy = (k * dy) / d2;
-      const w = item.weight;
-      a11 += w * jx * jx;
-      a12 += w * jx * jy;
-      a22 += w * jy * jy;
-      g1 += w * jx * residual;
-      g2 += w * jy * residual;
-    }
+    const a11 = current[0];
+    const a12 = current[1];
+    const a22 = current[2];
+    const g1 = current[3];
+    const g2 = current[4];
     let improved = false;
+    let converged = false;
     for (let attempt = 0; attempt < 10; attempt += 1) {
       const b11 = a11 * (1 + lambda);
       const b22 = a22 * (1 + lambda);
@@ -333,69 +378,62 @@ function fitPosition(heard: readonly Heard[], start: { x: number; y: number }, n
       }
       const stepX = -(b22 * g1 - a12 * g2) / det;
       const stepY = -(b11 * g2 - a12 * g1) / det;
-      const candidate = costAt(heard, x + stepX, y + stepY, n);
-      if (candidate < cost) {
-        const converged = Math.hypot(stepX, stepY) < 1e-3;
+      normalEquations(count, x + stepX, y + stepY, n, candidate);
+      if (candidate[5] < current[5]) {
+        converged = Math.hypot(stepX, stepY) < 1e-3;
         x += stepX;
         y += stepY;
-        cost = candidate;
+        current.set(candidate);
         lambda = Math.max(1e-7, lambda / 10);
         improved = true;
-        if (converged) iteration = Infinity;
         break;
       }
       lambda *= 10;
     }
-    if (!improved) break;
+    if (!improved || converged) break;
   }
-  const det = a11 * a22 - a12 * a12;
+  const cost = current[5];
+  const det = current[0] * current[2] - current[1] * current[1];
   if (!(det > 1e-12) || !Number.isFinite(x) || !Number.isFinite(y)) return { ok: false, x, y, cost, covariance: [Infinity, 0, Infinity] };
   // A fit that runs far beyond every transmitter heard is a divergence, not a position.
-  const farthest = heard.reduce((max, item) => Math.max(max, item.range), 0);
-  const nearest = Math.min(...heard.map((item) => Math.hypot(x - item.transmitter.x, y - item.transmitter.y)));
-  if (nearest > 3 * farthest + 10) return { ok: false, x, y, cost, covariance: [Infinity, 0, Infinity] };
-  return { ok: true, x, y, cost, covariance: [a22 / det, -a12 / det, a11 / det] };
-}
-
-function costAt(heard: readonly Heard[], x: number, y: number, n: number): number {
-  let cost = 0;
+  let farthest = 0;
+  let nearest = Infinity;
   for (const item of heard) {
-    const dx = x - item.transmitter.x;
-    const dy = y - item.transmitter.y;
-    const d2 = Math.max(MIN_DISTANCE * MIN_DISTANCE, dx * dx + dy * dy);
-    const residual = item.rssi - (item.transmitter.referenceRssi - 5 * n * Math.log10(d2));
-    cost += item.weight * residual * residual;
+    farthest = Math.max(farthest, item.range);
+    nearest = Math.min(nearest, Math.hypot(x - item.transmitter.x, y - item.transmitter.y));
   }
-  return cost;
+  if (nearest > 3 * farthest + 10) return { ok: false, x, y, cost, covariance: [Infinity, 0, Infinity] };
+  return { ok: true, x, y, cost, covariance: [current[2] / det, -current[1] / det, current[0] / det] };
 }
 
 /** 0 inside the convex hull of the transmitters, else the distance to it (metres). */
 function distanceOutsideHull(heard: readonly Heard[], x: number, y: number): number {
-  const points = heard.map((item) => [item.transmitter.x, item.transmitter.y] as [number, number]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const cross = (o: [number, number], a: [number, number], b: [number, number]) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-  // Andrew's monotone chain, counter-clockwise.
-  const lower: Array<[number, number]> = [];
-  for (const point of points) {
-    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], point) <= 0) lower.pop();
-    lower.push(point);
+  const order = heard.map((item) => item.transmitter).sort((a, b) => a.x - b.x || a.y - b.y);
+  const cross = (o: KnownTransmitter, a: KnownTransmitter, bx: number, by: number) => (a.x - o.x) * (by - o.y) - (a.y - o.y) * (bx - o.x);
+  // Andrew's monotone chain, counter-clockwise: the lower chain, then the upper one, in one array.
+  const hull: KnownTransmitter[] = [];
+  for (const point of order) {
+    while (hull.length >= 2 && cross(hull[hull.length - 2], hull[hull.length - 1], point.x, point.y) <= 0) hull.pop();
+    hull.push(point);
   }
-  const upper: Array<[number, number]> = [];
-  for (let i = points.length - 1; i >= 0; i -= 1) {
-    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], points[i]) <= 0) upper.pop();
-    upper.push(points[i]);
+  const lowerLength = hull.length + 1;
+  for (let i = order.length - 2; i >= 0; i -= 1) {
+    const point = order[i];
+    while (hull.length >= lowerLength && cross(hull[hull.length - 2], hull[hull.length - 1], point.x, point.y) <= 0) hull.pop();
+    hull.push(point);
   }
-  const hull = [...lower.slice(0, -1), ...upper.slice(0, -1)];
+  hull.pop(); // the first point, closing the ring
   if (hull.length < 3) return 0;
   let inside = true;
   let nearest = Infinity;
   for (let i = 0; i < hull.length; i += 1) {
     const a = hull[i];
     const b = hull[(i + 1) % hull.length];
-    if (cross(a, b, [x, y]) < 0) inside = false;
-    const ex = b[0] - a[0];
-    const ey = b[1] - a[1];
-    const t = Math.max(0, Math.min(1, ((x - a[0]) * ex + (y - a[1]) * ey) / (ex * ex + ey * ey)));
-    nearest = Math.min(nearest, Math.hypot(x - a[0] - t * ex, y - a[1] - t * ey));
+    if (cross(a, b, x, y) < 0) inside = false;
+    const ex = b.x - a.x;
+    const ey = b.y - a.y;
+    const t = Math.max(0, Math.min(1, ((x - a.x) * ex + (y - a.y) * ey) / (ex * ex + ey * ey)));
+    nearest = Math.min(nearest, Math.hypot(x - a.x - t * ex, y - a.y - t * ey));
   }
   return inside ? 0 : nearest;
 }

@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { EntityManager, IsNull } from 'typeorm';
+import { BuildingFrame } from '../common/geometry/cartesian';
+import { PreparedQueries } from '../database/prepared-queries';
+import { TransactionRunner } from '../database/transactions';
+import { Floor } from '../floors/floor.entity';
+import { BleBeacon } from './ble-beacon.entity';
+import { KnownTransmitter, TransmitterIndex } from './estimator/scan-estimator';
+import { beaconKey, DEFAULT_WIFI_REFERENCE_RSSI, referenceRssiOf } from './transmitter-radio';
+import { WifiAccessPoint } from './wifi-access-point.entity';
+
+/** A live building of the caller with its transmitters on live floors, indexed for the estimator. */
+export interface TransmitterSite {
+  buildingId: number;
+  frame: BuildingFrame;
+  index: TransmitterIndex;
+}
+
+interface SiteRow {
+  id: number | string;
+  latitude: number | string;
+  longitude: number | string;
+  width: number | string;
+  length: number | string;
+  rotation: number | string;
+  building_revision: number | string;
+  infrastructure_revision: number | string;
+}
+
+interface CachedIndex {
+  /** The building's revision (its floors) and its infrastructure revision when the index was read. */
+  key: string;
+  index: TransmitterIndex;
+}
+
+/**
+ * How many transmitters the cache holds across buildings: an entry costs about 300 bytes, so
+ * this is about 30 MB, a hundred sites of a thousand transmitters. A larger building is read
+ * per batch and not kept.
+ */
+const MAX_CACHED_TRANSMITTERS = 100_000;
+
+/** The next power of two: IN lists are padded to it so a handful of statement shapes serve every batch. */
+const paddedSize = (count: number): number => 2 ** Math.ceil(Math.log2(Math.max(1, count)));
+
+/**
+ * The transmitters of each building, cached in this process for positions from scans and
+ * keyed by two revisions in the database: the infrastructure revision, which every write to
+ * the building's access points and beacons bumps in its own transaction (`bump`), and the
+ * building revision, which floor writes bump (a deleted floor's transmitters are unused).
+ * The one query a batch makes for its buildings (their frames, for lat/lng) reads both, so
+ * every instance learns there whether its copy is still current: nothing else to invalidate,
+ * nothing that one instance knows and another does not.
+ */
+@Injectable()
+export class TransmitterSites {
+  private readonly cache = new LRUCache<number, CachedIndex>({ maxSize: MAX_CACHED_TRANSMITTERS, sizeCalculation: (entry) => entry.index.size + 1 });
+  /** Reads under way, so concurrent batches for one building share one read. */
+  private readonly loading = new Map<string, Promise<TransmitterIndex>>();
+
+  constructor(
+    private readonly queries: PreparedQueries,
+    private readonly transactions: TransactionRunner,
+  ) {}
+
+  /** The live buildings among `buildingIds` of the organization, by id; missing, deleted or foreign ones are absent. */
+  async forBuildings(manager: EntityManager, organizationId: string, buildingIds: number[]): Promise<Map<number, TransmitterSite>> {
+    const sites = new Map<number, TransmitterSite>();
+    const distinct = [...new Set(buildingIds)];
+    if (distinct.length === 0) return sites;
+    const size = paddedSize(distinct.length);
+    const parameters: Record<string, string | number> = { organizationId };
+    const placeholders: string[] = [];
+    for (let position = 0; position < size; position += 1) {
+      parameters[`b${position}`] = distinct[Math.min(position, distinct.length - 1)];
+      placeholders.push(`:b${position}`);
+    }
+    const rows = await this.queries.cached<SiteRow>(
+      `SELECT b."id", b."latitude", b."longitude", b."width", b."length", b."rotation",
+              COALESCE(v."revision", 0) AS "building_revision", COALESCE(i."revision", 0) AS "infrastructure_revision"
+       FROM "buildings" b
+       LEFT JOIN "building_revisions" v ON v."building_id" = b."id"
+       LEFT JOIN "infrastructure_revisions" i ON i."building_id" = b."id"
+       WHERE b."organization_id" = :organizationId AND b."deleted_at" IS NULL AND b."id" IN (${placeholders.join(', ')})`,
+    )(parameters);
+    await Promise.all(
+      rows.map(async (row) => {
+        const buildingId = Number(row.id);
+        const key = `${Number(row.building_revision)}:${Number(row.infrastructure_revision)}`;
+        const cached = this.cache.get(buildingId);
+        const index = cached?.key === key ? cached.index : await this.loadOnce(manager, buildingId, key);
+        const frame = { latitude: Number(row.latitude), longitude: Number(row.longitude), width: Number(row.width), length: Number(row.length), rotation: Number(row.rotation) };
+        sites.set(buildingId, { buildingId, frame, index });
+      }),
+    );
+    return sites;
+  }
+
+  /** Call in the transaction of every write to a building's transmitters. */
+  async bump(manager: EntityManager, buildingId: number): Promise<void> {
+    const [sql, parameters] = this.transactions.escape(
+      `INSERT INTO "infrastructure_revisions" ("building_id", "revision") VALUES (:buildingId, 1)
+       ON CONFLICT ("building_id") DO UPDATE SET "revision" = "infrastructure_revisions"."revision" + 1`,
+      { buildingId },
+    );
+    await manager.query(sql, parameters);
+  }
+
+  /** Forgets everything this instance cached (tests that count queries start from here). */
+  flush(): void {
+    this.cache.clear();
+  }
+
+  private loadOnce(manager: EntityManager, buildingId: number, key: string): Promise<TransmitterIndex> {
+    const loadKey = `${buildingId}:${key}`;
+    let pending = this.loading.get(loadKey);
+    if (!pending) {
+      // Read after the revisions: the transmitters are at least as new as the key they are cached under.
+      pending = this.load(manager, buildingId)
+        .then((index) => {
+          this.cache.set(buildingId, { key, index });
+          return index;
+        })
+        .finally(() => this.loading.delete(loadKey));
+      this.loading.set(loadKey, pending);
+    }
+    return pending;
+  }
+
+  private async load(manager: EntityManager, buildingId: number): Promise<TransmitterIndex> {
+    const [floors, wifi, ble] = await Promise.all([
+      manager.find(Floor, { select: { id: true }, where: { buildingId, deletedAt: IsNull() } }),
+      manager.find(WifiAccessPoint, { select: { id: true, bssid: true, floorId: true, x: true, y: true }, where: { buildingId } }),
+      manager.find(BleBeacon, { select: { id: true, uuid: true, major: true, minor: true, txPower: true, floorId: true, x: true, y: true }, where: { buildingId } }),
+    ]);
+    const liveFloors = new Set(floors.map((floor) => floor.id));
+    const transmitters: KnownTransmitter[] = [];
+    for (const row of wifi) {
+      if (liveFloors.has(row.floorId)) transmitters.push({ key: row.bssid, kind: 'wifi', id: row.id, floorId: row.floorId, x: row.x, y: row.y, referenceRssi: DEFAULT_WIFI_REFERENCE_RSSI });
+    }
+    for (const row of ble) {
+      if (liveFloors.has(row.floorId)) {
+        transmitters.push({ key: beaconKey(row.uuid, row.major, row.minor), kind: 'ble', id: row.id, floorId: row.floorId, x: row.x, y: row.y, referenceRssi: referenceRssiOf(row.txPower) });
+      }
+    }
+    return new TransmitterIndex(transmitters);
+  }
+}
