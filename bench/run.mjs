@@ -58,6 +58,10 @@ function parseOptions(argv) {
      * polling is the load this read serves.
      */
     realtimeConnections: Number(values['realtime-connections'] ?? 4),
+    /** Leave the scratch database (and SQLite's directory) for a look afterwards (`--keep-database`). */
+    keepDatabase: values['keep-database'] === 'true',
+    /** Only the reports of scenario 15 whose name holds this text (`--reports=user_positions`). */
+    reports: values.reports,
     /** The reports scenarios' seed (15, 16). */
     fixes: Number(values.fixes ?? 2_000_000),
     visits: Number(values.visits ?? 50_000),
@@ -480,7 +484,7 @@ function reportPaths(seeded, { from, to }) {
 async function measureReports(base, seeded) {
   const data = await reportsData(seeded);
   const results = [];
-  for (const [name, path] of reportPaths(seeded, data)) {
+  for (const [name, path] of reportPaths(seeded, data).filter(([name]) => !options.reports || name.includes(options.reports))) {
     const runs = [];
     for (let i = 0; i < 3; i++) {
       // The server's CPU time for the request too: on a machine shared with other work the wall time says little.
@@ -627,8 +631,9 @@ async function main() {
   } finally {
     server.kill('SIGTERM');
     await new Promise((done) => (server.exitCode !== null ? done() : server.once('exit', done)));
-    await database.drop();
-    rmSync(work, { recursive: true, force: true });
+    if (options.keepDatabase) console.log(`Database kept: ${database.env.DATABASE_URL ?? work}`);
+    else await database.drop();
+    if (!options.keepDatabase) rmSync(work, { recursive: true, force: true });
   }
 }
 
