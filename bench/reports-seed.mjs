@@ -95,8 +95,8 @@ export async function seedReports(target, { root, buildingId, floorIds, geofence
   const rollups = new Map();
   const visitRows = [];
   const flush = async (force) => {
-    if (history.length >= 20_000 || (force && history.length > 0)) await writer.history(history.splice(0), organizationId, userId, buildingId);
-    if (visitRows.length >= 20_000 || (force && visitRows.length > 0)) await writer.visits(visitRows.splice(0), organizationId, userId);
+    if (history.length >= writer.batchRows || (force && history.length > 0)) await writer.history(history.splice(0), organizationId, userId, buildingId);
+    if (visitRows.length >= writer.batchRows || (force && visitRows.length > 0)) await writer.visits(visitRows.splice(0), organizationId, userId);
   };
   for (const { deviceId, track, visits: sessionVisits } of generate({ root, fixes, visits, days, now, floorIds, geofenceIds, location })) {
     for (const fix of track) history.push({ deviceId, ...fix });
@@ -120,7 +120,7 @@ export async function seedReports(target, { root, buildingId, floorIds, geofence
   await flush(true);
   const rollupRows = [...rollups.values()];
   rollupCount = rollupRows.length;
-  for (let start = 0; start < rollupRows.length; start += 20_000) await writer.rollups(rollupRows.slice(start, start + 20_000), organizationId);
+  for (let start = 0; start < rollupRows.length; start += writer.batchRows) await writer.rollups(rollupRows.slice(start, start + writer.batchRows), organizationId);
   await writer.finish();
   return { fixes: fixCount, visits: visitCount, rollups: rollupCount, seconds: (Date.now() - started) / 1000 };
 }
@@ -148,12 +148,16 @@ async function sqliteWriter(path) {
     run(rows);
   };
   return {
+    // Short transactions, a pause between them: the running server's own writers (the geofence
+    // timer) wait at most SQLITE_BUSY_TIMEOUT_MS (2 s) for the one SQLite write lock.
+    batchRows: 4000,
     async owner(buildingId) {
       const { organization_id: organizationId } = db.prepare('SELECT organization_id FROM buildings WHERE id = ?').get(buildingId);
       const { id: userId } = db.prepare('SELECT id FROM users WHERE organization_id = ? LIMIT 1').get(organizationId);
       return { organizationId, userId };
     },
     async history(rows, organizationId, userId, buildingId) {
+      await new Promise((done) => setTimeout(done, 20));
       insert(
         'INSERT INTO position_history (organization_id, device_id, "time", user_id, building_id, floor_id, lat, lng, x, y, accuracy, yaw)',
         12,
@@ -192,6 +196,7 @@ async function postgresWriter(url, now, days) {
   }
   const columns = (rows, pick) => pick.map((read) => rows.map(read));
   return {
+    batchRows: 20_000,
     async owner(buildingId) {
       const { rows } = await client.query('SELECT b.organization_id, (SELECT u.id FROM users u WHERE u.organization_id = b.organization_id LIMIT 1) AS user_id FROM buildings b WHERE b.id = $1', [buildingId]);
       return { organizationId: rows[0].organization_id, userId: rows[0].user_id };

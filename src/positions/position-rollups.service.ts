@@ -38,9 +38,10 @@ const POSTGRES_NEIGHBOURS = `SELECT h.device_id, h."time", h.building_id
   WHERE h."time" >= $5::timestamptz AND h."time" <= $6::timestamptz
   ORDER BY h.device_id, h."time"`;
 
-const SQLITE_NEIGHBOURS = `SELECT h.device_id, h."time", h.building_id
+/** CROSS JOIN keeps json_each outside: SQLite's planner otherwise scanned the organization's whole history per batch. */
+export const SQLITE_NEIGHBOURS = `SELECT h.device_id, h."time", h.building_id
   FROM json_each(?) w
-  JOIN position_history h ON h.organization_id = ? AND h.device_id = json_extract(w.value, '$[0]')
+  CROSS JOIN position_history h ON h.organization_id = ? AND h.device_id = json_extract(w.value, '$[0]')
     AND h."time" >= json_extract(w.value, '$[1]') AND h."time" <= json_extract(w.value, '$[2]')
   ORDER BY h.device_id, h."time"`;
 

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/auth/permissions';
-import { PositionRollups } from '../../src/positions/position-rollups.service';
+import { PositionRollups, SQLITE_NEIGHBOURS } from '../../src/positions/position-rollups.service';
 import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, createSite, expectError, expectStatus, signUp, Site } from '../support/cartography';
 import { fix, report } from '../support/positions';
@@ -189,6 +189,16 @@ describe('visitors and positioning_time (contract 8.1), from the position rollup
     expectStatus(await t.http.delete('/api/v1/devices/v-3').set(a.auth), 204);
     const response = await get(`visitors.json?${range}&building_id=${site.building.id}&time_zone=${ZONE}`);
     expect(response.body.data.map((row: { visitors: number }) => row.visitors)).toEqual([1, 2, 1]);
+  });
+
+  it("the ingest's read of stored neighbours goes through the history key, one device window at a time", async () => {
+    if (t.dataSource.options.type !== 'better-sqlite3') return;
+    const plan: Array<{ detail: string }> = await t.dataSource.query(`EXPLAIN QUERY PLAN ${SQLITE_NEIGHBOURS}`, ['[]', a.org.organizationId]);
+    expect(plan.map((row) => row.detail)).toEqual([
+      expect.stringMatching(/^SCAN w/),
+      expect.stringMatching(/^SEARCH h USING INDEX sqlite_autoindex_position_history_1 \(organization_id=\? AND device_id=\? AND time>\? AND time<\?\)/),
+      expect.stringMatching(/ORDER BY/),
+    ]);
   });
 
   it('drops rollups with the days the history no longer keeps', async () => {
