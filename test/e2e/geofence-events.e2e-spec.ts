@@ -171,6 +171,20 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
     expect(Number(count)).toBe(6);
   });
 
+  it("a fix older than the device's last evaluated fix drives nothing, also for a fence the device has no state with", async () => {
+    // rev2: the late rule is per device (7.2), not only per (device, fence) state row.
+    const base = Date.now() - 90_000;
+    const now = (await report(t, a.auth, { positions: track(siteA, 'late-1', base, [[20, OUT]]) })) as { events: GeofenceEvent[] };
+    expect(now.events).toEqual([]);
+    const late = (await report(t, a.auth, { positions: track(siteA, 'late-1', base, [[5, IN], [10, IN]]) })) as { accepted: number; events: GeofenceEvent[] };
+    expect(late.accepted).toBe(2);
+    expect(late.events).toEqual([]);
+    expect(await t.dataSource.query(`SELECT * FROM geofence_states WHERE device_id = 'late-1'`)).toEqual([]);
+    // Fixes after the last evaluated one drive state again.
+    const back = (await report(t, a.auth, { positions: track(siteA, 'late-1', base, [[21, IN], [25, IN]]) })) as { events: GeofenceEvent[] };
+    expect(back.events.map((event) => [event.type, event.occurred_at])).toEqual([['geofence.enter', new Date(base + 21_000).toISOString()]]);
+  });
+
   it('?return_events=false leaves the events out of the answer but stores them', async () => {
     const before = (await events(t, a.org.organizationId)).length;
     const base = Date.now() - 80_000;
