@@ -1,0 +1,158 @@
+import { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { login } from '../support/admin';
+import { createOrganization, TestOrganization } from '../support/auth';
+import { TINY_PNG } from '../support/cartography';
+import { ensureDashboardBuilt } from '../support/dashboard-build';
+import { launchChromium, logIn as logInAs, newPage as openPage, screenshot as shot } from '../support/dashboard-browser';
+import { listenOnLoopback } from '../support/sdk-client';
+import { createTestApp, TestApp } from '../support/test-app';
+
+/**
+ * Issue 17's pages the other browser tests do not walk through (rev2): buildings and floors with
+ * their plan, users and groups, a user restricted by the administrator, the password change.
+ */
+describe('dashboard administration in a browser', () => {
+  let t: TestApp;
+  let domain: string;
+  let org: TestOrganization;
+  let browser: Browser;
+  let admin: Record<string, string>;
+
+  beforeAll(async () => {
+    process.env.DASHBOARD_DIR = ensureDashboardBuilt();
+    t = await createTestApp();
+    domain = await listenOnLoopback(t);
+    org = await createOrganization(t, 'Dashboard admin');
+    admin = (await login(t, org.email, org.password)).auth;
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    delete process.env.DASHBOARD_DIR;
+  });
+
+  const logIn = (page: Page, email = org.email, password = org.password) => logInAs(page, domain, email, password);
+  /** A list answer, whether the route pages it (`data`) or answers an array. */
+  const listOf = <T,>(body: unknown): T[] => (Array.isArray(body) ? body : ((body as { data?: T[] }).data ?? [])) as T[];
+
+  it('creates and edits a building, adds a floor, uploads its plan and shows it; a bad field is named next to it', async () => {
+    const { page, problems } = await openPage(browser);
+    await logIn(page);
+    await page.getByRole('button', { name: 'New building' }).click();
+    const create = page.getByRole('dialog', { name: 'New building' });
+    await create.getByLabel('Name').fill('Annex');
+    await create.getByLabel('Latitude').fill('142');
+    await create.getByLabel('Longitude').fill('-8.5457');
+    await create.getByLabel('Width (m)').fill('40');
+    await create.getByLabel('Length (m)').fill('30');
+    await create.getByRole('button', { name: 'Create' }).click();
+    // The API's refusal, in words, next to the field that caused it.
+    await expect.poll(() => create.locator('.field.has-error').count()).toBeGreaterThan(0);
+    expect(await create.locator('.field.has-error').first().innerText()).toContain('Latitude');
+    await create.getByLabel('Latitude').fill('42.8805');
+    await create.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('heading', { name: 'Annex' }).waitFor();
+    const [stored] = listOf<{ id: number; name: string; location: { lat: number } }>((await t.http.get('/api/v1/buildings').set(admin).expect(200)).body);
+    expect(stored).toMatchObject({ name: 'Annex', location: { lat: 42.8805 } });
+
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit building' });
+    await edit.getByLabel('Name').fill('Annex B');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Annex B' }).waitFor();
+    expect((await t.http.get(`/api/v1/buildings/${stored.id}`).set(admin).expect(200)).body.name).toBe('Annex B');
+
+    await page.getByRole('button', { name: 'New floor' }).click();
+    const floorForm = page.getByRole('dialog', { name: 'New floor' });
+    await floorForm.getByLabel('Name').fill('Ground');
+    await floorForm.getByLabel('Level').fill('0');
+    await floorForm.getByRole('button', { name: 'Create floor' }).click();
+    await page.getByText('No plan uploaded.').waitFor();
+    await page.locator('li.floor input[type="file"]').setInputFiles({ name: 'plan.png', mimeType: 'image/png', buffer: TINY_PNG });
+    const plan = page.getByRole('img', { name: 'Plan of Ground' });
+    await plan.waitFor();
+    // The image the page shows is the one the floor points at, and it loads.
+    await expect.poll(() => plan.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(1);
+    const floorList = listOf<{ maps: { map_url: string | null } }>((await t.http.get(`/api/v1/buildings/${stored.id}/floors`).set(admin).expect(200)).body);
+    expect(floorList[0].maps.map_url).toBeTruthy();
+    expect(await plan.getAttribute('src')).toBe(floorList[0].maps.map_url);
+    await shot(page, 'building-floors');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('an administrator makes a user, restricts it to a building, changes its role and makes a group; the user sees only what the API lets it', async () => {
+    const headquarters = (await t.http.post('/api/v1/buildings').set(admin).send({ name: 'Headquarters', location: { lat: 40, lng: -3 }, dimensions: { width: 10, length: 10 } }).expect(201)).body;
+    const { page, problems } = await openPage(browser);
+    await logIn(page);
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('heading', { name: 'Users and groups' }).waitFor();
+
+    const email = `restricted-${Date.now()}@example.com`;
+    const password = 'a-long-enough-password-1';
+    await page.getByRole('button', { name: 'New user' }).click();
+    const create = page.getByRole('dialog', { name: 'New user' });
+    await create.getByLabel('E-mail').fill(email);
+    await create.getByLabel('Full name').fill('Rita Restricted');
+    await create.getByLabel('Password').fill(password);
+    await create.getByRole('checkbox', { name: 'Headquarters' }).check();
+    await create.getByRole('button', { name: 'Save' }).click();
+    const row = page.locator('tr', { hasText: email });
+    await expect.poll(() => row.innerText()).toContain('Headquarters');
+    expect(await row.innerText()).toContain('User');
+    const stored = listOf<{ email: string; role: string; building_ids: number[] }>((await t.http.get('/api/v1/users').set(admin).expect(200)).body).find((u) => u.email === email);
+    expect(stored).toMatchObject({ role: 'USER', building_ids: [headquarters.id] });
+
+    // The restricted user, in a browser of its own: only its building, and no administration.
+    const other = await openPage(browser);
+    await logIn(other.page, email, password);
+    await other.page.getByRole('link', { name: 'Headquarters' }).waitFor();
+    expect(await other.page.getByRole('link', { name: 'Annex B' }).count()).toBe(0);
+    expect(await other.page.locator('a[href="/admin"]').count()).toBe(0);
+    await other.page.goto(`${domain}/admin`);
+    await other.page.waitForLoadState('networkidle');
+    expect(await other.page.getByRole('heading', { name: 'Users and groups' }).count()).toBe(0);
+    await other.page.close();
+
+    // Promoted, it is an administrator for the API too.
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit user' });
+    await edit.getByLabel('Role').selectOption('ADMIN_ORG');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => row.innerText()).toContain('Administrator');
+    const promoted = await login(t, email, password);
+    expect((await t.http.get('/api/v1/users').set(promoted.auth)).status).toBe(200);
+
+    await page.getByRole('button', { name: 'New group' }).click();
+    const group = page.getByRole('dialog', { name: 'New group' });
+    await group.getByLabel('Name').fill('Night shift');
+    await group.getByLabel('Description').fill('After 22:00');
+    await group.getByRole('button', { name: 'Create group' }).click();
+    await page.getByText('Night shift').waitFor();
+    expect(listOf<{ name: string }>((await t.http.get('/api/v1/groups').set(admin).expect(200)).body).map((g) => g.name)).toContain('Night shift');
+    await shot(page, 'admin');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('changes the password from the profile: the new one logs in, the old one no longer does', async () => {
+    const { page, problems } = await openPage(browser);
+    await logIn(page);
+    await page.getByRole('link', { name: 'Profile' }).click();
+    const next = `${org.password}-changed`;
+    await page.getByLabel('Current password').fill('not my password');
+    await page.getByLabel('New password').fill(next);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => page.getByRole('alert').count()).toBeGreaterThan(0);
+    await page.getByLabel('Current password').fill(org.password);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => page.getByRole('status').first().innerText()).toContain('Password changed');
+    expect((await t.http.post('/api/v1/auth/session').auth(org.email, org.password)).status).toBe(401);
+    org.password = next;
+    admin = (await login(t, org.email, org.password)).auth;
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
