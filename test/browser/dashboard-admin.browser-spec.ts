@@ -1,12 +1,14 @@
 import { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { login } from '../support/admin';
-import { createOrganization, TestOrganization } from '../support/auth';
+import { ApiPermission } from '../../src/auth/permissions';
+import { createApiKey, createOrganization, TestOrganization } from '../support/auth';
 import { TINY_PNG } from '../support/cartography';
 import { ensureDashboardBuilt } from '../support/dashboard-build';
 import { launchChromium, logIn as logInAs, newPage as openPage, screenshot as shot } from '../support/dashboard-browser';
 import { listenOnLoopback } from '../support/sdk-client';
 import { createTestApp, TestApp } from '../support/test-app';
+import { waitFor, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * Issue 17's pages the other browser tests do not walk through (rev2): buildings and floors with
@@ -21,7 +23,8 @@ describe('dashboard administration in a browser', () => {
 
   beforeAll(async () => {
     process.env.DASHBOARD_DIR = ensureDashboardBuilt();
-    t = await createTestApp();
+    // A failed delivery waits an hour for its next attempt: only "Retry now" sends it sooner.
+    t = await createTestApp({ env: { WEBHOOK_RETRY_SCHEDULE: '0s,1h', WEBHOOK_POLL_INTERVAL_MS: '100' } });
     domain = await listenOnLoopback(t);
     org = await createOrganization(t, 'Dashboard admin');
     admin = (await login(t, org.email, org.password)).auth;
@@ -135,6 +138,56 @@ describe('dashboard administration in a browser', () => {
     await shot(page, 'admin');
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  it('shows a positioning key in full (readable again, with a copy button) and every other key masked', async () => {
+    const token = (await login(t, org.email, org.password)).tokens.access_token;
+    const positioning = await createApiKey(t, token, ApiPermission.Positioning, 'Phone app');
+    const reader = await createApiKey(t, token, ApiPermission.ReadOnly, 'Reporting job');
+    const { page, problems } = await openPage(browser);
+    await logIn(page);
+    await page.getByRole('link', { name: 'Profile' }).click();
+    const phone = page.locator('tr', { hasText: 'Phone app' });
+    await expect.poll(() => phone.innerText()).toContain(positioning.apikey);
+    expect(await phone.getByRole('button', { name: /Copy/ }).count()).toBe(1);
+    const job = page.locator('tr', { hasText: 'Reporting job' });
+    expect(await job.innerText()).not.toContain(reader.apikey);
+    expect(await job.getByRole('button', { name: /Copy/ }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('retries a failed delivery from the webhooks page, and shows its attempts', async () => {
+    const receiver = await new WebhookReceiver().start();
+    try {
+      const hook = (await t.http.post('/api/v1/webhooks').set(admin).send({ url: receiver.url, description: 'Flaky receiver' }).expect(201)).body;
+      receiver.secrets.push(hook.secret);
+      receiver.mode = 'fail';
+      const sent = (await t.http.post(`/api/v1/webhooks/${hook.id}/test`).set(admin).expect(202)).body;
+      const deliveryOf = async () => ((await t.http.get(`/api/v1/webhooks/${hook.id}/deliveries`).set(admin).expect(200)).body.data as Array<{ id: string; status: string; attempts: number }>).find((d) => d.id === sent.id)!;
+      await waitFor(deliveryOf, (d) => d.status === 'failed', 10_000, 'the failed first attempt');
+      receiver.mode = 'ok';
+
+      const { page, problems } = await openPage(browser);
+      await logIn(page);
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByRole('row', { name: /Flaky receiver/ }).getByRole('button', { name: 'Deliveries' }).click();
+      const failed = page.locator('[data-delivery-status="failed"]');
+      await expect.poll(() => failed.innerText()).toContain('500');
+      await failed.getByRole('button', { name: 'Retry now' }).click();
+      await waitFor(deliveryOf, (d) => d.status === 'succeeded', 10_000, 'the retried delivery');
+      const succeeded = page.locator('[data-delivery-status="succeeded"]');
+      await expect.poll(async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        return succeeded.count();
+      }).toBe(1);
+      expect(await succeeded.innerText()).toContain('2 attempts');
+      expect(receiver.byId(sent.message_id).map((r) => r.verifiedWith)).toEqual([0, 0]);
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('changes the password from the profile: the new one logs in, the old one no longer does', async () => {
