@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { login } from '../support/admin';
 import { ApiPermission } from '../../src/auth/permissions';
 import { createApiKey, createOrganization, TestOrganization } from '../support/auth';
-import { TINY_PNG } from '../support/cartography';
+import { createBuilding, createFloor, TINY_PNG } from '../support/cartography';
 import { ensureDashboardBuilt } from '../support/dashboard-build';
 import { launchChromium, logIn as logInAs, newPage as openPage, screenshot as shot } from '../support/dashboard-browser';
 import { listenOnLoopback } from '../support/sdk-client';
@@ -188,6 +188,48 @@ describe('dashboard administration in a browser', () => {
     } finally {
       await receiver.stop();
     }
+  });
+
+  it('asks nothing of any other origin on any page, the floor map included (works with no internet)', async () => {
+    const building = await createBuilding(t, admin, { name: 'Offline', location: { lat: 42.88, lng: -8.54 }, dimensions: { width: 40, length: 30 }, rotation: 0 });
+    const floor = await createFloor(t, admin, building.id, { name: 'Only', level: 0 });
+    const { page, problems } = await openPage(browser);
+    const elsewhere: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.origin !== new URL(domain).origin && url.protocol !== 'data:' && url.protocol !== 'blob:') elsewhere.push(request.url());
+    });
+    await logIn(page);
+    for (const path of ['/buildings', `/buildings/${building.id}`, `/buildings/${building.id}/floors/${floor.id}/map`, '/events', '/webhooks', '/analytics', '/profile', '/admin']) {
+      await page.goto(`${domain}${path}`);
+      await page.waitForLoadState('networkidle');
+    }
+    // The map page really drew its map (WebGL canvas), from our own files only.
+    await page.goto(`${domain}/buildings/${building.id}/floors/${floor.id}/map`);
+    await page.locator('canvas').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(elsewhere).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('dialogs are reached and used with the keyboard alone', async () => {
+    const { page, problems } = await openPage(browser);
+    await logIn(page);
+    await page.getByRole('button', { name: 'New building' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'New building' });
+    await dialog.waitFor();
+    // Focus moved into the dialog; Tab walks its labelled fields; Escape closes it.
+    expect(await dialog.evaluate((element) => element.contains(element.ownerDocument.activeElement))).toBe(true);
+    await dialog.getByLabel('Name').focus();
+    await page.keyboard.type('Typed');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement && document.activeElement.name')).toBe('description');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    expect(problems).toEqual([]);
+    await page.close();
   });
 
   it('changes the password from the profile: the new one logs in, the old one no longer does', async () => {
