@@ -5,6 +5,7 @@ import { ApiPermission } from '../../src/auth/permissions';
 import { createApiKey, createOrganization, TestOrganization } from '../support/auth';
 import { createBuilding, createFloor, TINY_PNG } from '../support/cartography';
 import { ensureDashboardBuilt } from '../support/dashboard-build';
+import { createPoi } from '../support/pois';
 import { launchChromium, logIn as logInAs, newPage as openPage, screenshot as shot } from '../support/dashboard-browser';
 import { listenOnLoopback } from '../support/sdk-client';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -190,9 +191,10 @@ describe('dashboard administration in a browser', () => {
     }
   });
 
-  it('asks nothing of any other origin on any page, the floor map included (works with no internet)', async () => {
+  it('asks nothing of any other origin on any page, the floor map included (works with no internet); the map shows the floor\'s POIs', async () => {
     const building = await createBuilding(t, admin, { name: 'Offline', location: { lat: 42.88, lng: -8.54 }, dimensions: { width: 40, length: 30 }, rotation: 0 });
     const floor = await createFloor(t, admin, building.id, { name: 'Only', level: 0 });
+    await createPoi(t, admin, { building_id: building.id, name: 'Info desk', position: { floor_id: floor.id, georeferences: { lat: 42.88, lng: -8.54 } } });
     const { page, problems } = await openPage(browser);
     const elsewhere: string[] = [];
     page.on('request', (request) => {
@@ -208,6 +210,10 @@ describe('dashboard administration in a browser', () => {
     await page.goto(`${domain}/buildings/${building.id}/floors/${floor.id}/map`);
     await page.locator('canvas').first().waitFor();
     await page.waitForLoadState('networkidle');
+    // The floor's POIs are drawn on it.
+    await expect
+      .poll(() => page.evaluate('window.cartographLiveMap ? window.cartographLiveMap.renderedPois().map((p) => p.name) : []'), { timeout: 15_000 })
+      .toEqual(['Info desk']);
     expect(elsewhere).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
