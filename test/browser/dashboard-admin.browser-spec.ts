@@ -141,7 +141,7 @@ describe('dashboard administration in a browser', () => {
     await page.close();
   });
 
-  it('shows a positioning key in full (readable again, with a copy button) and every other key masked', async () => {
+  it('shows a positioning key in full (readable again, with a copy button) and every other key masked; a description is edited later', async () => {
     const token = (await login(t, org.email, org.password)).tokens.access_token;
     const positioning = await createApiKey(t, token, ApiPermission.Positioning, 'Phone app');
     const reader = await createApiKey(t, token, ApiPermission.ReadOnly, 'Reporting job');
@@ -154,6 +154,14 @@ describe('dashboard administration in a browser', () => {
     const job = page.locator('tr', { hasText: 'Reporting job' });
     expect(await job.innerText()).not.toContain(reader.apikey);
     expect(await job.getByRole('button', { name: /Copy/ }).count()).toBe(0);
+    // The description is edited later, like the permission.
+    await job.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit API key' });
+    await edit.getByLabel('Description').fill('Nightly report');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.locator('tr', { hasText: 'Nightly report' }).waitFor();
+    const keys = listOf<{ id: string; description: string; permission: string }>((await t.http.get('/api/v1/auth/apikeys').set({ Authorization: `Bearer ${token}` }).expect(200)).body);
+    expect(keys.find((k) => k.id === reader.id)).toMatchObject({ description: 'Nightly report', permission: 'read-only' });
     expect(problems).toEqual([]);
     await page.close();
   });
