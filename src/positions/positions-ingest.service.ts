@@ -267,11 +267,17 @@ export class PositionsIngestService {
         organizationId,
         latest.map((fix) => fix.deviceId),
       );
+      // Before the devices' rows move on: what each device's last evaluated fix was (the late rule of 7.2).
+      const lastEvaluated = await this.geofences.lastEvaluatedFixes(
+        manager,
+        organizationId,
+        latest.map((fix) => fix.deviceId),
+      );
       // Before the history rows: it reads the stored neighbours the batch lands between.
       await this.rollups.record(manager, organizationId, fixes);
       if (this.dialect === 'postgres') await this.storeOnPostgres(manager, organizationId, fixes, latest);
       else await this.storeOnSqlite(manager, organizationId, fixes, latest);
-      return this.geofences.evaluateFixes(manager, organizationId, fixes, Date.now());
+      return this.geofences.evaluateFixes(manager, organizationId, fixes, Date.now(), lastEvaluated);
     });
     // SQLite runs this process's transactions one at a time already.
     if (this.dialect !== 'postgres') return transaction();

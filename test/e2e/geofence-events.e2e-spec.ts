@@ -171,6 +171,20 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
     expect(Number(count)).toBe(6);
   });
 
+  it("a fix older than the device's last evaluated fix drives nothing, also for a fence the device has no state with", async () => {
+    // rev2: the late rule is per device (7.2), not only per (device, fence) state row.
+    const base = Date.now() - 90_000;
+    const now = (await report(t, a.auth, { positions: track(siteA, 'late-1', base, [[20, OUT]]) })) as { events: GeofenceEvent[] };
+    expect(now.events).toEqual([]);
+    const late = (await report(t, a.auth, { positions: track(siteA, 'late-1', base, [[5, IN], [10, IN]]) })) as { accepted: number; events: GeofenceEvent[] };
+    expect(late.accepted).toBe(2);
+    expect(late.events).toEqual([]);
+    expect(await t.dataSource.query(`SELECT * FROM geofence_states WHERE device_id = 'late-1'`)).toEqual([]);
+    // Fixes after the last evaluated one drive state again.
+    const back = (await report(t, a.auth, { positions: track(siteA, 'late-1', base, [[21, IN], [25, IN]]) })) as { events: GeofenceEvent[] };
+    expect(back.events.map((event) => [event.type, event.occurred_at])).toEqual([['geofence.enter', new Date(base + 21_000).toISOString()]]);
+  });
+
   it('?return_events=false leaves the events out of the answer but stores them', async () => {
     const before = (await events(t, a.org.organizationId)).length;
     const base = Date.now() - 80_000;
@@ -860,6 +874,42 @@ describe.runIf(testDatabaseKind() === 'postgres')('the timer on two instances of
       await waitFor(dwells, (rows) => rows.length >= devices.length, 10_000, 'every dwell');
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect((await dwells()).map((row) => row.device_id).sort()).toEqual([...devices].sort());
+    } finally {
+      await two.close();
+      await one.close();
+      await database.drop();
+    }
+  });
+
+  it("one device's fixes alternating between the instances, then silent: enter, the timer's dwell and timeout exit, each exactly once (rev2)", async () => {
+    const database = await freshDatabase();
+    const shared: FreshDatabase = { ...database, drop: async () => undefined };
+    const env = { JWT_SECRET: randomBytes(32).toString('hex'), GEOFENCE_SWEEPER: 'true', GEOFENCE_SWEEP_INTERVAL_MS: '20' };
+    const one = await createTestApp({ database: shared, env });
+    const two = await createTestApp({ database: shared, env });
+    try {
+      const owner = await signUp(one, 'Alternating and silent');
+      const site = await createSite(one, owner.auth);
+      await fenceWithRules(one, owner.auth, site, { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 2, stale_after_seconds: 3 });
+      const times: number[] = [];
+      for (let step = 0; step < 4; step++) {
+        const time = Date.now();
+        times.push(time);
+        await report(step % 2 === 0 ? one : two, owner.auth, { positions: [{ device_id: 'sleeper', time: new Date(time).toISOString(), lat: IN.lat, lng: IN.lng, accuracy: 2, floor_id: site.floor.id }] });
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+      const fired = async () => (await events(one, owner.org.organizationId)).map((row) => JSON.parse(row.body) as GeofenceEvent);
+      await waitFor(fired, (list) => list.some((event) => event.type === 'geofence.exit'), 15_000, 'the timeout exit');
+      // Both timers keep running: nothing fires twice.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const list = await fired();
+      expect(list.map((event) => [event.type, event.reason, event.occurred_at])).toEqual([
+        ['geofence.enter', 'position', new Date(times[0]).toISOString()],
+        ['geofence.dwell', 'position', new Date(times[0] + 2000).toISOString()],
+        ['geofence.exit', 'timeout', new Date(times[3] + 3000).toISOString()],
+      ]);
+      expect(new Set(list.map((event) => event.visit_id)).size).toBe(1);
+      expect(list.map((event) => Number(event.seq))).toEqual([1, 2, 3]);
     } finally {
       await two.close();
       await one.close();

@@ -5,6 +5,7 @@ import { startMetricsServer } from '../../src/common/metrics/metrics.http';
 import { asApiKey, asBearer, createApiKey, createOrganization, passwordTokens } from '../support/auth';
 import { signUp } from '../support/cartography';
 import { createTestApp, TestApp, testDatabaseKind } from '../support/test-app';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 const METRICS_TOKEN = 'metrics-token-for-the-scraper-0123';
 
@@ -95,6 +96,37 @@ describe('/metrics', () => {
     expect(valueOf(samples, 'cartograph_webhook_attempts_total', { outcome: 'failed' })).toBeGreaterThanOrEqual(1);
     expect(valueOf(samples, 'cartograph_webhook_queue_depth')).toBeGreaterThanOrEqual(1);
     expect(valueOf(samples, 'cartograph_webhook_oldest_pending_age_seconds')).toBeGreaterThanOrEqual(0);
+  });
+
+  it('counts successful attempts and dead deliveries (issue 13: successes, dead)', async () => {
+    const receiver = await new WebhookReceiver().start();
+    try {
+      const org = await createOrganization(t, 'Metrics outcomes');
+      const auth = asBearer((await passwordTokens(t, org.email, org.password)).access_token);
+      const scrape = async () => parseMetrics((await t.http.get('/metrics').set(asBearer(METRICS_TOKEN)).expect(200)).text);
+      const before = await scrape();
+      const succeeded = valueOf(before, 'cartograph_webhook_attempts_total', { outcome: 'succeeded' }) ?? 0;
+      const dead = valueOf(before, 'cartograph_webhook_dead_total') ?? 0;
+      const hook = await t.http.post('/api/v1/webhooks').set(auth).send({ url: receiver.url }).expect(201);
+      const sent = async () => t.http.post(`/api/v1/webhooks/${hook.body.id}/test`).set(auth).expect(202);
+      const until = async (name: string, labels: Record<string, string>, above: number) => {
+        for (let i = 0; i < 200; i++) {
+          const samples = await scrape();
+          if ((valueOf(samples, name, labels) ?? 0) > above) return samples;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        throw new Error(`${name} never grew past ${above}`);
+      };
+      await sent();
+      await until('cartograph_webhook_attempts_total', { outcome: 'succeeded' }, succeeded);
+      // A 410 ends the delivery as dead (and disables the endpoint).
+      receiver.mode = 'gone';
+      await sent();
+      const after = await until('cartograph_webhook_dead_total', {}, dead);
+      expect(valueOf(after, 'cartograph_webhook_attempts_total', { outcome: 'endpoint_gone' })).toBeGreaterThanOrEqual(1);
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('is not served at all when neither METRICS_TOKEN nor METRICS_PORT is set', async () => {

@@ -129,12 +129,12 @@ describe('webhook deliveries', () => {
     await waitFor(() => deliveryOf(hook.id, queued.id), (d) => d.status === 'succeeded', 10_000, 'delivered after re-enabling');
   });
 
-  it('honours Retry-After on 429 (later than the schedule would)', async () => {
+  it.each([429, 503])('honours Retry-After on %i (later than the schedule would)', async (status) => {
     const hook = await register();
     let calls = 0;
     receiver.mode = (_req, res) => {
       calls++;
-      if (calls === 1) res.writeHead(429, { 'retry-after': '2' }).end();
+      if (calls === 1) res.writeHead(status, { 'retry-after': '2' }).end();
       else res.writeHead(200).end();
     };
     const sent = await test(hook.id);

@@ -2,6 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { WebhookDeliveryWorker } from '../../src/delivery/webhooks/webhook-delivery.worker';
 import { signUp } from '../support/cartography';
 import { eventSite, visits } from '../support/geofence-events';
+import { asBearer, createOrganization, passwordTokens } from '../support/auth';
+import { TcpProxy } from '../support/tcp-proxy';
 import { createTestApp, FreshDatabase, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';
 import { waitFor, WebhookReceiver } from '../support/webhook-receiver';
 
@@ -172,5 +174,63 @@ describe.runIf(testDatabaseKind() === 'postgres')('webhook workers wake across i
     expect(receiver.byId(test.body.message_id)[0].at - asked).toBeLessThan(1500);
     const instances = (await a.dataSource.query('SELECT DISTINCT instance FROM webhook_delivery_attempts')) as Array<{ instance: string }>;
     expect(instances).toEqual([{ instance: b.app.get(WebhookDeliveryWorker).instance }]);
+  });
+});
+
+describe.runIf(testDatabaseKind() === 'postgres')('a database outage while an attempt is under way (rev2)', () => {
+  let t: TestApp | undefined;
+  let proxy: TcpProxy | undefined;
+  const receiver = new WebhookReceiver();
+  afterAll(async () => {
+    await t?.close();
+    await proxy?.stop();
+    await receiver.stop();
+  });
+
+  it('loses no delivery: the outcome that could not be recorded is attempted again, with the same webhook-id, once the database is back', async () => {
+    const database = new URL(process.env.TEST_DATABASE_URL!);
+    proxy = new TcpProxy(database.hostname, Number(database.port || 5432));
+    await proxy.start();
+    const port = proxy.port;
+    await receiver.start();
+    // The lease outlasts the attempt timeout by 5 s at least: that is how long the unrecorded attempt holds the delivery.
+    t = await createTestApp({
+      env: { ...ENV, WEBHOOK_LEASE_SECONDS: '1' },
+      rewriteDatabaseUrl: (url) => {
+        const through = new URL(url);
+        through.hostname = '127.0.0.1';
+        through.port = String(port);
+        return through.toString();
+      },
+    });
+    const org = await createOrganization(t, 'Outage');
+    const auth = asBearer((await passwordTokens(t, org.email, org.password)).access_token);
+    const hook = await t.http.post('/api/v1/webhooks').set(auth).send({ url: receiver.url }).expect(201);
+    receiver.secrets = [hook.body.secret];
+    let first = true;
+    receiver.mode = (_req, res) => {
+      if (!first) return void res.writeHead(200).end();
+      first = false;
+      // The database goes away while the receiver answers: the worker cannot record the success.
+      proxy!.refuse();
+      setTimeout(() => {
+        res.writeHead(200).end();
+        setTimeout(() => proxy!.pass(), 500);
+      }, 100);
+    };
+    const sent = await t.http.post(`/api/v1/webhooks/${hook.body.id}/test`).set(auth).expect(202);
+    const messageId: string = sent.body.message_id;
+    const delivered = await waitFor(
+      async () => deliveryOf(t!, messageId).catch(() => undefined),
+      (row) => row?.status === 'succeeded',
+      30_000,
+      'the delivery recorded after the outage',
+    );
+    expect(delivered?.status).toBe('succeeded');
+    const got = receiver.byId(messageId);
+    // At least once: the attempt whose outcome was lost, then the one recorded; same webhook-id, each verified.
+    expect(got.length).toBeGreaterThanOrEqual(2);
+    expect(got.every((delivery) => delivery.verifiedWith === 0)).toBe(true);
+    expect((await attemptsOf(t, messageId)).at(-1)?.status_code).toBe(200);
   });
 });

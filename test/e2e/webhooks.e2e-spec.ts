@@ -91,6 +91,21 @@ describe('webhook endpoints (contract 7.5)', () => {
     expect(overlapEnds - before).toBeLessThan(24 * 3600 * 1000 + 60_000);
   });
 
+  it.each([
+    ['put', { url: 'http://169.254.169.254/latest/meta-data' }, 'url'],
+    ['patch', { url: 'http://[fe80::1]/hook' }, 'url'],
+    ['patch', { url: 'gopher://example.com/' }, 'url'],
+    ['put', { event_types: ['geofence.teleport'] }, 'event_types'],
+    ['patch', { event_types: [] }, 'event_types'],
+  ] as const)('a %s with %j is 422 naming %s, and changes nothing', async (method, body, field) => {
+    const created = await create(admin, { url: HOOK }).expect(201);
+    const response = await t.http[method](`/api/v1/webhooks/${created.body.id}`).set(admin).send(body).expect(422);
+    expect(response.body).toMatchObject({ status: 422, code: 'validation_failed' });
+    expect(response.body.errors.map((e: { fields: string }) => e.fields).join(',')).toContain(field);
+    const read = await t.http.get(`/api/v1/webhooks/${created.body.id}`).set(admin).expect(200);
+    expect(read.body).toMatchObject({ url: HOOK, event_types: ['geofence.enter', 'geofence.exit', 'geofence.dwell'] });
+  });
+
   it('deletes', async () => {
     const created = await create(admin, { url: HOOK }).expect(201);
     await t.http.delete(`/api/v1/webhooks/${created.body.id}`).set(admin).expect(204);

@@ -33,6 +33,11 @@ export class TcpProxy {
     for (const socket of this.sockets) socket.destroy();
   }
 
+  /** The database is back: new connections go through again (connections cut while it was away stay cut). */
+  pass(): void {
+    this.mode = 'pass';
+  }
+
   async stop(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));

@@ -116,4 +116,5 @@ export interface LiveMapProbe {
   fixesPaintedSince(time: number): number;
   renderedDevices(): Array<{ id: string; lngLat: [number, number] }>;
   renderedFences(): Array<{ id: string; occupants: number; colour: string }>;
+  renderedPois(): Array<{ name: string }>;
 }

@@ -151,4 +151,18 @@ describe('the evaluator drive', () => {
       { numRuns: 400 },
     );
   });
+
+  it("drives nothing with a fix older than the device's last evaluated one, even for a fence it has no state with (7.2)", () => {
+    const { indexes, fences } = floors([{ min_dwell_seconds: 0 }]);
+    const inside = (deviceId: string, time: number): EvaluableFix => ({ deviceId, userId: null, time, floorId: 1, accuracy: 1, ...point(3, 3) });
+    // Device a was last seen at 10 s (outside everything, so it has no state row); b never was.
+    const batch = [inside('a', 5000), inside('a', 9000), inside('b', 5000)];
+    const states = new Map<string, StoredState>();
+    const pending = evaluator.drive(batch, states, fences, indexes, collectMatches(batch, indexes), new Map([['a', 10_000]]));
+    expect(pending.map(({ event, deviceId }) => [deviceId, event.type, event.occurredAt])).toEqual([['b', 'geofence.enter', 5000]]);
+    expect([...states.values()].map((stored) => stored.deviceId)).toEqual(['b']);
+    // At the last evaluated time itself, or after it, a fix counts again.
+    const later = [inside('a', 10_000)];
+    expect(evaluator.drive(later, states, fences, indexes, collectMatches(later, indexes), new Map([['a', 10_000]])).map(({ event }) => event.type)).toEqual(['geofence.enter']);
+  });
 });

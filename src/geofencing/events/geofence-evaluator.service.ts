@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Notifications } from '../../database/notifications';
+import { parseDatabaseTimestamp } from '../../common/database/raw-values';
 import { TransactionRunner } from '../../database/transactions';
 import { WebhookDeliveriesService } from '../../delivery/webhooks/webhook-deliveries.service';
 import { GeofenceChange, GeofenceChangeHooks } from '../../geofences/geofence-change-hooks';
@@ -229,7 +230,13 @@ export class GeofenceEvaluator implements OnModuleInit {
    * drive nothing (the engine decides). Call it inside the transaction that stores the
    * fixes, after `lockDevices`. Returns the events fired, in seq order.
    */
-  async evaluateFixes(manager: EntityManager, organizationId: string, fixes: readonly EvaluableFix[], detectedAt = Date.now()): Promise<GeofenceEventBody[]> {
+  async evaluateFixes(
+    manager: EntityManager,
+    organizationId: string,
+    fixes: readonly EvaluableFix[],
+    detectedAt = Date.now(),
+    lastEvaluated: ReadonlyMap<string, number> = new Map(),
+  ): Promise<GeofenceEventBody[]> {
     if (fixes.length === 0) return [];
     const deviceIds = [...new Set(fixes.map((fix) => fix.deviceId))];
     const states = await this.loadStates(manager, organizationId, deviceIds);
@@ -259,8 +266,30 @@ export class GeofenceEvaluator implements OnModuleInit {
     if (fences.size === 0 && unindexed.size === 0) return [];
     if (unindexed.size > 0) for (const [id, fence] of await this.loadFences(manager, organizationId, [...unindexed])) fences.set(id, fence);
 
-    const pending = this.drive(fixes, states, fences, indexes, matches);
+    const pending = this.drive(fixes, states, fences, indexes, matches, lastEvaluated);
     return this.writeOutcome(manager, organizationId, [...states.values()], fences, pending, detectedAt);
+  }
+
+  /**
+   * Each device's last evaluated fix (its latest stored fix: every accepted fix is evaluated),
+   * read before a batch stores its own. `evaluateFixes` takes it: a fix older than it is late
+   * for every fence (7.2), also one the device has no state row with. Call it under `lockDevices`.
+   */
+  async lastEvaluatedFixes(manager: EntityManager, organizationId: string, deviceIds: readonly string[]): Promise<Map<string, number>> {
+    const times = new Map<string, number>();
+    for (let start = 0; start < deviceIds.length; start += SQL_CHUNK) {
+      const rows = (await manager.query(
+        ...this.transactions.escape('SELECT id, last_time FROM devices WHERE organization_id = :organizationId AND id IN (:...deviceIds) AND last_time IS NOT NULL', {
+          organizationId,
+          deviceIds: deviceIds.slice(start, start + SQL_CHUNK),
+        }),
+      )) as Array<{ id: string; last_time: unknown }>;
+      for (const row of rows) {
+        const time = parseDatabaseTimestamp(row.last_time);
+        if (time) times.set(row.id, time.getTime());
+      }
+    }
+    return times;
   }
 
   /**
@@ -364,6 +393,8 @@ export class GeofenceEvaluator implements OnModuleInit {
     fences: ReadonlyMap<string, LiveFence>,
     indexes: ReadonlyMap<number, FloorOfCaller>,
     matches: BatchMatches,
+    /** Each device's last evaluated fix before these: older fixes are late and drive nothing. */
+    lastEvaluated: ReadonlyMap<string, number> = new Map(),
   ): PendingEvent[] {
     // Each device's candidate fences, in the order they became candidates (its states, then
     // what its fixes matched), with the pair's state (null: none yet).
@@ -386,6 +417,7 @@ export class GeofenceEvaluator implements OnModuleInit {
     const matched = new Map<string, number>();
     let deviceStart = 0;
     let candidates = new Map<string, StoredState | null>();
+    let lateBefore = -Infinity;
     for (let position = 0; position < fixes.length; position++) {
       const fix = fixes[position];
       if (position === 0 || fixes[position - 1].deviceId !== fix.deviceId) {
@@ -396,7 +428,10 @@ export class GeofenceEvaluator implements OnModuleInit {
         const known = byDevice.get(fix.deviceId);
         if (known) candidates = known;
         else byDevice.set(fix.deviceId, (candidates = new Map()));
+        lateBefore = lastEvaluated.get(fix.deviceId) ?? -Infinity;
       }
+      // Late for the device (7.2): stored, but it drives no pair, not even one without state yet.
+      if (fix.time < lateBefore) continue;
       matched.clear();
       for (let at = matches.start[position]; at < matches.start[position + 1]; at++) {
         const fenceId = matches.fences[at].id;

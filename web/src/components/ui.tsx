@@ -1,4 +1,4 @@
-import type { ComponentChildren, PartialInputHTMLAttributes } from 'preact';
+import { cloneElement, isValidElement, type ComponentChildren, type PartialInputHTMLAttributes } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api';
 
@@ -16,7 +16,14 @@ export function Field(props: {
   return (
     <div class={`field${message ? ' has-error' : ''}`}>
       <label for={id}>{label}</label>
-      {children ?? <input id={id} name={name} aria-invalid={message ? 'true' : undefined} aria-describedby={message ? `${id}-error` : undefined} {...(input as Record<string, unknown>)} />}
+      {children === undefined ? (
+        <input id={id} name={name} aria-invalid={message ? 'true' : undefined} aria-describedby={message ? `${id}-error` : undefined} {...(input as Record<string, unknown>)} />
+      ) : isValidElement(children) ? (
+        // A control of its own (a select): the label and the error point at it too.
+        cloneElement(children, { id, 'aria-invalid': message ? 'true' : undefined, 'aria-describedby': message ? `${id}-error` : undefined })
+      ) : (
+        children
+      )}
       {hint && !message && <small class="hint">{hint}</small>}
       {message && (
         <small class="error" id={`${id}-error`} role="alert">

@@ -79,6 +79,7 @@ function probe(map: MapLibreMap, layer: LiveDeviceLayer): LiveMapProbe {
       map.queryRenderedFeatures({ layers: [DEVICE_DOT_LAYER] }).map((f) => ({ id: String(f.properties.id), lngLat: (f.geometry as GeoJSON.Point).coordinates as [number, number] })),
     renderedFences: () =>
       map.queryRenderedFeatures({ layers: ['fences-fill'] }).map((f) => ({ id: String(f.properties.id), occupants: Number(f.properties.occupants), colour: String(f.properties.colour) })),
+    renderedPois: () => map.queryRenderedFeatures({ layers: ['pois'] }).map((f) => ({ name: String(f.properties.name) })),
   });
 }
 
