@@ -29,8 +29,10 @@ async function authorize(page: Page, fill: (modal: ReturnType<Page['locator']>) 
 }
 
 /** Expands an operation, presses "Try it out", lets `prepare` fill it, executes it and returns the status Swagger UI shows. */
-async function execute(page: Page, operationId: string, prepare: (operation: ReturnType<Page['locator']>) => Promise<void>): Promise<{ status: string; body: string }> {
-  const operation = page.locator(`[id$="-${operationId}"]`);
+async function execute(page: Page, tag: string, operationId: string, prepare: (operation: ReturnType<Page['locator']>) => Promise<void>): Promise<{ status: string; body: string }> {
+  // Tags start folded (docExpansion 'none'): unfold the operation's tag first.
+  await page.locator(`[id="operations-tag-${tag}"]`).click();
+  const operation = page.locator(`[id="operations-${tag}-${operationId}"]`);
   await operation.locator('.opblock-summary').first().click();
   await operation.locator('.try-out__btn').click();
   await prepare(operation);
@@ -79,7 +81,7 @@ describe('Swagger UI in a browser', () => {
       await basic.locator('input[type="password"]').fill(org.password);
       await basic.locator('button.authorize').click();
     });
-    const tokens = await execute(page, 'AuthController_issueTokens', async () => {});
+    const tokens = await execute(page, 'Authentication', 'AuthController_issueTokens', async () => {});
     expect(tokens.status).toBe('201');
     const accessToken = (JSON.parse(tokens.body) as { access_token: string }).access_token;
     expect(accessToken).toMatch(/^ey/);
@@ -90,7 +92,7 @@ describe('Swagger UI in a browser', () => {
       await bearer.locator('input').first().fill(accessToken);
       await bearer.locator('button.authorize').click();
     });
-    const put = await execute(page, 'BuildingsController_update', async (operation) => {
+    const put = await execute(page, 'Buildings', 'BuildingsController_update', async (operation) => {
       await operation.locator('tr[data-param-name="id"] input').fill(String(building.id));
       await operation.locator('textarea.body-param__text').fill(JSON.stringify({ name: 'Renamed in Swagger UI' }));
     });
