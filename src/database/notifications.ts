@@ -81,6 +81,7 @@ export class Notifications implements OnModuleInit, OnModuleDestroy {
   private connecting: Promise<void> | undefined;
   private lastSignOfLife = 0;
   private heartbeatPending = false;
+  private readonly listenerTails = new WeakMap<Client, Promise<unknown>>();
 
   constructor(
     @Inject(databaseConfig.KEY) private readonly config: DatabaseConfig,
@@ -120,12 +121,12 @@ export class Notifications implements OnModuleInit, OnModuleDestroy {
     if (!set) this.handlers.set(channel, (set = new Set()));
     set.add(handler as NotificationHandler);
     // When down, the reconnection LISTENs to every channel that has handlers.
-    if (first && this.listening && this.client) await this.client.query(`LISTEN "${channel}"`);
+    if (first && this.listening && this.client) await this.onListener(this.client, `LISTEN "${channel}"`);
     return () => {
       set.delete(handler as NotificationHandler);
       if (set.size === 0 && this.handlers.get(channel) === set) {
         this.handlers.delete(channel);
-        if (this.listening && this.client) this.client.query(`UNLISTEN "${channel}"`).catch(() => undefined);
+        if (this.listening && this.client) this.onListener(this.client, `UNLISTEN "${channel}"`).catch(() => undefined);
       }
     };
   }
@@ -260,6 +261,17 @@ export class Notifications implements OnModuleInit, OnModuleDestroy {
     this.reconnectTimer.unref();
   }
 
+  /** The listening connection's queries, one after another (pg deprecates overlapping queries on one client). */
+  private onListener(client: Client, query: string | { text: string; query_timeout: number }): Promise<unknown> {
+    const previous = this.listenerTails.get(client) ?? Promise.resolve();
+    const result = previous.then(() => client.query(query as never));
+    this.listenerTails.set(
+      client,
+      result.catch(() => undefined),
+    );
+    return result;
+  }
+
   /**
    * A connection that died without a TCP reset is noticed here rather than never: `reliable`
    * turns false after LIVENESS_MS without an answer, and a failed or late answer reconnects.
@@ -269,7 +281,7 @@ export class Notifications implements OnModuleInit, OnModuleDestroy {
     if (!client || !this.listening || this.heartbeatPending) return;
     this.heartbeatPending = true;
     try {
-      await client.query({ text: 'SELECT 1', query_timeout: LIVENESS_MS } as never);
+      await this.onListener(client, { text: 'SELECT 1', query_timeout: LIVENESS_MS });
       this.lastSignOfLife = Date.now();
     } catch (error) {
       this.lost(client, error);

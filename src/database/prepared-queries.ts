@@ -33,6 +33,9 @@ export class PreparedQueries {
   private readonly cache = new Map<string, PreparedQuery<unknown>>();
   private readonly statements = new Map<string, SqliteStatement>();
 
+  /** Queries sent on a transaction's connection, one after another (pg deprecates overlapping queries on one client). */
+  private readonly connectionTails = new WeakMap<PgPool, Promise<unknown>>();
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** For SQL built per request from a few shapes (search filters): prepared once per shape. */
@@ -95,7 +98,7 @@ export class PreparedQueries {
       // Inside a transaction: on its connection (see ambient-transaction.ts), still by name.
       const runner = ambientTransaction.getStore()?.queryRunner;
       const connection = runner && !runner.isReleased ? (runner as unknown as { databaseConnection?: PgPool }).databaseConnection : undefined;
-      if (connection) return (await connection.query({ name, text, values })).rows;
+      if (connection) return this.onTransactionConnection(connection, name, text, values);
       const pool = (this.dataSource.driver as unknown as { master: PgPool }).master;
       return (await pool.query({ name, text, values })).rows;
     }
@@ -105,6 +108,16 @@ export class PreparedQueries {
       this.statements.set(name, statement);
     }
     return statement.all(...values);
+  }
+
+  private onTransactionConnection(connection: PgPool, name: string, text: string, values: unknown[]): Promise<unknown[]> {
+    const previous = this.connectionTails.get(connection) ?? Promise.resolve();
+    const result = previous.then(async () => (await connection.query({ name, text, values })).rows);
+    this.connectionTails.set(
+      connection,
+      result.catch(() => undefined),
+    );
+    return result;
   }
 
   /** Builds entities from raw rows selected with `SELECT *` (database column names). */
