@@ -60,7 +60,8 @@ export function addPositionedTime(track: ReadonlyArray<TrackPoint>, into: Map<st
 
 /**
  * What a batch adds to one device's rollups. `stored` are the device's fixes already kept
- * in a window reaching at least 60 s before and after the batch's fixes; `added` the
+ * between the batch's first and last fix, with at least the nearest one on each side
+ * within 60 s (any more further out change nothing); `added` the
  * batch's fixes (both ordered by time). A fix already stored (a replayed batch) is not
  * counted again; a late fix that lands between stored ones re-splits their session. The
  * change in positioned time is the window's positioned time after minus before: pairs

@@ -31,19 +31,67 @@ const POSTGRES_UPSERT = `INSERT INTO position_rollups (${ROLLUP_COLUMNS.join(', 
   SELECT $1::uuid, r.* FROM unnest($2::int[], $3::varchar[], $4::bigint[], $5::int[], $6::bigint[], $7::bigint[], $8::bigint[]) AS r
   ${UPSERT_TAIL}`;
 
-/** Each device's stored fixes in its own window; the overall bounds let PostgreSQL prune the daily partitions. */
-const POSTGRES_NEIGHBOURS = `SELECT h.device_id, h."time", h.building_id
-  FROM unnest($2::varchar[], $3::timestamptz[], $4::timestamptz[]) AS w(device_id, lo, hi)
-  JOIN position_history h ON h.organization_id = $1::uuid AND h.device_id = w.device_id AND h."time" >= w.lo AND h."time" <= w.hi
-  WHERE h."time" >= $5::timestamptz AND h."time" <= $6::timestamptz
-  ORDER BY h.device_id, h."time"`;
+const GAP = `interval '${SESSION_GAP_MS / 1000} seconds'`;
 
-/** CROSS JOIN keeps json_each outside: SQLite's planner otherwise scanned the organization's whole history per batch. */
-export const SQLITE_NEIGHBOURS = `SELECT h.device_id, h."time", h.building_id
-  FROM json_each(?) w
-  CROSS JOIN position_history h ON h.organization_id = ? AND h.device_id = json_extract(w.value, '$[0]')
-    AND h."time" >= json_extract(w.value, '$[1]') AND h."time" <= json_extract(w.value, '$[2]')
-  ORDER BY h.device_id, h."time"`;
+/**
+ * The stored fixes a batch can pair with, per device: those between its first and last new
+ * fix (a replay, or fixes it lands among), and the nearest one before and after within the
+ * session gap. Only these pairs change (see rollupDelta); reading every fix within 60 s of
+ * the batch instead cost a device reporting ten times a second 1,200 rows per batch.
+ * The overall bounds ($5, $6) let PostgreSQL prune the daily partitions.
+ */
+const POSTGRES_NEIGHBOURS = `SELECT w.device_id, h."time", h.building_id
+  FROM unnest($2::varchar[], $3::timestamptz[], $4::timestamptz[]) AS w(device_id, lo, hi)
+  CROSS JOIN LATERAL (
+    SELECT p."time", p.building_id FROM position_history p
+      WHERE p.organization_id = $1::uuid AND p.device_id = w.device_id AND p."time" >= w.lo AND p."time" <= w.hi AND p."time" >= $5::timestamptz AND p."time" <= $6::timestamptz
+    UNION ALL
+    (SELECT p."time", p.building_id FROM position_history p
+      WHERE p.organization_id = $1::uuid AND p.device_id = w.device_id AND p."time" < w.lo AND p."time" >= w.lo - ${GAP} AND p."time" >= $5::timestamptz
+      ORDER BY p."time" DESC LIMIT 1)
+    UNION ALL
+    (SELECT p."time", p.building_id FROM position_history p
+      WHERE p.organization_id = $1::uuid AND p.device_id = w.device_id AND p."time" > w.hi AND p."time" <= w.hi + ${GAP} AND p."time" <= $6::timestamptz
+      ORDER BY p."time" ASC LIMIT 1)
+  ) h
+  ORDER BY w.device_id, h."time"`;
+
+/**
+ * The same for SQLite. Each window is `[device, first, last, first - gap, last + gap]`; the
+ * parameters are, in order: windows, organization, organization, organization, windows,
+ * organization, organization, windows. CROSS JOIN keeps json_each outside: SQLite's planner
+ * otherwise scanned the organization's whole history per batch.
+ */
+const sqliteNearest = (before: boolean) => {
+  const side = before
+    ? `p."time" < json_extract(w.value, '$[1]') AND p."time" >= json_extract(w.value, '$[3]') ORDER BY p."time" DESC`
+    : `p."time" > json_extract(w.value, '$[2]') AND p."time" <= json_extract(w.value, '$[4]') ORDER BY p."time" ASC`;
+  const pick = (column: string) =>
+    `(SELECT p.${column} FROM position_history p WHERE p.organization_id = ? AND p.device_id = json_extract(w.value, '$[0]') AND ${side} LIMIT 1)`;
+  return `SELECT n.device_id, n."time", n.building_id FROM (
+      SELECT json_extract(w.value, '$[0]') AS device_id, ${pick('"time"')} AS "time", ${pick('building_id')} AS building_id FROM json_each(?) w
+    ) n WHERE n."time" IS NOT NULL`;
+};
+export const SQLITE_NEIGHBOURS = `SELECT device_id, "time", building_id FROM (
+    SELECT h.device_id AS device_id, h."time" AS "time", h.building_id AS building_id
+      FROM json_each(?) w
+      CROSS JOIN position_history h ON h.organization_id = ? AND h.device_id = json_extract(w.value, '$[0]')
+        AND h."time" >= json_extract(w.value, '$[1]') AND h."time" <= json_extract(w.value, '$[2]')
+    UNION ALL ${sqliteNearest(true)}
+    UNION ALL ${sqliteNearest(false)}
+  ) ORDER BY device_id, "time"`;
+
+/** The parameters of SQLITE_NEIGHBOURS (see there). */
+export const sqliteNeighbourParameters = (windows: string, organizationId: string): unknown[] => [
+  windows,
+  organizationId,
+  organizationId,
+  organizationId,
+  windows,
+  organizationId,
+  organizationId,
+  windows,
+];
 
 /** A deleted device's rollups go with its history (same transaction), so no report counts it afterwards. */
 export async function deleteDeviceRollups(manager: EntityManager, organizationId: string, deviceId: string): Promise<void> {
@@ -82,14 +130,15 @@ export class PositionRollups implements OnApplicationBootstrap, OnApplicationShu
 
   /** `fixes` ordered by device, then time (as the ingest orders them). */
   async record(manager: EntityManager, organizationId: string, fixes: ReadonlyArray<RollupFix>): Promise<void> {
+    // Per device, its first and last new fix (the batch is ordered by device, then time).
     const windows: Array<{ deviceId: string; lo: number; hi: number; added: TrackPoint[] }> = [];
     for (const fix of fixes) {
       const current = windows[windows.length - 1];
       if (current && current.deviceId === fix.deviceId) {
-        current.hi = fix.time + SESSION_GAP_MS;
+        current.hi = fix.time;
         current.added.push({ time: fix.time, buildingId: fix.buildingId });
       } else {
-        windows.push({ deviceId: fix.deviceId, lo: fix.time - SESSION_GAP_MS, hi: fix.time + SESSION_GAP_MS, added: [{ time: fix.time, buildingId: fix.buildingId }] });
+        windows.push({ deviceId: fix.deviceId, lo: fix.time, hi: fix.time, added: [{ time: fix.time, buildingId: fix.buildingId }] });
       }
     }
     if (!windows.some((window) => window.added.some((point) => point.buildingId !== null))) return;
@@ -120,8 +169,8 @@ export class PositionRollups implements OnApplicationBootstrap, OnApplicationShu
   ): Promise<Map<string, TrackPoint[]>> {
     let raw: Array<{ device_id: string; time: unknown; building_id: number | null }>;
     if (this.dialect === 'postgres') {
-      const lo = Math.min(...windows.map((window) => window.lo));
-      const hi = Math.max(...windows.map((window) => window.hi));
+      const lo = Math.min(...windows.map((window) => window.lo)) - SESSION_GAP_MS;
+      const hi = Math.max(...windows.map((window) => window.hi)) + SESSION_GAP_MS;
       raw = await manager.query(POSTGRES_NEIGHBOURS, [
         organizationId,
         windows.map((window) => window.deviceId),
@@ -131,8 +180,9 @@ export class PositionRollups implements OnApplicationBootstrap, OnApplicationShu
         new Date(hi),
       ]);
     } else {
-      const list = windows.map((window) => [window.deviceId, timestampParameter('sqlite', window.lo), timestampParameter('sqlite', window.hi)]);
-      raw = await manager.query(SQLITE_NEIGHBOURS, [JSON.stringify(list), organizationId]);
+      const stamp = (ms: number) => timestampParameter('sqlite', ms);
+      const list = windows.map((window) => [window.deviceId, stamp(window.lo), stamp(window.hi), stamp(window.lo - SESSION_GAP_MS), stamp(window.hi + SESSION_GAP_MS)]);
+      raw = await manager.query(SQLITE_NEIGHBOURS, sqliteNeighbourParameters(JSON.stringify(list), organizationId));
     }
     const byDevice = new Map<string, TrackPoint[]>();
     for (const row of raw) {
