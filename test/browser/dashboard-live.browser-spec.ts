@@ -260,7 +260,7 @@ describe('dashboard live views in a browser', () => {
     await page.close();
   });
 
-  it('keeps up with 1,000 devices reporting every second: on screen within 2 s of the ingest answer (the median round), the page never freezing', async () => {
+  it('keeps up with 1,000 devices reporting every second: every round on screen within 2 s of the ingest answer, the page never freezing', async () => {
     const centre = { lat: 40.4168, lng: -3.7038 };
     const building = await createBuilding(t, admin, { name: 'Stadium', location: centre, dimensions: { width: 120, length: 80 }, rotation: 0 });
     const floor = await createFloor(t, admin, building.id, { name: 'Pitch', level: 0 });
@@ -326,16 +326,10 @@ describe('dashboard live views in a browser', () => {
     await screenshot(page, 'floor-map-1000-devices');
     console.info(`1,000 devices: lag per round ${lags.map((l) => `${l} ms`).join(', ')} (of which stream ${streamLags.map((l) => `${l} ms`).join(', ')}); longest frame gap ${Math.round(longestFrameGap)} ms`);
     expect(await page.getByTestId('live-status').getAttribute('data-devices')).toBe(String(devices));
-    // The first round brings 1,000 devices onto an empty map (every feature new, the circle shaders compiled).
-    // From then on the map follows them: a round is typically on screen within 2 s of the ingest's answer (the
-    // median; a map falling behind would pile rounds up and push it past 2 s), and none is stuck for 5 s. Each
-    // composited frame of this page costs 0.4 to 0.6 s in SwiftShader on a shared 2-core machine, so a single
-    // round can wait for a core: that is what the maximum allows for.
-    const [appearing, ...following] = lags;
-    const median = [...following].sort((a, b) => a - b)[Math.floor(following.length / 2)];
-    expect(appearing).toBeLessThan(5000);
-    expect(median).toBeLessThan(2000);
-    expect(Math.max(...following)).toBeLessThan(5000);
+    // Every round, the first included (1,000 devices onto an empty map), is on screen within 2 s of the ingest's
+    // answer (issue 17). On a quiet machine rounds take 0.1 to 0.4 s; each composited frame costs more in
+    // SwiftShader (software WebGL) when other work shares the two cores.
+    expect(Math.max(...lags)).toBeLessThan(2000);
     // The page never froze: no script task held its main thread for 2 s, and frames kept coming (both are wall
     // time: they also count SwiftShader, software WebGL, and a thread waiting for a core on a busy machine).
     expect(Math.max(0, ...longTasks)).toBeLessThan(2000);
