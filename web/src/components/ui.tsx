@@ -54,17 +54,21 @@ export function ErrorBox({ error, fields = [] }: { error: unknown; fields?: stri
   );
 }
 
-/** A button that shows progress while its action runs and cannot be pressed twice. */
+/**
+ * A button that shows progress while its action runs and cannot be pressed twice. A primary one
+ * is its form's submit button, so Enter in a field presses it (the browser's implicit submission
+ * clicks the default button, and does nothing while it is disabled): the action runs here, with
+ * the same progress as a click, and the form is never submitted by the browser.
+ */
 export function ActionButton(props: { onAction: () => Promise<void>; children: ComponentChildren; kind?: 'primary' | 'danger' | 'plain'; type?: 'button' | 'submit' }) {
   const [busy, setBusy] = useState(false);
   return (
     <button
-      type={props.type ?? 'button'}
+      type={props.type ?? (props.kind === 'primary' ? 'submit' : 'button')}
       class={`btn ${props.kind ?? 'plain'}`}
       disabled={busy}
       aria-busy={busy}
       onClick={async (e) => {
-        if (props.type === 'submit') return; // the form's onSubmit runs it
         e.preventDefault();
         setBusy(true);
         try {

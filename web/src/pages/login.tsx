@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api';
-import { ActionButton, ErrorBox, Field } from '../components/ui';
+import { ActionButton, ErrorBox, Field, submitWith } from '../components/ui';
 import { logIn, Session } from '../session';
 
 export function LoginPage({ onLoggedIn, notice }: { onLoggedIn: (s: Session) => void; notice?: string }) {
@@ -19,13 +19,7 @@ export function LoginPage({ onLoggedIn, notice }: { onLoggedIn: (s: Session) => 
 
   return (
     <main class="login">
-      <form
-        class="card"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
+      <form class="card" onSubmit={submitWith(submit)}>
         <h1>Cartograph</h1>
         {notice && (
           <p class="notice" role="status">
