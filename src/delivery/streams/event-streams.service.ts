@@ -10,6 +10,7 @@ import { GeofenceEventLog } from '../../geofencing/events/event-log.service';
 import { GEOFENCE_EVENTS_CHANNEL } from '../../geofencing/events/geofence-evaluator.service';
 import { GeofenceEventBody } from '../../geofencing/events/geofence-event';
 import { eventStreamFilter } from './event-stream-filter';
+import { FedStream, OrganizationFeed } from './organization-feed';
 import { SseStream } from './sse-stream';
 import { StreamsService } from './streams.service';
 
@@ -36,7 +37,7 @@ interface GeofencingEventsMessage {
 }
 
 /** One client's live event stream: its filters, how far the log has been looked at for it, and frames waiting for the client. */
-class EventStream {
+class EventStream implements FedStream<LoggedEvent> {
   private readonly queue: LoggedEvent[] = [];
   private next = 0;
   private pumping = false;
@@ -50,6 +51,10 @@ class EventStream {
 
   get open(): boolean {
     return this.sse.open;
+  }
+
+  get readFrom(): number {
+    return this.cursor;
   }
 
   /** A read of the organization's log in seq order, up to `lastSeq`. */
@@ -79,54 +84,6 @@ class EventStream {
   }
 }
 
-/** The event streams of one organization on this instance, fed by one read of the log per wake. */
-class OrganizationEventFeed {
-  readonly streams = new Set<EventStream>();
-  private reading = false;
-  private again = false;
-
-  constructor(
-    private readonly organizationId: string,
-    private readonly readAfter: (organizationId: string, after: number, limit: number) => Promise<LoggedEvent[]>,
-    private readonly logger: Logger,
-  ) {}
-
-  /** Coalesced: wakes during a read cause one more read after it, not one per wake. */
-  wake(): void {
-    if (this.reading) {
-      this.again = true;
-      return;
-    }
-    this.reading = true;
-    void this.drain();
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      do {
-        this.again = false;
-        const streams = [...this.streams].filter((stream) => stream.open);
-        if (streams.length === 0) return;
-        const since = Math.min(...streams.map((stream) => stream.cursor));
-        const events = await this.readAfter(this.organizationId, since, READ_BATCH);
-        if (events.length === READ_BATCH) this.again = true;
-        const lastSeq = events.length > 0 ? events[events.length - 1].seq : since;
-        for (const stream of this.streams) {
-          if (!stream.open) continue;
-          // Joined during the read, from further back than it looked: the next read covers it.
-          if (stream.cursor < since) this.again = true;
-          else stream.offer(events, lastSeq);
-        }
-      } while (this.again);
-    } catch (error) {
-      // Nothing moved: the next notice (or the safety wake) reads again from the same place.
-      this.logger.warn(`Event streams could not read the log: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      this.reading = false;
-    }
-  }
-}
-
 /**
  * `GET /geofencing/events/stream` (contract 7.4): the event log, live. The evaluator announces
  * each commit on `geofencing_events` (every instance hears it, LISTEN/NOTIFY on PostgreSQL);
@@ -138,7 +95,7 @@ class OrganizationEventFeed {
 @Injectable()
 export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('EventStreams');
-  private readonly feeds = new Map<string, OrganizationEventFeed>();
+  private readonly feeds = new Map<string, OrganizationFeed<LoggedEvent, EventStream>>();
   private readonly sqlite: boolean;
   private unsubscribe: (() => void) | undefined;
   private safetyTimer: NodeJS.Timeout | undefined;
@@ -180,7 +137,7 @@ export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
       const stream = new EventStream(eventStreamFilter(query, principal), sse, cursor);
       const organization = principal.organizationId;
       let feed = this.feeds.get(organization);
-      if (!feed) this.feeds.set(organization, (feed = new OrganizationEventFeed(organization, (id, from, limit) => this.readAfter(id, from, limit), this.logger)));
+      if (!feed) this.feeds.set(organization, (feed = this.feedOf(organization)));
       feed.streams.add(stream);
       sse.onClose(() => {
         feed.streams.delete(stream);
@@ -193,6 +150,16 @@ export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
       this.logger.warn(`An event stream could not start: ${error instanceof Error ? error.message : String(error)}`);
       sse.end('shutdown');
     }
+  }
+
+  private feedOf(organizationId: string): OrganizationFeed<LoggedEvent, EventStream> {
+    return new OrganizationFeed(
+      async (since) => {
+        const items = await this.readAfter(organizationId, since, READ_BATCH);
+        return { items, upTo: items.length > 0 ? items[items.length - 1].seq : since, more: items.length === READ_BATCH };
+      },
+      (error) => this.logger.warn(`Event streams could not read the log: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 
   /**

@@ -5,6 +5,7 @@ import { Notifications } from '../../database/notifications';
 import { renderRealtimeFeature } from '../../positions/realtime.mapper';
 import { ChangedFix, RealtimePositionsService } from '../../positions/realtime-positions.service';
 import { POSITION_CHANGES_CHANNEL, PositionChangesMessage } from './position-changes';
+import { FedStream, OrganizationFeed } from './organization-feed';
 import { SseStream } from './sse-stream';
 import { ChangeTracker } from './stream-cursor';
 import { StreamsService } from './streams.service';
@@ -22,7 +23,7 @@ export function visibleBuildings(principal: Principal, asked: number[] | undefin
 }
 
 /** One client's position stream: keeps what it may see of each read, and sends it at the client's pace. */
-class PositionStream {
+class PositionStream implements FedStream<ChangedFix> {
   private readonly queue: Array<{ id: string | null; data: string }> = [];
   private next = 0;
   private pumping = false;
@@ -77,56 +78,6 @@ class PositionStream {
 }
 
 /**
- * The streams of one organization on this instance, fed by one read per wake (not one per
- * stream): from the oldest window among them, each stream keeping what is its own.
- */
-class OrganizationFeed {
-  readonly streams = new Set<PositionStream>();
-  private reading = false;
-  private again = false;
-
-  constructor(
-    private readonly organizationId: string,
-    private readonly realtime: RealtimePositionsService,
-    private readonly logger: Logger,
-  ) {}
-
-  /** Coalesced: wakes during a read cause one more read after it, not one per wake. */
-  wake(): void {
-    if (this.reading) {
-      this.again = true;
-      return;
-    }
-    this.reading = true;
-    void this.drain();
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      do {
-        this.again = false;
-        const streams = [...this.streams].filter((stream) => stream.open);
-        if (streams.length === 0) return;
-        const since = Math.min(...streams.map((stream) => stream.readFrom));
-        const changes = await this.realtime.changedSince(this.organizationId, since);
-        const newest = changes.length > 0 ? changes[changes.length - 1].changedAt : since;
-        for (const stream of this.streams) {
-          if (!stream.open) continue;
-          // A stream that joined during the read, looking further back than it did: the next read covers it.
-          if (stream.readFrom < since) this.again = true;
-          else stream.offer(changes, newest);
-        }
-      } while (this.again);
-    } catch (error) {
-      // The next ingest wakes the feed again; no watermark has moved.
-      this.logger.warn(`Position streams could not read: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      this.reading = false;
-    }
-  }
-}
-
-/**
  * `GET /realtime/stream` (contract 7.4): each device's new latest fix as a 6.1 feature.
  * Ingests on any instance announce their commit on `position_changes`; every instance then
  * reads the organization's changed devices from the database (the source of truth) from its
@@ -135,7 +86,7 @@ class OrganizationFeed {
 @Injectable()
 export class PositionStreamsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('PositionStreams');
-  private readonly feeds = new Map<string, OrganizationFeed>();
+  private readonly feeds = new Map<string, OrganizationFeed<ChangedFix, PositionStream>>();
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -160,7 +111,16 @@ export class PositionStreamsService implements OnModuleInit, OnModuleDestroy {
     const stream = new PositionStream(visibleBuildings(principal, buildingIds), sse, new ChangeTracker(after ?? Date.now(), COMMIT_LAG_MS));
     const organization = principal.organizationId;
     let feed = this.feeds.get(organization);
-    if (!feed) this.feeds.set(organization, (feed = new OrganizationFeed(organization, this.realtime, this.logger)));
+    if (!feed) {
+      feed = new OrganizationFeed<ChangedFix, PositionStream>(
+        async (since) => {
+          const items = await this.realtime.changedSince(organization, since);
+          return { items, upTo: items.length > 0 ? items[items.length - 1].changedAt : since, more: false };
+        },
+        (error) => this.logger.warn(`Position streams could not read: ${error instanceof Error ? error.message : String(error)}`),
+      );
+      this.feeds.set(organization, feed);
+    }
     feed.streams.add(stream);
     sse.onClose(() => {
       feed.streams.delete(stream);
