@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ambientTransaction } from './ambient-transaction';
@@ -36,7 +37,10 @@ export class TransactionRunner {
         }
       : unitOfWork;
     if (!this.serialize) return this.transaction(work);
-    const result = this.tail.then(() => this.transaction(work));
+    // Each queued transaction starts on a turn of the event loop of its own. Chained on the
+    // previous one's promise, the whole queue would run in one turn, and libuv accepts one
+    // connection per turn: under load, new clients waited many seconds to be accepted.
+    const result = this.tail.then(() => nextTurn()).then(() => this.transaction(work));
     this.tail = result.catch(() => undefined);
     return result;
   }
