@@ -14,6 +14,7 @@ import { GeofenceEvents1763900000000 } from './1763900000000-GeofenceEvents';
 import { LiveStreams1763913000000 } from './1763913000000-LiveStreams';
 import { InfrastructureRevisions1763940000000 } from './1763940000000-InfrastructureRevisions';
 import { PositionRollups1763960000000 } from './1763960000000-PositionRollups';
+import { StreamLeases1763975000000 } from './1763975000000-StreamLeases';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   LiveStreams1763913000000,
   InfrastructureRevisions1763940000000,
   PositionRollups1763960000000,
+  StreamLeases1763975000000,
 ];

@@ -5,6 +5,7 @@ import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, signUp } from '../support/cartography';
 import { eventSite, EventSite, GeofenceEvent, visits } from '../support/geofence-events';
 import { SseClient } from '../support/sse-client';
+import { untilStreamPlacesHeld } from '../support/stream-places';
 import { createTestApp, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';
 
 const STREAM = '/api/v1/geofencing/events/stream';
@@ -36,7 +37,7 @@ describe('live geofence event stream (contract 7.4)', () => {
   };
   const closeAll = async () => {
     for (const client of streams.splice(0)) client.close();
-    await pause(50);
+    await untilStreamPlacesHeld(t, 0);
   };
 
   beforeAll(async () => {

@@ -6,6 +6,7 @@ import { asApiKey, asBearer, createApiKey } from '../support/auth';
 import { Cartographer, createSite, expectError, signUp, Site } from '../support/cartography';
 import { FEATURE_KEYS, FEATURE_PROPERTY_KEYS, fix, report } from '../support/positions';
 import { SseClient } from '../support/sse-client';
+import { streamPlacesHeld, untilStreamPlacesHeld } from '../support/stream-places';
 import { createTestApp, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';
 
 const STREAM = '/api/v1/realtime/stream';
@@ -46,8 +47,8 @@ describe('live position stream (contract 7.4)', () => {
   };
   const closeAll = async () => {
     for (const client of streams.splice(0)) client.close();
-    // The server notices the hang-ups before the next test counts streams.
-    await pause(50);
+    // The server notices the hang-ups and gives the places back before the next test counts streams.
+    await untilStreamPlacesHeld(t, 0);
   };
 
   beforeAll(async () => {
@@ -255,10 +256,44 @@ describe('live position stream (contract 7.4)', () => {
     expect(beyond.headers['retry-after']).toBeDefined();
     expect((await open(STREAM, b.auth)).status).toBe(200);
     // A closed stream frees its place.
+    const held = await streamPlacesHeld(t);
     opened[0].close();
-    await pause(100);
+    await untilStreamPlacesHeld(t, held - 1);
     expect((await open(STREAM, a.auth)).status).toBe(200);
     await closeAll();
+  });
+
+  it('each open stream holds a place in the database; places another instance let lapse stop counting', async () => {
+    const organizationId = a.org.organizationId;
+    const places = async () =>
+      (await t.dataSource.query(...t.dataSource.driver.escapeQueryWithParameters('SELECT kind, expires_at FROM stream_leases WHERE organization_id = :organizationId', { organizationId }))) as Array<{
+        kind: string;
+        expires_at: number | string;
+      }>;
+    const first = await open(STREAM, a.auth);
+    expect(first.status).toBe(200);
+    const held = await places();
+    expect(held).toHaveLength(1);
+    expect(held[0].kind).toBe('positions');
+    expect(Number(held[0].expires_at)).toBeGreaterThan(Date.now());
+    // Two streams held by an instance that crashed a moment ago: their places still count.
+    const crashed = ['00000000-0000-4000-8000-00000000c001', '00000000-0000-4000-8000-00000000c002'];
+    await t.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into('stream_leases')
+      .values(crashed.map((id) => ({ id, organization_id: organizationId, kind: 'events', instance_id: '00000000-0000-4000-8000-0000000000cc', expires_at: Date.now() + 60_000 })))
+      .execute();
+    const refused = await open(STREAM, a.auth);
+    expect(refused.status).toBe(429);
+    // Once their leases lapse (nobody renews them), the places are free again.
+    await t.dataSource.createQueryBuilder().update('stream_leases').set({ expires_at: Date.now() - 1 }).where('instance_id = :instance', { instance: '00000000-0000-4000-8000-0000000000cc' }).execute();
+    const second = await open(STREAM, a.auth);
+    expect(second.status).toBe(200);
+    expect(await places()).toHaveLength(2);
+    // Closed streams give their places back.
+    await closeAll();
+    expect(await places()).toEqual([]);
   });
 
   it('a stream ends when its credential is revoked; the user\'s streams on other credentials stay (ticket streams end)', async () => {
@@ -307,6 +342,25 @@ describe.runIf(testDatabaseKind() === 'postgres')('live streams with two instanc
   afterAll(async () => {
     await b?.close();
     await a?.close();
+  });
+
+  it('the per-organization bound counts the streams of both instances; a closed one frees a place for either', async () => {
+    const org = await signUp(a, 'Two instances bound');
+    const onA = [await SseClient.open(a.app.getHttpServer(), STREAM, org.auth), await SseClient.open(a.app.getHttpServer(), STREAM, org.auth)];
+    const onB = await SseClient.open(b.app.getHttpServer(), STREAM, org.auth);
+    for (const client of [...onA, onB]) expect(client.status).toBe(200);
+    // Three open over the two instances: the fourth is refused on either.
+    for (const instance of [a, b]) {
+      const beyond = await SseClient.open(instance.app.getHttpServer(), STREAM, org.auth);
+      expect(beyond.status).toBe(429);
+      expect(beyond.body).toMatchObject({ status: 429, code: 'too_many_requests' });
+    }
+    // Opening at once on both instances for the last place: exactly one gets it.
+    onA[0].close();
+    await pause(150);
+    const race = await Promise.all([SseClient.open(a.app.getHttpServer(), STREAM, org.auth), SseClient.open(b.app.getHttpServer(), STREAM, org.auth)]);
+    expect(race.map((client) => client.status).sort()).toEqual([200, 429]);
+    for (const client of [...onA, onB, ...race]) client.close();
   });
 
   it('a position ingested on instance A reaches a stream on instance B; a ticket from A opens a stream on B; a revocation on A ends it', async () => {

@@ -130,7 +130,7 @@ export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
    * filters are replayed first, at the client's pace; then (or at once) the stream is live.
    */
   async open(principal: Principal, query: EventLogQuery, after: number | null, reply: FastifyReply, stillAuthorized: () => Promise<boolean>): Promise<void> {
-    const sse = this.streams.open('events', principal, reply, stillAuthorized);
+    const sse = await this.streams.open('events', principal, reply, stillAuthorized);
     try {
       const cursor = after === null ? await this.committedSeq(principal.organizationId) : await this.replay(principal, query, after, sse);
       if (cursor === null || !sse.open) return;

@@ -106,8 +106,8 @@ export class PositionStreamsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Opens the stream (or throws 429); `after` resumes strictly after that watermark, otherwise it starts now. */
-  open(principal: Principal, buildingIds: number[] | undefined, after: number | null, reply: FastifyReply, stillAuthorized: () => Promise<boolean>): void {
-    const sse = this.streams.open('positions', principal, reply, stillAuthorized);
+  async open(principal: Principal, buildingIds: number[] | undefined, after: number | null, reply: FastifyReply, stillAuthorized: () => Promise<boolean>): Promise<void> {
+    const sse = await this.streams.open('positions', principal, reply, stillAuthorized);
     const stream = new PositionStream(visibleBuildings(principal, buildingIds), sse, new ChangeTracker(after ?? Date.now(), COMMIT_LAG_MS));
     const organization = principal.organizationId;
     let feed = this.feeds.get(organization);

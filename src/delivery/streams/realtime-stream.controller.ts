@@ -32,13 +32,13 @@ export class RealtimeStreamController {
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The last `id:` received; what changed after it is replayed first' })
   @ApiOkResponse({ description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } })
   @ApiTooManyRequestsResponse({ type: ErrorResponseDto, description: 'The organization has the most live streams allowed open' })
-  stream(
+  async stream(
     @CurrentPrincipal() principal: Principal,
     @Query() query: RealtimeStreamQuery,
     @Headers('last-event-id') lastEventId: string | undefined,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
-  ): void {
+  ): Promise<void> {
     const resumeFrom = lastEventId !== undefined && lastEventId.trim() !== '' ? lastEventId.trim() : query.after;
     let after: number | null = null;
     if (resumeFrom !== undefined) {
@@ -48,6 +48,6 @@ export class RealtimeStreamController {
         throw ApiError.validation(`${field} is not an event id of this stream`, [{ message: 'must be an event id this stream sent', code: 'invalid', fields: field }]);
       }
     }
-    this.positions.open(principal, query.building_ids, after, reply, streamCredentialCheck(this.guard, request, reply, STREAM_ACCESS));
+    await this.positions.open(principal, query.building_ids, after, reply, streamCredentialCheck(this.guard, request, reply, STREAM_ACCESS));
   }
 }

@@ -6,13 +6,14 @@ import { GeofenceEventStreamController } from './event-stream.controller';
 import { EventStreamsService } from './event-streams.service';
 import { PositionStreamsService } from './position-streams.service';
 import { RealtimeStreamController } from './realtime-stream.controller';
+import { StreamLeases } from './stream-leases';
 import { StreamsService } from './streams.service';
 
 /** Live streams (contract 7.4): the SSE machinery, the per-organization bound, the position stream and the geofence event stream. */
 @Module({
   imports: [AuthModule, PositionsModule, GeofencingModule],
   controllers: [RealtimeStreamController, GeofenceEventStreamController],
-  providers: [StreamsService, PositionStreamsService, EventStreamsService],
+  providers: [StreamsService, StreamLeases, PositionStreamsService, EventStreamsService],
   exports: [StreamsService],
 })
 export class StreamsModule {}

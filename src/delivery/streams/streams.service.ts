@@ -7,6 +7,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
 import { Notifications } from '../../database/notifications';
 import { SseStream, StreamEndReason } from './sse-stream';
+import { StreamLeases } from './stream-leases';
 import { liveStreamRegistries, registerStreamMetrics, StreamCounts } from './streams.metrics';
 
 interface OpenStream {
@@ -18,7 +19,8 @@ interface OpenStream {
 }
 
 /**
- * Every live stream of this instance: the per-organization bound, the end of a stream whose
+ * Every live stream of this instance: its place in the per-organization bound (held in the
+ * database, so the bound holds across instances), the end of a stream whose
  * credentials changed (the credential cache's revocation notices, which every instance
  * receives), and the end of all of them when the application closes, so that closing never
  * waits on a client.
@@ -26,7 +28,6 @@ interface OpenStream {
 @Injectable()
 export class StreamsService implements OnModuleInit, OnModuleDestroy {
   private readonly streams = new Set<OpenStream>();
-  private readonly perOrganization = new Map<string, number>();
   private readonly ended = new Map<string, number>();
   private readonly unsubscribe: Array<() => void> = [];
   private closing = false;
@@ -34,6 +35,7 @@ export class StreamsService implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
     private readonly notifications: Notifications,
+    private readonly leases: StreamLeases,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -50,36 +52,38 @@ export class StreamsService implements OnModuleInit, OnModuleDestroy {
     );
   }
 
-  onModuleDestroy(): void {
+  async onModuleDestroy(): Promise<void> {
     this.closing = true;
     for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
     this.endWhere(() => true, 'shutdown');
     liveStreamRegistries.delete(this);
+    await this.leases.releaseAll();
   }
 
   /**
    * Opens a stream for `principal` on `reply` (hijacked from here on), or throws the
-   * contract's 429 when its organization already has the most streams this instance allows.
+   * contract's 429 when its organization already has the most streams allowed open, counted
+   * over every instance.
    */
-  open(kind: string, principal: Principal, reply: FastifyReply, stillAuthorized: () => Promise<boolean>): SseStream {
+  async open(kind: string, principal: Principal, reply: FastifyReply, stillAuthorized: () => Promise<boolean>): Promise<SseStream> {
     if (this.closing) throw ApiError.serviceUnavailable('The server is shutting down');
-    const organization = principal.organizationId;
-    const count = this.perOrganization.get(organization) ?? 0;
-    if (count >= this.config.streamsPerOrganization) {
+    const lease = await this.leases.acquire(principal.organizationId, kind, this.config.streamsPerOrganization);
+    if (!lease) {
       throw new ApiError(429, ErrorCode.TooManyRequests, `At most ${this.config.streamsPerOrganization} live streams per organization are open at once`, [], {
         'Retry-After': '30',
       });
     }
+    if (this.closing) {
+      await this.leases.release(lease);
+      throw ApiError.serviceUnavailable('The server is shutting down');
+    }
     const stream = new SseStream(reply, { heartbeatMs: this.config.streamHeartbeatMs, maxBufferedBytes: this.config.streamMaxBufferedBytes });
     const open: OpenStream = { kind, principal, stream, stillAuthorized };
     this.streams.add(open);
-    this.perOrganization.set(organization, count + 1);
     stream.onClose(() => {
       if (!this.streams.delete(open)) return;
       if (stream.endReason) this.ended.set(stream.endReason, (this.ended.get(stream.endReason) ?? 0) + 1);
-      const left = (this.perOrganization.get(organization) ?? 1) - 1;
-      if (left === 0) this.perOrganization.delete(organization);
-      else this.perOrganization.set(organization, left);
+      void this.leases.release(lease);
     });
     return stream;
   }
