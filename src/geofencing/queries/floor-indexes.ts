@@ -60,7 +60,7 @@ interface CachedIndex {
 
 /**
  * How many fences the cache holds across floors. A fence of 12 corners costs about 1.7 kB
- * (measured), so this is about 70 MB: 40 floors of 1,000 fences, well inside the 192 MB
+ * (measured), so this is about 70 MB: 40 floors of 1,000 fences, well inside the 512 MB
  * heap `npm start` gives the server. Larger floors are built per request and not kept.
  */
 const MAX_CACHED_FENCES = 40_000;
