@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
+import { KeyObject, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
@@ -39,8 +39,6 @@ interface EndpointQueue {
   endpoint: WebhookEndpoint;
   waiting: LeasedDelivery[];
   sending: number;
-  /** Recent attempt duration (ms, moving average): how many more this instance can lease and still send within the lease. */
-  averageMs: number;
 }
 
 interface Finished {
@@ -74,21 +72,35 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   /** Leased by this instance and not yet recorded (waiting, being sent, or being recorded). */
   private held = 0;
   private readonly queues = new Map<string, EndpointQueue>();
+  /**
+   * Recent attempt duration per endpoint (ms, moving average): how many this instance can lease
+   * and still send within the lease. Kept after an endpoint's queue empties, so a trickle of
+   * deliveries does not start over at the cautious first batch each time.
+   */
+  private readonly pace = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
   private finished: Finished[] = [];
   private recording: Promise<void> | null = null;
   private recordTimer: NodeJS.Timeout | undefined;
   private ticking = false;
   private wakeAgain = false;
+  /**
+   * Whether due deliveries may wait unclaimed: set by a wake-up and by a claim that left some
+   * behind, cleared by a claim that took all it found. While clear, a queue running low does not
+   * claim again (handed-off deliveries need no claim); the poll still looks.
+   */
+  private moreDue = true;
   private stopped = true;
   private unsubscribe: (() => void) | undefined;
   private announcing = false;
   private announceAgain = false;
   /** URL and opened signing keys per endpoint row state (see `targetOf`). */
-  private readonly targetCache = new Map<string, { key: string; url: URL; keys: Buffer[]; until: number }>();
+  private readonly targetCache = new Map<string, { key: string; url: URL; keys: KeyObject[]; until: number }>();
   /** Connections to receivers are kept open between attempts (a new one per attempt would cost more than the attempt). */
   private readonly agents = deliveryAgents();
   private readonly claims: DeliveryClaims;
+  /** Whether fresh deliveries are handed to this worker by the transaction that writes them (see handoffRoom). */
+  private readonly handsOff: boolean;
 
   constructor(
     @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
@@ -99,6 +111,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     private readonly prepared: PreparedQueries,
   ) {
     this.claims = new DeliveryClaims(prepared, dataSource.options.type === 'postgres');
+    this.handsOff = dataSource.options.type !== 'postgres';
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -163,8 +176,48 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     })();
   }
 
+  /**
+   * Hand-off (DeliveryHandoff): how many fresh deliveries of an endpoint this worker takes
+   * from the transaction that writes them. SQLite only: there one process holds every lease, so
+   * taking them without the claim's look at other instances' leases keeps 4 in flight per
+   * endpoint (a dead process's leases are not in flight). On PostgreSQL another instance may be
+   * sending to the endpoint, and only the claim, under its lock, may decide; its claims do not
+   * wait in a queue there.
+   */
+  handoffRoom(endpointId: string): number {
+    if (this.stopped || !this.handsOff) return 0;
+    return Math.min(this.capacity - this.held, this.batchFor(endpointId) - this.heldFor(endpointId));
+  }
+
+  handoffLease(now: Date): { owner: string; expiresAt: Date } {
+    return { owner: this.instance, expiresAt: new Date(now.getTime() + this.config.leaseMs) };
+  }
+
+  /** The handed-off deliveries, committed: queued and sent like claimed ones (given back if the worker stopped meanwhile). */
+  accept(endpoint: WebhookEndpoint, deliveries: LeasedDelivery[]): void {
+    if (this.stopped) {
+      void this.release(deliveries).catch((e) => this.logger.warn(`releasing deliveries failed: ${(e as Error).message}`));
+      return;
+    }
+    this.enqueueLeased(endpoint, deliveries);
+    this.pump();
+  }
+
+  private enqueueLeased(endpoint: WebhookEndpoint, deliveries: LeasedDelivery[]): void {
+    let queue = this.queues.get(endpoint.id);
+    if (!queue) this.queues.set(endpoint.id, (queue = { endpoint, waiting: [], sending: 0 }));
+    queue.endpoint = endpoint;
+    for (const delivery of deliveries) queue.waiting.push(delivery);
+    this.held += deliveries.length;
+  }
+
   /** Look for due deliveries now (after an enqueue committed on this instance). */
   wake(): void {
+    this.moreDue = true;
+    this.lookNow();
+  }
+
+  private lookNow(): void {
     if (this.stopped) return;
     if (this.ticking) {
       this.wakeAgain = true;
@@ -191,9 +244,13 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   }
 
   private get capacity(): number {
-    // Leased beyond what is being sent: enough to keep every slot busy between two claims, and one
-    // endpoint's full batch never leaves the others without room.
-    return this.config.concurrency * 4 + MAX_BATCH_PER_ENDPOINT;
+    // Leased beyond what is being sent: enough to keep every slot busy between two claims.
+    return this.config.concurrency * 4;
+  }
+
+  /** The most one endpoint's deliveries may take of the room: half, so one endpoint's batch never leaves the others none. */
+  private get maxBatch(): number {
+    return Math.max(this.config.perEndpointConcurrency, Math.min(MAX_BATCH_PER_ENDPOINT, Math.floor(this.capacity / 2)));
   }
 
   private async tick(): Promise<void> {
@@ -225,7 +282,11 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       const postgres = manager.connection.options.type === 'postgres';
       if (postgres) await manager.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK_ID]);
       const now = new Date();
-      const due = await this.claims.due(now, MAX_BATCH_PER_ENDPOINT, limit);
+      const due = await this.claims.due(now, this.maxBatch, limit);
+      // Found fewer than asked, and no endpoint at its per-claim cap: nothing due is left behind unless a pick below skips some.
+      const perEndpoint = new Map<string, number>();
+      for (const d of due) perEndpoint.set(d.endpointId, (perEndpoint.get(d.endpointId) ?? 0) + 1);
+      this.moreDue = due.length >= limit || [...perEndpoint.values()].some((n) => n >= this.maxBatch);
       if (due.length === 0) return [];
       const endpointIds = [...new Set(due.map((d) => d.endpointId))];
       const elsewhere = await this.claims.leasedElsewhere(endpointIds, now, this.instance);
@@ -243,6 +304,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
         allowed.set(d.endpointId, left - 1);
         picked.push(d.id);
       }
+      if (picked.length < due.length) this.moreDue = true;
       if (picked.length === 0) return [];
       const leaseExpiresAt = new Date(now.getTime() + this.config.leaseMs);
       const rows = await this.claims.lease(picked, this.instance, now, leaseExpiresAt);
@@ -254,13 +316,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       rows.sort((x, y) => order.get(x.id)! - order.get(y.id)!);
       return rows.map((delivery) => ({ delivery, endpoint: byId.get(delivery.endpointId)! }));
     });
-    for (const { delivery, endpoint } of chosen) {
-      let queue = this.queues.get(endpoint.id);
-      if (!queue) this.queues.set(endpoint.id, (queue = { endpoint, waiting: [], sending: 0, averageMs: 0 }));
-      queue.endpoint = endpoint;
-      queue.waiting.push(delivery);
-      this.held++;
-    }
+    for (const { delivery, endpoint } of chosen) this.enqueueLeased(endpoint, [delivery]);
     return chosen.length;
   }
 
@@ -280,11 +336,11 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   /** How many deliveries of an endpoint to lease at once: what 4 at a time can send within the lease at its recent pace. */
   private batchFor(endpointId: string): number {
     const cap = this.config.perEndpointConcurrency;
-    const averageMs = this.queues.get(endpointId)?.averageMs ?? 0;
+    const averageMs = this.pace.get(endpointId) ?? 0;
     if (averageMs <= 0) return cap;
     const slackMs = this.config.leaseMs - this.config.attemptTimeoutMs - LEASE_MARGIN_MS;
     const rounds = Math.floor(slackMs / 2 / averageMs);
-    return Math.max(cap, Math.min(MAX_BATCH_PER_ENDPOINT, rounds * cap));
+    return Math.max(cap, Math.min(this.maxBatch, rounds * cap));
   }
 
   /** Starts what the in-flight bounds allow: `concurrency` on this instance, `perEndpointConcurrency` per endpoint. */
@@ -326,7 +382,10 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
             agents: this.agents,
           });
     const finishedAt = new Date();
-    queue.averageMs = queue.averageMs === 0 ? result.durationMs || 1 : queue.averageMs * 0.8 + (result.durationMs || 1) * 0.2;
+    const averageMs = this.pace.get(endpoint.id);
+    const tookMs = result.durationMs || 1;
+    if (this.pace.size > 10_000) this.pace.clear();
+    this.pace.set(endpoint.id, averageMs === undefined ? tookMs : averageMs * 0.8 + tookMs * 0.2);
     this.finished.push({ delivery, endpoint, startedAt, finishedAt, result, outcome: classifyAttempt(result.status, result.retryAfter, finishedAt) });
     this.scheduleRecord();
   }
@@ -337,7 +396,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
    * themselves, so a rotation (or any secret change another instance committed) is seen at the
    * next claim, which reloads the endpoint row.
    */
-  private targetOf(endpoint: WebhookEndpoint, at: Date): { url: URL; keys: Buffer[] } {
+  private targetOf(endpoint: WebhookEndpoint, at: Date): { url: URL; keys: KeyObject[] } {
     const key = `${endpoint.url}|${endpoint.secretSealed}|${endpoint.previousSecretSealed ?? ''}|${endpoint.previousSecretExpiresAt?.getTime() ?? ''}`;
     const cached = this.targetCache.get(endpoint.id);
     if (cached && cached.key === key && at.getTime() < cached.until) return cached;
@@ -375,7 +434,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
         this.recording = null;
         if (this.finished.length > 0) this.scheduleRecord();
         // Claim again once a queue runs low (not after every record: a claim per record would cost more than the attempts).
-        if (this.runningLow()) this.wake();
+        if (this.moreDue && this.runningLow()) this.lookNow();
       });
     return this.recording;
   }

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, KeyObject, randomBytes } from 'node:crypto';
 
 /**
  * Standard Webhooks signing (contract 7.5): `v1,` and the base64 HMAC-SHA256, keyed with the
@@ -25,16 +25,16 @@ export interface SignedHeaders {
   'webhook-signature': string;
 }
 
-/** The HMAC keys of `whsec_` secrets (their base64 part decoded), to sign many deliveries with. */
-export function signingKeys(secrets: readonly string[]): Buffer[] {
-  return secrets.map((secret) => Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64'));
+/** The HMAC keys of `whsec_` secrets (their base64 part decoded), made once to sign many deliveries with. */
+export function signingKeys(secrets: readonly string[]): KeyObject[] {
+  return secrets.map((secret) => createSecretKey(Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64')));
 }
 
 /**
  * Headers for one delivery attempt. `keys` are the endpoint's secrets in force at `at`
  * (`signingKeys`): the current one first, then a rotated-out one during its overlap window.
  */
-export function signWithKeys(keys: readonly Buffer[], messageId: string, at: Date, body: string): SignedHeaders {
+export function signWithKeys(keys: readonly KeyObject[], messageId: string, at: Date, body: string): SignedHeaders {
   if (keys.length === 0) throw new Error('signing needs at least one secret');
   const timestamp = String(Math.floor(at.getTime() / 1000));
   const signed = `${messageId}.${timestamp}.${body}`;
