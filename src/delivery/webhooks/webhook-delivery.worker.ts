@@ -59,10 +59,11 @@ interface Finished {
  * For throughput to a fast receiver (contract target: 2,000 deliveries/s to one endpoint, with at
  * most 4 in flight), an instance that is alone on an endpoint leases a batch of its due
  * deliveries (as many as its recent attempt times let it send within the lease) and sends them 4
- * at a time from memory; the outcomes finished in one event-loop turn are recorded in one
- * transaction. Another instance claims an endpoint's deliveries only while fewer than 4 are
- * leased elsewhere, and then no more than the 4 allow, so 4 in flight per endpoint holds across
- * instances.
+ * at a time from memory, refilling a slot as soon as its answer is read; outcomes are recorded
+ * together (RECORD_BATCH, RECORD_DELAY_MS). Another instance claims an endpoint's deliveries only
+ * while fewer than 4 are leased elsewhere, and then no more than the 4 allow, so 4 in flight per
+ * endpoint holds across instances. On SQLite fresh deliveries skip the claim: the transaction
+ * that writes them hands them over (see handoffRoom).
  */
 @Injectable()
 export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
