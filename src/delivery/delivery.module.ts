@@ -5,7 +5,7 @@ import { BuildingsModule } from '../buildings/buildings.module';
 import { SecretBox } from '../common/crypto/secret-box';
 import { authConfig, AuthConfig } from '../config/auth.config';
 import { GeofencesModule } from '../geofences/geofences.module';
-import { WebhookDeliveriesService, DELIVERY_WAKE } from './webhooks/webhook-deliveries.service';
+import { DELIVERY_HANDOFF, DELIVERY_WAKE, DeliveryHandoff, WebhookDeliveriesService } from './webhooks/webhook-deliveries.service';
 import { WebhookDelivery, WebhookDeliveryAttempt } from './webhooks/webhook-delivery.entity';
 import { WebhookDeliveryWorker } from './webhooks/webhook-delivery.worker';
 import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity';
@@ -23,6 +23,15 @@ import { WebhooksController } from './webhooks/webhooks.controller';
     WebhookDeliveryWorker,
     WebhookReplayService,
     { provide: DELIVERY_WAKE, inject: [WebhookDeliveryWorker], useFactory: (worker: WebhookDeliveryWorker) => () => worker.announce() },
+    {
+      provide: DELIVERY_HANDOFF,
+      inject: [WebhookDeliveryWorker],
+      useFactory: (worker: WebhookDeliveryWorker): DeliveryHandoff => ({
+        room: (endpointId) => worker.handoffRoom(endpointId),
+        lease: (now) => worker.handoffLease(now),
+        accept: (endpoint, deliveries) => worker.accept(endpoint, deliveries),
+      }),
+    },
     // Signing secrets must be read back to sign, so they are sealed, never stored in clear.
     { provide: WEBHOOK_SECRET_BOX, inject: [authConfig.KEY], useFactory: (config: AuthConfig) => new SecretBox(config.sealingSecret, 'webhook-secrets/v1') },
   ],

@@ -2,6 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { login } from '../support/admin';
 import { createOrganization } from '../support/auth';
 import { createTestApp, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';
+import { newDelivery, payloadOf } from '../../src/delivery/webhooks/webhook-deliveries.service';
+import { WebhookDelivery } from '../../src/delivery/webhooks/webhook-delivery.entity';
 import { waitFor, WebhookReceiver } from '../support/webhook-receiver';
 
 // Seconds instead of hours; a short timeout so a hanging receiver costs little.
@@ -177,6 +179,31 @@ describe('webhook deliveries', () => {
       expect(slowReceiver.maxInFlight).toBeGreaterThanOrEqual(2);
     } finally {
       await slowReceiver.stop();
+    }
+  });
+
+  it("an endpoint's backlog of due deliveries does not hide another endpoint's from the claim", async () => {
+    const stuck = await register();
+    const stuckReceiver = await new WebhookReceiver().start();
+    stuckReceiver.mode = 'hang';
+    await t.http.put(`/api/v1/webhooks/${stuck.id}`).set(admin).send({ url: stuckReceiver.url }).expect(200);
+    const fast = await register();
+    try {
+      // More due deliveries of one endpoint, all older, than a claim looks at (the instance's room: 64 × 4).
+      const [{ organization_id: organizationId }] = await t.dataSource.query(`SELECT organization_id FROM webhook_endpoints WHERE id = '${stuck.id}'`);
+      const past = new Date(Date.now() - 60_000);
+      const backlog = Array.from({ length: 600 }, (_, i) => {
+        const id = `evt_backlog_${i}`;
+        const event = { id, type: 'webhook.test', organizationId, occurredAt: past, data: { id } };
+        return newDelivery(stuck.id, event, payloadOf(event), past, past);
+      });
+      for (let i = 0; i < backlog.length; i += 100) await t.dataSource.getRepository(WebhookDelivery).insert(backlog.slice(i, i + 100));
+      const fastSent = await test(fast.id);
+      await waitFor(() => deliveryOf(fast.id, fastSent.id), (d) => d.status === 'succeeded', 5_000, 'the other endpoint');
+      expect(stuckReceiver.maxInFlight).toBeLessThanOrEqual(4);
+    } finally {
+      await t.http.delete(`/api/v1/webhooks/${stuck.id}`).set(admin).expect(204);
+      await stuckReceiver.stop();
     }
   });
 

@@ -10,6 +10,7 @@ import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
 import { TransactionRunner } from '../../database/transactions';
 import { TEST_EVENT_TYPE } from './event-types';
 import { WebhookDelivery, WebhookDeliveryAttempt } from './webhook-delivery.entity';
+import { LeasedDelivery } from './delivery-claims';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { DeliveryResponseDto, ListDeliveriesQuery } from './webhooks.dto';
 
@@ -28,6 +29,22 @@ export interface OutgoingEvent {
 export const DELIVERY_WAKE = Symbol('DELIVERY_WAKE');
 export type DeliveryWake = () => void;
 
+/**
+ * This instance's worker taking fresh deliveries straight from the transaction that writes
+ * them: they are written already leased to it and, once that transaction commits, queued in
+ * its memory and sent, with no claim in between (on SQLite a claim waits its turn behind every
+ * queued write transaction, which cost webhooks hundreds of ms under ingest load).
+ */
+export const DELIVERY_HANDOFF = Symbol('DELIVERY_HANDOFF');
+export interface DeliveryHandoff {
+  /** How many new deliveries of this endpoint the worker takes now (0: they wait for a claim, as before). */
+  room(endpointId: string): number;
+  /** The lease to write them with. */
+  lease(now: Date): { owner: string; expiresAt: Date };
+  /** After the commit: the deliveries written with that lease, to send. */
+  accept(endpoint: WebhookEndpoint, deliveries: LeasedDelivery[]): void;
+}
+
 export function matchesEndpoint(endpoint: Pick<WebhookEndpoint, 'eventTypes' | 'filterBuildingIds' | 'filterGeofenceIds'>, event: OutgoingEvent): boolean {
   if (event.type === TEST_EVENT_TYPE) return true;
   if (!endpoint.eventTypes.includes(event.type)) return false;
@@ -42,6 +59,7 @@ export class WebhookDeliveriesService {
     @InjectRepository(WebhookDelivery) private readonly deliveries: Repository<WebhookDelivery>,
     @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
     @Inject(DELIVERY_WAKE) private readonly wake: DeliveryWake,
+    @Inject(DELIVERY_HANDOFF) private readonly handoff: DeliveryHandoff,
     private readonly transactions: TransactionRunner,
   ) {}
 
@@ -49,6 +67,11 @@ export class WebhookDeliveriesService {
    * The outbox: one delivery per (event, matching enabled endpoint), written with the caller's
    * manager so it commits or rolls back with the events themselves. One read of the
    * organizations' endpoints and one multi-row insert, however many events.
+   *
+   * The deliveries this instance's worker has room for are written leased to it and handed to
+   * it when the transaction commits (see DeliveryHandoff). Returns how many deliveries were
+   * enqueued that still wait for a claim: when it is more than 0, the caller wakes the workers
+   * after the commit.
    */
   async enqueue(manager: EntityManager, events: readonly OutgoingEvent[]): Promise<number> {
     if (events.length === 0) return 0;
@@ -56,16 +79,35 @@ export class WebhookDeliveriesService {
     const endpoints = await manager.find(WebhookEndpoint, { where: { organizationId: In(organizations), enabled: true } });
     if (endpoints.length === 0) return 0;
     const now = new Date();
+    const firstAttemptAt = new Date(now.getTime() + this.config.retrySchedule[0]);
+    const dueAtOnce = firstAttemptAt.getTime() <= now.getTime();
+    const lease = dueAtOnce ? this.handoff.lease(now) : null;
     const rows: WebhookDelivery[] = [];
+    const handedOff = new Map<WebhookEndpoint, LeasedDelivery[]>();
+    const room = new Map<string, number>();
     for (const event of events) {
       const payload = payloadOf(event);
       for (const endpoint of endpoints) {
         if (endpoint.organizationId !== event.organizationId || !matchesEndpoint(endpoint, event)) continue;
-        rows.push(newDelivery(endpoint.id, event, payload, now, new Date(now.getTime() + this.config.retrySchedule[0])));
+        const row = newDelivery(endpoint.id, event, payload, now, firstAttemptAt);
+        rows.push(row);
+        if (!lease) continue;
+        let left = room.get(endpoint.id);
+        if (left === undefined) room.set(endpoint.id, (left = this.handoff.room(endpoint.id)));
+        if (left <= 0) continue;
+        room.set(endpoint.id, left - 1);
+        row.leaseOwner = lease.owner;
+        row.leaseExpiresAt = lease.expiresAt;
+        let taken = handedOff.get(endpoint);
+        if (!taken) handedOff.set(endpoint, (taken = []));
+        taken.push({ id: row.id, endpointId: endpoint.id, messageId: row.messageId, payload, attempts: 0, leaseExpiresAt: lease.expiresAt });
       }
     }
     for (let i = 0; i < rows.length; i += 200) await manager.insert(WebhookDelivery, rows.slice(i, i + 200));
-    return rows.length;
+    if (handedOff.size > 0) this.transactions.afterCommit(manager, () => handedOff.forEach((deliveries, endpoint) => this.handoff.accept(endpoint, deliveries)));
+    let taken = 0;
+    handedOff.forEach((deliveries) => (taken += deliveries.length));
+    return rows.length - taken;
   }
 
   /** Tells this instance's worker that deliveries are due (call after the enqueuing commit). */

@@ -1,18 +1,21 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
+import { KeyObject, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
 import { Notifications } from '../../database/notifications';
+import { PreparedQueries } from '../../database/prepared-queries';
 import { TransactionRunner } from '../../database/transactions';
 import { registerDeliveryQueueMetrics, webhookAttempts, webhookDead } from './delivery.metrics';
 import { AttemptOutcome, classifyAttempt, nextAttemptAt } from './retry-schedule';
-import { WebhookDelivery, WebhookDeliveryAttempt } from './webhook-delivery.entity';
+import { DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity';
+import { DeliveryClaims, LeasedDelivery } from './delivery-claims';
+import { RecordedOutcome, recordOutcomes } from './delivery-outcomes';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { AttemptResult, deliveryAgents, sendWebhook } from './webhook-sender';
-import { signDelivery } from './webhook-signing';
+import { signingKeys, signWithKeys } from './webhook-signing';
 
 /** Told, after an enqueue commits on any instance, that deliveries are due: every other instance's worker looks at once. */
 export const WEBHOOK_DELIVERIES_CHANNEL = 'webhook_deliveries';
@@ -20,21 +23,26 @@ export const WEBHOOK_DELIVERIES_CHANNEL = 'webhook_deliveries';
 /** Serializes claims across instances on PostgreSQL (SQLite: one process, transactions in turn). */
 const CLAIM_LOCK_ID = 0x63617274_77686b; // "cart" "whk"
 /** Deliveries of one endpoint this instance may hold leased at once (sent at most `perEndpointConcurrency` at a time). */
-const MAX_BATCH_PER_ENDPOINT = 64;
+const MAX_BATCH_PER_ENDPOINT = 256;
+/**
+ * Finished attempts are recorded together once this many wait, or this long after the first
+ * of them finished: a transaction per few attempts cost more (its commit above all) than the
+ * attempts themselves. Only the record waits, never a delivery.
+ */
+const RECORD_BATCH = 128;
+const RECORD_DELAY_MS = 10;
 /** An attempt is started only while its lease still outlasts the attempt timeout by this much. */
 const LEASE_MARGIN_MS = 1000;
 
 /** The deliveries of one endpoint this instance holds, and how many of them are being sent. */
 interface EndpointQueue {
   endpoint: WebhookEndpoint;
-  waiting: WebhookDelivery[];
+  waiting: LeasedDelivery[];
   sending: number;
-  /** Recent attempt duration (ms, moving average): how many more this instance can lease and still send within the lease. */
-  averageMs: number;
 }
 
 interface Finished {
-  delivery: WebhookDelivery;
+  delivery: LeasedDelivery;
   endpoint: WebhookEndpoint;
   startedAt: Date;
   finishedAt: Date;
@@ -51,10 +59,11 @@ interface Finished {
  * For throughput to a fast receiver (contract target: 2,000 deliveries/s to one endpoint, with at
  * most 4 in flight), an instance that is alone on an endpoint leases a batch of its due
  * deliveries (as many as its recent attempt times let it send within the lease) and sends them 4
- * at a time from memory; the outcomes finished in one event-loop turn are recorded in one
- * transaction. Another instance claims an endpoint's deliveries only while fewer than 4 are
- * leased elsewhere, and then no more than the 4 allow, so 4 in flight per endpoint holds across
- * instances.
+ * at a time from memory, refilling a slot as soon as its answer is read; outcomes are recorded
+ * together (RECORD_BATCH, RECORD_DELAY_MS). Another instance claims an endpoint's deliveries only
+ * while fewer than 4 are leased elsewhere, and then no more than the 4 allow, so 4 in flight per
+ * endpoint holds across instances. On SQLite fresh deliveries skip the claim: the transaction
+ * that writes them hands them over (see handoffRoom).
  */
 @Injectable()
 export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -64,19 +73,35 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   /** Leased by this instance and not yet recorded (waiting, being sent, or being recorded). */
   private held = 0;
   private readonly queues = new Map<string, EndpointQueue>();
+  /**
+   * Recent attempt duration per endpoint (ms, moving average): how many this instance can lease
+   * and still send within the lease. Kept after an endpoint's queue empties, so a trickle of
+   * deliveries does not start over at the cautious first batch each time.
+   */
+  private readonly pace = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
   private finished: Finished[] = [];
   private recording: Promise<void> | null = null;
+  private recordTimer: NodeJS.Timeout | undefined;
   private ticking = false;
   private wakeAgain = false;
+  /**
+   * Whether due deliveries may wait unclaimed: set by a wake-up and by a claim that left some
+   * behind, cleared by a claim that took all it found. While clear, a queue running low does not
+   * claim again (handed-off deliveries need no claim); the poll still looks.
+   */
+  private moreDue = true;
   private stopped = true;
   private unsubscribe: (() => void) | undefined;
   private announcing = false;
   private announceAgain = false;
-  /** Opened signing secrets per endpoint row state (decrypting them per attempt would cost more than the attempt). */
-  private readonly secretCache = new Map<string, { key: string; secrets: string[]; until: number }>();
+  /** URL and opened signing keys per endpoint row state (see `targetOf`). */
+  private readonly targetCache = new Map<string, { key: string; url: URL; keys: KeyObject[]; until: number }>();
   /** Connections to receivers are kept open between attempts (a new one per attempt would cost more than the attempt). */
   private readonly agents = deliveryAgents();
+  private readonly claims: DeliveryClaims;
+  /** Whether fresh deliveries are handed to this worker by the transaction that writes them (see handoffRoom). */
+  private readonly handsOff: boolean;
 
   constructor(
     @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
@@ -84,7 +109,11 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     private readonly transactions: TransactionRunner,
     private readonly endpoints: WebhookEndpointsService,
     private readonly notifications: Notifications,
-  ) {}
+    private readonly prepared: PreparedQueries,
+  ) {
+    this.claims = new DeliveryClaims(prepared, dataSource.options.type === 'postgres');
+    this.handsOff = dataSource.options.type !== 'postgres';
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     registerDeliveryQueueMetrics(this.dataSource);
@@ -148,8 +177,48 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     })();
   }
 
+  /**
+   * Hand-off (DeliveryHandoff): how many fresh deliveries of an endpoint this worker takes
+   * from the transaction that writes them. SQLite only: there one process holds every lease, so
+   * taking them without the claim's look at other instances' leases keeps 4 in flight per
+   * endpoint (a dead process's leases are not in flight). On PostgreSQL another instance may be
+   * sending to the endpoint, and only the claim, under its lock, may decide; its claims do not
+   * wait in a queue there.
+   */
+  handoffRoom(endpointId: string): number {
+    if (this.stopped || !this.handsOff) return 0;
+    return Math.min(this.capacity - this.held, this.batchFor(endpointId) - this.heldFor(endpointId));
+  }
+
+  handoffLease(now: Date): { owner: string; expiresAt: Date } {
+    return { owner: this.instance, expiresAt: new Date(now.getTime() + this.config.leaseMs) };
+  }
+
+  /** The handed-off deliveries, committed: queued and sent like claimed ones (given back if the worker stopped meanwhile). */
+  accept(endpoint: WebhookEndpoint, deliveries: LeasedDelivery[]): void {
+    if (this.stopped) {
+      void this.release(deliveries).catch((e) => this.logger.warn(`releasing deliveries failed: ${(e as Error).message}`));
+      return;
+    }
+    this.enqueueLeased(endpoint, deliveries);
+    this.pump();
+  }
+
+  private enqueueLeased(endpoint: WebhookEndpoint, deliveries: LeasedDelivery[]): void {
+    let queue = this.queues.get(endpoint.id);
+    if (!queue) this.queues.set(endpoint.id, (queue = { endpoint, waiting: [], sending: 0 }));
+    queue.endpoint = endpoint;
+    for (const delivery of deliveries) queue.waiting.push(delivery);
+    this.held += deliveries.length;
+  }
+
   /** Look for due deliveries now (after an enqueue committed on this instance). */
   wake(): void {
+    this.moreDue = true;
+    this.lookNow();
+  }
+
+  private lookNow(): void {
     if (this.stopped) return;
     if (this.ticking) {
       this.wakeAgain = true;
@@ -178,6 +247,11 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   private get capacity(): number {
     // Leased beyond what is being sent: enough to keep every slot busy between two claims.
     return this.config.concurrency * 4;
+  }
+
+  /** The most one endpoint's deliveries may take of the room: half, so one endpoint's batch never leaves the others none. */
+  private get maxBatch(): number {
+    return Math.max(this.config.perEndpointConcurrency, Math.min(MAX_BATCH_PER_ENDPOINT, Math.floor(this.capacity / 2)));
   }
 
   private async tick(): Promise<void> {
@@ -209,32 +283,14 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       const postgres = manager.connection.options.type === 'postgres';
       if (postgres) await manager.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK_ID]);
       const now = new Date();
-      // Ids only: most candidates of an endpoint this instance already holds a batch of are not picked.
-      const due: Array<{ id: string; endpointId: string }> = await manager
-        .createQueryBuilder(WebhookDelivery, 'd')
-        .select('d.id', 'id')
-        .addSelect('d.endpointId', 'endpointId')
-        .innerJoin(WebhookEndpoint, 'e', 'e.id = d.endpointId AND e.enabled = :enabled', { enabled: true })
-        .where('d.status IN (:...statuses)', { statuses: ['pending', 'failed'] })
-        .andWhere('d.nextAttemptAt <= :now', { now })
-        .andWhere('(d.leaseExpiresAt IS NULL OR d.leaseExpiresAt < :now)', { now })
-        .orderBy('d.nextAttemptAt', 'ASC')
-        .addOrderBy('d.id', 'ASC')
-        .limit(limit)
-        .getRawMany();
+      const due = await this.claims.due(now, this.maxBatch, limit);
+      // Found fewer than asked, and no endpoint at its per-claim cap: nothing due is left behind unless a pick below skips some.
+      const perEndpoint = new Map<string, number>();
+      for (const d of due) perEndpoint.set(d.endpointId, (perEndpoint.get(d.endpointId) ?? 0) + 1);
+      this.moreDue = due.length >= limit || [...perEndpoint.values()].some((n) => n >= this.maxBatch);
       if (due.length === 0) return [];
       const endpointIds = [...new Set(due.map((d) => d.endpointId))];
-      const elsewhereRows: Array<{ endpointId: string; n: string | number }> = await manager
-        .createQueryBuilder(WebhookDelivery, 'f')
-        .select('f.endpointId', 'endpointId')
-        .addSelect('COUNT(*)', 'n')
-        .where('f.endpointId IN (:...ids)', { ids: endpointIds })
-        .andWhere('f.leaseExpiresAt > :now', { now })
-        .andWhere('f.leaseOwner <> :me', { me: this.instance })
-        .andWhere('f.status IN (:...statuses)', { statuses: ['pending', 'failed'] })
-        .groupBy('f.endpointId')
-        .getRawMany();
-      const elsewhere = new Map(elsewhereRows.map((r) => [r.endpointId, Number(r.n)]));
+      const elsewhere = await this.claims.leasedElsewhere(endpointIds, now, this.instance);
       const allowed = new Map<string, number>();
       for (const id of endpointIds) {
         const mine = this.heldFor(id);
@@ -242,41 +298,34 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
         // Alone on it: a batch, as many as can be sent within the lease; shared: only up to the in-flight cap together.
         allowed.set(id, others === 0 ? this.batchFor(id) - mine : this.config.perEndpointConcurrency - others - mine);
       }
-      const picked: Array<{ id: string; endpointId: string }> = [];
+      const picked: string[] = [];
       for (const d of due) {
         const left = allowed.get(d.endpointId)!;
         if (left <= 0) continue;
         allowed.set(d.endpointId, left - 1);
-        picked.push(d);
+        picked.push(d.id);
       }
+      if (picked.length < due.length) this.moreDue = true;
       if (picked.length === 0) return [];
       const leaseExpiresAt = new Date(now.getTime() + this.config.leaseMs);
-      for (let i = 0; i < picked.length; i += 500) {
-        await manager.update(WebhookDelivery, { id: In(picked.slice(i, i + 500).map((d) => d.id)) }, { leaseOwner: this.instance, leaseExpiresAt, updatedAt: now });
-      }
-      const rows: WebhookDelivery[] = [];
-      for (let i = 0; i < picked.length; i += 500) rows.push(...(await manager.find(WebhookDelivery, { where: { id: In(picked.slice(i, i + 500).map((d) => d.id)) } })));
-      const endpoints = await manager.find(WebhookEndpoint, { where: { id: In([...new Set(picked.map((d) => d.endpointId))]) } });
+      const rows = await this.claims.lease(picked, this.instance, now, leaseExpiresAt);
+      if (rows.length === 0) return [];
+      const endpoints = await manager.find(WebhookEndpoint, { where: { id: In([...new Set(rows.map((d) => d.endpointId))]) } });
       const byId = new Map(endpoints.map((e) => [e.id, e]));
       // Oldest due first, as they were picked.
-      const order = new Map(picked.map((d, index) => [d.id, index]));
+      const order = new Map(picked.map((id, index) => [id, index]));
       rows.sort((x, y) => order.get(x.id)! - order.get(y.id)!);
-      return rows.map((d) => ({ delivery: { ...d, leaseOwner: this.instance, leaseExpiresAt }, endpoint: byId.get(d.endpointId)! }));
+      return rows.map((delivery) => ({ delivery, endpoint: byId.get(delivery.endpointId)! }));
     });
-    for (const { delivery, endpoint } of chosen) {
-      let queue = this.queues.get(endpoint.id);
-      if (!queue) this.queues.set(endpoint.id, (queue = { endpoint, waiting: [], sending: 0, averageMs: 0 }));
-      queue.endpoint = endpoint;
-      queue.waiting.push(delivery);
-      this.held++;
-    }
+    for (const { delivery, endpoint } of chosen) this.enqueueLeased(endpoint, [delivery]);
     return chosen.length;
   }
 
   /** Whether a queue (or the whole instance) has so little left that another claim should look for more now. */
   private runningLow(): boolean {
     if (this.queues.size === 0) return true;
-    for (const queue of this.queues.values()) if (queue.waiting.length < this.config.perEndpointConcurrency * 2) return true;
+    // Low enough that a claim (queued behind other transactions on SQLite) ends before the queue runs dry.
+    for (const queue of this.queues.values()) if (queue.waiting.length < this.config.perEndpointConcurrency * 8) return true;
     return false;
   }
 
@@ -288,11 +337,11 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   /** How many deliveries of an endpoint to lease at once: what 4 at a time can send within the lease at its recent pace. */
   private batchFor(endpointId: string): number {
     const cap = this.config.perEndpointConcurrency;
-    const averageMs = this.queues.get(endpointId)?.averageMs ?? 0;
+    const averageMs = this.pace.get(endpointId) ?? 0;
     if (averageMs <= 0) return cap;
     const slackMs = this.config.leaseMs - this.config.attemptTimeoutMs - LEASE_MARGIN_MS;
     const rounds = Math.floor(slackMs / 2 / averageMs);
-    return Math.max(cap, Math.min(MAX_BATCH_PER_ENDPOINT, rounds * cap));
+    return Math.max(cap, Math.min(this.maxBatch, rounds * cap));
   }
 
   /** Starts what the in-flight bounds allow: `concurrency` on this instance, `perEndpointConcurrency` per endpoint. */
@@ -321,39 +370,60 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     }
   }
 
-  private async attempt(queue: EndpointQueue, delivery: WebhookDelivery): Promise<void> {
+  private async attempt(queue: EndpointQueue, delivery: LeasedDelivery): Promise<void> {
     const endpoint = queue.endpoint;
     const startedAt = new Date();
-    const secrets = this.secretsOf(endpoint, startedAt);
+    const target = this.targetOf(endpoint, startedAt);
     const result: AttemptResult =
-      secrets.length === 0
+      target.keys.length === 0
         ? { status: null, retryAfter: null, durationMs: 0, error: 'the signing secret cannot be opened (was the server secret changed?)' }
-        : await sendWebhook(new URL(endpoint.url), { ...signDelivery(secrets, delivery.messageId, startedAt, delivery.payload) }, delivery.payload, {
+        : await sendWebhook(target.url, { ...signWithKeys(target.keys, delivery.messageId, startedAt, delivery.payload) }, delivery.payload, {
             timeoutMs: this.config.attemptTimeoutMs,
             blockPrivateNetworks: this.config.blockPrivateNetworks,
             agents: this.agents,
           });
     const finishedAt = new Date();
-    queue.averageMs = queue.averageMs === 0 ? result.durationMs || 1 : queue.averageMs * 0.8 + (result.durationMs || 1) * 0.2;
+    const averageMs = this.pace.get(endpoint.id);
+    const tookMs = result.durationMs || 1;
+    if (this.pace.size > 10_000) this.pace.clear();
+    this.pace.set(endpoint.id, averageMs === undefined ? tookMs : averageMs * 0.8 + tookMs * 0.2);
     this.finished.push({ delivery, endpoint, startedAt, finishedAt, result, outcome: classifyAttempt(result.status, result.retryAfter, finishedAt) });
-    // Everything that finishes in this event-loop turn is recorded in one transaction.
-    if (!this.recording) setImmediate(() => void this.record());
+    this.scheduleRecord();
   }
 
-  private secretsOf(endpoint: WebhookEndpoint, at: Date): string[] {
-    const key = `${endpoint.secretSealed}|${endpoint.previousSecretSealed ?? ''}|${endpoint.previousSecretExpiresAt?.getTime() ?? ''}`;
-    const cached = this.secretCache.get(endpoint.id);
-    if (cached && cached.key === key && at.getTime() < cached.until) return cached.secrets;
-    const secrets = this.endpoints.secretsOf(endpoint, at);
+  /**
+   * The endpoint's URL and signing keys, kept per endpoint row state: opening the sealed
+   * secrets per attempt would cost more than the attempt. The key is the sealed values
+   * themselves, so a rotation (or any secret change another instance committed) is seen at the
+   * next claim, which reloads the endpoint row.
+   */
+  private targetOf(endpoint: WebhookEndpoint, at: Date): { url: URL; keys: KeyObject[] } {
+    const key = `${endpoint.url}|${endpoint.secretSealed}|${endpoint.previousSecretSealed ?? ''}|${endpoint.previousSecretExpiresAt?.getTime() ?? ''}`;
+    const cached = this.targetCache.get(endpoint.id);
+    if (cached && cached.key === key && at.getTime() < cached.until) return cached;
+    const keys = signingKeys(this.endpoints.secretsOf(endpoint, at));
     // A rotated-out secret stops signing at its expiry: the cache entry ends there too.
     const until = endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt.getTime() > at.getTime() ? endpoint.previousSecretExpiresAt.getTime() : Number.MAX_SAFE_INTEGER;
-    if (this.secretCache.size > 10_000) this.secretCache.clear();
-    this.secretCache.set(endpoint.id, { key, secrets, until });
-    return secrets;
+    if (this.targetCache.size > 10_000) this.targetCache.clear();
+    const entry = { key, url: new URL(endpoint.url), keys, until };
+    this.targetCache.set(endpoint.id, entry);
+    return entry;
+  }
+
+  /** Records what finished once RECORD_BATCH attempts wait or RECORD_DELAY_MS after the first did. */
+  private scheduleRecord(): void {
+    if (this.recording) return; // it records again when done
+    if (this.finished.length >= RECORD_BATCH) {
+      clearTimeout(this.recordTimer);
+      this.recordTimer = undefined;
+      void this.record();
+    } else this.recordTimer ??= setTimeout(() => void this.record(), RECORD_DELAY_MS);
   }
 
   /** Records finished attempts, one transaction for all of them; then claims more. */
   private record(): Promise<void> {
+    clearTimeout(this.recordTimer);
+    this.recordTimer = undefined;
     if (this.recording) return this.recording;
     if (this.finished.length === 0) return Promise.resolve();
     const batch = this.finished.splice(0);
@@ -363,35 +433,35 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       .finally(() => {
         this.held -= batch.length;
         this.recording = null;
-        if (this.finished.length > 0) void this.record();
+        if (this.finished.length > 0) this.scheduleRecord();
         // Claim again once a queue runs low (not after every record: a claim per record would cost more than the attempts).
-        if (this.runningLow()) this.wake();
+        if (this.moreDue && this.runningLow()) this.lookNow();
       });
     return this.recording;
   }
 
   private async recordBatch(manager: EntityManager, batch: Finished[]): Promise<void> {
-    const attempts: WebhookDeliveryAttempt[] = [];
-    for (const { delivery, endpoint, startedAt, finishedAt, result, outcome } of batch) {
+    const outcomes: RecordedOutcome[] = batch.map(({ delivery, finishedAt, startedAt, result, outcome }) => {
       const attempt = delivery.attempts + 1;
-      let changes: Partial<WebhookDelivery>;
-      if (outcome.kind === 'succeeded') changes = { status: 'succeeded', nextAttemptAt: null };
-      else if (outcome.kind === 'endpoint_gone') changes = { status: 'dead', nextAttemptAt: null };
+      let status: DeliveryStatus;
+      let nextAt: Date | null = null;
+      if (outcome.kind === 'succeeded') status = 'succeeded';
+      else if (outcome.kind === 'endpoint_gone') status = 'dead';
       else {
         const next = nextAttemptAt(this.config.retrySchedule, attempt, finishedAt, { retryAfterMs: outcome.retryAfterMs });
-        changes = next.at ? { status: 'failed', nextAttemptAt: next.at } : { status: 'dead', nextAttemptAt: null };
+        status = next.at ? 'failed' : 'dead';
+        nextAt = next.at;
       }
       const error = result.error ? result.error.slice(0, 512) : null;
-      const updated = await manager.update(
-        WebhookDelivery,
-        { id: delivery.id, leaseOwner: this.instance },
-        { ...changes, attempts: attempt, leaseOwner: null, leaseExpiresAt: null, lastStatusCode: result.status, lastError: error, lastAttemptAt: startedAt, updatedAt: finishedAt },
-      );
+      return { deliveryId: delivery.id, attempt, status, nextAttemptAt: nextAt, statusCode: result.status, error, startedAt, finishedAt, durationMs: result.durationMs };
+    });
+    const written = await recordOutcomes(this.prepared, manager.connection.options.type === 'postgres', this.instance, outcomes);
+    for (let i = 0; i < batch.length; i++) {
+      const { endpoint, finishedAt, outcome } = batch[i];
       // Our lease lapsed and another instance took the delivery over: its record wins.
-      if (!updated.affected) continue;
+      if (!written.has(outcomes[i].deliveryId)) continue;
       webhookAttempts.inc({ outcome: outcome.kind });
-      if (changes.status === 'dead') webhookDead.inc();
-      attempts.push({ id: randomUUID(), deliveryId: delivery.id, attempt, startedAt, durationMs: result.durationMs, statusCode: result.status, error, instance: this.instance });
+      if (outcomes[i].status === 'dead') webhookDead.inc();
       if (outcome.kind === 'endpoint_gone') {
         await manager.update(WebhookEndpoint, { id: endpoint.id }, { enabled: false, disabledReason: 'endpoint_gone', updatedAt: finishedAt });
         // What waits for it here is not sent (the endpoint is disabled): released, the claim query leaves it alone.
@@ -403,11 +473,10 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
         }
       }
     }
-    for (let i = 0; i < attempts.length; i += 200) await manager.insert(WebhookDeliveryAttempt, attempts.slice(i, i + 200));
   }
 
   /** Gives leased deliveries back unattempted (shutdown, or a lease too short to start an attempt in). */
-  private async release(deliveries: WebhookDelivery[]): Promise<void> {
+  private async release(deliveries: LeasedDelivery[]): Promise<void> {
     if (deliveries.length === 0) return;
     await this.transactions.run(async (manager) => {
       for (let i = 0; i < deliveries.length; i += 500) {
