@@ -131,11 +131,12 @@ export class GeofencingReports {
     const { window, fences, byFence } = await this.read(principal, raw);
     // Checked although the rows are not bucketed, so that one query string serves every report.
     parseGrouping(singleValue(raw, 'grouping'), 'grouping', REPORT_GROUPINGS, 'day');
-    const visits = mergeVisits([...byFence.values()]);
-    this.checkCap(visits.length);
+    const lists = [...byFence.values()];
+    const count = lists.reduce((sum, list) => sum + list.length, 0);
+    this.checkCap(count);
     return reportInBatches(
       sessionMatchColumns(window.zone),
-      visits,
+      mergeVisits(lists),
       (visit) => {
         const span = clippedSpan(visit, window, now);
         const fence = fences.get(visit.fenceId)!;
@@ -155,7 +156,7 @@ export class GeofencingReports {
           stay_time: formatStay(ms),
         };
       },
-      { rowsRead: visits.length, bytesRead: visits.length * VISIT_ROW_BYTES },
+      { rowsRead: count, bytesRead: count * VISIT_ROW_BYTES },
       startedAt,
     );
   }

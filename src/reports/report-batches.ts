@@ -10,12 +10,13 @@ import { ReportColumn } from './report-envelope';
 export const ROWS_PER_BATCH = 2_000;
 
 /**
- * A report whose rows are made from `sources` as they stream, ROWS_PER_BATCH at a time with
- * an event-loop turn between batches. The same bytes as one batch of every row.
+ * A report whose rows are made from `sources` (an array, or a generator consumed as the
+ * answer streams) ROWS_PER_BATCH at a time, with an event-loop turn between batches. The
+ * same bytes as one batch of every row.
  */
 export function reportInBatches<Source, Row>(
   columns: ReadonlyArray<ReportColumn<Row>>,
-  sources: readonly Source[],
+  sources: Iterable<Source>,
   toRow: (source: Source) => Row,
   statistics: ReadStatistics,
   startedAt: number,
@@ -25,10 +26,16 @@ export function reportInBatches<Source, Row>(
     statistics,
     startedAt,
     batches: (async function* () {
-      for (let offset = 0; offset < sources.length; offset += ROWS_PER_BATCH) {
-        if (offset > 0) await nextTurn();
-        yield sources.slice(offset, offset + ROWS_PER_BATCH).map(toRow);
+      let batch: Row[] = [];
+      for (const source of sources) {
+        batch.push(toRow(source));
+        if (batch.length === ROWS_PER_BATCH) {
+          yield batch;
+          batch = [];
+          await nextTurn();
+        }
       }
+      if (batch.length > 0) yield batch;
     })(),
   };
 }

@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import { canSeeBuilding } from '../../auth/building-scope';
 import { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
-import { parseDatabaseTimestamp } from '../../common/database/raw-values';
 import { ReportQueries } from '../../database/report-queries';
 import { TransactionRunner } from '../../database/transactions';
 import { Dialect, timestampParameter } from '../../positions/position-sql';
@@ -28,6 +27,8 @@ export interface ReportFence {
 @Injectable()
 export class VisitReader {
   private readonly dialect: Dialect;
+  /** The visit columns, times as epoch milliseconds computed by the database (no date parsing per row here). */
+  private readonly columns: string;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -35,6 +36,7 @@ export class VisitReader {
     private readonly reports: ReportQueries,
   ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+    this.columns = visitColumns(this.dialect);
   }
 
   private query<T>(sql: string, parameters: Record<string, unknown>): Promise<T[]> {
@@ -101,7 +103,7 @@ export class VisitReader {
    */
   async visits(organizationId: string, fenceIds: readonly string[], window: ReportWindow, pageSize = VISITS_PER_PAGE): Promise<VisitSpan[]> {
     const byFence = await this.visitsByFence(organizationId, fenceIds, window, pageSize);
-    return mergeVisits([...byFence.values()]);
+    return [...mergeVisits([...byFence.values()])];
   }
 
   /** The same visits per fence (each list ordered by `entered_at`, id; a fence without visits has an empty list). */
@@ -112,7 +114,7 @@ export class VisitReader {
     const readFence = async (fenceId: string) => {
       const visits = byFence.get(fenceId)!;
       const older = await this.reports.rows<VisitRow>(
-        `SELECT ${VISIT_COLUMNS} FROM geofence_visits
+        `SELECT ${this.columns} FROM geofence_visits
          WHERE geofence_id = :fenceId AND organization_id = :organizationId AND entered_at < :from AND (exited_at >= :from OR exited_at IS NULL)`,
         { fenceId, organizationId, from },
       );
@@ -122,10 +124,10 @@ export class VisitReader {
       for (;;) {
         const page: VisitRow[] = await this.reports.rows<VisitRow>(
           after === null
-            ? `SELECT ${VISIT_COLUMNS} FROM geofence_visits
+            ? `SELECT ${this.columns} FROM geofence_visits
                WHERE geofence_id = :fenceId AND organization_id = :organizationId AND entered_at >= :from AND entered_at < :to
                ORDER BY entered_at, id LIMIT :limit`
-            : `SELECT ${VISIT_COLUMNS} FROM geofence_visits
+            : `SELECT ${this.columns} FROM geofence_visits
                WHERE geofence_id = :fenceId AND organization_id = :organizationId AND entered_at >= :afterAt AND entered_at < :to
                  AND (entered_at > :afterAt OR id > :afterId)
                ORDER BY entered_at, id LIMIT :limit`,
@@ -152,9 +154,36 @@ export class VisitReader {
 /** Visits in report order: `entered_at`, then id. */
 export const byEnteredAt = (a: VisitSpan, b: VisitSpan): number => a.enteredAt - b.enteredAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** Lists each in report order, merged into one in report order. */
-export function mergeVisits(lists: ReadonlyArray<readonly VisitSpan[]>): VisitSpan[] {
-  return lists.flat().sort(byEnteredAt);
+/**
+ * Lists each in report order, merged into one in report order as it is consumed (a heap of
+ * the lists' heads): a report streams its rows without sorting all the visits at once.
+ */
+export function* mergeVisits(lists: ReadonlyArray<readonly VisitSpan[]>): Generator<VisitSpan> {
+  const heads = lists.filter((list) => list.length > 0).map((list) => ({ list, next: 0 }));
+  const before = (a: (typeof heads)[number], b: (typeof heads)[number]) => byEnteredAt(a.list[a.next], b.list[b.next]) < 0;
+  const down = (index: number) => {
+    for (;;) {
+      const left = 2 * index + 1;
+      const right = left + 1;
+      let smallest = index;
+      if (left < heads.length && before(heads[left], heads[smallest])) smallest = left;
+      if (right < heads.length && before(heads[right], heads[smallest])) smallest = right;
+      if (smallest === index) return;
+      [heads[index], heads[smallest]] = [heads[smallest], heads[index]];
+      index = smallest;
+    }
+  };
+  for (let index = (heads.length >> 1) - 1; index >= 0; index--) down(index);
+  while (heads.length > 0) {
+    const head = heads[0];
+    yield head.list[head.next++];
+    if (head.next === head.list.length) {
+      const last = heads.pop()!;
+      if (heads.length === 0) break;
+      heads[0] = last;
+    }
+    down(0);
+  }
 }
 
 interface VisitRow {
@@ -162,12 +191,20 @@ interface VisitRow {
   geofence_id: string;
   device_id: string;
   user_id: string | null;
-  entered_at: unknown;
-  exited_at: unknown;
+  entered_ms: number;
+  exited_ms: number | null;
   exit_reason: string | null;
 }
 
-const VISIT_COLUMNS = 'id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason';
+/**
+ * SQLite keeps times as UTC text (`2026-11-23 06:41:19.123`): julianday() reads it to the
+ * millisecond (SQLite counts julian days in integer ms), rounded back to an exact integer.
+ */
+const epochMs = (dialect: Dialect, column: string): string =>
+  dialect === 'postgres' ? `CAST(extract(epoch FROM ${column}) * 1000 AS double precision)` : `CAST(round((julianday(${column}) - 2440587.5) * 86400000) AS INTEGER)`;
+
+const visitColumns = (dialect: Dialect): string =>
+  `id, geofence_id, device_id, user_id, ${epochMs(dialect, 'entered_at')} AS entered_ms, ${epochMs(dialect, 'exited_at')} AS exited_ms, exit_reason`;
 /** Visits per keyset page: a few ms of work each, so ingest waits at most that long. */
 const VISITS_PER_PAGE = 5000;
 /** Fences read at once: their round trips overlap (PostgreSQL's pool, the SQLite reader's queue) without taking every connection. */
@@ -179,8 +216,8 @@ function toVisitSpan(row: VisitRow): VisitSpan {
     fenceId: String(row.geofence_id).toLowerCase(),
     deviceId: String(row.device_id),
     userId: row.user_id === null ? null : String(row.user_id).toLowerCase(),
-    enteredAt: parseDatabaseTimestamp(row.entered_at)!.getTime(),
-    exitedAt: row.exited_at === null ? null : parseDatabaseTimestamp(row.exited_at)!.getTime(),
+    enteredAt: Number(row.entered_ms),
+    exitedAt: row.exited_ms === null ? null : Number(row.exited_ms),
     exitReason: row.exit_reason,
   };
 }
