@@ -31,13 +31,14 @@ const Database = require(${JSON.stringify(modulePath)});
 const db = new Database(workerData.path, { readonly: true, fileMustExist: true, timeout: workerData.busyTimeoutMs });
 db.pragma('busy_timeout = ' + Number(workerData.busyTimeoutMs));
 const statements = new Map();
-parentPort.on('message', ({ id, sql, values }) => {
+parentPort.on('message', ({ id, sql, values, arrays }) => {
   try {
-    let statement = statements.get(sql);
+    const key = (arrays ? 'a:' : 'o:') + sql;
+    let statement = statements.get(key);
     if (!statement) {
       if (statements.size >= ${MAX_WORKER_STATEMENTS}) statements.delete(statements.keys().next().value);
-      statement = db.prepare(sql);
-      statements.set(sql, statement);
+      statement = db.prepare(sql).raw(arrays);
+      statements.set(key, statement);
     }
     parentPort.postMessage({ id, rows: statement.all(...values) });
   } catch (error) {
@@ -84,7 +85,14 @@ export class ReportQueries implements OnModuleDestroy {
   async rows<Row>(sql: string, parameters: Record<string, string | number | Date | null>): Promise<Row[]> {
     if (this.file === null) return this.queries.cached<Row>(sql)(parameters as Record<string, string | number | null>);
     const [text, values] = this.dataSource.driver.escapeQueryWithParameters(sql, parameters);
-    return (await this.send(text, values)) as Row[];
+    return (await this.send(text, values, false)) as Row[];
+  }
+
+  /** Like {@link rows}, each row an array of its columns in SELECT order (no object per row, for long reads). */
+  async arrays<Row extends unknown[]>(sql: string, parameters: Record<string, string | number | Date | null>): Promise<Row[]> {
+    if (this.file === null) return this.queries.cachedArrays<Row>(sql)(parameters as Record<string, string | number | null>);
+    const [text, values] = this.dataSource.driver.escapeQueryWithParameters(sql, parameters);
+    return (await this.send(text, values, true)) as Row[];
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -94,14 +102,14 @@ export class ReportQueries implements OnModuleDestroy {
     await worker?.terminate().catch(() => undefined);
   }
 
-  private send(sql: string, values: unknown[]): Promise<unknown[]> {
+  private send(sql: string, values: unknown[], arrays: boolean): Promise<unknown[]> {
     const worker = this.ensureWorker();
     const id = this.nextId++;
     return new Promise<unknown[]>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       // A worker with work to do keeps the process alive; an idle one must not.
       if (this.pending.size === 1) worker.ref();
-      worker.postMessage({ id, sql, values });
+      worker.postMessage({ id, sql, values, arrays });
     });
   }
 
