@@ -6,11 +6,21 @@ import { DataSource } from 'typeorm';
 import { PreparedQueries } from './prepared-queries';
 
 interface Pending {
-  resolve(rows: unknown[]): void;
+  resolve(results: unknown[][]): void;
   reject(error: Error): void;
 }
 
-type Reply = { id: number; rows: unknown[] } | { id: number; error: string };
+type Reply = { id: number; results: unknown[][] } | { id: number; error: string };
+
+/** One statement of {@link ReportQueries.many}: `:name` parameters; `arrays` for rows as arrays of columns. */
+export interface ReportStatement {
+  sql: string;
+  parameters: Record<string, string | number | Date | null>;
+  arrays?: boolean;
+}
+
+/** Statements of one {@link ReportQueries.many} call run at once on PostgreSQL: a few, so that ingest keeps connections. */
+const POOL_STATEMENTS_IN_FLIGHT = 4;
 
 /** better-sqlite3's entry point, resolved here so that the worker loads the same copy. */
 function betterSqlitePath(): string {
@@ -31,16 +41,19 @@ const Database = require(${JSON.stringify(modulePath)});
 const db = new Database(workerData.path, { readonly: true, fileMustExist: true, timeout: workerData.busyTimeoutMs });
 db.pragma('busy_timeout = ' + Number(workerData.busyTimeoutMs));
 const statements = new Map();
-parentPort.on('message', ({ id, sql, values, arrays }) => {
+const run = ({ sql, values, arrays }) => {
+  const key = (arrays ? 'a:' : 'o:') + sql;
+  let statement = statements.get(key);
+  if (!statement) {
+    if (statements.size >= ${MAX_WORKER_STATEMENTS}) statements.delete(statements.keys().next().value);
+    statement = db.prepare(sql).raw(arrays);
+    statements.set(key, statement);
+  }
+  return statement.all(...values);
+};
+parentPort.on('message', ({ id, statements: batch }) => {
   try {
-    const key = (arrays ? 'a:' : 'o:') + sql;
-    let statement = statements.get(key);
-    if (!statement) {
-      if (statements.size >= ${MAX_WORKER_STATEMENTS}) statements.delete(statements.keys().next().value);
-      statement = db.prepare(sql).raw(arrays);
-      statements.set(key, statement);
-    }
-    parentPort.postMessage({ id, rows: statement.all(...values) });
+    parentPort.postMessage({ id, results: batch.map(run) });
   } catch (error) {
     parentPort.postMessage({ id, error: String(error && error.message || error) });
   }
@@ -82,17 +95,45 @@ export class ReportQueries implements OnModuleDestroy {
   }
 
   /** Rows of a read-only statement (`:name` parameters; scalar values, Dates on PostgreSQL). */
-  async rows<Row>(sql: string, parameters: Record<string, string | number | Date | null>): Promise<Row[]> {
-    if (this.file === null) return this.queries.cached<Row>(sql)(parameters as Record<string, string | number | null>);
-    const [text, values] = this.dataSource.driver.escapeQueryWithParameters(sql, parameters);
-    return (await this.send(text, values, false)) as Row[];
+  async rows<Row>(sql: string, parameters: ReportStatement['parameters']): Promise<Row[]> {
+    const [rows] = await this.many([{ sql, parameters }]);
+    return rows as Row[];
   }
 
   /** Like {@link rows}, each row an array of its columns in SELECT order (no object per row, for long reads). */
-  async arrays<Row extends unknown[]>(sql: string, parameters: Record<string, string | number | Date | null>): Promise<Row[]> {
-    if (this.file === null) return this.queries.cachedArrays<Row>(sql)(parameters as Record<string, string | number | null>);
-    const [text, values] = this.dataSource.driver.escapeQueryWithParameters(sql, parameters);
-    return (await this.send(text, values, true)) as Row[];
+  async arrays<Row extends unknown[]>(sql: string, parameters: ReportStatement['parameters']): Promise<Row[]> {
+    const [rows] = await this.many([{ sql, parameters, arrays: true }]);
+    return rows as Row[];
+  }
+
+  /**
+   * The rows of several statements, in their order: on SQLite one round trip to the worker
+   * for all of them (a report reads hundreds of small ranges), on PostgreSQL a few at a time.
+   */
+  async many(statements: readonly ReportStatement[]): Promise<unknown[][]> {
+    if (this.file === null) {
+      const results: unknown[][] = new Array(statements.length);
+      let next = 0;
+      const runOne = ({ sql, parameters, arrays }: ReportStatement) => {
+        const values = parameters as Record<string, string | number | null>;
+        return arrays ? this.queries.cachedArrays<unknown[]>(sql)(values) : this.queries.cached<unknown>(sql)(values);
+      };
+      await Promise.all(
+        Array.from({ length: Math.min(POOL_STATEMENTS_IN_FLIGHT, statements.length) }, async () => {
+          while (next < statements.length) {
+            const index = next++;
+            results[index] = await runOne(statements[index]);
+          }
+        }),
+      );
+      return results;
+    }
+    return this.send(
+      statements.map(({ sql, parameters, arrays }) => {
+        const [text, values] = this.dataSource.driver.escapeQueryWithParameters(sql, parameters);
+        return { sql: text, values, arrays: arrays === true };
+      }),
+    );
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -102,14 +143,14 @@ export class ReportQueries implements OnModuleDestroy {
     await worker?.terminate().catch(() => undefined);
   }
 
-  private send(sql: string, values: unknown[], arrays: boolean): Promise<unknown[]> {
+  private send(statements: Array<{ sql: string; values: unknown[]; arrays: boolean }>): Promise<unknown[][]> {
     const worker = this.ensureWorker();
     const id = this.nextId++;
-    return new Promise<unknown[]>((resolve, reject) => {
+    return new Promise<unknown[][]>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       // A worker with work to do keeps the process alive; an idle one must not.
       if (this.pending.size === 1) worker.ref();
-      worker.postMessage({ id, sql, values, arrays });
+      worker.postMessage({ id, statements });
     });
   }
 
@@ -123,7 +164,7 @@ export class ReportQueries implements OnModuleDestroy {
       this.pending.delete(reply.id);
       if (this.pending.size === 0) worker.unref();
       if ('error' in reply) pending.reject(new Error(reply.error));
-      else pending.resolve(reply.rows);
+      else pending.resolve(reply.results);
     });
     const lost = (error: Error) => {
       if (this.worker !== worker) return;
