@@ -19,8 +19,8 @@ export interface ReportStatement {
   arrays?: boolean;
 }
 
-/** Statements of one {@link ReportQueries.many} call run at once on PostgreSQL: a few, so that ingest keeps connections. */
-const POOL_STATEMENTS_IN_FLIGHT = 4;
+/** Statements of one {@link ReportQueries.many} call run at once on PostgreSQL (a report makes two such calls at a time): a few, so that ingest keeps its connections. */
+const POOL_STATEMENTS_IN_FLIGHT = 2;
 
 /** better-sqlite3's entry point, resolved here so that the worker loads the same copy. */
 function betterSqlitePath(): string {
