@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Principal } from '../auth/principal';
 import { appConfig, AppConfig } from '../config/app.config';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { clippedSpan, formatStay, StaySlice, staySlices, toSeconds, VisitSpan } from '../geofencing/analytics/visit-aggregates';
 import { idList, singleValue, uuidList } from '../geofencing/analytics/visit-query';
 import { mergeVisits, ReportFence, VisitReader } from '../geofencing/analytics/visit-reader';
 import { ReportColumn } from './report-envelope';
-import { reportInBatches } from './report-batches';
+import { ReportPacer, reportInBatches } from './report-batches';
 import { enforceOutputCap, ReportStream } from './report-stream';
 import { bucketStarts, formatBucket, formatReportTime, parseGrouping, parseReportWindow, REPORT_GROUPINGS, ReportWindow } from './report-window';
 
@@ -91,15 +90,16 @@ export class GeofencingReports {
     const { window, fences, byFence } = await this.read(principal, raw);
     const grouping = parseGrouping(singleValue(raw, 'grouping'), 'grouping', REPORT_GROUPINGS, 'day');
     const starts = bucketStarts(window, grouping);
-    // Fence by fence (an event-loop turn between them), then merged in the rows' order.
+    // Fence by fence (event-loop turns between them), then merged in the rows' order.
     const perFence: StaySlice[][] = [];
+    const pacer = new ReportPacer();
     let visitCount = 0;
     for (const fenceId of [...byFence.keys()].sort(compareIds)) {
       const visits = byFence.get(fenceId)!;
       visitCount += visits.length;
       if (visits.length === 0) continue;
       perFence.push(staySlices(visits, starts, window, now));
-      await nextTurn();
+      await pacer.pause();
     }
     const slices = mergeByBucket(perFence);
     this.checkCap(slices.length);

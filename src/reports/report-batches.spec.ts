@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reportInBatches, ROWS_PER_BATCH } from './report-batches';
+import { ReportPacer, reportInBatches, reportTurn, ROWS_PER_BATCH } from './report-batches';
 import { csvChunks, jsonChunks, reportFromRows } from './report-stream';
 
 const columns = [
@@ -29,5 +29,34 @@ describe('reportInBatches', () => {
     for await (const batch of batched().batches) sizes.push(batch.length);
     expect(sizes.every((size) => size <= ROWS_PER_BATCH)).toBe(true);
     expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(count);
+  });
+});
+
+const busyFor = (ms: number) => {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+};
+
+describe('reportTurn and ReportPacer', () => {
+  it('goes straight on when nothing else wants the loop, and steps aside as long again when other work took it', async () => {
+    let started = performance.now();
+    await reportTurn();
+    expect(performance.now() - started).toBeLessThan(25);
+    // Other work of 30 ms runs during the report's turn: the report then waits about that long again.
+    started = performance.now();
+    setImmediate(() => busyFor(30));
+    await reportTurn();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(55);
+  });
+
+  it('lets other work run only once a slice of work is used up', async () => {
+    const pacer = new ReportPacer();
+    let ran = false;
+    setImmediate(() => (ran = true));
+    await pacer.pause();
+    expect(ran).toBe(false);
+    busyFor(12);
+    await pacer.pause();
+    expect(ran).toBe(true);
   });
 });

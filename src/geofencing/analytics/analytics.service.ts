@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { ReportPacer } from '../../reports/report-batches';
 import { ANALYTICS_GROUPINGS, AnalyticsGrouping, bucketStarts, formatBucket, formatReportTime, parseGrouping, parseReportWindow } from '../../reports/report-window';
 import { fenceBucketStats, FenceBucketStats, toSeconds } from './visit-aggregates';
 import { aliased, assertOwnOrganization, idList, singleValue, uuidList } from './visit-query';
@@ -68,13 +68,14 @@ export class GeofencingAnalyticsService {
     const { window, grouping, fences, starts, byFence } = await this.prepare(principal, raw, now, 'none', false);
     const labels = starts.map((start) => formatBucket(start, window.zone, grouping));
     const data: AnalyticsRow[] = [];
+    const pacer = new ReportPacer();
     for (const fence of fences) {
       const visits = byFence.get(fence.id) ?? [];
       // Deleted fences are answered only for the visits they had.
       if (fence.deleted && visits.length === 0) continue;
       for (const stats of fenceBucketStats(visits, starts, window, now)) data.push(this.analyticsRow(fence, stats, labels));
       // Fence by fence, so that ingest and reads take their turns during a long window.
-      await nextTurn();
+      await pacer.pause();
     }
     return { from: formatReportTime(window.fromMs, window.zone), to: formatReportTime(window.toMs, window.zone), grouping, time_zone: window.zone, data };
   }
@@ -83,6 +84,7 @@ export class GeofencingAnalyticsService {
     const { window, grouping, fences, starts, byFence } = await this.prepare(principal, raw, now, 'hour', true);
     const labels = starts.map((start) => formatBucket(start, window.zone, grouping));
     const data: OccupancyHistoryAnswer['data'] = [];
+    const pacer = new ReportPacer();
     for (const fence of fences) {
       data.push({
         geofence_id: fence.id,
@@ -97,7 +99,7 @@ export class GeofencingAnalyticsService {
           end_occupancy: stats.endOccupancy,
         })),
       });
-      await nextTurn();
+      await pacer.pause();
     }
     return { from: formatReportTime(window.fromMs, window.zone), to: formatReportTime(window.toMs, window.zone), grouping, time_zone: window.zone, data };
   }
