@@ -1,4 +1,4 @@
-import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ReadStatistics, ReportStream } from './report-stream';
 import { ReportColumn } from './report-envelope';
 
@@ -9,21 +9,14 @@ import { ReportColumn } from './report-envelope';
  */
 export const ROWS_PER_BATCH = 2_000;
 
-/** Time other work took during a report's turn beyond which the report steps aside for as long again. */
-const BUSY_TURN_MS = 4;
-const LONGEST_STEP_ASIDE_MS = 50;
-
 /**
- * Gives the event loop a turn between two pieces of a report's work. When other work (ingest,
- * reads) took the loop for a while during that turn, the report then waits as long again: a
- * report is background work, and under load it takes at most about half of the loop instead
- * of a piece every turn. On an idle server it goes straight on.
+ * Gives the event loop a turn between two pieces of a report's work, so that ingest and
+ * reads waiting for it run first. (Stepping aside for longer when others held the loop was
+ * tried: on a machine shared with other processes it mistook being descheduled for load
+ * and doubled reports' time without helping ingest.)
  */
 export async function reportTurn(): Promise<void> {
-  const started = performance.now();
   await nextTurn();
-  const othersTook = performance.now() - started;
-  if (othersTook > BUSY_TURN_MS) await sleep(Math.min(othersTook, LONGEST_STEP_ASIDE_MS));
 }
 
 /** Work a report does in one go before {@link ReportPacer.pause} gives the loop a turn. */
