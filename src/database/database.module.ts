@@ -4,6 +4,7 @@ import { databaseConfig, DatabaseConfig } from '../config/database.config';
 import { MigrationsRunner } from './migrations.runner';
 import { Notifications } from './notifications';
 import { PreparedQueries } from './prepared-queries';
+import { ReportQueries } from './report-queries';
 import { TransactionRunner } from './transactions';
 import { buildDataSourceOptions } from './typeorm-options';
 
@@ -21,7 +22,7 @@ import { buildDataSourceOptions } from './typeorm-options';
       }),
     }),
   ],
-  providers: [TransactionRunner, MigrationsRunner, PreparedQueries, Notifications],
-  exports: [TransactionRunner, PreparedQueries, Notifications],
+  providers: [TransactionRunner, MigrationsRunner, PreparedQueries, Notifications, ReportQueries],
+  exports: [TransactionRunner, PreparedQueries, Notifications, ReportQueries],
 })
 export class DatabaseModule {}

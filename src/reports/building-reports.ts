@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Principal } from '../auth/principal';
 import { BuildingsService } from '../buildings/buildings.service';
 import { appConfig, AppConfig } from '../config/app.config';
-import { PreparedQueries } from '../database/prepared-queries';
+import { ReportQueries } from '../database/report-queries';
 import { positionedStatistics, SLOT_MS } from '../positions/position-rollup-math';
 import { BuildingReportQuery } from './building-reports.dto';
 import { ReportColumn } from './report-envelope';
@@ -61,7 +61,7 @@ interface Aggregation {
 export class BuildingReports {
   constructor(
     @Inject(appConfig.KEY) private readonly config: AppConfig,
-    private readonly queries: PreparedQueries,
+    private readonly queries: ReportQueries,
     private readonly buildings: BuildingsService,
   ) {}
 
@@ -90,14 +90,15 @@ export class BuildingReports {
     const starts = bucketStarts(window, grouping);
     enforceOutputCap(starts.length, this.config.positions.reportMaxRows, 'use a coarser grouping or a shorter range');
 
-    const rows = await this.queries.cached<RollupRow>(
+    const rows = await this.queries.rows<RollupRow>(
       'SELECT device_id, slot, positioned_ms FROM position_rollups WHERE organization_id = :organization AND building_id = :building AND slot >= :from AND slot < :to',
-    )({
+      {
       organization: principal.organizationId,
       building: query.building_id,
       from: Math.floor(window.fromMs / SLOT_MS) * SLOT_MS,
       to: window.toMs,
-    });
+      },
+    );
     const devices = starts.map(() => new Map<string, number>());
     let bytesRead = 0;
     for (const row of rows) {

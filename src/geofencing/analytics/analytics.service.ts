@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { ReportPacer } from '../../reports/report-batches';
 import { ANALYTICS_GROUPINGS, AnalyticsGrouping, bucketStarts, formatBucket, formatReportTime, parseGrouping, parseReportWindow } from '../../reports/report-window';
-import { fenceBucketStats, FenceBucketStats, toSeconds, VisitSpan } from './visit-aggregates';
+import { fenceBucketStats, FenceBucketStats, toSeconds } from './visit-aggregates';
 import { aliased, assertOwnOrganization, idList, singleValue, uuidList } from './visit-query';
 import { ReportFence, VisitReader } from './visit-reader';
 
@@ -67,11 +68,14 @@ export class GeofencingAnalyticsService {
     const { window, grouping, fences, starts, byFence } = await this.prepare(principal, raw, now, 'none', false);
     const labels = starts.map((start) => formatBucket(start, window.zone, grouping));
     const data: AnalyticsRow[] = [];
+    const pacer = new ReportPacer();
     for (const fence of fences) {
       const visits = byFence.get(fence.id) ?? [];
       // Deleted fences are answered only for the visits they had.
       if (fence.deleted && visits.length === 0) continue;
       for (const stats of fenceBucketStats(visits, starts, window, now)) data.push(this.analyticsRow(fence, stats, labels));
+      // Fence by fence, so that ingest and reads take their turns during a long window.
+      await pacer.pause();
     }
     return { from: formatReportTime(window.fromMs, window.zone), to: formatReportTime(window.toMs, window.zone), grouping, time_zone: window.zone, data };
   }
@@ -79,19 +83,24 @@ export class GeofencingAnalyticsService {
   async occupancyHistory(principal: Principal, raw: Record<string, unknown>, now = Date.now()): Promise<OccupancyHistoryAnswer> {
     const { window, grouping, fences, starts, byFence } = await this.prepare(principal, raw, now, 'hour', true);
     const labels = starts.map((start) => formatBucket(start, window.zone, grouping));
-    const data = fences.map((fence) => ({
-      geofence_id: fence.id,
-      geofence_name: fence.name,
-      geofence_code: fence.code,
-      building_id: fence.buildingId,
-      floor_id: fence.floorId,
-      series: fenceBucketStats(byFence.get(fence.id) ?? [], starts, window, now).map((stats) => ({
-        bucket: labels[stats.bucket],
-        max_occupancy: stats.maxOccupancy,
-        avg_occupancy: Math.round(stats.avgOccupancy * 1000) / 1000,
-        end_occupancy: stats.endOccupancy,
-      })),
-    }));
+    const data: OccupancyHistoryAnswer['data'] = [];
+    const pacer = new ReportPacer();
+    for (const fence of fences) {
+      data.push({
+        geofence_id: fence.id,
+        geofence_name: fence.name,
+        geofence_code: fence.code,
+        building_id: fence.buildingId,
+        floor_id: fence.floorId,
+        series: fenceBucketStats(byFence.get(fence.id) ?? [], starts, window, now).map((stats) => ({
+          bucket: labels[stats.bucket],
+          max_occupancy: stats.maxOccupancy,
+          avg_occupancy: Math.round(stats.avgOccupancy * 1000) / 1000,
+          end_occupancy: stats.endOccupancy,
+        })),
+      });
+      await pacer.pause();
+    }
     return { from: formatReportTime(window.fromMs, window.zone), to: formatReportTime(window.toMs, window.zone), grouping, time_zone: window.zone, data };
   }
 
@@ -108,13 +117,7 @@ export class GeofencingAnalyticsService {
     if (fences.length * starts.length > MAX_ANALYTICS_ROWS) {
       throw new ApiError(507, ErrorCode.OutputTooLarge, `The answer would hold more than ${MAX_ANALYTICS_ROWS} fence buckets; narrow the range, the fences or the grouping`);
     }
-    const visits = await this.reader.visits(principal.organizationId, fences.map((fence) => fence.id), window);
-    const byFence = new Map<string, VisitSpan[]>();
-    for (const visit of visits) {
-      const list = byFence.get(visit.fenceId);
-      if (list) list.push(visit);
-      else byFence.set(visit.fenceId, [visit]);
-    }
+    const byFence = await this.reader.visitsByFence(principal.organizationId, fences.map((fence) => fence.id), window);
     return { window, grouping, fences, starts, byFence };
   }
 
