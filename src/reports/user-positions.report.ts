@@ -9,7 +9,7 @@ import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { PreparedQueries } from '../database/prepared-queries';
 import { Dialect, timestampParameter } from '../positions/position-sql';
 import { ReportColumn } from './report-envelope';
-import { csvCell, enforceOutputCap, ReadStatistics, ReportStream } from './report-stream';
+import { csvCell, enforceOutputCap, ReadStatistics, ReportFormat, ReportStream, TextBatch } from './report-stream';
 import { UserPositionsQuery } from './reports.dto';
 import { SESSION_GAP_MS } from './session-mark';
 
@@ -52,6 +52,60 @@ export function userPositionCsv(row: UserPositionRow): string {
   return `${row.timestamp},${row.session_mark},${floor},${user},${csvCell(row.device_id)},${row.lat},${row.lng},${row.building_id}\n`;
 }
 
+/**
+ * A double as JavaScript writes it, from what the database gave: SQLite's number, or
+ * PostgreSQL's text (its shortest round-trip digits, as JavaScript's; only its exponent form,
+ * `1e-05` for 0.00001, and `-0` differ, so those go through Number).
+ */
+export function doubleText(value: number | string): string {
+  if (typeof value === 'number') return String(value);
+  return value.includes('e') || value === '-0' ? String(Number(value)) : value;
+}
+
+/**
+ * Writes a batch of one device's rows as CSV lines or JSON objects straight from what was
+ * read, the same bytes as userPositionCsv and userPositionJson (the tests hold them equal):
+ * the device and building cells are written once, the user's once per change.
+ */
+export class UserPositionWriter {
+  private text = '';
+  private rows = 0;
+  private user: string | null | undefined;
+  private userCell = '';
+  private readonly deviceCell: string;
+
+  constructor(
+    private readonly format: ReportFormat,
+    deviceId: string,
+    private readonly buildingId: number,
+  ) {
+    this.deviceCell = format === 'csv' ? csvCell(deviceId) : JSON.stringify(deviceId);
+  }
+
+  /** One row: its ISO timestamp, session mark, and the floor, user, lat and lng as read (numbers or PostgreSQL's text). */
+  add(timestamp: string, mark: number, floor: number | string | null, user: string | null, lat: number | string, lng: number | string): void {
+    if (user !== this.user) {
+      this.user = user;
+      if (this.format === 'csv') this.userCell = user === null ? '' : csvCell(user);
+      else this.userCell = user === null ? 'null' : JSON.stringify(user);
+    }
+    if (this.format === 'csv') {
+      this.text += `${timestamp},${mark},${floor === null ? '' : floor},${this.userCell},${this.deviceCell},${doubleText(lat)},${doubleText(lng)},${this.buildingId}\n`;
+    } else {
+      this.text += `${this.rows > 0 ? ',' : ''}{"timestamp":"${timestamp}","session_mark":${mark},"floor_id":${floor},"user_id":${this.userCell},"device_id":${this.deviceCell},"lat":${doubleText(lat)},"lng":${doubleText(lng)},"building_id":${this.buildingId}}`;
+    }
+    this.rows++;
+  }
+
+  /** The batch written since the last take. */
+  take(): TextBatch {
+    const batch = { text: this.text, rows: this.rows };
+    this.text = '';
+    this.rows = 0;
+    return batch;
+  }
+}
+
 export const MAX_REPORT_RANGE_DAYS = 366;
 const DAY_MS = 86_400_000;
 /** Bytes a stored row takes, for `bytes_read`: 5 numbers of 8 bytes, a timestamp and the ids. */
@@ -65,6 +119,30 @@ export const PAGE_ROWS = 5000;
 type OwnRow = [string, string | null, unknown, number | string | null, number | string, number | string, ...Array<number | string | null>];
 /** A fix elsewhere, for the session marks: device_id, time, building_id. */
 type ForeignRow = [string, unknown, number | string | null];
+/** A row of one device's track, as read (numbers on SQLite, PostgreSQL's text): user_id, time, floor_id, lat, lng, building_id. */
+type DeviceRow = [string | null, string, number | string | null, number | string, number | string, number | string | null];
+/** Whether a row passes the user and floor filters. */
+type KeepRow = (user: unknown, floor: unknown) => boolean;
+
+/**
+ * PostgreSQL's time as the text SQLite stores (`2020-05-08 10:26:34.801`, UTC), which
+ * StoredTimes reads without a Date per row. The colons come from chr(58): PreparedQueries
+ * would take `:MI` for a parameter.
+ */
+const POSTGRES_STORED_TIME = `replace(to_char("time" AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24#MI#SS.MS'), '#', chr(58)) AS time_text`;
+
+/** Lets the event loop run what waits (I/O, timers) before going on. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Row batches written as text with the fast row writers. */
+async function* rowsAsText(format: ReportFormat, batches: AsyncIterable<UserPositionRow[]>): AsyncGenerator<TextBatch> {
+  for await (const batch of batches) {
+    let text = '';
+    if (format === 'csv') for (const row of batch) text += userPositionCsv(row);
+    else for (let i = 0; i < batch.length; i++) text += (i > 0 ? ',' : '') + userPositionJson(batch[i]);
+    yield { text, rows: batch.length };
+  }
+}
 
 /** A report date: date-only or ISO; a date-only end is inclusive (its whole day). */
 export function parseReportDate(value: string, end: boolean): number {
@@ -189,21 +267,35 @@ export class UserPositionsReport {
     }
     const maxRows = this.config.positions.reportMaxRows;
     const where = (extra: string[]) => ['organization_id = :organization', 'building_id = :building', '"time" >= :from', '"time" < :to', ...extra].join(' AND ');
-    const [{ n }] = await this.queries.cached<{ n: number | string }>(
-      `SELECT COUNT(*) AS n FROM (SELECT 1 FROM position_history WHERE ${where(selected)} LIMIT :limit) capped`,
-    )({ ...base, limit: maxRows + 1 });
-    enforceOutputCap(Number(n), maxRows, 'narrow the range or filter by user, device or floor');
+    await this.enforceCap(where(selected), base, maxRows);
 
     const statistics = { rowsRead: 0, bytesRead: 0 };
-    const keep = (row: OwnRow) => (base.user === undefined || row[1] === base.user) && (base.floor === undefined || Number(row[3]) === base.floor);
+    const keep = (user: unknown, floor: unknown) => (base.user === undefined || user === base.user) && (base.floor === undefined || Number(floor) === base.floor);
+    const window = { from, to };
     return {
       columns: USER_POSITION_COLUMNS,
       statistics,
       startedAt,
-      toJson: userPositionJson,
-      toCsv: userPositionCsv,
-      batches: this.pages(where(filters), filters, base, { from, to }, query.building_id, keep, statistics),
+      text: (format) =>
+        base.device !== undefined
+          ? this.deviceText(format, base, window, query.building_id, keep, statistics)
+          : rowsAsText(format, this.pages(where(filters), filters, base, window, query.building_id, keep, statistics)),
     };
+  }
+
+  /**
+   * 507 before any row (a count bounded at the cap plus one). For one device, its whole track
+   * in the range is counted first on its key alone (an index-only range, where the building
+   * filter needs every row): at most the cap, the building's rows are too.
+   */
+  private async enforceCap(where: string, base: Record<string, string | number | null>, maxRows: number): Promise<void> {
+    const hint = 'narrow the range or filter by user, device or floor';
+    const count = async (condition: string) => {
+      const [{ n }] = await this.queries.cached<{ n: number | string }>(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM position_history WHERE ${condition} LIMIT :limit) capped`)({ ...base, limit: maxRows + 1 });
+      return Number(n);
+    };
+    if (base.device !== undefined && (await count('organization_id = :organization AND device_id = :device AND "time" >= :from AND "time" < :to')) <= maxRows) return;
+    enforceOutputCap(await count(where), maxRows, hint);
   }
 
   private async *pages(
@@ -212,25 +304,24 @@ export class UserPositionsReport {
     base: Record<string, string | number | null>,
     window: { from: number; to: number },
     buildingId: number,
-    keep: (row: OwnRow) => boolean,
+    keep: KeepRow,
     statistics: ReadStatistics,
   ): AsyncGenerator<UserPositionRow[]> {
-    if (base.device !== undefined) {
-      yield* this.devicePages(base, window, buildingId, keep, statistics);
-      return;
-    }
     const ownPage = this.queries.cachedArrays<OwnRow>(
       `SELECT device_id, user_id, ${this.timeColumn}, floor_id, lat, lng FROM position_history WHERE ${ownWhere.replace(':from', ':cursor')} ORDER BY "time", device_id LIMIT ${this.pageRows}`,
+      { planEachRun: true },
     );
     // Every device's rows at one instant, for the rare page filled by a single timestamp.
     const ownInstant = this.queries.cachedArrays<OwnRow>(
       `SELECT device_id, user_id, ${this.timeColumn}, floor_id, lat, lng FROM position_history WHERE ${ownWhere.replace('"time" >= :from AND "time" < :to', '"time" = :cursor')} ORDER BY device_id`,
+      { planEachRun: true },
     );
     // Three ranges of the (organization, building, time) index, never the building's own rows.
     const elsewhere = (building: string) =>
       `SELECT device_id, ${this.timeColumn}, building_id FROM position_history WHERE ${['organization_id = :organization', building, '"time" >= :after', '"time" < :until', ...filters].join(' AND ')}`;
     const foreignPage = this.queries.cachedArrays<ForeignRow>(
       `${elsewhere('building_id < :building')} UNION ALL ${elsewhere('building_id > :building')} UNION ALL ${elsewhere('building_id IS NULL')} ORDER BY 2`,
+      { planEachRun: true },
     );
     const stamp = (ms: number) => timestampParameter(this.dialect, ms) as string;
     const tracks = new Map<string, TrackState>();
@@ -265,30 +356,45 @@ export class UserPositionsReport {
 
   /**
    * One device: its whole track in the range read once through the (organization, device,
-   * time) key, every building included, the building's rows kept. Its times are unique, so
-   * the keyset is the time alone.
+   * time) key, every building included, the building's rows written straight to text (no
+   * object per row). Its times are unique, so the keyset is the time alone. On PostgreSQL the
+   * next page is read while this one is written, its values as text (the doubles already in
+   * their shortest form); SQLite reads in process, so each page first lets the event loop
+   * serve what waits (ingest, reads) before holding it again.
    */
-  private async *devicePages(
+  private async *deviceText(
+    format: ReportFormat,
     base: Record<string, string | number | null>,
     window: { from: number; to: number },
     buildingId: number,
-    keep: (row: OwnRow) => boolean,
+    keep: KeepRow,
     statistics: ReadStatistics,
-  ): AsyncGenerator<UserPositionRow[]> {
-    const page = this.queries.cachedArrays<OwnRow>(
-      `SELECT device_id, user_id, ${this.timeColumn}, floor_id, lat, lng, building_id FROM position_history
+  ): AsyncGenerator<TextBatch> {
+    const postgres = this.dialect === 'postgres';
+    const page = this.queries.cachedArrays<DeviceRow>(
+      `SELECT user_id, ${postgres ? POSTGRES_STORED_TIME : '"time"'}, floor_id, lat, lng, building_id FROM position_history
        WHERE organization_id = :organization AND device_id = :device AND "time" >= :cursor AND "time" < :to ORDER BY "time" LIMIT ${this.pageRows}`,
+      { planEachRun: true, text: true },
     );
+    const read = (cursor: number) => page({ ...base, cursor: timestampParameter(this.dialect, cursor) as string });
+    const deviceId = String(base.device);
+    const writer = new UserPositionWriter(format, deviceId, buildingId);
+    const ownRowBytes = FIXED_ROW_BYTES + deviceId.length;
     const times = new StoredTimes();
     let track: TrackState | undefined;
-    let cursor = window.from;
+    let next = read(window.from);
     for (;;) {
-      const rows = await page({ ...base, cursor: timestampParameter(this.dialect, cursor) as string });
-      const out: UserPositionRow[] = [];
-      let time = cursor;
+      const rows = await next;
+      const full = rows.length === this.pageRows;
+      if (full) {
+        const cursor = times.epoch(rows[rows.length - 1][1]) + 1;
+        next = postgres ? read(cursor) : nextTurn().then(() => read(cursor));
+        // Settled even if the download stops before it is awaited (a client gone).
+        next.catch(() => undefined);
+      }
       for (const row of rows) {
-        time = times.epoch(row[2]);
-        const rowBuilding = row[6] === null || row[6] === undefined ? null : Number(row[6]);
+        const time = times.epoch(row[1]);
+        const rowBuilding = row[5] === null ? null : Number(row[5]);
         if (!track) track = { time, buildingId: rowBuilding, mark: 1 };
         else {
           if (time - track.time > SESSION_GAP_MS || rowBuilding !== track.buildingId) track.mark++;
@@ -299,23 +405,14 @@ export class UserPositionsReport {
           statistics.bytesRead += SESSION_ROW_BYTES;
           continue;
         }
-        statistics.bytesRead += FIXED_ROW_BYTES + row[0].length;
-        if (!keep(row)) continue;
-        out.push({
-          timestamp: times.iso(row[2], time),
-          session_mark: track.mark,
-          floor_id: row[3] === null ? null : Number(row[3]),
-          user_id: row[1],
-          device_id: String(row[0]),
-          lat: Number(row[4]),
-          lng: Number(row[5]),
-          building_id: buildingId,
-        });
+        statistics.bytesRead += ownRowBytes;
+        if (!keep(row[0], row[2])) continue;
+        writer.add(times.iso(row[1], time), track.mark, row[2], row[0], row[3], row[4]);
       }
       statistics.rowsRead += rows.length;
-      if (out.length > 0) yield out;
-      if (rows.length < this.pageRows) return;
-      cursor = time + 1;
+      const batch = writer.take();
+      if (batch.rows > 0) yield batch;
+      if (!full) return;
     }
   }
 
@@ -326,7 +423,7 @@ export class UserPositionsReport {
     buildingId: number,
     tracks: Map<string, TrackState>,
     times: StoredTimes,
-    keep: (row: OwnRow) => boolean,
+    keep: KeepRow,
     statistics: ReadStatistics,
   ): UserPositionRow[] {
     const step = (deviceId: string, time: number, rowBuilding: number | null): number => {
@@ -350,7 +447,7 @@ export class UserPositionsReport {
       const deviceId = String(row[0]);
       const mark = step(deviceId, time, buildingId);
       statistics.bytesRead += FIXED_ROW_BYTES + deviceId.length;
-      if (!keep(row)) continue;
+      if (!keep(row[1], row[3])) continue;
       out.push({
         timestamp: times.iso(row[2], time),
         session_mark: mark,
