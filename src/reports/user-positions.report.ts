@@ -327,7 +327,9 @@ export class UserPositionsReport {
     const tracks = new Map<string, TrackState>();
     const times = new StoredTimes();
     let cursor = window.from;
-    for (;;) {
+    for (let page = 0; ; page++) {
+      // What waits (ingest, reads) is served between pages, as for one device.
+      if (page > 0) await nextTurn();
       let own = await ownPage({ ...base, cursor: stamp(cursor) });
       const full = own.length === this.pageRows;
       // The page covers [cursor, horizon): the rows of its last instant may go on in the next page, so they wait for it.
@@ -357,10 +359,10 @@ export class UserPositionsReport {
   /**
    * One device: its whole track in the range read once through the (organization, device,
    * time) key, every building included, the building's rows written straight to text (no
-   * object per row). Its times are unique, so the keyset is the time alone. On PostgreSQL the
-   * next page is read while this one is written, its values as text (the doubles already in
-   * their shortest form); SQLite reads in process, so each page first lets the event loop
-   * serve what waits (ingest, reads) before holding it again.
+   * object per row). Its times are unique, so the keyset is the time alone. PostgreSQL's
+   * values come as text (the doubles already in their shortest form). Each page after the
+   * first waits a turn of the event loop, so ingest and reads are served while it streams
+   * (SQLite reads in process, and a prefetched PostgreSQL page may already be in).
    */
   private async *deviceText(
     format: ReportFormat,
@@ -382,15 +384,21 @@ export class UserPositionsReport {
     const ownRowBytes = FIXED_ROW_BYTES + deviceId.length;
     const times = new StoredTimes();
     let track: TrackState | undefined;
-    let next = read(window.from);
-    for (;;) {
-      const rows = await next;
+    let next: Promise<DeviceRow[]> | undefined = read(window.from);
+    let cursor = window.from;
+    for (let page = 0; ; page++) {
+      if (page > 0) await nextTurn();
+      const rows = await (next ?? read(cursor));
+      next = undefined;
       const full = rows.length === this.pageRows;
       if (full) {
-        const cursor = times.epoch(rows[rows.length - 1][1]) + 1;
-        next = postgres ? read(cursor) : nextTurn().then(() => read(cursor));
-        // Settled even if the download stops before it is awaited (a client gone).
-        next.catch(() => undefined);
+        cursor = times.epoch(rows[rows.length - 1][1]) + 1;
+        // PostgreSQL reads the next page while this one is written (SQLite reads in process, at once).
+        if (postgres) {
+          next = read(cursor);
+          // Settled even if the download stops before it is awaited (a client gone).
+          next.catch(() => undefined);
+        }
       }
       for (const row of rows) {
         const time = times.epoch(row[1]);
