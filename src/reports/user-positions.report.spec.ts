@@ -46,6 +46,20 @@ describe('user_positions fast paths', () => {
     expect(times.iso(date, date.getTime())).toBe('2026-03-29T01:02:03.004Z');
     expect(times.epoch('2026-03-29T01:02:03Z')).toBe(Date.UTC(2026, 2, 29, 1, 2, 3));
   });
+
+  it('writes epoch milliseconds in ISO form as Date does, days and years apart, before 1970 and beyond 9999', () => {
+    const times = new StoredTimes();
+    const sameDay = fc.integer({ min: 0, max: 86_399_999 }).map((ms) => Date.UTC(2026, 9, 25) + ms);
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: -70_000_000_000_000, max: 260_000_000_000_000 }), sameDay, fc.double({ min: -1e13, max: 1e13, noNaN: true })), (ms) => {
+        expect(times.iso(String(ms), ms)).toBe(new Date(ms).toISOString());
+      }),
+    );
+    // Midnight, the last millisecond of a day, and the day after, in a row.
+    for (const ms of [Date.UTC(2026, 2, 29), Date.UTC(2026, 2, 29) + 86_399_999, Date.UTC(2026, 2, 30), -1, 0]) {
+      expect(times.isoOfEpoch(ms)).toBe(new Date(ms).toISOString());
+    }
+  });
 });
 
 describe('user_positions written straight from what was read', () => {
