@@ -14,8 +14,27 @@ interface SqliteConnection {
   prepare(sql: string): SqliteStatement;
 }
 interface PgPool {
-  query(config: { name: string; text: string; values: unknown[]; rowMode?: 'array' }): Promise<{ rows: unknown[] }>;
+  query(config: { name?: string; text: string; values: unknown[]; rowMode?: 'array'; types?: PgTypes }): Promise<{ rows: unknown[] }>;
 }
+interface PgTypes {
+  getTypeParser(oid: number, format: string): (value: string) => unknown;
+}
+
+/** Options of {@link PreparedQueries.cachedArrays}; both change only what PostgreSQL does. */
+export interface ArrayQueryOptions {
+  /**
+   * Plan each run with its values (an unnamed statement) instead of once: a named statement
+   * soon runs a generic plan, which on the partitioned position_history cannot prune at plan
+   * time nor read the partitions in index order, so `ORDER BY "time" LIMIT n` sorts every row
+   * from the keyset cursor to the range's end, for every page.
+   */
+  planEachRun?: boolean;
+  /** Every value as PostgreSQL's text (no type parsing), for reads that write the text as it is. */
+  text?: boolean;
+}
+
+/** node-postgres type parsers that keep every value as the text PostgreSQL sent. */
+const TEXT_TYPES: PgTypes = { getTypeParser: () => (value: string) => value };
 
 /**
  * Hand-written reads for the hottest paths (credential checks, reads by id), prepared once
@@ -45,7 +64,8 @@ export class PreparedQueries {
       if (this.cache.size >= MAX_CACHED_STATEMENTS) {
         const oldest = this.cache.keys().next().value!;
         this.cache.delete(oldest);
-        this.statements.delete(oldest.startsWith('arrays:') ? `${statementName(oldest.slice(7))}a` : statementName(oldest));
+        const arrays = /^arrays[+a-z]*:/.exec(oldest);
+        this.statements.delete(arrays ? `${statementName(oldest.slice(arrays[0].length))}a` : statementName(oldest));
       }
       query = this.prepare<unknown>(sql);
       this.cache.set(sql, query);
@@ -67,8 +87,8 @@ export class PreparedQueries {
    * Like {@link cached}, but each row comes as an array of its columns in SELECT order: no
    * object per row, for reads that stream hundreds of thousands of rows (reports).
    */
-  cachedArrays<Row extends unknown[]>(sql: string): PreparedQuery<Row> {
-    const key = `arrays:${sql}`;
+  cachedArrays<Row extends unknown[]>(sql: string, options: ArrayQueryOptions = {}): PreparedQuery<Row> {
+    const key = `arrays${options.planEachRun ? '+plan' : ''}${options.text ? '+text' : ''}:${sql}`;
     let query = this.cache.get(key);
     if (!query) {
       const names = [...new Set((sql.match(/:[A-Za-z_]\w*/g) ?? []).map((token) => token.slice(1)))];
@@ -78,7 +98,8 @@ export class PreparedQueries {
         const values = (order as string[]).map((parameter) => parameters[parameter]);
         if (this.dataSource.options.type === 'postgres') {
           const pool = (this.dataSource.driver as unknown as { master: PgPool }).master;
-          return (await pool.query({ name, text, values, rowMode: 'array' })).rows;
+          const types = options.text ? TEXT_TYPES : undefined;
+          return (await pool.query({ ...(options.planEachRun ? {} : { name }), text, values, rowMode: 'array', types })).rows;
         }
         let statement = this.statements.get(name);
         if (!statement) {

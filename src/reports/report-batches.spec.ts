@@ -26,7 +26,7 @@ describe('reportInBatches', () => {
     expect(withoutElapsed(await text(jsonChunks(batched())))).toBe(withoutElapsed(await text(jsonChunks(whole()))));
     expect(await text(csvChunks(batched()))).toBe(await text(csvChunks(whole())));
     const sizes: number[] = [];
-    for await (const batch of batched().batches) sizes.push(batch.length);
+    for await (const batch of batched().batches ?? []) sizes.push(batch.length);
     expect(sizes.every((size) => size <= ROWS_PER_BATCH)).toBe(true);
     expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(count);
   });

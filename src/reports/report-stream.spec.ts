@@ -64,6 +64,25 @@ describe('streamed report envelope', () => {
     );
   });
 
+  it("frames a report's own text batches as it frames row batches (commas between, empty batches skipped, rows counted)", async () => {
+    await fc.assert(
+      fc.asyncProperty(batches, async (parts) => {
+        const written: ReportStream<Row> = {
+          ...streamOf([]),
+          text: async function* (format) {
+            for (const part of parts) {
+              yield { text: format === 'csv' ? csvLines(part, ['name', 'count', 'ratio', 'flag']) : part.map((row) => JSON.stringify(row)).join(','), rows: part.length };
+            }
+          },
+        };
+        const fromRows = JSON.parse(await collect(jsonChunks(streamOf(parts))));
+        const fromText = JSON.parse(await collect(jsonChunks(written)));
+        expect({ ...fromText, statistics: { ...fromText.statistics, elapsed: 0 } }).toEqual({ ...fromRows, statistics: { ...fromRows.statistics, elapsed: 0 } });
+        expect(await collect(csvChunks(written))).toBe(await collect(csvChunks(streamOf(parts))));
+      }),
+    );
+  });
+
   it('quotes only what needs it and writes null empty', () => {
     expect(csvLines([{ a: 'x,"y"', b: null, c: 1.5, d: 'line\nbreak' }], ['a', 'b', 'c', 'd'])).toBe('"x,""y""",,1.5,"line\nbreak"\n');
     expect(csvCell(false)).toBe('false');

@@ -11,6 +11,15 @@ export interface ReadStatistics {
   bytesRead: number;
 }
 
+/** The two formats a report streams in. */
+export type ReportFormat = 'json' | 'csv';
+
+/** Rows a report wrote as text itself: CSV lines (each with its `\n`) or JSON objects joined by commas, and how many rows that is. */
+export interface TextBatch {
+  text: string;
+  rows: number;
+}
+
 /**
  * A report ready to stream: its columns and its rows as batches from an async source (keyset
  * pages, a cursor). The source may run only once the answer has started, so everything
@@ -19,14 +28,17 @@ export interface ReadStatistics {
  */
 export interface ReportStream<Row> {
   columns: ReadonlyArray<ReportColumn<Row>>;
-  batches: AsyncIterable<Row[]>;
   /** Updated by the source as it reads; read once the last batch is out. */
   statistics: ReadStatistics;
   startedAt: number;
-  /** A row's JSON, when a report has a faster writer than JSON.stringify (it must give the same text). */
-  toJson?: (row: Row) => string;
-  /** A row's CSV line with its `\n`, likewise (the same bytes as csv-stringify). */
-  toCsv?: (row: Row) => string;
+  /** The rows as objects, written here with JSON.stringify and the CSV cells below. */
+  batches?: AsyncIterable<Row[]>;
+  /**
+   * Instead of `batches`: the rows written by the report straight from what it reads, with no
+   * object per row (a 30-day trajectory is hundreds of thousands of rows). Its text must be
+   * what the object path would write for the same rows, byte for byte.
+   */
+  text?: (format: ReportFormat) => AsyncIterable<TextBatch>;
 }
 
 /** A report made of rows already computed (aggregates): one batch. */
@@ -62,16 +74,26 @@ export async function* jsonChunks<Row>(report: ReportStream<Row>): AsyncGenerato
   const meta = report.columns.map(({ name, type }) => ({ name, type }));
   yield `{"meta":${JSON.stringify(meta)},"data":[`;
   let rows = 0;
-  for await (const batch of report.batches) {
-    if (batch.length === 0) continue;
-    const parts: string[] = new Array(batch.length);
-    const toJson = report.toJson ?? JSON.stringify;
-    for (let i = 0; i < batch.length; i++) parts[i] = toJson(batch[i]);
-    yield (rows > 0 ? ',' : '') + parts.join(',');
-    rows += batch.length;
+  for await (const batch of textBatches(report, 'json')) {
+    if (batch.rows === 0) continue;
+    yield rows > 0 ? `,${batch.text}` : batch.text;
+    rows += batch.rows;
   }
   const statistics = { elapsed: elapsedSince(report.startedAt), rows_read: report.statistics.rowsRead, bytes_read: report.statistics.bytesRead };
   yield `],"rows":${rows},"statistics":${JSON.stringify(statistics)}}`;
+}
+
+/** The report's own text batches, or its row batches written as text. */
+async function* textBatches<Row>(report: ReportStream<Row>, format: ReportFormat): AsyncGenerator<TextBatch> {
+  if (report.text) {
+    yield* report.text(format);
+    return;
+  }
+  const columns = report.columns.map((column) => column.name);
+  for await (const batch of report.batches ?? []) {
+    if (batch.length === 0) continue;
+    yield { text: format === 'csv' ? csvLines(batch, columns) : batch.map((row) => JSON.stringify(row)).join(','), rows: batch.length };
+  }
 }
 
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -105,17 +127,7 @@ export function csvLines<Row>(rows: ReadonlyArray<Row>, columns: ReadonlyArray<k
 export async function* csvChunks<Row>(report: ReportStream<Row>): AsyncGenerator<string> {
   const columns = report.columns.map((column) => column.name);
   yield stringify([], { columns, header: true });
-  const toCsv = report.toCsv;
-  for await (const batch of report.batches) {
-    if (batch.length === 0) continue;
-    if (!toCsv) {
-      yield csvLines(batch, columns);
-      continue;
-    }
-    let out = '';
-    for (const row of batch) out += toCsv(row);
-    yield out;
-  }
+  for await (const batch of textBatches(report, 'csv')) if (batch.rows > 0) yield batch.text;
 }
 
 export function streamReportJson<Row>(report: ReportStream<Row>): StreamableFile {
