@@ -256,6 +256,9 @@ describe.runIf(testDatabaseKind() === 'postgres')('webhook deliveries with two i
     const adminA = (await login(a, org.email, org.password)).auth;
     const created = await a.http.post('/api/v1/webhooks').set(adminA).send({ url: receiver.url }).expect(201);
     receiver.secrets.push(created.body.secret);
+    // An answer takes 40 ms: one instance alone would need over a second for the 30, so the other's
+    // polls (every 100 ms) find room under the in-flight cap and both take part, on a quiet machine too.
+    receiver.mode = (_req, res) => void setTimeout(() => res.writeHead(200).end('thanks'), 40);
     // Test events enqueued alternately through both instances; both workers race for them.
     const sent = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? b : a).http.post(`/api/v1/webhooks/${created.body.id}/test`).set(adminA).expect(202)));
     const ids = sent.map((s) => s.body.message_id as string);
