@@ -1,9 +1,8 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryRunner } from 'typeorm';
+import { ADVISORY_LOCKS } from './advisory-locks';
 
-// Any constant shared by every Cartograph instance; it names the PostgreSQL advisory lock.
-const MIGRATION_LOCK_ID = 727_401_125;
 const LOCK_WAIT_MS = 10 * 60_000;
 
 /**
@@ -27,7 +26,7 @@ export class MigrationsRunner implements OnModuleInit {
       await this.acquireLock(lockRunner);
       await this.migrate();
     } finally {
-      await lockRunner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+      await lockRunner.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCKS.migrations]).catch(() => undefined);
       await lockRunner.release();
     }
   }
@@ -36,7 +35,7 @@ export class MigrationsRunner implements OnModuleInit {
   private async acquireLock(runner: QueryRunner): Promise<void> {
     const deadline = Date.now() + LOCK_WAIT_MS;
     for (;;) {
-      const [row] = await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK_ID]);
+      const [row] = await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [ADVISORY_LOCKS.migrations]);
       if (row?.locked === true) return;
       if (Date.now() > deadline) throw new Error('Timed out waiting for another instance to finish the migrations');
       this.logger.log('Another instance is migrating the database; waiting');

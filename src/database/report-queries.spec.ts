@@ -41,11 +41,6 @@ describe('ReportQueries', () => {
     const [many, few] = await Promise.all([reports.rows<{ id: string }>(sql, { fence: 'a', min: 0 }), reports.rows<{ id: string }>(sql, { fence: 'a', min: 25 })]);
     expect(many.map((row) => row.id)).toEqual(['v1', 'v2', 'v4']);
     expect(few.map((row) => row.id)).toEqual(['v4']);
-    // The same statement as arrays of columns.
-    expect(await reports.arrays(sql, { fence: 'a', min: 15 })).toEqual([
-      ['v2', 20],
-      ['v4', 40],
-    ]);
     expect(await reports.rows(sql, { fence: 'a', min: 35 })).toEqual([{ id: 'v4', seconds: 40 }]);
   });
 
@@ -73,6 +68,5 @@ describe('ReportQueries', () => {
     expect(reports.offThread).toBe(false);
     await dataSource.query("INSERT INTO visits VALUES ('v1', 'a', 10)");
     expect(await reports.rows('SELECT id FROM visits WHERE fence = :fence', { fence: 'a' })).toEqual([{ id: 'v1' }]);
-    expect(await reports.arrays('SELECT id, seconds FROM visits WHERE fence = :fence', { fence: 'a' })).toEqual([['v1', 10]]);
   });
 });

@@ -12,11 +12,10 @@ interface Pending {
 
 type Reply = { id: number; results: unknown[][] } | { id: number; error: string };
 
-/** One statement of {@link ReportQueries.many}: `:name` parameters; `arrays` for rows as arrays of columns. */
+/** One statement of {@link ReportQueries.many}, with `:name` parameters. */
 export interface ReportStatement {
   sql: string;
   parameters: Record<string, string | number | Date | null>;
-  arrays?: boolean;
 }
 
 /** Statements of one {@link ReportQueries.many} call run at once on PostgreSQL (a report makes two such calls at a time): a few, so that ingest keeps its connections. */
@@ -41,13 +40,12 @@ const Database = require(${JSON.stringify(modulePath)});
 const db = new Database(workerData.path, { readonly: true, fileMustExist: true, timeout: workerData.busyTimeoutMs });
 db.pragma('busy_timeout = ' + Number(workerData.busyTimeoutMs));
 const statements = new Map();
-const run = ({ sql, values, arrays }) => {
-  const key = (arrays ? 'a:' : 'o:') + sql;
-  let statement = statements.get(key);
+const run = ({ sql, values }) => {
+  let statement = statements.get(sql);
   if (!statement) {
     if (statements.size >= ${MAX_WORKER_STATEMENTS}) statements.delete(statements.keys().next().value);
-    statement = db.prepare(sql).raw(arrays);
-    statements.set(key, statement);
+    statement = db.prepare(sql);
+    statements.set(sql, statement);
   }
   return statement.all(...values);
 };
@@ -100,12 +98,6 @@ export class ReportQueries implements OnModuleDestroy {
     return rows as Row[];
   }
 
-  /** Like {@link rows}, each row an array of its columns in SELECT order (no object per row, for long reads). */
-  async arrays<Row extends unknown[]>(sql: string, parameters: ReportStatement['parameters']): Promise<Row[]> {
-    const [rows] = await this.many([{ sql, parameters, arrays: true }]);
-    return rows as Row[];
-  }
-
   /**
    * The rows of several statements, in their order: on SQLite one round trip to the worker
    * for all of them (a report reads hundreds of small ranges), on PostgreSQL a few at a time.
@@ -114,10 +106,7 @@ export class ReportQueries implements OnModuleDestroy {
     if (this.file === null) {
       const results: unknown[][] = new Array(statements.length);
       let next = 0;
-      const runOne = ({ sql, parameters, arrays }: ReportStatement) => {
-        const values = parameters as Record<string, string | number | null>;
-        return arrays ? this.queries.cachedArrays<unknown[]>(sql)(values) : this.queries.cached<unknown>(sql)(values);
-      };
+      const runOne = ({ sql, parameters }: ReportStatement) => this.queries.cached<unknown>(sql)(parameters as Record<string, string | number | null>);
       await Promise.all(
         Array.from({ length: Math.min(POOL_STATEMENTS_IN_FLIGHT, statements.length) }, async () => {
           while (next < statements.length) {
@@ -129,9 +118,9 @@ export class ReportQueries implements OnModuleDestroy {
       return results;
     }
     return this.send(
-      statements.map(({ sql, parameters, arrays }) => {
+      statements.map(({ sql, parameters }) => {
         const [text, values] = this.dataSource.driver.escapeQueryWithParameters(sql, parameters);
-        return { sql: text, values, arrays: arrays === true };
+        return { sql: text, values };
       }),
     );
   }
@@ -143,7 +132,7 @@ export class ReportQueries implements OnModuleDestroy {
     await worker?.terminate().catch(() => undefined);
   }
 
-  private send(statements: Array<{ sql: string; values: unknown[]; arrays: boolean }>): Promise<unknown[][]> {
+  private send(statements: Array<{ sql: string; values: unknown[] }>): Promise<unknown[][]> {
     const worker = this.ensureWorker();
     const id = this.nextId++;
     return new Promise<unknown[][]>((resolve, reject) => {

@@ -5,6 +5,7 @@ import { BuildingFrame } from '../common/geometry/cartesian';
 import { PreparedQueries } from '../database/prepared-queries';
 import { TransactionRunner } from '../database/transactions';
 import { Floor } from '../floors/floor.entity';
+import { namedList } from '../positions/position-sql';
 import { BleBeacon } from './ble-beacon.entity';
 import { KnownTransmitter, TransmitterIndex } from './estimator/scan-estimator';
 import { beaconKey, DEFAULT_WIFI_REFERENCE_RSSI, referenceRssiOf } from './transmitter-radio';
@@ -41,9 +42,6 @@ interface CachedIndex {
  */
 const MAX_CACHED_TRANSMITTERS = 100_000;
 
-/** The next power of two: IN lists are padded to it so a handful of statement shapes serve every batch. */
-const paddedSize = (count: number): number => 2 ** Math.ceil(Math.log2(Math.max(1, count)));
-
 /**
  * The transmitters of each building, cached in this process for positions from scans and
  * keyed by two revisions in the database: the infrastructure revision, which every write to
@@ -69,20 +67,15 @@ export class TransmitterSites {
     const sites = new Map<number, TransmitterSite>();
     const distinct = [...new Set(buildingIds)];
     if (distinct.length === 0) return sites;
-    const size = paddedSize(distinct.length);
-    const parameters: Record<string, string | number> = { organizationId };
-    const placeholders: string[] = [];
-    for (let position = 0; position < size; position += 1) {
-      parameters[`b${position}`] = distinct[Math.min(position, distinct.length - 1)];
-      placeholders.push(`:b${position}`);
-    }
+    const list = namedList('b', distinct);
+    const parameters = { organizationId, ...list.parameters };
     const rows = await this.queries.cached<SiteRow>(
       `SELECT b."id", b."latitude", b."longitude", b."width", b."length", b."rotation",
               COALESCE(v."revision", 0) AS "building_revision", COALESCE(i."revision", 0) AS "infrastructure_revision"
        FROM "buildings" b
        LEFT JOIN "building_revisions" v ON v."building_id" = b."id"
        LEFT JOIN "infrastructure_revisions" i ON i."building_id" = b."id"
-       WHERE b."organization_id" = :organizationId AND b."deleted_at" IS NULL AND b."id" IN (${placeholders.join(', ')})`,
+       WHERE b."organization_id" = :organizationId AND b."deleted_at" IS NULL AND b."id" IN (${list.sql})`,
     )(parameters);
     await Promise.all(
       rows.map(async (row) => {

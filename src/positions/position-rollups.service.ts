@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { parseDatabaseTimestamp } from '../common/database/raw-values';
@@ -7,6 +7,7 @@ import { TransactionRunner } from '../database/transactions';
 import { SESSION_GAP_MS } from '../reports/session-mark';
 import { rollupDelta, SlotTotals, TrackPoint } from './position-rollup-math';
 import { Dialect, timestampParameter, valuesList } from './position-sql';
+import { ADVISORY_LOCKS, tryLockXact } from '../database/advisory-locks';
 
 /** The part of an accepted fix the rollups need (the ingest's AcceptedFix has it). */
 export interface RollupFix {
@@ -16,8 +17,6 @@ export interface RollupFix {
 }
 
 const DAY_MS = 86_400_000;
-const RETENTION_LOCK_ID = 727_401_142;
-const MAINTENANCE_INTERVAL_MS = 60 * 60_000;
 const SQLITE_DELETE_BATCH = 5000;
 const ROLLUP_COLUMNS = ['organization_id', 'building_id', 'device_id', 'slot', 'fixes', 'first_ms', 'last_ms', 'positioned_ms'] as const;
 
@@ -103,13 +102,12 @@ export async function deleteDeviceRollups(manager: EntityManager, organizationId
  * ingest calls {@link record} inside its transaction, before the history rows are written,
  * under the devices' lock, so the stored neighbours it reads are the ones the batch lands
  * between. One read and one upsert statement per batch. Rollups are kept as long as the
- * day they summarize (the history's retention), deleted hourly under an advisory lock.
+ * day they summarize (the history's retention), deleted with it by the history's hourly
+ * maintenance (PositionsRetention), under an advisory lock.
  */
 @Injectable()
-export class PositionRollups implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(PositionRollups.name);
+export class PositionRollups {
   private readonly dialect: Dialect;
-  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -117,15 +115,6 @@ export class PositionRollups implements OnApplicationBootstrap, OnApplicationShu
     private readonly transactions: TransactionRunner,
   ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
-  }
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.maintain(), MAINTENANCE_INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
   }
 
   /** `fixes` ordered by device, then time (as the ingest orders them). */
@@ -194,21 +183,12 @@ export class PositionRollups implements OnApplicationBootstrap, OnApplicationShu
     return byDevice;
   }
 
-  async maintain(): Promise<void> {
-    try {
-      await this.applyRetention();
-    } catch (error) {
-      this.logger.error(`Position rollup retention failed: ${(error as Error).message}`);
-    }
-  }
-
   /** Deletes the rollups of days the history no longer keeps (the day holding the cutoff stays, as its partition does). */
   async applyRetention(now = Date.now()): Promise<number> {
     const cutoff = Math.floor((now - this.config.positions.retentionDays * DAY_MS) / DAY_MS) * DAY_MS;
     if (this.dialect === 'postgres') {
       return this.dataSource.transaction(async (manager) => {
-        const [lock] = await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [RETENTION_LOCK_ID]);
-        if (lock?.locked !== true) return 0;
+        if (!(await tryLockXact(manager, ADVISORY_LOCKS.rollupRetention))) return 0;
         const [, affected] = await manager.query('DELETE FROM position_rollups WHERE slot < $1', [cutoff]);
         return Number(affected ?? 0);
       });

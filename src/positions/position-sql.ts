@@ -5,6 +5,15 @@
  */
 export type Dialect = 'postgres' | 'sqlite';
 
+/**
+ * A timestamp column read as epoch milliseconds (a number on both databases, no Date per row).
+ * SQLite keeps times as UTC text (`2026-11-23 06:41:19.123`): julianday() reads it to the
+ * millisecond (SQLite counts julian days in integer ms), rounded back to an exact integer.
+ */
+export function epochMsColumn(dialect: Dialect, column: string): string {
+  return dialect === 'postgres' ? `CAST(extract(epoch FROM ${column}) * 1000 AS double precision)` : `CAST(round((julianday(${column}) - 2440587.5) * 86400000) AS INTEGER)`;
+}
+
 export function timestampParameter(dialect: Dialect, epochMs: number): Date | string {
   const date = new Date(epochMs);
   return dialect === 'postgres' ? date : date.toISOString().replace('T', ' ').slice(0, 23);

@@ -269,7 +269,6 @@ export class PositionsIngestService {
       );
       // Before the devices' rows move on: what each device's last evaluated fix was (the late rule of 7.2).
       const lastEvaluated = await this.geofences.lastEvaluatedFixes(
-        manager,
         organizationId,
         latest.map((fix) => fix.deviceId),
       );

@@ -3,12 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { appConfig, AppConfig } from '../config/app.config';
 import { TransactionRunner } from '../database/transactions';
+import { PositionRollups } from './position-rollups.service';
 import { timestampParameter } from './position-sql';
+import { ADVISORY_LOCKS, lockXact, tryLockXact } from '../database/advisory-locks';
 
 const DAY_MS = 86_400_000;
 /** Names the PostgreSQL advisory locks of this work (any constant shared by every instance). */
-const PARTITION_LOCK_ID = 727_401_140;
-const RETENTION_LOCK_ID = 727_401_141;
 const MAINTENANCE_INTERVAL_MS = 60 * 60_000;
 /** Days of partitions created ahead of today. */
 const DAYS_AHEAD = 2;
@@ -38,6 +38,7 @@ export class PositionsRetention implements OnApplicationBootstrap, OnApplication
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     private readonly transactions: TransactionRunner,
+    private readonly rollups: PositionRollups,
   ) {
     this.postgres = dataSource.options.type === 'postgres';
   }
@@ -52,13 +53,18 @@ export class PositionsRetention implements OnApplicationBootstrap, OnApplication
     if (this.timer) clearInterval(this.timer);
   }
 
-  /** The hourly work: partitions for the coming days, then retention. */
+  /** The hourly work: partitions for the coming days, then retention of the history and of its rollups. */
   async maintain(): Promise<void> {
     try {
       await this.createPartitionsAhead();
       await this.applyRetention();
     } catch (error) {
       this.logger.error(`Position history maintenance failed: ${(error as Error).message}`);
+    }
+    try {
+      await this.rollups.applyRetention();
+    } catch (error) {
+      this.logger.error(`Position rollup retention failed: ${(error as Error).message}`);
     }
   }
 
@@ -88,7 +94,7 @@ export class PositionsRetention implements OnApplicationBootstrap, OnApplication
     if (missing.length === 0) return;
     await this.dataSource.transaction(async (manager) => {
       // Serializes creation across instances: CREATE TABLE IF NOT EXISTS alone can still race on the catalog.
-      await manager.query('SELECT pg_advisory_xact_lock($1)', [PARTITION_LOCK_ID]);
+      await lockXact(manager, ADVISORY_LOCKS.historyPartitions);
       for (const day of missing) {
         const from = new Date(day).toISOString();
         const to = new Date(day + DAY_MS).toISOString();
@@ -108,8 +114,7 @@ export class PositionsRetention implements OnApplicationBootstrap, OnApplication
   /** Whole partitions whose day ended before the cutoff; another instance holding the lock does it instead. */
   private async dropPartitionsBefore(cutoff: number): Promise<string[]> {
     return this.dataSource.transaction(async (manager) => {
-      const [lock] = await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [RETENTION_LOCK_ID]);
-      if (lock?.locked !== true) return [];
+      if (!(await tryLockXact(manager, ADVISORY_LOCKS.historyRetention))) return [];
       const rows: Array<{ name: string }> = await manager.query(
         `SELECT child.relname AS name FROM pg_inherits i
            JOIN pg_class child ON child.oid = i.inhrelid

@@ -3,8 +3,8 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { Optional } from '../common/validation/optional';
+import { toInteger } from './reports.dto';
 
-const toInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value);
 
 /**
  * `visitors` and `positioning_time` (contract 8.1). The dates, zone and grouping are read by

@@ -6,7 +6,7 @@ import { ReportQueries } from '../database/report-queries';
 import { positionedStatistics, SLOT_MS } from '../positions/position-rollup-math';
 import { BuildingReportQuery } from './building-reports.dto';
 import { ReportColumn } from './report-envelope';
-import { bucketIndex, bucketStarts, formatBucket, Grouping, parseGrouping, parseReportWindow, REPORT_GROUPINGS, ReportWindow } from './report-window';
+import { bucketIndex, bucketStarts, formatReportTime, Grouping, parseGrouping, parseReportWindow, REPORT_GROUPINGS, ReportWindow } from './report-window';
 import { enforceOutputCap, ReportStream, reportFromRows } from './report-stream';
 
 export interface VisitorsRow {
@@ -68,7 +68,7 @@ export class BuildingReports {
   /** `{date, visitors}`: distinct devices with a fix in the building per bucket (every bucket, empty ones as 0). */
   async visitors(principal: Principal, query: BuildingReportQuery): Promise<ReportStream<VisitorsRow>> {
     const run = await this.aggregate(principal, query);
-    const rows = run.starts.map((start, index) => ({ date: formatBucket(start, run.window.zone, run.grouping), visitors: run.devices[index].size }));
+    const rows = run.starts.map((start, index) => ({ date: formatReportTime(start, run.window.zone), visitors: run.devices[index].size }));
     return reportFromRows(VISITORS_COLUMNS, rows, { rowsRead: run.rowsRead, bytesRead: run.bytesRead }, run.startedAt);
   }
 

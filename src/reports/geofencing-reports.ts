@@ -7,7 +7,7 @@ import { mergeVisits, ReportFence, VisitReader } from '../geofencing/analytics/v
 import { ReportColumn } from './report-envelope';
 import { ReportPacer, reportInBatches } from './report-batches';
 import { enforceOutputCap, ReportStream } from './report-stream';
-import { bucketStarts, formatBucket, formatReportTime, parseGrouping, parseReportWindow, REPORT_GROUPINGS, ReportWindow } from './report-window';
+import { bucketStarts, formatReportTime, parseGrouping, parseReportWindow, REPORT_GROUPINGS, ReportWindow } from './report-window';
 
 export interface StayTimeRow {
   timestamp: string;
@@ -103,7 +103,7 @@ export class GeofencingReports {
     }
     const slices = mergeByBucket(perFence);
     this.checkCap(slices.length);
-    const labels = starts.map((start) => formatBucket(start, window.zone, grouping));
+    const labels = starts.map((start) => formatReportTime(start, window.zone));
     return reportInBatches(
       stayTimeColumns(window.zone),
       slices,

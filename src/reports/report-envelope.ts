@@ -1,7 +1,3 @@
-import { StreamableFile } from '@nestjs/common';
-import { stringify } from 'csv-stringify';
-import { Readable } from 'node:stream';
-
 /** A column of a report: its name on the wire and its type (ClickHouse names, as the hosted API gives them). */
 export interface ReportColumn<Row> {
   name: keyof Row & string;
@@ -31,12 +27,4 @@ export function toReportEnvelope<Row>(run: ReportRun<Row>): ReportEnvelope<Row> 
     rows: run.data.length,
     statistics: { elapsed: (performance.now() - run.startedAt) / 1000, rows_read: run.rowsRead, bytes_read: run.bytesRead },
   };
-}
-
-/** The CSV form: a header of the column names, streamed row by row, as a download. */
-export function toReportCsv<Row>(run: ReportRun<Row>, fileName: string): StreamableFile {
-  const names = run.columns.map((column) => column.name);
-  const csv = stringify({ header: true, columns: names, cast: { boolean: (value) => String(value) } });
-  Readable.from(run.data).pipe(csv);
-  return new StreamableFile(csv, { type: 'text/csv; charset=utf-8', disposition: `attachment; filename="${fileName}"` });
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../common/errors/api-error';
-import { bucketIndex, bucketStarts, formatBucket, formatReportTime, parseGrouping, parseReportWindow, parseTimeZone, REPORT_GROUPINGS } from './report-window';
+import { bucketIndex, bucketStarts, formatReportTime, parseGrouping, parseReportWindow, parseTimeZone, REPORT_GROUPINGS } from './report-window';
 
 const names = { from: 'from_date', to: 'to_date', timeZone: 'time_zone' };
 const HOUR = 3_600_000;
@@ -89,7 +89,7 @@ describe('parseTimeZone and parseGrouping', () => {
 describe('bucketStarts', () => {
   it('has a 23 h day on 2026-03-29 and a 25 h day on 2026-10-25 in Europe/Madrid', () => {
     const spring = bucketStarts(parseReportWindow({ from: '2026-03-28', to: '2026-03-30', timeZone: 'Europe/Madrid' }, names), 'day');
-    expect(spring.map((ms) => formatBucket(ms, 'Europe/Madrid', 'day'))).toEqual(['2026-03-28T00:00:00.000', '2026-03-29T00:00:00.000', '2026-03-30T00:00:00.000']);
+    expect(spring.map((ms) => formatReportTime(ms, 'Europe/Madrid'))).toEqual(['2026-03-28T00:00:00.000', '2026-03-29T00:00:00.000', '2026-03-30T00:00:00.000']);
     expect(spring[2] - spring[1]).toBe(23 * HOUR);
     expect(spring[1] - spring[0]).toBe(24 * HOUR);
     const autumn = bucketStarts(parseReportWindow({ from: '2026-10-25', to: '2026-10-26', timeZone: 'Europe/Madrid' }, names), 'day');
@@ -105,7 +105,7 @@ describe('bucketStarts', () => {
     expect(new Date(weeks[0]).toISOString()).toBe('2026-01-12T00:00:00.000Z');
     expect(weeks.every((ms) => new Date(ms).getUTCDay() === 1)).toBe(true);
     expect(weeks.at(-1)! < window.toMs && weeks.at(-1)! + 7 * 24 * HOUR >= window.toMs).toBe(true);
-    expect(bucketStarts(window, 'month').map((ms) => formatBucket(ms, 'UTC'))).toEqual([
+    expect(bucketStarts(window, 'month').map((ms) => formatReportTime(ms, 'UTC'))).toEqual([
       '2026-01-01T00:00:00.000Z',
       '2026-02-01T00:00:00.000Z',
       '2026-03-01T00:00:00.000Z',
@@ -122,7 +122,7 @@ describe('bucketStarts', () => {
     expect(days).toEqual([Date.UTC(2026, 3, 30, 18, 15), Date.UTC(2026, 4, 1, 18, 15)]);
     const hours = bucketStarts(window, 'hour');
     expect(hours).toHaveLength(48);
-    expect(formatBucket(hours[1], 'Asia/Kathmandu', 'hour')).toBe('2026-05-01T01:00:00.000');
+    expect(formatReportTime(hours[1], 'Asia/Kathmandu')).toBe('2026-05-01T01:00:00.000');
     expect(new Date(hours[1]).toISOString()).toBe('2026-04-30T19:15:00.000Z');
   });
 

@@ -1,5 +1,6 @@
 import { DateTime, IANAZone } from 'luxon';
 import { ApiError } from '../common/errors/api-error';
+import { REPORT_DATE } from './reports.dto';
 
 /** Buckets of a report (contract 8.1); analytics also has `none`: one bucket for the whole window. */
 export type Grouping = 'hour' | 'day' | 'week' | 'month';
@@ -33,7 +34,6 @@ export interface WindowOptions {
 export const DEFAULT_MAX_RANGE_DAYS = 366;
 export const DEFAULT_WINDOW_DAYS = 30;
 /** Date-only (`2026-11-23`) or an ISO 8601 date-time, with or without an offset. */
-const REPORT_DATE = /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:?\d\d)?)?$/i;
 const DATE_ONLY = /^\d{4}-\d\d-\d\d$/;
 /** IANA names only: `Intl` also takes bare offsets such as `+01:00`, which are not zones and have no DST rules. */
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+){0,2}$/;
@@ -177,8 +177,3 @@ export function zoneOffsetMinutes(zone: string, ms: number): number {
   return start;
 }
 
-/** A bucket's label: its start, as {@link formatReportTime} writes times (every grouping alike, so labels sort and parse back). */
-export function formatBucket(ms: number, zone: string, grouping?: AnalyticsGrouping): string {
-  void grouping;
-  return formatReportTime(ms, zone);
-}

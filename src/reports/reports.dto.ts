@@ -5,7 +5,8 @@ import { MAX_INTEGER_ID } from '../common/http/params';
 import { Optional } from '../common/validation/optional';
 import { MAX_DEVICE_ID_LENGTH } from '../positions/position-batch';
 
-const toInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value);
+/** A query string of digits as the integer it spells (anything else is left for the validators to refuse). */
+export const toInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value);
 /** Date-only (`2026-11-23`) or an ISO 8601 date-time; without a zone it is UTC. */
 export const REPORT_DATE = /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:?\d\d)?)?$/i;
 

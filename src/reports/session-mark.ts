@@ -7,20 +7,36 @@ export interface SessionInput {
   buildingId: number | null;
 }
 
+/** Where a device's track stands: its last fix and the session mark it carries. */
+export interface SessionTrack {
+  time: number;
+  buildingId: number | null;
+  mark: number;
+}
+
+/**
+ * The device's next fix, in time order: its first fix starts session 1 (a new track), a gap
+ * of more than `gapMs` or a change of building starts the next session. `track` is moved on
+ * in place (this runs once per row of a trajectory download) and returned.
+ */
+export function nextSessionFix(track: SessionTrack | undefined, time: number, buildingId: number | null, gapMs = SESSION_GAP_MS): SessionTrack {
+  if (!track) return { time, buildingId, mark: 1 };
+  if (time - track.time > gapMs || buildingId !== track.buildingId) track.mark++;
+  track.time = time;
+  track.buildingId = buildingId;
+  return track;
+}
+
 /**
  * `session_mark` of the trajectory report: each device's sessions numbered from 1, a new
  * one after more than 60 s without fixes or when the building changes. `rows` must be
  * ordered by device, then time; the marks come back in the same order.
  */
 export function sessionMarks(rows: ReadonlyArray<SessionInput>, gapMs = SESSION_GAP_MS): number[] {
-  const marks: number[] = new Array(rows.length);
-  let mark = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
-    const previous = i > 0 ? rows[i - 1] : undefined;
-    if (!previous || previous.deviceId !== row.deviceId) mark = 1;
-    else if (row.time - previous.time > gapMs || row.buildingId !== previous.buildingId) mark++;
-    marks[i] = mark;
-  }
-  return marks;
+  let track: SessionTrack | undefined;
+  return rows.map((row, i) => {
+    if (i > 0 && rows[i - 1].deviceId !== row.deviceId) track = undefined;
+    track = nextSessionFix(track, row.time, row.buildingId, gapMs);
+    return track.mark;
+  });
 }

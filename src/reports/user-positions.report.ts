@@ -7,11 +7,12 @@ import { ApiError } from '../common/errors/api-error';
 import { appConfig, AppConfig } from '../config/app.config';
 import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { PreparedQueries } from '../database/prepared-queries';
-import { Dialect, timestampParameter } from '../positions/position-sql';
+import { Dialect, epochMsColumn, timestampParameter } from '../positions/position-sql';
+import { reportTurn } from './report-batches';
 import { ReportColumn } from './report-envelope';
 import { csvCell, enforceOutputCap, ReadStatistics, ReportFormat, ReportStream, TextBatch } from './report-stream';
 import { UserPositionsQuery } from './reports.dto';
-import { SESSION_GAP_MS } from './session-mark';
+import { nextSessionFix, SessionTrack } from './session-mark';
 
 export interface UserPositionRow {
   timestamp: string;
@@ -141,9 +142,6 @@ const END_PLAIN_ISO_MS = 253_402_300_800_000;
 const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => String(n).padStart(2, '0'));
 const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
 
-/** Lets the event loop run what waits (I/O, timers) before going on. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** Row batches written as text with the fast row writers. */
 async function* rowsAsText(format: ReportFormat, batches: AsyncIterable<UserPositionRow[]>): AsyncGenerator<TextBatch> {
   for await (const batch of batches) {
@@ -218,13 +216,6 @@ export class StoredTimes {
   }
 }
 
-/** Where a device's track stands while the pages stream: what session_mark needs to go on. */
-interface TrackState {
-  time: number;
-  buildingId: number | null;
-  mark: number;
-}
-
 /**
  * `user_positions` (contract 6.3): a building's fixes in a time range, ordered by time,
  * sessions numbered, streamed in keyset pages over the (organization, building, time) index
@@ -256,7 +247,7 @@ export class UserPositionsReport {
   ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
     this.pageRows = this.dialect === 'postgres' ? POSTGRES_PAGE_ROWS : PAGE_ROWS;
-    this.timeColumn = this.dialect === 'postgres' ? 'CAST(extract(epoch FROM "time") * 1000 AS double precision) AS time_ms' : '"time"';
+    this.timeColumn = this.dialect === 'postgres' ? `${epochMsColumn('postgres', '"time"')} AS time_ms` : '"time"';
   }
 
   /** Checks everything that answers with a status (parameters, building, output cap), then hands back the stream. */
@@ -351,12 +342,12 @@ export class UserPositionsReport {
       { planEachRun: true },
     );
     const stamp = (ms: number) => timestampParameter(this.dialect, ms) as string;
-    const tracks = new Map<string, TrackState>();
+    const tracks = new Map<string, SessionTrack>();
     const times = new StoredTimes();
     let cursor = window.from;
     for (let page = 0; ; page++) {
       // What waits (ingest, reads) is served between pages, as for one device.
-      if (page > 0) await nextTurn();
+      if (page > 0) await reportTurn();
       let own = await ownPage({ ...base, cursor: stamp(cursor) });
       const full = own.length === this.pageRows;
       // The page covers [cursor, horizon): the rows of its last instant may go on in the next page, so they wait for it.
@@ -411,11 +402,11 @@ export class UserPositionsReport {
     const ownRowBytes = FIXED_ROW_BYTES + deviceId.length;
     const times = new StoredTimes();
     const epochOf = postgres ? Number : (value: string) => times.epoch(value);
-    let track: TrackState | undefined;
+    let track: SessionTrack | undefined;
     let next: Promise<DeviceRow[]> | undefined = read(window.from);
     let cursor = window.from;
     for (let page = 0; ; page++) {
-      if (page > 0) await nextTurn();
+      if (page > 0) await reportTurn();
       const rows = await (next ?? read(cursor));
       next = undefined;
       const full = rows.length === this.pageRows;
@@ -431,12 +422,7 @@ export class UserPositionsReport {
       for (const row of rows) {
         const time = epochOf(row[1]);
         const rowBuilding = row[5] === null ? null : Number(row[5]);
-        if (!track) track = { time, buildingId: rowBuilding, mark: 1 };
-        else {
-          if (time - track.time > SESSION_GAP_MS || rowBuilding !== track.buildingId) track.mark++;
-          track.time = time;
-          track.buildingId = rowBuilding;
-        }
+        track = nextSessionFix(track, time, rowBuilding);
         if (rowBuilding !== buildingId) {
           statistics.bytesRead += SESSION_ROW_BYTES;
           continue;
@@ -457,20 +443,15 @@ export class UserPositionsReport {
     own: OwnRow[],
     foreign: ForeignRow[],
     buildingId: number,
-    tracks: Map<string, TrackState>,
+    tracks: Map<string, SessionTrack>,
     times: StoredTimes,
     keep: KeepRow,
     statistics: ReadStatistics,
   ): UserPositionRow[] {
     const step = (deviceId: string, time: number, rowBuilding: number | null): number => {
-      const track = tracks.get(deviceId);
-      if (!track) {
-        tracks.set(deviceId, { time, buildingId: rowBuilding, mark: 1 });
-        return 1;
-      }
-      if (time - track.time > SESSION_GAP_MS || rowBuilding !== track.buildingId) track.mark++;
-      track.time = time;
-      track.buildingId = rowBuilding;
+      const known = tracks.get(deviceId);
+      const track = nextSessionFix(known, time, rowBuilding);
+      if (!known) tracks.set(deviceId, track);
       return track.mark;
     };
     const foreignTimes = foreign.map((row) => times.epoch(row[1]));

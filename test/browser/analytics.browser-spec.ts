@@ -1,13 +1,13 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
-import { Browser, BrowserContext, chromium, Locator, Page } from 'playwright-core';
+import { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/auth/permissions';
 import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, createGeofence, createSite, expectStatus, LatLng, signUp, Site } from '../support/cartography';
 import { ensureDashboardBuilt } from '../support/dashboard-build';
+import { launchChromium, logIn, SCREENSHOTS } from '../support/dashboard-browser';
 import { report } from '../support/positions';
 import { listenOnLoopback } from '../support/sdk-client';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -17,9 +17,6 @@ import { createTestApp, TestApp } from '../support/test-app';
  * with a positioning key (the evaluator writes them), read back through the page's charts'
  * tables, in two time zones, and downloaded as CSV.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS ?? join(tmpdir(), `cartograph-dashboard-${process.pid}`);
-
 const METRE_LAT = 1 / 111_195.08;
 const ORIGIN_LAT = 42.8723597;
 const ORIGIN_LNG = -8.5633224;
@@ -57,9 +54,7 @@ describe('analytics page in a browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run installs it)`);
     process.env.DASHBOARD_DIR = ensureDashboardBuilt();
-    mkdirSync(SCREENSHOTS, { recursive: true });
     t = await createTestApp({ env: { GEOFENCE_SWEEPER: 'false', POSITIONS_MAX_AGE_SECONDS: String(30 * 86_400) } });
     domain = await listenOnLoopback(t);
     a = await signUp(t, 'Analytics page');
@@ -84,10 +79,7 @@ describe('analytics page in a browser', () => {
     expect(answer.accepted).toBe(6);
     expect(answer.events.filter((e) => e.type === 'geofence.exit')).toHaveLength(3);
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--headless', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -124,11 +116,7 @@ describe('analytics page in a browser', () => {
 
   it('charts visitors, stay time and occupancy from real visits, in two zones, with CSV downloads and no CSP violation', async () => {
     const { context, page, problems } = await newPage();
-    await page.goto(`${domain}/`);
-    await page.getByLabel('E-mail').fill(a.org.email);
-    await page.getByLabel('Password').fill(a.org.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('heading', { name: 'Buildings' }).waitFor();
+    await logIn(page, domain, a.org.email, a.org.password);
     await page.getByRole('link', { name: 'Museum' }).click();
     await page.getByRole('link', { name: 'Analytics of this building' }).click();
     await page.getByRole('heading', { name: 'Analytics: Museum' }).waitFor();

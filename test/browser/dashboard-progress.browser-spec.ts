@@ -3,14 +3,11 @@ import { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { login } from '../support/admin';
 import { createOrganization, TestOrganization } from '../support/auth';
-import { createBuilding, createFloor } from '../support/cartography';
+import { createBuilding, createFloor, TINY_PNG } from '../support/cartography';
 import { ensureDashboardBuilt } from '../support/dashboard-build';
 import { launchChromium, logIn as logInAs, newPage as openPage } from '../support/dashboard-browser';
 import { listenOnLoopback } from '../support/sdk-client';
 import { createTestApp, TestApp } from '../support/test-app';
-
-// A 1×1 PNG: enough for the image endpoint to accept a plan.
-const TINY_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 /**
  * Holds the first matching API request until the test releases it, so what the page shows while

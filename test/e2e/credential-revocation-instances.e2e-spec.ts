@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CredentialCacheService } from '../../src/auth/credential-cache.service';
 import { ApiPermission } from '../../src/auth/permissions';
 import { Notifications } from '../../src/database/notifications';
 import { asApiKey, asBearer, createApiKey, createOrganization, passwordTokens, TestOrganization } from '../support/auth';
-import { createTestApp, FreshDatabase, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';
+import { TestApp, testDatabaseKind, TwoInstances, twoInstances } from '../support/test-app';
 import { createUser } from '../support/users';
 
 const TRIALS = 200;
@@ -26,27 +25,21 @@ function percentile(sorted: number[], p: number): number {
  * A revocation acknowledged by instance A must be honoured by instance B within 100 ms.
  */
 describe.runIf(testDatabaseKind() === 'postgres')('credential revocation across instances (PostgreSQL)', () => {
-  let database: FreshDatabase;
+  let instances: TwoInstances | undefined;
   let a: TestApp;
   let b: TestApp;
   let org: TestOrganization;
   let userToken: string;
 
   beforeAll(async () => {
-    database = await freshDatabase();
-    // Both instances share the database and the JWT secret; the database is dropped once, at the end.
-    const shared: FreshDatabase = { ...database, drop: async () => undefined };
-    const env = { JWT_SECRET: randomBytes(32).toString('hex') };
-    a = await createTestApp({ database: shared, env });
-    b = await createTestApp({ database: shared, env });
+    instances = await twoInstances();
+    ({ a, b } = instances);
     org = await createOrganization(a, 'Two instances');
     const user = await createUser(a, org.organizationId);
     userToken = (await passwordTokens(a, user.email, user.password)).access_token;
   }, 60_000);
   afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await database?.drop();
+    await instances?.close();
   });
 
   /** B answers from its cache until told otherwise. */

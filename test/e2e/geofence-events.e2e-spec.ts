@@ -5,7 +5,7 @@ import { GeofenceEventRetention } from '../../src/geofencing/events/event-retent
 import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, CARTOGRAPHY_KEY_LEVELS, countQueries, createFloor, createGeofence, createSite, expectError, LatLng, signUp, Site } from '../support/cartography';
 import { report } from '../support/positions';
-import { createTestApp, FreshDatabase, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';
+import { createTestApp, FreshDatabase, freshDatabase, TestApp, testDatabaseKind, TwoInstances, twoInstances } from '../support/test-app';
 import { waitFor, WebhookReceiver } from '../support/webhook-receiver';
 
 const METRE_LAT = 1 / 111_195.08;
@@ -705,27 +705,21 @@ describe('simulate (contract 7.6)', () => {
 });
 
 describe.runIf(testDatabaseKind() === 'postgres')('geofence events on two instances of one PostgreSQL', () => {
-  let database: FreshDatabase;
+  let instances: TwoInstances | undefined;
   let one: TestApp;
   let two: TestApp;
   let owner: Cartographer;
   let site: Site;
 
   beforeAll(async () => {
-    database = await freshDatabase();
-    const shared: FreshDatabase = { ...database, drop: async () => undefined };
-    // The instances share the database and the JWT secret; the database is dropped once, at the end.
-    const env = { JWT_SECRET: randomBytes(32).toString('hex'), ...NO_TIMER };
-    one = await createTestApp({ database: shared, env });
-    two = await createTestApp({ database: shared, env });
+    instances = await twoInstances(NO_TIMER);
+    ({ a: one, b: two } = instances);
     owner = await signUp(one, 'Events instances');
     site = await createSite(one, owner.auth);
     await fenceWithRules(one, owner.auth, site, { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0 });
   });
   afterAll(async () => {
-    await two?.close();
-    await one?.close();
-    await database?.drop();
+    await instances?.close();
   });
 
   it("one device's fixes alternating between instances: every event exactly once, in order", async () => {
@@ -858,11 +852,8 @@ describe('a restart between a fix and its dwell deadline', () => {
 
 describe.runIf(testDatabaseKind() === 'postgres')('the timer on two instances of one PostgreSQL', () => {
   it('fires each due deadline once across instances', async () => {
-    const database = await freshDatabase();
-    const shared: FreshDatabase = { ...database, drop: async () => undefined };
-    const env = { JWT_SECRET: randomBytes(32).toString('hex'), GEOFENCE_SWEEPER: 'true', GEOFENCE_SWEEP_INTERVAL_MS: '20' };
-    const one = await createTestApp({ database: shared, env });
-    const two = await createTestApp({ database: shared, env });
+    const instances = await twoInstances({ GEOFENCE_SWEEPER: 'true', GEOFENCE_SWEEP_INTERVAL_MS: '20' });
+    const { a: one, b: two } = instances;
     try {
       const owner = await signUp(one, 'Timer instances');
       const site = await createSite(one, owner.auth);
@@ -875,18 +866,13 @@ describe.runIf(testDatabaseKind() === 'postgres')('the timer on two instances of
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect((await dwells()).map((row) => row.device_id).sort()).toEqual([...devices].sort());
     } finally {
-      await two.close();
-      await one.close();
-      await database.drop();
+      await instances.close();
     }
   });
 
   it("one device's fixes alternating between the instances, then silent: enter, the timer's dwell and timeout exit, each exactly once (rev2)", async () => {
-    const database = await freshDatabase();
-    const shared: FreshDatabase = { ...database, drop: async () => undefined };
-    const env = { JWT_SECRET: randomBytes(32).toString('hex'), GEOFENCE_SWEEPER: 'true', GEOFENCE_SWEEP_INTERVAL_MS: '20' };
-    const one = await createTestApp({ database: shared, env });
-    const two = await createTestApp({ database: shared, env });
+    const instances = await twoInstances({ GEOFENCE_SWEEPER: 'true', GEOFENCE_SWEEP_INTERVAL_MS: '20' });
+    const { a: one, b: two } = instances;
     try {
       const owner = await signUp(one, 'Alternating and silent');
       const site = await createSite(one, owner.auth);
@@ -911,9 +897,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('the timer on two instances of
       expect(new Set(list.map((event) => event.visit_id)).size).toBe(1);
       expect(list.map((event) => Number(event.seq))).toEqual([1, 2, 3]);
     } finally {
-      await two.close();
-      await one.close();
-      await database.drop();
+      await instances.close();
     }
   });
 });

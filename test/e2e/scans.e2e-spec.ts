@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/auth/permissions';
 import { addUser, login } from '../support/admin';
 import { asApiKey, createApiKey } from '../support/auth';
 import { createFloor, createSite, signUp, Site } from '../support/cartography';
-import { createTestApp, FreshDatabase, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';
+import { createTestApp, TestApp, testDatabaseKind, TwoInstances, twoInstances } from '../support/test-app';
 
 const UUID = 'f7826da6-4fa2-4e98-8024-bc5b71e0893e';
 /** Beacons on a 10 m grid over the floor's first 40 × 40 m, 1 m reference power −59 dBm. */
@@ -228,22 +227,16 @@ describe('positions from scans use the transmitters as they are now', () => {
 });
 
 describe.runIf(testDatabaseKind() === 'postgres')('positions from scans on two instances (PostgreSQL)', () => {
-  let database: FreshDatabase;
+  let instances: TwoInstances | undefined;
   let a: TestApp;
   let b: TestApp;
 
   beforeAll(async () => {
-    database = await freshDatabase();
-    // Both instances share the database and the JWT secret; the database is dropped once, at the end.
-    const shared: FreshDatabase = { ...database, drop: async () => undefined };
-    const env = { JWT_SECRET: randomBytes(32).toString('hex') };
-    a = await createTestApp({ database: shared, env });
-    b = await createTestApp({ database: shared, env });
+    instances = await twoInstances();
+    ({ a, b } = instances);
   }, 60_000);
   afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await database?.drop();
+    await instances?.close();
   });
 
   it('a change made through one instance is used by the other at its next scan', async () => {

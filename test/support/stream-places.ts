@@ -1,4 +1,5 @@
 import type { TestApp } from './test-app';
+import { waitFor } from './webhook-receiver';
 
 /** The open streams' places in the database (the per-organization bound; each test app has a database of its own). */
 export async function streamPlacesHeld(t: TestApp): Promise<number> {
@@ -8,9 +9,5 @@ export async function streamPlacesHeld(t: TestApp): Promise<number> {
 
 /** Waits until `count` places are held: a closed stream's place is given back just after the server notices the hang-up. */
 export async function untilStreamPlacesHeld(t: TestApp, count: number, timeoutMs = 3000): Promise<void> {
-  const started = Date.now();
-  while ((await streamPlacesHeld(t)) !== count) {
-    if (Date.now() - started > timeoutMs) throw new Error(`${await streamPlacesHeld(t)} stream places held after ${timeoutMs} ms, expected ${count}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitFor(() => streamPlacesHeld(t), (held) => held === count, timeoutMs, `${count} stream places held`);
 }

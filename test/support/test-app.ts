@@ -84,6 +84,39 @@ export async function freshDatabase(): Promise<FreshDatabase> {
   };
 }
 
+
+
+/** Two instances of the application on one fresh database, sharing the JWT secret as instances behind a balancer do. */
+export interface TwoInstances {
+  a: TestApp;
+  b: TestApp;
+  /** Closes both, then drops the database (once). */
+  close(): Promise<void>;
+}
+
+export async function twoInstances(env: Record<string, string> = {}): Promise<TwoInstances> {
+  const database = await freshDatabase();
+  const shared: FreshDatabase = { ...database, drop: async () => undefined };
+  const sharedEnv = { JWT_SECRET: randomBytes(32).toString('hex'), ...env };
+  const a = await createTestApp({ database: shared, env: sharedEnv });
+  let b: TestApp;
+  try {
+    b = await createTestApp({ database: shared, env: sharedEnv });
+  } catch (error) {
+    await a.close();
+    await database.drop();
+    throw error;
+  }
+  return {
+    a,
+    b,
+    close: async () => {
+      await b.close();
+      await a.close();
+      await database.drop();
+    },
+  };
+}
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await freshDatabase());
   const env: Record<string, string> = {

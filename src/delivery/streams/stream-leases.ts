@@ -1,9 +1,10 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
 import { TransactionRunner } from '../../database/transactions';
+import { lockXactOnText } from '../../database/advisory-locks';
 
 /**
  * The places of the per-organization stream bound (contract 7.4), shared by every instance:
@@ -12,7 +13,7 @@ import { TransactionRunner } from '../../database/transactions';
  * counting once their leases lapse (three renewals missed).
  */
 @Injectable()
-export class StreamLeases implements OnModuleDestroy {
+export class StreamLeases implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(StreamLeases.name);
   /** Names this process's rows; a restart is a new holder (its old rows lapse). */
   private readonly instanceId = randomUUID();
@@ -40,10 +41,10 @@ export class StreamLeases implements OnModuleDestroy {
   async acquire(organizationId: string, kind: string, limit: number): Promise<string | null> {
     const id = await this.transactions.run(async (manager) => {
       const now = Date.now();
-      if (this.postgres) await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`stream-leases:${organizationId}`]);
+      if (this.postgres) await lockXactOnText(manager, `stream-leases:${organizationId}`);
       await manager.query(...this.transactions.escape('DELETE FROM stream_leases WHERE organization_id = :organizationId AND expires_at <= :now', { organizationId, now }));
       const [{ open }] = (await manager.query(
-        ...this.transactions.escape('SELECT COUNT(*) AS open FROM stream_leases WHERE organization_id = :organizationId AND expires_at > :now', { organizationId, now }),
+        ...this.transactions.escape('SELECT COUNT(*) AS open FROM stream_leases WHERE organization_id = :organizationId', { organizationId }),
       )) as Array<{ open: number | string }>;
       if (Number(open) >= limit) return null;
       const lease = randomUUID();
@@ -79,6 +80,16 @@ export class StreamLeases implements OnModuleDestroy {
     await this.transactions
       .run((manager) => manager.query(...this.transactions.escape('DELETE FROM stream_leases WHERE instance_id = :instanceId', { instanceId: this.instanceId })))
       .catch((error: unknown) => this.logger.warn(`Stream places could not be given back (they lapse by themselves): ${String(error)}`));
+  }
+
+  /**
+   * At start, after the migrations, on SQLite (where one process serves the database): places
+   * left by a process that crashed are nobody's, and would otherwise count until they lapse.
+   * On PostgreSQL they may be another running instance's.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.postgres) return;
+    await this.transactions.run((manager) => manager.query('DELETE FROM stream_leases'));
   }
 
   onModuleDestroy(): void {

@@ -39,8 +39,8 @@ export const DELIVERY_HANDOFF = Symbol('DELIVERY_HANDOFF');
 export interface DeliveryHandoff {
   /** How many new deliveries of this endpoint the worker takes now (0: they wait for a claim, as before). */
   room(endpointId: string): number;
-  /** The lease to write them with. */
-  lease(now: Date): { owner: string; expiresAt: Date };
+  /** The lease to write them with; null when the worker takes none (stopped, or on PostgreSQL). */
+  lease(now: Date): { owner: string; expiresAt: Date } | null;
   /** After the commit: the deliveries written with that lease, to send. */
   accept(endpoint: WebhookEndpoint, deliveries: LeasedDelivery[]): void;
 }

@@ -16,12 +16,11 @@ import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { AttemptResult, deliveryAgents, sendWebhook } from './webhook-sender';
 import { signingKeys, signWithKeys } from './webhook-signing';
+import { ADVISORY_LOCKS, lockXact } from '../../database/advisory-locks';
 
 /** Told, after an enqueue commits on any instance, that deliveries are due: every other instance's worker looks at once. */
 export const WEBHOOK_DELIVERIES_CHANNEL = 'webhook_deliveries';
 
-/** Serializes claims across instances on PostgreSQL (SQLite: one process, transactions in turn). */
-const CLAIM_LOCK_ID = 0x63617274_77686b; // "cart" "whk"
 /** Deliveries of one endpoint this instance may hold leased at once (sent at most `perEndpointConcurrency` at a time). */
 const MAX_BATCH_PER_ENDPOINT = 256;
 /**
@@ -190,7 +189,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     return Math.min(this.capacity - this.held, this.batchFor(endpointId) - this.heldFor(endpointId));
   }
 
-  handoffLease(now: Date): { owner: string; expiresAt: Date } {
+  handoffLease(now: Date): { owner: string; expiresAt: Date } | null {
+    if (this.stopped || !this.handsOff) return null;
     return { owner: this.instance, expiresAt: new Date(now.getTime() + this.config.leaseMs) };
   }
 
@@ -281,7 +281,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   async claim(limit: number): Promise<number> {
     const chosen = await this.transactions.run(async (manager) => {
       const postgres = manager.connection.options.type === 'postgres';
-      if (postgres) await manager.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK_ID]);
+      if (postgres) await lockXact(manager, ADVISORY_LOCKS.webhookClaims);
       const now = new Date();
       const due = await this.claims.due(now, this.maxBatch, limit);
       // Found fewer than asked, and no endpoint at its per-claim cap: nothing due is left behind unless a pick below skips some.

@@ -3,7 +3,7 @@ import { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { ReportPacer } from '../../reports/report-batches';
-import { ANALYTICS_GROUPINGS, AnalyticsGrouping, bucketStarts, formatBucket, formatReportTime, parseGrouping, parseReportWindow } from '../../reports/report-window';
+import { ANALYTICS_GROUPINGS, AnalyticsGrouping, bucketStarts, formatReportTime, parseGrouping, parseReportWindow } from '../../reports/report-window';
 import { fenceBucketStats, FenceBucketStats, toSeconds } from './visit-aggregates';
 import { aliased, assertOwnOrganization, idList, singleValue, uuidList } from './visit-query';
 import { ReportFence, VisitReader } from './visit-reader';
@@ -66,7 +66,7 @@ export class GeofencingAnalyticsService {
   async analytics(principal: Principal, raw: Record<string, unknown>, now = Date.now()): Promise<AnalyticsAnswer> {
     assertOwnOrganization(raw, principal.organizationId);
     const { window, grouping, fences, starts, byFence } = await this.prepare(principal, raw, now, 'none', false);
-    const labels = starts.map((start) => formatBucket(start, window.zone, grouping));
+    const labels = starts.map((start) => formatReportTime(start, window.zone));
     const data: AnalyticsRow[] = [];
     const pacer = new ReportPacer();
     for (const fence of fences) {
@@ -82,7 +82,7 @@ export class GeofencingAnalyticsService {
 
   async occupancyHistory(principal: Principal, raw: Record<string, unknown>, now = Date.now()): Promise<OccupancyHistoryAnswer> {
     const { window, grouping, fences, starts, byFence } = await this.prepare(principal, raw, now, 'hour', true);
-    const labels = starts.map((start) => formatBucket(start, window.zone, grouping));
+    const labels = starts.map((start) => formatReportTime(start, window.zone));
     const data: OccupancyHistoryAnswer['data'] = [];
     const pacer = new ReportPacer();
     for (const fence of fences) {

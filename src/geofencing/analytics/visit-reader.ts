@@ -6,7 +6,7 @@ import { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { ReportQueries } from '../../database/report-queries';
 import { TransactionRunner } from '../../database/transactions';
-import { Dialect, timestampParameter } from '../../positions/position-sql';
+import { Dialect, epochMsColumn, timestampParameter } from '../../positions/position-sql';
 import { ReportWindow } from '../../reports/report-window';
 import { VisitSpan } from './visit-aggregates';
 
@@ -201,15 +201,8 @@ interface VisitRow {
   exit_reason: string | null;
 }
 
-/**
- * SQLite keeps times as UTC text (`2026-11-23 06:41:19.123`): julianday() reads it to the
- * millisecond (SQLite counts julian days in integer ms), rounded back to an exact integer.
- */
-const epochMs = (dialect: Dialect, column: string): string =>
-  dialect === 'postgres' ? `CAST(extract(epoch FROM ${column}) * 1000 AS double precision)` : `CAST(round((julianday(${column}) - 2440587.5) * 86400000) AS INTEGER)`;
-
 const visitColumns = (dialect: Dialect): string =>
-  `id, geofence_id, device_id, user_id, ${epochMs(dialect, 'entered_at')} AS entered_ms, ${epochMs(dialect, 'exited_at')} AS exited_ms, exit_reason`;
+  `id, geofence_id, device_id, user_id, ${epochMsColumn(dialect, 'entered_at')} AS entered_ms, ${epochMsColumn(dialect, 'exited_at')} AS exited_ms, exit_reason`;
 /** Visits per keyset page: a few ms of work each, so ingest waits at most that long. */
 const VISITS_PER_PAGE = 5000;
 /** Fences whose first reads go in one ReportQueries call (one worker round trip on SQLite): about 5,000 visits in the benchmark's month. */

@@ -4,11 +4,10 @@ import { DataSource } from 'typeorm';
 import { appConfig, AppConfig } from '../../config/app.config';
 import { TransactionRunner } from '../../database/transactions';
 import { GeofenceEvaluator } from './geofence-evaluator.service';
+import { ADVISORY_LOCKS, tryLockXact } from '../../database/advisory-locks';
 
 /** Devices per sweep transaction: keeps each short while a backlog (after a restart) drains. */
 const SWEEP_BATCH = 200;
-/** The transaction-scoped advisory lock that lets one instance sweep at a time. */
-const SWEEP_LOCK_KEY = 0x67656f66; // "geof"
 
 /**
  * The server timer of contract 7.2: fires due dwell, exit-grace and stale deadlines even
@@ -51,8 +50,7 @@ export class GeofenceDeadlineSweeper implements OnApplicationBootstrap, OnApplic
     for (;;) {
       const taken = await this.transactions.run(async (manager) => {
         if (this.postgres) {
-          const [{ locked }] = (await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [SWEEP_LOCK_KEY])) as Array<{ locked: boolean }>;
-          if (!locked) return null;
+          if (!(await tryLockXact(manager, ADVISORY_LOCKS.deadlineSweep))) return null;
         }
         return this.evaluator.fireDueDeadlines(manager, now, SWEEP_BATCH);
       });

@@ -4,13 +4,12 @@ import { DataSource } from 'typeorm';
 import { appConfig, AppConfig } from '../../config/app.config';
 import { TransactionRunner } from '../../database/transactions';
 import { timestampParameter } from '../../positions/position-sql';
+import { ADVISORY_LOCKS, tryLockXact } from '../../database/advisory-locks';
 
 const DAY_MS = 86_400_000;
 const MAINTENANCE_INTERVAL_MS = 60 * 60_000;
 /** Events looked at (and at most deleted) per transaction, so retention never holds a writer for long. */
 const RETENTION_BATCH = 5000;
-/** Names the PostgreSQL advisory lock of this work (beside the position history's 727_401_140/141). */
-const EVENT_RETENTION_LOCK_ID = 727_401_150;
 
 /**
  * Keeps the geofence event log within GEOFENCE_EVENT_RETENTION_DAYS (contract 7.3). The log
@@ -61,8 +60,7 @@ export class GeofenceEventRetention implements OnApplicationBootstrap, OnApplica
       for (;;) {
         const batch = await this.transactions.run(async (manager) => {
           if (this.postgres) {
-            const [lock] = (await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [EVENT_RETENTION_LOCK_ID])) as Array<{ locked: boolean }>;
-            if (lock?.locked !== true) return null;
+            if (!(await tryLockXact(manager, ADVISORY_LOCKS.eventRetention))) return null;
           }
           // The oldest events by seq (its unique index), each marked expired or not.
           const rows = (await manager.query(

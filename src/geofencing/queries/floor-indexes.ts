@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { PreparedQueries, PreparedQuery } from '../../database/prepared-queries';
+import { namedList } from '../../positions/position-sql';
 import { LatLng, LocalProjection, ProjectedRing, projectRing } from '../engine/classify';
 import { FloorIndex, IndexableFence } from '../engine/floor-index';
 import { effectiveRules, GeofenceRules } from '../engine/rules';
@@ -67,9 +68,6 @@ const MAX_CACHED_FENCES = 40_000;
 
 const parsedJson = <T>(value: string | T): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 
-/** The next power of two: IN lists are padded to it so a handful of statement shapes serve every batch. */
-const paddedSize = (count: number): number => 2 ** Math.ceil(Math.log2(Math.max(1, count)));
-
 /**
  * Per-floor spatial indexes of the live fences, cached in this process and keyed by their
  * building's revision and version. Every write to a building's fences, their rules or the
@@ -120,19 +118,15 @@ export class FloorIndexes {
    */
   async forFloors(organizationId: string, floorIds: number[]): Promise<Map<number, FloorOfCaller>> {
     const distinct = [...new Set(floorIds)];
-    const size = paddedSize(distinct.length);
-    const parameters: Record<string, string | number> = { organizationId };
-    const placeholders: string[] = [];
-    for (let position = 0; position < size; position += 1) {
-      parameters[`f${position}`] = distinct[Math.min(position, distinct.length - 1)];
-      placeholders.push(`:f${position}`);
-    }
+    // Padded to a power of two: a handful of statement shapes serve every batch.
+    const list = namedList('f', distinct);
+    const parameters = { organizationId, ...list.parameters };
     const rows = await this.queries.cached<FloorRow>(
       `SELECT f."id", f."building_id", b."latitude", b."longitude", b."version" AS "building_version", COALESCE(v."revision", 0) AS "revision"
        FROM "floors" f
        JOIN "buildings" b ON b."id" = f."building_id" AND b."deleted_at" IS NULL
        LEFT JOIN "building_revisions" v ON v."building_id" = f."building_id"
-       WHERE f."organization_id" = :organizationId AND f."deleted_at" IS NULL AND f."id" IN (${placeholders.join(', ')})`,
+       WHERE f."organization_id" = :organizationId AND f."deleted_at" IS NULL AND f."id" IN (${list.sql})`,
     )(parameters);
     const floors = new Map<number, FloorOfCaller>();
     await Promise.all(

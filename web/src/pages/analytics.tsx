@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useId, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import {
   analyticsQuery,
   AnalyticsParams,
@@ -194,17 +194,16 @@ function FencesSections({ params }: { params: AnalyticsParams }) {
   );
 }
 
+/** A labelled choice of the filter bar (no API field behind it, so never an error under it). */
 function Select({ label, value, options, onChange }: { label: string; value: string; options: Array<{ value: string; label: string }>; onChange: (value: string) => void }) {
-  const id = useId();
   return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+    <Field label={label} name={label}>
+      <select value={value} onChange={(e) => onChange(e.currentTarget.value)}>
         {options.map((o) => (
           <option value={o.value}>{o.label}</option>
         ))}
       </select>
-    </div>
+    </Field>
   );
 }
 
