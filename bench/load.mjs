@@ -1,7 +1,8 @@
 // One load generator run, in its own process so that it does not share a core with the
 // server it measures. Input: a JSON file path (argv[2]); output: one JSON line on stdout.
 import autocannon from 'autocannon';
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const spec = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const pick = (items) => items[Math.floor(Math.random() * items.length)];
@@ -75,6 +76,53 @@ const request = {
   },
 };
 
+/**
+ * The same load with wrk (C, one thread), when the spec asks for it: on two cores autocannon's own
+ * CPU competes with the server it measures, wrk's much less (the issues' figures are wrk's).
+ * Only fixed requests (a path or a random pick of paths, fixed headers and body) go through wrk.
+ */
+function runWrk() {
+  const script = `${process.argv[2]}.lua`;
+  const lua = (value) => JSON.stringify(value); // a JSON string literal is a valid Lua string literal here (ASCII)
+  const paths = spec.paths ?? [spec.path];
+  writeFileSync(
+    script,
+    [
+      `wrk.method = ${lua(spec.method ?? 'GET')}`,
+      ...Object.entries(spec.headers ?? {}).map(([name, value]) => `wrk.headers[${lua(name)}] = ${lua(value)}`),
+      spec.body ? `wrk.body = ${lua(JSON.stringify(spec.body))}` : '',
+      spec.body ? `wrk.headers["Content-Type"] = "application/json"` : '',
+      `local paths = {${paths.map(lua).join(',')}}`,
+      'local count = #paths',
+      'request = function() return wrk.format(nil, paths[math.random(count)]) end',
+      'done = function(summary, latency, requests)',
+      '  local e = summary.errors',
+      '  io.write(string.format("\\n{\\"requests\\":%d,\\"seconds\\":%f,\\"p50\\":%f,\\"p99\\":%f,\\"max\\":%f,\\"errors\\":%d,\\"non2xx\\":%d,\\"bytes\\":%d}\\n",',
+      '    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1e3, latency:percentile(99) / 1e3, latency.max / 1e3,',
+      '    e.connect + e.read + e.write + e.timeout, e.status, summary.bytes))',
+      'end',
+    ].join('\n'),
+  );
+  const child = spawn('wrk', ['-t1', `-c${spec.connections}`, `-d${spec.duration}s`, '--timeout', '10s', '-s', script, spec.url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.once('exit', (code) => {
+    const line = output.trim().split('\n').pop();
+    try {
+      const result = JSON.parse(line);
+      process.stdout.write(`${JSON.stringify({ ...result, rps: result.requests / result.seconds, driver: 'wrk' })}\n`);
+    } catch {
+      process.stdout.write(`${JSON.stringify({ error: `wrk exited ${code}: ${output.slice(-500)}` })}\n`);
+      process.exit(1);
+    }
+  });
+  process.once('SIGINT', () => child.kill('SIGINT'));
+}
+
+if (spec.driver === 'wrk') runWrk();
+else runAutocannon();
+
+function runAutocannon() {
 const instance = autocannon(
   {
     url: spec.url,
@@ -106,3 +154,4 @@ const instance = autocannon(
   },
 );
 process.once('SIGINT', () => instance.stop());
+}

@@ -16,7 +16,7 @@
 //                                         timed (15), then ingest at 5,000 fixes/s with reports running beside it (16).
 //                                         --fixes= and --visits= scale the seed (e.g. --fixes=200000 for a quick look)
 //   npm run bench -- --scenarios=17 --delivery-rate=5000   event delivery: ingest answer -> SSE client / webhook receiver, webhook throughput
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -71,7 +71,30 @@ function parseOptions(argv) {
     deliveryFiring: Number(values['delivery-firing'] ?? 0.1),
     /** Directory for a V8 CPU profile of the server (`--profile=/tmp/prof`), to see where the time goes. */
     profile: values.profile,
+    /**
+     * The load generator of the fixed-request scenarios: `wrk` (when installed: `apt-get install wrk`)
+     * or `autocannon`. On two cores the generator shares the CPU with the server, and autocannon
+     * (JavaScript) takes several times the CPU per request that wrk (C) does, so wrk is the default
+     * when present; generated bodies (positions, scans, unique names) and fixed rates stay on autocannon.
+     */
+    load: values.load ?? (wrkInstalled() ? 'wrk' : 'autocannon'),
+    /**
+     * Seconds of the same load before each measured run, not counted (`--warmup=0` to skip): the
+     * first seconds of a route run unoptimized code and collect the garbage of what ran before
+     * (the first scenario measured cold cost up to twice the CPU per request of the same
+     * scenario run again).
+     */
+    warmup: Number(values.warmup ?? (quick ? 1 : 3)),
   };
+}
+
+function wrkInstalled() {
+  return spawnSync('wrk', ['--version']).error === undefined;
+}
+
+/** Whether wrk can drive this run: fixed requests only. */
+function wrkCanDrive(spec) {
+  return options.load === 'wrk' && !spec.positions && !spec.scans && !spec.overallRate && !spec.uniqueField;
 }
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -277,7 +300,7 @@ async function drive(specs, serverPid) {
       (spec, index) =>
         new Promise((done, fail) => {
           const file = join(work, `spec-${Date.now()}-${index}.json`);
-          writeFileSync(file, JSON.stringify(spec));
+          writeFileSync(file, JSON.stringify(wrkCanDrive(spec) ? { ...spec, driver: 'wrk' } : spec));
           const child = track(spawn(process.execPath, [join(root, 'bench/load.mjs'), file], { stdio: ['ignore', 'pipe', 'inherit'] }));
           let output = '';
           child.stdout.on('data', (chunk) => (output += chunk));
@@ -622,7 +645,7 @@ function printTable(rows) {
 
 async function main() {
   const database = await prepareDatabase();
-  console.log(`Cartograph benchmark: ${database.kind}, ${cpus().length} cores, node ${process.version}, ${options.duration} s per scenario, ${options.connections} connections`);
+  console.log(`Cartograph benchmark: ${database.kind}, ${cpus().length} cores, node ${process.version}, ${options.duration} s per scenario, ${options.connections} connections, load by ${options.load}`);
   const { server, base } = await startServer(database);
   serverProcessId = server.pid;
   try {
@@ -635,7 +658,9 @@ async function main() {
     writeFileSync(bodyFile, seeded.sampleBody);
     const baselineProcess = track(spawn(process.execPath, [join(root, 'bench/baseline.mjs'), bodyFile], { stdio: ['ignore', 'pipe', 'inherit'] }));
     const baselinePort = await new Promise((done) => baselineProcess.stdout.once('data', (chunk) => done(Number(String(chunk).trim()))));
-    const baseline = (await drive([{ url: `http://127.0.0.1:${baselinePort}`, path: '/', connections: options.connections, duration: options.duration }], baselineProcess.pid)).results[0];
+    const baselineRun = { url: `http://127.0.0.1:${baselinePort}`, path: '/', connections: options.connections, duration: options.duration };
+    if (options.warmup > 0) await drive([{ ...baselineRun, duration: options.warmup }]);
+    const baseline = (await drive([baselineRun], baselineProcess.pid)).results[0];
     baselineProcess.kill('SIGTERM');
 
     const extraResults = {};
@@ -664,6 +689,7 @@ async function main() {
         extraResults[number] = await scenario.measure();
         continue;
       }
+      if (options.warmup > 0) await drive(scenario.runs.map((run) => ({ ...run, duration: options.warmup })));
       const { results, peakRss, cpuSeconds } = await drive(scenario.runs, server.pid);
       // The server's CPU per request (all requests of the scenario's runs together).
       const cpuPerRequest = results.length === 1 && results[0].requests > 0 ? (cpuSeconds * 1e6) / results[0].requests : 0;
