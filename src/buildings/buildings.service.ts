@@ -172,6 +172,8 @@ export class BuildingsService {
       await releaseDependents(manager, scope, cascade, now);
       await manager.update(Floor, { ...scope, deletedAt: IsNull() }, { deletedAt: now, updatedAt: now });
       await manager.update(Building, { id: building.id }, { deletedAt: now, updatedAt: now });
+      // Its geofences were soft-deleted: whoever keeps their bodies hears it.
+      await this.revisions.bump(manager, [building.id]);
     });
   }
 }

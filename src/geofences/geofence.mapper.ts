@@ -1,3 +1,4 @@
+import fastJsonStringify from 'fast-json-stringify';
 import { formatGeofenceTimestamp } from '../common/time/timestamps';
 import { Geofence } from './geofence.entity';
 import { GeofenceResponseDto } from './geofences.dto';
@@ -5,8 +6,8 @@ import { GeofenceResponseDto } from './geofences.dto';
 const text = { type: 'string' } as const;
 
 /**
- * The JSON schema of `toGeofenceResponse`'s output, for Fastify's compiled serializer on the
- * hottest read (GET by id): about 1.3 µs instead of 2.7 µs for JSON.stringify per body.
+ * The JSON schema of `toGeofenceResponse`'s output, for a compiled serializer on the hottest
+ * read (GET by id): about 1.3 µs instead of 2.7 µs for JSON.stringify per body.
  * Must list every field the mapper writes (a field missing here would be dropped).
  */
 export const GEOFENCE_RESPONSE_SCHEMA = {
@@ -29,6 +30,9 @@ export const GEOFENCE_RESPONSE_SCHEMA = {
     deleted: { type: 'boolean' },
   },
 } as const;
+
+/** A geofence response as JSON text, by the schema above (the bytes GET by id answers). */
+export const serializeGeofenceResponse: (response: GeofenceResponseDto) => string = fastJsonStringify(GEOFENCE_RESPONSE_SCHEMA);
 
 export function toGeofenceResponse(geofence: Geofence): GeofenceResponseDto {
   return {

@@ -1,5 +1,4 @@
 import { Body, Controller, Delete, Get, Post, Put, Query } from '@nestjs/common';
-import { RouteSchema } from '@nestjs/platform-fastify';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
@@ -8,11 +7,10 @@ import { Principal } from '../auth/principal';
 import { IfMatch } from '../common/http/if-match';
 import { UuidParam } from '../common/http/params';
 import { DocumentedCreate, DocumentedDelete, DocumentedRead, DocumentedUpdate } from '../common/http/route-docs';
-import { Versioned } from '../common/http/versioned';
+import { RawJson, Versioned } from '../common/http/versioned';
 import { ApiPaginatedResponse } from '../common/pagination/api-paginated-response';
 import { Page } from '../common/pagination/pagination';
 import { CreateGeofenceDto, GeofenceResponseDto, SearchGeofencesQuery, UpdateGeofenceDto } from './geofences.dto';
-import { GEOFENCE_RESPONSE_SCHEMA } from './geofence.mapper';
 import { GeofencesService } from './geofences.service';
 
 @ApiTags('Geofences')
@@ -37,10 +35,9 @@ export class GeofencesController {
   }
 
   @Get(':id')
-  @RouteSchema({ response: { 200: GEOFENCE_RESPONSE_SCHEMA } })
   @Access(AccessScope.CartographyRead)
   @DocumentedRead('A geofence, deleted ones included (ETag header)', GeofenceResponseDto)
-  get(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<Versioned<GeofenceResponseDto>> {
+  get(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<Versioned<RawJson>> {
     return this.geofences.get(principal, id);
   }
 

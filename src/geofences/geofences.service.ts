@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, In, Repository } from 'typeorm';
@@ -12,15 +12,16 @@ import { LatLng, validateRing } from '../common/geometry/polygon';
 import { SanitizerPool } from '../common/html/sanitizer-pool';
 import { containsPattern } from '../common/database/like';
 import { lockOptions, RowLock } from '../common/database/locks';
-import { Versioned } from '../common/http/versioned';
+import { RawJson, Versioned } from '../common/http/versioned';
 import { Page, pageWindow, parseSort, toPage } from '../common/pagination/pagination';
 import { lookupTable } from '../common/safety/own-lookup';
 import { PreparedQueries, PreparedQuery } from '../database/prepared-queries';
 import { TransactionRunner } from '../database/transactions';
 import { FloorsService } from '../floors/floors.service';
+import { GeofenceBodyCache } from './geofence-bodies';
 import { Geofence } from './geofence.entity';
 import { GeofenceChangeHooks } from './geofence-change-hooks';
-import { toGeofenceResponse } from './geofence.mapper';
+import { serializeGeofenceResponse, toGeofenceResponse } from './geofence.mapper';
 import { CreateGeofenceDto, GeofenceResponseDto, SearchGeofencesQuery, UpdateGeofenceDto } from './geofences.dto';
 
 const SORTABLE = lookupTable({
@@ -32,6 +33,11 @@ const SORTABLE = lookupTable({
 
 type SqlParameters = Record<string, string | number>;
 
+/** About 20,000 geofences' bodies of 12-corner rings. */
+const GEOFENCE_BODY_CACHE_BYTES = 32 * 1024 * 1024;
+/** A row changed by other means than the API (by hand in the database) still shows within a minute. */
+const GEOFENCE_BODY_MAX_AGE_MS = 60_000;
+
 /** `"column" IN (:prefix0, :prefix1, ...)` with its parameters. */
 function inList(column: string, prefix: string, values: number[], parameters: SqlParameters): string {
   values.forEach((value, index) => (parameters[`${prefix}${index}`] = value));
@@ -40,7 +46,7 @@ function inList(column: string, prefix: string, values: number[], parameters: Sq
 
 
 @Injectable()
-export class GeofencesService {
+export class GeofencesService implements OnModuleDestroy {
   constructor(
     @InjectRepository(Geofence) private readonly geofences: Repository<Geofence>,
     private readonly buildings: BuildingsService,
@@ -53,17 +59,43 @@ export class GeofencesService {
   ) {
     this.findById = queries.prepare('SELECT * FROM "geofences" WHERE "id" = :id AND "organization_id" = :organizationId');
     this.hydrate = queries.hydrator(Geofence);
+    this.stopListening = revisions.onChange((change) => ('buildings' in change ? this.bodies.invalidateBuildings(change.buildings) : this.bodies.clear()));
   }
 
   private readonly findById: PreparedQuery<Record<string, unknown>>;
   private readonly hydrate: (row: Record<string, unknown>) => Geofence;
+  /**
+   * Bodies of `get`, kept until their building's content changes (announced by the building
+   * revisions on this instance at commit, on the others by notification) or for a minute.
+   */
+  private readonly bodies = new GeofenceBodyCache({ maxBytes: GEOFENCE_BODY_CACHE_BYTES, maxAgeMs: GEOFENCE_BODY_MAX_AGE_MS });
+  private readonly stopListening: () => void;
 
-  /** Deleted geofences are still readable by id. The hottest read: one prepared query. */
-  async get(principal: Principal, id: string): Promise<Versioned<GeofenceResponseDto>> {
+  onModuleDestroy(): void {
+    this.stopListening();
+    this.bodies.clear();
+  }
+
+  /**
+   * Deleted geofences are still readable by id. The hottest read: the body kept by this
+   * process when there is one (no query: the organization and building it belongs to decide
+   * who may see it), else one prepared query, whose body is kept. Nothing is served from or
+   * kept in the cache while changes may go unheard (the notification listener is down).
+   */
+  async get(principal: Principal, id: string): Promise<Versioned<RawJson>> {
+    const reliable = this.revisions.changesReliable;
+    const kept = reliable ? this.bodies.get(id) : undefined;
+    if (kept && kept.organizationId === principal.organizationId) {
+      if (!canSeeBuilding(principal, kept.buildingId)) throw ApiError.notFound('Geofence', id);
+      return new Versioned(new RawJson(kept.body), kept.version);
+    }
+    const ticket = this.bodies.ticket();
     const [row] = await this.findById({ id, organizationId: principal.organizationId });
     const geofence = row ? this.hydrate(row) : undefined;
     if (!geofence || !canSeeBuilding(principal, geofence.buildingId)) throw ApiError.notFound('Geofence', id);
-    return new Versioned(toGeofenceResponse(geofence), geofence.version);
+    const body = Buffer.from(serializeGeofenceResponse(toGeofenceResponse(geofence)));
+    if (reliable) this.bodies.set(id, { organizationId: geofence.organizationId, buildingId: geofence.buildingId, version: geofence.version, body }, ticket);
+    return new Versioned(new RawJson(body), geofence.version);
   }
 
   /**
