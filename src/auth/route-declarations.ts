@@ -1,8 +1,8 @@
 import { Injectable, OnApplicationBootstrap, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { ACCESS_KEY, AccessRequirement } from './decorators/access.decorator';
-import { IS_PUBLIC_KEY } from './decorators/public.decorator';
+import { AccessRequirement } from './decorators/access.decorator';
+import { routeAccess } from './route-access';
 
 export interface RouteDeclaration {
   method: string;
@@ -80,12 +80,10 @@ export class RouteDeclarations implements OnApplicationBootstrap {
         const methodPath = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
         if (methodPath === undefined) continue;
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
-        const targets = [handler, controller];
         routes.push({
           method,
           path: joinPath(Reflect.getMetadata(PATH_METADATA, controller) as string | undefined, methodPath),
-          requirement: this.reflector.getAllAndOverride<AccessRequirement | undefined>(ACCESS_KEY, targets),
-          isPublic: this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets) === true,
+          ...routeAccess(this.reflector, handler, controller),
         });
       }
     }

@@ -3,14 +3,14 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../common/errors/api-error';
-import { ACCESS_KEY, AccessRequirement } from '../decorators/access.decorator';
-import { IS_PUBLIC_KEY } from '../decorators/public.decorator';
+import { AccessRequirement } from '../decorators/access.decorator';
 import { JWT_KEY } from '../jwt-key';
 import { CredentialKind, Principal } from '../principal';
 import { csrfFailure, sessionCookieToken } from '../session/dashboard-session';
 import type { KeyObject } from 'node:crypto';
 import { CredentialCacheService } from '../credential-cache.service';
 import { sha256Hex } from '../secrets';
+import { routeAccess } from '../route-access';
 import { StreamTicketsService } from '../stream-tickets.service';
 
 /** Marks a request whose credentials were checked before its body was read (see early-authentication.ts). */
@@ -98,11 +98,11 @@ export class AuthenticationGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): Promise<boolean> | boolean {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets)) return true;
+    const { isPublic, requirement } = routeAccess(this.reflector, context.getHandler(), context.getClass());
+    if (isPublic) return true;
     // Already authenticated, by these same strategies, before the body was read.
     if ((context.switchToHttp().getRequest<FastifyRequest>() as AuthenticatedEarly)[AUTHENTICATED_EARLY]) return true;
-    return this.authenticate(context, this.reflector.getAllAndOverride<AccessRequirement | undefined>(ACCESS_KEY, targets));
+    return this.authenticate(context, requirement);
   }
 
   /** Runs the Passport strategy the request's headers call for; the principal lands in `request.user`. */

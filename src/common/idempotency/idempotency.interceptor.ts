@@ -2,8 +2,8 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
-import { ACCESS_KEY, AccessRequirement } from '../../auth/decorators/access.decorator';
 import { Principal } from '../../auth/principal';
+import { routeAccess } from '../../auth/route-access';
 import { transactionEpilogue } from '../../database/transaction-epilogue';
 import { etagOf } from '../database/optimistic';
 import { ApiError } from '../errors/api-error';
@@ -28,7 +28,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
     const header = request.headers[IDEMPOTENCY_HEADER];
     if (header === undefined || request.method !== 'POST' || !request.user) return next.handle();
-    const requirement = this.reflector.getAllAndOverride<AccessRequirement | undefined>(ACCESS_KEY, [context.getHandler(), context.getClass()]);
+    const { requirement } = routeAccess(this.reflector, context.getHandler(), context.getClass());
     if (requirement?.tokenExchange) return next.handle();
     return from(this.handle(context, next, request, request.user, header));
   }
