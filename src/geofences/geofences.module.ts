@@ -1,7 +1,9 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BuildingsModule } from '../buildings/buildings.module';
+import { metricsRegistry } from '../common/metrics/metrics.registry';
 import { FloorsModule } from '../floors/floors.module';
+import { registerGeofenceBodyMetrics } from './geofence-bodies.metrics';
 import { Geofence } from './geofence.entity';
 import { GeofenceChangeHooks } from './geofence-change-hooks';
 import { GeofencesController } from './geofences.controller';
@@ -13,4 +15,8 @@ import { GeofencesService } from './geofences.service';
   providers: [GeofencesService, GeofenceChangeHooks],
   exports: [GeofencesService, GeofenceChangeHooks],
 })
-export class GeofencesModule {}
+export class GeofencesModule implements OnModuleInit {
+  onModuleInit(): void {
+    registerGeofenceBodyMetrics(metricsRegistry);
+  }
+}

@@ -19,6 +19,7 @@ import { PreparedQueries, PreparedQuery } from '../database/prepared-queries';
 import { TransactionRunner } from '../database/transactions';
 import { FloorsService } from '../floors/floors.service';
 import { GeofenceBodyCache } from './geofence-bodies';
+import { liveGeofenceBodyCaches } from './geofence-bodies.metrics';
 import { Geofence } from './geofence.entity';
 import { GeofenceChangeHooks } from './geofence-change-hooks';
 import { serializeGeofenceResponse, toGeofenceResponse } from './geofence.mapper';
@@ -60,6 +61,7 @@ export class GeofencesService implements OnModuleDestroy {
     this.findById = queries.prepare('SELECT * FROM "geofences" WHERE "id" = :id AND "organization_id" = :organizationId');
     this.hydrate = queries.hydrator(Geofence);
     this.stopListening = revisions.onChange((change) => ('buildings' in change ? this.bodies.invalidateBuildings(change.buildings) : this.bodies.clear()));
+    liveGeofenceBodyCaches.add(this.bodies);
   }
 
   private readonly findById: PreparedQuery<Record<string, unknown>>;
@@ -73,6 +75,7 @@ export class GeofencesService implements OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.stopListening();
+    liveGeofenceBodyCaches.delete(this.bodies);
     this.bodies.clear();
   }
 

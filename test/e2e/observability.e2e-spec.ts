@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/auth/permissions';
 import { startMetricsServer } from '../../src/common/metrics/metrics.http';
 import { asApiKey, asBearer, createApiKey, createOrganization, passwordTokens } from '../support/auth';
-import { signUp } from '../support/cartography';
+import { createGeofence, createSite, signUp } from '../support/cartography';
 import { createTestApp, TestApp, testDatabaseKind } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -97,6 +97,24 @@ describe('/metrics', () => {
     expect(valueOf(samples, 'cartograph_webhook_attempts_total', { outcome: 'failed' })).toBeGreaterThanOrEqual(1);
     expect(valueOf(samples, 'cartograph_webhook_queue_depth')).toBeGreaterThanOrEqual(1);
     expect(valueOf(samples, 'cartograph_webhook_oldest_pending_age_seconds')).toBeGreaterThanOrEqual(0);
+  });
+
+  it('reports the geofence bodies kept for GET by id (issue 16: hit rate and size)', async () => {
+    const org = await createOrganization(t, 'Metrics bodies');
+    const auth = asBearer((await passwordTokens(t, org.email, org.password)).access_token);
+    const site = await createSite(t, auth);
+    const geofence = await createGeofence(t, auth, site.place);
+    const scrape = async () => parseMetrics((await t.http.get('/metrics').set(asBearer(METRICS_TOKEN)).expect(200)).text);
+    const before = await scrape();
+    const hits = valueOf(before, 'cartograph_geofence_body_cache_lookups_total', { result: 'hit' }) ?? 0;
+    const misses = valueOf(before, 'cartograph_geofence_body_cache_lookups_total', { result: 'miss' }) ?? 0;
+    // A miss that keeps the body, then two hits.
+    for (let i = 0; i < 3; i++) await t.http.get(`/api/v1/geofences/${geofence.id}`).set(auth).expect(200);
+    const after = await scrape();
+    expect(valueOf(after, 'cartograph_geofence_body_cache_lookups_total', { result: 'miss' })).toBe(misses + 1);
+    expect(valueOf(after, 'cartograph_geofence_body_cache_lookups_total', { result: 'hit' })).toBe(hits + 2);
+    expect(valueOf(after, 'cartograph_geofence_body_cache_entries')).toBeGreaterThanOrEqual(1);
+    expect(valueOf(after, 'cartograph_geofence_body_cache_bytes')).toBeGreaterThan(100);
   });
 
   it('counts successful attempts and dead deliveries (issue 13: successes, dead)', async () => {
