@@ -9,6 +9,16 @@ import { rollupDelta, SlotTotals, TrackPoint } from './position-rollup-math';
 import { Dialect, timestampParameter, valuesList } from './position-sql';
 import { ADVISORY_LOCKS, tryLockXact } from '../database/advisory-locks';
 
+/**
+ * A device's newest stored fix, read under the devices' lock before a batch stores its own:
+ * its time (`devices.last_time`, which every history write moves forward with it) and the
+ * building of the history row at that time (undefined when retention removed that row).
+ */
+export interface LatestStoredFix {
+  time: number;
+  buildingId: number | null | undefined;
+}
+
 /** The part of an accepted fix the rollups need (the ingest's AcceptedFix has it). */
 export interface RollupFix {
   deviceId: string;
@@ -117,8 +127,11 @@ export class PositionRollups {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
   }
 
-  /** `fixes` ordered by device, then time (as the ingest orders them). */
-  async record(manager: EntityManager, organizationId: string, fixes: ReadonlyArray<RollupFix>): Promise<void> {
+  /**
+   * `fixes` ordered by device, then time (as the ingest orders them); `latest` holds the newest
+   * stored fix of every device that has one (a device absent from it has no history yet).
+   */
+  async record(manager: EntityManager, organizationId: string, fixes: ReadonlyArray<RollupFix>, latest: ReadonlyMap<string, LatestStoredFix>): Promise<void> {
     // Per device, its first and last new fix (the batch is ordered by device, then time).
     const windows: Array<{ deviceId: string; lo: number; hi: number; added: TrackPoint[] }> = [];
     for (const fix of fixes) {
@@ -131,7 +144,18 @@ export class PositionRollups {
       }
     }
     if (!windows.some((window) => window.added.some((point) => point.buildingId !== null))) return;
-    const stored = await this.neighbours(manager, organizationId, windows);
+    // No stored fix is newer than a device's latest, so a device reporting forward in time (the
+    // usual case) pairs with that one fix at most: no history read. Only a batch that lands among
+    // or before stored fixes reads its neighbours.
+    const stored = new Map<string, TrackPoint[]>();
+    const amongStored: typeof windows = [];
+    for (const window of windows) {
+      const head = latest.get(window.deviceId);
+      if (!head || head.time < window.lo - SESSION_GAP_MS) continue;
+      if (head.time < window.lo && head.buildingId !== undefined) stored.set(window.deviceId, [{ time: head.time, buildingId: head.buildingId }]);
+      else amongStored.push(window);
+    }
+    if (amongStored.length > 0) for (const [deviceId, track] of await this.neighbours(manager, organizationId, amongStored)) stored.set(deviceId, track);
     const rows: Array<SlotTotals & { deviceId: string }> = [];
     for (const window of windows) {
       for (const totals of rollupDelta(stored.get(window.deviceId) ?? [], window.added)) rows.push({ ...totals, deviceId: window.deviceId });

@@ -2,12 +2,10 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Notifications } from '../../database/notifications';
-import { parseDatabaseTimestamp } from '../../common/database/raw-values';
 import { TransactionRunner } from '../../database/transactions';
 import { WebhookDeliveriesService } from '../../delivery/webhooks/webhook-deliveries.service';
-import { PreparedQueries } from '../../database/prepared-queries';
 import { GeofenceChange, GeofenceChangeHooks } from '../../geofences/geofence-change-hooks';
-import { Dialect, namedList, timestampParameter, valuesList } from '../../positions/position-sql';
+import { Dialect, timestampParameter, valuesList } from '../../positions/position-sql';
 import { LatLng, ProjectedRing, projectRing, signedDistance } from '../engine/classify';
 import { effectiveRules, GeofenceRules } from '../engine/rules';
 import { couldStartVisit, FixPosition, initialVisitState, nextDeadline, Observation, onDeadline, onFenceChanged, onFenceCreated, onFix, Transition, VisitEvent, VisitState } from '../engine/visit-state';
@@ -126,7 +124,6 @@ export class GeofenceEvaluator implements OnModuleInit {
     private readonly deliveries: WebhookDeliveriesService,
     private readonly notifications: Notifications,
     private readonly changeHooks: GeofenceChangeHooks,
-    private readonly queries: PreparedQueries,
   ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
   }
@@ -230,7 +227,9 @@ export class GeofenceEvaluator implements OnModuleInit {
    * Contract 7.2 at ingest: each fix, in order, against the live fences of its floor and the
    * fences the device already has a state with. Late fixes and fixes over `max_accuracy_m`
    * drive nothing (the engine decides). Call it inside the transaction that stores the
-   * fixes, after `lockDevices`. Returns the events fired, in seq order.
+   * fixes, after `lockDevices`. `lastEvaluated`: each device's last evaluated fix time, read
+   * before the batch stored its own (a fix older than it is late for every fence, also one the
+   * device has no state row with). Returns the events fired, in seq order.
    */
   async evaluateFixes(
     manager: EntityManager,
@@ -270,28 +269,6 @@ export class GeofenceEvaluator implements OnModuleInit {
 
     const pending = this.drive(fixes, states, fences, indexes, matches, lastEvaluated);
     return this.writeOutcome(manager, organizationId, [...states.values()], fences, pending, detectedAt);
-  }
-
-  /**
-   * Each device's last evaluated fix (its latest stored fix: every accepted fix is evaluated),
-   * read before a batch stores its own. `evaluateFixes` takes it: a fix older than it is late
-   * for every fence (7.2), also one the device has no state row with. Call it under `lockDevices`,
-   * in the batch's transaction (prepared statements run on its connection). The id list is padded
-   * to a power of two, so a few prepared statements serve every batch size.
-   */
-  async lastEvaluatedFixes(organizationId: string, deviceIds: readonly string[]): Promise<Map<string, number>> {
-    const times = new Map<string, number>();
-    for (let start = 0; start < deviceIds.length; start += SQL_CHUNK) {
-      const list = namedList('d', deviceIds.slice(start, start + SQL_CHUNK));
-      const rows = await this.queries.cached<{ id: string; last_time: unknown }>(
-        `SELECT id, last_time FROM devices WHERE organization_id = :organizationId AND id IN (${list.sql}) AND last_time IS NOT NULL`,
-      )({ organizationId, ...list.parameters });
-      for (const row of rows) {
-        const time = parseDatabaseTimestamp(row.last_time);
-        if (time) times.set(row.id, time.getTime());
-      }
-    }
-    return times;
   }
 
   /**
