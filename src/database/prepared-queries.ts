@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
-import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
+import { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ambientTransaction } from './ambient-transaction';
 
 export type PreparedQuery<Row> = (parameters: Record<string, string | number | null>) => Promise<Row[]>;
@@ -129,6 +129,17 @@ export class PreparedQueries {
       this.statements.set(name, statement);
     }
     return statement.all(...values);
+  }
+
+  /**
+   * A statement (`$n` placeholders on PostgreSQL) in the transaction of `manager`: as a named
+   * prepared statement on its connection when it is the ambient one (TransactionRunner's), so
+   * PostgreSQL parses and plans a fixed text once per connection; otherwise, and on SQLite,
+   * through the manager.
+   */
+  inTransaction(manager: EntityManager, name: string, text: string, values: unknown[]): Promise<unknown> {
+    if (this.dataSource.options.type === 'postgres' && ambientTransaction.getStore() === manager) return this.execute(name, text, values);
+    return manager.query(text, values);
   }
 
   private onTransactionConnection(connection: PgPool, name: string, text: string, values: unknown[]): Promise<unknown[]> {

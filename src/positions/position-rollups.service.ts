@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { appConfig, AppConfig } from '../config/app.config';
+import { PreparedQueries } from '../database/prepared-queries';
 import { TransactionRunner } from '../database/transactions';
 import { SESSION_GAP_MS } from '../reports/session-mark';
 import { rollupDelta, SlotTotals, TrackPoint } from './position-rollup-math';
@@ -123,6 +124,7 @@ export class PositionRollups {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     private readonly transactions: TransactionRunner,
+    private readonly queries: PreparedQueries,
   ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
   }
@@ -167,7 +169,7 @@ export class PositionRollups {
         const values = [row.buildingId, row.deviceId, row.slot, row.fixes, row.firstMs, row.lastMs, row.positionedMs];
         for (let c = 0; c < 7; c++) columns[c].push(values[c]);
       }
-      await manager.query(POSTGRES_UPSERT, [organizationId, ...columns]);
+      await this.queries.inTransaction(manager, 'cg_rollups_upsert', POSTGRES_UPSERT, [organizationId, ...columns]);
     } else {
       const values: unknown[] = [];
       for (const row of rows) values.push(organizationId, row.buildingId, row.deviceId, row.slot, row.fixes, row.firstMs, row.lastMs, row.positionedMs);

@@ -317,19 +317,23 @@ export class PositionsIngestService {
     return latest;
   }
 
-  /** One statement for the history and the devices: every column as one array, so its text never changes. */
+  /**
+   * One statement for the history and the devices: every column as one array, so its text
+   * never changes and it runs as a named prepared statement (parsed and planned once per connection). Times go as ISO text: pg's own formatting of a
+   * Date, per element, cost more than the rest of the parameters.
+   */
   private async storeOnPostgres(manager: EntityManager, organizationId: string, fixes: AcceptedFix[], latest: AcceptedFix[]): Promise<void> {
     const history: unknown[][] = Array.from({ length: 11 }, () => []);
     for (const fix of fixes) {
-      const row = [fix.deviceId, new Date(fix.time), fix.userId, fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw];
+      const row = [fix.deviceId, new Date(fix.time).toISOString(), fix.userId, fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw];
       for (let c = 0; c < 11; c++) history[c].push(row[c]);
     }
     const devices: unknown[][] = Array.from({ length: 12 }, () => []);
     for (const fix of latest) {
-      const row = [fix.deviceId, fix.deviceCode, fix.userId, new Date(fix.time), fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw];
+      const row = [fix.deviceId, fix.deviceCode, fix.userId, new Date(fix.time).toISOString(), fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw];
       for (let c = 0; c < 12; c++) devices[c].push(row[c]);
     }
-    await manager.query(POSTGRES_BATCH_STORE, [organizationId, new Date(), ...history, ...devices]);
+    await this.queries.inTransaction(manager, 'cg_ingest_batch_store', POSTGRES_BATCH_STORE, [organizationId, new Date().toISOString(), ...history, ...devices]);
   }
 
   /** SQLite: multi-row statements (this process's transactions run one at a time). */

@@ -115,7 +115,7 @@ function normalized(pending: PendingEvent[], states: Map<string, StoredState>) {
   return { events, finalStates };
 }
 
-const evaluator = new GeofenceEvaluator({ options: { type: 'sqlite' } } as never, null as never, null as never, null as never, null as never, null as never);
+const evaluator = new GeofenceEvaluator({ options: { type: 'sqlite' } } as never, null as never, null as never, null as never, null as never, null as never, null as never);
 
 describe('the evaluator drive', () => {
   it('fires exactly what running every candidate fence through the machine fires (property)', () => {

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Notifications } from '../../database/notifications';
 import { TransactionRunner } from '../../database/transactions';
 import { WebhookDeliveriesService } from '../../delivery/webhooks/webhook-deliveries.service';
+import { PreparedQueries } from '../../database/prepared-queries';
 import { GeofenceChange, GeofenceChangeHooks } from '../../geofences/geofence-change-hooks';
 import { Dialect, timestampParameter, valuesList } from '../../positions/position-sql';
 import { LatLng, ProjectedRing, projectRing, signedDistance } from '../engine/classify';
@@ -104,6 +105,13 @@ interface FenceRow {
   rules: string | Partial<GeofenceRules> | null;
 }
 
+const STATES_UPSERT_TAIL = `ON CONFLICT (organization_id, device_id, geofence_id) DO UPDATE SET phase = excluded.phase, visit_id = excluded.visit_id,
+  state = excluded.state, next_deadline_at = excluded.next_deadline_at, updated_at = excluded.updated_at`;
+/** $1 organization, $2..$7 the columns from device_id to next_deadline_at as arrays, $8 now. */
+const POSTGRES_STATES_UPSERT = `INSERT INTO geofence_states (organization_id, device_id, geofence_id, phase, visit_id, state, next_deadline_at, updated_at)
+  SELECT $1::uuid, s.*, $8::timestamptz FROM unnest($2::varchar[], $3::uuid[], $4::varchar[], $5::varchar[], $6::text[], $7::timestamptz[]) AS s
+  ${STATES_UPSERT_TAIL}`;
+
 const parsedJson = <T>(value: string | T): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 const SQL_CHUNK = 500;
 const pairKey = (deviceId: string, fenceId: string) => `${deviceId}\u0000${fenceId}`;
@@ -124,6 +132,7 @@ export class GeofenceEvaluator implements OnModuleInit {
     private readonly deliveries: WebhookDeliveriesService,
     private readonly notifications: Notifications,
     private readonly changeHooks: GeofenceChangeHooks,
+    private readonly queries: PreparedQueries,
   ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
   }
@@ -579,15 +588,21 @@ export class GeofenceEvaluator implements OnModuleInit {
         this.stamp(now),
       ]);
     }
-    for (let start = 0; start < upserts.length; start += SQL_CHUNK) {
-      const chunk = upserts.slice(start, start + SQL_CHUNK);
-      await manager.query(
-        `INSERT INTO geofence_states (organization_id, device_id, geofence_id, phase, visit_id, state, next_deadline_at, updated_at)
-         VALUES ${valuesList(this.dialect, chunk.length, 8)}
-         ON CONFLICT (organization_id, device_id, geofence_id) DO UPDATE SET phase = excluded.phase, visit_id = excluded.visit_id,
-           state = excluded.state, next_deadline_at = excluded.next_deadline_at, updated_at = excluded.updated_at`,
-        chunk.flat(),
-      );
+    if (this.dialect === 'postgres' && upserts.length > 0) {
+      // Every column as one array: one text for every batch, a named statement on the transaction's connection.
+      const columns: unknown[][] = Array.from({ length: 6 }, () => []);
+      for (const row of upserts) for (let c = 0; c < 6; c++) columns[c].push(row[c + 1]);
+      await this.queries.inTransaction(manager, 'cg_geofence_states_upsert', POSTGRES_STATES_UPSERT, [organizationId, ...columns, this.stamp(now)]);
+    } else {
+      for (let start = 0; start < upserts.length; start += SQL_CHUNK) {
+        const chunk = upserts.slice(start, start + SQL_CHUNK);
+        await manager.query(
+          `INSERT INTO geofence_states (organization_id, device_id, geofence_id, phase, visit_id, state, next_deadline_at, updated_at)
+           VALUES ${valuesList(this.dialect, chunk.length, 8)}
+           ${STATES_UPSERT_TAIL}`,
+          chunk.flat(),
+        );
+      }
     }
     for (let start = 0; start < deletes.length; start += SQL_CHUNK) {
       const chunk = deletes.slice(start, start + SQL_CHUNK);
