@@ -4,9 +4,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Notifications } from '../../database/notifications';
 import { TransactionRunner } from '../../database/transactions';
 import { WebhookDeliveriesService } from '../../delivery/webhooks/webhook-deliveries.service';
+import { ambientTransaction } from '../../database/ambient-transaction';
 import { PreparedQueries } from '../../database/prepared-queries';
 import { GeofenceChange, GeofenceChangeHooks } from '../../geofences/geofence-change-hooks';
-import { Dialect, timestampParameter, valuesList } from '../../positions/position-sql';
+import { Dialect, memoized, namedList, timestampParameter, valuesList } from '../../positions/position-sql';
 import { LatLng, ProjectedRing, projectRing, signedDistance } from '../engine/classify';
 import { effectiveRules, GeofenceRules } from '../engine/rules';
 import { couldStartVisit, FixPosition, initialVisitState, nextDeadline, Observation, onDeadline, onFenceChanged, onFenceCreated, onFix, Transition, VisitEvent, VisitState } from '../engine/visit-state';
@@ -520,12 +521,12 @@ export class GeofenceEvaluator implements OnModuleInit {
   private async loadStates(manager: EntityManager, organizationId: string, deviceIds: string[]): Promise<Map<string, StoredState>> {
     const states = new Map<string, StoredState>();
     for (let start = 0; start < deviceIds.length; start += SQL_CHUNK) {
-      const rows = (await manager.query(
-        ...this.transactions.escape('SELECT device_id, geofence_id, state FROM geofence_states WHERE organization_id = :organizationId AND device_id IN (:...deviceIds)', {
-          organizationId,
-          deviceIds: deviceIds.slice(start, start + SQL_CHUNK),
-        }),
-      )) as Array<{ device_id: string; geofence_id: string; state: string }>;
+      const list = namedList('d', deviceIds.slice(start, start + SQL_CHUNK));
+      const rows = await this.readInTransaction<{ device_id: string; geofence_id: string; state: string }>(
+        manager,
+        `SELECT device_id, geofence_id, state FROM geofence_states WHERE organization_id = :organizationId AND device_id IN (${list.sql})`,
+        { organizationId, ...list.parameters },
+      );
       for (const row of rows) {
         // The row holds the engine's state plus the user of the last fix.
         const { userId, ...state } = JSON.parse(row.state) as VisitState & { userId?: string | null };
@@ -533,6 +534,16 @@ export class GeofenceEvaluator implements OnModuleInit {
       }
     }
     return states;
+  }
+
+  /**
+   * A read in the transaction of `manager`: a prepared statement (padded id lists keep its
+   * shapes few) when that is the ambient transaction, whose connection PreparedQueries uses;
+   * otherwise through the manager.
+   */
+  private async readInTransaction<Row>(manager: EntityManager, sql: string, parameters: Record<string, string | number>): Promise<Row[]> {
+    if (ambientTransaction.getStore() === manager) return this.queries.cached<Row>(sql)(parameters);
+    return (await manager.query(...this.transactions.escape(sql, parameters))) as Row[];
   }
 
   /** The live fences among `ids` with their effective rules (deleted and other organizations' fences are absent). */
@@ -596,12 +607,13 @@ export class GeofenceEvaluator implements OnModuleInit {
     } else {
       for (let start = 0; start < upserts.length; start += SQL_CHUNK) {
         const chunk = upserts.slice(start, start + SQL_CHUNK);
-        await manager.query(
-          `INSERT INTO geofence_states (organization_id, device_id, geofence_id, phase, visit_id, state, next_deadline_at, updated_at)
+        const sql = memoized(
+          `geofence_states:${this.dialect}:${chunk.length}`,
+          () => `INSERT INTO geofence_states (organization_id, device_id, geofence_id, phase, visit_id, state, next_deadline_at, updated_at)
            VALUES ${valuesList(this.dialect, chunk.length, 8)}
            ${STATES_UPSERT_TAIL}`,
-          chunk.flat(),
         );
+        await manager.query(sql, chunk.flat());
       }
     }
     for (let start = 0; start < deletes.length; start += SQL_CHUNK) {
