@@ -542,7 +542,8 @@ export class GeofenceEvaluator implements OnModuleInit {
    * otherwise through the manager.
    */
   private async readInTransaction<Row>(manager: EntityManager, sql: string, parameters: Record<string, string | number>): Promise<Row[]> {
-    if (ambientTransaction.getStore() === manager) return this.queries.cached<Row>(sql)(parameters);
+    // SQLite only: on PostgreSQL the named statement's generic plan cost more than planning each read.
+    if (this.dialect === 'sqlite' && ambientTransaction.getStore() === manager) return this.queries.cached<Row>(sql)(parameters);
     return (await manager.query(...this.transactions.escape(sql, parameters))) as Row[];
   }
 
