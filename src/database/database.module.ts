@@ -5,6 +5,7 @@ import { MigrationsRunner } from './migrations.runner';
 import { Notifications } from './notifications';
 import { PreparedQueries } from './prepared-queries';
 import { ReportQueries } from './report-queries';
+import { SqliteCheckpointer } from './sqlite-checkpointer';
 import { TransactionRunner } from './transactions';
 import { buildDataSourceOptions } from './typeorm-options';
 
@@ -22,7 +23,7 @@ import { buildDataSourceOptions } from './typeorm-options';
       }),
     }),
   ],
-  providers: [TransactionRunner, MigrationsRunner, PreparedQueries, Notifications, ReportQueries],
+  providers: [TransactionRunner, MigrationsRunner, PreparedQueries, Notifications, ReportQueries, SqliteCheckpointer],
   exports: [TransactionRunner, PreparedQueries, Notifications, ReportQueries],
 })
 export class DatabaseModule {}

@@ -3,11 +3,22 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { appConfig, AppConfig } from '../config/app.config';
+import { PreparedQueries } from '../database/prepared-queries';
 import { TransactionRunner } from '../database/transactions';
 import { SESSION_GAP_MS } from '../reports/session-mark';
 import { rollupDelta, SlotTotals, TrackPoint } from './position-rollup-math';
 import { Dialect, timestampParameter, valuesList } from './position-sql';
 import { ADVISORY_LOCKS, tryLockXact } from '../database/advisory-locks';
+
+/**
+ * A device's newest stored fix, read under the devices' lock before a batch stores its own:
+ * its time (`devices.last_time`, which every history write moves forward with it) and the
+ * building of the history row at that time (undefined when retention removed that row).
+ */
+export interface LatestStoredFix {
+  time: number;
+  buildingId: number | null | undefined;
+}
 
 /** The part of an accepted fix the rollups need (the ingest's AcceptedFix has it). */
 export interface RollupFix {
@@ -113,12 +124,16 @@ export class PositionRollups {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     private readonly transactions: TransactionRunner,
+    private readonly queries: PreparedQueries,
   ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
   }
 
-  /** `fixes` ordered by device, then time (as the ingest orders them). */
-  async record(manager: EntityManager, organizationId: string, fixes: ReadonlyArray<RollupFix>): Promise<void> {
+  /**
+   * `fixes` ordered by device, then time (as the ingest orders them); `latest` holds the newest
+   * stored fix of every device that has one (a device absent from it has no history yet).
+   */
+  async record(manager: EntityManager, organizationId: string, fixes: ReadonlyArray<RollupFix>, latest: ReadonlyMap<string, LatestStoredFix>): Promise<void> {
     // Per device, its first and last new fix (the batch is ordered by device, then time).
     const windows: Array<{ deviceId: string; lo: number; hi: number; added: TrackPoint[] }> = [];
     for (const fix of fixes) {
@@ -131,7 +146,18 @@ export class PositionRollups {
       }
     }
     if (!windows.some((window) => window.added.some((point) => point.buildingId !== null))) return;
-    const stored = await this.neighbours(manager, organizationId, windows);
+    // No stored fix is newer than a device's latest, so a device reporting forward in time (the
+    // usual case) pairs with that one fix at most: no history read. Only a batch that lands among
+    // or before stored fixes reads its neighbours.
+    const stored = new Map<string, TrackPoint[]>();
+    const amongStored: typeof windows = [];
+    for (const window of windows) {
+      const head = latest.get(window.deviceId);
+      if (!head || head.time < window.lo - SESSION_GAP_MS) continue;
+      if (head.time < window.lo && head.buildingId !== undefined) stored.set(window.deviceId, [{ time: head.time, buildingId: head.buildingId }]);
+      else amongStored.push(window);
+    }
+    if (amongStored.length > 0) for (const [deviceId, track] of await this.neighbours(manager, organizationId, amongStored)) stored.set(deviceId, track);
     const rows: Array<SlotTotals & { deviceId: string }> = [];
     for (const window of windows) {
       for (const totals of rollupDelta(stored.get(window.deviceId) ?? [], window.added)) rows.push({ ...totals, deviceId: window.deviceId });
@@ -143,7 +169,7 @@ export class PositionRollups {
         const values = [row.buildingId, row.deviceId, row.slot, row.fixes, row.firstMs, row.lastMs, row.positionedMs];
         for (let c = 0; c < 7; c++) columns[c].push(values[c]);
       }
-      await manager.query(POSTGRES_UPSERT, [organizationId, ...columns]);
+      await this.queries.inTransaction(manager, 'cg_rollups_upsert', POSTGRES_UPSERT, [organizationId, ...columns]);
     } else {
       const values: unknown[] = [];
       for (const row of rows) values.push(organizationId, row.buildingId, row.deviceId, row.slot, row.fixes, row.firstMs, row.lastMs, row.positionedMs);

@@ -14,13 +14,39 @@ export function epochMsColumn(dialect: Dialect, column: string): string {
   return dialect === 'postgres' ? `CAST(extract(epoch FROM ${column}) * 1000 AS double precision)` : `CAST(round((julianday(${column}) - 2440587.5) * 86400000) AS INTEGER)`;
 }
 
+/** SQLite texts made lately: a batch's rows share "now", and its fixes and deadlines few times. */
+const recentStamps = new Map<number, string>();
+
 export function timestampParameter(dialect: Dialect, epochMs: number): Date | string {
-  const date = new Date(epochMs);
-  return dialect === 'postgres' ? date : date.toISOString().replace('T', ' ').slice(0, 23);
+  if (dialect === 'postgres') return new Date(epochMs);
+  let text = recentStamps.get(epochMs);
+  if (text === undefined) {
+    if (recentStamps.size >= 256) recentStamps.clear();
+    text = new Date(epochMs).toISOString().replace('T', ' ').slice(0, 23);
+    recentStamps.set(epochMs, text);
+  }
+  return text;
 }
 
-/** `$1, $2` or `?, ?` placeholders for a multi-row VALUES list. */
+const valuesLists = new Map<string, string>();
+
+/**
+ * `$1, $2` or `?, ?` placeholders for a multi-row VALUES list. Each shape is built once: the
+ * same string object each time also spares the statement caches keyed by SQL text from hashing
+ * a new copy of several kilobytes per batch.
+ */
 export function valuesList(dialect: Dialect, rows: number, columns: number, startAt = 1): string {
+  const key = `${dialect}:${rows}:${columns}:${startAt}`;
+  let list = valuesLists.get(key);
+  if (list === undefined) {
+    // Row counts are bounded by the batch limits: a few thousand shapes at most.
+    if (valuesLists.size >= 4096) valuesLists.clear();
+    valuesLists.set(key, (list = buildValuesList(dialect, rows, columns, startAt)));
+  }
+  return list;
+}
+
+function buildValuesList(dialect: Dialect, rows: number, columns: number, startAt: number): string {
   const groups: string[] = [];
   let next = startAt;
   for (let row = 0; row < rows; row++) {
@@ -41,13 +67,18 @@ export function namedList(prefix: string, values: ReadonlyArray<string | number>
   const parameters: Record<string, string | number> = {};
   let size = 1;
   while (size < values.length) size *= 2;
-  const names: string[] = [];
-  for (let index = 0; index < size; index++) {
-    parameters[`${prefix}${index}`] = values[Math.min(index, values.length - 1)];
-    names.push(`:${prefix}${index}`);
+  let shape = namedLists.get(`${prefix}:${size}`);
+  if (shape === undefined) {
+    const names = Array.from({ length: size }, (_, index) => `${prefix}${index}`);
+    shape = { names, sql: `:${names.join(', :')}` };
+    namedLists.set(`${prefix}:${size}`, shape);
   }
-  return { sql: names.join(', '), parameters };
+  for (let index = 0; index < size; index++) parameters[shape.names[index]] = values[Math.min(index, values.length - 1)];
+  return { sql: shape.sql, parameters };
 }
+
+/** The parameter names and SQL of each (prefix, padded size) seen. */
+const namedLists = new Map<string, { names: string[]; sql: string }>();
 
 export const HISTORY_COLUMNS = ['organization_id', 'device_id', 'time', 'user_id', 'building_id', 'floor_id', 'lat', 'lng', 'x', 'y', 'accuracy', 'yaw'] as const;
 
@@ -74,9 +105,20 @@ export const POSTGRES_BATCH_STORE = `WITH history AS (
   FROM unnest($14::varchar[], $15::varchar[], $16::uuid[], $17::timestamptz[], $18::int[], $19::int[], $20::float8[], $21::float8[], $22::float8[], $23::float8[], $24::float8[], $25::float8[]) AS d
   ${DEVICE_UPDATE}`;
 
+const sqliteStatements = new Map<string, string>();
+/** One string object per statement shape (see valuesList); `key` names the shape. */
+export function memoized(key: string, build: () => string): string {
+  let sql = sqliteStatements.get(key);
+  if (sql === undefined) {
+    if (sqliteStatements.size >= 4096) sqliteStatements.clear();
+    sqliteStatements.set(key, (sql = build()));
+  }
+  return sql;
+}
+
 export function sqliteHistoryInsert(rows: number): string {
-  return `INSERT INTO position_history (organization_id, device_id, "time", user_id, building_id, floor_id, lat, lng, x, y, accuracy, yaw)
-  VALUES ${valuesList('sqlite', rows, HISTORY_COLUMNS.length)} ON CONFLICT DO NOTHING`;
+  return memoized(`history:${rows}`, () => `INSERT INTO position_history (organization_id, device_id, "time", user_id, building_id, floor_id, lat, lng, x, y, accuracy, yaw)
+  VALUES ${valuesList('sqlite', rows, HISTORY_COLUMNS.length)} ON CONFLICT DO NOTHING`);
 }
 
 export const DEVICE_COLUMNS = ['organization_id', 'id', 'code', 'user_id', 'last_time', 'building_id', 'floor_id', 'lat', 'lng', 'x', 'y', 'accuracy', 'yaw', 'created_at', 'updated_at'] as const;
@@ -86,6 +128,9 @@ export const DEVICE_COLUMNS = ['organization_id', 'id', 'code', 'user_id', 'last
  * (a late batch) leaves the latest position as it is.
  */
 export function sqliteDeviceUpsert(rows: number): string {
-  return `INSERT INTO devices (${DEVICE_COLUMNS.join(', ')}) VALUES ${valuesList('sqlite', rows, DEVICE_COLUMNS.length)}
-  ${DEVICE_UPDATE}`;
+  return memoized(
+    `devices:${rows}`,
+    () => `INSERT INTO devices (${DEVICE_COLUMNS.join(', ')}) VALUES ${valuesList('sqlite', rows, DEVICE_COLUMNS.length)}
+  ${DEVICE_UPDATE}`,
+  );
 }

@@ -16,9 +16,9 @@ import { announcePositionChanges } from '../delivery/streams/position-changes';
 import { GeofenceEventBody } from '../geofencing/events/geofence-event';
 import { GeofenceEvaluator } from '../geofencing/events/geofence-evaluator.service';
 import { BatchShapeError, BatchTooLargeError, batchItems, ItemRejection, MAX_BATCH_ITEMS, orderAndDeduplicate, readItem, ReportedFix } from './position-batch';
-import { Dialect, DEVICE_COLUMNS, namedList, POSTGRES_BATCH_STORE, sqliteDeviceUpsert, sqliteHistoryInsert, timestampParameter } from './position-sql';
+import { Dialect, DEVICE_COLUMNS, epochMsColumn, namedList, POSTGRES_BATCH_STORE, sqliteDeviceUpsert, sqliteHistoryInsert, timestampParameter } from './position-sql';
 
-import { PositionRollups } from './position-rollups.service';
+import { LatestStoredFix, PositionRollups } from './position-rollups.service';
 import { PositionsRetention } from './positions-retention.service';
 
 /** A fix with its references checked and both coordinate systems filled in where a building is known. */
@@ -63,6 +63,8 @@ const DAY_MS = 86_400_000;
 
 /** SQLite takes at most 32,766 parameters per statement; 500 rows of 12 stay far below. */
 const SQLITE_ROWS_PER_INSERT = 500;
+/** Devices per read of their latest fixes (an IN list of at most this many parameters). */
+const SQL_CHUNK = 500;
 
 @Injectable()
 export class PositionsIngestService {
@@ -267,13 +269,16 @@ export class PositionsIngestService {
         organizationId,
         latest.map((fix) => fix.deviceId),
       );
-      // Before the devices' rows move on: what each device's last evaluated fix was (the late rule of 7.2).
-      const lastEvaluated = await this.geofences.lastEvaluatedFixes(
+      // Before the devices' rows move on: each device's newest stored fix. It is its last evaluated
+      // fix (the late rule of 7.2: every accepted fix is evaluated) and the rollups' neighbour.
+      const stored = await this.latestStoredFixes(
         organizationId,
         latest.map((fix) => fix.deviceId),
       );
+      const lastEvaluated = new Map<string, number>();
+      for (const [deviceId, head] of stored) lastEvaluated.set(deviceId, head.time);
       // Before the history rows: it reads the stored neighbours the batch lands between.
-      await this.rollups.record(manager, organizationId, fixes);
+      await this.rollups.record(manager, organizationId, fixes, stored);
       if (this.dialect === 'postgres') await this.storeOnPostgres(manager, organizationId, fixes, latest);
       else await this.storeOnSqlite(manager, organizationId, fixes, latest);
       return this.geofences.evaluateFixes(manager, organizationId, fixes, Date.now(), lastEvaluated);
@@ -286,19 +291,49 @@ export class PositionsIngestService {
     );
   }
 
-  /** One statement for the history and the devices: every column as one array, so its text never changes. */
+  /**
+   * Each device's newest stored fix: `devices.last_time` (the history's newest time: both are
+   * written together and the device's only moves forward) and the building of the history row
+   * at that time. Call it under the devices' lock, in the batch's transaction (prepared
+   * statements run on its connection). The id list is padded to a power of two, so a few
+   * prepared statements serve every batch size.
+   */
+  private async latestStoredFixes(organizationId: string, deviceIds: readonly string[]): Promise<Map<string, LatestStoredFix>> {
+    const latest = new Map<string, LatestStoredFix>();
+    for (let start = 0; start < deviceIds.length; start += SQL_CHUNK) {
+      const list = namedList('d', deviceIds.slice(start, start + SQL_CHUNK));
+      const rows = await this.queries.cached<{ id: string; time: number | string | null; building_id: number | null; in_history: number | string }>(
+        `SELECT d.id, ${epochMsColumn(this.dialect, 'd.last_time')} AS time, h.building_id, CASE WHEN h.device_id IS NULL THEN 0 ELSE 1 END AS in_history
+         FROM devices d LEFT JOIN position_history h ON h.organization_id = d.organization_id AND h.device_id = d.id AND h."time" = d.last_time
+         WHERE d.organization_id = :organizationId AND d.id IN (${list.sql})`,
+      )({ organizationId, ...list.parameters });
+      for (const row of rows) {
+        // Filtered here: in the WHERE clause, SQLite scanned the organization's last_time index instead of looking the ids up.
+        if (row.time === null) continue;
+        const buildingId = Number(row.in_history) === 1 ? (row.building_id === null ? null : Number(row.building_id)) : undefined;
+        latest.set(row.id, { time: Number(row.time), buildingId });
+      }
+    }
+    return latest;
+  }
+
+  /**
+   * One statement for the history and the devices: every column as one array, so its text
+   * never changes and it runs as a named prepared statement (parsed and planned once per connection). Times go as ISO text: pg's own formatting of a
+   * Date, per element, cost more than the rest of the parameters.
+   */
   private async storeOnPostgres(manager: EntityManager, organizationId: string, fixes: AcceptedFix[], latest: AcceptedFix[]): Promise<void> {
     const history: unknown[][] = Array.from({ length: 11 }, () => []);
     for (const fix of fixes) {
-      const row = [fix.deviceId, new Date(fix.time), fix.userId, fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw];
+      const row = [fix.deviceId, new Date(fix.time).toISOString(), fix.userId, fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw];
       for (let c = 0; c < 11; c++) history[c].push(row[c]);
     }
     const devices: unknown[][] = Array.from({ length: 12 }, () => []);
     for (const fix of latest) {
-      const row = [fix.deviceId, fix.deviceCode, fix.userId, new Date(fix.time), fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw];
+      const row = [fix.deviceId, fix.deviceCode, fix.userId, new Date(fix.time).toISOString(), fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw];
       for (let c = 0; c < 12; c++) devices[c].push(row[c]);
     }
-    await manager.query(POSTGRES_BATCH_STORE, [organizationId, new Date(), ...history, ...devices]);
+    await this.queries.inTransaction(manager, 'cg_ingest_batch_store', POSTGRES_BATCH_STORE, [organizationId, new Date().toISOString(), ...history, ...devices]);
   }
 
   /** SQLite: multi-row statements (this process's transactions run one at a time). */

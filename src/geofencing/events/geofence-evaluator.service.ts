@@ -2,12 +2,12 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Notifications } from '../../database/notifications';
-import { parseDatabaseTimestamp } from '../../common/database/raw-values';
 import { TransactionRunner } from '../../database/transactions';
 import { WebhookDeliveriesService } from '../../delivery/webhooks/webhook-deliveries.service';
+import { ambientTransaction } from '../../database/ambient-transaction';
 import { PreparedQueries } from '../../database/prepared-queries';
 import { GeofenceChange, GeofenceChangeHooks } from '../../geofences/geofence-change-hooks';
-import { Dialect, namedList, timestampParameter, valuesList } from '../../positions/position-sql';
+import { Dialect, memoized, namedList, timestampParameter, valuesList } from '../../positions/position-sql';
 import { LatLng, ProjectedRing, projectRing, signedDistance } from '../engine/classify';
 import { effectiveRules, GeofenceRules } from '../engine/rules';
 import { couldStartVisit, FixPosition, initialVisitState, nextDeadline, Observation, onDeadline, onFenceChanged, onFenceCreated, onFix, Transition, VisitEvent, VisitState } from '../engine/visit-state';
@@ -105,6 +105,13 @@ interface FenceRow {
   geometric: string | LatLng[];
   rules: string | Partial<GeofenceRules> | null;
 }
+
+const STATES_UPSERT_TAIL = `ON CONFLICT (organization_id, device_id, geofence_id) DO UPDATE SET phase = excluded.phase, visit_id = excluded.visit_id,
+  state = excluded.state, next_deadline_at = excluded.next_deadline_at, updated_at = excluded.updated_at`;
+/** $1 organization, $2..$7 the columns from device_id to next_deadline_at as arrays, $8 now. */
+const POSTGRES_STATES_UPSERT = `INSERT INTO geofence_states (organization_id, device_id, geofence_id, phase, visit_id, state, next_deadline_at, updated_at)
+  SELECT $1::uuid, s.*, $8::timestamptz FROM unnest($2::varchar[], $3::uuid[], $4::varchar[], $5::varchar[], $6::text[], $7::timestamptz[]) AS s
+  ${STATES_UPSERT_TAIL}`;
 
 const parsedJson = <T>(value: string | T): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 const SQL_CHUNK = 500;
@@ -230,7 +237,9 @@ export class GeofenceEvaluator implements OnModuleInit {
    * Contract 7.2 at ingest: each fix, in order, against the live fences of its floor and the
    * fences the device already has a state with. Late fixes and fixes over `max_accuracy_m`
    * drive nothing (the engine decides). Call it inside the transaction that stores the
-   * fixes, after `lockDevices`. Returns the events fired, in seq order.
+   * fixes, after `lockDevices`. `lastEvaluated`: each device's last evaluated fix time, read
+   * before the batch stored its own (a fix older than it is late for every fence, also one the
+   * device has no state row with). Returns the events fired, in seq order.
    */
   async evaluateFixes(
     manager: EntityManager,
@@ -270,28 +279,6 @@ export class GeofenceEvaluator implements OnModuleInit {
 
     const pending = this.drive(fixes, states, fences, indexes, matches, lastEvaluated);
     return this.writeOutcome(manager, organizationId, [...states.values()], fences, pending, detectedAt);
-  }
-
-  /**
-   * Each device's last evaluated fix (its latest stored fix: every accepted fix is evaluated),
-   * read before a batch stores its own. `evaluateFixes` takes it: a fix older than it is late
-   * for every fence (7.2), also one the device has no state row with. Call it under `lockDevices`,
-   * in the batch's transaction (prepared statements run on its connection). The id list is padded
-   * to a power of two, so a few prepared statements serve every batch size.
-   */
-  async lastEvaluatedFixes(organizationId: string, deviceIds: readonly string[]): Promise<Map<string, number>> {
-    const times = new Map<string, number>();
-    for (let start = 0; start < deviceIds.length; start += SQL_CHUNK) {
-      const list = namedList('d', deviceIds.slice(start, start + SQL_CHUNK));
-      const rows = await this.queries.cached<{ id: string; last_time: unknown }>(
-        `SELECT id, last_time FROM devices WHERE organization_id = :organizationId AND id IN (${list.sql}) AND last_time IS NOT NULL`,
-      )({ organizationId, ...list.parameters });
-      for (const row of rows) {
-        const time = parseDatabaseTimestamp(row.last_time);
-        if (time) times.set(row.id, time.getTime());
-      }
-    }
-    return times;
   }
 
   /**
@@ -534,12 +521,12 @@ export class GeofenceEvaluator implements OnModuleInit {
   private async loadStates(manager: EntityManager, organizationId: string, deviceIds: string[]): Promise<Map<string, StoredState>> {
     const states = new Map<string, StoredState>();
     for (let start = 0; start < deviceIds.length; start += SQL_CHUNK) {
-      const rows = (await manager.query(
-        ...this.transactions.escape('SELECT device_id, geofence_id, state FROM geofence_states WHERE organization_id = :organizationId AND device_id IN (:...deviceIds)', {
-          organizationId,
-          deviceIds: deviceIds.slice(start, start + SQL_CHUNK),
-        }),
-      )) as Array<{ device_id: string; geofence_id: string; state: string }>;
+      const list = namedList('d', deviceIds.slice(start, start + SQL_CHUNK));
+      const rows = await this.readInTransaction<{ device_id: string; geofence_id: string; state: string }>(
+        manager,
+        `SELECT device_id, geofence_id, state FROM geofence_states WHERE organization_id = :organizationId AND device_id IN (${list.sql})`,
+        { organizationId, ...list.parameters },
+      );
       for (const row of rows) {
         // The row holds the engine's state plus the user of the last fix.
         const { userId, ...state } = JSON.parse(row.state) as VisitState & { userId?: string | null };
@@ -547,6 +534,17 @@ export class GeofenceEvaluator implements OnModuleInit {
       }
     }
     return states;
+  }
+
+  /**
+   * A read in the transaction of `manager`: a prepared statement (padded id lists keep its
+   * shapes few) when that is the ambient transaction, whose connection PreparedQueries uses;
+   * otherwise through the manager.
+   */
+  private async readInTransaction<Row>(manager: EntityManager, sql: string, parameters: Record<string, string | number>): Promise<Row[]> {
+    // SQLite only: on PostgreSQL the named statement's generic plan cost more than planning each read.
+    if (this.dialect === 'sqlite' && ambientTransaction.getStore() === manager) return this.queries.cached<Row>(sql)(parameters);
+    return (await manager.query(...this.transactions.escape(sql, parameters))) as Row[];
   }
 
   /** The live fences among `ids` with their effective rules (deleted and other organizations' fences are absent). */
@@ -602,15 +600,22 @@ export class GeofenceEvaluator implements OnModuleInit {
         this.stamp(now),
       ]);
     }
-    for (let start = 0; start < upserts.length; start += SQL_CHUNK) {
-      const chunk = upserts.slice(start, start + SQL_CHUNK);
-      await manager.query(
-        `INSERT INTO geofence_states (organization_id, device_id, geofence_id, phase, visit_id, state, next_deadline_at, updated_at)
-         VALUES ${valuesList(this.dialect, chunk.length, 8)}
-         ON CONFLICT (organization_id, device_id, geofence_id) DO UPDATE SET phase = excluded.phase, visit_id = excluded.visit_id,
-           state = excluded.state, next_deadline_at = excluded.next_deadline_at, updated_at = excluded.updated_at`,
-        chunk.flat(),
-      );
+    if (this.dialect === 'postgres' && upserts.length > 0) {
+      // Every column as one array: one text for every batch, a named statement on the transaction's connection.
+      const columns: unknown[][] = Array.from({ length: 6 }, () => []);
+      for (const row of upserts) for (let c = 0; c < 6; c++) columns[c].push(row[c + 1]);
+      await this.queries.inTransaction(manager, 'cg_geofence_states_upsert', POSTGRES_STATES_UPSERT, [organizationId, ...columns, this.stamp(now)]);
+    } else {
+      for (let start = 0; start < upserts.length; start += SQL_CHUNK) {
+        const chunk = upserts.slice(start, start + SQL_CHUNK);
+        const sql = memoized(
+          `geofence_states:${this.dialect}:${chunk.length}`,
+          () => `INSERT INTO geofence_states (organization_id, device_id, geofence_id, phase, visit_id, state, next_deadline_at, updated_at)
+           VALUES ${valuesList(this.dialect, chunk.length, 8)}
+           ${STATES_UPSERT_TAIL}`,
+        );
+        await manager.query(sql, chunk.flat());
+      }
     }
     for (let start = 0; start < deletes.length; start += SQL_CHUNK) {
       const chunk = deletes.slice(start, start + SQL_CHUNK);
