@@ -3,7 +3,10 @@ import { stringify } from 'csv-stringify/sync';
 import { Readable } from 'node:stream';
 import { ApiError } from '../common/errors/api-error';
 import { ErrorCode } from '../common/errors/error-code';
+import { csvLines } from './csv-cells';
 import { ReportColumn } from './report-envelope';
+
+export { csvCell, csvLines } from './csv-cells';
 
 /** What a report read: the `statistics` of the envelope, filled in while the rows stream. */
 export interface ReadStatistics {
@@ -14,9 +17,12 @@ export interface ReadStatistics {
 /** The two formats a report streams in. */
 export type ReportFormat = 'json' | 'csv';
 
-/** Rows a report wrote as text itself: CSV lines (each with its `\n`) or JSON objects joined by commas, and how many rows that is. */
-export interface TextBatch {
-  text: string;
+/**
+ * Rows a report wrote as text itself: CSV lines (each with its `\n`) or JSON objects joined
+ * by commas, and how many rows that is. Bytes (UTF-8) when the report worker wrote them.
+ */
+export interface TextBatch<Text extends string | Buffer = string> {
+  text: Text;
   rows: number;
 }
 
@@ -26,7 +32,7 @@ export interface TextBatch {
  * that can fail with a status (parameters, not found, the output cap) is checked before a
  * ReportStream is made.
  */
-export interface ReportStream<Row> {
+export interface ReportStream<Row, Text extends string | Buffer = string> {
   columns: ReadonlyArray<ReportColumn<Row>>;
   /** Updated by the source as it reads; read once the last batch is out. */
   statistics: ReadStatistics;
@@ -38,7 +44,9 @@ export interface ReportStream<Row> {
    * object per row (a 30-day trajectory is hundreds of thousands of rows). Its text must be
    * what the object path would write for the same rows, byte for byte.
    */
-  text?: (format: ReportFormat) => AsyncIterable<TextBatch>;
+  text?: (format: ReportFormat) => AsyncIterable<TextBatch<Text>>;
+  /** Stops what already runs for the answer (a report job) when it ends before its text was read: a client gone. */
+  release?: () => Promise<unknown>;
 }
 
 /** A report made of rows already computed (aggregates): one batch. */
@@ -70,13 +78,16 @@ const elapsedSince = (startedAt: number) => (performance.now() - startedAt) / 10
  * as one string, then `],"rows":N,"statistics":…}` once the count is known. Never holds more
  * than one batch.
  */
-export async function* jsonChunks<Row>(report: ReportStream<Row>): AsyncGenerator<string> {
+export async function* jsonChunks<Row, Text extends string | Buffer = string>(report: ReportStream<Row, Text>): AsyncGenerator<string | Text> {
   const meta = report.columns.map(({ name, type }) => ({ name, type }));
   yield `{"meta":${JSON.stringify(meta)},"data":[`;
   let rows = 0;
   for await (const batch of textBatches(report, 'json')) {
     if (batch.rows === 0) continue;
-    yield rows > 0 ? `,${batch.text}` : batch.text;
+    if (typeof batch.text !== 'string') {
+      if (rows > 0) yield ',';
+      yield batch.text;
+    } else yield rows > 0 ? `,${batch.text}` : batch.text;
     rows += batch.rows;
   }
   const statistics = { elapsed: elapsedSince(report.startedAt), rows_read: report.statistics.rowsRead, bytes_read: report.statistics.bytesRead };
@@ -84,7 +95,7 @@ export async function* jsonChunks<Row>(report: ReportStream<Row>): AsyncGenerato
 }
 
 /** The report's own text batches, or its row batches written as text. */
-async function* textBatches<Row>(report: ReportStream<Row>, format: ReportFormat): AsyncGenerator<TextBatch> {
+async function* textBatches<Row, Text extends string | Buffer>(report: ReportStream<Row, Text>, format: ReportFormat): AsyncGenerator<TextBatch<string | Text>> {
   if (report.text) {
     yield* report.text(format);
     return;
@@ -96,44 +107,25 @@ async function* textBatches<Row>(report: ReportStream<Row>, format: ReportFormat
   }
 }
 
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/**
- * One CSV cell as csv-stringify writes it (RFC 4180: a field with a comma, a quote or a line
- * break is quoted, quotes doubled; null is empty; booleans as `true`/`false`). csv-stringify
- * formats about 13 MB/s here, a quarter of what a trajectory download must stream, so plain
- * cells take this path; the unit tests hold it byte-identical to csv-stringify.
- */
-export function csvCell(value: unknown): string {
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'string') return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'boolean') return String(value);
-  return stringify([[value]]).slice(0, -1);
-}
-
-/** Rows as CSV lines (each ending in `\n`, as csv-stringify ends them), in the columns' order. */
-export function csvLines<Row>(rows: ReadonlyArray<Row>, columns: ReadonlyArray<keyof Row & string>): string {
-  let out = '';
-  for (const row of rows) {
-    let line = csvCell(row[columns[0]]);
-    for (let c = 1; c < columns.length; c++) line += ',' + csvCell(row[columns[c]]);
-    out += line + '\n';
-  }
-  return out;
-}
-
 /** CSV per RFC 4180: a header of the column names (csv-stringify), then each batch formatted at once. */
-export async function* csvChunks<Row>(report: ReportStream<Row>): AsyncGenerator<string> {
+export async function* csvChunks<Row, Text extends string | Buffer = string>(report: ReportStream<Row, Text>): AsyncGenerator<string | Text> {
   const columns = report.columns.map((column) => column.name);
   yield stringify([], { columns, header: true });
   for await (const batch of textBatches(report, 'csv')) if (batch.rows > 0) yield batch.text;
 }
 
-export function streamReportJson<Row>(report: ReportStream<Row>): StreamableFile {
-  return new StreamableFile(Readable.from(jsonChunks(report)), { type: 'application/json; charset=utf-8' });
+/** The chunks as the answer's body; once it closes (read to the end or not) the report lets go of what it holds. */
+function body<Row, Text extends string | Buffer>(report: ReportStream<Row, Text>, chunks: AsyncGenerator<string | Text>): Readable {
+  const stream = Readable.from(chunks);
+  const release = report.release;
+  if (release) stream.once('close', () => void release().catch(() => undefined));
+  return stream;
 }
 
-export function streamReportCsv<Row>(report: ReportStream<Row>, fileName: string): StreamableFile {
-  return new StreamableFile(Readable.from(csvChunks(report)), { type: 'text/csv; charset=utf-8', disposition: `attachment; filename="${fileName}"` });
+export function streamReportJson<Row, Text extends string | Buffer>(report: ReportStream<Row, Text>): StreamableFile {
+  return new StreamableFile(body(report, jsonChunks(report)), { type: 'application/json; charset=utf-8' });
+}
+
+export function streamReportCsv<Row, Text extends string | Buffer>(report: ReportStream<Row, Text>, fileName: string): StreamableFile {
+  return new StreamableFile(body(report, csvChunks(report)), { type: 'text/csv; charset=utf-8', disposition: `attachment; filename="${fileName}"` });
 }
