@@ -89,6 +89,8 @@ export class ReportQueries implements OnModuleDestroy {
   private nextId = 0;
   /** Jobs run here when no worker can open the database. */
   private readonly mainDb: ReportDb;
+  /** The reads of report jobs for code on the main thread: in the worker on a SQLite file (one round trip each), else on the main connections. */
+  readonly db: ReportDb;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -109,6 +111,17 @@ export class ReportQueries implements OnModuleDestroy {
       arrays: <Row extends unknown[]>(sql: string, parameters: Record<string, unknown>, arrayOptions: { text?: boolean } = {}) =>
         this.queries.cachedArrays<Row>(sql, { planEachRun: true, text: arrayOptions.text })(parameters as Record<string, string | number | null>),
     };
+    this.db =
+      this.file === null
+        ? this.mainDb
+        : {
+            dialect: 'sqlite',
+            arrays: async <Row extends unknown[]>(sql: string, parameters: Record<string, unknown>) => {
+              const [text, values] = this.dataSource.driver.escapeQueryWithParameters(sql, parameters as ReportStatement['parameters']);
+              const [rows] = await this.send([{ sql: text, values, arrays: true }]);
+              return rows as Row[];
+            },
+          };
   }
 
   /** Whether statement reads leave the event loop (SQLite on a file). */
@@ -231,7 +244,7 @@ export class ReportQueries implements OnModuleDestroy {
     await worker?.terminate().catch(() => undefined);
   }
 
-  private send(statements: Array<{ sql: string; values: unknown[] }>): Promise<unknown[][]> {
+  private send(statements: Array<{ sql: string; values: unknown[]; arrays?: boolean }>): Promise<unknown[][]> {
     const worker = this.ensureWorker();
     const id = this.nextId++;
     return new Promise<unknown[][]>((resolve, reject) => {

@@ -18,7 +18,7 @@ export interface ReportWorkerData {
 }
 
 export type WorkerRequest =
-  | { id: number; statements: Array<{ sql: string; values: unknown[] }> }
+  | { id: number; statements: Array<{ sql: string; values: unknown[]; arrays?: boolean }> }
   | { id: number; job: { module: string; name: string }; input: unknown }
   | { id: number; ack: true }
   | { id: number; cancel: true };
@@ -46,7 +46,7 @@ interface PgPool {
 /** node-postgres type parsers that keep every value as the text PostgreSQL sent. */
 const TEXT_TYPES = { getTypeParser: () => (value: string) => value };
 
-function sqliteDb(data: ReportWorkerData): { db: ReportDb; objects: (sql: string, values: unknown[]) => unknown[] } {
+function sqliteDb(data: ReportWorkerData): { db: ReportDb; run: (sql: string, values: unknown[], arrays: boolean) => unknown[] } {
   const Database = require('better-sqlite3') as new (path: string, options: object) => { prepare(sql: string): SqliteStatement; pragma(sql: string): unknown };
   const connection = new Database(data.path!, { readonly: true, fileMustExist: true, timeout: data.busyTimeoutMs });
   connection.pragma(`busy_timeout = ${Number(data.busyTimeoutMs)}`);
@@ -70,7 +70,7 @@ function sqliteDb(data: ReportWorkerData): { db: ReportDb; objects: (sql: string
       return prepared(`a:${sql}`, shape.text, true).all(...shape.names.map((name) => parameters[name])) as Row[];
     },
   };
-  return { db, objects: (sql, values) => prepared(`o:${sql}`, sql, false).all(...values) };
+  return { db, run: (sql, values, arrays) => prepared(`${arrays ? 'a' : 'o'}:${sql}`, sql, arrays).all(...values) };
 }
 
 function postgresDb(data: ReportWorkerData): ReportDb {
@@ -149,7 +149,7 @@ function serve(data: ReportWorkerData): void {
     }
     try {
       if (!sqlite) throw new Error('Statement batches are read on the main connection on PostgreSQL');
-      post({ id: message.id, results: message.statements.map(({ sql, values }) => sqlite.objects(sql, values)) });
+      post({ id: message.id, results: message.statements.map(({ sql, values, arrays }) => sqlite.run(sql, values, arrays === true)) });
     } catch (error) {
       post({ id: message.id, error: String((error as Error)?.message ?? error) });
     }
