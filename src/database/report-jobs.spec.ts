@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ENDLESS_JOB, FAILING_JOB, STOPPED_JOBS_JOB, VISIT_LINES_JOB } from '../../test/support/report-job-fixture';
+import { jsonChunks } from '../reports/report-stream';
+import { ENDLESS_JOB, FAILING_JOB, LONG_OBJECTS_JOB, STOPPED_JOBS_JOB, VISIT_LINES_JOB } from '../../test/support/report-job-fixture';
 import { PreparedQueries } from './prepared-queries';
 import { positional } from './report-db';
 import { ReportQueries, StreamedBatch } from './report-queries';
+import { PIECE_CHARS } from './report-worker';
 
 const opened: Array<{ dataSource: DataSource; reports: ReportQueries; dir?: string }> = [];
 
@@ -29,7 +31,7 @@ afterEach(async () => {
   }
 });
 
-const text = (batch: StreamedBatch) => (typeof batch.text === 'string' ? batch.text : batch.text.toString('utf8'));
+const text = (batch: StreamedBatch) => batch.text;
 
 async function collect(batches: AsyncIterable<StreamedBatch>): Promise<Array<{ text: string; rows: number; count?: number }>> {
   const out: Array<{ text: string; rows: number; count?: number }> = [];
@@ -51,12 +53,11 @@ describe('ReportQueries report jobs', () => {
     { text: 'v5,50\n', rows: 1 },
   ];
 
-  it('on a SQLite file, runs the job in the worker: its count first, then its text as bytes, and its statistics', async () => {
+  it('on a SQLite file, runs the job in the worker: its count first, then its text, and its statistics', async () => {
     const { dataSource, reports } = await open(true);
     const statistics = { rowsRead: 0, bytesRead: 0 };
     const batches: StreamedBatch[] = [];
     for await (const batch of reports.stream(VISIT_LINES_JOB, { fence: 'a', min: 15, perBatch: 2 }, statistics)) batches.push(batch);
-    expect(batches.slice(1).every((batch) => Buffer.isBuffer(batch.text))).toBe(true);
     expect(batches.map((batch) => ({ text: text(batch), rows: batch.rows, ...(batch.count === undefined ? {} : { count: batch.count }) }))).toEqual(expected);
     expect(statistics.rowsRead).toBe(3);
     // What the main connection commits next is what the next job reads.
@@ -91,6 +92,28 @@ describe('ReportQueries report jobs', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect((await collect(reports.stream(STOPPED_JOBS_JOB, null, { rowsRead: 0, bytesRead: 0 })))[0].text).toBe('2');
+  });
+
+  it('sends a long batch in pieces (the rows on the last), which the JSON envelope frames as the whole batch', async () => {
+    const { reports } = await open(true);
+    const batches = await collect(reports.stream(LONG_OBJECTS_JOB, null, { rowsRead: 0, bytesRead: 0 }));
+    expect(batches.length).toBeGreaterThan(2);
+    expect(batches.every((batch) => batch.text.length <= PIECE_CHARS)).toBe(true);
+    expect(batches.filter((batch) => batch.rows > 0).map((batch) => batch.rows)).toEqual([3, 3]);
+    const statistics = { rowsRead: 0, bytesRead: 0 };
+    const report = { columns: [], statistics, startedAt: 0, text: () => reports.stream(LONG_OBJECTS_JOB, null, statistics) };
+    let json = '';
+    for await (const chunk of jsonChunks(report)) json += chunk;
+    const envelope = JSON.parse(json);
+    expect(envelope.rows).toBe(6);
+    expect(envelope.data.map((row: { batch: number; index: number; pad: string }) => [row.batch, row.index, row.pad.length])).toEqual([
+      [0, 0, 20_000],
+      [0, 1, 20_001],
+      [0, 2, 20_002],
+      [1, 0, 20_000],
+      [1, 1, 20_001],
+      [1, 2, 20_002],
+    ]);
   });
 
   it('a failing job rejects with its message after what it wrote, and the worker goes on', async () => {

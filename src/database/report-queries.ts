@@ -57,11 +57,14 @@ interface JobInbox {
   wake?: () => void;
 }
 
-/** A batch of a report's text: from the worker, bytes; run on the main connection, a string. */
+/**
+ * A batch of a report's text. From the worker a long batch comes in pieces: each piece but
+ * the last has no rows and begins the batch that the next ones finish (see TextBatch).
+ */
 export interface StreamedBatch {
-  text: string | Buffer;
+  text: string;
   rows: number;
-  /** A job's announced row count (a batch of no rows; see JobBatch). */
+  /** A job's announced row count (a batch of no rows and no text; see JobBatch). */
   count?: number;
 }
 
@@ -72,7 +75,7 @@ export interface StreamedBatch {
  * beside a report): there statement batches run in a worker thread with a read-only
  * connection of its own to the same file. Report jobs (read, aggregate, format) run in that
  * worker on both databases (on PostgreSQL with a small pool of its own), so that the main
- * thread only hands finished bytes to the socket. On an in-memory SQLite database (which no
+ * thread only hands finished text to the socket. On an in-memory SQLite database (which no
  * other connection can open) everything runs on the main connection; on PostgreSQL statement
  * batches run on the application's own connections as prepared statements.
  *
@@ -163,8 +166,8 @@ export class ReportQueries implements OnModuleDestroy {
   }
 
   /**
-   * A report job's text, batch by batch as the consumer takes them: run in the worker (bytes
-   * ready for the socket; the worker stays a few batches ahead, no more), or on the main
+   * A report job's text, batch by batch as the consumer takes them: run in the worker (its
+   * text in small pieces; the worker stays a few batches ahead, no more), or on the main
    * connection where no worker can open the database. `statistics` is kept up to date. A
    * consumer that stops early (a client gone) stops the job.
    */
@@ -190,6 +193,10 @@ export class ReportQueries implements OnModuleDestroy {
           finished = true;
           throw new Error(reply.error);
         }
+        if ('piece' in reply) {
+          yield { text: reply.piece, rows: 0 };
+          continue;
+        }
         Object.assign(statistics, reply.statistics);
         if ('end' in reply) {
           finished = true;
@@ -199,7 +206,7 @@ export class ReportQueries implements OnModuleDestroy {
           yield { text: '', rows: 0, count: reply.count };
           continue;
         }
-        yield { text: Buffer.from(reply.chunk.buffer, reply.chunk.byteOffset, reply.chunk.byteLength), rows: reply.rows };
+        yield { text: reply.text, rows: reply.rows };
         worker.postMessage({ id, ack: true });
       }
     } finally {

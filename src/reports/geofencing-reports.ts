@@ -29,14 +29,14 @@ export class GeofencingReports {
     @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {}
 
-  async stayTime(principal: Principal, raw: Record<string, unknown>, format: ReportFormat, now = Date.now()): Promise<ReportStream<StayTimeRow, string | Buffer>> {
+  async stayTime(principal: Principal, raw: Record<string, unknown>, format: ReportFormat, now = Date.now()): Promise<ReportStream<StayTimeRow>> {
     const startedAt = performance.now();
     const { window, fences } = await this.read(principal, raw);
     const grouping = parseGrouping(singleValue(raw, 'grouping'), 'grouping', REPORT_GROUPINGS, 'day');
     return this.open(STAY_TIME_JOB, { format, organizationId: principal.organizationId, fences, window, grouping, now }, stayTimeColumns(window.zone), startedAt);
   }
 
-  async sessionsMatches(principal: Principal, raw: Record<string, unknown>, format: ReportFormat, now = Date.now()): Promise<ReportStream<SessionMatchRow, string | Buffer>> {
+  async sessionsMatches(principal: Principal, raw: Record<string, unknown>, format: ReportFormat, now = Date.now()): Promise<ReportStream<SessionMatchRow>> {
     const startedAt = performance.now();
     const { window, fences } = await this.read(principal, raw);
     // Checked although the rows are not bucketed, so that one query string serves every report.
@@ -45,7 +45,7 @@ export class GeofencingReports {
   }
 
   /** Starts the job, waits for its row count and answers 507 over the cap (REPORTS_MAX_ROWS), else hands back its text. */
-  private async open<Row>(job: ReportJob<VisitReportInput>, input: VisitReportInput, columns: ReadonlyArray<ReportColumn<Row>>, startedAt: number): Promise<ReportStream<Row, string | Buffer>> {
+  private async open<Row>(job: ReportJob<VisitReportInput>, input: VisitReportInput, columns: ReadonlyArray<ReportColumn<Row>>, startedAt: number): Promise<ReportStream<Row>> {
     const statistics = { rowsRead: 0, bytesRead: 0 };
     const { first, batches } = await this.reports.start(job, input, statistics);
     try {

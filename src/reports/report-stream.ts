@@ -19,10 +19,11 @@ export type ReportFormat = 'json' | 'csv';
 
 /**
  * Rows a report wrote as text itself: CSV lines (each with its `\n`) or JSON objects joined
- * by commas, and how many rows that is. Bytes (UTF-8) when the report worker wrote them.
+ * by commas, and how many rows that is. A batch of no rows but some text is the beginning
+ * of the batch that follows (a long batch sent in pieces, as the report worker sends it).
  */
-export interface TextBatch<Text extends string | Buffer = string> {
-  text: Text;
+export interface TextBatch {
+  text: string;
   rows: number;
 }
 
@@ -32,7 +33,7 @@ export interface TextBatch<Text extends string | Buffer = string> {
  * that can fail with a status (parameters, not found, the output cap) is checked before a
  * ReportStream is made.
  */
-export interface ReportStream<Row, Text extends string | Buffer = string> {
+export interface ReportStream<Row> {
   columns: ReadonlyArray<ReportColumn<Row>>;
   /** Updated by the source as it reads; read once the last batch is out. */
   statistics: ReadStatistics;
@@ -44,7 +45,7 @@ export interface ReportStream<Row, Text extends string | Buffer = string> {
    * object per row (a 30-day trajectory is hundreds of thousands of rows). Its text must be
    * what the object path would write for the same rows, byte for byte.
    */
-  text?: (format: ReportFormat) => AsyncIterable<TextBatch<Text>>;
+  text?: (format: ReportFormat) => AsyncIterable<TextBatch>;
   /** Stops what already runs for the answer (a report job) when it ends before its text was read: a client gone. */
   release?: () => Promise<unknown>;
 }
@@ -78,16 +79,16 @@ const elapsedSince = (startedAt: number) => (performance.now() - startedAt) / 10
  * as one string, then `],"rows":N,"statistics":…}` once the count is known. Never holds more
  * than one batch.
  */
-export async function* jsonChunks<Row, Text extends string | Buffer = string>(report: ReportStream<Row, Text>): AsyncGenerator<string | Text> {
+export async function* jsonChunks<Row>(report: ReportStream<Row>): AsyncGenerator<string> {
   const meta = report.columns.map(({ name, type }) => ({ name, type }));
   yield `{"meta":${JSON.stringify(meta)},"data":[`;
   let rows = 0;
+  // Inside a batch sent in pieces: no comma before the next piece.
+  let inBatch = false;
   for await (const batch of textBatches(report, 'json')) {
-    if (batch.rows === 0) continue;
-    if (typeof batch.text !== 'string') {
-      if (rows > 0) yield ',';
-      yield batch.text;
-    } else yield rows > 0 ? `,${batch.text}` : batch.text;
+    if (batch.text.length === 0) continue;
+    yield rows > 0 && !inBatch ? `,${batch.text}` : batch.text;
+    inBatch = batch.rows === 0;
     rows += batch.rows;
   }
   const statistics = { elapsed: elapsedSince(report.startedAt), rows_read: report.statistics.rowsRead, bytes_read: report.statistics.bytesRead };
@@ -95,7 +96,7 @@ export async function* jsonChunks<Row, Text extends string | Buffer = string>(re
 }
 
 /** The report's own text batches, or its row batches written as text. */
-async function* textBatches<Row, Text extends string | Buffer>(report: ReportStream<Row, Text>, format: ReportFormat): AsyncGenerator<TextBatch<string | Text>> {
+async function* textBatches<Row>(report: ReportStream<Row>, format: ReportFormat): AsyncGenerator<TextBatch> {
   if (report.text) {
     yield* report.text(format);
     return;
@@ -108,24 +109,24 @@ async function* textBatches<Row, Text extends string | Buffer>(report: ReportStr
 }
 
 /** CSV per RFC 4180: a header of the column names (csv-stringify), then each batch formatted at once. */
-export async function* csvChunks<Row, Text extends string | Buffer = string>(report: ReportStream<Row, Text>): AsyncGenerator<string | Text> {
+export async function* csvChunks<Row>(report: ReportStream<Row>): AsyncGenerator<string> {
   const columns = report.columns.map((column) => column.name);
   yield stringify([], { columns, header: true });
-  for await (const batch of textBatches(report, 'csv')) if (batch.rows > 0) yield batch.text;
+  for await (const batch of textBatches(report, 'csv')) if (batch.text.length > 0) yield batch.text;
 }
 
 /** The chunks as the answer's body; once it closes (read to the end or not) the report lets go of what it holds. */
-function body<Row, Text extends string | Buffer>(report: ReportStream<Row, Text>, chunks: AsyncGenerator<string | Text>): Readable {
+function body<Row>(report: ReportStream<Row>, chunks: AsyncGenerator<string>): Readable {
   const stream = Readable.from(chunks);
   const release = report.release;
   if (release) stream.once('close', () => void release().catch(() => undefined));
   return stream;
 }
 
-export function streamReportJson<Row, Text extends string | Buffer>(report: ReportStream<Row, Text>): StreamableFile {
+export function streamReportJson<Row>(report: ReportStream<Row>): StreamableFile {
   return new StreamableFile(body(report, jsonChunks(report)), { type: 'application/json; charset=utf-8' });
 }
 
-export function streamReportCsv<Row, Text extends string | Buffer>(report: ReportStream<Row, Text>, fileName: string): StreamableFile {
+export function streamReportCsv<Row>(report: ReportStream<Row>, fileName: string): StreamableFile {
   return new StreamableFile(body(report, csvChunks(report)), { type: 'text/csv; charset=utf-8', disposition: `attachment; filename="${fileName}"` });
 }

@@ -100,7 +100,7 @@ export class UserPositionsReport {
   }
 
   /** Checks everything that answers with a status (parameters, building, output cap), then hands back the stream. */
-  async open(principal: Principal, query: UserPositionsQuery): Promise<ReportStream<UserPositionRow, string | Buffer>> {
+  async open(principal: Principal, query: UserPositionsQuery): Promise<ReportStream<UserPositionRow>> {
     const startedAt = performance.now();
     const from = parseReportDate(query.from_date, false);
     const to = parseReportDate(query.to_date, true);

@@ -29,6 +29,14 @@ export async function* stoppedJobs(): AsyncGenerator<JobBatch> {
   yield { text: String(stopped), rows: 1 };
 }
 
+/** Two batches of JSON objects, each longer than a piece the worker sends at once. */
+export async function* longObjects(): AsyncGenerator<JobBatch> {
+  for (const batch of [0, 1]) {
+    const objects = [0, 1, 2].map((index) => JSON.stringify({ batch, index, pad: 'é'.repeat(20_000 + index) }));
+    yield { text: objects.join(','), rows: objects.length };
+  }
+}
+
 export async function* failing(db: ReportDb): AsyncGenerator<JobBatch> {
   yield { text: 'before\n', rows: 1 };
   await db.arrays('SELECT nope FROM visits', {});
@@ -37,4 +45,5 @@ export async function* failing(db: ReportDb): AsyncGenerator<JobBatch> {
 export const VISIT_LINES_JOB: ReportJob<{ fence: string; min: number; perBatch: number }> = { module: __filename, name: 'visitLines', run: visitLines };
 export const ENDLESS_JOB: ReportJob<null> = { module: __filename, name: 'endless', run: endless };
 export const STOPPED_JOBS_JOB: ReportJob<null> = { module: __filename, name: 'stoppedJobs', run: stoppedJobs };
+export const LONG_OBJECTS_JOB: ReportJob<null> = { module: __filename, name: 'longObjects', run: longObjects };
 export const FAILING_JOB: ReportJob<null> = { module: __filename, name: 'failing', run: failing };

@@ -64,7 +64,7 @@ export class GeofencingAnalyticsService {
 }
 
 /** The batches' text, ending them if the stream is destroyed before or while it reads. */
-function texts(batches: AsyncIterableIterator<StreamedBatch>): AsyncIterableIterator<string | Buffer> {
+function texts(batches: AsyncIterableIterator<StreamedBatch>): AsyncIterableIterator<string> {
   return {
     next: async () => {
       const next = await batches.next();
