@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { JobBatch, JobStatistics, ReportDb, ReportJob } from '../database/report-db';
 import { parseDatabaseTimestamp } from '../common/database/raw-values';
-import { timestampParameter } from '../positions/position-sql';
+import { epochMsColumn, timestampParameter } from '../positions/position-sql';
 import { csvCell } from './csv-cells';
 import { nextSessionFix, SessionTrack } from './session-mark';
 
@@ -244,3 +244,132 @@ export async function* deviceTrackText(db: ReportDb, input: DeviceTrackInput, st
 }
 
 export const DEVICE_TRACK_JOB: ReportJob<DeviceTrackInput> = { module: __filename, name: 'deviceTrackText', run: deviceTrackText };
+
+/** A row of the building, read as an array: device_id, user_id, time, floor_id, lat, lng (and building_id when read for one device). */
+type OwnRow = [string, string | null, unknown, number | string | null, number | string, number | string, ...Array<number | string | null>];
+/** A fix elsewhere, for the session marks: device_id, time, building_id. */
+type ForeignRow = [string, unknown, number | string | null];
+/** Whether a row passes the user and floor filters. */
+type KeepRow = (user: unknown, floor: unknown) => boolean;
+
+/** Row batches written as text with the fast row writers. */
+async function* rowsAsText(format: TrajectoryFormat, batches: AsyncIterable<TrajectoryRow[]>): AsyncGenerator<JobBatch> {
+  for await (const batch of batches) {
+    let text = '';
+    if (format === 'csv') for (const row of batch) text += userPositionCsv(row);
+    else for (let i = 0; i < batch.length; i++) text += (i > 0 ? ',' : '') + userPositionJson(batch[i]);
+    yield { text, rows: batch.length };
+  }
+}
+
+/** The page's rows and the fixes elsewhere in its span, merged by time, each device's session state carried on. */
+function markPage(
+  own: OwnRow[],
+  foreign: ForeignRow[],
+  buildingId: number,
+  tracks: Map<string, SessionTrack>,
+  times: StoredTimes,
+  keep: KeepRow,
+  statistics: JobStatistics,
+): TrajectoryRow[] {
+  const step = (deviceId: string, time: number, rowBuilding: number | null): number => {
+    const known = tracks.get(deviceId);
+    const track = nextSessionFix(known, time, rowBuilding);
+    if (!known) tracks.set(deviceId, track);
+    return track.mark;
+  };
+  const foreignTimes = foreign.map((row) => times.epoch(row[1]));
+  const stepForeign = (index: number) => step(String(foreign[index][0]), foreignTimes[index], foreign[index][2] === null ? null : Number(foreign[index][2]));
+  const out: TrajectoryRow[] = [];
+  let f = 0;
+  for (const row of own) {
+    const time = times.epoch(row[2]);
+    for (; f < foreign.length && foreignTimes[f] < time; f++) stepForeign(f);
+    const deviceId = String(row[0]);
+    const mark = step(deviceId, time, buildingId);
+    statistics.bytesRead += FIXED_ROW_BYTES + deviceId.length;
+    if (!keep(row[1], row[3])) continue;
+    out.push({
+      timestamp: times.iso(row[2], time),
+      session_mark: mark,
+      floor_id: row[3] === null ? null : Number(row[3]),
+      user_id: row[1],
+      device_id: deviceId,
+      lat: Number(row[4]),
+      lng: Number(row[5]),
+      building_id: buildingId,
+    });
+  }
+  for (; f < foreign.length; f++) stepForeign(f);
+  return out;
+}
+
+/** A building's download: its fixes in [from, to) and the filters, as the report checked them. */
+export interface BuildingTrackInput {
+  format: TrajectoryFormat;
+  organization: string;
+  buildingId: number;
+  from: number;
+  to: number;
+  user?: string;
+  floor?: number;
+  pageRows: number;
+}
+
+/**
+ * A building's fixes in keyset pages over the (organization, building, time) index, sessions
+ * numbered: beside each page the same time span of the devices' fixes elsewhere is read (three
+ * columns, usually none), as a visit elsewhere ends a session, and each device's state carries
+ * from page to page.
+ */
+async function* buildingPages(db: ReportDb, input: BuildingTrackInput, statistics: JobStatistics): AsyncGenerator<TrajectoryRow[]> {
+  // PostgreSQL's time as epoch milliseconds (no Date parsed per row by node-postgres); SQLite's text as stored.
+  const timeColumn = db.dialect === 'postgres' ? `${epochMsColumn('postgres', '"time"')} AS time_ms` : '"time"';
+  const ownWhere = 'organization_id = :organization AND building_id = :building AND "time" >= :cursor AND "time" < :to';
+  const ownPage = `SELECT device_id, user_id, ${timeColumn}, floor_id, lat, lng FROM position_history WHERE ${ownWhere} ORDER BY "time", device_id LIMIT ${input.pageRows}`;
+  // Every device's rows at one instant, for the rare page filled by a single timestamp.
+  const ownInstant = `SELECT device_id, user_id, ${timeColumn}, floor_id, lat, lng FROM position_history WHERE organization_id = :organization AND building_id = :building AND "time" = :cursor ORDER BY device_id`;
+  // Three ranges of the (organization, building, time) index, never the building's own rows.
+  const elsewhere = (building: string) => `SELECT device_id, ${timeColumn}, building_id FROM position_history WHERE organization_id = :organization AND ${building} AND "time" >= :after AND "time" < :until`;
+  const foreignPage = `${elsewhere('building_id < :building')} UNION ALL ${elsewhere('building_id > :building')} UNION ALL ${elsewhere('building_id IS NULL')} ORDER BY 2`;
+  const stamp = (ms: number) => timestampParameter(db.dialect, ms);
+  const base = { organization: input.organization, building: input.buildingId, to: stamp(input.to) };
+  const keep: KeepRow = (user, floor) => (input.user === undefined || user === input.user) && (input.floor === undefined || Number(floor) === input.floor);
+  const tracks = new Map<string, SessionTrack>();
+  const times = new StoredTimes();
+  let cursor = input.from;
+  for (let page = 0; ; page++) {
+    // What else the thread serves goes first between pages.
+    if (page > 0) await nextTurn();
+    let own = await db.arrays<OwnRow>(ownPage, { ...base, cursor: stamp(cursor) });
+    const full = own.length === input.pageRows;
+    // The page covers [cursor, horizon): the rows of its last instant may go on in the next page, so they wait for it.
+    let horizon = input.to;
+    if (full) {
+      const last = times.epoch(own[own.length - 1][2]);
+      let end = own.length;
+      while (end > 0 && times.epoch(own[end - 1][2]) === last) end--;
+      if (end === 0) {
+        own = await db.arrays<OwnRow>(ownInstant, { ...base, cursor: stamp(last) });
+        horizon = last + 1;
+      } else {
+        own = own.slice(0, end);
+        horizon = last;
+      }
+    }
+    const foreign = await db.arrays<ForeignRow>(foreignPage, { ...base, after: stamp(cursor), until: stamp(horizon) });
+    statistics.rowsRead += own.length + foreign.length;
+    statistics.bytesRead += foreign.length * SESSION_ROW_BYTES;
+    const batch = markPage(own, foreign, input.buildingId, tracks, times, keep, statistics);
+    if (batch.length > 0) yield batch;
+    if (!full) return;
+    cursor = horizon;
+  }
+}
+
+/** A building's download, written with the row writers. */
+export function buildingTrackText(db: ReportDb, input: BuildingTrackInput, statistics: JobStatistics): AsyncGenerator<JobBatch> {
+  return rowsAsText(input.format, buildingPages(db, input, statistics));
+}
+
+export const BUILDING_TRACK_JOB: ReportJob<BuildingTrackInput> = { module: __filename, name: 'buildingTrackText', run: buildingTrackText };
