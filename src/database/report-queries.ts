@@ -184,9 +184,11 @@ export class ReportQueries implements OnModuleDestroy {
     let finished = false;
     try {
       worker.postMessage({ id, job: { module: job.module, name: job.name }, input });
-      for (let taken = 0; ; taken++) {
-        // A batch already waiting is still taken on the loop's next turn: whatever else waits (a request) goes first.
-        if (taken > 0) await nextTurn();
+      // Between batches (not between the pieces of one), a batch already waiting is still taken on the loop's next turn: whatever else waits (a request) goes first.
+      let betweenBatches = false;
+      for (;;) {
+        if (betweenBatches) await nextTurn();
+        betweenBatches = false;
         while (inbox.replies.length === 0) await new Promise<void>((resolve) => (inbox.wake = resolve));
         const reply = inbox.replies.shift()!;
         if ('error' in reply) {
@@ -208,6 +210,7 @@ export class ReportQueries implements OnModuleDestroy {
         }
         yield { text: reply.text, rows: reply.rows };
         worker.postMessage({ id, ack: true });
+        betweenBatches = true;
       }
     } finally {
       this.jobs.delete(id);
