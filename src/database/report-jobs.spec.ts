@@ -1,14 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jsonChunks } from '../reports/report-stream';
-import { ENDLESS_JOB, FAILING_JOB, LONG_OBJECTS_JOB, STOPPED_JOBS_JOB, VISIT_LINES_JOB } from '../../test/support/report-job-fixture';
+import { ENDLESS_JOB, FAILING_JOB, LONG_OBJECTS_JOB, STOPPED_JOBS_JOB, THREAD_NICE_JOB, VISIT_LINES_JOB } from '../../test/support/report-job-fixture';
 import { PreparedQueries } from './prepared-queries';
 import { positional } from './report-db';
 import { ReportQueries, StreamedBatch } from './report-queries';
-import { PIECE_CHARS } from './report-worker';
+import { PIECE_CHARS, REPORT_WORKER_NICE } from './report-worker';
 
 const opened: Array<{ dataSource: DataSource; reports: ReportQueries; dir?: string }> = [];
 
@@ -114,6 +114,14 @@ describe('ReportQueries report jobs', () => {
       [1, 1, 20_001],
       [1, 2, 20_002],
     ]);
+  });
+
+  it.runIf(existsSync('/proc/thread-self'))('runs its jobs on a thread of lower priority than the event loop (Linux)', async () => {
+    const { reports } = await open(true);
+    const [nice] = await collect(reports.stream(THREAD_NICE_JOB, null, { rowsRead: 0, bytesRead: 0 }));
+    // The test runner's own thread keeps its priority (a process already niced further keeps its value).
+    const runnerNice = Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ')[16]);
+    expect(Number(nice.text)).toBe(Math.max(REPORT_WORKER_NICE, runnerNice));
   });
 
   it('a failing job rejects with its message after what it wrote, and the worker goes on', async () => {

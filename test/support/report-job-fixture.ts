@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { JobBatch, JobStatistics, ReportDb, ReportJob } from '../../src/database/report-db';
 
 /* Report jobs for the tests of ReportQueries: plain code the report worker loads by its path. */
@@ -37,6 +38,11 @@ export async function* longObjects(): AsyncGenerator<JobBatch> {
   }
 }
 
+/** The nice value of the thread the job runs on (Linux), as text. */
+export async function* threadNice(): AsyncGenerator<JobBatch> {
+  yield { text: readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ')[16], rows: 1 };
+}
+
 export async function* failing(db: ReportDb): AsyncGenerator<JobBatch> {
   yield { text: 'before\n', rows: 1 };
   await db.arrays('SELECT nope FROM visits', {});
@@ -46,4 +52,5 @@ export const VISIT_LINES_JOB: ReportJob<{ fence: string; min: number; perBatch: 
 export const ENDLESS_JOB: ReportJob<null> = { module: __filename, name: 'endless', run: endless };
 export const STOPPED_JOBS_JOB: ReportJob<null> = { module: __filename, name: 'stoppedJobs', run: stoppedJobs };
 export const LONG_OBJECTS_JOB: ReportJob<null> = { module: __filename, name: 'longObjects', run: longObjects };
+export const THREAD_NICE_JOB: ReportJob<null> = { module: __filename, name: 'threadNice', run: threadNice };
 export const FAILING_JOB: ReportJob<null> = { module: __filename, name: 'failing', run: failing };
