@@ -1,16 +1,18 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createRequire } from 'node:module';
+import { dirname, extname, join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { DataSource } from 'typeorm';
 import { PreparedQueries } from './prepared-queries';
+import { JobStatistics, ReportDb, ReportJob } from './report-db';
+import type { ReportWorkerData, WorkerReply } from './report-worker';
 
 interface Pending {
   resolve(results: unknown[][]): void;
   reject(error: Error): void;
 }
-
-type Reply = { id: number; results: unknown[][] } | { id: number; error: string };
 
 /** One statement of {@link ReportQueries.many}, with `:name` parameters. */
 export interface ReportStatement {
@@ -21,50 +23,61 @@ export interface ReportStatement {
 /** Statements of one {@link ReportQueries.many} call run at once on PostgreSQL (a report makes two such calls at a time): a few, so that ingest keeps its connections. */
 const POOL_STATEMENTS_IN_FLIGHT = 2;
 
-/** better-sqlite3's entry point, resolved here so that the worker loads the same copy. */
-function betterSqlitePath(): string {
-  const base = typeof __filename === 'string' ? __filename : `${process.cwd()}/package.json`;
-  return createRequire(base).resolve('better-sqlite3');
+/** Connections the report worker's PostgreSQL pool may open (a job reads one page at a time, and prefetches one). */
+const WORKER_PG_CONNECTIONS = 2;
+
+/**
+ * The worker's entry: the compiled report-worker.js, or under the test runner its TypeScript
+ * source, which the worker compiles as it loads it (and the report jobs it requires) with
+ * TypeScript's transpiler.
+ */
+function workerBootstrap(): { source: string; entry: string; typescript: string | null } {
+  const ownFile = typeof __filename === 'string' ? __filename : join(process.cwd(), 'src/database/report-queries.ts');
+  const extension = extname(ownFile);
+  const entry = join(dirname(ownFile), `report-worker${extension}`);
+  const typescript = extension === '.ts' ? createRequire(ownFile).resolve('typescript') : null;
+  const source = `
+const { workerData } = require('node:worker_threads');
+if (workerData.typescript) {
+  const ts = require(workerData.typescript);
+  const { readFileSync } = require('node:fs');
+  const compilerOptions = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, experimentalDecorators: true };
+  require.extensions['.ts'] = (module, filename) => module._compile(ts.transpileModule(readFileSync(filename, 'utf8'), { fileName: filename, compilerOptions }).outputText, filename);
+}
+require(workerData.entry);
+`;
+  return { source, entry, typescript };
 }
 
-/** Prepared statements the worker keeps, by SQL text (reports use a handful of shapes). */
-const MAX_WORKER_STATEMENTS = 200;
+type JobReply = Exclude<WorkerReply, { results: unknown[][] }>;
+
+/** A job under way, as the main thread sees it: the worker's replies not yet taken, and the wake-up of the reader waiting for one. */
+interface JobInbox {
+  replies: JobReply[];
+  wake?: () => void;
+}
 
 /**
- * The worker: its own read-only connection to the database file, one statement at a time.
- * WAL lets it read the last committed state while the main connection writes.
+ * A batch of a report's text. From the worker a long batch comes in pieces: each piece but
+ * the last has no rows and begins the batch that the next ones finish (see TextBatch).
  */
-const workerSource = (modulePath: string): string => `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(${JSON.stringify(modulePath)});
-const db = new Database(workerData.path, { readonly: true, fileMustExist: true, timeout: workerData.busyTimeoutMs });
-db.pragma('busy_timeout = ' + Number(workerData.busyTimeoutMs));
-const statements = new Map();
-const run = ({ sql, values }) => {
-  let statement = statements.get(sql);
-  if (!statement) {
-    if (statements.size >= ${MAX_WORKER_STATEMENTS}) statements.delete(statements.keys().next().value);
-    statement = db.prepare(sql);
-    statements.set(sql, statement);
-  }
-  return statement.all(...values);
-};
-parentPort.on('message', ({ id, statements: batch }) => {
-  try {
-    parentPort.postMessage({ id, results: batch.map(run) });
-  } catch (error) {
-    parentPort.postMessage({ id, error: String(error && error.message || error) });
-  }
-});
-`;
+export interface StreamedBatch {
+  text: string;
+  rows: number;
+  /** A job's announced row count (a batch of no rows and no text; see JobBatch). */
+  count?: number;
+}
 
 /**
- * Reads for reports and analytics (read-only SQL, `:name` parameters), kept off the event
- * loop: better-sqlite3 answers synchronously, so on SQLite a long aggregation read on the
- * main connection would hold up every request (ingest waited seconds beside a report). There
- * they run in a worker thread with a read-only connection of its own to the same file; on
- * PostgreSQL, and on an in-memory SQLite database (which no other connection can open), on
- * the application's own connections as prepared statements.
+ * Reads for reports and analytics (read-only SQL, `:name` parameters), and whole report jobs,
+ * kept off the event loop. better-sqlite3 answers synchronously, so on SQLite a long
+ * aggregation read on the main connection would hold up every request (ingest waited seconds
+ * beside a report): there statement batches run in a worker thread with a read-only
+ * connection of its own to the same file. Report jobs (read, aggregate, format) run in that
+ * worker on both databases (on PostgreSQL with a small pool of its own), so that the main
+ * thread only hands finished text to the socket. On an in-memory SQLite database (which no
+ * other connection can open) everything runs on the main connection; on PostgreSQL statement
+ * batches run on the application's own connections as prepared statements.
  *
  * The worker sees what is committed, as any other connection would: reports never read
  * inside a transaction.
@@ -72,22 +85,49 @@ parentPort.on('message', ({ id, statements: batch }) => {
 @Injectable()
 export class ReportQueries implements OnModuleDestroy {
   private readonly file: string | null;
-  private readonly busyTimeoutMs: number;
+  private readonly workerData: ReportWorkerData | null;
   private worker: Worker | null = null;
   private readonly pending = new Map<number, Pending>();
+  private readonly jobs = new Map<number, JobInbox>();
   private nextId = 0;
+  /** Jobs run here when no worker can open the database. */
+  private readonly mainDb: ReportDb;
+  /** The reads of report jobs for code on the main thread: in the worker on a SQLite file (one round trip each), else on the main connections. */
+  readonly db: ReportDb;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly queries: PreparedQueries,
   ) {
-    const options = dataSource.options as { type: string; database?: unknown; timeout?: number };
+    const options = dataSource.options as { type: string; database?: unknown; timeout?: number; url?: string; extra?: Record<string, unknown>; ssl?: unknown };
     const database = typeof options.database === 'string' ? options.database : '';
     this.file = options.type === 'better-sqlite3' && database !== '' && database !== ':memory:' && !database.startsWith('file::memory:') ? database : null;
-    this.busyTimeoutMs = options.timeout ?? 5000;
+    const dialect = options.type === 'postgres' ? 'postgres' : 'sqlite';
+    if (this.file !== null) this.workerData = { dialect: 'sqlite', path: this.file, busyTimeoutMs: options.timeout ?? 5000 };
+    else if (dialect === 'postgres') {
+      const pool: Record<string, unknown> = { ...options.extra, connectionString: options.url, max: WORKER_PG_CONNECTIONS };
+      if (options.ssl !== undefined) pool.ssl = options.ssl;
+      this.workerData = { dialect: 'postgres', pool };
+    } else this.workerData = null;
+    this.mainDb = {
+      dialect,
+      arrays: <Row extends unknown[]>(sql: string, parameters: Record<string, unknown>, arrayOptions: { text?: boolean } = {}) =>
+        this.queries.cachedArrays<Row>(sql, { planEachRun: true, text: arrayOptions.text })(parameters as Record<string, string | number | null>),
+    };
+    this.db =
+      this.file === null
+        ? this.mainDb
+        : {
+            dialect: 'sqlite',
+            arrays: async <Row extends unknown[]>(sql: string, parameters: Record<string, unknown>) => {
+              const [text, values] = this.dataSource.driver.escapeQueryWithParameters(sql, parameters as ReportStatement['parameters']);
+              const [rows] = await this.send([{ sql: text, values, arrays: true }]);
+              return rows as Row[];
+            },
+          };
   }
 
-  /** Whether reads leave the event loop (SQLite on a file). */
+  /** Whether statement reads leave the event loop (SQLite on a file). */
   get offThread(): boolean {
     return this.file !== null;
   }
@@ -125,6 +165,88 @@ export class ReportQueries implements OnModuleDestroy {
     );
   }
 
+  /**
+   * A report job's text, batch by batch as the consumer takes them: run in the worker (its
+   * text in small pieces; the worker stays a few batches ahead, no more), or on the main
+   * connection where no worker can open the database. `statistics` is kept up to date. A
+   * consumer that stops early (a client gone) stops the job.
+   */
+  async *stream<Input>(job: ReportJob<Input>, input: Input, statistics: JobStatistics): AsyncGenerator<StreamedBatch> {
+    if (this.workerData === null) {
+      yield* job.run(this.mainDb, input, statistics);
+      return;
+    }
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    const inbox: JobInbox = { replies: [] };
+    this.jobs.set(id, inbox);
+    this.refWhileBusy(worker);
+    let finished = false;
+    try {
+      worker.postMessage({ id, job: { module: job.module, name: job.name }, input });
+      // Between batches (not between the pieces of one), a batch already waiting is still taken on the loop's next turn: whatever else waits (a request) goes first.
+      let betweenBatches = false;
+      for (;;) {
+        if (betweenBatches) await nextTurn();
+        betweenBatches = false;
+        while (inbox.replies.length === 0) await new Promise<void>((resolve) => (inbox.wake = resolve));
+        const reply = inbox.replies.shift()!;
+        if ('error' in reply) {
+          finished = true;
+          throw new Error(reply.error);
+        }
+        if ('piece' in reply) {
+          yield { text: reply.piece, rows: 0 };
+          continue;
+        }
+        Object.assign(statistics, reply.statistics);
+        if ('end' in reply) {
+          finished = true;
+          return;
+        }
+        if ('count' in reply) {
+          yield { text: '', rows: 0, count: reply.count };
+          continue;
+        }
+        yield { text: reply.text, rows: reply.rows };
+        worker.postMessage({ id, ack: true });
+        betweenBatches = true;
+      }
+    } finally {
+      this.jobs.delete(id);
+      if (!finished && this.worker === worker) worker.postMessage({ id, cancel: true });
+      this.unrefWhenIdle(worker);
+    }
+  }
+
+  /**
+   * {@link stream}, its first batch awaited (a row count, or the start of the text), so that
+   * what fails before any byte fails here, with its status. The batches then come from the
+   * first on; ending them early (a client gone, even before the first was taken) stops the job.
+   */
+  async start<Input>(job: ReportJob<Input>, input: Input, statistics: JobStatistics): Promise<{ first: StreamedBatch | undefined; batches: AsyncIterableIterator<StreamedBatch> }> {
+    const source = this.stream(job, input, statistics);
+    const head = await source.next();
+    const first = head.done ? undefined : head.value;
+    let pending = first;
+    const batches: AsyncIterableIterator<StreamedBatch> = {
+      next: async () => {
+        if (pending === undefined) return source.next();
+        const value = pending;
+        pending = undefined;
+        return { done: false, value };
+      },
+      return: async () => {
+        pending = undefined;
+        return source.return(undefined);
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+    return { first, batches };
+  }
+
   async onModuleDestroy(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
@@ -132,28 +254,44 @@ export class ReportQueries implements OnModuleDestroy {
     await worker?.terminate().catch(() => undefined);
   }
 
-  private send(statements: Array<{ sql: string; values: unknown[] }>): Promise<unknown[][]> {
+  private send(statements: Array<{ sql: string; values: unknown[]; arrays?: boolean }>): Promise<unknown[][]> {
     const worker = this.ensureWorker();
     const id = this.nextId++;
     return new Promise<unknown[][]>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      // A worker with work to do keeps the process alive; an idle one must not.
-      if (this.pending.size === 1) worker.ref();
+      this.refWhileBusy(worker);
       worker.postMessage({ id, statements });
     });
   }
 
+  /** A worker with work to do keeps the process alive; an idle one must not. */
+  private refWhileBusy(worker: Worker): void {
+    if (this.pending.size + this.jobs.size === 1) worker.ref();
+  }
+
+  private unrefWhenIdle(worker: Worker): void {
+    if (this.pending.size + this.jobs.size === 0) worker.unref();
+  }
+
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(workerSource(betterSqlitePath()), { eval: true, workerData: { path: this.file, busyTimeoutMs: this.busyTimeoutMs } });
+    const { source, entry, typescript } = workerBootstrap();
+    const worker = new Worker(source, { eval: true, workerData: { entry, typescript, reportWorker: this.workerData } });
     worker.unref();
-    worker.on('message', (reply: Reply) => {
+    worker.on('message', (reply: WorkerReply) => {
+      const inbox = this.jobs.get(reply.id);
+      if (inbox) {
+        inbox.replies.push(reply as JobReply);
+        inbox.wake?.();
+        inbox.wake = undefined;
+        return;
+      }
       const pending = this.pending.get(reply.id);
       if (!pending) return;
       this.pending.delete(reply.id);
-      if (this.pending.size === 0) worker.unref();
+      this.unrefWhenIdle(worker);
       if ('error' in reply) pending.reject(new Error(reply.error));
-      else pending.resolve(reply.results);
+      else if ('results' in reply) pending.resolve(reply.results);
     });
     const lost = (error: Error) => {
       if (this.worker !== worker) return;
@@ -171,5 +309,10 @@ export class ReportQueries implements OnModuleDestroy {
     const pending = [...this.pending.values()];
     this.pending.clear();
     for (const job of pending) job.reject(error);
+    for (const inbox of this.jobs.values()) {
+      inbox.replies.push({ id: -1, error: error.message });
+      inbox.wake?.();
+      inbox.wake = undefined;
+    }
   }
 }

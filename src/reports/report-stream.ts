@@ -3,7 +3,10 @@ import { stringify } from 'csv-stringify/sync';
 import { Readable } from 'node:stream';
 import { ApiError } from '../common/errors/api-error';
 import { ErrorCode } from '../common/errors/error-code';
+import { csvLines } from './csv-cells';
 import { ReportColumn } from './report-envelope';
+
+export { csvCell, csvLines } from './csv-cells';
 
 /** What a report read: the `statistics` of the envelope, filled in while the rows stream. */
 export interface ReadStatistics {
@@ -14,7 +17,11 @@ export interface ReadStatistics {
 /** The two formats a report streams in. */
 export type ReportFormat = 'json' | 'csv';
 
-/** Rows a report wrote as text itself: CSV lines (each with its `\n`) or JSON objects joined by commas, and how many rows that is. */
+/**
+ * Rows a report wrote as text itself: CSV lines (each with its `\n`) or JSON objects joined
+ * by commas, and how many rows that is. A batch of no rows but some text is the beginning
+ * of the batch that follows (a long batch sent in pieces, as the report worker sends it).
+ */
 export interface TextBatch {
   text: string;
   rows: number;
@@ -39,6 +46,8 @@ export interface ReportStream<Row> {
    * what the object path would write for the same rows, byte for byte.
    */
   text?: (format: ReportFormat) => AsyncIterable<TextBatch>;
+  /** Stops what already runs for the answer (a report job) when it ends before its text was read: a client gone. */
+  release?: () => Promise<unknown>;
 }
 
 /** A report made of rows already computed (aggregates): one batch. */
@@ -74,9 +83,12 @@ export async function* jsonChunks<Row>(report: ReportStream<Row>): AsyncGenerato
   const meta = report.columns.map(({ name, type }) => ({ name, type }));
   yield `{"meta":${JSON.stringify(meta)},"data":[`;
   let rows = 0;
+  // Inside a batch sent in pieces: no comma before the next piece.
+  let inBatch = false;
   for await (const batch of textBatches(report, 'json')) {
-    if (batch.rows === 0) continue;
-    yield rows > 0 ? `,${batch.text}` : batch.text;
+    if (batch.text.length === 0) continue;
+    yield rows > 0 && !inBatch ? `,${batch.text}` : batch.text;
+    inBatch = batch.rows === 0;
     rows += batch.rows;
   }
   const statistics = { elapsed: elapsedSince(report.startedAt), rows_read: report.statistics.rowsRead, bytes_read: report.statistics.bytesRead };
@@ -96,44 +108,25 @@ async function* textBatches<Row>(report: ReportStream<Row>, format: ReportFormat
   }
 }
 
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/**
- * One CSV cell as csv-stringify writes it (RFC 4180: a field with a comma, a quote or a line
- * break is quoted, quotes doubled; null is empty; booleans as `true`/`false`). csv-stringify
- * formats about 13 MB/s here, a quarter of what a trajectory download must stream, so plain
- * cells take this path; the unit tests hold it byte-identical to csv-stringify.
- */
-export function csvCell(value: unknown): string {
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'string') return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'boolean') return String(value);
-  return stringify([[value]]).slice(0, -1);
-}
-
-/** Rows as CSV lines (each ending in `\n`, as csv-stringify ends them), in the columns' order. */
-export function csvLines<Row>(rows: ReadonlyArray<Row>, columns: ReadonlyArray<keyof Row & string>): string {
-  let out = '';
-  for (const row of rows) {
-    let line = csvCell(row[columns[0]]);
-    for (let c = 1; c < columns.length; c++) line += ',' + csvCell(row[columns[c]]);
-    out += line + '\n';
-  }
-  return out;
-}
-
 /** CSV per RFC 4180: a header of the column names (csv-stringify), then each batch formatted at once. */
 export async function* csvChunks<Row>(report: ReportStream<Row>): AsyncGenerator<string> {
   const columns = report.columns.map((column) => column.name);
   yield stringify([], { columns, header: true });
-  for await (const batch of textBatches(report, 'csv')) if (batch.rows > 0) yield batch.text;
+  for await (const batch of textBatches(report, 'csv')) if (batch.text.length > 0) yield batch.text;
+}
+
+/** The chunks as the answer's body; once it closes (read to the end or not) the report lets go of what it holds. */
+function body<Row>(report: ReportStream<Row>, chunks: AsyncGenerator<string>): Readable {
+  const stream = Readable.from(chunks);
+  const release = report.release;
+  if (release) stream.once('close', () => void release().catch(() => undefined));
+  return stream;
 }
 
 export function streamReportJson<Row>(report: ReportStream<Row>): StreamableFile {
-  return new StreamableFile(Readable.from(jsonChunks(report)), { type: 'application/json; charset=utf-8' });
+  return new StreamableFile(body(report, jsonChunks(report)), { type: 'application/json; charset=utf-8' });
 }
 
 export function streamReportCsv<Row>(report: ReportStream<Row>, fileName: string): StreamableFile {
-  return new StreamableFile(Readable.from(csvChunks(report)), { type: 'text/csv; charset=utf-8', disposition: `attachment; filename="${fileName}"` });
+  return new StreamableFile(body(report, csvChunks(report)), { type: 'text/csv; charset=utf-8', disposition: `attachment; filename="${fileName}"` });
 }

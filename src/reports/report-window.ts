@@ -1,6 +1,8 @@
 import { DateTime, IANAZone } from 'luxon';
 import { ApiError } from '../common/errors/api-error';
-import { REPORT_DATE } from './reports.dto';
+
+/** Date-only (`2026-11-23`) or an ISO 8601 date-time; without a zone it is UTC. */
+export const REPORT_DATE = /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:?\d\d)?)?$/i;
 
 /** Buckets of a report (contract 8.1); analytics also has `none`: one bucket for the whole window. */
 export type Grouping = 'hour' | 'day' | 'week' | 'month';

@@ -46,7 +46,7 @@ export class ReportsController {
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async stayTimeJson(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<StreamableFile> {
-    return streamReportJson(await this.geofencing.stayTime(principal, query));
+    return streamReportJson(await this.geofencing.stayTime(principal, query, 'json'));
   }
 
   @Get('geofencing_stay_time.csv')
@@ -57,7 +57,7 @@ export class ReportsController {
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async stayTimeCsv(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<StreamableFile> {
-    return streamReportCsv(await this.geofencing.stayTime(principal, query), 'geofencing_stay_time.csv');
+    return streamReportCsv(await this.geofencing.stayTime(principal, query, 'csv'), 'geofencing_stay_time.csv');
   }
 
   @Get('geofencing_sessions_matches.json')
@@ -67,7 +67,7 @@ export class ReportsController {
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async sessionsMatchesJson(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<StreamableFile> {
-    return streamReportJson(await this.geofencing.sessionsMatches(principal, query));
+    return streamReportJson(await this.geofencing.sessionsMatches(principal, query, 'json'));
   }
 
   @Get('geofencing_sessions_matches.csv')
@@ -78,6 +78,6 @@ export class ReportsController {
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async sessionsMatchesCsv(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<StreamableFile> {
-    return streamReportCsv(await this.geofencing.sessionsMatches(principal, query), 'geofencing_sessions_matches.csv');
+    return streamReportCsv(await this.geofencing.sessionsMatches(principal, query, 'csv'), 'geofencing_sessions_matches.csv');
   }
 }

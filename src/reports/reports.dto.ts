@@ -4,11 +4,11 @@ import { IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-val
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { Optional } from '../common/validation/optional';
 import { MAX_DEVICE_ID_LENGTH } from '../positions/position-batch';
+import { REPORT_DATE } from './report-window';
 
 /** A query string of digits as the integer it spells (anything else is left for the validators to refuse). */
 export const toInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value);
-/** Date-only (`2026-11-23`) or an ISO 8601 date-time; without a zone it is UTC. */
-export const REPORT_DATE = /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:?\d\d)?)?$/i;
+export { REPORT_DATE } from './report-window';
 
 export class UserPositionsQuery {
   @ApiProperty({ description: 'Date-only or ISO 8601 date-time', example: '2026-11-01T00:00:00.000Z' })

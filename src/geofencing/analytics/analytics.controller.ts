@@ -1,11 +1,11 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Query, StreamableFile } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access } from '../../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../../auth/permissions';
 import { Principal } from '../../auth/principal';
 import { ErrorResponseDto } from '../../common/errors/error-response.dto';
-import { AnalyticsAnswer, GeofencingAnalyticsService, OccupancyHistoryAnswer } from './analytics.service';
+import { GeofencingAnalyticsService } from './analytics.service';
 
 const ANALYTICS_SUMMARY =
   'Per geofence and bucket: entries, exits, unique devices and users, total/avg/p50/p90 stay seconds, peak occupancy (contract 8.2). ' +
@@ -22,7 +22,7 @@ export class GeofencingAnalyticsController {
   @ApiOkResponse({ description: '{"from","to","grouping","time_zone","data":[…]}', schema: { type: 'object' } })
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  get(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<AnalyticsAnswer> {
+  get(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<StreamableFile> {
     return this.analytics.analytics(principal, query);
   }
 
@@ -32,7 +32,7 @@ export class GeofencingAnalyticsController {
   @ApiOkResponse({ description: '{"from","to","grouping","time_zone","data":[…]}', schema: { type: 'object' } })
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  search(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<AnalyticsAnswer> {
+  search(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<StreamableFile> {
     return this.analytics.analytics(principal, query);
   }
 
@@ -44,7 +44,7 @@ export class GeofencingAnalyticsController {
   @ApiOkResponse({ description: '{"from","to","grouping","time_zone","data":[{"geofence_id",…,"series":[{"bucket","max_occupancy","avg_occupancy","end_occupancy"}]}]}', schema: { type: 'object' } })
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  history(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<OccupancyHistoryAnswer> {
+  history(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<StreamableFile> {
     return this.analytics.occupancyHistory(principal, query);
   }
 }

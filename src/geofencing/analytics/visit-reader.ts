@@ -6,18 +6,13 @@ import { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { ReportQueries } from '../../database/report-queries';
 import { TransactionRunner } from '../../database/transactions';
-import { Dialect, epochMsColumn, timestampParameter } from '../../positions/position-sql';
+import { Dialect } from '../../positions/position-sql';
 import { ReportWindow } from '../../reports/report-window';
 import { VisitSpan } from './visit-aggregates';
+import { mergeVisits, ReportFence, VISITS_PER_PAGE, visitsByFence } from './visit-rows';
 
-export interface ReportFence {
-  id: string;
-  name: string;
-  code: string;
-  buildingId: number;
-  floorId: number;
-  deleted: boolean;
-}
+export type { ReportFence } from './visit-rows';
+export { byEnteredAt, mergeVisits } from './visit-rows';
 
 /**
  * Reads what the visit-based reports and analytics count: the caller's fences (buildings
@@ -27,8 +22,6 @@ export interface ReportFence {
 @Injectable()
 export class VisitReader {
   private readonly dialect: Dialect;
-  /** The visit columns, times as epoch milliseconds computed by the database (no date parsing per row here). */
-  private readonly columns: string;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -36,7 +29,6 @@ export class VisitReader {
     private readonly reports: ReportQueries,
   ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
-    this.columns = visitColumns(this.dialect);
   }
 
   private query<T>(sql: string, parameters: Record<string, unknown>): Promise<T[]> {
@@ -94,12 +86,9 @@ export class VisitReader {
   }
 
   /**
-   * The visits of `fenceIds` under way at some time of the window: entered before its end
-   * and not exited before its start (open ones included), ordered by `entered_at`, id. Per
-   * fence, two index ranges: the visits begun in the window in keyset pages on
-   * (geofence_id, entered_at), and the older ones still under way at its start on
-   * (geofence_id, exited_at). The reads go through ReportQueries (off the event loop on
-   * SQLite), the first ones of FENCES_PER_READ fences in one call.
+   * The visits of `fenceIds` under way at some time of the window (entered before its end, not
+   * exited before its start, open ones included), ordered by `entered_at`, id: the reads the
+   * report jobs make (visit-rows.ts), here through ReportQueries (off the event loop on SQLite).
    */
   async visits(organizationId: string, fenceIds: readonly string[], window: ReportWindow, pageSize = VISITS_PER_PAGE): Promise<VisitSpan[]> {
     const byFence = await this.visitsByFence(organizationId, fenceIds, window, pageSize);
@@ -107,115 +96,7 @@ export class VisitReader {
   }
 
   /** The same visits per fence (each list ordered by `entered_at`, id; a fence without visits has an empty list). */
-  async visitsByFence(organizationId: string, fenceIds: readonly string[], window: ReportWindow, pageSize = VISITS_PER_PAGE): Promise<Map<string, VisitSpan[]>> {
-    const byFence = new Map<string, VisitSpan[]>(fenceIds.map((id) => [id, []]));
-    const from = timestampParameter(this.dialect, window.fromMs);
-    const to = timestampParameter(this.dialect, window.toMs);
-    const older = `SELECT ${this.columns} FROM geofence_visits
-      WHERE geofence_id = :fenceId AND organization_id = :organizationId AND entered_at < :from AND (exited_at >= :from OR exited_at IS NULL)`;
-    const firstPage = `SELECT ${this.columns} FROM geofence_visits
-      WHERE geofence_id = :fenceId AND organization_id = :organizationId AND entered_at >= :from AND entered_at < :to
-      ORDER BY entered_at, id LIMIT :limit`;
-    const nextPage = `SELECT ${this.columns} FROM geofence_visits
-      WHERE geofence_id = :fenceId AND organization_id = :organizationId AND entered_at >= :afterAt AND entered_at < :to
-        AND (entered_at > :afterAt OR id > :afterId)
-      ORDER BY entered_at, id LIMIT :limit`;
-    // Per group of fences, their older visits and first pages in one call; a fence with more goes on page by page.
-    const readGroup = async (group: readonly string[]) => {
-      const results = (await this.reports.many([
-        ...group.map((fenceId) => ({ sql: older, parameters: { fenceId, organizationId, from } })),
-        ...group.map((fenceId) => ({ sql: firstPage, parameters: { fenceId, organizationId, from, to, limit: pageSize } })),
-      ])) as VisitRow[][];
-      for (let index = 0; index < group.length; index++) {
-        const fenceId = group[index];
-        const visits = byFence.get(fenceId)!;
-        for (const row of results[index]) visits.push(toVisitSpan(row));
-        visits.sort(byEnteredAt);
-        let page = results[group.length + index];
-        for (;;) {
-          let last: VisitSpan | undefined;
-          for (const row of page) visits.push((last = toVisitSpan(row)));
-          if (page.length < pageSize || !last) break;
-          // Reads on the main connection (in-memory SQLite) answer synchronously: give the event loop a turn.
-          if (!this.reports.offThread) await new Promise((resolve) => setImmediate(resolve));
-          const afterAt = timestampParameter(this.dialect, last.enteredAt);
-          page = await this.reports.rows<VisitRow>(nextPage, { fenceId, organizationId, to, limit: pageSize, afterAt, afterId: last.id });
-        }
-      }
-    };
-    const groups: string[][] = [];
-    for (let offset = 0; offset < fenceIds.length; offset += FENCES_PER_READ) groups.push(fenceIds.slice(offset, offset + FENCES_PER_READ));
-    let next = 0;
-    // Two groups at once: one is read while the other's rows are taken in.
-    await Promise.all(
-      Array.from({ length: Math.min(2, groups.length) }, async () => {
-        while (next < groups.length) await readGroup(groups[next++]);
-      }),
-    );
-    return byFence;
+  visitsByFence(organizationId: string, fenceIds: readonly string[], window: ReportWindow, pageSize = VISITS_PER_PAGE): Promise<Map<string, VisitSpan[]>> {
+    return visitsByFence(this.reports.db, organizationId, fenceIds, window, pageSize);
   }
-}
-
-/** Visits in report order: `entered_at`, then id. */
-export const byEnteredAt = (a: VisitSpan, b: VisitSpan): number => a.enteredAt - b.enteredAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
-/**
- * Lists each in report order, merged into one in report order as it is consumed (a heap of
- * the lists' heads): a report streams its rows without sorting all the visits at once.
- */
-export function* mergeVisits(lists: ReadonlyArray<readonly VisitSpan[]>): Generator<VisitSpan> {
-  const heads = lists.filter((list) => list.length > 0).map((list) => ({ list, next: 0 }));
-  const before = (a: (typeof heads)[number], b: (typeof heads)[number]) => byEnteredAt(a.list[a.next], b.list[b.next]) < 0;
-  const down = (index: number) => {
-    for (;;) {
-      const left = 2 * index + 1;
-      const right = left + 1;
-      let smallest = index;
-      if (left < heads.length && before(heads[left], heads[smallest])) smallest = left;
-      if (right < heads.length && before(heads[right], heads[smallest])) smallest = right;
-      if (smallest === index) return;
-      [heads[index], heads[smallest]] = [heads[smallest], heads[index]];
-      index = smallest;
-    }
-  };
-  for (let index = (heads.length >> 1) - 1; index >= 0; index--) down(index);
-  while (heads.length > 0) {
-    const head = heads[0];
-    yield head.list[head.next++];
-    if (head.next === head.list.length) {
-      const last = heads.pop()!;
-      if (heads.length === 0) break;
-      heads[0] = last;
-    }
-    down(0);
-  }
-}
-
-interface VisitRow {
-  id: string;
-  geofence_id: string;
-  device_id: string;
-  user_id: string | null;
-  entered_ms: number;
-  exited_ms: number | null;
-  exit_reason: string | null;
-}
-
-const visitColumns = (dialect: Dialect): string =>
-  `id, geofence_id, device_id, user_id, ${epochMsColumn(dialect, 'entered_at')} AS entered_ms, ${epochMsColumn(dialect, 'exited_at')} AS exited_ms, exit_reason`;
-/** Visits per keyset page: a few ms of work each, so ingest waits at most that long. */
-const VISITS_PER_PAGE = 5000;
-/** Fences whose first reads go in one ReportQueries call (one worker round trip on SQLite): about 5,000 visits in the benchmark's month. */
-const FENCES_PER_READ = 20;
-
-function toVisitSpan(row: VisitRow): VisitSpan {
-  return {
-    id: row.id,
-    fenceId: String(row.geofence_id).toLowerCase(),
-    deviceId: String(row.device_id),
-    userId: row.user_id === null ? null : String(row.user_id).toLowerCase(),
-    enteredAt: Number(row.entered_ms),
-    exitedAt: row.exited_ms === null ? null : Number(row.exited_ms),
-    exitReason: row.exit_reason,
-  };
 }
