@@ -19,7 +19,9 @@ RUN npm run build \
 
 # ── 2. runtime: production dependencies and the compiled server only, as an unprivileged user
 FROM node:24-bookworm-slim AS runtime
+# GLIBC_TUNABLES: see docs/operations.md (memory).
 ENV NODE_ENV=production \
+    GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/var/lib/cartograph
