@@ -19,7 +19,9 @@ RUN npm run build \
 
 # ── 2. runtime: production dependencies and the compiled server only, as an unprivileged user
 FROM node:24-bookworm-slim AS runtime
+# GLIBC_TUNABLES: see docs/operations.md (memory).
 ENV NODE_ENV=production \
+    GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/var/lib/cartograph
@@ -36,4 +38,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node directly (not npm): SIGTERM reaches the server, which drains and exits 0.
-CMD ["node", "--max-old-space-size=512", "dist/src/main.js"]
+CMD ["node", "--max-old-space-size=512", "--max-semi-space-size=16", "dist/src/main.js"]

@@ -1,6 +1,3 @@
-import { StreamableFile } from '@nestjs/common';
-import { Readable } from 'node:stream';
-
 /** A device's latest fix as the realtime read loads it; times already in their wire formats. */
 export interface LatestFixRow {
   id: string;
@@ -23,11 +20,15 @@ export interface LatestFixRow {
 }
 
 /**
- * The realtime answer, serialized in chunks of CHUNK_ROWS devices and streamed: a
- * 1,000-device answer is about 750 KB, and a string of that size per request would land in
- * V8's large-object space, which only a full collection frees; chunks stay young garbage.
+ * The realtime answer, its JSON text already encoded: one buffer, so that identical reads
+ * arriving together can all be sent the same bytes (see RealtimePositionsService.list).
  */
-export type RealtimePositionsJson = StreamableFile;
+export type RealtimePositionsJson = Buffer;
+/**
+ * Devices per piece of text. A 1,000-device answer is about 750 KB: as one string it would
+ * land in V8's large-object space, which only a full collection frees; pieces of 100
+ * devices stay young garbage, and only the buffer (outside the heap) is that large.
+ */
 const CHUNK_ROWS = 100;
 
 const text = (value: string | null): string => (value === null ? 'null' : JSON.stringify(value));
@@ -42,8 +43,16 @@ const number = (value: number | null): string => (value === null ? 'null' : Stri
  * framework stringify them cost half as much again.
  */
 export function renderRealtimeJson(organizationId: string, rows: LatestFixRow[], poiOf: (row: LatestFixRow) => number | null): RealtimePositionsJson {
-  const chunks = renderRealtimeChunks(organizationId, rows, poiOf);
-  return new StreamableFile(Readable.from(chunks), { type: 'application/json; charset=utf-8' });
+  return encode(renderRealtimeChunks(organizationId, rows, poiOf));
+}
+
+/** UTF-8 of the pieces, one after another, in a buffer of exactly their size. */
+function encode(pieces: string[]): Buffer {
+  const sizes = pieces.map((piece) => Buffer.byteLength(piece));
+  const bytes = Buffer.allocUnsafe(sizes.reduce((sum, size) => sum + size, 0));
+  let offset = 0;
+  for (let i = 0; i < pieces.length; i++) offset += bytes.write(pieces[i], offset, sizes[i]);
+  return bytes;
 }
 
 /** One feature of the answer (a device's latest fix), as JSON text; the live stream's `position` frames carry it too. */
@@ -58,7 +67,7 @@ export function renderRealtimeFeature(row: LatestFixRow, poiId: number | null): 
 }
 
 /** The JSON text of the answer, in pieces that concatenate to it. */
-export function renderRealtimeChunks(organizationId: string, rows: LatestFixRow[], poiOf: (row: LatestFixRow) => number | null): string[] {
+function renderRealtimeChunks(organizationId: string, rows: LatestFixRow[], poiOf: (row: LatestFixRow) => number | null): string[] {
   const organization = JSON.stringify(organizationId);
   const features: string[] = new Array(rows.length);
   const devices: string[] = new Array(rows.length);

@@ -397,6 +397,29 @@ describe('realtime positions: ingest and live read (contract 6.1, 6.2)', () => {
     expect(rejected.body.errors[0]).toMatchObject({ code: 'not_found', fields: 'floor_id' });
   });
 
+  it('answers identical reads sent together each with what its own caller may see, and sees a report made before it', async () => {
+    const second = await createSite(t, a.auth);
+    const user = await createUser(t, a.org.organizationId, Role.User);
+    await t.http.put(`/api/v1/users/${user.id}`).set(a.auth).send({ building_ids: [second.building.id] }).expect(200);
+    const userAuth = asBearer((await passwordTokens(t, user.email, user.password)).access_token);
+    await report(t, a.auth, [fix('together-in', { floor_id: second.floor.id }), fix('together-out', { floor_id: siteA.floor.id })]);
+    await report(t, b.auth, [fix('together-b', { floor_id: siteB.floor.id })]);
+    const query = '?device_ids=together-in,together-out,together-b,together-late';
+    const callers = [a.auth, b.auth, userAuth, a.auth, a.auth, b.auth, userAuth];
+    const expected = [['together-in', 'together-out'], ['together-b'], ['together-in'], ['together-in', 'together-out'], ['together-in', 'together-out'], ['together-b'], ['together-in']];
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(callers.map((auth) => realtime(t, auth, query)));
+      expect(answers.map(deviceIdsOf)).toEqual(expected);
+      for (const [index, answer] of answers.entries()) {
+        const organization = callers[index] === b.auth ? b.org.organizationId : a.org.organizationId;
+        expect(answer.devicesInfo.every((info) => info.organization_id === organization)).toBe(true);
+      }
+    }
+    await report(t, a.auth, [fix('together-late', { floor_id: second.floor.id })]);
+    const after = await Promise.all(callers.map((auth) => realtime(t, auth, query)));
+    expect(after.map(deviceIdsOf)).toEqual(expected.map((ids) => (ids.includes('together-in') ? ['together-in', 'together-late', ...ids.slice(1)] : ids)));
+  });
+
   it('applies the permission table: positioning reports only, read-only reads only', async () => {
     const keys = Object.fromEntries(
       await Promise.all(
