@@ -175,9 +175,15 @@ async function prepareDatabase() {
   };
 }
 
+/** The `NAME=value` assignments before `exec node` in `npm start` (GLIBC_TUNABLES): the server runs with them. */
+function startEnvironment() {
+  const start = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start;
+  return Object.fromEntries([...start.split(/\bexec\b|\bnode\b/)[0].matchAll(/([A-Z_]+)=(\S+)/g)].map((match) => [match[1], match[2]]));
+}
+
 /** Exactly what `npm start` runs (its node flags included), minus npm itself. */
 function serverArguments() {
-  const [, ...startArguments] = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start.split(/\s+/);
+  const startArguments = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start.split(/\s+/);
   const flags = startArguments.filter((argument) => argument.startsWith('--'));
   if (!options.profile) return [...flags, join(root, 'dist/src/main.js')];
   // The profile is written on a clean exit; Nest re-raises SIGTERM after closing, which would lose it.
@@ -193,6 +199,7 @@ async function startServer(database) {
       cwd: root,
       env: {
         ...process.env,
+        ...startEnvironment(),
         ...database.env,
         NODE_ENV: 'production',
         PORT: String(port),
