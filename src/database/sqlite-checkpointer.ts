@@ -118,7 +118,11 @@ export class SqliteCheckpointer implements OnModuleInit, OnApplicationShutdown {
     this.stopping = true;
     const exited = new Promise((done) => worker.once('exit', done));
     worker.postMessage('stop');
-    await Promise.race([exited, new Promise((done) => setTimeout(done, 2000).unref())]);
+    // Not unref'd: with the worker unref'd, an unref'd timer would let the process end here, before
+    // shutdown logs that it stopped.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((done) => (timer = setTimeout(done, 2000)))]);
+    clearTimeout(timer);
     await worker.terminate().catch(() => undefined);
   }
 
