@@ -1,4 +1,5 @@
-import { Counter, Gauge, register as defaultRegistry, Registry } from 'prom-client';
+import { Counter, register as defaultRegistry, Registry } from 'prom-client';
+import { registerCacheMetrics } from '../common/metrics/cache-metrics';
 import { CredentialCacheStats } from './credential-cache';
 import { liveCredentialCaches } from './credential-cache.service';
 
@@ -19,19 +20,17 @@ function totals(): CredentialCacheStats {
  * registry unless told), read from the caches at scrape time. Idempotent.
  */
 export function registerCredentialCacheMetrics(registry: Registry = defaultRegistry): void {
-  if (registry.getSingleMetric(`${METRIC_PREFIX}lookups_total`)) return;
-  new Counter({
-    name: `${METRIC_PREFIX}lookups_total`,
-    help: 'Credential cache lookups, by result (hit: no strategy, no database)',
-    labelNames: ['result'],
-    registers: [registry],
-    collect() {
-      const { hits, misses } = totals();
-      this.reset();
-      this.inc({ result: 'hit' }, hits);
-      this.inc({ result: 'miss' }, misses);
+  if (registry.getSingleMetric(`${METRIC_PREFIX}removals_total`)) return;
+  registerCacheMetrics(
+    registry,
+    METRIC_PREFIX,
+    {
+      lookups: 'Credential cache lookups, by result (hit: no strategy, no database)',
+      entries: 'Credentials whose principal is cached',
+      bytes: 'Estimated memory held by the credential cache',
     },
-  });
+    totals,
+  );
   new Counter({
     name: `${METRIC_PREFIX}removals_total`,
     help: 'Credential cache entries dropped, by reason (evict: for room; invalidate: a revocation or a flush)',
@@ -42,22 +41,6 @@ export function registerCredentialCacheMetrics(registry: Registry = defaultRegis
       this.reset();
       this.inc({ reason: 'evict' }, evictions);
       this.inc({ reason: 'invalidate' }, invalidations);
-    },
-  });
-  new Gauge({
-    name: `${METRIC_PREFIX}entries`,
-    help: 'Credentials whose principal is cached',
-    registers: [registry],
-    collect() {
-      this.set(totals().entries);
-    },
-  });
-  new Gauge({
-    name: `${METRIC_PREFIX}bytes`,
-    help: 'Estimated memory held by the credential cache',
-    registers: [registry],
-    collect() {
-      this.set(totals().bytes);
     },
   });
 }

@@ -1,4 +1,5 @@
-import { Counter, Gauge, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
+import { registerCacheMetrics } from '../common/metrics/cache-metrics';
 import { GeofenceBodyCache } from './geofence-bodies';
 
 const PREFIX = 'cartograph_geofence_body_cache_';
@@ -17,33 +18,14 @@ function totals(): ReturnType<GeofenceBodyCache['stats']> {
 
 /** The kept geofence bodies' hit rate and size on `registry`. Idempotent. */
 export function registerGeofenceBodyMetrics(registry: Registry): void {
-  if (registry.getSingleMetric(`${PREFIX}lookups_total`)) return;
-  new Counter({
-    name: `${PREFIX}lookups_total`,
-    help: 'GET /geofences/{id} lookups of kept bodies, by result (hit: no query, no serialization)',
-    labelNames: ['result'],
-    registers: [registry],
-    collect() {
-      const { hits, misses } = totals();
-      this.reset();
-      this.inc({ result: 'hit' }, hits);
-      this.inc({ result: 'miss' }, misses);
+  registerCacheMetrics(
+    registry,
+    PREFIX,
+    {
+      lookups: 'GET /geofences/{id} lookups of kept bodies, by result (hit: no query, no serialization)',
+      entries: 'Geofence bodies kept',
+      bytes: 'Bytes of the geofence bodies kept',
     },
-  });
-  new Gauge({
-    name: `${PREFIX}entries`,
-    help: 'Geofence bodies kept',
-    registers: [registry],
-    collect() {
-      this.set(totals().entries);
-    },
-  });
-  new Gauge({
-    name: `${PREFIX}bytes`,
-    help: 'Bytes of the geofence bodies kept',
-    registers: [registry],
-    collect() {
-      this.set(totals().bytes);
-    },
-  });
+    totals,
+  );
 }

@@ -174,16 +174,8 @@ export class StoredTimes {
 }
 
 /** One device's download: its track in [from, to) and the filters, as the report checked them. */
-export interface DeviceTrackInput {
-  format: TrajectoryFormat;
-  organization: string;
+export interface DeviceTrackInput extends BuildingTrackInput {
   device: string;
-  buildingId: number;
-  from: number;
-  to: number;
-  user?: string;
-  floor?: number;
-  pageRows: number;
 }
 
 /**
