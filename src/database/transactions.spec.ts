@@ -66,3 +66,141 @@ describe('TransactionRunner', () => {
     expect(log).toEqual(['first starts', 'second runs', 'first ends']);
   });
 });
+
+describe('TransactionRunner: group commit on SQLite', () => {
+  /** A real SQLite database with one table, and every statement the runner's connection ran. */
+  async function sqlite(): Promise<{ dataSource: DataSource; runner: TransactionRunner; statements: string[]; rows: () => Promise<string[]>; close: () => Promise<void> }> {
+    const { DataSource: RealDataSource } = await import('typeorm');
+    const dataSource = new RealDataSource({ type: 'better-sqlite3', database: ':memory:' });
+    await dataSource.initialize();
+    await dataSource.query('CREATE TABLE items (name TEXT PRIMARY KEY)');
+    const statements: string[] = [];
+    const driver = dataSource.driver as unknown as { databaseConnection: { prepare: (sql: string) => unknown } };
+    const prepare = driver.databaseConnection.prepare.bind(driver.databaseConnection);
+    // Every statement run, as it runs (TypeORM keeps prepared statements and runs them again).
+    driver.databaseConnection.prepare = (sql: string) => {
+      const statement = prepare(sql) as Record<string, unknown>;
+      for (const method of ['run', 'all', 'get']) {
+        const original = statement[method] as (...parameters: unknown[]) => unknown;
+        statement[method] = (...parameters: unknown[]) => {
+          statements.push(sql);
+          return original.apply(statement, parameters);
+        };
+      }
+      return statement;
+    };
+    return {
+      dataSource,
+      runner: new TransactionRunner(dataSource),
+      statements,
+      rows: async () => ((await dataSource.query('SELECT name FROM items ORDER BY name')) as Array<{ name: string }>).map((row) => row.name),
+      close: () => dataSource.destroy(),
+    };
+  }
+  const insert = (manager: EntityManager, name: string) => manager.query('INSERT INTO items (name) VALUES (?)', [name]);
+
+  it('runs units of one group queued together in one transaction, each in a savepoint, settled after the COMMIT', async () => {
+    const db = await sqlite();
+    const settled: string[] = [];
+    const committed: string[] = [];
+    const unit = (name: string) =>
+      db.runner
+        .run(
+          async (manager) => {
+            await insert(manager, name);
+            db.runner.afterCommit(manager, () => committed.push(name));
+            return name;
+          },
+          { group: 'ingest' },
+        )
+        .then((value) => {
+          settled.push(value);
+          return value;
+        });
+    expect(await Promise.all([unit('a'), unit('b'), unit('c')])).toEqual(['a', 'b', 'c']);
+    expect(await db.rows()).toEqual(['a', 'b', 'c']);
+    expect(db.statements.filter((sql) => /^(BEGIN|COMMIT)/.test(sql))).toEqual(['BEGIN TRANSACTION', 'COMMIT']);
+    expect(db.statements.filter((sql) => sql.startsWith('SAVEPOINT'))).toHaveLength(3);
+    expect(committed).toEqual(['a', 'b', 'c']);
+    expect(settled).toEqual(['a', 'b', 'c']);
+    await db.close();
+  });
+
+  it('rolls a failing unit back alone: it is rejected and leaves nothing, the others of its group are stored', async () => {
+    const db = await sqlite();
+    const committed: string[] = [];
+    const unit = (name: string, fail = false) =>
+      db.runner.run(
+        async (manager) => {
+          await insert(manager, name);
+          db.runner.afterCommit(manager, () => committed.push(name));
+          if (fail) throw new Error(`${name} refused`);
+          return name;
+        },
+        { group: 'ingest' },
+      );
+    const results = await Promise.allSettled([unit('a'), unit('b', true), unit('c')]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error('b refused'));
+    expect(await db.rows()).toEqual(['a', 'c']);
+    // The failed unit's after-commit work went with its savepoint.
+    expect(committed).toEqual(['a', 'c']);
+    expect(db.statements.filter((sql) => sql === 'COMMIT')).toHaveLength(1);
+    await db.close();
+  });
+
+  it('rejects every unit of the group when the COMMIT fails, and nothing of the group is stored', async () => {
+    const db = await sqlite();
+    // A deferred foreign key fails at COMMIT, after every unit's savepoint was released.
+    await db.dataSource.query('PRAGMA foreign_keys = ON');
+    await db.dataSource.query('CREATE TABLE parents (id INTEGER PRIMARY KEY)');
+    await db.dataSource.query('CREATE TABLE children (parent INTEGER REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED)');
+    const committed: string[] = [];
+    const unit = (name: string, orphan = false) =>
+      db.runner.run(
+        async (manager) => {
+          await insert(manager, name);
+          if (orphan) await manager.query('INSERT INTO children (parent) VALUES (42)');
+          db.runner.afterCommit(manager, () => committed.push(name));
+          return name;
+        },
+        { group: 'ingest' },
+      );
+    const results = await Promise.allSettled([unit('a'), unit('b', true), unit('c')]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(await db.rows()).toEqual([]);
+    expect(committed).toEqual([]);
+    // The runner goes on.
+    await expect(unit('d')).resolves.toBe('d');
+    expect(await db.rows()).toEqual(['d']);
+    await db.close();
+  });
+
+  it('never puts units of another group, or ungrouped work, in a group', async () => {
+    const db = await sqlite();
+    const work = (name: string) => async (manager: EntityManager) => {
+      await insert(manager, name);
+      return name;
+    };
+    await Promise.all([
+      db.runner.run(work('a'), { group: 'ingest' }),
+      db.runner.run(work('b'), { group: 'ingest' }),
+      db.runner.run(work('c')),
+      db.runner.run(work('d'), { group: 'other' }),
+      db.runner.run(work('e'), { group: 'ingest' }),
+    ]);
+    expect(await db.rows()).toEqual(['a', 'b', 'c', 'd', 'e']);
+    // a+b together, then c, d and e each alone.
+    expect(db.statements.filter((sql) => sql === 'COMMIT')).toHaveLength(4);
+    await db.close();
+  });
+
+  it("runs each unit in its caller's async context", async () => {
+    const db = await sqlite();
+    const { AsyncLocalStorage } = await import('node:async_hooks');
+    const caller = new AsyncLocalStorage<string>();
+    const unit = (name: string) => caller.run(name, () => db.runner.run(async () => caller.getStore(), { group: 'ingest' }));
+    expect(await Promise.all([unit('first'), unit('second'), unit('third')])).toEqual(['first', 'second', 'third']);
+    await db.close();
+  });
+});

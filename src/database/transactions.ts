@@ -1,9 +1,35 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { AsyncResource } from 'node:async_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ambientTransaction } from './ambient-transaction';
 import { transactionEpilogue } from './transaction-epilogue';
+
+export interface TransactionOptions {
+  /**
+   * SQLite: units of work queued with the same group name may share one transaction (group
+   * commit), each in a savepoint of its own, so each is still all or nothing and is only
+   * acknowledged once the shared COMMIT is done. Give it only to work that reads no
+   * in-process state another unit of the group could change before its own commit (the
+   * after-commit callbacks of a group run when the group commits). Ignored on PostgreSQL.
+   */
+  group?: string;
+}
+
+/** A group takes at most this many units… */
+const MAX_GROUP_UNITS = 16;
+/** …and starts no further unit once it has run this long, so one event-loop turn stays short. */
+const MAX_GROUP_MS = 25;
+
+interface QueuedUnit {
+  work: (manager: EntityManager) => Promise<unknown>;
+  group: string | undefined;
+  /** The caller's async context: the unit runs in it, not in the queue's. */
+  scope: AsyncResource;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
 
 /**
  * Runs a unit of work in one database transaction.
@@ -13,12 +39,17 @@ import { transactionEpilogue } from './transaction-epilogue';
  * it. On SQLite the transactions of this process therefore run one after another (SQLite
  * admits a single writer anyway); PostgreSQL runs them concurrently on pooled connections.
  * Every write goes through here.
+ *
+ * On SQLite most of a small write's cost is its COMMIT: every page it changed goes to the
+ * WAL as a frame of its own. Units of work of one group (ingest batches) that queue up
+ * while another transaction runs therefore share one transaction, each in a savepoint.
  */
 @Injectable()
 export class TransactionRunner {
   private readonly logger = new Logger(TransactionRunner.name);
   private readonly serialize: boolean;
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly queue: QueuedUnit[] = [];
+  private draining = false;
   /** Work to do once the transaction of a manager has committed (dropped on rollback). */
   private readonly committed = new WeakMap<EntityManager, Array<() => void>>();
 
@@ -26,7 +57,7 @@ export class TransactionRunner {
     this.serialize = dataSource.options.type !== 'postgres';
   }
 
-  run<T>(unitOfWork: (manager: EntityManager) => Promise<T>): Promise<T> {
+  run<T>(unitOfWork: (manager: EntityManager) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     // An idempotent request's marker is written in the same transaction as its effects.
     const epilogue = transactionEpilogue.getStore();
     const work = epilogue
@@ -37,12 +68,87 @@ export class TransactionRunner {
         }
       : unitOfWork;
     if (!this.serialize) return this.transaction(work);
-    // Each queued transaction starts on a turn of the event loop of its own. Chained on the
-    // previous one's promise, the whole queue would run in one turn, and libuv accepts one
-    // connection per turn: under load, new clients waited many seconds to be accepted.
-    const result = this.tail.then(() => nextTurn()).then(() => this.transaction(work));
-    this.tail = result.catch(() => undefined);
-    return result;
+    return new Promise<T>((resolve, reject) => {
+      const scope = new AsyncResource('CartographTransaction');
+      this.queue.push({ work, group: options.group, scope, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.draining) {
+        this.draining = true;
+        void this.drain();
+      }
+    });
+  }
+
+  /**
+   * Runs the queue one transaction at a time. Each starts on a turn of the event loop of its
+   * own: run back to back in one turn, a queue of transactions kept libuv from accepting
+   * connections (one per turn), and new clients waited many seconds under load.
+   */
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        await nextTurn();
+        const first = this.queue.shift()!;
+        if (first.group !== undefined && this.queue[0]?.group === first.group) {
+          await this.groupTransaction(first);
+          continue;
+        }
+        await first.scope.runInAsyncScope(() => this.transaction(first.work)).then(first.resolve, first.reject);
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /**
+   * `first` and the units of its group queued behind it, in one transaction: each in a
+   * savepoint, so a failing unit is rolled back alone and rejected, the others go on. Every
+   * unit is settled only after the COMMIT (or its failure, which rejects them all: nothing of
+   * the group was written). Each unit gets an EntityManager of its own on the transaction's
+   * connection, so its after-commit callbacks are its own and dropped with its savepoint.
+   */
+  private async groupTransaction(first: QueuedUnit): Promise<void> {
+    const units: QueuedUnit[] = [first];
+    const outcomes: Array<{ value: unknown; callbacks: Array<() => void> } | { error: unknown }> = [];
+    const started = performance.now();
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        const queryRunner = manager.queryRunner!;
+        for (let unit: QueuedUnit | undefined = first; unit; ) {
+          const unitManager = this.dataSource.createEntityManager(queryRunner);
+          const callbacks: Array<() => void> = [];
+          this.committed.set(unitManager, callbacks);
+          await queryRunner.query('SAVEPOINT cartograph_unit');
+          try {
+            const work = unit.work;
+            const value = await unit.scope.runInAsyncScope(() => ambientTransaction.run(unitManager, () => work(unitManager)));
+            await queryRunner.query('RELEASE cartograph_unit');
+            outcomes.push({ value, callbacks });
+          } catch (error) {
+            await queryRunner.query('ROLLBACK TO cartograph_unit');
+            await queryRunner.query('RELEASE cartograph_unit');
+            outcomes.push({ error });
+          } finally {
+            this.committed.delete(unitManager);
+          }
+          const next = this.queue[0];
+          if (next?.group !== first.group || units.length >= MAX_GROUP_UNITS || performance.now() - started >= MAX_GROUP_MS) break;
+          unit = this.queue.shift()!;
+          units.push(unit);
+        }
+      });
+    } catch (error) {
+      // The COMMIT (or a savepoint statement) failed and the whole transaction rolled back.
+      for (const unit of units) unit.scope.runInAsyncScope(() => unit.reject(error));
+      return;
+    }
+    units.forEach((unit, index) => {
+      const outcome = outcomes[index];
+      unit.scope.runInAsyncScope(() => {
+        if ('error' in outcome) return unit.reject(outcome.error);
+        this.runCallbacks(outcome.callbacks);
+        unit.resolve(outcome.value);
+      });
+    });
   }
 
   /**
@@ -69,6 +175,11 @@ export class TransactionRunner {
         // Registered later (a manager kept past its transaction): nothing left to wait for.
         if (transactionManager) this.committed.delete(transactionManager);
       });
+    this.runCallbacks(callbacks);
+    return result;
+  }
+
+  private runCallbacks(callbacks: ReadonlyArray<() => void>): void {
     for (const callback of callbacks) {
       // The change is committed: a failing follower must not turn it into an error.
       try {
@@ -77,7 +188,6 @@ export class TransactionRunner {
         this.logger.error(`After-commit work failed: ${String(error)}`);
       }
     }
-    return result;
   }
 
   /** Rewrites `:name` parameters into the driver's placeholders for hand-written SQL. */

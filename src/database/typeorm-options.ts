@@ -34,6 +34,10 @@ export function buildDataSourceOptions(config: DatabaseConfig): DataSourceOption
       prepareDatabase: (db: { pragma: (statement: string) => unknown }) => {
         db.pragma(`busy_timeout = ${config.busyTimeoutMs}`);
         db.pragma('synchronous = NORMAL');
+        // Multi-row upserts (ingest) and savepoints keep a statement journal of the pages they
+        // change; past 64 KB SQLite spills it to a temporary file, one pwrite per page: under
+        // ingest, as many writes as the WAL itself took.
+        db.pragma('temp_store = MEMORY');
       },
     };
   }

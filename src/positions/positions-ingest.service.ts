@@ -282,7 +282,9 @@ export class PositionsIngestService {
       if (this.dialect === 'postgres') await this.storeOnPostgres(manager, organizationId, fixes, latest);
       else await this.storeOnSqlite(manager, organizationId, fixes, latest);
       return this.geofences.evaluateFixes(manager, organizationId, fixes, Date.now(), lastEvaluated);
-    });
+      // Batches queued together on SQLite share a COMMIT (see TransactionRunner): an ingest reads no
+      // in-process state that another batch's after-commit work changes.
+    }, { group: 'ingest' });
     // SQLite runs this process's transactions one at a time already.
     if (this.dialect !== 'postgres') return transaction();
     return this.deviceTurns.run(
