@@ -204,3 +204,32 @@ describe('TransactionRunner: group commit on SQLite', () => {
     await db.close();
   });
 });
+
+describe('TransactionRunner: after-rollback work', () => {
+  it('runs when a unit of a group is rolled back alone, or when the whole group is; never after a commit', async () => {
+    const { DataSource: RealDataSource } = await import('typeorm');
+    const dataSource = new RealDataSource({ type: 'better-sqlite3', database: ':memory:' });
+    await dataSource.initialize();
+    await dataSource.query('CREATE TABLE items (name TEXT PRIMARY KEY)');
+    const runner = new TransactionRunner(dataSource);
+    const log: string[] = [];
+    const unit = (name: string, fail: boolean) =>
+      runner.run(
+        async (manager) => {
+          runner.afterRollback(manager, () => log.push(`${name} rolled back`));
+          runner.afterCommit(manager, () => log.push(`${name} committed`));
+          await manager.query('INSERT INTO items (name) VALUES (?)', [name]);
+          if (fail) throw new Error(name);
+        },
+        { group: 'ingest' },
+      );
+    await Promise.allSettled([unit('a', false), unit('b', true), unit('c', false)]);
+    expect(log).toEqual(['b rolled back', 'a committed', 'c committed']);
+
+    // The same name twice: the second insert fails at once inside its unit, a lone transaction.
+    log.length = 0;
+    await expect(unit('a', false)).rejects.toThrow();
+    expect(log).toEqual(['a rolled back']);
+    await dataSource.destroy();
+  });
+});

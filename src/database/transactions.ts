@@ -12,7 +12,8 @@ export interface TransactionOptions {
    * commit), each in a savepoint of its own, so each is still all or nothing and is only
    * acknowledged once the shared COMMIT is done. Give it only to work that reads no
    * in-process state another unit of the group could change before its own commit (the
-   * after-commit callbacks of a group run when the group commits). Ignored on PostgreSQL.
+   * after-commit callbacks of a group run when the group commits), or that reserves such state
+   * at once and gives it back with `afterCommit` and `afterRollback`. Ignored on PostgreSQL.
    */
   group?: string;
 }
@@ -21,6 +22,9 @@ export interface TransactionOptions {
 const MAX_GROUP_UNITS = 16;
 /** …and starts no further unit once it has run this long, so one event-loop turn stays short. */
 const MAX_GROUP_MS = 25;
+
+/** Ends a transaction's callbacks: runs its after-commit or its after-rollback ones. */
+type Settlement = (committed: boolean) => void;
 
 interface QueuedUnit {
   work: (manager: EntityManager) => Promise<unknown>;
@@ -52,6 +56,8 @@ export class TransactionRunner {
   private draining = false;
   /** Work to do once the transaction of a manager has committed (dropped on rollback). */
   private readonly committed = new WeakMap<EntityManager, Array<() => void>>();
+  /** Work to do if it rolls back instead (dropped on commit). */
+  private readonly rolledBack = new WeakMap<EntityManager, Array<() => void>>();
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.serialize = dataSource.options.type !== 'postgres';
@@ -104,31 +110,36 @@ export class TransactionRunner {
    * savepoint, so a failing unit is rolled back alone and rejected, the others go on. Every
    * unit is settled only after the COMMIT (or its failure, which rejects them all: nothing of
    * the group was written). Each unit gets an EntityManager of its own on the transaction's
-   * connection, so its after-commit callbacks are its own and dropped with its savepoint.
+   * connection, so its after-commit and after-rollback callbacks are its own.
    */
   private async groupTransaction(first: QueuedUnit): Promise<void> {
     const units: QueuedUnit[] = [first];
-    const outcomes: Array<{ value: unknown; callbacks: Array<() => void> } | { error: unknown }> = [];
+    const outcomes: Array<{ value: unknown; settle: Settlement } | { error: unknown }> = [];
+    const settlements: Settlement[] = [];
     const started = performance.now();
     try {
       await this.dataSource.transaction(async (manager) => {
         const queryRunner = manager.queryRunner!;
         for (let unit: QueuedUnit | undefined = first; unit; ) {
           const unitManager = this.dataSource.createEntityManager(queryRunner);
-          const callbacks: Array<() => void> = [];
-          this.committed.set(unitManager, callbacks);
+          const settle = this.openSettlement(unitManager);
+          settlements.push(settle);
           await queryRunner.query('SAVEPOINT cartograph_unit');
           try {
             const work = unit.work;
             const value = await unit.scope.runInAsyncScope(() => ambientTransaction.run(unitManager, () => work(unitManager)));
             await queryRunner.query('RELEASE cartograph_unit');
-            outcomes.push({ value, callbacks });
+            outcomes.push({ value, settle });
           } catch (error) {
-            await queryRunner.query('ROLLBACK TO cartograph_unit');
-            await queryRunner.query('RELEASE cartograph_unit');
+            try {
+              await queryRunner.query('ROLLBACK TO cartograph_unit');
+              await queryRunner.query('RELEASE cartograph_unit');
+            } catch (rollbackError) {
+              this.logger.error(`A grouped transaction could not roll one unit back (${String(rollbackError)}); the unit had failed with: ${String(error)}`);
+              throw rollbackError;
+            }
+            settle(false);
             outcomes.push({ error });
-          } finally {
-            this.committed.delete(unitManager);
           }
           const next = this.queue[0];
           if (next?.group !== first.group || units.length >= MAX_GROUP_UNITS || performance.now() - started >= MAX_GROUP_MS) break;
@@ -138,6 +149,7 @@ export class TransactionRunner {
       });
     } catch (error) {
       // The COMMIT (or a savepoint statement) failed and the whole transaction rolled back.
+      for (const settle of settlements) settle(false);
       for (const unit of units) unit.scope.runInAsyncScope(() => unit.reject(error));
       return;
     }
@@ -145,7 +157,7 @@ export class TransactionRunner {
       const outcome = outcomes[index];
       unit.scope.runInAsyncScope(() => {
         if ('error' in outcome) return unit.reject(outcome.error);
-        this.runCallbacks(outcome.callbacks);
+        outcome.settle(true);
         unit.resolve(outcome.value);
       });
     });
@@ -162,30 +174,58 @@ export class TransactionRunner {
     else callback();
   }
 
+  /**
+   * Runs `callback` if the transaction of `manager` (or, in a group, its own savepoint) rolls
+   * back, before `run` rejects; never when `manager` is not in a transaction of this runner.
+   * For in-process reservations made for the transaction's writes.
+   */
+  afterRollback(manager: EntityManager, callback: () => void): void {
+    this.rolledBack.get(manager)?.push(callback);
+  }
+
+  /**
+   * Starts collecting `manager`'s after-commit and after-rollback callbacks; the function it
+   * returns ends that, running the committed or the rolled-back ones, once.
+   */
+  private openSettlement(manager: EntityManager): Settlement {
+    const committed: Array<() => void> = [];
+    const rolledBack: Array<() => void> = [];
+    this.committed.set(manager, committed);
+    this.rolledBack.set(manager, rolledBack);
+    let settled = false;
+    return (didCommit) => {
+      if (settled) return;
+      settled = true;
+      // Registered later (a manager kept past its transaction): nothing left to wait for.
+      this.committed.delete(manager);
+      this.rolledBack.delete(manager);
+      this.runCallbacks(didCommit ? committed : rolledBack);
+    };
+  }
+
   private async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const callbacks: Array<() => void> = [];
-    let transactionManager: EntityManager | undefined;
-    const result = await this.dataSource
-      .transaction((manager) => {
-        transactionManager = manager;
-        this.committed.set(manager, callbacks);
+    let settle: Settlement | undefined;
+    let result: T;
+    try {
+      result = await this.dataSource.transaction((manager) => {
+        settle = this.openSettlement(manager);
         return ambientTransaction.run(manager, () => work(manager));
-      })
-      .finally(() => {
-        // Registered later (a manager kept past its transaction): nothing left to wait for.
-        if (transactionManager) this.committed.delete(transactionManager);
       });
-    this.runCallbacks(callbacks);
+    } catch (error) {
+      settle?.(false);
+      throw error;
+    }
+    settle?.(true);
     return result;
   }
 
   private runCallbacks(callbacks: ReadonlyArray<() => void>): void {
     for (const callback of callbacks) {
-      // The change is committed: a failing follower must not turn it into an error.
+      // The transaction is settled: a failing follower must not change its outcome.
       try {
         callback();
       } catch (error) {
-        this.logger.error(`After-commit work failed: ${String(error)}`);
+        this.logger.error(`Work after a transaction failed: ${String(error)}`);
       }
     }
   }

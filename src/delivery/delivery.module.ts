@@ -29,6 +29,7 @@ import { WebhooksController } from './webhooks/webhooks.controller';
       useFactory: (worker: WebhookDeliveryWorker): DeliveryHandoff => ({
         room: (endpointId) => worker.handoffRoom(endpointId),
         lease: (now) => worker.handoffLease(now),
+        reserve: (endpointId, count) => worker.reserveHandoff(endpointId, count),
         accept: (endpoint, deliveries) => worker.accept(endpoint, deliveries),
       }),
     },

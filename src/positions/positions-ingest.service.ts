@@ -282,8 +282,9 @@ export class PositionsIngestService {
       if (this.dialect === 'postgres') await this.storeOnPostgres(manager, organizationId, fixes, latest);
       else await this.storeOnSqlite(manager, organizationId, fixes, latest);
       return this.geofences.evaluateFixes(manager, organizationId, fixes, Date.now(), lastEvaluated);
-      // Batches queued together on SQLite share a COMMIT (see TransactionRunner): an ingest reads no
-      // in-process state that another batch's after-commit work changes.
+      // Batches queued together on SQLite share a COMMIT (see TransactionRunner). The in-process state an
+      // ingest reads and another batch's after-commit work changes, the webhook worker's room for
+      // hand-offs, is reserved at once and given back at commit or rollback.
     }, { group: 'ingest' });
     // SQLite runs this process's transactions one at a time already.
     if (this.dialect !== 'postgres') return transaction();

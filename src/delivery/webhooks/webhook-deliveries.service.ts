@@ -41,6 +41,12 @@ export interface DeliveryHandoff {
   room(endpointId: string): number;
   /** The lease to write them with; null when the worker takes none (stopped, or on PostgreSQL). */
   lease(now: Date): { owner: string; expiresAt: Date } | null;
+  /**
+   * Holds room for deliveries of this endpoint written with that lease in a transaction not yet
+   * committed, so that transactions sharing a COMMIT (SQLite's group commit) do not each take
+   * the same room; the function returned gives it back (after `accept`, or on rollback).
+   */
+  reserve(endpointId: string, count: number): () => void;
   /** After the commit: the deliveries written with that lease, to send. */
   accept(endpoint: WebhookEndpoint, deliveries: LeasedDelivery[]): void;
 }
@@ -103,8 +109,16 @@ export class WebhookDeliveriesService {
         taken.push({ id: row.id, endpointId: endpoint.id, messageId: row.messageId, payload, attempts: 0, leaseExpiresAt: lease.expiresAt });
       }
     }
+    if (handedOff.size > 0) {
+      const reservations = [...handedOff].map(([endpoint, deliveries]) => this.handoff.reserve(endpoint.id, deliveries.length));
+      const release = () => reservations.forEach((giveBack) => giveBack());
+      this.transactions.afterRollback(manager, release);
+      this.transactions.afterCommit(manager, () => {
+        release();
+        handedOff.forEach((deliveries, endpoint) => this.handoff.accept(endpoint, deliveries));
+      });
+    }
     for (let i = 0; i < rows.length; i += 200) await manager.insert(WebhookDelivery, rows.slice(i, i + 200));
-    if (handedOff.size > 0) this.transactions.afterCommit(manager, () => handedOff.forEach((deliveries, endpoint) => this.handoff.accept(endpoint, deliveries)));
     let taken = 0;
     handedOff.forEach((deliveries) => (taken += deliveries.length));
     return rows.length - taken;

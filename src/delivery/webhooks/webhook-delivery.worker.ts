@@ -71,6 +71,9 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   private timer: NodeJS.Timeout | null = null;
   /** Leased by this instance and not yet recorded (waiting, being sent, or being recorded). */
   private held = 0;
+  /** Hand-offs written in transactions not yet committed, in total and per endpoint. */
+  private reservedTotal = 0;
+  private readonly reserved = new Map<string, number>();
   private readonly queues = new Map<string, EndpointQueue>();
   /**
    * Recent attempt duration per endpoint (ms, moving average): how many this instance can lease
@@ -186,7 +189,22 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
    */
   handoffRoom(endpointId: string): number {
     if (this.stopped || !this.handsOff) return 0;
-    return Math.min(this.capacity - this.held, this.batchFor(endpointId) - this.heldFor(endpointId));
+    return Math.min(this.capacity - this.held - this.reservedTotal, this.batchFor(endpointId) - this.heldFor(endpointId) - (this.reserved.get(endpointId) ?? 0));
+  }
+
+  /** Room taken by hand-offs not yet committed (see DeliveryHandoff.reserve); the function returned gives it back, once. */
+  reserveHandoff(endpointId: string, count: number): () => void {
+    this.reservedTotal += count;
+    this.reserved.set(endpointId, (this.reserved.get(endpointId) ?? 0) + count);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.reservedTotal -= count;
+      const left = (this.reserved.get(endpointId) ?? 0) - count;
+      if (left > 0) this.reserved.set(endpointId, left);
+      else this.reserved.delete(endpointId);
+    };
   }
 
   handoffLease(now: Date): { owner: string; expiresAt: Date } | null {
@@ -261,7 +279,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     let claimed = 0;
     let room = 0;
     try {
-      room = this.capacity - this.held;
+      room = this.capacity - this.held - this.reservedTotal;
       if (room > 0) claimed = await this.claim(room);
     } catch (e) {
       this.logger.warn(`claiming deliveries failed: ${(e as Error).message}`);
