@@ -3,6 +3,7 @@
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 
 const spec = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const pick = (items) => items[Math.floor(Math.random() * items.length)];
@@ -120,7 +121,67 @@ function runWrk() {
 }
 
 if (spec.driver === 'wrk') runWrk();
+else if (spec.overallRate) runPaced();
 else runAutocannon();
+
+/**
+ * A fixed request rate (scenario 16: ingest at 5,000 fixes/s), open loop and evenly paced: request
+ * i is due at start + i / rate whatever the server's pace, over at most `connections` keep-alive
+ * connections (a request waits for a free one), and its latency runs from when it was due, so a
+ * server that falls behind is charged for the wait (no coordinated omission). autocannon's
+ * `overallRate` sends each connection's share of a second back to back when the second starts,
+ * then pauses: bursts at the top of every second, not the steady rate asked for.
+ */
+async function runPaced() {
+  const target = new URL(spec.path, spec.url);
+  const agent = new Agent({ keepAlive: true, maxSockets: spec.connections });
+  const interval = 1000 / spec.overallRate;
+  const latencies = [];
+  let errors = 0;
+  let non2xx = 0;
+  let bytes = 0;
+  const send = (due) =>
+    new Promise((done) => {
+      const body = bodyOf();
+      const call = httpRequest(
+        target,
+        { method: spec.method ?? 'GET', agent, headers: { ...(spec.headers ?? {}), ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }) }, timeout: 10_000 },
+        (response) => {
+          response.on('data', (chunk) => (bytes += chunk.length));
+          response.on('end', () => {
+            if (response.statusCode < 200 || response.statusCode >= 300) non2xx += 1;
+            else latencies.push(performance.now() - due);
+            done();
+          });
+        },
+      );
+      call.on('timeout', () => call.destroy(new Error('timeout')));
+      call.on('error', () => {
+        errors += 1;
+        done();
+      });
+      call.end(body);
+    });
+  const started = performance.now();
+  const deadline = started + spec.duration * 1000;
+  const pending = [];
+  for (let i = 0; ; i += 1) {
+    const due = started + i * interval;
+    if (due >= deadline) break;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((done) => setTimeout(done, wait));
+    counter += 1;
+    pending.push(send(due));
+  }
+  await Promise.all(pending);
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (p) => (latencies.length === 0 ? 0 : latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)]);
+  agent.destroy();
+  process.stdout.write(
+    `${JSON.stringify({ requests: pending.length, rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), max: at(1), errors, non2xx, bytes, driver: 'paced' })}\n`,
+  );
+}
 
 function runAutocannon() {
 const instance = autocannon(

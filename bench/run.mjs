@@ -547,7 +547,10 @@ async function measureReports(base, seeded) {
   return { seed: data.written, results };
 }
 
-/** Scenario 16: ingest at a fixed 5,000 fixes/s (50 requests of 100 per second) while reports run one after another beside it. */
+/**
+ * Scenario 16: ingest at a fixed 5,000 fixes/s (50 requests of 100 per second, evenly paced, open
+ * loop: see runPaced in load.mjs) while reports run one after another beside it.
+ */
 async function measureIngestBesideReports(base, seeded) {
   const data = await reportsData(seeded);
   const paths = reportPaths(seeded, data).map(([, path]) => path);
