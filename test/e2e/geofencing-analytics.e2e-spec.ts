@@ -34,8 +34,16 @@ const OUT = at(60, 5);
 const ZONE = 'Europe/Madrid';
 // Every visit is confirmed and closed by fixes alone: no grace, no timer, no timeout in between.
 const RULES = { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0, cooldown_seconds: 0, stale_after_seconds: 86_400 };
-// A small output cap, which the hourly rows of the open visit up to today pass.
-const ENV = { GEOFENCE_SWEEPER: 'false', POSITIONS_MAX_AGE_SECONDS: String(366 * 86_400), REPORTS_MAX_ROWS: '50' };
+// The track's day may be up to a year old: the history and the event log keep it (their default
+// retentions, 30 and 90 days, would refuse or drop it once the last October Sunday is that far
+// back). A small output cap, which the hourly rows of the open visit up to today pass.
+const ENV = {
+  GEOFENCE_SWEEPER: 'false',
+  POSITIONS_MAX_AGE_SECONDS: String(366 * 86_400),
+  POSITIONS_RETENTION_DAYS: '3650',
+  GEOFENCE_EVENT_RETENTION_DAYS: '3650',
+  REPORTS_MAX_ROWS: '50',
+};
 
 /** The most recent last Sunday of October (Madrid's 25-hour day) at least three days ago. */
 function daylightSavingDay(): DateTime {
