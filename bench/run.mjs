@@ -11,6 +11,7 @@
 //   node bench/pipeline.mjs               CPU per request in process, for a machine shared with other work
 //   npm run bench -- --scenarios=11,12 --devices=1000 --realtime-connections=4   positions: ingest, live read
 //   npm run bench -- --scenarios=11,14 --devices=1000   ingest with geofence evaluation (11) and without fences (14)
+//   npm run bench -- --scenarios=11 --ingest-rate=10000   scenario 11 offered at a steady 10,000 fixes/s (open loop): its p99 below saturation
 //   npm run bench -- --scenarios=15,16 --geofences=200   reports (issue 14): 2,000,000 fixes and 50,000 visits over
 //                                         30 days seeded straight into the database; every report and the analytics
 //                                         timed (15), then ingest at 5,000 fixes/s with reports running beside it (16).
@@ -68,6 +69,8 @@ function parseOptions(argv) {
     visits: Number(values.visits ?? 50_000),
     /** Scenario 17: fixes per second offered (open loop), and the share of devices whose every fix fires an event. */
     deliveryRate: Number(values['delivery-rate'] ?? 5000),
+    /** Scenario 11 offered at this many fixes/s, evenly paced (`--ingest-rate=10000`); 0: closed loop, as fast as it goes. */
+    ingestRate: Number(values['ingest-rate'] ?? 0),
     deliveryFiring: Number(values['delivery-firing'] ?? 0.1),
     /** Directory for a V8 CPU profile of the server (`--profile=/tmp/prof`), to see where the time goes. */
     profile: values.profile,
@@ -390,7 +393,17 @@ function scenarioSpecs(base, seeded) {
     11: {
       title: `POST /realtime/positions (${options.devices} devices, ${POSITIONS_PER_BATCH} fixes per request)`,
       itemsPerRequest: POSITIONS_PER_BATCH,
-      runs: [{ ...common, method: 'POST', path: '/api/v1/realtime/positions', headers: { 'x-api-key': seeded.positioningKey, 'content-type': 'application/json' }, positions: positionsSpec }],
+      runs: [
+        {
+          ...common,
+          method: 'POST',
+          path: '/api/v1/realtime/positions',
+          headers: { 'x-api-key': seeded.positioningKey, 'content-type': 'application/json' },
+          positions: positionsSpec,
+          // --ingest-rate: offered at that many fixes/s, evenly paced (open loop), instead of as fast as 50 connections go.
+          ...(options.ingestRate > 0 && { overallRate: options.ingestRate / POSITIONS_PER_BATCH }),
+        },
+      ],
     },
     13: {
       title: `POST /realtime/scans (${POSITIONS_PER_BATCH} scans per request, ${SCAN_BEACONS.length} beacons, 10 to 30 readings each)`,
