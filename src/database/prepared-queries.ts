@@ -4,7 +4,9 @@ import { createHash } from 'node:crypto';
 import { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ambientTransaction } from './ambient-transaction';
 
-export type PreparedQuery<Row> = (parameters: Record<string, string | number | null>) => Promise<Row[]>;
+/** A statement parameter; an array goes to PostgreSQL as one array value (`unnest(CAST(:ids AS varchar[]))`). */
+export type QueryParameter = string | number | null | readonly string[];
+export type PreparedQuery<Row> = (parameters: Record<string, QueryParameter>) => Promise<Row[]>;
 
 interface SqliteStatement {
   all(...parameters: unknown[]): unknown[];
