@@ -67,36 +67,37 @@ describe('TransactionRunner', () => {
   });
 });
 
+/** A real SQLite database with one table, and every statement the runner's connection ran. */
+async function sqlite(): Promise<{ dataSource: DataSource; runner: TransactionRunner; statements: string[]; rows: () => Promise<string[]>; close: () => Promise<void> }> {
+  const { DataSource: RealDataSource } = await import('typeorm');
+  const dataSource = new RealDataSource({ type: 'better-sqlite3', database: ':memory:' });
+  await dataSource.initialize();
+  await dataSource.query('CREATE TABLE items (name TEXT PRIMARY KEY)');
+  const statements: string[] = [];
+  const driver = dataSource.driver as unknown as { databaseConnection: { prepare: (sql: string) => unknown } };
+  const prepare = driver.databaseConnection.prepare.bind(driver.databaseConnection);
+  // Every statement run, as it runs (TypeORM keeps prepared statements and runs them again).
+  driver.databaseConnection.prepare = (sql: string) => {
+    const statement = prepare(sql) as Record<string, unknown>;
+    for (const method of ['run', 'all', 'get']) {
+      const original = statement[method] as (...parameters: unknown[]) => unknown;
+      statement[method] = (...parameters: unknown[]) => {
+        statements.push(sql);
+        return original.apply(statement, parameters);
+      };
+    }
+    return statement;
+  };
+  return {
+    dataSource,
+    runner: new TransactionRunner(dataSource),
+    statements,
+    rows: async () => ((await dataSource.query('SELECT name FROM items ORDER BY name')) as Array<{ name: string }>).map((row) => row.name),
+    close: () => dataSource.destroy(),
+  };
+}
+
 describe('TransactionRunner: group commit on SQLite', () => {
-  /** A real SQLite database with one table, and every statement the runner's connection ran. */
-  async function sqlite(): Promise<{ dataSource: DataSource; runner: TransactionRunner; statements: string[]; rows: () => Promise<string[]>; close: () => Promise<void> }> {
-    const { DataSource: RealDataSource } = await import('typeorm');
-    const dataSource = new RealDataSource({ type: 'better-sqlite3', database: ':memory:' });
-    await dataSource.initialize();
-    await dataSource.query('CREATE TABLE items (name TEXT PRIMARY KEY)');
-    const statements: string[] = [];
-    const driver = dataSource.driver as unknown as { databaseConnection: { prepare: (sql: string) => unknown } };
-    const prepare = driver.databaseConnection.prepare.bind(driver.databaseConnection);
-    // Every statement run, as it runs (TypeORM keeps prepared statements and runs them again).
-    driver.databaseConnection.prepare = (sql: string) => {
-      const statement = prepare(sql) as Record<string, unknown>;
-      for (const method of ['run', 'all', 'get']) {
-        const original = statement[method] as (...parameters: unknown[]) => unknown;
-        statement[method] = (...parameters: unknown[]) => {
-          statements.push(sql);
-          return original.apply(statement, parameters);
-        };
-      }
-      return statement;
-    };
-    return {
-      dataSource,
-      runner: new TransactionRunner(dataSource),
-      statements,
-      rows: async () => ((await dataSource.query('SELECT name FROM items ORDER BY name')) as Array<{ name: string }>).map((row) => row.name),
-      close: () => dataSource.destroy(),
-    };
-  }
   const insert = (manager: EntityManager, name: string) => manager.query('INSERT INTO items (name) VALUES (?)', [name]);
 
   it('runs units of one group queued together in one transaction, each in a savepoint, settled after the COMMIT', async () => {
@@ -206,12 +207,8 @@ describe('TransactionRunner: group commit on SQLite', () => {
 });
 
 describe('TransactionRunner: after-rollback work', () => {
-  it('runs when a unit of a group is rolled back alone, or when the whole group is; never after a commit', async () => {
-    const { DataSource: RealDataSource } = await import('typeorm');
-    const dataSource = new RealDataSource({ type: 'better-sqlite3', database: ':memory:' });
-    await dataSource.initialize();
-    await dataSource.query('CREATE TABLE items (name TEXT PRIMARY KEY)');
-    const runner = new TransactionRunner(dataSource);
+  it('runs when a unit of a group is rolled back alone, or a lone transaction is; never after a commit', async () => {
+    const { runner, close } = await sqlite();
     const log: string[] = [];
     const unit = (name: string, fail: boolean) =>
       runner.run(
@@ -230,6 +227,6 @@ describe('TransactionRunner: after-rollback work', () => {
     log.length = 0;
     await expect(unit('a', false)).rejects.toThrow();
     expect(log).toEqual(['a rolled back']);
-    await dataSource.destroy();
+    await close();
   });
 });

@@ -114,7 +114,8 @@ export class TransactionRunner {
    */
   private async groupTransaction(first: QueuedUnit): Promise<void> {
     const units: QueuedUnit[] = [first];
-    const outcomes: Array<{ value: unknown; settle: Settlement } | { error: unknown }> = [];
+    // Per unit, in order: its outcome and the end of its callbacks.
+    const outcomes: Array<{ value: unknown } | { error: unknown }> = [];
     const settlements: Settlement[] = [];
     const started = performance.now();
     try {
@@ -129,7 +130,7 @@ export class TransactionRunner {
             const work = unit.work;
             const value = await unit.scope.runInAsyncScope(() => ambientTransaction.run(unitManager, () => work(unitManager)));
             await queryRunner.query('RELEASE cartograph_unit');
-            outcomes.push({ value, settle });
+            outcomes.push({ value });
           } catch (error) {
             try {
               await queryRunner.query('ROLLBACK TO cartograph_unit');
@@ -157,7 +158,7 @@ export class TransactionRunner {
       const outcome = outcomes[index];
       unit.scope.runInAsyncScope(() => {
         if ('error' in outcome) return unit.reject(outcome.error);
-        outcome.settle(true);
+        settlements[index](true);
         unit.resolve(outcome.value);
       });
     });

@@ -83,6 +83,13 @@ const POSTGRES_LATEST_FIXES = `SELECT w.id, ${epochMsColumn('postgres', 'd.last_
   LEFT JOIN LATERAL (SELECT h.building_id, 1 AS found FROM position_history h
     WHERE h.organization_id = :organizationId AND h.device_id = w.id AND h."time" = d.last_time LIMIT 1) h ON true`;
 
+/**
+ * Batches queued together on SQLite share a COMMIT (see TransactionRunner). The one in-process
+ * state an ingest reads that another batch's after-commit work changes, the webhook worker's room
+ * for hand-offs, is reserved when taken and given back at commit or rollback.
+ */
+const INGEST_TRANSACTION = { group: 'ingest' };
+
 /** SQLite takes at most 32,766 parameters per statement; 500 rows of 12 stay far below. */
 const SQLITE_ROWS_PER_INSERT = 500;
 /** Devices per read of their latest fixes (an IN list of at most this many parameters). */
@@ -304,10 +311,7 @@ export class PositionsIngestService {
       if (this.dialect === 'postgres') await this.storeOnPostgres(manager, organizationId, fixes, latest);
       else await this.storeOnSqlite(manager, organizationId, fixes, latest);
       return this.geofences.evaluateFixes(manager, organizationId, fixes, Date.now(), lastEvaluated);
-      // Batches queued together on SQLite share a COMMIT (see TransactionRunner). The in-process state an
-      // ingest reads and another batch's after-commit work changes, the webhook worker's room for
-      // hand-offs, is reserved at once and given back at commit or rollback.
-    }, { group: 'ingest' });
+    }, INGEST_TRANSACTION);
     // SQLite runs this process's transactions one at a time already.
     if (this.dialect !== 'postgres') return transaction();
     return this.deviceTurns.run(
@@ -320,8 +324,8 @@ export class PositionsIngestService {
    * Each device's newest stored fix: `devices.last_time` (the history's newest time: both are
    * written together and the device's only moves forward) and the building of the history row
    * at that time. Call it under the devices' lock, in the batch's transaction (prepared
-   * statements run on its connection). The id list is padded to a power of two, so a few
-   * prepared statements serve every batch size.
+   * statements run on its connection). On SQLite the id list is padded to a power of two, so a
+   * few prepared statements serve every batch size; PostgreSQL takes it as one array.
    */
   private async latestStoredFixes(organizationId: string, deviceIds: readonly string[]): Promise<Map<string, LatestStoredFix>> {
     const latest = new Map<string, LatestStoredFix>();
