@@ -4,6 +4,7 @@ import { createOrganization } from '../support/auth';
 import { createTestApp, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';
 import { newDelivery, payloadOf } from '../../src/delivery/webhooks/webhook-deliveries.service';
 import { WebhookDelivery } from '../../src/delivery/webhooks/webhook-delivery.entity';
+import { WebhookDeliveryWorker } from '../../src/delivery/webhooks/webhook-delivery.worker';
 import { waitFor, WebhookReceiver } from '../support/webhook-receiver';
 
 // Seconds instead of hours; a short timeout so a hanging receiver costs little.
@@ -256,12 +257,24 @@ describe.runIf(testDatabaseKind() === 'postgres')('webhook deliveries with two i
     const adminA = (await login(a, org.email, org.password)).auth;
     const created = await a.http.post('/api/v1/webhooks').set(adminA).send({ url: receiver.url }).expect(201);
     receiver.secrets.push(created.body.secret);
-    // An answer takes 40 ms: one instance alone would need over a second for the 30, so the other's
-    // polls (every 100 ms) find room under the in-flight cap and both take part, on a quiet machine too.
+    // An answer takes 40 ms: one instance alone needs over a second for the 30, so deliveries are
+    // still due when the hand-over below pauses the first instance.
     receiver.mode = (_req, res) => void setTimeout(() => res.writeHead(200).end('thanks'), 40);
     // Test events enqueued alternately through both instances; both workers race for them.
     const sent = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? b : a).http.post(`/api/v1/webhooks/${created.body.id}/test`).set(adminA).expect(202)));
     const ids = sent.map((s) => s.body.message_id as string);
+    // Both take part whatever the timing: an instance that keeps the endpoint's 4 in-flight places
+    // leased can leave the other none for the whole run (it failed so about one run in two). The
+    // instance that made the first attempt pauses (what it leased and had not sent is released)
+    // until the other has made one, then goes on.
+    const instancesWithAttempts = async () =>
+      new Set(((await a.dataSource.query('SELECT DISTINCT instance FROM webhook_delivery_attempts')) as Array<{ instance: string }>).map((row) => row.instance));
+    const [firstInstance] = await waitFor(async () => [...(await instancesWithAttempts())], (list) => list.length > 0, 10_000, 'a first attempt');
+    const workers = [a, b].map((app) => app.app.get(WebhookDeliveryWorker));
+    const first = workers.find((worker) => worker.instance === firstInstance)!;
+    await first.pause();
+    await waitFor(instancesWithAttempts, (set) => set.size === 2, 10_000, 'an attempt by the other instance');
+    first.resume();
     await waitFor(() => ids.filter((id) => receiver.byId(id).length > 0).length, (n) => n === ids.length, 20_000, 'all delivered');
     await new Promise((r) => setTimeout(r, 500));
     for (const id of ids) expect(receiver.byId(id)).toHaveLength(1);
