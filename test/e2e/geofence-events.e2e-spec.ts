@@ -78,6 +78,13 @@ async function fenceWithRules(t: TestApp, auth: Auth, site: Site, rules: Record<
 const events = async (t: TestApp, organizationId: string) =>
   (await t.dataSource.query(`SELECT seq, type, body FROM geofence_events WHERE organization_id = '${organizationId}' ORDER BY seq`)) as Array<{ seq: number; type: string; body: string }>;
 
+/** The organization's logged events once at least `count` are in, read again 400 ms later so that one fired twice would show. */
+async function settledEvents(t: TestApp, organizationId: string, count: number, what: string): Promise<GeofenceEvent[]> {
+  await waitFor(async () => (await events(t, organizationId)).length, (logged) => logged >= count, 10_000, what);
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  return (await events(t, organizationId)).map((row) => JSON.parse(row.body) as GeofenceEvent);
+}
+
 describe('geofence events at ingest (contract 7.2, 7.3)', () => {
   let t: TestApp;
   let a: Cartographer;
@@ -792,21 +799,48 @@ describe('deadlines from the server timer (contract 7.2)', () => {
     const start = Date.now() - 200;
     const answer = (await report(t, owner.auth, { positions: track(site, 'sleeper', start, [[0, IN]]) })) as { events: GeofenceEvent[] };
     expect(answer.events.map((event) => event.type)).toEqual(['geofence.enter']);
-    const logged = await waitFor(
-      async () => (await events(t, owner.org.organizationId)).map((row) => JSON.parse(row.body) as GeofenceEvent),
-      (list) => list.length >= 3,
-      10_000,
-      'the dwell and the timeout exit',
-    );
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    const all = (await events(t, owner.org.organizationId)).map((row) => JSON.parse(row.body) as GeofenceEvent);
-    expect(all.length).toBe(logged.length);
+    const all = await settledEvents(t, owner.org.organizationId, 3, 'the dwell and the timeout exit');
     expect(all.map((event) => [event.type, event.occurred_at, event.reason, event.visit_id])).toEqual([
       ['geofence.enter', new Date(start).toISOString(), 'position', answer.events[0].visit_id],
       ['geofence.dwell', new Date(start + 1000).toISOString(), 'position', answer.events[0].visit_id],
       ['geofence.exit', new Date(start + 2000).toISOString(), 'timeout', answer.events[0].visit_id],
     ]);
     expect(await t.dataSource.query(`SELECT * FROM geofence_states WHERE device_id = 'sleeper'`)).toEqual([]);
+  });
+
+  it('a fix that moves the timeout later leaves the earlier deadline stored: the timer wakes early, fires nothing, and the exit comes at its own time, once', async () => {
+    const walker = await signUp(t, 'Walker');
+    const walkerSite = await createSite(t, walker.auth);
+    await fenceWithRules(t, walker.auth, walkerSite, { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0, stale_after_seconds: 3 });
+    const storedDeadline = async () => {
+      const rows = (await t.dataSource.query(`SELECT next_deadline_at FROM geofence_states WHERE organization_id = '${walker.org.organizationId}'`)) as Array<{ next_deadline_at: Date | string }>;
+      expect(rows).toHaveLength(1);
+      const value = rows[0].next_deadline_at;
+      // PostgreSQL answers a Date, SQLite the UTC text TypeORM writes.
+      return value instanceof Date ? value.getTime() : Date.parse(`${value.replace(' ', 'T')}Z`);
+    };
+
+    const start = Date.now() - 100;
+    const entered = (await report(t, walker.auth, { positions: track(walkerSite, 'walker', start, [[0, IN]]) })) as { events: GeofenceEvent[] };
+    expect(entered.events.map((event) => event.type)).toEqual(['geofence.enter']);
+    expect(await storedDeadline()).toBe(start + 3000);
+
+    // Still inside 2 s later: the timeout is now 3 s after this fix; the stored deadline stays.
+    const later = start + 2000;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, later - Date.now())));
+    const stayed = (await report(t, walker.auth, { positions: track(walkerSite, 'walker', later, [[0, IN]]) })) as { events: GeofenceEvent[] };
+    expect(stayed.events).toEqual([]);
+    expect(await storedDeadline()).toBe(start + 3000);
+
+    // The timer wakes at start + 3 s, finds nothing due and moves the deadline to the real timeout.
+    await waitFor(storedDeadline, (deadline) => deadline === later + 3000, 10_000, 'the deadline moved on');
+    expect(await events(t, walker.org.organizationId)).toHaveLength(1);
+
+    const logged = await settledEvents(t, walker.org.organizationId, 2, 'the timeout exit');
+    expect(logged.map((event) => [event.type, event.occurred_at, event.reason, event.visit_id])).toEqual([
+      ['geofence.enter', new Date(start).toISOString(), 'position', entered.events[0].visit_id],
+      ['geofence.exit', new Date(later + 3000).toISOString(), 'timeout', entered.events[0].visit_id],
+    ]);
   });
 });
 

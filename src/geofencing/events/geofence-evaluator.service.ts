@@ -106,8 +106,18 @@ interface FenceRow {
   rules: string | Partial<GeofenceRules> | null;
 }
 
+/**
+ * A stored deadline still to come that is no later than the new one is kept: the timer then wakes
+ * early, finds nothing due and moves it on (`fireDueDeadlines` writes every state it read, and a
+ * due deadline is never kept), so no event fires late. Without it, every fix of a device inside a
+ * fence moved its stale-timeout deadline, an indexed value: on PostgreSQL no state update could be
+ * HOT (a new entry in each of the table's indexes per fix).
+ */
 const STATES_UPSERT_TAIL = `ON CONFLICT (organization_id, device_id, geofence_id) DO UPDATE SET phase = excluded.phase, visit_id = excluded.visit_id,
-  state = excluded.state, next_deadline_at = excluded.next_deadline_at, updated_at = excluded.updated_at`;
+  state = excluded.state,
+  next_deadline_at = CASE WHEN geofence_states.next_deadline_at > excluded.updated_at AND geofence_states.next_deadline_at <= excluded.next_deadline_at
+    THEN geofence_states.next_deadline_at ELSE excluded.next_deadline_at END,
+  updated_at = excluded.updated_at`;
 /** $1 organization, $2..$7 the columns from device_id to next_deadline_at as arrays, $8 now. */
 const POSTGRES_STATES_UPSERT = `INSERT INTO geofence_states (organization_id, device_id, geofence_id, phase, visit_id, state, next_deadline_at, updated_at)
   SELECT $1::uuid, s.*, $8::timestamptz FROM unnest($2::varchar[], $3::uuid[], $4::varchar[], $5::varchar[], $6::text[], $7::timestamptz[]) AS s
