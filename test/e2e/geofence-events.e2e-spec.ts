@@ -811,7 +811,7 @@ describe('deadlines from the server timer (contract 7.2)', () => {
   it('a fix that moves the timeout later leaves the earlier deadline stored: the timer wakes early, fires nothing, and the exit comes at its own time, once', async () => {
     const walker = await signUp(t, 'Walker');
     const walkerSite = await createSite(t, walker.auth);
-    await fenceWithRules(t, walker.auth, walkerSite, { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0, stale_after_seconds: 3 });
+    await fenceWithRules(t, walker.auth, walkerSite, { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0, stale_after_seconds: 5 });
     const storedDeadline = async () => {
       const rows = (await t.dataSource.query(`SELECT next_deadline_at FROM geofence_states WHERE organization_id = '${walker.org.organizationId}'`)) as Array<{ next_deadline_at: Date | string }>;
       expect(rows).toHaveLength(1);
@@ -823,24 +823,52 @@ describe('deadlines from the server timer (contract 7.2)', () => {
     const start = Date.now() - 100;
     const entered = (await report(t, walker.auth, { positions: track(walkerSite, 'walker', start, [[0, IN]]) })) as { events: GeofenceEvent[] };
     expect(entered.events.map((event) => event.type)).toEqual(['geofence.enter']);
-    expect(await storedDeadline()).toBe(start + 3000);
+    expect(await storedDeadline()).toBe(start + 5000);
 
-    // Still inside 2 s later: the timeout is now 3 s after this fix; the stored deadline stays.
-    const later = start + 2000;
+    // Still inside 1.5 s later: the timeout is now 5 s after this fix; the stored deadline stays
+    // (3.5 s to spare before the timer would move it).
+    const later = start + 1500;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, later - Date.now())));
     const stayed = (await report(t, walker.auth, { positions: track(walkerSite, 'walker', later, [[0, IN]]) })) as { events: GeofenceEvent[] };
     expect(stayed.events).toEqual([]);
-    expect(await storedDeadline()).toBe(start + 3000);
+    expect(await storedDeadline()).toBe(start + 5000);
 
-    // The timer wakes at start + 3 s, finds nothing due and moves the deadline to the real timeout.
-    await waitFor(storedDeadline, (deadline) => deadline === later + 3000, 10_000, 'the deadline moved on');
+    // The timer wakes at start + 5 s, finds nothing due and moves the deadline to the real timeout.
+    await waitFor(storedDeadline, (deadline) => deadline === later + 5000, 10_000, 'the deadline moved on');
     expect(await events(t, walker.org.organizationId)).toHaveLength(1);
 
     const logged = await settledEvents(t, walker.org.organizationId, 2, 'the timeout exit');
     expect(logged.map((event) => [event.type, event.occurred_at, event.reason, event.visit_id])).toEqual([
       ['geofence.enter', new Date(start).toISOString(), 'position', entered.events[0].visit_id],
-      ['geofence.exit', new Date(later + 3000).toISOString(), 'timeout', entered.events[0].visit_id],
+      ['geofence.exit', new Date(later + 5000).toISOString(), 'timeout', entered.events[0].visit_id],
     ]);
+  });
+
+  it("a shorter timeout, set on the fence or in the organization's settings while a device is inside, fires at once at its own time, not at the old one", async () => {
+    for (const where of ['fence', 'settings'] as const) {
+      const owner = await signUp(t, `Shortened ${where}`);
+      const place = await createSite(t, owner.auth);
+      const fence = await fenceWithRules(t, owner.auth, place, { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0, ...(where === 'fence' && { stale_after_seconds: 600 }) });
+      if (where === 'settings') {
+        const settings = await t.http.put('/api/v1/geofencing/settings').set(owner.auth).send({ stale_after_seconds: 600 });
+        expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+      }
+      const start = Date.now() - 100;
+      const entered = (await report(t, owner.auth, { positions: track(place, 'dozer', start, [[0, IN]]) })) as { events: GeofenceEvent[] };
+      expect(entered.events.map((event) => event.type)).toEqual(['geofence.enter']);
+
+      const shortened = await t.http
+        .put(where === 'fence' ? `/api/v1/geofences/${fence.id}/rules` : '/api/v1/geofencing/settings')
+        .set(owner.auth)
+        .send({ stale_after_seconds: 1 });
+      expect(shortened.status, JSON.stringify(shortened.body)).toBe(200);
+
+      const logged = await settledEvents(t, owner.org.organizationId, 2, `the timeout exit under the new rules (${where})`);
+      expect(logged.map((event) => [event.type, event.occurred_at, event.reason, event.visit_id])).toEqual([
+        ['geofence.enter', new Date(start).toISOString(), 'position', entered.events[0].visit_id],
+        ['geofence.exit', new Date(start + 1000).toISOString(), 'timeout', entered.events[0].visit_id],
+      ]);
+    }
   });
 });
 

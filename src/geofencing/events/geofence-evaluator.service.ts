@@ -167,6 +167,23 @@ export class GeofenceEvaluator implements OnModuleInit {
   }
 
   /**
+   * After a rules or settings write (in its transaction): the deadlines of the fences' states
+   * were computed under the old rules, and a stored deadline is only ever the time the timer must
+   * look at a pair next (see STATES_UPSERT_TAIL). Each one still to come is brought forward to
+   * `now`, so the timer recomputes it under the new rules at once: a shorter stale timeout or exit
+   * grace then fires at its own time (dated as the new rules say), not when the old one would have.
+   * `geofenceIds` null: every fence of the organization (a settings write).
+   */
+  async reviewDeadlines(manager: EntityManager, organizationId: string, geofenceIds: readonly string[] | null, now: number): Promise<void> {
+    await manager.query(
+      ...this.transactions.escape(
+        `UPDATE geofence_states SET next_deadline_at = :now WHERE organization_id = :organizationId AND next_deadline_at > :now${geofenceIds === null ? '' : ' AND geofence_id IN (:...geofenceIds)'}`,
+        { organizationId, now: this.stamp(now), geofenceIds: geofenceIds ?? [] },
+      ),
+    );
+  }
+
+  /**
    * After a rules or settings write (in its transaction): the open visits and pending enters of
    * the fences whose effective rules now say `enabled: false` end as an edit of the fence ends
    * them (exit with reason `fence_changed`, dated `at`). `geofenceIds` null: every fence of the

@@ -50,6 +50,7 @@ export class GeofencingRulesService {
       if (existing) await manager.update(GeofenceRuleSet, { geofenceId: fence.id }, { rules, version: existing.version + 1, updatedAt: now });
       else await manager.insert(GeofenceRuleSet, { geofenceId: fence.id, organizationId: principal.organizationId, rules, version: 1, createdAt: now, updatedAt: now });
       await this.revisions.bump(manager, [fence.buildingId]);
+      await this.evaluator.reviewDeadlines(manager, principal.organizationId, [fence.id], now.getTime());
       // Turned off: its occupants leave now (contract 7.2's fence_changed), not at their stale timeout.
       if (patch.enabled !== undefined) await this.evaluator.endVisitsOfDisabledFences(manager, principal.organizationId, [fence.id], now.getTime());
       return toGeofenceRulesResponse(fence.id, rules, await this.organizationRules(manager, principal.organizationId));
@@ -65,8 +66,10 @@ export class GeofencingRulesService {
       const { affected } = await manager.delete(GeofenceRuleSet, { geofenceId: fence.id });
       if (!affected) return;
       await this.revisions.bump(manager, [fence.buildingId]);
+      const now = Date.now();
+      await this.evaluator.reviewDeadlines(manager, principal.organizationId, [fence.id], now);
       // The organization's settings may say disabled where the fence said enabled.
-      await this.evaluator.endVisitsOfDisabledFences(manager, principal.organizationId, [fence.id], Date.now());
+      await this.evaluator.endVisitsOfDisabledFences(manager, principal.organizationId, [fence.id], now);
     });
   }
 
@@ -87,6 +90,7 @@ export class GeofencingRulesService {
       if (existing) await manager.update(GeofencingSettings, { organizationId: principal.organizationId }, { rules, version: existing.version + 1, updatedAt: now });
       else await manager.insert(GeofencingSettings, { organizationId: principal.organizationId, rules, version: 1, createdAt: now, updatedAt: now });
       await this.revisions.bumpForOrganization(manager, principal.organizationId);
+      await this.evaluator.reviewDeadlines(manager, principal.organizationId, null, now.getTime());
       // Every fence that follows the organization's `enabled` and now says false ends its visits.
       if (patch.enabled !== undefined) await this.evaluator.endVisitsOfDisabledFences(manager, principal.organizationId, null, now.getTime());
       return toGeofencingSettingsResponse(principal.organizationId, rules);
