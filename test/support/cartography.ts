@@ -5,6 +5,7 @@ import { Building } from '../../src/buildings/building.entity';
 import { Floor } from '../../src/floors/floor.entity';
 import { ApiPermission } from '../../src/auth/permissions';
 import { WebhookDeliveryWorker } from '../../src/delivery/webhooks/webhook-delivery.worker';
+import { GeofenceDeadlineSweeper } from '../../src/geofencing/events/deadline-sweeper';
 import { CredentialCacheService } from '../../src/auth/credential-cache.service';
 import { PreparedQueries } from '../../src/database/prepared-queries';
 import { Geofence } from '../../src/geofences/geofence.entity';
@@ -296,9 +297,10 @@ export async function countQueries<T>(t: TestApp, work: () => Promise<T>): Promi
   const prepared = vi.spyOn(PreparedQueries.prototype, 'execute');
   // Credentials are verified as on a first request, so that counts do not depend on what was cached.
   t.app.get(CredentialCacheService).flush();
-  // Background work (the webhook worker's polling) would be counted too.
+  // Background work (the webhook worker's polling, the geofence timer's sweeps) would be counted too.
   const worker = t.app.get(WebhookDeliveryWorker);
-  await worker.pause();
+  const timer = t.app.get(GeofenceDeadlineSweeper);
+  await Promise.all([worker.pause(), timer.pause()]);
   try {
     const result = await work();
     const queries = [...spy.mock.calls.map((call) => String(call[0])), ...prepared.mock.calls.map((call) => String(call[1]))];
@@ -307,6 +309,7 @@ export async function countQueries<T>(t: TestApp, work: () => Promise<T>): Promi
     spy.mockRestore();
     prepared.mockRestore();
     worker.resume();
+    timer.resume();
   }
 }
 

@@ -45,6 +45,20 @@ export class GeofenceDeadlineSweeper implements OnApplicationBootstrap, OnApplic
     await this.running;
   }
 
+  /** Stops the ticks until `resume` (a sweep under way ends first), like the webhook worker's pause. */
+  async pause(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  resume(): void {
+    if (!this.config.geofencing.sweeperEnabled || !this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
   /** One sweep now: fires everything due at `now`, batch after batch. Answers whether this instance held the lock. */
   async sweep(now = Date.now()): Promise<boolean> {
     for (;;) {
