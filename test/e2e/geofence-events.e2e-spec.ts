@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../src/app.setup';
+import { parseDatabaseTimestamp } from '../../src/common/database/raw-values';
 import { GeofenceEventRetention } from '../../src/geofencing/events/event-retention.service';
 import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, CARTOGRAPHY_KEY_LEVELS, countQueries, createFloor, createGeofence, createSite, expectError, LatLng, signUp, Site } from '../support/cartography';
@@ -813,11 +814,9 @@ describe('deadlines from the server timer (contract 7.2)', () => {
     const walkerSite = await createSite(t, walker.auth);
     await fenceWithRules(t, walker.auth, walkerSite, { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0, stale_after_seconds: 5 });
     const storedDeadline = async () => {
-      const rows = (await t.dataSource.query(`SELECT next_deadline_at FROM geofence_states WHERE organization_id = '${walker.org.organizationId}'`)) as Array<{ next_deadline_at: Date | string }>;
+      const rows = (await t.dataSource.query(`SELECT next_deadline_at FROM geofence_states WHERE organization_id = '${walker.org.organizationId}'`)) as Array<{ next_deadline_at: unknown }>;
       expect(rows).toHaveLength(1);
-      const value = rows[0].next_deadline_at;
-      // PostgreSQL answers a Date, SQLite the UTC text TypeORM writes.
-      return value instanceof Date ? value.getTime() : Date.parse(`${value.replace(' ', 'T')}Z`);
+      return parseDatabaseTimestamp(rows[0].next_deadline_at)?.getTime();
     };
 
     const start = Date.now() - 100;
