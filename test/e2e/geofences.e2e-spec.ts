@@ -831,7 +831,7 @@ describe('geofences', () => {
           expect(large.result.body.data).toHaveLength(200);
         }
         expect(small.queries.length).toBeGreaterThan(0);
-        expect(large.queries.length, `${template}\n${large.queries.join('\n')}`).toBe(small.queries.length);
+        expect(large.queries.length, `${template}\nsmall:\n${small.queries.join('\n')}\nlarge:\n${large.queries.join('\n')}`).toBe(small.queries.length);
         // The session lookup, the page and at most one COUNT.
         expect(small.queries.length, small.queries.join('\n')).toBeLessThanOrEqual(3);
       }

@@ -288,6 +288,12 @@ export async function buildingState(t: TestApp, buildingId: number) {
  * runners (every repository, query builder and raw query goes through `QueryRunner.query`).
  */
 export async function countQueries<T>(t: TestApp, work: () => Promise<T>): Promise<{ result: T; queries: string[] }> {
+  // Background work (the webhook worker's polling, the geofence timer's sweeps) would be counted
+  // too. Paused before the counting starts: pausing waits for a poll or sweep under way, whose
+  // statements would otherwise land in the count (on a loaded machine, now and then).
+  const worker = t.app.get(WebhookDeliveryWorker);
+  const timer = t.app.get(GeofenceDeadlineSweeper);
+  await Promise.all([worker.pause(), timer.pause()]);
   const runner = t.dataSource.createQueryRunner();
   const prototype = Object.getPrototypeOf(runner) as { query: (query: string, ...rest: unknown[]) => Promise<unknown> };
   // SQLite hands out its one shared runner; PostgreSQL a new (unconnected) one that can go.
@@ -297,10 +303,6 @@ export async function countQueries<T>(t: TestApp, work: () => Promise<T>): Promi
   const prepared = vi.spyOn(PreparedQueries.prototype, 'execute');
   // Credentials are verified as on a first request, so that counts do not depend on what was cached.
   t.app.get(CredentialCacheService).flush();
-  // Background work (the webhook worker's polling, the geofence timer's sweeps) would be counted too.
-  const worker = t.app.get(WebhookDeliveryWorker);
-  const timer = t.app.get(GeofenceDeadlineSweeper);
-  await Promise.all([worker.pause(), timer.pause()]);
   try {
     const result = await work();
     const queries = [...spy.mock.calls.map((call) => String(call[0])), ...prepared.mock.calls.map((call) => String(call[1]))];
