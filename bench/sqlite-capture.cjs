@@ -34,10 +34,15 @@ Module._load = function (request) {
           if (inserts > skip && sql.startsWith('BEGIN')) capturing = true;
         }
         if (capturing && !/^PRAGMA/i.test(sql)) {
-          fd ??= fs.openSync(file, 'w');
-          const parameters = [...arguments].map((value) => (Buffer.isBuffer(value) ? { buffer: value.toString('base64') } : value));
-          fs.writeSync(fd, `${JSON.stringify([method, sql, parameters])}\n`);
-          if (sql === 'COMMIT' && ++commits === maxCommits) fs.closeSync(fd);
+          // The recording must never fail the server's own statement.
+          try {
+            fd ??= fs.openSync(file, 'w');
+            const parameters = [...arguments].map((value) => (Buffer.isBuffer(value) ? { buffer: value.toString('base64') } : value));
+            fs.writeSync(fd, `${JSON.stringify([method, sql, parameters])}\n`);
+          } catch (error) {
+            process.emitWarning(`sqlite-capture: a statement was not recorded: ${error}`);
+          }
+          if (sql === 'COMMIT' && ++commits === maxCommits && fd !== null) fs.closeSync(fd);
         }
       }
       return original.apply(this, arguments);
