@@ -31,6 +31,10 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const Database = require('better-sqlite3');
+// The server's own build (the script runs after `npm run build`): its SQLite settings, the history's columns, its timestamp text.
+const { buildDataSourceOptions } = require('../dist/src/database/typeorm-options.js');
+const { HISTORY_COLUMNS, timestampParameter } = require('../dist/src/positions/position-sql.js');
+const { parseDatabaseTimestamp } = require('../dist/src/common/database/raw-values.js');
 
 const options = Object.fromEntries(
   process.argv.slice(2).map((argument) => {
@@ -77,7 +81,7 @@ const TIMESTAMP = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/;
 /** SQLite's UTC text for a time, moved on by `ms`; other values unchanged. */
 function shifted(value, ms) {
   if (typeof value !== 'string' || !TIMESTAMP.test(value)) return value;
-  return new Date(Date.parse(`${value.replace(' ', 'T')}Z`) + ms).toISOString().replace('T', ' ').slice(0, 23);
+  return timestampParameter('sqlite', parseDatabaseTimestamp(value).getTime() + ms);
 }
 function shiftedParameters(parameters, ms) {
   return parameters.map((value) => {
@@ -100,10 +104,9 @@ function replay(work, statements, databaseFile, drop) {
   // The server checkpoints and removes its WAL when it closes; one left behind holds the last commits.
   if (existsSync(`${databaseFile}-wal`)) copyFileSync(`${databaseFile}-wal`, `${copy}-wal`);
   const db = new Database(copy);
-  // As the server opens it (src/database/typeorm-options.ts, src/database/sqlite-checkpointer.ts).
+  // As the server opens it: its own settings, WAL, and checkpoints left to the checkpoint thread (here, timed below).
+  buildDataSourceOptions({ kind: 'sqlite', path: copy, busyTimeoutMs: 2000, logQueries: false }).prepareDatabase(db);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('temp_store = MEMORY');
   db.pragma('wal_autocheckpoint = 0');
   for (const index of drop ?? []) db.exec(`DROP INDEX "${index}"`);
   db.pragma('wal_checkpoint(TRUNCATE)');
@@ -180,7 +183,7 @@ try {
     .split('\n')
     .filter((line) => line.startsWith('['))
     .map((line) => JSON.parse(line));
-  const fixes = statements.filter(([, sql]) => sql.startsWith('INSERT INTO position_history')).reduce((sum, [, , parameters]) => sum + parameters.length / 12, 0);
+  const fixes = statements.filter(([, sql]) => sql.startsWith('INSERT INTO position_history')).reduce((sum, [, , parameters]) => sum + parameters.length / HISTORY_COLUMNS.length, 0);
   const commits = statements.filter(([, sql]) => sql === 'COMMIT').length;
   console.log(`\nCaptured ${statements.length} statements: ${fixes / 100} batches of 100 fixes in ${commits} commits (the server took ${fixesPerSecond} fixes/s)`);
   const databaseFile = join(directory, 'data', 'cartograph.sqlite');

@@ -40,9 +40,7 @@ export class GeofenceDeadlineSweeper implements OnApplicationBootstrap, OnApplic
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    await this.pause();
   }
 
   /** Stops the ticks until `resume` (a sweep under way ends first), like the webhook worker's pause. */
