@@ -1,10 +1,13 @@
 import { Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { databaseConfig, DatabaseConfig } from '../config/database.config';
+import { DeviceLocks } from './device-locks';
 import { MigrationsRunner } from './migrations.runner';
 import { Notifications } from './notifications';
 import { PreparedQueries } from './prepared-queries';
 import { ReportQueries } from './report-queries';
+import { dialectOf, SqlDialect } from './sql-dialect';
 import { SqliteCheckpointer } from './sqlite-checkpointer';
 import { TransactionRunner } from './transactions';
 import { buildDataSourceOptions } from './typeorm-options';
@@ -23,7 +26,17 @@ import { buildDataSourceOptions } from './typeorm-options';
       }),
     }),
   ],
-  providers: [TransactionRunner, MigrationsRunner, PreparedQueries, Notifications, ReportQueries, SqliteCheckpointer],
-  exports: [TransactionRunner, PreparedQueries, Notifications, ReportQueries],
+  providers: [
+    TransactionRunner,
+    MigrationsRunner,
+    PreparedQueries,
+    Notifications,
+    ReportQueries,
+    SqliteCheckpointer,
+    DeviceLocks,
+    // The SQL dialect, chosen once from the configured database.
+    { provide: SqlDialect, inject: [getDataSourceToken()], useFactory: (dataSource: DataSource) => dialectOf(dataSource) },
+  ],
+  exports: [TransactionRunner, PreparedQueries, Notifications, ReportQueries, DeviceLocks, SqlDialect],
 })
 export class DatabaseModule {}

@@ -149,13 +149,46 @@ export class Notifications implements OnModuleInit, OnModuleDestroy {
     await (manager ?? this.dataSource.manager).query(sql, [channel, text]);
   }
 
-  /** Sends once `manager`'s transaction has committed, outside it; failures are logged. */
-  publishAfterCommit(manager: EntityManager, channel: string, payload: unknown): void {
+  /**
+   * Sends once `manager`'s transaction has committed, outside it; failures are logged. The one
+   * route for "something changed" signals. `coalesce`: a message equal to one still being sent
+   * is sent once more after it instead of again and again (a burst of commits costs a few
+   * notices, not one each); for wake-ups whose receivers read the database for what changed.
+   */
+  publishAfterCommit(manager: EntityManager, channel: string, payload: unknown, options: { coalesce?: boolean } = {}): void {
     assertChannel(channel);
     const text = serializePayload(payload);
     this.transactions.afterCommit(manager, () => {
-      this.publish(channel, JSON.parse(text)).catch((error: unknown) => this.logger.error(`Could not notify ${channel}: ${String(error)}`));
+      if (options.coalesce) this.publishCoalesced(channel, text);
+      else this.publish(channel, JSON.parse(text)).catch((error: unknown) => this.logger.error(`Could not notify ${channel}: ${String(error)}`));
     });
+  }
+
+  /** Messages being sent (PostgreSQL), and whether an equal one came meanwhile. */
+  private readonly sending = new Map<string, { again: boolean }>();
+
+  private publishCoalesced(channel: string, text: string): void {
+    if (!this.postgres) return this.dispatch(channel, text);
+    const key = `${channel}\u0000${text}`;
+    const under = this.sending.get(key);
+    if (under) {
+      under.again = true;
+      return;
+    }
+    const state = { again: false };
+    this.sending.set(key, state);
+    void (async () => {
+      try {
+        do {
+          state.again = false;
+          await this.publish(channel, JSON.parse(text));
+        } while (state.again);
+      } catch (error) {
+        this.logger.error(`Could not notify ${channel}: ${String(error)}`);
+      } finally {
+        this.sending.delete(key);
+      }
+    })();
   }
 
   private dispatch(channel: string, text: string | undefined): void {

@@ -5,6 +5,8 @@ import { BuildingsModule } from '../buildings/buildings.module';
 import { SecretBox } from '../common/crypto/secret-box';
 import { authConfig, AuthConfig } from '../config/auth.config';
 import { GeofencesModule } from '../geofences/geofences.module';
+import { GeofencingModule } from '../geofencing/geofencing.module';
+import { GeofenceEventsToWebhooks } from './webhooks/geofence-events-to-webhooks';
 import { DELIVERY_HANDOFF, DELIVERY_WAKE, DeliveryHandoff, WebhookDeliveriesService } from './webhooks/webhook-deliveries.service';
 import { WebhookDelivery, WebhookDeliveryAttempt } from './webhooks/webhook-delivery.entity';
 import { WebhookDeliveryWorker } from './webhooks/webhook-delivery.worker';
@@ -15,13 +17,14 @@ import { WebhooksController } from './webhooks/webhooks.controller';
 
 /** Event delivery: webhooks (and, as they land, the outbox worker and the live streams). */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt]), AuditModule, BuildingsModule, GeofencesModule],
+  imports: [TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt]), AuditModule, BuildingsModule, GeofencesModule, GeofencingModule],
   controllers: [WebhooksController],
   providers: [
     WebhookEndpointsService,
     WebhookDeliveriesService,
     WebhookDeliveryWorker,
     WebhookReplayService,
+    GeofenceEventsToWebhooks,
     { provide: DELIVERY_WAKE, inject: [WebhookDeliveryWorker], useFactory: (worker: WebhookDeliveryWorker) => () => worker.announce() },
     {
       provide: DELIVERY_HANDOFF,

@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { GeofencingModule } from '../geofencing/geofencing.module';
+import { PositionsModule } from '../positions/positions.module';
 import { Device } from './device.entity';
 import { DevicesController } from './devices.controller';
 import { DevicesService } from './devices.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Device])],
+  imports: [TypeOrmModule.forFeature([Device]), PositionsModule, GeofencingModule],
   controllers: [DevicesController],
   providers: [DevicesService],
 })

@@ -18,10 +18,20 @@ export type GeofenceChangeHandler = (manager: EntityManager, change: GeofenceCha
  */
 @Injectable()
 export class GeofenceChangeHooks {
+  private readonly before: GeofenceChangeHandler[] = [];
   private readonly handlers: GeofenceChangeHandler[] = [];
+
+  /** Runs before a fence's geometry or floor changes or it is deleted, while the old one is still what every read sees. */
+  registerBefore(handler: GeofenceChangeHandler): void {
+    this.before.push(handler);
+  }
 
   register(handler: GeofenceChangeHandler): void {
     this.handlers.push(handler);
+  }
+
+  async runBefore(manager: EntityManager, change: GeofenceChange): Promise<void> {
+    for (const handler of this.before) await handler(manager, change);
   }
 
   async run(manager: EntityManager, change: GeofenceChange): Promise<void> {

@@ -194,12 +194,13 @@ export class GeofencesService implements OnModuleDestroy {
           floorId,
           updatedAt: new Date(),
         };
+        const reshaped = geometric !== undefined || floorId !== geofence.floorId;
+        const change = { organizationId: geofence.organizationId, geofenceId: geofence.id, reason: 'fence_changed' as const, at: Date.now() };
+        if (reshaped) await this.changeHooks.runBefore(manager, change);
         if (!(await updateIfVersion(manager, Geofence, geofence, changes))) return false;
         await this.revisions.bump(manager, [geofence.buildingId, buildingId]);
         // Its occupants were inside the old shape: they exit, in this transaction (contract 7.2).
-        if (geometric !== undefined || floorId !== geofence.floorId) {
-          await this.changeHooks.run(manager, { organizationId: geofence.organizationId, geofenceId: geofence.id, reason: 'fence_changed', at: Date.now() });
-        }
+        if (reshaped) await this.changeHooks.run(manager, { ...change, at: Date.now() });
         const updated = { ...geofence, ...changes, version: geofence.version + 1 };
         return new Versioned(toGeofenceResponse(updated), updated.version);
       }),
@@ -212,9 +213,11 @@ export class GeofencesService implements OnModuleDestroy {
       this.transactions.run(async (manager) => {
         const geofence = await this.findOwned(principal, id, manager, 'update');
         if (geofence.deleted) return true;
+        const change = { organizationId: geofence.organizationId, geofenceId: geofence.id, reason: 'fence_deleted' as const, at: Date.now() };
+        await this.changeHooks.runBefore(manager, change);
         if (!(await updateIfVersion(manager, Geofence, geofence, { deleted: true, updatedAt: new Date() }))) return false;
         await this.revisions.bump(manager, [geofence.buildingId]);
-        await this.changeHooks.run(manager, { organizationId: geofence.organizationId, geofenceId: geofence.id, reason: 'fence_deleted', at: Date.now() });
+        await this.changeHooks.run(manager, { ...change, at: Date.now() });
         return true;
       }),
     );

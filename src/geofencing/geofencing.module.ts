@@ -1,8 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BuildingsModule } from '../buildings/buildings.module';
-import { DeliveryModule } from '../delivery/delivery.module';
 import { GeofencesModule } from '../geofences/geofences.module';
+import { PositionsModule } from '../positions/positions.module';
+import { GeofenceEventOutbox } from './events/event-outbox';
+import { GeofenceEventRecorder } from './events/geofence-event-recorder';
+import { GeofenceStateRepository } from './state/geofence-state.repository';
+import { LiveFencesRepository } from './state/live-fences.repository';
 import { GeofenceEvaluator } from './events/geofence-evaluator.service';
 import { GeofenceEventLog } from './events/event-log.service';
 import { GeofenceEventRetention } from './events/event-retention.service';
@@ -21,9 +25,23 @@ import { GeofencingRulesService } from './rules/rules.service';
 
 /** Geofence evaluation (contract 7): rules and settings, and the stateless queries over a floor's fences. */
 @Module({
-  imports: [TypeOrmModule.forFeature([GeofenceRuleSet, GeofencingSettings]), BuildingsModule, DeliveryModule, GeofencesModule],
+  imports: [TypeOrmModule.forFeature([GeofenceRuleSet, GeofencingSettings]), BuildingsModule, GeofencesModule, PositionsModule],
   controllers: [GeofencingRulesController, GeofencingQueriesController, GeofenceEventsController, GeofenceSimulationController, GeofenceOccupancyController],
-  providers: [GeofencingRulesService, GeofencingQueriesService, FloorIndexes, GeofenceEvaluator, GeofenceEventLog, GeofenceDeadlineSweeper, GeofenceOccupancyService, GeofenceSimulation, GeofenceEventRetention],
-  exports: [GeofencingRulesService, FloorIndexes, GeofenceEvaluator, GeofenceEventLog],
+  providers: [
+    GeofencingRulesService,
+    GeofencingQueriesService,
+    FloorIndexes,
+    LiveFencesRepository,
+    GeofenceStateRepository,
+    GeofenceEventRecorder,
+    GeofenceEventOutbox,
+    GeofenceEvaluator,
+    GeofenceEventLog,
+    GeofenceDeadlineSweeper,
+    GeofenceOccupancyService,
+    GeofenceSimulation,
+    GeofenceEventRetention,
+  ],
+  exports: [GeofencingRulesService, FloorIndexes, GeofenceEvaluator, GeofenceEventLog, GeofenceEventOutbox],
 })
 export class GeofencingModule {}

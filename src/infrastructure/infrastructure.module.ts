@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BuildingsModule } from '../buildings/buildings.module';
 import { FloorsModule } from '../floors/floors.module';
-import { PositionsModule } from '../positions/positions.module';
+import { FixPipelineModule } from '../fix-pipeline/fix-pipeline.module';
 import { InfrastructureController } from './infrastructure.controller';
 import { InfrastructureService } from './infrastructure.service';
 import { ScanPositioningService } from './scan-positioning.service';
@@ -10,7 +10,7 @@ import { ScansService } from './scans.service';
 import { TransmitterSites } from './transmitter-sites';
 
 @Module({
-  imports: [BuildingsModule, FloorsModule, PositionsModule],
+  imports: [BuildingsModule, FloorsModule, FixPipelineModule],
   controllers: [InfrastructureController, ScansController],
   providers: [InfrastructureService, ScanPositioningService, ScansService, TransmitterSites],
   exports: [InfrastructureService, ScanPositioningService],

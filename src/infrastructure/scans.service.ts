@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '../auth/principal';
 import { ApiError, FieldError } from '../common/errors/api-error';
 import { ErrorCode } from '../common/errors/error-code';
-import { IngestResult, PositionsIngestService } from '../positions/positions-ingest.service';
+import { FixPipeline, IngestResult } from '../fix-pipeline/fix-pipeline';
 import { EstimatedFix, ScanPositioningService } from './scan-positioning.service';
 
 /** At most this many scans per request, like positions (contract 6.2). */
@@ -40,7 +40,7 @@ function scansOf(body: unknown): unknown[] {
 export class ScansService {
   constructor(
     private readonly estimator: ScanPositioningService,
-    private readonly positions: PositionsIngestService,
+    private readonly positions: FixPipeline,
   ) {}
 
   /** `returnEvents: false` leaves the fired events out of the answer (they are stored all the same), as for positions. */

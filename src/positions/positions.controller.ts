@@ -1,13 +1,12 @@
-import { Body, Controller, Get, Header, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { Controller, Get, Header, Query } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access } from '../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../auth/permissions';
 import { Principal } from '../auth/principal';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { IdParam, UuidParam } from '../common/http/params';
-import { IngestQuery, IngestResponseDto, PositionBatchDto, RealtimePositionsQuery } from './positions.dto';
-import { IngestResult, PositionsIngestService } from './positions-ingest.service';
+import { RealtimePositionsQuery } from './positions.dto';
 import { RealtimePositionsService } from './realtime-positions.service';
 import { RealtimePositionsJson } from './realtime.mapper';
 
@@ -22,22 +21,7 @@ const REALTIME_ANSWER = {
 @ApiTags('Realtime positions')
 @Controller('realtime')
 export class PositionsController {
-  constructor(
-    private readonly ingestService: PositionsIngestService,
-    private readonly realtime: RealtimePositionsService,
-  ) {}
-
-  @Post('positions')
-  @HttpCode(200)
-  @Access(AccessScope.PositionsWrite)
-  @ApiOperation({ summary: 'Report positions: {"positions":[…]}, a bare array or a FeatureCollection; up to 1000 items, each accepted or rejected on its own' })
-  @ApiBody({ type: PositionBatchDto })
-  @ApiOkResponse({ type: IngestResponseDto })
-  @ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'Over 1000 items or 1 MiB' })
-  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'Every item was rejected (the list is in `errors`)' })
-  ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Query() query: IngestQuery): Promise<IngestResult> {
-    return this.ingestService.ingest(principal, body, { returnEvents: query.return_events });
-  }
+  constructor(private readonly realtime: RealtimePositionsService) {}
 
   @Get('positions')
   @Header('Content-Type', JSON_CONTENT_TYPE)

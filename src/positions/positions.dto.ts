@@ -5,7 +5,7 @@ import { ListQuery } from '../common/http/list-query';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { Optional } from '../common/validation/optional';
 import { MAX_SEC_THRESHOLD_LIMIT } from '../config/positions.config';
-import { MAX_DEVICE_ID_LENGTH } from './position-batch';
+import { MAX_DEVICE_ID_LENGTH } from './fix';
 
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 const toInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value);

@@ -1,16 +1,34 @@
 import { Module } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { BuildingsModule } from '../buildings/buildings.module';
-import { GeofencingModule } from '../geofencing/geofencing.module';
+import { PreparedQueries } from '../database/prepared-queries';
+import { SqlDialect } from '../database/sql-dialect';
+import { SqliteStatements } from '../database/sqlite-statements';
+import { TransactionRunner } from '../database/transactions';
 import { PositionRollups } from './position-rollups.service';
+import { PositionStore } from './position-store';
 import { PositionsController } from './positions.controller';
-import { PositionsIngestService } from './positions-ingest.service';
 import { PositionsRetention } from './positions-retention.service';
+import { PostgresPositionStore } from './postgres-position-store';
 import { RealtimePositionsService } from './realtime-positions.service';
+import { SqlitePositionStore } from './sqlite-position-store';
 
+/** Where fixes are kept (the history, each device's newest fix, the rollups) and the live read. */
 @Module({
-  imports: [BuildingsModule, GeofencingModule],
+  imports: [BuildingsModule],
   controllers: [PositionsController],
-  providers: [PositionsIngestService, RealtimePositionsService, PositionsRetention, PositionRollups],
-  exports: [PositionsRetention, PositionsIngestService, RealtimePositionsService, PositionRollups],
+  providers: [
+    RealtimePositionsService,
+    PositionsRetention,
+    PositionRollups,
+    {
+      provide: PositionStore,
+      inject: [getDataSourceToken(), SqlDialect, TransactionRunner, PreparedQueries],
+      useFactory: (dataSource: DataSource, dialect: SqlDialect, transactions: TransactionRunner, queries: PreparedQueries): PositionStore =>
+        dialect.kind === 'sqlite' ? new SqlitePositionStore(new SqliteStatements(dataSource), transactions, dialect) : new PostgresPositionStore(queries),
+    },
+  ],
+  exports: [PositionsRetention, RealtimePositionsService, PositionRollups, PositionStore],
 })
 export class PositionsModule {}

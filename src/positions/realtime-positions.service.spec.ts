@@ -44,7 +44,7 @@ describe('RealtimePositionsService.list: identical reads arriving together share
     };
     const dataSource = { options: { type: 'better-sqlite3' } };
     const config = { positions: { defaultMaxSecThreshold: 60 } };
-    return { reads, realtime: new RealtimePositionsService(dataSource as never, config as never, queries as never, {} as never) };
+    return { reads, realtime: new RealtimePositionsService(dataSource as never, config as never, queries as never, {} as never, { settle: async () => undefined } as never) };
   }
   const ids = (answer: Buffer) => (JSON.parse(answer.toString('utf8')) as { features: Array<{ id: string }> }).features.map((feature) => feature.id);
 

@@ -8,6 +8,7 @@ import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { appConfig, AppConfig } from '../config/app.config';
 import { PreparedQueries } from '../database/prepared-queries';
 import { PoiCircle, PoiLookup } from './poi-lookup';
+import { PositionStore } from './position-store';
 import { Dialect, namedList, timestampParameter } from './position-sql';
 import { RealtimePositionsQuery } from './positions.dto';
 import { LatestFixRow, RealtimePositionsJson, renderRealtimeJson } from './realtime.mapper';
@@ -111,6 +112,7 @@ export class RealtimePositionsService {
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     private readonly queries: PreparedQueries,
     private readonly buildings: BuildingsService,
+    private readonly store: PositionStore,
   ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
   }
@@ -181,6 +183,7 @@ export class RealtimePositionsService {
     let raw: RawLatestRow[];
     try {
       await new Promise<void>((resolve) => setImmediate(resolve));
+      await this.store.settle();
       read.queriedAt = Date.now();
       const since = timestampParameter(this.dialect, read.queriedAt - threshold * 1000) as string;
       raw = await this.queries.cachedArrays<RawLatestRow>(sql, { text: true })({ ...parameters, since });
@@ -199,6 +202,7 @@ export class RealtimePositionsService {
    * keeping what it may see. Bounded by the organization's device count, whatever the watermark.
    */
   async changedSince(organizationId: string, sinceMs: number): Promise<ChangedFix[]> {
+    await this.store.settle();
     const raw = await this.queries.cachedArrays<RawLatestRow>(
       `SELECT ${latestColumns(this.dialect)}
        FROM devices d LEFT JOIN floors f ON f.id = d.floor_id

@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { Optional } from '../common/validation/optional';
-import { MAX_DEVICE_ID_LENGTH } from '../positions/position-batch';
+import { MAX_DEVICE_ID_LENGTH } from '../positions/fix';
 import { REPORT_DATE } from './report-window';
 
 /** A query string of digits as the integer it spells (anything else is left for the validators to refuse). */

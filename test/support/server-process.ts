@@ -31,6 +31,18 @@ export function productionTree(): { root: string; remove(): void } {
   return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
+/**
+ * The server alone, built from this checkout's sources into a folder of its own (no dashboard,
+ * no prune): for tests that run it as a process and kill it.
+ */
+export function serverBuild(): { root: string; remove(): void } {
+  const root = mkdtempSync(join(tmpdir(), 'cartograph-server-'));
+  for (const entry of ['src', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'package.json']) cpSync(join(REPO, entry), join(root, entry), { recursive: true });
+  run('ln', ['-s', realpathSync(join(REPO, 'node_modules')), join(root, 'node_modules')], REPO);
+  run(join(REPO, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json'], root);
+  return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
 function run(command: string, args: string[], cwd: string): void {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${result.stderr}${result.stdout}`);

@@ -7,7 +7,7 @@ import { Notifications } from '../../database/notifications';
 import { TransactionRunner } from '../../database/transactions';
 import { EventLogQuery, MAX_EVENT_PAGE } from '../../geofencing/events/event-log-query';
 import { GeofenceEventLog } from '../../geofencing/events/event-log.service';
-import { GEOFENCE_EVENTS_CHANNEL } from '../../geofencing/events/geofence-evaluator.service';
+import { GEOFENCE_EVENTS_CHANNEL } from '../../geofencing/events/geofence-event';
 import { GeofenceEventBody } from '../../geofencing/events/geofence-event';
 import { eventStreamFilter } from './event-stream-filter';
 import { FedStream, OrganizationFeed } from './organization-feed';

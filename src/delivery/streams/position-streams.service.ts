@@ -4,7 +4,7 @@ import { Principal } from '../../auth/principal';
 import { Notifications } from '../../database/notifications';
 import { renderRealtimeFeature } from '../../positions/realtime.mapper';
 import { ChangedFix, RealtimePositionsService } from '../../positions/realtime-positions.service';
-import { POSITION_CHANGES_CHANNEL, PositionChangesMessage } from './position-changes';
+import { POSITION_CHANGES_CHANNEL, PositionChangesMessage } from '../../positions/position-changes';
 import { FedStream, OrganizationFeed } from './organization-feed';
 import { SseStream } from './sse-stream';
 import { ChangeTracker } from './stream-cursor';

@@ -64,7 +64,7 @@ export class GeofenceDeadlineSweeper implements OnApplicationBootstrap, OnApplic
         if (this.postgres) {
           if (!(await tryLockXact(manager, ADVISORY_LOCKS.deadlineSweep))) return null;
         }
-        return this.evaluator.fireDueDeadlines(manager, now, SWEEP_BATCH);
+        return this.evaluator.fireDue(manager, now, SWEEP_BATCH);
       });
       if (taken === null) return false;
       if (taken < SWEEP_BATCH) return true;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { EventFence } from '../engine/batch';
 import { Classification } from '../engine/classify';
 import { EventReason, EventType, VisitEvent } from '../engine/visit-state';
 
@@ -23,17 +24,12 @@ export interface GeofenceEventBody {
   reason: EventReason;
 }
 
+/** The channel told, after commit, that an organization's event log grew (streams listen to it). */
+export const GEOFENCE_EVENTS_CHANNEL = 'geofencing_events';
+
 /** Sortable-enough random ids with the contract's prefixes (`evt_…`, `vis_…`). */
 export const newEventId = (): string => `evt_${randomBytes(12).toString('hex')}`;
 export const newVisitId = (): string => `vis_${randomBytes(12).toString('hex')}`;
-
-export interface EventFence {
-  id: string;
-  name: string;
-  code: string;
-  buildingId: number;
-  floorId: number;
-}
 
 /** The wire body of an engine event; `seq` and `id` are given by the writer. */
 export function eventBody(

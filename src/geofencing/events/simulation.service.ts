@@ -4,9 +4,9 @@ import { Principal } from '../../auth/principal';
 import { ApiError, FieldError } from '../../common/errors/api-error';
 import { effectiveRules, GeofenceRules, pickRulePatch, RulePatch, validateRulePatch } from '../engine/rules';
 import { onDeadline } from '../engine/visit-state';
-import { FloorIndexes, FloorOfCaller } from '../queries/floor-indexes';
-import { eventBody, GeofenceEventBody } from './geofence-event';
-import { collectMatches, EvaluableFix, GeofenceEvaluator, LiveFence, PendingEvent, StoredState } from './geofence-evaluator.service';
+import { collectMatches, driveFixes, EvaluableFix, FloorFences, LiveFence, PairState, PendingEvent } from '../engine/batch';
+import { FloorIndexes } from '../queries/floor-indexes';
+import { eventBody, GeofenceEventBody, newVisitId } from './geofence-event';
 
 export const MAX_SIMULATED_POSITIONS = 10_000;
 /**
@@ -30,10 +30,7 @@ const isNumber = (value: unknown, min: number, max: number): value is number => 
  */
 @Injectable()
 export class GeofenceSimulation {
-  constructor(
-    private readonly floors: FloorIndexes,
-    private readonly evaluator: GeofenceEvaluator,
-  ) {}
+  constructor(private readonly floors: FloorIndexes) {}
 
   async simulate(principal: Principal, body: unknown): Promise<{ events: SimulatedEvent[] }> {
     const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
@@ -57,7 +54,7 @@ export class GeofenceSimulation {
     if (errors.length > 0) throw ApiError.validation('The simulation is not valid', errors.slice(0, MAX_ERRORS));
 
     const floorIds = [...new Set(fixes.map((fix) => fix.floorId as number))];
-    const indexes = new Map<number, FloorOfCaller>();
+    const indexes = new Map<number, FloorFences>();
     for (const [id, floor] of await this.floors.forFloors(principal.organizationId, floorIds)) if (canSeeBuilding(principal, floor.buildingId)) indexes.set(id, floor);
     fixes.forEach((fix, position) => {
       if (!indexes.has(fix.floorId as number)) errors.push({ message: `floor ${fix.floorId} not found`, code: 'not_found', fields: `positions[${(fix as IndexedFix).index}].floor_id`, value: fix.floorId });
@@ -74,8 +71,8 @@ export class GeofenceSimulation {
     const fences = new Map<string, LiveFence>();
     for (const fence of matches.fences) if (!fences.has(fence.id)) fences.set(fence.id, { ...fence, rules: effectiveRules(fence.rules, override as Partial<GeofenceRules>) });
 
-    const states = new Map<string, StoredState>();
-    const pending: PendingEvent[] = this.evaluator.drive(fixes, states, fences, indexes, matches);
+    const states = new Map<string, PairState>();
+    const pending: PendingEvent[] = driveFixes(fixes, states, fences, indexes, matches, newVisitId);
     // What falls due after a device's last fix, up to the end of the track.
     const end = fixes.reduce((latest, fix) => Math.max(latest, fix.time), 0);
     for (const stored of states.values()) {

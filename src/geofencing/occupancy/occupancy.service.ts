@@ -7,7 +7,7 @@ import { Page, pageWindow, PageQuery, toPage } from '../../common/pagination/pag
 import { TransactionRunner } from '../../database/transactions';
 import { GeofencesService } from '../../geofences/geofences.service';
 import { Dialect, timestampParameter } from '../../positions/position-sql';
-import { VisitState } from '../engine/visit-state';
+import { GeofenceEvaluator } from '../events/geofence-evaluator.service';
 
 const SECOND = 1000;
 /** The phases in which a device counts as inside: a pending exit is still a visit under way. */
@@ -68,6 +68,7 @@ export class GeofenceOccupancyService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
     private readonly geofences: GeofencesService,
+    private readonly evaluator: GeofenceEvaluator,
   ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
   }
@@ -82,12 +83,16 @@ export class GeofenceOccupancyService {
       `SELECT device_id, state FROM geofence_states WHERE geofence_id = :geofenceId AND organization_id = :organizationId AND phase IN ${OCCUPYING} ORDER BY device_id`,
       { geofenceId, organizationId: principal.organizationId },
     );
-    const data = rows.map((row) => {
-      const state = JSON.parse(row.state) as VisitState & { userId?: string | null };
+    const pairs = await this.evaluator.readPairs(
+      principal.organizationId,
+      geofenceId,
+      rows.map((row) => ({ deviceId: row.device_id, fenceId: geofenceId, text: row.state, deadline: null })),
+    );
+    const data = pairs.map(({ deviceId, state, userId }) => {
       const position = state.lastPosition;
       return {
-        device_id: row.device_id,
-        user_id: state.userId ?? null,
+        device_id: deviceId,
+        user_id: userId,
         visit_id: state.visitId as string,
         entered_at: new Date(state.enteredAt as number).toISOString(),
         dwell_seconds: Math.max(0, Math.floor((now - (state.enteredAt as number)) / SECOND)),

@@ -1,5 +1,5 @@
 import { FenceMatch } from '../engine/floor-index';
-import { IndexedFence } from './floor-indexes';
+import { IndexedFence } from '../engine/batch';
 import { ContainsResponseDto, FenceMatchDto } from './queries.dto';
 
 const round = (value: number, digits: number): number => {

@@ -3,7 +3,8 @@ import { canSeeBuilding } from '../../auth/building-scope';
 import { Principal } from '../../auth/principal';
 import { ApiError, FieldError } from '../../common/errors/api-error';
 import { MAX_INTEGER_ID } from '../../common/http/params';
-import { FloorIndexes, FloorOfCaller } from './floor-indexes';
+import { FloorFences } from '../engine/batch';
+import { FloorIndexes } from './floor-indexes';
 import { toContainsResponse } from './queries.mapper';
 import { ContainsQuery, ContainsResponseDto, EvaluateResponseDto, MAX_ACCURACY_M, MAX_EVALUATE_POINTS } from './queries.dto';
 
@@ -36,7 +37,7 @@ export class GeofencingQueriesService {
   }
 
   /** The caller's floors among these, without those of buildings it may not see. */
-  private async visibleFloors(principal: Principal, floorIds: number[]): Promise<Map<number, FloorOfCaller>> {
+  private async visibleFloors(principal: Principal, floorIds: number[]): Promise<Map<number, FloorFences>> {
     const floors = await this.floors.forFloors(principal.organizationId, floorIds);
     for (const [floorId, floor] of floors) if (!canSeeBuilding(principal, floor.buildingId)) floors.delete(floorId);
     return floors;

@@ -47,6 +47,7 @@ export class GeofencingRulesService {
       const existing = await manager.findOne(GeofenceRuleSet, { where: { geofenceId: fence.id } });
       const rules = overridesAfter(existing?.rules ?? {}, patch);
       const now = new Date();
+      await this.evaluator.beforeRulesChange(manager, principal.organizationId, [fence.id]);
       if (existing) await manager.update(GeofenceRuleSet, { geofenceId: fence.id }, { rules, version: existing.version + 1, updatedAt: now });
       else await manager.insert(GeofenceRuleSet, { geofenceId: fence.id, organizationId: principal.organizationId, rules, version: 1, createdAt: now, updatedAt: now });
       await this.revisions.bump(manager, [fence.buildingId]);
@@ -63,6 +64,7 @@ export class GeofencingRulesService {
       const fence = await this.visibleFence(principal, geofenceId, manager, true);
       // Dropping them changes them too: a deleted fence's rules stay as they were, readable.
       if (fence.deleted) throw ApiError.conflict('The geofence is deleted');
+      await this.evaluator.beforeRulesChange(manager, principal.organizationId, [fence.id]);
       const { affected } = await manager.delete(GeofenceRuleSet, { geofenceId: fence.id });
       if (!affected) return;
       await this.revisions.bump(manager, [fence.buildingId]);
@@ -87,6 +89,7 @@ export class GeofencingRulesService {
       const existing = await manager.findOne(GeofencingSettings, { where: { organizationId: principal.organizationId } });
       const rules = overridesAfter(existing?.rules ?? {}, patch);
       const now = new Date();
+      await this.evaluator.beforeRulesChange(manager, principal.organizationId, null);
       if (existing) await manager.update(GeofencingSettings, { organizationId: principal.organizationId }, { rules, version: existing.version + 1, updatedAt: now });
       else await manager.insert(GeofencingSettings, { organizationId: principal.organizationId, rules, version: 1, createdAt: now, updatedAt: now });
       await this.revisions.bumpForOrganization(manager, principal.organizationId);

@@ -1,11 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LatLng, LocalProjection, projectRing, signedDistance } from '../engine/classify';
-import { FloorIndex } from '../engine/floor-index';
-import { DEFAULT_RULES, GeofenceRules } from '../engine/rules';
-import { initialVisitState, Observation, onFix, Transition } from '../engine/visit-state';
-import { FloorOfCaller, IndexedFence } from '../queries/floor-indexes';
-import { collectMatches, EvaluableFix, GeofenceEvaluator, LiveFence, PendingEvent, StoredState } from './geofence-evaluator.service';
+import { BatchMatches, collectMatches, driveFixes, EvaluableFix, FloorFences as FloorOfCaller, IndexedFence, LiveFence, PairState as StoredState, PendingEvent } from './batch';
+import { LatLng, LocalProjection, projectRing, signedDistance } from './classify';
+import { FloorIndex } from './floor-index';
+import { DEFAULT_RULES, GeofenceRules } from './rules';
+import { initialVisitState, Observation, onFix, Transition } from './visit-state';
 
 const ORIGIN = new LocalProjection(42.87, -8.56);
 const METRE_LAT = 1 / 111_195;
@@ -115,7 +114,12 @@ function normalized(pending: PendingEvent[], states: Map<string, StoredState>) {
   return { events, finalStates };
 }
 
-const evaluator = new GeofenceEvaluator({ options: { type: 'sqlite' } } as never, null as never, null as never, null as never, null as never, null as never, null as never);
+let visitIds = 0;
+/** The engine's batch driver with visit ids of its own, as the evaluator runs it. */
+const evaluator = {
+  drive: (fixes: readonly EvaluableFix[], states: Map<string, StoredState>, fences: ReadonlyMap<string, LiveFence>, indexes: ReadonlyMap<number, FloorOfCaller>, matches: BatchMatches, lastEvaluated?: ReadonlyMap<string, number>) =>
+    driveFixes(fixes, states, fences, indexes, matches, () => `vis_${(visitIds += 1)}`, lastEvaluated),
+};
 
 describe('the evaluator drive', () => {
   it('fires exactly what running every candidate fence through the machine fires (property)', () => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toCartesian, toGeoreference } from '../common/geometry/cartesian';
-import { BatchShapeError, BatchTooLargeError, batchItems, ItemRejection, orderAndDeduplicate, readItem, ReportedFix } from './position-batch';
-import { PoiLookup } from './poi-lookup';
+import { BatchShapeError, BatchTooLargeError, batchItems, ItemRejection, orderAndDeduplicate, readItem, ReportedFix } from './fix-batch';
+import { PoiLookup } from '../positions/poi-lookup';
 
 const NOW = Date.UTC(2026, 10, 23, 12);
 const WINDOW = { now: NOW, maxFutureMs: 60_000, maxAgeMs: 7 * 86_400_000 };

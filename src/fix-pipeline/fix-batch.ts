@@ -2,12 +2,13 @@
  * Reading a batch of reported positions (contract 6.2): the three body forms, each item
  * checked on its own (shape, types, ranges, time window) so one bad item never sinks the
  * batch. Plain TypeScript, no database: references (buildings, floors, users) are checked
- * by the ingest service afterwards. Hand-written rather than class-validator because it
+ * by the pipeline's next stage (fix-places.ts). Hand-written rather than class-validator because it
  * runs for every fix of every batch.
  */
 
+import { MAX_DEVICE_ID_LENGTH } from '../positions/fix';
+
 export const MAX_BATCH_ITEMS = 1000;
-export const MAX_DEVICE_ID_LENGTH = 64;
 export const MAX_ACCURACY_M = 10_000;
 
 export interface ItemRejection {

@@ -1,0 +1,151 @@
+import { DataSource } from 'typeorm';
+
+export type DialectKind = 'postgres' | 'sqlite';
+
+/**
+ * What differs in the SQL the two databases take, decided once at start (the `SqlDialect`
+ * provider of DatabaseModule): features ask it instead of branching on the driver. Where whole
+ * statements differ, a feature provides one repository per dialect instead.
+ */
+export abstract class SqlDialect {
+  abstract readonly kind: DialectKind;
+
+  /** A timestamp parameter: PostgreSQL takes a Date; SQLite the UTC text TypeORM writes for datetime columns (`2020-05-08 10:26:34.801`, which sorts like the time it names). */
+  abstract timestamp(epochMs: number): Date | string;
+
+  /** A timestamp column read as epoch milliseconds (a number on both, no Date per row). */
+  abstract epochMs(column: string): string;
+
+  /** A boolean parameter (better-sqlite3 takes no booleans). */
+  abstract boolean(value: boolean): boolean | number;
+
+  /** The n-th positional placeholder (1-based). */
+  abstract placeholder(position: number): string;
+
+  /**
+   * Placeholders for a multi-row VALUES list. Each shape is built once: the same string object
+   * each time also spares the statement caches keyed by SQL text from hashing a new copy of
+   * several kilobytes per batch.
+   */
+  valuesList(rows: number, columns: number, startAt = 1): string {
+    const key = `${this.kind}:${rows}:${columns}:${startAt}`;
+    let list = valuesLists.get(key);
+    if (list === undefined) {
+      // Row counts are bounded by the batch limits: a few thousand shapes at most.
+      if (valuesLists.size >= 4096) valuesLists.clear();
+      const groups: string[] = [];
+      let next = startAt;
+      for (let row = 0; row < rows; row++) {
+        const cells: string[] = [];
+        for (let column = 0; column < columns; column++) cells.push(this.placeholder(next++));
+        groups.push(`(${cells.join(', ')})`);
+      }
+      valuesLists.set(key, (list = groups.join(', ')));
+    }
+    return list;
+  }
+}
+
+const valuesLists = new Map<string, string>();
+
+/** SQLite texts made lately: a batch's rows share "now", and its fixes and deadlines few times. */
+const recentStamps = new Map<number, string>();
+
+export class SqliteDialect extends SqlDialect {
+  readonly kind = 'sqlite' as const;
+
+  timestamp(epochMs: number): string {
+    let text = recentStamps.get(epochMs);
+    if (text === undefined) {
+      if (recentStamps.size >= 256) recentStamps.clear();
+      text = new Date(epochMs).toISOString().replace('T', ' ').slice(0, 23);
+      recentStamps.set(epochMs, text);
+    }
+    return text;
+  }
+
+  /** julianday() reads the UTC text to the millisecond (SQLite counts julian days in integer ms), rounded back to an exact integer. */
+  epochMs(column: string): string {
+    return `CAST(round((julianday(${column}) - 2440587.5) * 86400000) AS INTEGER)`;
+  }
+
+  boolean(value: boolean): number {
+    return value ? 1 : 0;
+  }
+
+  placeholder(): string {
+    return '?';
+  }
+}
+
+export class PostgresDialect extends SqlDialect {
+  readonly kind = 'postgres' as const;
+
+  timestamp(epochMs: number): Date {
+    return new Date(epochMs);
+  }
+
+  epochMs(column: string): string {
+    return `CAST(extract(epoch FROM ${column}) * 1000 AS double precision)`;
+  }
+
+  boolean(value: boolean): boolean {
+    return value;
+  }
+
+  placeholder(position: number): string {
+    return `$${position}`;
+  }
+}
+
+const SQLITE = new SqliteDialect();
+const POSTGRES = new PostgresDialect();
+
+export function dialectOf(dataSource: Pick<DataSource, 'options'>): SqlDialect {
+  return dataSource.options.type === 'postgres' ? POSTGRES : SQLITE;
+}
+
+/**
+ * `:p0, :p1, …` for an IN list of named parameters, with the parameters to pass. The list is
+ * padded to a power of two with its last value (a repeat changes nothing in IN), so a few
+ * statement shapes serve every length: PostgreSQL keeps each named statement per connection,
+ * and one shape per list length would pile up.
+ */
+export function namedList(prefix: string, values: ReadonlyArray<string | number>): { sql: string; parameters: Record<string, string | number> } {
+  const parameters: Record<string, string | number> = {};
+  let size = 1;
+  while (size < values.length) size *= 2;
+  let shape = namedLists.get(`${prefix}:${size}`);
+  if (shape === undefined) {
+    const names = Array.from({ length: size }, (_, index) => `${prefix}${index}`);
+    shape = { names, sql: `:${names.join(', :')}` };
+    namedLists.set(`${prefix}:${size}`, shape);
+  }
+  for (let index = 0; index < size; index++) parameters[shape.names[index]] = values[Math.min(index, values.length - 1)];
+  return { sql: shape.sql, parameters };
+}
+
+/** The parameter names and SQL of each (prefix, padded size) seen. */
+const namedLists = new Map<string, { names: string[]; sql: string }>();
+
+const statements = new Map<string, string>();
+
+/** One string object per statement shape (see valuesList); `key` names the shape. */
+export function memoized(key: string, build: () => string): string {
+  let sql = statements.get(key);
+  if (sql === undefined) {
+    if (statements.size >= 4096) statements.clear();
+    statements.set(key, (sql = build()));
+  }
+  return sql;
+}
+
+/** Rows per statement at most: SQLite takes 32,766 parameters per statement, PostgreSQL 65,535. */
+export const SQL_CHUNK = 500;
+
+/** Splits `items` into runs of at most `size`. */
+export function chunks<T>(items: readonly T[], size = SQL_CHUNK): T[][] {
+  const runs: T[][] = [];
+  for (let start = 0; start < items.length; start += size) runs.push(items.slice(start, start + size));
+  return runs;
+}

@@ -1,0 +1,40 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Notifications } from '../../database/notifications';
+import { EventConsumer, GeofenceEventOutbox } from '../../geofencing/events/event-outbox';
+import { GeofenceEventBody } from '../../geofencing/events/geofence-event';
+import { WebhookDeliveriesService } from './webhook-deliveries.service';
+import { WEBHOOK_DELIVERIES_CHANNEL } from './webhook-delivery.worker';
+
+/**
+ * Delivery's side of the engine's outbox: each recorded event becomes one delivery per matching
+ * endpoint, in the recording transaction; once it commits, every instance's worker is woken.
+ */
+@Injectable()
+export class GeofenceEventsToWebhooks implements EventConsumer, OnModuleInit {
+  constructor(
+    private readonly outbox: GeofenceEventOutbox,
+    private readonly deliveries: WebhookDeliveriesService,
+    private readonly notifications: Notifications,
+  ) {}
+
+  onModuleInit(): void {
+    this.outbox.connect(this);
+  }
+
+  async enqueue(manager: EntityManager, organizationId: string, events: readonly GeofenceEventBody[]): Promise<void> {
+    const waiting = await this.deliveries.enqueue(
+      manager,
+      events.map((event) => ({
+        id: event.id,
+        type: event.type,
+        organizationId,
+        occurredAt: new Date(event.occurred_at),
+        buildingId: event.building_id,
+        geofenceId: event.geofence.id,
+        data: event as unknown as Record<string, unknown>,
+      })),
+    );
+    if (waiting > 0) this.notifications.publishAfterCommit(manager, WEBHOOK_DELIVERIES_CHANNEL, {}, { coalesce: true });
+  }
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { GeofencingModule } from '../geofencing/geofencing.module';
+import { PositionsModule } from '../positions/positions.module';
+import { FixPipeline } from './fix-pipeline';
+import { FixPlaces } from './fix-places';
+import { PositionsIngestController } from './positions-ingest.controller';
+
+/** The path of a fix, from the request to the events it fires (fix-pipeline.ts lists its stages). */
+@Module({
+  imports: [PositionsModule, GeofencingModule],
+  controllers: [PositionsIngestController],
+  providers: [FixPipeline, FixPlaces],
+  exports: [FixPipeline],
+})
+export class FixPipelineModule {}

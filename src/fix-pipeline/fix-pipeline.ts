@@ -1,0 +1,152 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Principal } from '../auth/principal';
+import { ApiError } from '../common/errors/api-error';
+import { ErrorCode } from '../common/errors/error-code';
+import { appConfig, AppConfig } from '../config/app.config';
+import { DeviceLocks } from '../database/device-locks';
+import { Notifications } from '../database/notifications';
+import { TransactionRunner } from '../database/transactions';
+import { GeofenceEvaluator } from '../geofencing/events/geofence-evaluator.service';
+import { GeofenceEventBody } from '../geofencing/events/geofence-event';
+import { AcceptedFix, DeviceTrack } from '../positions/fix';
+import { POSITION_CHANGES_CHANNEL, PositionChangesMessage } from '../positions/position-changes';
+import { PositionRollups } from '../positions/position-rollups.service';
+import { PositionStore, trackOf } from '../positions/position-store';
+import { PositionsRetention } from '../positions/positions-retention.service';
+import { BatchShapeError, BatchTooLargeError, batchItems, ItemRejection, MAX_BATCH_ITEMS, orderAndDeduplicate, readItem, ReportedFix } from './fix-batch';
+import { FixPlaces } from './fix-places';
+
+export interface IngestResult {
+  accepted: number;
+  rejected: ItemRejection[];
+  /** The geofence events the batch fired (contract 7.3), in seq order. */
+  events: GeofenceEventBody[];
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Batches queued together on SQLite share a COMMIT (see TransactionRunner): the in-process state a
+ * batch reads that another batch of the group changes (the kept newest fixes, the webhook worker's
+ * room for hand-offs) is changed at once and given back if the batch rolls back.
+ */
+const INGEST_TRANSACTION = { group: 'ingest' };
+
+/**
+ * The path of a fix (contract 6.2 and 7.2), stage by stage: every accepted fix of a batch is
+ * stored once, evaluated against the fences, and its events recorded, in one transaction.
+ */
+@Injectable()
+export class FixPipeline {
+  constructor(
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    private readonly places: FixPlaces,
+    private readonly transactions: TransactionRunner,
+    private readonly locks: DeviceLocks,
+    private readonly store: PositionStore,
+    private readonly retention: PositionsRetention,
+    private readonly rollups: PositionRollups,
+    private readonly geofencing: GeofenceEvaluator,
+    private readonly notifications: Notifications,
+  ) {}
+
+  async ingest(principal: Principal, body: unknown, options: { returnEvents?: boolean } = {}): Promise<IngestResult> {
+    const organizationId = principal.organizationId;
+    // 1. Parse and validate: every item on its own, so one bad item never sinks the batch.
+    const { reported, rejected } = this.read(body);
+    // 2. References and coordinates: buildings, floors and users, read once for the batch.
+    const resolved = await this.places.resolve(principal, reported, rejected);
+    // 3. One fix per device and time, ordered by device and time.
+    const fixes = this.deduplicate(resolved, rejected);
+    await this.retention.ensurePartitionsFor(fixes.map((fix) => fix.time));
+    const deviceIds = distinctDevices(fixes);
+    const events = await this.locks.inTurn(organizationId, deviceIds, () =>
+      this.transactions.run(async (manager) => {
+        // 4. Lock the devices: two batches of one device take turns, on any instance.
+        await this.locks.lock(manager, organizationId, deviceIds);
+        const previous = await this.store.newest(manager, organizationId, deviceIds);
+        // 5. Store: the history rows, the rollups, each device's newest fix.
+        await this.rollups.record(manager, organizationId, fixes, previous);
+        await this.store.append(manager, organizationId, fixes, newestOfEachDevice(fixes));
+        // 6. Evaluate against the fences: the pairs whose state changes are written.
+        const pending = await this.geofencing.evaluate(manager, organizationId, fixes, previous, tracksAfter(fixes, previous), Date.now());
+        // 7. Record the events: the log, the visits, the outbox.
+        const recorded = await this.geofencing.record(manager, organizationId, pending, Date.now());
+        // 8. Publish after commit: live position streams on every instance.
+        this.publishAfterCommit(manager, organizationId);
+        return recorded;
+      }, INGEST_TRANSACTION),
+    );
+    return { accepted: fixes.length, rejected, events: options.returnEvents === false ? [] : events };
+  }
+
+  private read(body: unknown): { reported: ReportedFix[]; rejected: ItemRejection[] } {
+    let items: unknown[];
+    try {
+      items = batchItems(body);
+    } catch (error) {
+      if (error instanceof BatchTooLargeError) throw new ApiError(413, ErrorCode.PayloadTooLarge, `At most ${MAX_BATCH_ITEMS} positions per request`);
+      if (error instanceof BatchShapeError) throw ApiError.validation(error.message, [{ message: error.message, code: 'invalid', fields: 'body' }]);
+      throw error;
+    }
+    if (items.length === 0) {
+      throw ApiError.validation('The batch holds no positions', [{ message: `send 1 to ${MAX_BATCH_ITEMS} positions`, code: 'required', fields: 'positions' }]);
+    }
+    const limits = this.config.positions;
+    // A fix older than the retention would be deleted at once (and its day's partition may be gone already).
+    const window = { now: Date.now(), maxFutureMs: limits.maxFutureSeconds * 1000, maxAgeMs: Math.min(limits.maxAgeSeconds * 1000, limits.retentionDays * DAY_MS) };
+    const reported: ReportedFix[] = [];
+    const rejected: ItemRejection[] = [];
+    for (let index = 0; index < items.length; index++) {
+      const result = readItem(items[index], index, window);
+      if ('code' in result) rejected.push(result);
+      else reported.push(result);
+    }
+    return { reported, rejected };
+  }
+
+  private deduplicate(resolved: AcceptedFix[], rejected: ItemRejection[]): AcceptedFix[] {
+    const { kept, duplicates } = orderAndDeduplicate(resolved);
+    for (const duplicate of duplicates) {
+      rejected.push({ index: duplicate.index, code: 'duplicate', fields: 'device_id,time', message: 'another position of the batch has the same device and time' });
+    }
+    rejected.sort((a, b) => a.index - b.index);
+    if (kept.length === 0) throw ApiError.validation('No position of the batch is valid; none was stored', rejected);
+    return kept;
+  }
+
+  private publishAfterCommit(manager: EntityManager, organizationId: string): void {
+    this.notifications.publishAfterCommit(manager, POSITION_CHANGES_CHANNEL, { organization: organizationId } satisfies PositionChangesMessage, { coalesce: true });
+  }
+}
+
+function distinctDevices(fixes: readonly AcceptedFix[]): string[] {
+  const ids: string[] = [];
+  for (let i = 0; i < fixes.length; i++) if (i === 0 || fixes[i - 1].deviceId !== fixes[i].deviceId) ids.push(fixes[i].deviceId);
+  return ids;
+}
+
+/** Each device's last fix of the batch (fixes are ordered by device, then time), with the last code any of its fixes gave. */
+function newestOfEachDevice(fixes: readonly AcceptedFix[]): AcceptedFix[] {
+  const newest: AcceptedFix[] = [];
+  let code = '';
+  for (let i = 0; i < fixes.length; i++) {
+    if (fixes[i].deviceCode !== '') code = fixes[i].deviceCode;
+    if (i === fixes.length - 1 || fixes[i + 1].deviceId !== fixes[i].deviceId) {
+      newest.push(code === fixes[i].deviceCode ? fixes[i] : { ...fixes[i], deviceCode: code });
+      code = '';
+    }
+  }
+  return newest;
+}
+
+/** Each device's newest fix once the batch is stored: its last fix of the batch unless the stored one is newer. */
+function tracksAfter(fixes: readonly AcceptedFix[], previous: ReadonlyMap<string, DeviceTrack>): Map<string, DeviceTrack> {
+  const tracks = new Map(previous);
+  for (const fix of newestOfEachDevice(fixes)) {
+    const stored = previous.get(fix.deviceId);
+    if (!stored || fix.time >= stored.time) tracks.set(fix.deviceId, trackOf(fix, stored?.code ?? ''));
+  }
+  return tracks;
+}

@@ -1,0 +1,150 @@
+import { Injectable } from '@nestjs/common';
+import { canSeeBuilding } from '../auth/building-scope';
+import { Principal } from '../auth/principal';
+import { Role } from '../auth/roles';
+import { BuildingFrame, toCartesian, toGeoreference } from '../common/geometry/cartesian';
+import { PreparedQueries } from '../database/prepared-queries';
+import { namedList } from '../database/sql-dialect';
+import { AcceptedFix } from '../positions/fix';
+import { ItemRejection, ReportedFix } from './fix-batch';
+
+interface PlaceRow {
+  floor_id: number | null;
+  building_id: number;
+  latitude: number;
+  longitude: number;
+  width: number;
+  length: number;
+  rotation: number;
+}
+
+/** The floors and buildings a batch names, each floor with its building's frame. */
+interface Places {
+  floorBuilding: Map<number, number>;
+  frames: Map<number, BuildingFrame>;
+}
+
+/**
+ * The references of a batch's fixes (buildings, floors, users), each kind read once for the whole
+ * batch, and both coordinate systems filled in where a building is known.
+ */
+@Injectable()
+export class FixPlaces {
+  constructor(private readonly queries: PreparedQueries) {}
+
+  /** The fixes whose references hold, ready to store; the others are added to `rejected` with why. */
+  async resolve(principal: Principal, fixes: readonly ReportedFix[], rejected: ItemRejection[]): Promise<AcceptedFix[]> {
+    const floorIds = new Set<number>();
+    const buildingIds = new Set<number>();
+    const userIds = new Set<string>();
+    for (const fix of fixes) {
+      if (fix.floorId !== null) floorIds.add(fix.floorId);
+      if (fix.buildingId !== null) buildingIds.add(fix.buildingId);
+      if (fix.userId !== null && fix.userId !== principal.userId) userIds.add(fix.userId);
+    }
+    const [{ floorBuilding, frames }, knownUsers] = await Promise.all([this.places(principal, [...floorIds], [...buildingIds]), this.knownUsers(principal, [...userIds])]);
+
+    const accepted: AcceptedFix[] = [];
+    for (const fix of fixes) {
+      const reject = (code: ItemRejection['code'], fields: string, message: string) => rejected.push({ index: fix.index, code, fields, message });
+      let userId = principal.userId;
+      if (fix.userId !== null && fix.userId !== principal.userId) {
+        if (principal.role !== Role.AdminOrg) {
+          reject('forbidden', 'user_id', 'only an ADMIN_ORG credential may report for another user');
+          continue;
+        }
+        if (!knownUsers.has(fix.userId)) {
+          reject('not_found', 'user_id', `user ${fix.userId} not found`);
+          continue;
+        }
+        userId = fix.userId;
+      }
+      let buildingId = fix.buildingId;
+      if (fix.floorId !== null) {
+        const floorBuildingId = floorBuilding.get(fix.floorId);
+        if (floorBuildingId === undefined || !frames.has(floorBuildingId)) {
+          reject('not_found', 'floor_id', `floor ${fix.floorId} not found`);
+          continue;
+        }
+        if (buildingId !== null && floorBuildingId !== buildingId) {
+          reject('invalid', 'floor_id', `floor ${fix.floorId} is not in building ${buildingId}`);
+          continue;
+        }
+        buildingId = floorBuildingId;
+      }
+      const frame = buildingId === null ? undefined : frames.get(buildingId);
+      if (buildingId !== null && !frame) {
+        reject('not_found', 'building_id', `building ${buildingId} not found`);
+        continue;
+      }
+      let { lat, lng, x, y } = fix;
+      if (frame) {
+        if (lat !== null && lng !== null) ({ x, y } = toCartesian(frame, { lat, lng }));
+        else if (x !== null && y !== null) ({ lat, lng } = toGeoreference(frame, { x, y }));
+      } else {
+        x = null;
+        y = null;
+      }
+      accepted.push({
+        index: fix.index,
+        deviceId: fix.deviceId,
+        deviceCode: fix.deviceCode ?? '',
+        userId,
+        time: fix.time,
+        buildingId,
+        floorId: fix.floorId,
+        lat: lat!,
+        lng: lng!,
+        x,
+        y,
+        accuracy: fix.accuracy,
+        yaw: fix.yaw,
+      });
+    }
+    return accepted;
+  }
+
+  /** The users another user's fixes may name: only an ADMIN_ORG credential reports for others. */
+  private async knownUsers(principal: Principal, userIds: string[]): Promise<Set<string>> {
+    const known = new Set<string>();
+    if (userIds.length === 0 || principal.role !== Role.AdminOrg) return known;
+    const list = namedList('u', userIds);
+    const rows = await this.queries.cached<{ id: string }>(`SELECT id FROM users WHERE organization_id = :organization AND id IN (${list.sql})`)({ organization: principal.organizationId, ...list.parameters });
+    for (const row of rows) known.add(String(row.id).toLowerCase());
+    return known;
+  }
+
+  /**
+   * The floors named (with their building) and the buildings named, in one query: each floor's
+   * building frame comes with it. Deleted ones, other organizations' and buildings the caller may
+   * not see are left out, so their fixes are rejected as not found.
+   */
+  private async places(principal: Principal, floorIds: number[], buildingIds: number[]): Promise<Places> {
+    const floorBuilding = new Map<number, number>();
+    const frames = new Map<number, BuildingFrame>();
+    if (floorIds.length === 0 && buildingIds.length === 0) return { floorBuilding, frames };
+    const columns = 'b.id AS building_id, b.latitude, b.longitude, b.width, b.length, b.rotation';
+    const parts: string[] = [];
+    const parameters: Record<string, string | number> = { organization: principal.organizationId };
+    if (floorIds.length > 0) {
+      const list = namedList('f', floorIds);
+      Object.assign(parameters, list.parameters);
+      parts.push(
+        `SELECT f.id AS floor_id, ${columns} FROM floors f JOIN buildings b ON b.id = f.building_id
+         WHERE f.organization_id = :organization AND f.deleted_at IS NULL AND b.organization_id = :organization AND b.deleted_at IS NULL AND f.id IN (${list.sql})`,
+      );
+    }
+    if (buildingIds.length > 0) {
+      const list = namedList('b', buildingIds);
+      Object.assign(parameters, list.parameters);
+      parts.push(`SELECT NULL AS floor_id, ${columns} FROM buildings b WHERE b.organization_id = :organization AND b.deleted_at IS NULL AND b.id IN (${list.sql})`);
+    }
+    for (const row of await this.queries.cached<PlaceRow>(parts.join(' UNION ALL '))(parameters)) {
+      const buildingId = Number(row.building_id);
+      if (!canSeeBuilding(principal, buildingId)) continue;
+      frames.set(buildingId, { latitude: Number(row.latitude), longitude: Number(row.longitude), width: Number(row.width), length: Number(row.length), rotation: Number(row.rotation) });
+      if (row.floor_id !== null) floorBuilding.set(Number(row.floor_id), buildingId);
+    }
+    return { floorBuilding, frames };
+  }
+}

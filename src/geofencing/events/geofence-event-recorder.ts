@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Notifications } from '../../database/notifications';
+import { PendingEvent } from '../engine/batch';
+import { GeofenceStateRepository, VisitChange } from '../state/geofence-state.repository';
+import { GeofenceEventOutbox } from './event-outbox';
+import { eventBody, GEOFENCE_EVENTS_CHANNEL, GeofenceEventBody, newEventId } from './geofence-event';
+
+/**
+ * Records what the engine decided, in the deciding transaction: the events numbered from the
+ * organization's counter, the visits they open, mark and close, the outbox, and (once committed)
+ * the event channel's notice. Ingest, the timer and fence writes all end here.
+ */
+@Injectable()
+export class GeofenceEventRecorder {
+  constructor(
+    private readonly state: GeofenceStateRepository,
+    private readonly outbox: GeofenceEventOutbox,
+    private readonly notifications: Notifications,
+  ) {}
+
+  async record(manager: EntityManager, organizationId: string, pending: readonly PendingEvent[], detectedAt: number): Promise<GeofenceEventBody[]> {
+    if (pending.length === 0) return [];
+    const firstSeq = await this.state.takeSeq(manager, organizationId, pending.length);
+    const events = pending.map((item, offset) =>
+      eventBody(item.event, { id: newEventId(), seq: firstSeq + offset, detectedAt, organizationId, fence: item.fence, deviceId: item.deviceId, userId: item.userId }),
+    );
+    await this.state.insertEvents(manager, organizationId, events);
+    await this.state.writeVisits(manager, organizationId, visitChanges(pending));
+    await this.outbox.enqueue(manager, organizationId, events);
+    this.notifications.publishAfterCommit(manager, GEOFENCE_EVENTS_CHANNEL, { organization_id: organizationId, last_seq: events[events.length - 1].seq });
+    return events;
+  }
+}
+
+/** Each visit's change over a batch's events: opened by its enter, marked by its dwell, closed by its exit. */
+function visitChanges(pending: readonly PendingEvent[]): VisitChange[] {
+  const changes = new Map<string, VisitChange>();
+  for (const { event, fence, deviceId, userId } of pending) {
+    let change = changes.get(event.visitId);
+    if (!change) changes.set(event.visitId, (change = { visitId: event.visitId }));
+    if (event.type === 'geofence.enter') change.opened = { fenceId: fence.id, deviceId, userId, enteredAt: event.occurredAt };
+    if (event.type === 'geofence.dwell') change.dwell = true;
+    if (event.type === 'geofence.exit') {
+      change.exitedAt = event.occurredAt;
+      change.reason = event.reason;
+    }
+  }
+  return [...changes.values()];
+}

@@ -1,0 +1,272 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { chunks, memoized, SqlDialect } from '../../database/sql-dialect';
+import { SqliteStatements } from '../../database/sqlite-statements';
+import { TransactionRunner } from '../../database/transactions';
+import { GeofenceEventBody } from '../events/geofence-event';
+
+/** A pair's row as stored. */
+export interface PairRow {
+  deviceId: string;
+  fenceId: string;
+  /** The stored state's text (see pair-codec.ts). */
+  text: string;
+  /** When the timer must look at the pair next (ms), null: never. */
+  deadline: number | null;
+}
+
+/** A pair's row to write. */
+export interface PairWrite extends PairRow {
+  phase: string;
+  visitId: string | null;
+}
+
+/** What an evaluation does to one visit row: opens it, marks its dwell, closes it. */
+export interface VisitChange {
+  visitId: string;
+  opened?: { fenceId: string; deviceId: string; userId: string | null; enteredAt: number };
+  dwell?: boolean;
+  exitedAt?: number;
+  reason?: string;
+}
+
+interface RawPairRow {
+  device_id: string;
+  geofence_id: string;
+  state: string | object;
+  deadline: number | string | null;
+}
+
+/**
+ * A stored deadline still to come that is no later than the new one is kept: the timer then wakes
+ * early, finds nothing due and moves it on, so no event fires late; an indexed value that merely
+ * moves later is not rewritten (on PostgreSQL the update can then be HOT).
+ */
+const PAIRS_UPSERT_TAIL = `ON CONFLICT (organization_id, device_id, geofence_id) DO UPDATE SET phase = excluded.phase, visit_id = excluded.visit_id,
+  state = excluded.state,
+  next_deadline_at = CASE WHEN geofence_states.next_deadline_at > excluded.updated_at AND geofence_states.next_deadline_at <= excluded.next_deadline_at
+    THEN geofence_states.next_deadline_at ELSE excluded.next_deadline_at END,
+  updated_at = excluded.updated_at`;
+
+/** PostgreSQL: $1 organization, $2..$7 the columns from device_id to next_deadline_at as arrays, $8 now. */
+const POSTGRES_PAIRS_UPSERT = `INSERT INTO geofence_states (organization_id, device_id, geofence_id, phase, visit_id, state, next_deadline_at, updated_at)
+  SELECT $1::uuid, s.*, $8::timestamptz FROM unnest($2::varchar[], $3::uuid[], $4::varchar[], $5::varchar[], $6::text[], $7::timestamptz[]) AS s
+  ${PAIRS_UPSERT_TAIL}`;
+
+const POSTGRES_PAIRS_DELETE = `DELETE FROM geofence_states s USING unnest($2::varchar[], $3::uuid[]) AS d(device_id, geofence_id)
+  WHERE s.organization_id = $1::uuid AND s.device_id = d.device_id AND s.geofence_id = d.geofence_id`;
+
+const EVENT_COLUMNS = 13;
+const VISIT_COLUMNS = 9;
+
+/**
+ * Every statement on the geofence engine's state: the pairs' states, the event log with its
+ * per-organization counter, and the visits. Run in the caller's transaction (`manager`), under the
+ * devices' lock. The hottest ones run straight on SQLite's connection.
+ */
+@Injectable()
+export class GeofenceStateRepository {
+  private readonly sqlite: SqliteStatements | null;
+
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    private readonly dialect: SqlDialect,
+    private readonly transactions: TransactionRunner,
+  ) {
+    this.sqlite = dialect.kind === 'sqlite' ? new SqliteStatements(dataSource) : null;
+  }
+
+  /** Every pair row of the devices. */
+  async pairsOf(manager: EntityManager, organizationId: string, deviceIds: readonly string[]): Promise<PairRow[]> {
+    const rows: RawPairRow[] = [];
+    const deadline = this.dialect.epochMs('next_deadline_at');
+    if (this.sqlite) {
+      for (const chunk of chunks(deviceIds)) {
+        // Padded to a power of two: a few statement shapes serve every batch.
+        let size = 1;
+        while (size < chunk.length) size *= 2;
+        const sql = memoized(`pairs-of:${size}`, () => `SELECT device_id, geofence_id, state, ${deadline} AS deadline FROM geofence_states WHERE organization_id = ? AND device_id IN (${Array(size).fill('?').join(', ')})`);
+        const padded = Array.from({ length: size }, (_, index) => chunk[Math.min(index, chunk.length - 1)]);
+        rows.push(...this.sqlite.all<RawPairRow>(sql, [organizationId, ...padded]));
+      }
+    } else {
+      rows.push(
+        ...((await manager.query(`SELECT device_id, geofence_id, state, ${deadline} AS deadline FROM geofence_states WHERE organization_id = $1 AND device_id = ANY($2::varchar[])`, [
+          organizationId,
+          [...deviceIds],
+        ])) as RawPairRow[]),
+      );
+    }
+    return rows.map(toPairRow);
+  }
+
+  /** The pair rows of the given fences' devices (every pair of each such device). */
+  async holdersOf(manager: EntityManager, organizationId: string, fenceIds: readonly string[]): Promise<string[]> {
+    const holders = new Set<string>();
+    for (const chunk of chunks(fenceIds)) {
+      const rows = (await manager.query(
+        ...this.transactions.escape('SELECT DISTINCT device_id FROM geofence_states WHERE organization_id = :organizationId AND geofence_id IN (:...fenceIds)', { organizationId, fenceIds: chunk }),
+      )) as Array<{ device_id: string }>;
+      for (const row of rows) holders.add(row.device_id);
+    }
+    return [...holders].sort();
+  }
+
+  /** The fences among `fenceIds` (null: all of the organization's) that some pair row names. */
+  async fencesWithPairs(manager: EntityManager, organizationId: string, fenceIds: readonly string[] | null): Promise<string[]> {
+    const rows = (await manager.query(
+      ...this.transactions.escape(`SELECT DISTINCT geofence_id FROM geofence_states WHERE organization_id = :organizationId${fenceIds === null ? '' : ' AND geofence_id IN (:...fenceIds)'}`, {
+        organizationId,
+        fenceIds: fenceIds ?? [],
+      }),
+    )) as Array<{ geofence_id: string }>;
+    return rows.map((row) => row.geofence_id);
+  }
+
+  /** The devices with a due pair, across organizations, oldest deadline first. */
+  async due(manager: EntityManager, now: number, limit: number): Promise<Array<{ organizationId: string; deviceId: string }>> {
+    const rows = (await manager.query(
+      ...this.transactions.escape('SELECT organization_id, device_id FROM geofence_states WHERE next_deadline_at <= :now ORDER BY next_deadline_at LIMIT :limit', { now: this.dialect.timestamp(now), limit }),
+    )) as Array<{ organization_id: string; device_id: string }>;
+    return rows.map((row) => ({ organizationId: row.organization_id, deviceId: row.device_id }));
+  }
+
+  /**
+   * Brings every deadline still to come of the fences (null: every fence of the organization)
+   * forward to `now`, so the timer looks at those pairs at once (after a rules change).
+   */
+  async bringDeadlinesForward(manager: EntityManager, organizationId: string, fenceIds: readonly string[] | null, now: number): Promise<void> {
+    await manager.query(
+      ...this.transactions.escape(`UPDATE geofence_states SET next_deadline_at = :now WHERE organization_id = :organizationId AND next_deadline_at > :now${fenceIds === null ? '' : ' AND geofence_id IN (:...fenceIds)'}`, {
+        organizationId,
+        now: this.dialect.timestamp(now),
+        fenceIds: fenceIds ?? [],
+      }),
+    );
+  }
+
+  /** Writes and removes pair rows. */
+  async writePairs(manager: EntityManager, organizationId: string, writes: readonly PairWrite[], removals: ReadonlyArray<Pick<PairRow, 'deviceId' | 'fenceId'>>, now: number): Promise<void> {
+    const stamp = (ms: number | null) => (ms === null ? null : this.dialect.timestamp(ms));
+    if (writes.length > 0) {
+      if (this.sqlite) {
+        for (const chunk of chunks(writes)) {
+          const values: unknown[] = [];
+          for (const write of chunk) values.push(organizationId, write.deviceId, write.fenceId, write.phase, write.visitId, write.text, stamp(write.deadline), stamp(now));
+          this.sqlite.run(
+            memoized(
+              `pairs-upsert:${chunk.length}`,
+              () => `INSERT INTO geofence_states (organization_id, device_id, geofence_id, phase, visit_id, state, next_deadline_at, updated_at) VALUES ${this.dialect.valuesList(chunk.length, 8)} ${PAIRS_UPSERT_TAIL}`,
+            ),
+            values,
+          );
+        }
+      } else {
+        // Every column as one array: one statement text for every batch.
+        const columns: unknown[][] = Array.from({ length: 6 }, () => []);
+        for (const write of writes) {
+          const row = [write.deviceId, write.fenceId, write.phase, write.visitId, write.text, stamp(write.deadline)];
+          for (let c = 0; c < 6; c++) columns[c].push(row[c]);
+        }
+        await manager.query(POSTGRES_PAIRS_UPSERT, [organizationId, ...columns, stamp(now)]);
+      }
+    }
+    if (removals.length > 0) {
+      if (this.sqlite) {
+        for (const chunk of chunks(removals)) {
+          this.sqlite.run(
+            memoized(`pairs-delete:${chunk.length}`, () => `DELETE FROM geofence_states WHERE organization_id = ? AND (device_id, geofence_id) IN (VALUES ${this.dialect.valuesList(chunk.length, 2)})`),
+            [organizationId, ...chunk.flatMap((pair) => [pair.deviceId, pair.fenceId])],
+          );
+        }
+      } else {
+        await manager.query(POSTGRES_PAIRS_DELETE, [organizationId, removals.map((pair) => pair.deviceId), removals.map((pair) => pair.fenceId)]);
+      }
+    }
+  }
+
+  /** Takes `count` numbers from the organization's event counter; answers the first. Its row lock orders seq by commit. */
+  async takeSeq(manager: EntityManager, organizationId: string, count: number): Promise<number> {
+    const [counter] = (await manager.query(
+      ...this.transactions.escape(
+        `INSERT INTO geofence_event_counters (organization_id, seq) VALUES (:organizationId, :count)
+         ON CONFLICT (organization_id) DO UPDATE SET seq = geofence_event_counters.seq + excluded.seq RETURNING seq`,
+        { organizationId, count },
+      ),
+    )) as Array<{ seq: number | string }>;
+    return Number(counter.seq) - count + 1;
+  }
+
+  async insertEvents(manager: EntityManager, organizationId: string, events: readonly GeofenceEventBody[]): Promise<void> {
+    const stamp = (iso: string) => this.dialect.timestamp(Date.parse(iso));
+    for (const chunk of chunks(events)) {
+      const values = chunk.flatMap((event) => [
+        event.id,
+        organizationId,
+        event.seq,
+        event.type,
+        stamp(event.occurred_at),
+        stamp(event.detected_at),
+        Number(event.building_id),
+        event.floor_id,
+        event.geofence.id,
+        event.device_id,
+        event.user_id,
+        event.visit_id,
+        JSON.stringify(event),
+      ]);
+      await manager.query(
+        `INSERT INTO geofence_events (id, organization_id, seq, type, occurred_at, detected_at, building_id, floor_id, geofence_id, device_id, user_id, visit_id, body)
+         VALUES ${this.dialect.valuesList(chunk.length, EVENT_COLUMNS)}`,
+        values,
+      );
+    }
+  }
+
+  /** An enter opens a visit row; a dwell marks it; an exit closes it with its reason. */
+  async writeVisits(manager: EntityManager, organizationId: string, changes: readonly VisitChange[]): Promise<void> {
+    const stamp = (ms: number | undefined) => (ms === undefined ? null : this.dialect.timestamp(ms));
+    const opened = changes.filter((change) => change.opened);
+    for (const chunk of chunks(opened)) {
+      await manager.query(
+        `INSERT INTO geofence_visits (id, organization_id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason, dwell_fired) VALUES ${this.dialect.valuesList(chunk.length, VISIT_COLUMNS)}`,
+        chunk.flatMap((change) => [
+          change.visitId,
+          organizationId,
+          change.opened!.fenceId,
+          change.opened!.deviceId,
+          change.opened!.userId,
+          stamp(change.opened!.enteredAt),
+          stamp(change.exitedAt),
+          change.reason ?? null,
+          this.dialect.boolean(change.dwell ?? false),
+        ]),
+      );
+    }
+    for (const change of changes) {
+      if (change.opened) continue;
+      const sets: string[] = [];
+      const parameters: Record<string, unknown> = { id: change.visitId, organizationId };
+      if (change.dwell) {
+        sets.push('dwell_fired = :dwell');
+        parameters.dwell = this.dialect.boolean(true);
+      }
+      if (change.exitedAt !== undefined) {
+        sets.push('exited_at = :exitedAt, exit_reason = :reason');
+        parameters.exitedAt = stamp(change.exitedAt);
+        parameters.reason = change.reason;
+      }
+      await manager.query(...this.transactions.escape(`UPDATE geofence_visits SET ${sets.join(', ')} WHERE id = :id AND organization_id = :organizationId`, parameters));
+    }
+  }
+}
+
+function toPairRow(row: RawPairRow): PairRow {
+  return {
+    deviceId: row.device_id,
+    fenceId: row.geofence_id,
+    text: typeof row.state === 'string' ? row.state : JSON.stringify(row.state),
+    deadline: row.deadline === null ? null : Number(row.deadline),
+  };
+}

@@ -1,0 +1,110 @@
+import { EntityManager } from 'typeorm';
+import { PreparedQueries } from '../database/prepared-queries';
+import { AcceptedFix, DeviceTrack } from './fix';
+import { PositionStore } from './position-store';
+
+interface TrackRow {
+  id: string;
+  code: string;
+  user_id: string | null;
+  time: number | string;
+  building_id: number | null;
+  floor_id: number | null;
+  lat: number;
+  lng: number;
+  x: number | null;
+  y: number | null;
+  accuracy: number | null;
+  yaw: number | null;
+}
+
+/** The devices' newest fixes by primary key; `last_time` as epoch milliseconds. */
+const NEWEST = `SELECT id, code, user_id, CAST(extract(epoch FROM last_time) * 1000 AS double precision) AS time, building_id, floor_id, lat, lng, x, y, accuracy, yaw
+  FROM devices WHERE organization_id = :organizationId AND id = ANY(CAST(:deviceIds AS varchar[])) AND last_time IS NOT NULL`;
+
+/**
+ * A whole batch in one statement (one round trip, atomic by itself): the history rows in a
+ * data-modifying CTE, then the devices' newest fixes. Every column comes as one array, so the
+ * text never changes. Times go as ISO text: pg's own formatting of a Date, per element, cost
+ * more than the rest of the parameters. $1 organization, $2 now, $3..$13 history columns,
+ * $14..$25 device columns.
+ */
+const BATCH_STORE = `WITH history AS (
+    INSERT INTO position_history (organization_id, device_id, "time", user_id, building_id, floor_id, lat, lng, x, y, accuracy, yaw)
+    SELECT $1::uuid, h.* FROM unnest($3::varchar[], $4::timestamptz[], $5::uuid[], $6::int[], $7::int[], $8::float8[], $9::float8[], $10::float8[], $11::float8[], $12::float8[], $13::float8[]) AS h
+    ON CONFLICT DO NOTHING
+  )
+  INSERT INTO devices (organization_id, id, code, user_id, last_time, building_id, floor_id, lat, lng, x, y, accuracy, yaw, created_at, updated_at)
+  SELECT $1::uuid, d.*, $2::timestamptz, $2::timestamptz
+  FROM unnest($14::varchar[], $15::varchar[], $16::uuid[], $17::timestamptz[], $18::int[], $19::int[], $20::float8[], $21::float8[], $22::float8[], $23::float8[], $24::float8[], $25::float8[]) AS d
+  ON CONFLICT (organization_id, id) DO UPDATE SET
+    code = CASE WHEN excluded.code <> '' THEN excluded.code ELSE devices.code END,
+    user_id = excluded.user_id, last_time = excluded.last_time, building_id = excluded.building_id, floor_id = excluded.floor_id,
+    lat = excluded.lat, lng = excluded.lng, x = excluded.x, y = excluded.y, accuracy = excluded.accuracy, yaw = excluded.yaw,
+    updated_at = excluded.updated_at
+  WHERE devices.last_time IS NULL OR devices.last_time <= excluded.last_time`;
+
+const number = (value: unknown) => (value === null ? null : Number(value));
+
+function trackOf(row: TrackRow): DeviceTrack {
+  return {
+    deviceId: row.id,
+    code: row.code,
+    userId: row.user_id,
+    time: Number(row.time),
+    buildingId: number(row.building_id),
+    floorId: number(row.floor_id),
+    lat: Number(row.lat),
+    lng: Number(row.lng),
+    x: number(row.x),
+    y: number(row.y),
+    accuracy: number(row.accuracy),
+    yaw: number(row.yaw),
+  };
+}
+
+/** PostgreSQL: every instance reads and writes the devices' rows, so all of them serve one live picture. */
+export class PostgresPositionStore extends PositionStore {
+  constructor(private readonly queries: PreparedQueries) {
+    super();
+  }
+
+  async newest(manager: EntityManager, organizationId: string, deviceIds: readonly string[]): Promise<Map<string, DeviceTrack>> {
+    const tracks = new Map<string, DeviceTrack>();
+    if (deviceIds.length === 0) return tracks;
+    void manager; // the prepared read runs on the ambient transaction's connection
+    for (const row of await this.queries.cached<TrackRow>(NEWEST)({ organizationId, deviceIds: [...deviceIds] })) tracks.set(row.id, trackOf(row));
+    return tracks;
+  }
+
+  async append(manager: EntityManager, organizationId: string, fixes: readonly AcceptedFix[], newest: readonly AcceptedFix[]): Promise<void> {
+    const history: unknown[][] = Array.from({ length: 11 }, () => []);
+    for (const fix of fixes) {
+      const row = [fix.deviceId, new Date(fix.time).toISOString(), fix.userId, fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw];
+      for (let c = 0; c < 11; c++) history[c].push(row[c]);
+    }
+    const devices: unknown[][] = Array.from({ length: 12 }, () => []);
+    for (const fix of newest) {
+      const row = [fix.deviceId, fix.deviceCode, fix.userId, new Date(fix.time).toISOString(), fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw];
+      for (let c = 0; c < 12; c++) devices[c].push(row[c]);
+    }
+    await manager.query(BATCH_STORE, [organizationId, new Date().toISOString(), ...history, ...devices]);
+  }
+
+  async lastSeenOnFloor(manager: EntityManager, organizationId: string, floorId: number, since: number): Promise<DeviceTrack[]> {
+    const rows = (await manager.query(
+      `SELECT id, code, user_id, CAST(extract(epoch FROM last_time) * 1000 AS double precision) AS time, building_id, floor_id, lat, lng, x, y, accuracy, yaw
+       FROM devices WHERE organization_id = $1 AND floor_id = $2 AND last_time >= $3`,
+      [organizationId, floorId, new Date(since)],
+    )) as TrackRow[];
+    return rows.map(trackOf);
+  }
+
+  async settle(): Promise<void> {
+    // The rows are written with every batch.
+  }
+
+  forget(): void {
+    // Nothing is kept in memory.
+  }
+}
