@@ -8,6 +8,7 @@ import { DeviceLocks } from '../database/device-locks';
 import { Notifications } from '../database/notifications';
 import { TransactionRunner } from '../database/transactions';
 import { GeofenceEvaluator } from '../geofencing/events/geofence-evaluator.service';
+import { GeofenceEventRecorder } from '../geofencing/events/geofence-event-recorder';
 import { GeofenceEventBody } from '../geofencing/events/geofence-event';
 import { AcceptedFix, DeviceTrack } from '../positions/fix';
 import { POSITION_CHANGES_CHANNEL, PositionChangesMessage } from '../positions/position-changes';
@@ -48,6 +49,7 @@ export class FixPipeline {
     private readonly retention: PositionsRetention,
     private readonly rollups: PositionRollups,
     private readonly geofencing: GeofenceEvaluator,
+    private readonly events: GeofenceEventRecorder,
     private readonly notifications: Notifications,
   ) {}
 
@@ -61,6 +63,7 @@ export class FixPipeline {
     const fixes = this.deduplicate(resolved, rejected);
     await this.retention.ensurePartitionsFor(fixes.map((fix) => fix.time));
     const deviceIds = distinctDevices(fixes);
+    const newest = newestOfEachDevice(fixes);
     const events = await this.locks.inTurn(organizationId, deviceIds, () =>
       this.transactions.run(async (manager) => {
         // 4. Lock the devices: two batches of one device take turns, on any instance.
@@ -68,11 +71,12 @@ export class FixPipeline {
         const previous = await this.store.newest(manager, organizationId, deviceIds);
         // 5. Store: the history rows, the rollups, each device's newest fix.
         await this.rollups.record(manager, organizationId, fixes, previous);
-        await this.store.append(manager, organizationId, fixes, newestOfEachDevice(fixes));
+        await this.store.append(manager, organizationId, fixes, newest);
         // 6. Evaluate against the fences: the pairs whose state changes are written.
-        const pending = await this.geofencing.evaluate(manager, organizationId, fixes, previous, tracksAfter(fixes, previous), Date.now());
+        const now = Date.now();
+        const pending = await this.geofencing.evaluate(manager, organizationId, fixes, previous, tracksAfter(newest, previous), now);
         // 7. Record the events: the log, the visits, the outbox.
-        const recorded = await this.geofencing.record(manager, organizationId, pending, Date.now());
+        const recorded = await this.events.record(manager, organizationId, pending, now);
         // 8. Publish after commit: live position streams on every instance.
         this.publishAfterCommit(manager, organizationId);
         return recorded;
@@ -142,9 +146,9 @@ function newestOfEachDevice(fixes: readonly AcceptedFix[]): AcceptedFix[] {
 }
 
 /** Each device's newest fix once the batch is stored: its last fix of the batch unless the stored one is newer. */
-function tracksAfter(fixes: readonly AcceptedFix[], previous: ReadonlyMap<string, DeviceTrack>): Map<string, DeviceTrack> {
+function tracksAfter(newest: readonly AcceptedFix[], previous: ReadonlyMap<string, DeviceTrack>): Map<string, DeviceTrack> {
   const tracks = new Map(previous);
-  for (const fix of newestOfEachDevice(fixes)) {
+  for (const fix of newest) {
     const stored = previous.get(fix.deviceId);
     if (!stored || fix.time >= stored.time) tracks.set(fix.deviceId, trackOf(fix, stored?.code ?? ''));
   }

@@ -42,6 +42,6 @@ import { GeofencingRulesService } from './rules/rules.service';
     GeofenceSimulation,
     GeofenceEventRetention,
   ],
-  exports: [GeofencingRulesService, FloorIndexes, GeofenceEvaluator, GeofenceEventLog, GeofenceEventOutbox],
+  exports: [GeofencingRulesService, FloorIndexes, GeofenceEvaluator, GeofenceEventRecorder, GeofenceEventLog, GeofenceEventOutbox],
 })
 export class GeofencingModule {}

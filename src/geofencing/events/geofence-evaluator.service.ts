@@ -98,11 +98,6 @@ export class GeofenceEvaluator implements OnModuleInit {
     return pending;
   }
 
-  /** Records a batch's events (see GeofenceEventRecorder). */
-  record(manager: EntityManager, organizationId: string, pending: readonly PendingEvent[], detectedAt: number): Promise<GeofenceEventBody[]> {
-    return this.recorder.record(manager, organizationId, pending, detectedAt);
-  }
-
   /**
    * The timer (contract 7.2): every pair whose deadline is due fires what is due up to `now`,
    * each event at its own time (so after a restart, overdue deadlines keep their original

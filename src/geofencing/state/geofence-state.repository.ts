@@ -60,14 +60,23 @@ const POSTGRES_PAIRS_DELETE = `DELETE FROM geofence_states s USING unnest($2::va
 const EVENT_COLUMNS = 13;
 const VISIT_COLUMNS = 9;
 
+/** SQLite: devices whose pair rows are kept in memory at most. */
+const MAX_KEPT_DEVICES = 200_000;
+
+const deviceKey = (organizationId: string, deviceId: string) => `${organizationId}\u0000${deviceId}`;
+
 /**
  * Every statement on the geofence engine's state: the pairs' states, the event log with its
  * per-organization counter, and the visits. Run in the caller's transaction (`manager`), under the
- * devices' lock. The hottest ones run straight on SQLite's connection.
+ * devices' lock. The hottest ones run straight on SQLite's connection, where this process is the
+ * only writer: there each device's pair rows are also kept in memory as written (and forgotten
+ * when a write rolls back), so a batch reads none.
  */
 @Injectable()
 export class GeofenceStateRepository {
   private readonly sqlite: SqliteStatements | null;
+  /** SQLite: each device's pair rows by fence, as stored. */
+  private readonly kept = new Map<string, Map<string, PairRow>>();
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
@@ -79,6 +88,19 @@ export class GeofenceStateRepository {
 
   /** Every pair row of the devices. */
   async pairsOf(manager: EntityManager, organizationId: string, deviceIds: readonly string[]): Promise<PairRow[]> {
+    if (!this.sqlite) return this.readPairs(manager, organizationId, deviceIds);
+    const missing = deviceIds.filter((id) => !this.kept.has(deviceKey(organizationId, id)));
+    if (missing.length > 0) {
+      if (this.kept.size + missing.length > MAX_KEPT_DEVICES) this.kept.clear();
+      for (const id of missing) this.kept.set(deviceKey(organizationId, id), new Map());
+      for (const row of await this.readPairs(manager, organizationId, missing)) this.kept.get(deviceKey(organizationId, row.deviceId))!.set(row.fenceId, row);
+    }
+    const rows: PairRow[] = [];
+    for (const id of deviceIds) for (const row of this.kept.get(deviceKey(organizationId, id))!.values()) rows.push(row);
+    return rows;
+  }
+
+  private async readPairs(manager: EntityManager, organizationId: string, deviceIds: readonly string[]): Promise<PairRow[]> {
     const rows: RawPairRow[] = [];
     const deadline = this.dialect.epochMs('next_deadline_at');
     if (this.sqlite) {
@@ -137,6 +159,7 @@ export class GeofenceStateRepository {
    * forward to `now`, so the timer looks at those pairs at once (after a rules change).
    */
   async bringDeadlinesForward(manager: EntityManager, organizationId: string, fenceIds: readonly string[] | null, now: number): Promise<void> {
+    this.forgetOrganization(organizationId);
     await manager.query(
       ...this.transactions.escape(`UPDATE geofence_states SET next_deadline_at = :now WHERE organization_id = :organizationId AND next_deadline_at > :now${fenceIds === null ? '' : ' AND geofence_id IN (:...fenceIds)'}`, {
         organizationId,
@@ -148,6 +171,7 @@ export class GeofenceStateRepository {
 
   /** Writes and removes pair rows. */
   async writePairs(manager: EntityManager, organizationId: string, writes: readonly PairWrite[], removals: ReadonlyArray<Pick<PairRow, 'deviceId' | 'fenceId'>>, now: number): Promise<void> {
+    if (this.sqlite && (writes.length > 0 || removals.length > 0)) this.keepWritten(manager, organizationId, writes, removals, now);
     const stamp = (ms: number | null) => (ms === null ? null : this.dialect.timestamp(ms));
     if (writes.length > 0) {
       if (this.sqlite) {
@@ -184,6 +208,33 @@ export class GeofenceStateRepository {
         await manager.query(POSTGRES_PAIRS_DELETE, [organizationId, removals.map((pair) => pair.deviceId), removals.map((pair) => pair.fenceId)]);
       }
     }
+  }
+
+  /** The kept rows as the statements leave them (see PAIRS_UPSERT_TAIL); the devices are read again if the write rolls back. */
+  private keepWritten(manager: EntityManager, organizationId: string, writes: readonly PairWrite[], removals: ReadonlyArray<Pick<PairRow, 'deviceId' | 'fenceId'>>, now: number): void {
+    const touched = new Set<string>();
+    for (const write of writes) {
+      const key = deviceKey(organizationId, write.deviceId);
+      touched.add(key);
+      const rows = this.kept.get(key);
+      if (!rows) continue;
+      const stored = rows.get(write.fenceId)?.deadline ?? null;
+      const deadline = stored !== null && write.deadline !== null && stored > now && stored <= write.deadline ? stored : write.deadline;
+      rows.set(write.fenceId, { deviceId: write.deviceId, fenceId: write.fenceId, text: write.text, deadline });
+    }
+    for (const removal of removals) {
+      const key = deviceKey(organizationId, removal.deviceId);
+      touched.add(key);
+      this.kept.get(key)?.delete(removal.fenceId);
+    }
+    this.transactions.afterRollback(manager, () => {
+      for (const key of touched) this.kept.delete(key);
+    });
+  }
+
+  private forgetOrganization(organizationId: string): void {
+    const prefix = `${organizationId}\u0000`;
+    for (const key of this.kept.keys()) if (key.startsWith(prefix)) this.kept.delete(key);
   }
 
   /** Takes `count` numbers from the organization's event counter; answers the first. Its row lock orders seq by commit. */
