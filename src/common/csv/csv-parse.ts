@@ -54,19 +54,21 @@ export function parseCsv(input: string, delimiter: string = detectDelimiter(inpu
   // csv-parse counts a CRLF inside a quoted field as two lines: the surplus so far comes off its line numbers.
   let surplus = 0;
   try {
-    return parse(input, {
+    const records: CsvRecord[] = [];
+    parse(input, {
       bom: true,
       delimiter,
       relax_column_count: true,
       skip_empty_lines: true,
-      info: true,
-      on_record: ({ record, info }: { record: string[]; info: { lines: number } }): CsvRecord => {
-        surplus += record.reduce((sum, field) => sum + countMatches(field, /\r\n/g), 0);
+      on_record: (fields: string[], context: { lines: number }) => {
+        surplus += fields.reduce((sum, field) => sum + countMatches(field, /\r\n/g), 0);
         // The record's own line breaks (inside quoted fields) lie between its first line and its last.
-        const inside = record.reduce((sum, field) => sum + countMatches(field, /\r\n|\r|\n/g), 0);
-        return { line: info.lines - surplus - inside, fields: record };
+        const inside = fields.reduce((sum, field) => sum + countMatches(field, /\r\n|\r|\n/g), 0);
+        records.push({ line: context.lines - surplus - inside, fields });
+        return null;
       },
-    }) as CsvRecord[];
+    });
+    return records;
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
     const line = Math.max(1, ((error as CsvError & { lines?: number }).lines ?? 1) - surplus);
