@@ -398,6 +398,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
         : await sendWebhook(target.url, { ...signWithKeys(target.keys, delivery.messageId, startedAt, delivery.payload) }, delivery.payload, {
             timeoutMs: this.config.attemptTimeoutMs,
             blockPrivateNetworks: this.config.blockPrivateNetworks,
+            recordResponseBodies: this.config.recordResponseBodies,
             agents: this.agents,
           });
     const finishedAt = new Date();
