@@ -7,7 +7,7 @@ import { Principal } from '../auth/principal';
 import { Role } from '../auth/roles';
 import { ApiError } from '../common/errors/api-error';
 import { ErrorCode } from '../common/errors/error-code';
-import { BuildingFrame, toCartesian, toGeoreference } from '../common/geometry/cartesian';
+import { BuildingFrame, toCartesian } from '../common/geometry/cartesian';
 import { appConfig, AppConfig } from '../config/app.config';
 import { PreparedQueries } from '../database/prepared-queries';
 import { Notifications } from '../database/notifications';
@@ -15,7 +15,7 @@ import { TransactionRunner } from '../database/transactions';
 import { announcePositionChanges } from '../delivery/streams/position-changes';
 import { GeofenceEventBody } from '../geofencing/events/geofence-event';
 import { GeofenceEvaluator } from '../geofencing/events/geofence-evaluator.service';
-import { BatchShapeError, BatchTooLargeError, batchItems, ItemRejection, MAX_BATCH_ITEMS, orderAndDeduplicate, readItem, ReportedFix } from './position-batch';
+import { BatchShapeError, BatchTooLargeError, batchItems, georeferenceFloorPoint, ItemRejection, MAX_BATCH_ITEMS, orderAndDeduplicate, readItem, ReportedFix } from './position-batch';
 import { Dialect, DEVICE_COLUMNS, epochMsColumn, namedList, POSTGRES_BATCH_STORE, sqliteDeviceUpsert, sqliteHistoryInsert, timestampParameter } from './position-sql';
 
 import { LatestStoredFix, PositionRollups } from './position-rollups.service';
@@ -216,7 +216,14 @@ export class PositionsIngestService {
       let { lat, lng, x, y } = fix;
       if (frame) {
         if (lat !== null && lng !== null) ({ x, y } = toCartesian(frame, { lat, lng }));
-        else if (x !== null && y !== null) ({ lat, lng } = toGeoreference(frame, { x, y }));
+        else if (x !== null && y !== null) {
+          const converted = georeferenceFloorPoint(fix.index, frame, { x, y });
+          if ('code' in converted) {
+            rejected.push(converted);
+            continue;
+          }
+          ({ lat, lng } = converted);
+        }
       } else {
         x = null;
         y = null;
