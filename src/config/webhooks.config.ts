@@ -25,6 +25,8 @@ export interface WebhooksConfig {
   pollIntervalMs: number;
   /** How long a claimed delivery stays this instance's; longer than an attempt can take, so only a crash lets it lapse. */
   leaseMs: number;
+  /** How often a worker renews its heartbeat; the leases of one that missed four are given back by the others. */
+  heartbeatMs: number;
   /** Attempts in flight at once on this instance, and per endpoint across all instances. */
   concurrency: number;
   perEndpointConcurrency: number;
@@ -54,6 +56,7 @@ export function readWebhooksConfig(env: Env): WebhooksConfig {
     workerEnabled: readBoolean(env, 'WEBHOOK_WORKER', true),
     pollIntervalMs: readInteger(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, { min: 10, max: 60_000 }),
     leaseMs: Math.max(readInteger(env, 'WEBHOOK_LEASE_SECONDS', 60, { min: 1, max: 3600 }) * 1000, attemptTimeoutMs + 5000),
+    heartbeatMs: readInteger(env, 'WEBHOOK_HEARTBEAT_MS', 3000, { min: 50, max: 60_000 }),
     concurrency: readInteger(env, 'WEBHOOK_CONCURRENCY', 64, { min: 1, max: 1000 }),
     perEndpointConcurrency: 4,
     streamHeartbeatMs: readInteger(env, 'STREAM_HEARTBEAT_MS', 15_000, { min: 10, max: 300_000 }),
