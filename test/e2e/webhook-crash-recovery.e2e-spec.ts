@@ -159,7 +159,6 @@ describe('a server killed mid-delivery and started again (issue 27)', () => {
       const messageId = ((await test.json()) as { message_id: string }).message_id;
       // The attempt is under way (the receiver holds it): the server holds a ten-minute lease on it.
       await waitFor(() => receiver.byId(messageId).length, (n) => n === 1, 20_000, 'the first attempt');
-      const killedAt = Date.now();
       first.server.child.kill('SIGKILL');
       expect(await first.server.exited).toMatchObject({ signal: 'SIGKILL' });
 
