@@ -52,6 +52,11 @@ describe('webhook targets and the deliveries log (issue 27)', () => {
       expect(refused.body.errors[0]).toMatchObject({ fields: 'url' });
     }
     expect((await t.http.get('/api/v1/webhooks').set(owner.auth).expect(200)).body.data).toEqual([]);
+    // A public target is taken (a literal address: nothing to resolve); moving it inside is refused.
+    const publicHook = await t.http.post('/api/v1/webhooks').set(owner.auth).send({ url: 'http://93.184.216.34/hook', enabled: false }).expect(201);
+    const moved = await t.http.put(`/api/v1/webhooks/${publicHook.body.id}`).set(owner.auth).send({ url: 'http://127.0.0.1:8080/admin' });
+    expectError(moved, 422, 'validation_failed');
+    expect(moved.body.errors[0]).toMatchObject({ fields: 'url' });
   });
 
   it('NODE_ENV=production with WEBHOOK_BLOCK_PRIVATE_NETWORKS=false: loopback targets are allowed and delivered to', async () => {
