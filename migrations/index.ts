@@ -15,6 +15,7 @@ import { LiveStreams1763913000000 } from './1763913000000-LiveStreams';
 import { InfrastructureRevisions1763940000000 } from './1763940000000-InfrastructureRevisions';
 import { PositionRollups1763960000000 } from './1763960000000-PositionRollups';
 import { StreamLeases1763975000000 } from './1763975000000-StreamLeases';
+import { WorkerHeartbeats1763985000000 } from './1763985000000-WorkerHeartbeats';
 import { DeviceIndexesThatStay1764000000000 } from './1764000000000-DeviceIndexesThatStay';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
@@ -36,5 +37,6 @@ export const MIGRATIONS = [
   InfrastructureRevisions1763940000000,
   PositionRollups1763960000000,
   StreamLeases1763975000000,
+  WorkerHeartbeats1763985000000,
   DeviceIndexesThatStay1764000000000,
 ];

@@ -144,6 +144,11 @@ export class AuthService {
     return owner;
   }
 
+  /** The principal a session's tokens carry now, or null once it is revoked (or its key, or its user, is gone or disabled). */
+  principalOfSession(sessionId: string): Promise<Principal | null> {
+    return this.loadSessionOwner(sessionId);
+  }
+
   private async loadSessionOwner(sessionId: string, manager?: EntityManager): Promise<Principal | null> {
     const rows: SessionOwnerRow[] = manager ? await manager.query(this.sessionSql, [sessionId]) : await this.findSessionOwner({ sessionId });
     const row = rows[0];

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Principal } from './principal';
+import { ApiKeysService } from './api-keys/api-keys.service';
+import { AuthService } from './auth.service';
+import { CredentialKind, Principal } from './principal';
 import { sha256Hex } from './secrets';
 
 export const STREAM_TICKET_TTL_SECONDS = 60;
@@ -17,13 +19,20 @@ type StoredPrincipal = Omit<Principal, 'ip'>;
  * token must never travel in a URL (logs, history, Referer). A ticket carries the principal
  * of whoever asked for it, is good for 60 s and for one stream route request, and is kept
  * in the database as its SHA-256 only. Redemption is one DELETE … RETURNING, atomic on both
- * databases, so any instance can redeem it and no two requests can.
+ * databases, so any instance can redeem it and no two requests can. A ticket is only as good
+ * as the credential that minted it: redeeming it, and every re-check of the stream it opened
+ * (a revocation of its user), asks that credential again (its session, or its API key), so a
+ * revoked, downgraded or logged-out credential ends there as a header-authenticated one does.
  */
 @Injectable()
 export class StreamTicketsService {
   private readonly postgres: boolean;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sessions: AuthService,
+    private readonly apiKeys: ApiKeysService,
+  ) {
     this.postgres = dataSource.options.type === 'postgres';
   }
 
@@ -42,8 +51,30 @@ export class StreamTicketsService {
     return { ticket, expires_in: STREAM_TICKET_TTL_SECONDS };
   }
 
-  /** The principal the ticket was issued to, once; null if unknown, used or expired. */
-  async redeem(ticket: string): Promise<Principal | null> {
+  /**
+   * The principal the ticket was issued to, once, as its credential stands now (`minted`: as
+   * it stood then, what later re-checks ask again; `principal` null if that credential no
+   * longer holds); null if the ticket is unknown, used or expired.
+   */
+  async redeem(ticket: string): Promise<{ principal: Principal | null; minted: Principal } | null> {
+    const minted = await this.take(ticket);
+    return minted ? { principal: await this.credentialNow(minted), minted } : null;
+  }
+
+  /**
+   * What the credential a ticket was minted with may do now: its session (a token's, the
+   * dashboard's cookie) or its API key, looked up again; null once it is revoked, deleted,
+   * disabled or logged out, or no longer the same user's.
+   */
+  async credentialNow(minted: Principal): Promise<Principal | null> {
+    let now: Principal | null = null;
+    if (minted.sessionId) now = await this.sessions.principalOfSession(minted.sessionId);
+    else if (minted.credential === CredentialKind.ApiKey && minted.apiKeyId) now = await this.apiKeys.principalOfKey(minted.apiKeyId);
+    if (!now || now.userId !== minted.userId || now.organizationId !== minted.organizationId) return null;
+    return now;
+  }
+
+  private async take(ticket: string): Promise<Principal | null> {
     if (!TICKET_FORMAT.test(ticket)) return null;
     const [hash, now] = this.placeholders(2);
     const rows = (await this.dataSource.query(`DELETE FROM stream_tickets WHERE ticket_hash = ${hash} AND expires_at > ${now} RETURNING principal`, [

@@ -3,8 +3,17 @@ import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../delivery/webhooks
 import { ConfigurationError, Env, readBoolean, readInteger, readString } from './env';
 
 export interface WebhooksConfig {
-  /** Refuse private, loopback and carrier-grade NAT targets too (link-local and metadata are always refused). */
+  /**
+   * Refuse private, loopback and carrier-grade NAT targets too (link-local and metadata are always
+   * refused). On by default when NODE_ENV=production: a webhook is otherwise a way for a read-write
+   * credential to call the services of the server's own network.
+   */
   blockPrivateNetworks: boolean;
+  /**
+   * Keep the first 512 bytes of a failed delivery's answer in the deliveries log. Off by default:
+   * the log then holds the status code and a short reason of ours, never what the receiver said.
+   */
+  recordResponseBodies: boolean;
   /** Delays of the attempts after the event, in ms (contract 7.5; tests use seconds). */
   retrySchedule: number[];
   /** An attempt that has no 2xx within this many ms failed. */
@@ -16,6 +25,8 @@ export interface WebhooksConfig {
   pollIntervalMs: number;
   /** How long a claimed delivery stays this instance's; longer than an attempt can take, so only a crash lets it lapse. */
   leaseMs: number;
+  /** How often a worker renews its heartbeat; the leases of one that missed four are given back by the others. */
+  heartbeatMs: number;
   /** Attempts in flight at once on this instance, and per endpoint across all instances. */
   concurrency: number;
   perEndpointConcurrency: number;
@@ -37,13 +48,15 @@ export function readWebhooksConfig(env: Env): WebhooksConfig {
   }
   const attemptTimeoutMs = readInteger(env, 'WEBHOOK_TIMEOUT_MS', 15_000, { min: 100, max: 60_000 });
   return {
-    blockPrivateNetworks: readBoolean(env, 'WEBHOOK_BLOCK_PRIVATE_NETWORKS', false),
+    blockPrivateNetworks: readBoolean(env, 'WEBHOOK_BLOCK_PRIVATE_NETWORKS', env.NODE_ENV?.trim() === 'production'),
+    recordResponseBodies: readBoolean(env, 'WEBHOOK_RECORD_RESPONSE_BODIES', false),
     retrySchedule,
     attemptTimeoutMs,
     maxEndpointsPerOrganization: readInteger(env, 'WEBHOOK_MAX_ENDPOINTS', 100, { min: 1, max: 10_000 }),
     workerEnabled: readBoolean(env, 'WEBHOOK_WORKER', true),
     pollIntervalMs: readInteger(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, { min: 10, max: 60_000 }),
     leaseMs: Math.max(readInteger(env, 'WEBHOOK_LEASE_SECONDS', 60, { min: 1, max: 3600 }) * 1000, attemptTimeoutMs + 5000),
+    heartbeatMs: readInteger(env, 'WEBHOOK_HEARTBEAT_MS', 3000, { min: 50, max: 60_000 }),
     concurrency: readInteger(env, 'WEBHOOK_CONCURRENCY', 64, { min: 1, max: 1000 }),
     perEndpointConcurrency: 4,
     streamHeartbeatMs: readInteger(env, 'STREAM_HEARTBEAT_MS', 15_000, { min: 10, max: 300_000 }),

@@ -7,6 +7,7 @@
  */
 
 import { MAX_DEVICE_ID_LENGTH } from '../positions/fix';
+import { BuildingFrame, Cartesian, floorPointProblem, Georeference, toGeoreference } from '../common/geometry/cartesian';
 
 export const MAX_BATCH_ITEMS = 1000;
 export const MAX_ACCURACY_M = 10_000;
@@ -194,4 +195,11 @@ export function orderAndDeduplicate<T extends { deviceId: string; time: number; 
     else kept.push(fix);
   }
   return { kept, duplicates };
+}
+
+/** The latitude and longitude of a fix's floor metres in its building, or the item's rejection when they cannot be a position there. */
+export function georeferenceFloorPoint(index: number, frame: BuildingFrame, point: Cartesian): Georeference | ItemRejection {
+  const problem = floorPointProblem(frame, point);
+  if (problem) return { index, code: 'out_of_range', fields: 'x,y', message: problem };
+  return toGeoreference(frame, point);
 }

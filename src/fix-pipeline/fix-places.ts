@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { canSeeBuilding } from '../auth/building-scope';
 import { Principal } from '../auth/principal';
 import { Role } from '../auth/roles';
-import { BuildingFrame, toCartesian, toGeoreference } from '../common/geometry/cartesian';
+import { BuildingFrame, toCartesian } from '../common/geometry/cartesian';
 import { PreparedQueries } from '../database/prepared-queries';
 import { namedList } from '../database/sql-dialect';
 import { AcceptedFix } from '../positions/fix';
-import { ItemRejection, ReportedFix } from './fix-batch';
+import { georeferenceFloorPoint, ItemRejection, ReportedFix } from './fix-batch';
 
 interface PlaceRow {
   floor_id: number | null;
@@ -80,7 +80,14 @@ export class FixPlaces {
       let { lat, lng, x, y } = fix;
       if (frame) {
         if (lat !== null && lng !== null) ({ x, y } = toCartesian(frame, { lat, lng }));
-        else if (x !== null && y !== null) ({ lat, lng } = toGeoreference(frame, { x, y }));
+        else if (x !== null && y !== null) {
+          const converted = georeferenceFloorPoint(fix.index, frame, { x, y });
+          if ('code' in converted) {
+            rejected.push(converted);
+            continue;
+          }
+          ({ lat, lng } = converted);
+        }
       } else {
         x = null;
         y = null;

@@ -58,6 +58,7 @@ export class InfrastructureController {
     description: `JSON in the GET shape (ids, timestamps and beacon_uuids are ignored; a transmitter already there keeps its id), or a CSV body (Content-Type: text/csv). ${CSV_HELP}`,
   })
   @ApiConsumes('application/json', 'text/csv')
+  @ApiProduces('application/json', 'text/csv')
   @ApiBody({ type: ReplaceInfrastructureBodyDto })
   @ApiOkResponse({ type: InfrastructureResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })

@@ -1,5 +1,5 @@
-import { stringify } from 'csv-stringify/sync';
 import { CsvSyntaxError, parseCsv } from '../common/csv/csv-parse';
+import { stringifyCsv, unescapeFormula } from '../common/csv/csv-write';
 import { ApiError, FieldError } from '../common/errors/api-error';
 import { BleResponseDto, TransmitterType, WifiResponseDto } from './infrastructure.dto';
 
@@ -15,28 +15,13 @@ const NUMERIC = new Set(['floor_id', 'x', 'y', 'lat', 'lng', 'frequency', 'major
 const NULLABLE = new Set(['frequency', 'tx_power', 'battery', 'ssid']);
 const MAX_CSV_ROWS = 20_000;
 
-/**
- * CSV injection: a spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return
- * before one) as a formula, and an SSID is whatever the installer typed. Text cells starting so
- * (after any quotes already there) get one more leading apostrophe, which spreadsheets show as
- * text, and the import takes one off again, so an export sent back changes nothing.
- */
-const FORMULA_START = /^'*[=+\-@\t\r]/;
-const ESCAPED_FORMULA_START = /^'+[=+\-@\t\r]/;
-const TEXT_COLUMNS = new Set(['type', 'bssid', 'ssid', 'uuid']);
-
-export const escapeFormula = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
-export const unescapeFormula = (text: string): string => (ESCAPED_FORMULA_START.test(text) ? text.slice(1) : text);
-
 export function toInfrastructureCsv(wifi: readonly WifiResponseDto[], ble: readonly BleResponseDto[]): string {
-  // Numbers (negative ones start with "-") are written as they are; text cells are escaped.
-  const cell = (value: unknown, column: number) => (value === null || value === undefined ? '' : TEXT_COLUMNS.has(CSV_COLUMNS[column]) ? escapeFormula(String(value)) : String(value));
+  // Numbers stay numbers (a negative tx_power is not a formula); text cells are escaped by the CSV writer.
   const rows = [
-    ...wifi.map((item) => ['wifi', item.id, item.floor_id, item.x, item.y, item.lat, item.lng, item.bssid, item.ssid, item.frequency, '', '', '', '', ''].map(cell)),
-    ...ble.map((item) => ['ble', item.id, item.floor_id, item.x, item.y, item.lat, item.lng, '', '', '', item.uuid, item.major, item.minor, item.tx_power, item.battery].map(cell)),
+    ...wifi.map((item) => ['wifi', item.id, item.floor_id, item.x, item.y, item.lat, item.lng, item.bssid, item.ssid, item.frequency, null, null, null, null, null]),
+    ...ble.map((item) => ['ble', item.id, item.floor_id, item.x, item.y, item.lat, item.lng, null, null, null, item.uuid, item.major, item.minor, item.tx_power, item.battery]),
   ];
-  // Line breaks inside a field are quoted whatever they are (csv-stringify quotes only the record delimiter).
-  return stringify([[...CSV_COLUMNS], ...rows], { record_delimiter: '\r\n', quoted_match: /[\r\n]/ });
+  return stringifyCsv([[...CSV_COLUMNS], ...rows], '\r\n');
 }
 
 export interface CsvItems {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
+import { CSV_CAST } from '../common/csv/csv-write';
 import { toReportEnvelope } from './report-envelope';
 import { csvCell, csvChunks, csvLines, enforceOutputCap, jsonChunks, ReportStream } from './report-stream';
 
@@ -18,7 +19,7 @@ const COLUMNS = [
 ] as const;
 
 const row = fc.record({
-  name: fc.string({ unit: fc.constantFrom('a', 'é', ',', '"', '\n', '\r', ' ', 'x', ';') }),
+  name: fc.string({ unit: fc.constantFrom('a', 'é', ',', '"', '\n', '\r', ' ', 'x', ';', '=', '-', '@', "'") }),
   count: fc.integer(),
   ratio: fc.option(fc.double({ noNaN: true }), { nil: null }),
   flag: fc.boolean(),
@@ -54,11 +55,11 @@ describe('streamed report envelope', () => {
     );
   });
 
-  it('writes CSV byte for byte as csv-stringify does (RFC 4180 quoting), header first', async () => {
+  it('writes CSV byte for byte as csv-stringify does with the shared cast (RFC 4180 quoting, formulas escaped), header first', async () => {
     await fc.assert(
       fc.asyncProperty(batches, async (parts) => {
         const text = await collect(csvChunks(streamOf(parts)));
-        const expected = stringify(parts.flat(), { header: true, columns: ['name', 'count', 'ratio', 'flag'], cast: { boolean: (value) => String(value) } });
+        const expected = stringify(parts.flat(), { header: true, columns: ['name', 'count', 'ratio', 'flag'], cast: CSV_CAST });
         expect(text).toBe(expected.length > 0 ? expected : 'name,count,ratio,flag\n');
       }),
     );

@@ -1,12 +1,11 @@
 import { StreamableFile } from '@nestjs/common';
-import { stringify } from 'csv-stringify/sync';
 import { Readable } from 'node:stream';
 import { ApiError } from '../common/errors/api-error';
 import { ErrorCode } from '../common/errors/error-code';
-import { csvLines } from './csv-cells';
+import { csvHeader, csvLines } from '../common/csv/csv-write';
 import { ReportColumn } from './report-envelope';
 
-export { csvCell, csvLines } from './csv-cells';
+export { csvCell, csvLines } from '../common/csv/csv-write';
 
 /** What a report read: the `statistics` of the envelope, filled in while the rows stream. */
 export interface ReadStatistics {
@@ -108,10 +107,10 @@ async function* textBatches<Row>(report: ReportStream<Row>, format: ReportFormat
   }
 }
 
-/** CSV per RFC 4180: a header of the column names (csv-stringify), then each batch formatted at once. */
+/** CSV per RFC 4180, text cells escaped against formulas (common/csv): the header, then each batch formatted at once. */
 export async function* csvChunks<Row>(report: ReportStream<Row>): AsyncGenerator<string> {
   const columns = report.columns.map((column) => column.name);
-  yield stringify([], { columns, header: true });
+  yield csvHeader(columns);
   for await (const batch of textBatches(report, 'csv')) if (batch.text.length > 0) yield batch.text;
 }
 

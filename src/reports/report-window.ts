@@ -1,5 +1,6 @@
 import { DateTime, IANAZone } from 'luxon';
 import { ApiError } from '../common/errors/api-error';
+import { assertUtcOffset } from '../common/time/utc-offset';
 
 /** Date-only (`2026-11-23`) or an ISO 8601 date-time; without a zone it is UTC. */
 export const REPORT_DATE = /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:?\d\d)?)?$/i;
@@ -72,7 +73,7 @@ export function parseReportInstant(value: string, zone: string, inclusiveEnd: bo
   return time.toMillis();
 }
 
-/** Parses and checks `from`/`to`/`time_zone` of a report or analytics request (400 naming the parameter on any fault). */
+/** Parses and checks `from`/`to`/`time_zone` of a report or analytics request (400 naming the parameter on any fault; 422 for an impossible UTC offset). */
 export function parseReportWindow(
   input: { from?: string; to?: string; timeZone?: string },
   names: WindowNames,
@@ -87,6 +88,7 @@ export function parseReportWindow(
 
   const bound = (value: string | undefined, name: string, end: boolean): number | undefined => {
     if (!present(value)) return undefined;
+    assertUtcOffset(value, name);
     const ms = typeof value === 'string' ? parseReportInstant(value, zone, end) : Number.NaN;
     if (!Number.isFinite(ms)) throw invalid(name, 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time', typeof value === 'string' ? value.slice(0, 64) : undefined);
     return ms;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'csv-stringify/sync';
+import { CSV_CAST } from '../common/csv/csv-write';
 import { doubleText, StoredTimes, USER_POSITION_COLUMNS, userPositionCsv, userPositionJson, UserPositionWriter } from './user-positions.report';
 
 const row = fc.record({
@@ -27,7 +28,7 @@ describe('user_positions fast paths', () => {
     const columns = USER_POSITION_COLUMNS.map((column) => column.name);
     fc.assert(
       fc.property(row, (value) => {
-        expect(userPositionCsv(value)).toBe(stringify([value], { columns }));
+        expect(userPositionCsv(value)).toBe(stringify([value], { columns, cast: CSV_CAST }));
       }),
     );
   });
@@ -110,7 +111,13 @@ describe('user_positions written straight from what was read', () => {
   it('quotes a device code with a comma or a quote in CSV, as csv-stringify does', () => {
     const writer = new UserPositionWriter('csv', 'lobby, "east"', 7);
     writer.add('2026-03-29T01:02:03.004Z', 2, 5, null, 42.5, -8);
-    expect(writer.take().text).toBe(stringify([['2026-03-29T01:02:03.004Z', 2, 5, null, 'lobby, "east"', 42.5, -8, 7]]));
+    expect(writer.take().text).toBe(stringify([['2026-03-29T01:02:03.004Z', 2, 5, null, 'lobby, "east"', 42.5, -8, 7]], { cast: CSV_CAST }));
+  });
+
+  it('escapes device and user ids a spreadsheet would run as formulas, never the numbers', () => {
+    const writer = new UserPositionWriter('csv', '=HYPERLINK("http://evil.example","x")', 7);
+    writer.add('2026-03-29T01:02:03.004Z', 2, 5, '@SUM(1+1)', -42.5, -8);
+    expect(writer.take().text).toBe(`2026-03-29T01:02:03.004Z,2,5,'@SUM(1+1),"'=HYPERLINK(""http://evil.example"",""x"")",-42.5,-8,7\n`);
   });
 
   it("reads PostgreSQL's double text as JavaScript writes the number", () => {

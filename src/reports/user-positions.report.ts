@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Principal } from '../auth/principal';
 import { BuildingsService } from '../buildings/buildings.service';
+import { assertUtcOffset } from '../common/time/utc-offset';
 import { ApiError } from '../common/errors/api-error';
 import { appConfig, AppConfig } from '../config/app.config';
 import { ReportQueries } from '../database/report-queries';
@@ -73,6 +74,8 @@ export class UserPositionsReport {
   /** Checks everything that answers with a status (parameters, building, output cap), then hands back the stream. */
   async open(principal: Principal, query: UserPositionsQuery): Promise<ReportStream<UserPositionRow>> {
     const startedAt = performance.now();
+    assertUtcOffset(query.from_date, 'from_date');
+    assertUtcOffset(query.to_date, 'to_date');
     const from = parseReportDate(query.from_date, false);
     const to = parseReportDate(query.to_date, true);
     if (Number.isNaN(from)) throw ApiError.badRequest('from_date is not a valid date', [{ message: 'not a valid date', code: 'invalid', fields: 'from_date' }]);

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { JobBatch, JobStatistics, ReportDb, ReportJob } from '../database/report-db';
 import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { epochMsColumn, timestampParameter } from '../positions/position-sql';
-import { csvCell } from './csv-cells';
+import { csvCell } from '../common/csv/csv-cells';
 import { nextSessionFix, SessionTrack } from './session-mark';
 
 /*
@@ -37,7 +37,7 @@ export function userPositionJson(row: TrajectoryRow): string {
   return `{"timestamp":"${row.timestamp}","session_mark":${row.session_mark},"floor_id":${row.floor_id},"user_id":${user},"device_id":${JSON.stringify(row.device_id)},"lat":${row.lat},"lng":${row.lng},"building_id":${row.building_id}}`;
 }
 
-/** A row's CSV line as csv-stringify writes it (held equal by the unit tests): only the ids can need quoting. */
+/** A row's CSV line as csv-stringify writes it (held equal by the unit tests): only the ids can need quoting or escaping. */
 export function userPositionCsv(row: TrajectoryRow): string {
   const floor = row.floor_id === null ? '' : row.floor_id;
   const user = row.user_id === null ? '' : csvCell(row.user_id);

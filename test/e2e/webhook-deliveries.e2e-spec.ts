@@ -91,7 +91,8 @@ describe('webhook deliveries', () => {
     const dead = await waitFor(() => deliveryOf(hook.id, sent.id), (d) => d.status === 'dead', 15_000, 'dead');
     expect(dead.attempts).toBe(3);
     expect(dead.last_status_code).toBe(500);
-    expect(dead.last_error).toContain('receiver broke');
+    // The status and our reason; what the receiver said is not kept unless the operator opts in (issue 27).
+    expect(dead.last_error).toBe('HTTP 500');
     expect((await deliveries(hook.id, 'dead')).map((d) => d.id)).toContain(sent.id);
     expect((await deliveries(hook.id, 'succeeded')).map((d) => d.id)).not.toContain(sent.id);
 
@@ -159,7 +160,7 @@ describe('webhook deliveries', () => {
     const lost = await test(down.id);
     const refused = await waitFor(() => deliveryOf(down.id, lost.id), (d) => d.attempts >= 1, 10_000, 'refused attempt');
     expect(refused.attempt_log[0].status_code).toBeNull();
-    expect(refused.attempt_log[0].error).toMatch(/ECONNREFUSED/);
+    expect(refused.attempt_log[0].error).toBe('connection refused');
     for (const id of [hook.id, down.id]) await t.http.delete(`/api/v1/webhooks/${id}`).set(admin).expect(204);
   });
 

@@ -5,6 +5,8 @@
  * no CSV of (the occupancy history).
  */
 
+import { csvText } from '../../src/common/csv/csv-cells';
+
 export type Grouping = 'hour' | 'day' | 'week' | 'month';
 export const GROUPINGS: ReadonlyArray<{ value: Grouping; label: string }> = [
   { value: 'hour', label: 'Hour' },
@@ -180,18 +182,9 @@ export function hasData(chart: ChartData): boolean {
   return chart.series.some((s) => s.values.some((v) => v !== null && v !== 0));
 }
 
-/**
- * RFC 4180 CSV, CRLF lines. A text cell starting with `=`, `+`, `-` or `@` gets a leading `'`
- * so a spreadsheet does not run a fence's name as a formula; numbers are written as they are.
- */
+/** RFC 4180 CSV, CRLF lines, cells escaped against formula injection by the server's one CSV rule (src/common/csv). */
 export function toCsv(header: string[], rows: Array<Array<string | number | null>>): string {
-  const cell = (value: string | number | null): string => {
-    if (value === null) return '';
-    if (typeof value === 'number') return String(value);
-    const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
-    return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-  };
-  return [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
+  return csvText(header, rows);
 }
 
 /** The occupancy history as CSV: one line per fence and bucket, the bucket as the server wrote it. */

@@ -38,6 +38,7 @@ interface KeyOwnerRow {
 export class ApiKeysService {
   private readonly logger = new Logger(ApiKeysService.name);
   private readonly findKeyOwner: PreparedQuery<KeyOwnerRow>;
+  private readonly findKeyById: PreparedQuery<KeyOwnerRow>;
 
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
@@ -52,6 +53,11 @@ export class ApiKeysService {
        FROM "api_keys" k INNER JOIN "users" u ON u."id" = k."user_id"
        WHERE k."key_hash" = :hash`,
     );
+    this.findKeyById = queries.prepare(
+      `SELECT k."id", k."organization_id", k."user_id", k."key_hash", k."permission", k."last_used_at", u."email", u."role", u."building_scope"
+       FROM "api_keys" k INNER JOIN "users" u ON u."id" = k."user_id"
+       WHERE k."id" = :id`,
+    );
   }
 
   /** Resolves an X-API-KEY to its owner, or false. One indexed lookup; no slow hashing. */
@@ -60,20 +66,17 @@ export class ApiKeysService {
     const hash = sha256Hex(secret);
     const rows = await this.findKeyOwner({ hash });
     const row = rows[0];
-    if (!row || !hashesEqual(row.key_hash, hash) || !isApiPermission(row.permission)) return false;
-    if (row.permission === ApiPermission.Disabled) return false;
+    if (!row || !hashesEqual(row.key_hash, hash)) return false;
+    const principal = keyPrincipal(row);
+    if (!principal) return false;
     this.touch(row.id, parseDatabaseTimestamp(row.last_used_at));
-    return {
-      userId: row.user_id,
-      organizationId: row.organization_id,
-      email: row.email,
-      role: row.role,
-      permission: row.permission,
-      credential: CredentialKind.ApiKey,
-      apiKeyId: row.id,
-      sessionId: null,
-      buildingIds: buildingScopeOf(row.role, row.building_scope),
-    };
+    return principal;
+  }
+
+  /** What the key with this id may do now (a stream opened with a ticket it minted asks again), or null once it is deleted or disabled. */
+  async principalOfKey(id: string): Promise<Principal | null> {
+    const [row] = await this.findKeyById({ id });
+    return row ? keyPrincipal(row) : null;
   }
 
   /** Your keys; an ADMIN_ORG may list another user's of the organization with `user_id`. */
@@ -160,4 +163,19 @@ export class ApiKeysService {
       .run((manager) => manager.update(ApiKey, { id }, { lastUsedAt: now }))
       .catch((error: unknown) => this.logger.warn(`Could not record the use of API key ${id}: ${String(error)}`));
   }
+}
+
+function keyPrincipal(row: KeyOwnerRow): Principal | null {
+  if (!isApiPermission(row.permission) || row.permission === ApiPermission.Disabled) return null;
+  return {
+    userId: row.user_id,
+    organizationId: row.organization_id,
+    email: row.email,
+    role: row.role,
+    permission: row.permission,
+    credential: CredentialKind.ApiKey,
+    apiKeyId: row.id,
+    sessionId: null,
+    buildingIds: buildingScopeOf(row.role, row.building_scope),
+  };
 }

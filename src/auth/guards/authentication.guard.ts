@@ -13,6 +13,10 @@ import { sha256Hex } from '../secrets';
 import { routeAccess } from '../route-access';
 import { StreamTicketsService } from '../stream-tickets.service';
 
+/** On a stream opened with a ticket: the principal the ticket was minted for, whose credential re-checks ask again. */
+const TICKET_MINTED = Symbol('cartograph:ticket-minted');
+type TicketStream = { [TICKET_MINTED]?: Principal };
+
 /** Marks a request whose credentials were checked before its body was read (see early-authentication.ts). */
 export const AUTHENTICATED_EARLY = Symbol('cartograph:authenticated-early');
 type AuthenticatedEarly = { [AUTHENTICATED_EARLY]?: true };
@@ -114,6 +118,9 @@ export class AuthenticationGuard implements CanActivate {
     const apiKey = headers['x-api-key'];
     const hasApiKey = apiKey !== undefined;
     if (headerBearer === undefined && !hasApiKey) {
+      // A stream opened with a ticket, checked again: its credential is asked again (the ticket was spent).
+      const minted = (request as TicketStream)[TICKET_MINTED];
+      if (minted) return this.viaTicketCredential(request, minted);
       // Only stream routes take a ticket, and only without headers: Passport stays the authority for those.
       const ticket = requirement?.stream ? (request.query as Record<string, unknown> | undefined)?.ticket : undefined;
       if (ticket !== undefined) return this.viaStreamTicket(request, ticket);
@@ -146,8 +153,19 @@ export class AuthenticationGuard implements CanActivate {
   }
 
   private async viaStreamTicket(request: FastifyRequest & { user?: Principal }, ticket: unknown): Promise<boolean> {
-    const principal = typeof ticket === 'string' ? await this.streamTickets.redeem(ticket) : null;
-    if (!principal) throw ApiError.unauthorized('The stream ticket is unknown, used or expired');
+    const redeemed = typeof ticket === 'string' ? await this.streamTickets.redeem(ticket) : null;
+    if (!redeemed) throw ApiError.unauthorized('The stream ticket is unknown, used or expired');
+    const principal = redeemed.principal;
+    if (!principal) throw ApiError.unauthorized('The credential this stream ticket was made with has been revoked');
+    (request as TicketStream)[TICKET_MINTED] = redeemed.minted;
+    principal.ip = request.ip;
+    request.user = principal;
+    return true;
+  }
+
+  private async viaTicketCredential(request: FastifyRequest & { user?: Principal }, minted: Principal): Promise<boolean> {
+    const principal = await this.streamTickets.credentialNow(minted);
+    if (!principal) throw ApiError.unauthorized('The credential this stream was opened with has been revoked');
     principal.ip = request.ip;
     request.user = principal;
     return true;

@@ -70,3 +70,18 @@ describe('parseCsv (RFC 4180)', () => {
     );
   });
 });
+
+describe('parseCsv line numbers', () => {
+  it('counts a CRLF inside a quoted field as one line (csv-parse counts two)', () => {
+    expect(parseCsv('a,b\r\n"x\r\ny",z\r\nlast,one\r\n"p\r\nq\r\nr",s\r\nend,x\r\n').map((record) => record.line)).toEqual([1, 2, 4, 5, 8]);
+  });
+
+  it('names the line of a fault after a CRLF inside a quoted field', () => {
+    try {
+      parseCsv('a,b\r\n"x\r\ny",z\r\nbad"quote,q\r\n');
+      expect.unreachable();
+    } catch (error) {
+      expect((error as CsvSyntaxError).line).toBe(4);
+    }
+  });
+});

@@ -1,8 +1,11 @@
+import { CsvError, parse } from 'csv-parse/sync';
+
 /**
- * A small RFC 4180 reader: quoted fields (with "" for a quote, and line breaks inside),
- * CRLF or LF line ends, an optional UTF-8 byte order mark, and the delimiter of the header
- * line (comma, or the semicolon spreadsheets write in locales with a decimal comma).
- * Malformed text throws a CsvSyntaxError naming its line.
+ * Reading CSV bodies with csv-parse (RFC 4180: quoted fields with "" for a quote and line
+ * breaks inside, CRLF or LF line ends), plus what imports need around it: an optional UTF-8
+ * byte order mark, the delimiter of the header line (comma, or the semicolon spreadsheets
+ * write in locales with a decimal comma), and the line each record starts on, for error
+ * messages. Malformed text throws a CsvSyntaxError naming its line.
  */
 
 export class CsvSyntaxError extends Error {
@@ -37,75 +40,38 @@ export function detectDelimiter(text: string): ',' | ';' | '\t' {
   return ',';
 }
 
+/** Our words for csv-parse's errors (its own name the parser's internals). */
+const MESSAGES: Record<string, string> = {
+  CSV_QUOTE_NOT_CLOSED: 'A quoted field is not closed',
+  INVALID_OPENING_QUOTE: 'A quote inside an unquoted field (quote the whole field and double the quote)',
+  CSV_INVALID_CLOSING_QUOTE: 'Text after the closing quote of a field',
+};
+
+const countMatches = (text: string, pattern: RegExp): number => text.match(pattern)?.length ?? 0;
+
 /** Every record, blank lines skipped. */
 export function parseCsv(input: string, delimiter: string = detectDelimiter(input.replace(/^\uFEFF/, ''))): CsvRecord[] {
-  const text = input.replace(/^\uFEFF/, '');
-  const records: CsvRecord[] = [];
-  let fields: string[] = [];
-  let field = '';
-  let line = 1;
-  let recordLine = 1;
-  let index = 0;
-  // Whether the current record has any content (a blank line is not a record).
-  let started = false;
-
-  const endField = () => {
-    fields.push(field);
-    field = '';
-  };
-  const endRecord = () => {
-    endField();
-    if (started) records.push({ line: recordLine, fields });
-    fields = [];
-    started = false;
-  };
-
-  while (index < text.length) {
-    const char = text[index];
-    if (char === '"') {
-      if (field.length > 0) throw new CsvSyntaxError('A quote inside an unquoted field (quote the whole field and double the quote)', line);
-      started = true;
-      index += 1;
-      const quoteLine = line;
-      for (;;) {
-        if (index >= text.length) throw new CsvSyntaxError('A quoted field is not closed', quoteLine);
-        const inner = text[index];
-        if (inner === '"') {
-          if (text[index + 1] === '"') {
-            field += '"';
-            index += 2;
-            continue;
-          }
-          index += 1;
-          break;
-        }
-        if (inner === '\n') line += 1;
-        field += inner;
-        index += 1;
-      }
-      const next = text[index];
-      if (index < text.length && next !== delimiter && next !== '\r' && next !== '\n') {
-        throw new CsvSyntaxError('Text after the closing quote of a field', line);
-      }
-      continue;
-    }
-    if (char === delimiter) {
-      started = true;
-      endField();
-      index += 1;
-      continue;
-    }
-    if (char === '\r' || char === '\n') {
-      endRecord();
-      index += char === '\r' && text[index + 1] === '\n' ? 2 : 1;
-      line += 1;
-      recordLine = line;
-      continue;
-    }
-    started = true;
-    field += char;
-    index += 1;
+  // csv-parse counts a CRLF inside a quoted field as two lines: the surplus so far comes off its line numbers.
+  let surplus = 0;
+  try {
+    const records: CsvRecord[] = [];
+    parse(input, {
+      bom: true,
+      delimiter,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      on_record: (fields: string[], context: { lines: number }) => {
+        surplus += fields.reduce((sum, field) => sum + countMatches(field, /\r\n/g), 0);
+        // The record's own line breaks (inside quoted fields) lie between its first line and its last.
+        const inside = fields.reduce((sum, field) => sum + countMatches(field, /\r\n|\r|\n/g), 0);
+        records.push({ line: context.lines - surplus - inside, fields });
+        return null;
+      },
+    });
+    return records;
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    const line = Math.max(1, ((error as CsvError & { lines?: number }).lines ?? 1) - surplus);
+    throw new CsvSyntaxError(MESSAGES[error.code] ?? 'The text is not valid CSV', line);
   }
-  if (started || fields.length > 0) endRecord();
-  return records;
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildingCorners, BuildingFrame, Cartesian, Georeference, toCartesian, toGeoreference } from './cartesian';
+import { buildingCorners, BuildingFrame, Cartesian, floorPointProblem, Georeference, plausibleFloorDistance, toCartesian, toGeoreference } from './cartesian';
 
 // ---------------------------------------------------------------------------------------
 // An independent model of the Earth: a sphere of the IUGG mean radius, with the usual
@@ -309,5 +309,24 @@ describe('buildingCorners', () => {
     const [first] = buildingCorners(building);
     expect(first.lat).toBeLessThan(building.latitude);
     expect(first.lng).toBeGreaterThan(building.longitude);
+  });
+});
+
+describe('floorPointProblem (issue 27)', () => {
+  const frame = { latitude: 42.87, longitude: -8.56, width: 120, length: 80, rotation: 0.3 };
+  it('allows floor metres within max(1 km, 10 × the diagonal) of the centre, refuses those beyond', () => {
+    expect(plausibleFloorDistance(frame)).toBeCloseTo(10 * Math.hypot(120, 80));
+    expect(plausibleFloorDistance({ width: 10, length: 10 })).toBe(1000);
+    expect(floorPointProblem(frame, { x: 60, y: 40 })).toBeNull();
+    expect(floorPointProblem(frame, { x: 60 + 1400, y: 40 })).toBeNull();
+    expect(floorPointProblem(frame, { x: 60, y: 40 + 1500 })).toMatch(/at most 1442 m/);
+    expect(floorPointProblem(frame, { x: Number.NaN, y: 0 })).toMatch(/at most/);
+  });
+
+  it('refuses floor metres that land beyond a pole', () => {
+    const polar = { latitude: 89.999, longitude: 179.999, width: 20, length: 20, rotation: 0 };
+    expect(floorPointProblem(polar, { x: 10, y: 10 })).toBeNull();
+    expect(floorPointProblem(polar, { x: 10, y: 900 })).toMatch(/beyond the poles/);
+    expect(floorPointProblem(polar, { x: 1_000_000, y: 1_000_000 })).toMatch(/at most 1000 m/);
   });
 });

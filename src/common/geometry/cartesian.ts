@@ -97,3 +97,22 @@ export function derivedCartesianProblem(point: Cartesian): string | null {
   }
   return null;
 }
+
+/** How far from its building's centre floor metres may place a position: 1 km, or ten times the building's diagonal. */
+export function plausibleFloorDistance(frame: Pick<BuildingFrame, 'width' | 'length'>): number {
+  return Math.max(1000, 10 * Math.hypot(frame.width, frame.length));
+}
+
+/**
+ * Why floor metres cannot be a position in this building, or null when they can: farther from
+ * the building than plausibleFloorDistance (a unit or frame mistake, not a place on its floor),
+ * or converting to a latitude beyond a pole.
+ */
+export function floorPointProblem(frame: BuildingFrame, point: Cartesian): string | null {
+  const distance = Math.hypot(point.x - frame.width / 2, point.y - frame.length / 2);
+  const limit = plausibleFloorDistance(frame);
+  if (!(distance <= limit)) {
+    return `x and y are ${Math.round(distance)} m from the building's centre; a position on its floors is at most ${Math.round(limit)} m from it`;
+  }
+  return derivedGeoreferenceProblem(toGeoreference(frame, point));
+}

@@ -9,8 +9,8 @@ import { Principal } from '../../auth/principal';
  * Whether the credentials a stream was opened with still hold, asked when a revocation names
  * its user: the request's own headers go through the authentication guard again (Passport, the
  * credential cache having dropped the user), and the answer must still grant the route's scope
- * with the same building restrictions. A ticket was spent when the stream opened, so a stream
- * opened with one ends on any revocation of its user (its client asks for a new ticket).
+ * with the same building restrictions. A stream opened with a ticket asks the credential that
+ * minted the ticket (its session or API key) instead, so it ends exactly when that one would.
  */
 export function streamCredentialCheck(
   guard: AuthenticationGuard,

@@ -3,8 +3,8 @@ import { BlockList, isIP } from 'node:net';
 
 /**
  * Which webhook targets we refuse (contract 7.5). Link-local and cloud metadata addresses are
- * always refused; private, loopback and other internal ranges only when the operator asks
- * (WEBHOOK_BLOCK_PRIVATE_NETWORKS=true). The check runs on the RESOLVED addresses, at
+ * always refused; private, loopback and other internal ranges when WEBHOOK_BLOCK_PRIVATE_NETWORKS
+ * is on, which it is by default when NODE_ENV=production. The check runs on the RESOLVED addresses, at
  * registration and again at every delivery, so a DNS answer that changes later (rebinding)
  * cannot reach a refused address.
  */
@@ -131,7 +131,7 @@ export async function resolveWebhookTarget(url: URL, options: { blockPrivateNetw
   for (const address of addresses) {
     const refusal = refusalForAddress(address, options.blockPrivateNetworks);
     if (refusal === 'link_local_or_metadata') throw new WebhookTargetRefused(refusal, `${host} resolves to a link-local or metadata address (${address})`);
-    if (refusal === 'private_network') throw new WebhookTargetRefused(refusal, `${host} resolves to a private network address (${address}), refused by WEBHOOK_BLOCK_PRIVATE_NETWORKS`);
+    if (refusal === 'private_network') throw new WebhookTargetRefused(refusal, `${host} resolves to a private or loopback address (${address}); this server refuses those (WEBHOOK_BLOCK_PRIVATE_NETWORKS)`);
   }
   return addresses;
 }

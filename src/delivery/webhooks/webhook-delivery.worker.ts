@@ -16,6 +16,7 @@ import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { AttemptResult, deliveryAgents, sendWebhook } from './webhook-sender';
 import { signingKeys, signWithKeys } from './webhook-signing';
+import { WorkerHeartbeats } from './worker-heartbeats';
 import { ADVISORY_LOCKS, lockXact } from '../../database/advisory-locks';
 
 /** Told, after an enqueue commits on any instance, that deliveries are due: every other instance's worker looks at once. */
@@ -53,7 +54,8 @@ interface Finished {
  * Attempts due deliveries. Every instance runs one; a delivery is attempted by whoever holds its
  * lease, and a lease only lapses when its holder died (it outlasts the attempt timeout, and an
  * attempt starts only while it still does), so a crashed instance's work is picked up and nothing
- * is sent twice at once. Outcomes are written only while the lease is still ours.
+ * is sent twice at once. A dead holder's leases are given back within seconds, when its heartbeat
+ * stops (WorkerHeartbeats). Outcomes are written only while the lease is still ours.
  *
  * For throughput to a fast receiver (contract target: 2,000 deliveries/s to one endpoint, with at
  * most 4 in flight), an instance that is alone on an endpoint leases a batch of its due
@@ -104,6 +106,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   private readonly claims: DeliveryClaims;
   /** Whether fresh deliveries are handed to this worker by the transaction that writes them (see handoffRoom). */
   private readonly handsOff: boolean;
+  /** This worker's liveness, and the release of the leases of workers that died (see WorkerHeartbeats). */
+  private readonly heartbeats: WorkerHeartbeats;
 
   constructor(
     @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
@@ -115,11 +119,14 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   ) {
     this.claims = new DeliveryClaims(prepared, dataSource.options.type === 'postgres');
     this.handsOff = dataSource.options.type !== 'postgres';
+    this.heartbeats = new WorkerHeartbeats(this.instance, transactions, dataSource.options.type === 'postgres', config.heartbeatMs, () => this.wake());
   }
 
   async onApplicationBootstrap(): Promise<void> {
     registerDeliveryQueueMetrics(this.dataSource);
     if (!this.config.workerEnabled) return;
+    // Before the first claim: the leases a crashed process left are given back (see WorkerHeartbeats).
+    await this.heartbeats.start();
     // Another instance's enqueue (an instance without a worker, or one whose worker is full) wakes this one at once, not at the next poll.
     this.unsubscribe = await this.notifications.subscribe<{ instance?: unknown }>(WEBHOOK_DELIVERIES_CHANNEL, (message) => {
       if (message?.instance !== this.instance) this.wake();
@@ -134,6 +141,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     if (this.timer) clearTimeout(this.timer);
     // Attempts under way finish (bounded by their timeout) and are recorded; nothing new starts, and what waited is released.
     await this.settle();
+    if (this.config.workerEnabled) await this.heartbeats.stop();
     this.agents.http.destroy();
     this.agents.https.destroy();
   }
@@ -144,10 +152,13 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     if (this.timer) clearTimeout(this.timer);
     while (this.ticking) await new Promise((resolve) => setTimeout(resolve, 5));
     await this.settle();
+    // Holding no lease now, it needs no heartbeat either (and counted queries stay exact).
+    this.heartbeats.suspend();
   }
 
   resume(): void {
     if (!this.config.workerEnabled) return;
+    this.heartbeats.resume();
     this.stopped = false;
     this.schedule(0);
   }
@@ -398,6 +409,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
         : await sendWebhook(target.url, { ...signWithKeys(target.keys, delivery.messageId, startedAt, delivery.payload) }, delivery.payload, {
             timeoutMs: this.config.attemptTimeoutMs,
             blockPrivateNetworks: this.config.blockPrivateNetworks,
+            recordResponseBodies: this.config.recordResponseBodies,
             agents: this.agents,
           });
     const finishedAt = new Date();

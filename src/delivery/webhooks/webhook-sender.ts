@@ -9,13 +9,18 @@ export interface AttemptResult {
   status: number | null;
   retryAfter: string | null;
   durationMs: number;
-  /** Why there was no answer, or a short excerpt of a non-2xx answer, for the deliveries log. */
+  /**
+   * For the deliveries log: a short reason of ours (why there was no answer, or the status of a
+   * non-2xx one), with the answer's first bytes only when the operator opted in to them.
+   */
   error: string | null;
 }
 
 export interface SendOptions {
   timeoutMs: number;
   blockPrivateNetworks: boolean;
+  /** Keep the first 512 bytes of a non-2xx answer in `error` (WEBHOOK_RECORD_RESPONSE_BODIES). */
+  recordResponseBodies?: boolean;
   resolve?: Resolver;
   /**
    * Keep-alive agents (one for http, one for https) so attempts to one receiver reuse their
@@ -36,6 +41,34 @@ export function deliveryAgents(): { http: HttpAgent; https: HttpsAgent } {
 }
 
 const RESPONSE_EXCERPT_BYTES = 512;
+
+/**
+ * Why a connection failed, in our words: the system's message may name addresses and ports, and
+ * a deliveries log readable by read-write credentials must not probe the network for them.
+ */
+function connectionFailure(error: Error & { code?: string }, timeoutMs: number): string {
+  if (error instanceof WebhookTargetRefused) return error.reason === 'unresolvable' ? 'the host does not resolve' : `refused target (${error.reason})`;
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return 'connection reset';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'the host does not resolve';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'host unreachable';
+    case 'ETIMEDOUT':
+      return `no answer within ${timeoutMs} ms`;
+    default:
+      if (error.message === NO_ANSWER) return `no answer within ${timeoutMs} ms`;
+      if (/certificate|ssl|tls/i.test(`${error.code ?? ''} ${error.message}`)) return 'TLS handshake failed';
+      return 'connection failed';
+  }
+}
+const NO_ANSWER = 'no answer in time';
 
 /**
  * One delivery attempt. The socket connects only to an address this function resolved and
@@ -81,7 +114,7 @@ export function sendWebhook(url: URL, headers: Record<string, string>, body: str
     const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
     if (isIP(literal)) {
       const refusal = refusalForAddress(literal, options.blockPrivateNetworks);
-      if (refusal) return finish({ status: null, retryAfter: null, error: `refused target: ${literal} (${refusal})` });
+      if (refusal) return finish({ status: null, retryAfter: null, error: `refused target (${refusal})` });
     }
     const req = send(
       url,
@@ -95,7 +128,7 @@ export function sendWebhook(url: URL, headers: Record<string, string>, body: str
         const chunks: Buffer[] = [];
         let kept = 0;
         res.on('data', (chunk: Buffer) => {
-          if (kept < RESPONSE_EXCERPT_BYTES) {
+          if (options.recordResponseBodies && kept < RESPONSE_EXCERPT_BYTES) {
             chunks.push(chunk);
             kept += chunk.length;
           }
@@ -105,15 +138,15 @@ export function sendWebhook(url: URL, headers: Record<string, string>, body: str
           const ok = status !== null && status >= 200 && status < 300;
           const excerpt = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
           const retryAfter = res.headers['retry-after'];
-          finish({ status, retryAfter: typeof retryAfter === 'string' ? retryAfter : null, error: ok ? null : excerpt || null });
+          finish({ status, retryAfter: typeof retryAfter === 'string' ? retryAfter : null, error: ok ? null : excerpt ? `HTTP ${status}: ${excerpt}` : `HTTP ${status}` });
         });
-        res.on('error', (e) => finish({ status: res.statusCode ?? null, retryAfter: null, error: e.message }));
+        res.on('error', () => finish({ status: res.statusCode ?? null, retryAfter: null, error: `HTTP ${res.statusCode}: the answer broke off` }));
       },
     );
     deadline = setTimeout(() => {
-      req.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
+      req.destroy(new Error(NO_ANSWER));
     }, options.timeoutMs);
-    req.on('error', (e) => finish({ status: null, retryAfter: null, error: e instanceof WebhookTargetRefused ? `refused target: ${e.message}` : e.message }));
+    req.on('error', (e) => finish({ status: null, retryAfter: null, error: connectionFailure(e, options.timeoutMs) }));
     req.end(body);
   });
 }

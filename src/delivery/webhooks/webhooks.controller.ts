@@ -4,6 +4,7 @@ import { Access } from '../../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../../auth/permissions';
 import { Principal } from '../../auth/principal';
+import { Role } from '../../auth/roles';
 import { ErrorResponseDto } from '../../common/errors/error-response.dto';
 import { UuidParam } from '../../common/http/params';
 import { Page, PageQuery } from '../../common/pagination/pagination';
@@ -21,7 +22,10 @@ import {
   WebhookWithSecretDto,
 } from './webhooks.dto';
 
-/** Contract 7.5. Webhooks see every event of the organization, so managing them needs read-write. */
+/**
+ * Contract 7.5. Webhooks receive every event of the organization: reading them needs read-write,
+ * and managing them (anything that writes or sends) is administration, `ADMIN_ORG` (issue 27).
+ */
 @ApiTags('Webhooks')
 @Controller('webhooks')
 export class WebhooksController {
@@ -41,7 +45,7 @@ export class WebhooksController {
 
   @Post()
   @HttpCode(201)
-  @Access(AccessScope.Write)
+  @Access(AccessScope.Write, { role: Role.AdminOrg })
   @ApiOperation({ summary: 'Register a webhook; the answer holds its signing secret, shown this once' })
   @ApiCreatedResponse({ type: WebhookWithSecretDto })
   @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'Invalid or refused URL, unknown event type or filter id' })
@@ -59,7 +63,7 @@ export class WebhooksController {
   }
 
   @Put(':id')
-  @Access(AccessScope.Write)
+  @Access(AccessScope.Write, { role: Role.AdminOrg })
   @ApiOperation({ summary: 'Update a webhook (partial); enabling it again clears a disabled_reason' })
   @ApiOkResponse({ type: WebhookResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
@@ -70,7 +74,7 @@ export class WebhooksController {
 
   @Delete(':id')
   @HttpCode(204)
-  @Access(AccessScope.Write)
+  @Access(AccessScope.Write, { role: Role.AdminOrg })
   @ApiOperation({ summary: 'Delete a webhook' })
   @ApiNoContentResponse()
   @ApiNotFoundResponse({ type: ErrorResponseDto })
@@ -80,7 +84,7 @@ export class WebhooksController {
 
   @Post(':id/rotate_secret')
   @HttpCode(200)
-  @Access(AccessScope.Write)
+  @Access(AccessScope.Write, { role: Role.AdminOrg })
   @ApiOperation({ summary: 'A new signing secret, shown once; the previous one keeps signing for 24 h beside it' })
   @ApiOkResponse({ type: WebhookWithSecretDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
@@ -90,7 +94,7 @@ export class WebhooksController {
 
   @Post(':id/test')
   @HttpCode(202)
-  @Access(AccessScope.Write)
+  @Access(AccessScope.Write, { role: Role.AdminOrg })
   @ApiOperation({ summary: 'Send a `webhook.test` event to this endpoint now (signed and retried like any event)' })
   @ApiAcceptedResponse({ type: DeliveryResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
@@ -110,7 +114,7 @@ export class WebhooksController {
 
   @Post(':id/deliveries/:deliveryId/retry')
   @HttpCode(202)
-  @Access(AccessScope.Write)
+  @Access(AccessScope.Write, { role: Role.AdminOrg })
   @ApiOperation({ summary: 'Attempt a delivery again now (a dead one gets one more attempt)' })
   @ApiAcceptedResponse({ type: DeliveryResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
@@ -121,7 +125,7 @@ export class WebhooksController {
 
   @Post(':id/replay')
   @HttpCode(202)
-  @Access(AccessScope.Write)
+  @Access(AccessScope.Write, { role: Role.AdminOrg })
   @ApiOperation({
     summary:
       'Send events of the log to this webhook again, with their own webhook-id: {"from","to"} (occurred_at, at most 31 days and 10,000 events; only the types and filters the webhook subscribes to) or {"event_ids":[…]} (at most 1,000, delivered whatever it subscribes to)',

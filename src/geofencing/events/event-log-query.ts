@@ -1,5 +1,6 @@
 import { FieldError } from '../../common/errors/api-error';
 import { EventType } from '../engine/visit-state';
+import { utcOffsetError } from '../../common/time/utc-offset';
 
 export const EVENT_TYPES: readonly EventType[] = ['geofence.enter', 'geofence.exit', 'geofence.dwell'];
 export const DEFAULT_EVENT_PAGE = 100;
@@ -41,6 +42,11 @@ function cursor(value: unknown, field: string, errors: FieldError[]): number | n
 
 function time(value: unknown, field: string, errors: FieldError[]): number | null {
   if (value === undefined || value === '') return null;
+  const offset = utcOffsetError(value, field);
+  if (offset) {
+    errors.push(offset);
+    return null;
+  }
   const parsed = typeof value === 'string' && /^\d{4}-\d\d-\d\dT/.test(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(parsed)) {
     errors.push({ message: 'must be an ISO 8601 date-time', code: 'invalid', fields: field, value });

@@ -8,6 +8,7 @@ import { TransactionRunner } from '../../database/transactions';
 import { GeofencesService } from '../../geofences/geofences.service';
 import { Dialect, timestampParameter } from '../../positions/position-sql';
 import { GeofenceEvaluator } from '../events/geofence-evaluator.service';
+import { utcOffsetError } from '../../common/time/utc-offset';
 
 const SECOND = 1000;
 /** The phases in which a device counts as inside: a pending exit is still a visit under way. */
@@ -54,6 +55,11 @@ function ids(value: unknown, field: string, errors: FieldError[]): number[] {
 
 function time(value: unknown, field: string, errors: FieldError[]): number | null {
   if (value === undefined || value === '') return null;
+  const offset = utcOffsetError(value, field);
+  if (offset) {
+    errors.push(offset);
+    return null;
+  }
   const parsed = typeof value === 'string' && /^\d{4}-\d\d-\d\dT/.test(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(parsed)) errors.push({ message: 'must be an ISO 8601 date-time', code: 'invalid', fields: field, value });
   return Number.isNaN(parsed) ? null : parsed;

@@ -4,6 +4,7 @@ import { Access } from '../../auth/decorators/access.decorator';
 import { CurrentPrincipal } from '../../auth/decorators/current-principal.decorator';
 import { AccessScope } from '../../auth/permissions';
 import { Principal } from '../../auth/principal';
+import { Role } from '../../auth/roles';
 import { ErrorResponseDto } from '../../common/errors/error-response.dto';
 import { UuidParam } from '../../common/http/params';
 import { DocumentedDelete, DocumentedRead } from '../../common/http/route-docs';
@@ -50,7 +51,8 @@ export class GeofencingRulesController {
   }
 
   @Put('geofencing/settings')
-  @Access(AccessScope.CartographyWrite)
+  // Organization-wide: every fence without rules of its own follows them (issue 27: administration).
+  @Access(AccessScope.CartographyWrite, { role: Role.AdminOrg })
   @ApiOperation({ summary: "Set some of the organization's default geofence rules (partial; PATCH works too)" })
   @RulesBody()
   @ApiOkResponse({ type: GeofencingSettingsResponseDto })
