@@ -7,6 +7,7 @@ import { ApiError } from '../common/errors/api-error';
 import { readAppConfig } from '../config/app.config';
 import { ConfigurationError, Env } from '../config/env';
 import { buildDataSourceOptions } from '../database/typeorm-options';
+import { ENTITIES } from './entities';
 import { resetPassword } from '../users/password-reset';
 import { backupDataDirectory, PG_DUMP_HINT } from './backup';
 import { CliOutput, existingDatabase, readPassword, refusePasswordArgument, UsageError } from './cli-support';
@@ -42,7 +43,7 @@ async function resetUserPassword(args: string[], env: Env, output: CliOutput): P
   const database = existingDatabase(env);
   const generated = values['password-stdin'] ? undefined : generatePassword();
   const password = generated ?? (await readPassword(output));
-  const dataSource = new DataSource(buildDataSourceOptions(database));
+  const dataSource = new DataSource(buildDataSourceOptions(database, ENTITIES));
   await dataSource.initialize();
   try {
     const user = await resetPassword(dataSource, values.email, password);

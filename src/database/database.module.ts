@@ -19,6 +19,8 @@ import { buildDataSourceOptions } from './typeorm-options';
       inject: [databaseConfig.KEY],
       useFactory: (config: DatabaseConfig) => ({
         ...buildDataSourceOptions(config),
+        // Each feature module registers its own entities (TypeOrmModule.forFeature).
+        autoLoadEntities: true,
         migrationsTransactionMode: 'each' as const,
         // Fail fast when the database is down at start-up instead of retrying for minutes.
         retryAttempts: 2,

@@ -3,15 +3,18 @@ import { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { DatabaseConfig } from '../config/database.config';
 import { QueryMetricsSubscriber } from '../common/metrics/query-metrics.subscriber';
-import { ENTITIES } from './entities';
 import { ensurePrivateDirectory, ensurePrivateSqliteFiles } from './private-files';
 import { DatabaseLogger } from './typeorm-logger';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
-/** The one source of TypeORM options: the app, the migration CLI and the tests all call it. */
-export function buildDataSourceOptions(config: DatabaseConfig): DataSourceOptions {
+/**
+ * The one source of TypeORM options: the app, the migration CLI and the tests all call it. The
+ * app's entities come from its feature modules; a data source outside the app (the operator CLI)
+ * names the ones it uses.
+ */
+export function buildDataSourceOptions(config: DatabaseConfig, entities: NonNullable<DataSourceOptions['entities']> = []): DataSourceOptions {
   const common = {
-    entities: ENTITIES,
+    entities,
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     namingStrategy: new SnakeNamingStrategy(),

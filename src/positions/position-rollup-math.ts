@@ -1,4 +1,4 @@
-import { SESSION_GAP_MS } from '../reports/session-mark';
+import { SESSION_GAP_MS } from './session-mark';
 
 /**
  * The arithmetic of the position rollups: per (building, device, 15-minute UTC slot), how

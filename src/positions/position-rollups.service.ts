@@ -5,7 +5,7 @@ import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { appConfig, AppConfig } from '../config/app.config';
 import { PreparedQueries } from '../database/prepared-queries';
 import { TransactionRunner } from '../database/transactions';
-import { SESSION_GAP_MS } from '../reports/session-mark';
+import { SESSION_GAP_MS } from './session-mark';
 import { rollupDelta, SlotTotals, TrackPoint } from './position-rollup-math';
 import { Dialect, timestampParameter, valuesList } from './position-sql';
 import { ADVISORY_LOCKS, tryLockXact } from '../database/advisory-locks';

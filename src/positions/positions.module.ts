@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
-import { getDataSourceToken } from '@nestjs/typeorm';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { BuildingsModule } from '../buildings/buildings.module';
 import { PreparedQueries } from '../database/prepared-queries';
 import { SqlDialect } from '../database/sql-dialect';
 import { SqliteStatements } from '../database/sqlite-statements';
 import { TransactionRunner } from '../database/transactions';
+import { PositionRecord } from './position-record.entity';
 import { PositionRollups } from './position-rollups.service';
 import { PositionStore } from './position-store';
 import { PositionsController } from './positions.controller';
@@ -16,7 +17,7 @@ import { SqlitePositionStore } from './sqlite-position-store';
 
 /** Where fixes are kept (the history, each device's newest fix, the rollups) and the live read. */
 @Module({
-  imports: [BuildingsModule],
+  imports: [TypeOrmModule.forFeature([PositionRecord]), BuildingsModule],
   controllers: [PositionsController],
   providers: [
     RealtimePositionsService,

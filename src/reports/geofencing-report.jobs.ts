@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { JobBatch, JobStatistics, ReportDb, ReportJob } from '../database/report-db';
-import { clippedSpan, formatStay, StaySlice, staySlices, toSeconds, VisitSpan } from '../geofencing/analytics/visit-aggregates';
-import { mergeVisits, ReportFence, visitsByFence } from '../geofencing/analytics/visit-rows';
+import { clippedSpan, formatStay, StaySlice, staySlices, toSeconds, VisitSpan } from './analytics/visit-aggregates';
+import { mergeVisits, ReportFence, visitsByFence } from './analytics/visit-rows';
 import { csvLines } from '../common/csv/csv-cells';
 import { ReportPacer, ROWS_PER_BATCH } from './report-batches';
 import { ReportColumn } from './report-envelope';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { staySlices, VisitSpan } from '../geofencing/analytics/visit-aggregates';
+import { staySlices, VisitSpan } from './analytics/visit-aggregates';
 import { mergeByBucket } from './geofencing-reports';
 import { bucketStarts, Grouping, REPORT_GROUPINGS, ReportWindow } from './report-window';
 

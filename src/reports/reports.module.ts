@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BuildingsModule } from '../buildings/buildings.module';
-import { GeofencingAnalyticsModule } from '../geofencing/analytics/analytics.module';
+import { GeofencingAnalyticsModule } from './analytics/analytics.module';
 import { BuildingReports } from './building-reports';
 import { BuildingReportsController } from './building-reports.controller';
 import { GeofencingReports } from './geofencing-reports';

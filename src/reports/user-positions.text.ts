@@ -3,7 +3,7 @@ import { JobBatch, JobStatistics, ReportDb, ReportJob } from '../database/report
 import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { epochMsColumn, timestampParameter } from '../positions/position-sql';
 import { csvCell } from '../common/csv/csv-cells';
-import { nextSessionFix, SessionTrack } from './session-mark';
+import { nextSessionFix, SessionTrack } from '../positions/session-mark';
 
 /*
  * The trajectory report's text, written straight from the rows read. Plain code (no Nest, no

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/auth/permissions';
-import { VisitReader } from '../../src/geofencing/analytics/visit-reader';
+import { VisitReader } from '../../src/reports/analytics/visit-reader';
 import { parseReportWindow } from '../../src/reports/report-window';
 import { addUser, login } from '../support/admin';
 import { asApiKey, createApiKey } from '../support/auth';

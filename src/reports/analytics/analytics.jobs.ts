@@ -1,6 +1,6 @@
 import { JobBatch, JobStatistics, ReportDb, ReportJob } from '../../database/report-db';
-import { ReportPacer } from '../../reports/report-batches';
-import { AnalyticsGrouping, formatReportTime, ReportWindow } from '../../reports/report-window';
+import { ReportPacer } from '../report-batches';
+import { AnalyticsGrouping, formatReportTime, ReportWindow } from '../report-window';
 import { fenceBucketStats, FenceBucketStats, toSeconds, VisitSpan } from './visit-aggregates';
 import { ReportFence, visitsByFence } from './visit-rows';
 

@@ -1,4 +1,4 @@
-import { bucketIndex, ReportWindow } from '../../reports/report-window';
+import { bucketIndex, ReportWindow } from '../report-window';
 
 /** A visit as the evaluator wrote it (its enter and exit events' times), read for a report. */
 export interface VisitSpan {

@@ -7,7 +7,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { ReportQueries } from '../../database/report-queries';
 import { TransactionRunner } from '../../database/transactions';
 import { Dialect } from '../../positions/position-sql';
-import { ReportWindow } from '../../reports/report-window';
+import { ReportWindow } from '../report-window';
 import { VisitSpan } from './visit-aggregates';
 import { mergeVisits, ReportFence, VISITS_PER_PAGE, visitsByFence } from './visit-rows';
 

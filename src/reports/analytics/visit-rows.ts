@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ReportDb } from '../../database/report-db';
 import { Dialect, epochMsColumn, timestampParameter } from '../../positions/position-sql';
-import { ReportWindow } from '../../reports/report-window';
+import { ReportWindow } from '../report-window';
 import { VisitSpan } from './visit-aggregates';
 
 /*

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bucketStarts, Grouping, parseReportWindow, REPORT_GROUPINGS, ReportWindow } from '../../reports/report-window';
+import { bucketStarts, Grouping, parseReportWindow, REPORT_GROUPINGS, ReportWindow } from '../report-window';
 import { clippedSpan, fenceBucketStats, formatStay, percentile, staySlices, VisitSpan } from './visit-aggregates';
 
 const names = { from: 'from', to: 'to', timeZone: 'time_zone' };

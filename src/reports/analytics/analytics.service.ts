@@ -5,7 +5,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { ReportJob } from '../../database/report-db';
 import { ReportQueries, StreamedBatch } from '../../database/report-queries';
-import { ANALYTICS_GROUPINGS, AnalyticsGrouping, bucketStarts, parseGrouping, parseReportWindow } from '../../reports/report-window';
+import { ANALYTICS_GROUPINGS, AnalyticsGrouping, bucketStarts, parseGrouping, parseReportWindow } from '../report-window';
 import { ANALYTICS_JOB, AnalyticsInput, OCCUPANCY_HISTORY_JOB } from './analytics.jobs';
 import { aliased, assertOwnOrganization, idList, singleValue, uuidList } from './visit-query';
 import { VisitReader } from './visit-reader';
