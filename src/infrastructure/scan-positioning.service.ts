@@ -11,7 +11,7 @@ import { MAX_INTEGER_ID } from '../common/http/params';
 import { Optional } from '../common/validation/optional';
 import { IntegerFromString } from '../common/validation/transforms';
 import { BleBeacon } from './ble-beacon.entity';
-import { DEFAULT_ESTIMATOR_OPTIONS, estimatePosition, EstimatorOptions, ScanReading } from './estimator/scan-estimator';
+import { DEFAULT_ESTIMATOR_OPTIONS, EstimateMethod, estimatePosition, EstimatorOptions, ScanReading } from './estimator/scan-estimator';
 import { BSSID, normalizeBssid, UUID_TEXT } from './infrastructure.dto';
 import { beaconKey } from './transmitter-radio';
 import { TransmitterSites } from './transmitter-sites';
@@ -59,7 +59,7 @@ export interface EstimatedFix {
   x: number;
   y: number;
   accuracy: number;
-  method: 'fit' | 'centroid' | 'single';
+  method: EstimateMethod;
   transmitters_used: number;
   used: Array<{ type: 'wifi' | 'ble'; id: number; rssi: number }>;
 }

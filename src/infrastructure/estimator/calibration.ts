@@ -1,0 +1,205 @@
+import { fitPosition, RangedReading } from './position-fit';
+import { addStatistics, emptyStatistics, FloorStatistics, RADIO_PRIOR, RadioPrior, solveModel, SolvedModel, transmitterKey } from './radio-model';
+import { KnownTransmitter, TransmitterKind } from './scan-estimator';
+
+/**
+ * Calibration of a floor's radio model from scans, plain TypeScript.
+ *
+ * Scans at unknown positions (what the server sees) are fitted jointly with their positions:
+ * robust Gauss–Newton on θ = (n, δ) where each scan's position is re-estimated at every step
+ * and eliminated from the normal equations (its Schur complement), so the model does not
+ * inherit the pull of the positions estimated with a wrong one. Scans at known positions
+ * (reference points) need no position: the model is then linear in θ.
+ *
+ * A batch gives a contribution: the quadratic approximation of its evidence about θ at the
+ * batch's own optimum (given everything stored before as the prior), which later batches,
+ * other instances and the reference points add to (radio-model.ts).
+ */
+
+export interface CalibrationReading {
+  /** The transmitter with its registered reference RSSI (no offset applied). */
+  transmitter: KnownTransmitter;
+  rssi: number;
+}
+
+export interface CalibrationScan {
+  /** One reading per transmitter, all of one floor. */
+  readings: CalibrationReading[];
+  /** Where the scan was: known (a reference point) or the live estimate to start from. */
+  x: number;
+  y: number;
+  known: boolean;
+}
+
+export interface CalibrationOptions {
+  prior: RadioPrior;
+  /** Gauss–Newton steps at most. */
+  iterations: number;
+  /** Residuals beyond this many σ weigh less (Huber): a moved beacon or a body in the way. */
+  huber: number;
+}
+
+export const DEFAULT_CALIBRATION_OPTIONS: CalibrationOptions = { prior: RADIO_PRIOR, iterations: 8, huber: 2 };
+
+export interface CalibrationResult {
+  /** What this batch adds to the stored statistics. */
+  contribution: FloorStatistics;
+  /** The model of the stored statistics plus this batch. */
+  model: SolvedModel;
+  /** Positions of the scans under that model (for unknown ones), in scan order. */
+  positions: Array<{ x: number; y: number } | null>;
+}
+
+const LOG10_SCALE = 10 / Math.LN10;
+const MIN_D2 = 0.25;
+
+/**
+ * The evidence of `scans` about the floor's model, given what was stored before (`base`).
+ * Converges in a few steps from the stored model; the contribution is taken at the last one.
+ */
+export function calibrate(scans: readonly CalibrationScan[], base: FloorStatistics, options: CalibrationOptions = DEFAULT_CALIBRATION_OPTIONS): CalibrationResult {
+  let model = solveModel(base, options.prior);
+  const positions: Array<{ x: number; y: number } | null> = scans.map((scan) => ({ x: scan.x, y: scan.y }));
+  let contribution = emptyStatistics();
+  for (let iteration = 0; iteration < options.iterations; iteration += 1) {
+    contribution = evidence(scans, positions, model, options);
+    const next = solveModel(addStatistics(base, contribution), options.prior);
+    const moved = Math.abs(next.exponent - model.exponent) < 1e-3 && maxOffsetChange(model, next) < 0.02;
+    model = next;
+    if (moved) break;
+  }
+  return { contribution, model, positions };
+}
+
+/**
+ * The statistics of scans at known positions (reference points) at a given model, in one
+ * pass: linear in θ, so they add and subtract exactly (leave-one-out takes a point's out).
+ */
+export function knownEvidence(scans: readonly CalibrationScan[], model: SolvedModel, options: CalibrationOptions = DEFAULT_CALIBRATION_OPTIONS): FloorStatistics {
+  const known = scans.filter((scan) => scan.known);
+  return evidence(known, known.map((scan) => ({ x: scan.x, y: scan.y })), model, options);
+}
+
+function maxOffsetChange(a: SolvedModel, b: SolvedModel): number {
+  let max = 0;
+  for (const [key, value] of b.offsets) max = Math.max(max, Math.abs(value - (a.offsets.get(key) ?? 0)));
+  return max;
+}
+
+/**
+ * At `model`: the positions of unknown scans refitted (in place), then the reduced normal
+ * equations of θ in arrow form, as absolute statistics (b = Hθ + g).
+ */
+function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: number; y: number } | null>, model: SolvedModel, options: CalibrationOptions): FloorStatistics {
+  const statistics = emptyStatistics();
+  const n = model.exponent;
+  const k = n * LOG10_SCALE;
+  let gn = 0;
+  const gradients = new Map<string, number>();
+  const ranged: RangedReading[] = [];
+  for (let s = 0; s < scans.length; s += 1) {
+    const scan = scans[s];
+    if (scan.readings.length === 0) continue;
+    let position = positions[s];
+    if (!scan.known) {
+      if (scan.readings.length < 3) continue;
+      ranged.length = 0;
+      for (const reading of scan.readings) {
+        const sigma = model.shadowingDb[reading.transmitter.kind];
+        const offset = model.offsets.get(transmitterKey(reading.transmitter)) ?? 0;
+        ranged.push({ x: reading.transmitter.x, y: reading.transmitter.y, reference: reading.transmitter.referenceRssi + offset, rssi: reading.rssi, weight: 1 / (sigma * sigma) });
+      }
+      const fit = fitPosition(ranged, position ?? { x: scan.x, y: scan.y }, n);
+      position = fit.ok ? { x: fit.x, y: fit.y } : null;
+      positions[s] = position;
+      if (!position) continue;
+    }
+    if (!position) continue;
+    // Per scan: the position block M, its coupling to n (qn) and to each δ (q per reading), and Σ w c r.
+    let m11 = 0;
+    let m12 = 0;
+    let m22 = 0;
+    let qn1 = 0;
+    let qn2 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    const couplings: Array<{ key: string; q1: number; q2: number }> = [];
+    const kinds: Record<TransmitterKind, number> = { ble: 0, wifi: 0 };
+    for (const reading of scan.readings) {
+      const transmitter = reading.transmitter;
+      const key = transmitterKey(transmitter);
+      const sigma = model.shadowingDb[transmitter.kind];
+      const dx = position.x - transmitter.x;
+      const dy = position.y - transmitter.y;
+      const d2 = Math.max(MIN_D2, dx * dx + dy * dy);
+      const logDistance = 5 * Math.log10(d2);
+      const residual = reading.rssi - (transmitter.referenceRssi + (model.offsets.get(key) ?? 0) - n * logDistance);
+      const scaled = Math.abs(residual) / sigma;
+      const weight = (scaled > options.huber ? options.huber / scaled : 1) / (sigma * sigma);
+      kinds[transmitter.kind] += 1;
+      statistics.residuals[transmitter.kind].sum += Math.min(residual * residual, 16 * sigma * sigma);
+      // ∂model/∂n = −L, ∂model/∂δ = 1.
+      statistics.hnn += weight * logDistance * logDistance;
+      gn -= weight * logDistance * residual;
+      const entry = (statistics.transmitters[key] ??= { h: 0, hn: 0, b: 0, readings: 0 });
+      entry.h += weight;
+      entry.hn -= weight * logDistance;
+      entry.readings += 1;
+      gradients.set(key, (gradients.get(key) ?? 0) + weight * residual);
+      if (scan.known) continue;
+      // ∂model/∂position = −k (dx, dy) / d².
+      const c1 = (-k * dx) / d2;
+      const c2 = (-k * dy) / d2;
+      m11 += weight * c1 * c1;
+      m12 += weight * c1 * c2;
+      m22 += weight * c2 * c2;
+      qn1 -= weight * logDistance * c1;
+      qn2 -= weight * logDistance * c2;
+      s1 += weight * c1 * residual;
+      s2 += weight * c2 * residual;
+      couplings.push({ key, q1: weight * c1, q2: weight * c2 });
+    }
+    const count = kinds.ble + kinds.wifi;
+    for (const kind of ['ble', 'wifi'] as const) {
+      // Two degrees of freedom go to the position of an unknown scan, shared by kind.
+      statistics.residuals[kind].dof += kinds[kind] - (scan.known ? 0 : (2 * kinds[kind]) / count);
+    }
+    statistics.scans += 1;
+    if (scan.known) continue;
+    const det = m11 * m22 - m12 * m12;
+    if (!(det > 1e-12)) continue;
+    // M⁻¹ = [[i11, i12], [i12, i22]].
+    const i11 = m22 / det;
+    const i12 = -m12 / det;
+    const i22 = m11 / det;
+    const quad = (a1: number, a2: number, b1: number, b2: number) => a1 * (i11 * b1 + i12 * b2) + a2 * (i12 * b1 + i22 * b2);
+    statistics.hnn -= quad(qn1, qn2, qn1, qn2);
+    gn -= quad(qn1, qn2, s1, s2);
+    for (const { key, q1, q2 } of couplings) {
+      const entry = statistics.transmitters[key];
+      entry.hn -= quad(qn1, qn2, q1, q2);
+      entry.h -= quad(q1, q2, q1, q2);
+      gradients.set(key, gradients.get(key)! - quad(q1, q2, s1, s2));
+    }
+  }
+  // Absolute form: b = Hθ + g.
+  let bn = statistics.hnn * n + gn;
+  for (const [key, entry] of Object.entries(statistics.transmitters)) {
+    const offset = model.offsets.get(key) ?? 0;
+    bn += entry.hn * offset;
+    entry.b = entry.hn * n + entry.h * offset + (gradients.get(key) ?? 0);
+  }
+  statistics.bn = bn;
+  return statistics;
+}
+
+/** The readings of a scan as calibration readings: one per known transmitter of `floorId` (the strongest). */
+export function calibrationReadings(readings: ReadonlyArray<{ transmitter: KnownTransmitter; rssi: number }>, floorId: number): CalibrationReading[] {
+  const strongest = new Map<KnownTransmitter, number>();
+  for (const reading of readings) {
+    if (reading.transmitter.floorId !== floorId) continue;
+    const previous = strongest.get(reading.transmitter);
+    if (previous === undefined || reading.rssi > previous) strongest.set(reading.transmitter, reading.rssi);
+  }
+  return [...strongest].map(([transmitter, rssi]) => ({ transmitter, rssi }));
+}
