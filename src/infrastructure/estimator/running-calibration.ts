@@ -69,17 +69,24 @@ export class CalibrationQueue {
     queue.budget -= 1;
   }
 
-  /** The batches due now (taken out of the queue); `all` takes every non-empty one (shutdown, tests). */
+  /** The batches due now (taken out of the queue); `all` takes every non-empty one (shutdown). */
   due(now: number, all = false): DueBatch[] {
     const batches: DueBatch[] = [];
     for (const [floorId, queue] of this.floors) {
-      const size = queue.scans.length;
-      if (size === 0) continue;
-      const ready = all || size >= this.policy.batchScans || (size >= this.policy.minBatchScans && now - queue.firstAt >= this.policy.maxWaitMs);
-      if (!ready) continue;
-      batches.push({ floorId, scans: queue.scans.splice(0, this.policy.batchScans * 4) });
+      if (all ? queue.scans.length > 0 : this.ready(queue, now)) batches.push({ floorId, scans: queue.scans.splice(0, this.policy.batchScans * 4) });
     }
     return batches;
+  }
+
+  /** Whether some floor's batch is due. */
+  hasDue(now: number): boolean {
+    for (const queue of this.floors.values()) if (this.ready(queue, now)) return true;
+    return false;
+  }
+
+  private ready(queue: FloorQueue, now: number): boolean {
+    const size = queue.scans.length;
+    return size >= this.policy.batchScans || (size >= this.policy.minBatchScans && now - queue.firstAt >= this.policy.maxWaitMs);
   }
 
   /** Scans waiting, over all floors. */
