@@ -6,7 +6,7 @@
  *   refs     reference points every 5 m (3 scans each): the model fitted from them, and k-NN where cross-validation chose it.
  * Seeded, so every run prints the same figures. Run it with `node bench/run.mjs --only=radio`.
  */
-import { calibrate, CalibrationScan } from '../src/infrastructure/estimator/calibration';
+import { calibrate, CalibrationScan, calibrationReadings } from '../src/infrastructure/estimator/calibration';
 import { fitReferences, floorStatistics, quantile, ReferenceFit, ReferenceScan } from '../src/infrastructure/estimator/cross-validation';
 import { calibratedIndex, emptyStatistics, FloorRadio, FloorStatistics, mergeStatistics, solveModel } from '../src/infrastructure/estimator/radio-model';
 import { CalibrationQueue, RUNNING_CALIBRATION } from '../src/infrastructure/estimator/running-calibration';
@@ -84,7 +84,7 @@ function figures(results: Array<{ estimate: Estimate; truth: { floor: number; x:
 /** The server's running self-calibration, fed the calibration scans in arrival order. */
 function selfCalibrate(building: SyntheticBuilding, scans: Array<{ readings: ScanReading[] }>): { index: TransmitterIndex; statistics: Map<number, FloorStatistics> } {
   const base = building.transmitters;
-  const byId = new Map(base.map((transmitter) => [transmitter.id, transmitter]));
+  const byKey = new Map(base.map((transmitter) => [transmitter.key, transmitter]));
   const statistics = new Map<number, FloorStatistics>();
   const queue = new CalibrationQueue();
   let index = new TransmitterIndex(base);
@@ -101,8 +101,9 @@ function selfCalibrate(building: SyntheticBuilding, scans: Array<{ readings: Sca
     if (estimate.ok && estimate.method !== 'single') {
       const stored = statistics.get(estimate.floorId)?.scans ?? 0;
       if (queue.wants(estimate.floorId, stored, now)) {
-        const readings = estimate.used.map((used) => ({ transmitter: byId.get(used.id)!, rssi: used.rssi }));
-        queue.add(estimate.floorId, { readings, x: estimate.x, y: estimate.y, known: false }, now);
+        // As the server does: every reading of the scan on its floor.
+        const readings = calibrationReadings(scan.readings.map((reading) => ({ transmitter: byKey.get(reading.key)!, rssi: reading.rssi })), estimate.floorId);
+        if (readings.length >= 3) queue.add(estimate.floorId, { readings, x: estimate.x, y: estimate.y, known: false }, now);
       }
     }
     const due = queue.due(now);

@@ -8,11 +8,11 @@ import { BuildingsService } from '../buildings/buildings.service';
 import { ApiError } from '../common/errors/api-error';
 import { TransactionRunner } from '../database/transactions';
 import { FloorsService } from '../floors/floors.service';
-import { calibrate, CalibrationScan } from './estimator/calibration';
+import { calibrate, CalibrationScan, calibrationReadings } from './estimator/calibration';
 import { fitReferences, floorStatistics, ReferenceFit, ReferenceScan } from './estimator/cross-validation';
 import { calibratedIndex, emptyStatistics, FloorRadio, FloorStatistics, mergeStatistics, solveModel, SolvedModel, transmitterKey } from './estimator/radio-model';
 import { CalibrationQueue, RUNNING_CALIBRATION } from './estimator/running-calibration';
-import { EstimateMethod, KnownTransmitter, TransmitterIndex } from './estimator/scan-estimator';
+import { DEFAULT_ESTIMATOR_OPTIONS, EstimateMethod, KnownTransmitter, ScanReading, TransmitterIndex } from './estimator/scan-estimator';
 import { RadioModelsRepository } from './radio-models.repository';
 import { readingsOf } from './reference-point-readings';
 import { ReferencePointsRepository } from './reference-points.repository';
@@ -44,13 +44,13 @@ export interface CalibratedSite {
   registered: Map<string, KnownTransmitter>;
 }
 
-/** A fix the running calibration may learn from. */
+/** A fix the running calibration may learn from, with every reading of its scan. */
 export interface LearnableFix {
-  floor_id: number;
+  floorId: number;
   x: number;
   y: number;
   method: EstimateMethod;
-  used: ReadonlyArray<{ type: 'ble' | 'wifi'; id: number; rssi: number }>;
+  readings: readonly ScanReading[];
 }
 
 interface Owner {
@@ -59,6 +59,7 @@ interface Owner {
 }
 
 const MAX_CACHED_BUILDINGS = 500;
+const RSSI_RANGE = DEFAULT_ESTIMATOR_OPTIONS.rssiRange;
 const FLUSH_EVERY_MS = 2_000;
 const MERGE_ATTEMPTS = 5;
 
@@ -127,17 +128,19 @@ export class RadioModelsService implements OnModuleInit, OnModuleDestroy {
     const now = Date.now();
     let added = false;
     for (const fix of fixes) {
-      if (fix.method === 'single' || fix.used.length < 3) continue;
-      const stored = calibrated.floors.get(fix.floor_id)?.running.scans ?? 0;
-      if (!this.queue.wants(fix.floor_id, stored, now)) continue;
-      const readings: CalibrationScan['readings'] = [];
-      for (const used of fix.used) {
-        const transmitter = calibrated.registered.get(`${used.type}:${used.id}`);
-        if (transmitter) readings.push({ transmitter, rssi: used.rssi });
+      if (fix.method === 'single') continue;
+      const stored = calibrated.floors.get(fix.floorId)?.running.scans ?? 0;
+      if (!this.queue.wants(fix.floorId, stored, now)) continue;
+      // Every reading of the floor, not only those the fit used: the nearest by measured strength are biased loud.
+      const heard: Array<{ transmitter: KnownTransmitter; rssi: number }> = [];
+      for (const reading of fix.readings) {
+        const transmitter = site.index.get(reading.key);
+        if (transmitter && transmitter.kind === reading.kind && reading.rssi >= RSSI_RANGE[0] && reading.rssi <= RSSI_RANGE[1]) heard.push({ transmitter, rssi: reading.rssi });
       }
+      const readings = calibrationReadings(heard, fix.floorId);
       if (readings.length < 3) continue;
-      this.queue.add(fix.floor_id, { readings, x: fix.x, y: fix.y, known: false }, now);
-      this.owners.set(fix.floor_id, { organizationId: site.organizationId, buildingId: site.buildingId });
+      this.queue.add(fix.floorId, { readings, x: fix.x, y: fix.y, known: false }, now);
+      this.owners.set(fix.floorId, { organizationId: site.organizationId, buildingId: site.buildingId });
       added = true;
     }
     if (added && this.queue.hasDue(now)) void this.flush(false);

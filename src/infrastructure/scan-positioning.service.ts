@@ -14,7 +14,7 @@ import { BleBeacon } from './ble-beacon.entity';
 import { DEFAULT_ESTIMATOR_OPTIONS, EstimateMethod, estimatePosition, EstimatorOptions, ScanReading } from './estimator/scan-estimator';
 import { BSSID, normalizeBssid, UUID_TEXT } from './infrastructure.dto';
 import { beaconKey } from './transmitter-radio';
-import { CalibratedSite, RadioModelsService } from './radio-models.service';
+import { CalibratedSite, LearnableFix, RadioModelsService } from './radio-models.service';
 import { TransmitterSites } from './transmitter-sites';
 import { WifiAccessPoint } from './wifi-access-point.entity';
 
@@ -163,7 +163,7 @@ export class ScanPositioningService {
     const calibrated = new Map<number, CalibratedSite>();
     await Promise.all([...loaded.values()].map(async (site) => calibrated.set(site.buildingId, await this.radio.calibrated(manager, site))));
     const fixes: EstimatedFix[] = [];
-    const learnable = new Map<number, EstimatedFix[]>();
+    const learnable = new Map<number, LearnableFix[]>();
     for (const item of valid) {
       const buildingId = buildingOf.get(item.index);
       if (buildingId === undefined) continue;
@@ -194,9 +194,10 @@ export class ScanPositioningService {
         used: estimate.used.map((used) => ({ type: used.kind, id: used.id, rssi: used.rssi })),
       };
       fixes.push(fix);
+      const learnt: LearnableFix = { floorId: estimate.floorId, x: estimate.x, y: estimate.y, method: estimate.method, readings: item.readings };
       const list = learnable.get(buildingId);
-      if (list) list.push(fix);
-      else learnable.set(buildingId, [fix]);
+      if (list) list.push(learnt);
+      else learnable.set(buildingId, [learnt]);
     }
     for (const [buildingId, list] of learnable) this.radio.learn(loaded.get(buildingId)!, calibrated.get(buildingId)!, list);
     rejected.sort((a, b) => a.index - b.index);

@@ -62,13 +62,86 @@ export function calibrate(scans: readonly CalibrationScan[], base: FloorStatisti
   const positions: Array<{ x: number; y: number } | null> = scans.map((scan) => ({ x: scan.x, y: scan.y }));
   let contribution = emptyStatistics();
   for (let iteration = 0; iteration < options.iterations; iteration += 1) {
-    contribution = evidence(scans, positions, model, options);
-    const next = solveModel(addStatistics(base, contribution), options.prior);
-    const moved = Math.abs(next.exponent - model.exponent) < 1e-3 && maxOffsetChange(model, next) < 0.02;
+    const couplings = new Map<string, number>();
+    contribution = evidence(scans, positions, model, options, couplings);
+    const next = denseStep(addStatistics(base, contribution), couplings, model, options.prior);
+    const settled = Math.abs(next.exponent - model.exponent) < 1e-3 && maxOffsetChange(model, next) < 0.02;
     model = next;
-    if (moved) break;
+    if (settled) break;
   }
   return { contribution, model, positions };
+}
+
+/**
+ * One Gauss–Newton step with every coupling of the batch (the offsets of transmitters heard
+ * together, through the eliminated positions), solved densely: the arrow form alone converges
+ * slowly along the direction where the exponent and a common offset trade off. The couplings'
+ * own term of b is Cθ at the current model, so the step is exact for the quadratic.
+ */
+function denseStep(statistics: FloorStatistics, couplings: ReadonlyMap<string, number>, current: SolvedModel, prior: RadioPrior): SolvedModel {
+  const keys = Object.keys(statistics.transmitters);
+  const size = keys.length + 1;
+  if (couplings.size === 0 || size > MAX_DENSE) return solveModel(statistics, prior);
+  const slot = new Map(keys.map((key, i) => [key, i + 1]));
+  const offsetInformation = 1 / (prior.offsetSd * prior.offsetSd);
+  const exponentInformation = 1 / (prior.exponentSd * prior.exponentSd);
+  const h = new Float64Array(size * size);
+  const b = new Float64Array(size);
+  h[0] = statistics.hnn + exponentInformation;
+  b[0] = statistics.bn + exponentInformation * prior.exponent;
+  keys.forEach((key, i) => {
+    const entry = statistics.transmitters[key];
+    h[(i + 1) * size + (i + 1)] = entry.h + offsetInformation;
+    h[i + 1] = h[(i + 1) * size] = entry.hn;
+    b[i + 1] = entry.b;
+  });
+  for (const [pair, value] of couplings) {
+    const [left, right] = pair.split('|');
+    const i = slot.get(left)!;
+    const j = slot.get(right)!;
+    h[i * size + j] += value;
+    h[j * size + i] += value;
+    // b = Hθ + g: the couplings' share of Hθ at the current model.
+    b[i] += value * (current.offsets.get(right) ?? 0);
+    b[j] += value * (current.offsets.get(left) ?? 0);
+  }
+  const theta = choleskySolve(h, b, size);
+  if (!theta || !(theta[0] >= prior.exponentBounds[0] && theta[0] <= prior.exponentBounds[1])) return solveModel(statistics, prior);
+  const solved = solveModel(statistics, prior);
+  const offsets = new Map<string, number>();
+  keys.forEach((key, i) => offsets.set(key, Math.max(-prior.offsetBound, Math.min(prior.offsetBound, theta[i + 1]))));
+  return { exponent: theta[0], offsets, shadowingDb: solved.shadowingDb };
+}
+
+/** Transmitters of a floor beyond which a batch is solved in arrow form only (the dense solve is cubic). */
+const MAX_DENSE = 400;
+
+/** Solves Hx = b for a symmetric positive definite H (row-major, size × size); null when it is not. */
+function choleskySolve(h: Float64Array, b: Float64Array, size: number): Float64Array | null {
+  const l = new Float64Array(size * size);
+  for (let i = 0; i < size; i += 1) {
+    for (let j = 0; j <= i; j += 1) {
+      let sum = h[i * size + j];
+      for (let k = 0; k < j; k += 1) sum -= l[i * size + k] * l[j * size + k];
+      if (i === j) {
+        if (!(sum > 1e-12)) return null;
+        l[i * size + i] = Math.sqrt(sum);
+      } else l[i * size + j] = sum / l[j * size + j];
+    }
+  }
+  const y = new Float64Array(size);
+  for (let i = 0; i < size; i += 1) {
+    let sum = b[i];
+    for (let k = 0; k < i; k += 1) sum -= l[i * size + k] * y[k];
+    y[i] = sum / l[i * size + i];
+  }
+  const x = new Float64Array(size);
+  for (let i = size - 1; i >= 0; i -= 1) {
+    let sum = y[i];
+    for (let k = i + 1; k < size; k += 1) sum -= l[k * size + i] * x[k];
+    x[i] = sum / l[i * size + i];
+  }
+  return x;
 }
 
 /**
@@ -90,7 +163,7 @@ function maxOffsetChange(a: SolvedModel, b: SolvedModel): number {
  * At `model`: the positions of unknown scans refitted (in place), then the reduced normal
  * equations of θ in arrow form, as absolute statistics (b = Hθ + g).
  */
-function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: number; y: number } | null>, model: SolvedModel, options: CalibrationOptions): FloorStatistics {
+function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: number; y: number } | null>, model: SolvedModel, options: CalibrationOptions, couplings?: Map<string, number>): FloorStatistics {
   const statistics = emptyStatistics();
   const n = model.exponent;
   const k = n * LOG10_SCALE;
@@ -123,7 +196,7 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
     let qn2 = 0;
     let s1 = 0;
     let s2 = 0;
-    const couplings: Array<{ key: string; q1: number; q2: number }> = [];
+    const coupled: Array<{ key: string; q1: number; q2: number }> = [];
     const kinds: Record<TransmitterKind, number> = { ble: 0, wifi: 0 };
     for (const reading of scan.readings) {
       const transmitter = reading.transmitter;
@@ -157,7 +230,7 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       qn2 -= weight * logDistance * c2;
       s1 += weight * c1 * residual;
       s2 += weight * c2 * residual;
-      couplings.push({ key, q1: weight * c1, q2: weight * c2 });
+      coupled.push({ key, q1: weight * c1, q2: weight * c2 });
     }
     const count = kinds.ble + kinds.wifi;
     for (const kind of ['ble', 'wifi'] as const) {
@@ -175,11 +248,20 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
     const quad = (a1: number, a2: number, b1: number, b2: number) => a1 * (i11 * b1 + i12 * b2) + a2 * (i12 * b1 + i22 * b2);
     statistics.hnn -= quad(qn1, qn2, qn1, qn2);
     gn -= quad(qn1, qn2, s1, s2);
-    for (const { key, q1, q2 } of couplings) {
+    for (const { key, q1, q2 } of coupled) {
       const entry = statistics.transmitters[key];
       entry.hn -= quad(qn1, qn2, q1, q2);
       entry.h -= quad(q1, q2, q1, q2);
       gradients.set(key, gradients.get(key)! - quad(q1, q2, s1, s2));
+    }
+    if (couplings) {
+      // The offsets of transmitters heard together trade off through the scan's position.
+      for (let a = 0; a < coupled.length; a += 1) {
+        for (let b = a + 1; b < coupled.length; b += 1) {
+          const pair = coupled[a].key < coupled[b].key ? `${coupled[a].key}|${coupled[b].key}` : `${coupled[b].key}|${coupled[a].key}`;
+          couplings.set(pair, (couplings.get(pair) ?? 0) - quad(coupled[a].q1, coupled[a].q2, coupled[b].q1, coupled[b].q2));
+        }
+      }
     }
   }
   // Absolute form: b = Hθ + g.
