@@ -93,13 +93,6 @@ export function fitReferences(
   let estimation: FloorEstimation = { method: 'model', accuracyScale };
   if (fingerprints.size >= MIN_FINGERPRINT_POINTS) {
     const samples = references.map((scan) => ({ x: scan.x, y: scan.y, readings: vectorOf(scan.readings) }));
-    // Without the held-out scan only (the rest of its point kept): a live scan this close to a reference point.
-    const withoutScan = new Map<number, FingerprintIndex>();
-    for (const point of heldOut) {
-      const members = groups.get(point)!;
-      if (members.length < 2) continue;
-      for (const member of members) withoutScan.set(member, new FingerprintIndex(samples.filter((_sample, index) => index !== member)));
-    }
     let best: { k: number; runs: FingerprintRun[]; median: number } | null = null;
     for (const k of NEIGHBOURS) {
       const runs: FingerprintRun[] = [];
@@ -108,7 +101,9 @@ export function fitReferences(
           const scan = references[member];
           const far = fingerprints.locate(samples[member].readings, k, point);
           if (!far) continue;
-          const near = withoutScan.get(member)?.locate(samples[member].readings, k) ?? far;
+          // Without the held-out scan only (the rest of its point kept): a live scan this close to a reference point.
+          const rest = fingerprints.without(point, samples[member].readings);
+          const near = (rest && fingerprints.locate(samples[member].readings, k, point, rest)) ?? far;
           runs.push({ far: { error: Math.hypot(far.x - scan.x, far.y - scan.y), spread: Math.max(0.1, far.spread) }, near: { error: Math.hypot(near.x - scan.x, near.y - scan.y), spread: Math.max(0.1, near.spread) } });
         }
       }

@@ -12,11 +12,13 @@ export interface FingerprintSample {
   readings: ReadonlyMap<string, number>;
 }
 
-interface Fingerprint {
+export interface Fingerprint {
   x: number;
   y: number;
   /** Mean RSSI per transmitter heard in any of the point's scans. */
   mean: Map<string, number>;
+  /** Sum and count per transmitter, for the point less one of its scans. */
+  sums: Map<string, [number, number]>;
   /** The weakest mean: a transmitter the point never heard was at most this loud there. */
   weakest: number;
   /** How many scans the point rests on. */
@@ -64,7 +66,7 @@ export class FingerprintIndex {
         mean.set(transmitter, value);
         weakest = Math.min(weakest, value);
       }
-      return { x: group.x, y: group.y, mean, weakest, scans: group.scans };
+      return { x: group.x, y: group.y, mean, sums: group.sums, weakest, scans: group.scans };
     });
   }
 
@@ -84,17 +86,40 @@ export class FingerprintIndex {
   }
 
   /**
-   * The weighted mean of the `k` points nearest in signal space (weights 1/D²), `excluded` left
-   * out (leave-one-out). Null with no point to compare.
+   * Point `index` as if `sample` (one of its scans) had not been taken: for leave-one-scan-out.
+   * Null when it was the point's only scan.
    */
-  locate(readings: ReadonlyMap<string, number>, k: number, excluded = -1): FingerprintFix | null {
+  without(index: number, sample: ReadonlyMap<string, number>): Fingerprint | null {
+    const point = this.points[index];
+    if (point.scans < 2) return null;
+    const mean = new Map<string, number>();
+    const sums = new Map<string, [number, number]>();
+    let weakest = 0;
+    for (const [transmitter, [sum, count]] of point.sums) {
+      const own = sample.get(transmitter);
+      const rest: [number, number] = own === undefined ? [sum, count] : [sum - own, count - 1];
+      if (rest[1] === 0) continue;
+      sums.set(transmitter, rest);
+      const value = rest[0] / rest[1];
+      mean.set(transmitter, value);
+      weakest = Math.min(weakest, value);
+    }
+    return { x: point.x, y: point.y, mean, sums, weakest, scans: point.scans - 1 };
+  }
+
+  /**
+   * The weighted mean of the `k` points nearest in signal space (weights 1/D²), `excluded` left
+   * out (leave-one-out) or replaced by `replacement`. Null with no point to compare.
+   */
+  locate(readings: ReadonlyMap<string, number>, k: number, excluded = -1, replacement: Fingerprint | null = null): FingerprintFix | null {
     if (readings.size === 0) return null;
     let scanWeakest = 0;
     for (const rssi of readings.values()) scanWeakest = Math.min(scanWeakest, rssi);
     const best: Array<{ index: number; distance: number }> = [];
+    const pointAt = (index: number) => (index === excluded && replacement ? replacement : this.points[index]);
     for (let index = 0; index < this.points.length; index += 1) {
-      if (index === excluded) continue;
-      const distance = signalDistance(readings, scanWeakest, this.points[index]);
+      if (index === excluded && !replacement) continue;
+      const distance = signalDistance(readings, scanWeakest, pointAt(index));
       if (best.length < k || distance < best[best.length - 1].distance) {
         best.push({ index, distance });
         best.sort((a, b) => a.distance - b.distance);
@@ -108,14 +133,14 @@ export class FingerprintIndex {
     const weights = best.map((item) => 1 / (item.distance * item.distance + 0.25));
     best.forEach((item, i) => {
       sum += weights[i];
-      x += weights[i] * this.points[item.index].x;
-      y += weights[i] * this.points[item.index].y;
+      x += weights[i] * pointAt(item.index).x;
+      y += weights[i] * pointAt(item.index).y;
     });
     x /= sum;
     y /= sum;
     let spread = 0;
     best.forEach((item, i) => {
-      const point = this.points[item.index];
+      const point = pointAt(item.index);
       spread += weights[i] * ((point.x - x) ** 2 + (point.y - y) ** 2);
     });
     return { x, y, spread: Math.sqrt(spread / sum), nearestDb: best[0].distance };
