@@ -8,7 +8,7 @@ import { BuildingsService } from '../buildings/buildings.service';
 import { ApiError } from '../common/errors/api-error';
 import { TransactionRunner } from '../database/transactions';
 import { FloorsService } from '../floors/floors.service';
-import { calibrate, CalibrationScan, calibrationReadings } from './estimator/calibration';
+import { BatchCalibration, CalibrationScan, calibrationReadings } from './estimator/calibration';
 import { fitReferences, floorStatistics, ReferenceFit, ReferenceScan } from './estimator/cross-validation';
 import { calibratedIndex, emptyStatistics, FloorRadio, FloorStatistics, mergeStatistics, solveModel, SolvedModel, transmitterKey } from './estimator/radio-model';
 import { CalibrationQueue, RUNNING_CALIBRATION } from './estimator/running-calibration';
@@ -192,7 +192,10 @@ export class RadioModelsService implements OnModuleInit, OnModuleDestroy {
     const owner = this.owners.get(floorId);
     if (!owner) return;
     const base = this.sites.get(owner.buildingId)?.floors.get(floorId)?.running ?? emptyStatistics();
-    const { contribution } = calibrate(scans, base);
+    // A step at a time: a batch of 250 scans costs tens of milliseconds; requests go on in between.
+    const job = new BatchCalibration(scans, base);
+    while (!job.step()) await nextTurn();
+    const { contribution } = job.result();
     try {
       for (let attempt = 0; attempt < MERGE_ATTEMPTS; attempt += 1) {
         const merged = await this.transactions.run(async (manager) => {

@@ -58,18 +58,57 @@ const MIN_D2 = 0.25;
  * Converges in a few steps from the stored model; the contribution is taken at the last one.
  */
 export function calibrate(scans: readonly CalibrationScan[], base: FloorStatistics, options: CalibrationOptions = DEFAULT_CALIBRATION_OPTIONS): CalibrationResult {
-  let model = solveModel(base, options.prior);
-  const positions: Array<{ x: number; y: number } | null> = scans.map((scan) => ({ x: scan.x, y: scan.y }));
-  let contribution = emptyStatistics();
-  for (let iteration = 0; iteration < options.iterations; iteration += 1) {
-    const couplings = new Map<string, number>();
-    contribution = evidence(scans, positions, model, options, couplings);
-    const next = denseStep(addStatistics(base, contribution), couplings, model, options.prior);
-    const settled = Math.abs(next.exponent - model.exponent) < 1e-3 && maxOffsetChange(model, next) < 0.02;
-    model = next;
-    if (settled) break;
+  const job = new BatchCalibration(scans, base, options);
+  while (!job.step());
+  return job.result();
+}
+
+/** `calibrate` one Gauss–Newton step at a time, so a server can yield between steps. */
+export class BatchCalibration {
+  private model: SolvedModel;
+  private readonly positions: Array<{ x: number; y: number } | null>;
+  private contribution = emptyStatistics();
+  private iteration = 0;
+  private done = false;
+  /** Slot of each transmitter in the dense couplings (1-based: 0 is the exponent). */
+  private readonly slots = new Map<string, number>();
+
+  constructor(
+    private readonly scans: readonly CalibrationScan[],
+    private readonly base: FloorStatistics,
+    private readonly options: CalibrationOptions = DEFAULT_CALIBRATION_OPTIONS,
+  ) {
+    this.model = solveModel(base, options.prior);
+    this.positions = scans.map((scan) => ({ x: scan.x, y: scan.y }));
+    for (const key of Object.keys(base.transmitters)) this.slots.set(key, this.slots.size + 1);
+    for (const scan of scans) for (const reading of scan.readings) if (!this.slots.has(transmitterKey(reading.transmitter))) this.slots.set(transmitterKey(reading.transmitter), this.slots.size + 1);
   }
-  return { contribution, model, positions };
+
+  /** One step; true when converged or out of steps. */
+  step(): boolean {
+    if (this.done) return true;
+    const size = this.slots.size + 1;
+    const couplings = size <= MAX_DENSE ? new Float64Array(size * size) : undefined;
+    this.contribution = evidence(this.scans, this.positions, this.model, this.options, couplings && { matrix: couplings, size, slots: this.slots });
+    const total = addStatistics(this.base, this.contribution);
+    const next = couplings ? denseStep(total, { matrix: couplings, size, slots: this.slots }, this.model, this.options.prior) : solveModel(total, this.options.prior);
+    const settled = Math.abs(next.exponent - this.model.exponent) < 1e-3 && maxOffsetChange(this.model, next) < 0.02;
+    this.model = next;
+    this.iteration += 1;
+    this.done = settled || this.iteration >= this.options.iterations;
+    return this.done;
+  }
+
+  result(): CalibrationResult {
+    return { contribution: this.contribution, model: this.model, positions: this.positions };
+  }
+}
+
+/** The offsets' couplings of a batch through its scans' positions: a dense symmetric matrix over slots. */
+interface Couplings {
+  matrix: Float64Array;
+  size: number;
+  slots: ReadonlyMap<string, number>;
 }
 
 /**
@@ -78,39 +117,36 @@ export function calibrate(scans: readonly CalibrationScan[], base: FloorStatisti
  * slowly along the direction where the exponent and a common offset trade off. The couplings'
  * own term of b is Cθ at the current model, so the step is exact for the quadratic.
  */
-function denseStep(statistics: FloorStatistics, couplings: ReadonlyMap<string, number>, current: SolvedModel, prior: RadioPrior): SolvedModel {
-  const keys = Object.keys(statistics.transmitters);
-  const size = keys.length + 1;
-  if (couplings.size === 0 || size > MAX_DENSE) return solveModel(statistics, prior);
-  const slot = new Map(keys.map((key, i) => [key, i + 1]));
+function denseStep(statistics: FloorStatistics, couplings: Couplings, current: SolvedModel, prior: RadioPrior): SolvedModel {
+  const { size, slots } = couplings;
   const offsetInformation = 1 / (prior.offsetSd * prior.offsetSd);
   const exponentInformation = 1 / (prior.exponentSd * prior.exponentSd);
-  const h = new Float64Array(size * size);
+  const h = Float64Array.from(couplings.matrix);
   const b = new Float64Array(size);
+  // b = Hθ + g: the couplings' share of Hθ at the current model.
+  const theta = new Float64Array(size);
+  for (const [key, slot] of slots) theta[slot] = current.offsets.get(key) ?? 0;
+  for (let i = 1; i < size; i += 1) {
+    let sum = 0;
+    for (let j = 1; j < size; j += 1) sum += couplings.matrix[i * size + j] * theta[j];
+    b[i] = sum;
+  }
   h[0] = statistics.hnn + exponentInformation;
   b[0] = statistics.bn + exponentInformation * prior.exponent;
-  keys.forEach((key, i) => {
-    const entry = statistics.transmitters[key];
-    h[(i + 1) * size + (i + 1)] = entry.h + offsetInformation;
-    h[i + 1] = h[(i + 1) * size] = entry.hn;
-    b[i + 1] = entry.b;
-  });
-  for (const [pair, value] of couplings) {
-    const [left, right] = pair.split('|');
-    const i = slot.get(left)!;
-    const j = slot.get(right)!;
-    h[i * size + j] += value;
-    h[j * size + i] += value;
-    // b = Hθ + g: the couplings' share of Hθ at the current model.
-    b[i] += value * (current.offsets.get(right) ?? 0);
-    b[j] += value * (current.offsets.get(left) ?? 0);
+  for (let i = 1; i < size; i += 1) h[i * size + i] += offsetInformation;
+  for (const [key, entry] of Object.entries(statistics.transmitters)) {
+    const slot = slots.get(key);
+    if (slot === undefined) return solveModel(statistics, prior);
+    h[slot * size + slot] += entry.h;
+    h[slot] += entry.hn;
+    h[slot * size] += entry.hn;
+    b[slot] += entry.b;
   }
-  const theta = choleskySolve(h, b, size);
-  if (!theta || !(theta[0] >= prior.exponentBounds[0] && theta[0] <= prior.exponentBounds[1])) return solveModel(statistics, prior);
-  const solved = solveModel(statistics, prior);
+  const solution = choleskySolve(h, b, size);
+  if (!solution || !(solution[0] >= prior.exponentBounds[0] && solution[0] <= prior.exponentBounds[1])) return solveModel(statistics, prior);
   const offsets = new Map<string, number>();
-  keys.forEach((key, i) => offsets.set(key, Math.max(-prior.offsetBound, Math.min(prior.offsetBound, theta[i + 1]))));
-  return { exponent: theta[0], offsets, shadowingDb: solved.shadowingDb };
+  for (const [key, slot] of slots) if (statistics.transmitters[key]) offsets.set(key, Math.max(-prior.offsetBound, Math.min(prior.offsetBound, solution[slot])));
+  return { exponent: solution[0], offsets, shadowingDb: solveModel(statistics, prior).shadowingDb };
 }
 
 /** Transmitters of a floor beyond which a batch is solved in arrow form only (the dense solve is cubic). */
@@ -163,7 +199,7 @@ function maxOffsetChange(a: SolvedModel, b: SolvedModel): number {
  * At `model`: the positions of unknown scans refitted (in place), then the reduced normal
  * equations of θ in arrow form, as absolute statistics (b = Hθ + g).
  */
-function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: number; y: number } | null>, model: SolvedModel, options: CalibrationOptions, couplings?: Map<string, number>): FloorStatistics {
+function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: number; y: number } | null>, model: SolvedModel, options: CalibrationOptions, couplings?: Couplings): FloorStatistics {
   const statistics = emptyStatistics();
   const n = model.exponent;
   const k = n * LOG10_SCALE;
@@ -256,10 +292,16 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
     }
     if (couplings) {
       // The offsets of transmitters heard together trade off through the scan's position.
+      const { matrix, size, slots } = couplings;
       for (let a = 0; a < coupled.length; a += 1) {
+        const i = slots.get(coupled[a].key)!;
+        const a1 = i11 * coupled[a].q1 + i12 * coupled[a].q2;
+        const a2 = i12 * coupled[a].q1 + i22 * coupled[a].q2;
         for (let b = a + 1; b < coupled.length; b += 1) {
-          const pair = coupled[a].key < coupled[b].key ? `${coupled[a].key}|${coupled[b].key}` : `${coupled[b].key}|${coupled[a].key}`;
-          couplings.set(pair, (couplings.get(pair) ?? 0) - quad(coupled[a].q1, coupled[a].q2, coupled[b].q1, coupled[b].q2));
+          const j = slots.get(coupled[b].key)!;
+          const value = a1 * coupled[b].q1 + a2 * coupled[b].q2;
+          matrix[i * size + j] -= value;
+          matrix[j * size + i] -= value;
         }
       }
     }
