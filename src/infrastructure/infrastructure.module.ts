@@ -10,7 +10,8 @@ import { ScansService } from './scans.service';
 import { TransmitterSites } from './transmitter-sites';
 import { RadioModelsRepository } from './radio-models.repository';
 import { RadioModelsService } from './radio-models.service';
-import { RadioModelController, ReferencePointsController } from './reference-points.controller';
+import { RadioModelController } from './radio-model.controller';
+import { ReferencePointsController } from './reference-points.controller';
 import { ReferencePointsRepository } from './reference-points.repository';
 import { ReferencePointsService } from './reference-points.service';
 

@@ -12,8 +12,7 @@ import { isCsvContentType, prefersCsv } from '../common/http/csv-body';
 import { IdParam } from '../common/http/params';
 import { DocumentedCreate, DocumentedDelete, DocumentedRead, DocumentedUpdate } from '../common/http/route-docs';
 import { Versioned } from '../common/http/versioned';
-import { RadioModelsService } from './radio-models.service';
-import { BuildingFloorQuery, RadioModelResponseDto, ReferencePointInputDto, ReferencePointResponseDto, UpdateReferencePointDto } from './reference-points.dto';
+import { BuildingFloorQuery, ReferencePointInputDto, ReferencePointResponseDto, UpdateReferencePointDto } from './reference-points.dto';
 import { ReferencePointsService } from './reference-points.service';
 
 /** A survey of a few hundred points, three scans each of 30 readings, as CSV: about 2 MB. */
@@ -79,20 +78,5 @@ export class ReferencePointsController {
   @DocumentedDelete('Remove a reference point')
   remove(@CurrentPrincipal() principal: Principal, @IdParam('id') id: number): Promise<void> {
     return this.points.remove(principal, id);
-  }
-}
-
-@ApiTags('Infrastructure')
-@Controller('infrastructure')
-export class RadioModelController {
-  constructor(private readonly radio: RadioModelsService) {}
-
-  @Get('radio_model')
-  @Access(AccessScope.CartographyRead)
-  @ApiOperation({ summary: 'The radio model positions from scans use on each floor of a building: exponent, shadowing, per-transmitter offsets, what it rests on, the method' })
-  @ApiOkResponse({ type: RadioModelResponseDto })
-  @ApiNotFoundResponse({ type: ErrorResponseDto })
-  describe(@CurrentPrincipal() principal: Principal, @Query() query: BuildingFloorQuery): Promise<RadioModelResponseDto> {
-    return this.radio.describe(principal, query);
   }
 }
