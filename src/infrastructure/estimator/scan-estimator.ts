@@ -144,8 +144,8 @@ interface Heard extends RangedReading {
   range: number;
 }
 
-/** 68 % radius of a 2-D Gaussian from the square root of its covariance trace: 1.07 is exact when circular (conservative otherwise); the rest is a margin for the model's nonlinearity at high noise. */
-const RADIUS_68_FACTOR = 1.12;
+/** 68 % radius of a 2-D Gaussian from the square root of its covariance trace: 1.07 is exact when circular (conservative otherwise); the rest is a margin for the model's nonlinearity at high noise and long ranges. */
+const RADIUS_68_FACTOR = 1.2;
 const OUTSIDE_HULL_FACTOR = 1.5;
 
 export function estimatePosition(readings: readonly ScanReading[], index: TransmitterIndex, options: EstimatorOptions = DEFAULT_ESTIMATOR_OPTIONS): Estimate {
