@@ -17,6 +17,8 @@
 //                                         timed (15), then ingest at 5,000 fixes/s with reports running beside it (16).
 //                                         --fixes= and --visits= scale the seed (e.g. --fixes=200000 for a quick look)
 //   npm run bench -- --scenarios=17 --delivery-rate=5000   event delivery: ingest answer -> SSE client / webhook receiver, webhook throughput
+//   node bench/run.mjs --only=radio       issue 31's radio model accuracy alone (scenario 18: offline, seeded, no server);
+//                                         --radio-seeds=1,2 --radio-worlds=iid,static pass through to bench/radio.mjs
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +28,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seedReports, TRACKED_DEVICE } from './reports-seed.mjs';
 
-const DEFAULT_SCENARIOS = '1,2,3,4,5,6,7,8,11,12,13,14';
+const DEFAULT_SCENARIOS = '1,2,3,4,5,6,7,8,11,12,13,14,18';
 /** Scenario 13: 200 beacons on a 10 m grid over 200 × 100 m of the first floor. */
 const SCAN_UUID = 'f7826da6-4fa2-4e98-8024-bc5b71e0893e';
 const SCAN_BEACONS = Array.from({ length: 200 }, (_, i) => ({ minor: i + 1, x: 5 + (i % 20) * 10, y: 5 + Math.floor(i / 20) * 10 }));
@@ -44,14 +46,18 @@ function parseOptions(argv) {
     }),
   );
   const quick = values.quick === 'true';
+  // `--only=radio`: scenario 18 alone, which needs no server.
+  if (values.only !== undefined && values.only !== 'radio') throw new Error(`Unknown --only=${values.only} (radio is the one known)`);
   return {
     quick,
+    only: values.only,
+    radioArguments: [values['radio-seeds'] && `--seeds=${values['radio-seeds']}`, values['radio-worlds'] && `--worlds=${values['radio-worlds']}`].filter(Boolean),
     duration: Number(values.duration ?? (quick ? 3 : 10)),
     connections: Number(values.connections ?? 50),
     geofences: Number(values.geofences ?? (quick ? 2000 : 10000)),
     floors: 10,
     loginConnections: Number(values['login-connections'] ?? 8),
-    scenarios: (values.scenarios ?? DEFAULT_SCENARIOS).split(',').map(Number),
+    scenarios: (values.only === 'radio' ? '18' : (values.scenarios ?? DEFAULT_SCENARIOS)).split(',').map(Number),
     /** Simulated devices of the positions scenarios (11, 12). */
     devices: Number(values.devices ?? 1000),
     /**
@@ -456,6 +462,10 @@ function scenarioSpecs(base, seeded) {
       title: 'POST /realtime/positions at 5,000 fixes/s while reports run beside it',
       measure: () => measureIngestBesideReports(base, seeded),
     },
+    18: {
+      title: 'Radio model accuracy on a synthetic building (issue 31; offline, seeded)',
+      measure: () => radioScenario(),
+    },
     6: {
       title: 'POST /auth/access_tokens (Basic, argon2id) beside scenario 1',
       runs: [
@@ -644,6 +654,29 @@ async function deliveryScenario(base, seeded) {
   if (code !== 0) throw new Error(`bench/delivery.mjs exited ${code}`);
   return JSON.parse(output.trim().split('\n').pop());
 }
+/**
+ * Scenario 18 (issue 31): bench/radio.mjs in a process of its own: old estimator, self-calibrated,
+ * oracle and reference points, per condition; its table is printed as it runs, its figures kept.
+ */
+async function radioScenario() {
+  const child = track(spawn(process.execPath, [join(root, 'bench/radio.mjs'), ...options.radioArguments], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  let output = '';
+  let printed = 0;
+  const printLines = (all) => {
+    const end = all ? output.length : output.lastIndexOf('\n') + 1;
+    for (const line of output.slice(printed, end).split('\n')) if (line && !line.startsWith('{"rows"')) console.log(line);
+    printed = Math.max(printed, end);
+  };
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+    printLines(false);
+  });
+  const code = await new Promise((done) => child.once('exit', done));
+  printLines(true);
+  if (code !== 0) throw new Error(`bench/radio.mjs exited ${code}`);
+  return JSON.parse(output.trim().split('\n').pop());
+}
+
 const ms = (value) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
@@ -666,7 +699,19 @@ function printTable(rows) {
   for (const line of lines) console.log(format(line));
 }
 
+/** `--only=radio`: the offline scenario without a server, its figures written beside the others'. */
+async function radioOnly() {
+  console.log(`Cartograph benchmark: scenario 18 only, ${cpus().length} cores, node ${process.version}`);
+  const result = await radioScenario();
+  const file = join(root, 'bench/results', `${new Date().toISOString().slice(0, 10)}-radio.json`);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), cores: cpus().length, node: process.version, radio: result }, null, 2)}\n`);
+  console.log(`\nWritten to ${file}`);
+  rmSync(work, { recursive: true, force: true });
+}
+
 async function main() {
+  if (options.only === 'radio') return radioOnly();
   const database = await prepareDatabase();
   console.log(`Cartograph benchmark: ${database.kind}, ${cpus().length} cores, node ${process.version}, ${options.duration} s per scenario, ${options.connections} connections, load by ${options.load}`);
   const { server, base } = await startServer(database);

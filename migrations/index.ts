@@ -16,6 +16,7 @@ import { InfrastructureRevisions1763940000000 } from './1763940000000-Infrastruc
 import { PositionRollups1763960000000 } from './1763960000000-PositionRollups';
 import { StreamLeases1763975000000 } from './1763975000000-StreamLeases';
 import { WorkerHeartbeats1763985000000 } from './1763985000000-WorkerHeartbeats';
+import { RadioModels1763991000000 } from './1763991000000-RadioModels';
 import { DeviceIndexesThatStay1764000000000 } from './1764000000000-DeviceIndexesThatStay';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
@@ -38,5 +39,6 @@ export const MIGRATIONS = [
   PositionRollups1763960000000,
   StreamLeases1763975000000,
   WorkerHeartbeats1763985000000,
+  RadioModels1763991000000,
   DeviceIndexesThatStay1764000000000,
 ];

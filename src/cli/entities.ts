@@ -10,6 +10,8 @@ import { GeofencingSettings } from '../geofencing/rules/geofencing-settings.enti
 import { Image } from '../images/image.entity';
 import { BleBeacon } from '../infrastructure/ble-beacon.entity';
 import { WifiAccessPoint } from '../infrastructure/wifi-access-point.entity';
+import { ReferencePoint } from '../infrastructure/reference-point.entity';
+import { RadioModelRecord } from '../infrastructure/radio-model.entity';
 import { PathGraph } from '../paths/path-graph.entity';
 import { PoiCategory } from '../poi-categories/poi-category.entity';
 import { Poi } from '../pois/poi.entity';
@@ -50,6 +52,8 @@ export const ENTITIES = [
   WebhookDeliveryAttempt,
   WifiAccessPoint,
   BleBeacon,
+  ReferencePoint,
+  RadioModelRecord,
   Device,
   PositionRecord,
 ];

@@ -11,11 +11,19 @@ import { ScansController } from './scans.controller';
 import { ScansService } from './scans.service';
 import { TransmitterSites } from './transmitter-sites';
 import { WifiAccessPoint } from './wifi-access-point.entity';
+import { RadioModelRecord } from './radio-model.entity';
+import { RadioModelsRepository } from './radio-models.repository';
+import { RadioModelsService } from './radio-models.service';
+import { RadioModelController } from './radio-model.controller';
+import { ReferencePoint } from './reference-point.entity';
+import { ReferencePointsController } from './reference-points.controller';
+import { ReferencePointsRepository } from './reference-points.repository';
+import { ReferencePointsService } from './reference-points.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([WifiAccessPoint, BleBeacon]), BuildingsModule, FloorsModule, FixPipelineModule],
-  controllers: [InfrastructureController, ScansController],
-  providers: [InfrastructureService, ScanPositioningService, ScansService, TransmitterSites],
+  imports: [TypeOrmModule.forFeature([WifiAccessPoint, BleBeacon, ReferencePoint, RadioModelRecord]), BuildingsModule, FloorsModule, FixPipelineModule],
+  controllers: [InfrastructureController, ScansController, ReferencePointsController, RadioModelController],
+  providers: [InfrastructureService, ScanPositioningService, ScansService, TransmitterSites, RadioModelsRepository, RadioModelsService, ReferencePointsRepository, ReferencePointsService],
   exports: [InfrastructureService, ScanPositioningService],
 })
 export class InfrastructureModule {}

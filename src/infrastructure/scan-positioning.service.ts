@@ -11,23 +11,24 @@ import { MAX_INTEGER_ID } from '../common/http/params';
 import { Optional } from '../common/validation/optional';
 import { IntegerFromString } from '../common/validation/transforms';
 import { BleBeacon } from './ble-beacon.entity';
-import { DEFAULT_ESTIMATOR_OPTIONS, estimatePosition, EstimatorOptions, ScanReading } from './estimator/scan-estimator';
+import { DEFAULT_ESTIMATOR_OPTIONS, EstimateMethod, estimatePosition, EstimatorOptions, ScanReading } from './estimator/scan-estimator';
 import { BSSID, normalizeBssid, UUID_TEXT } from './infrastructure.dto';
 import { beaconKey } from './transmitter-radio';
+import { CalibratedSite, LearnableFix, RadioModelsService } from './radio-models.service';
 import { TransmitterSites } from './transmitter-sites';
 import { WifiAccessPoint } from './wifi-access-point.entity';
 
 const isUint16 = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 65535;
 export const MAX_READINGS_PER_KIND = 500;
 
-class BleReadingDto {
+export class BleReadingDto {
   @ApiProperty() @Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value)) @IsString() @Matches(UUID_TEXT) uuid: string;
   @ApiProperty() @IsInt() @Min(0) @Max(65535) major: number;
   @ApiProperty() @IsInt() @Min(0) @Max(65535) minor: number;
   @ApiProperty({ description: 'dBm' }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-150) @Max(20) rssi: number;
 }
 
-class WifiReadingDto {
+export class WifiReadingDto {
   @ApiProperty() @Transform(({ value }) => normalizeBssid(value)) @IsString() @Matches(BSSID) bssid: string;
   @ApiProperty({ description: 'dBm' }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-150) @Max(20) rssi: number;
 }
@@ -59,7 +60,7 @@ export interface EstimatedFix {
   x: number;
   y: number;
   accuracy: number;
-  method: 'fit' | 'centroid' | 'single';
+  method: EstimateMethod;
   transmitters_used: number;
   used: Array<{ type: 'wifi' | 'ble'; id: number; rssi: number }>;
 }
@@ -143,6 +144,7 @@ export class ScanPositioningService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sites: TransmitterSites,
+    private readonly radio: RadioModelsService,
   ) {}
 
   async estimateBatch(principal: Principal, items: unknown[], options: EstimatorOptions = DEFAULT_ESTIMATOR_OPTIONS): Promise<ScanBatchResult> {
@@ -158,7 +160,10 @@ export class ScanPositioningService {
     const buildingOf = await this.resolveBuildings(manager, principal, valid, rejected);
     const visible = [...new Set(buildingOf.values())].filter((id) => canSeeBuilding(principal, id));
     const loaded = await this.sites.forBuildings(manager, principal.organizationId, visible);
+    const calibrated = new Map<number, CalibratedSite>();
+    await Promise.all([...loaded.values()].map(async (site) => calibrated.set(site.buildingId, await this.radio.calibrated(manager, site))));
     const fixes: EstimatedFix[] = [];
+    const learnable = new Map<number, LearnableFix[]>();
     for (const item of valid) {
       const buildingId = buildingOf.get(item.index);
       if (buildingId === undefined) continue;
@@ -167,13 +172,13 @@ export class ScanPositioningService {
         rejected.push({ index: item.index, code: 'not_found', fields: `[${item.index}].building_id`, message: `Building ${buildingId} not found` });
         continue;
       }
-      const estimate = estimatePosition(item.readings, site.index, options);
+      const estimate = estimatePosition(item.readings, calibrated.get(buildingId)!.index, options);
       if (!estimate.ok) {
         rejected.push({ index: item.index, code: estimate.reason, fields: `[${item.index}]`, message: estimate.message });
         continue;
       }
       const position = toGeoreference(site.frame, estimate);
-      fixes.push({
+      const fix: EstimatedFix = {
         index: item.index,
         device_id: item.deviceId,
         time: item.time,
@@ -187,8 +192,14 @@ export class ScanPositioningService {
         method: estimate.method,
         transmitters_used: estimate.used.length,
         used: estimate.used.map((used) => ({ type: used.kind, id: used.id, rssi: used.rssi })),
-      });
+      };
+      fixes.push(fix);
+      const learnt: LearnableFix = { floorId: estimate.floorId, x: estimate.x, y: estimate.y, method: estimate.method, readings: item.readings };
+      const list = learnable.get(buildingId);
+      if (list) list.push(learnt);
+      else learnable.set(buildingId, [learnt]);
     }
+    for (const [buildingId, list] of learnable) this.radio.learn(loaded.get(buildingId)!, calibrated.get(buildingId)!, list);
     rejected.sort((a, b) => a.index - b.index);
     return { fixes, rejected };
   }

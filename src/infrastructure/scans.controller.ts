@@ -5,9 +5,10 @@ import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator
 import { AccessScope } from '../auth/permissions';
 import { Principal } from '../auth/principal';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { BodyLimit } from '../common/http/body-limit';
 import { IngestQuery } from '../positions/positions.dto';
 import { ScanDto } from './scan-positioning.service';
-import { ScanIngestResult, ScansService } from './scans.service';
+import { ScanIngestResult, SCANS_BODY_LIMIT_BYTES, ScansService } from './scans.service';
 
 class ScanBatchDto {
   @ApiProperty({ type: [ScanDto], maxItems: 1000 }) scans: ScanDto[];
@@ -24,7 +25,7 @@ class EstimatedFixDto {
   @ApiProperty({ description: 'Floor metres' }) x: number;
   @ApiProperty({ description: 'Floor metres' }) y: number;
   @ApiProperty({ description: 'Metres: the true position lies within it for about two fixes in three' }) accuracy: number;
-  @ApiProperty({ enum: ['fit', 'centroid', 'single'] }) method: string;
+  @ApiProperty({ enum: ['fit', 'centroid', 'single', 'fingerprint'], description: 'fit: the path-loss model; centroid: its fallback; single: one transmitter heard; fingerprint: k-NN over the floor\'s reference points' }) method: string;
   @ApiProperty() transmitters_used: number;
 }
 
@@ -42,11 +43,12 @@ export class ScansController {
 
   @Post('scans')
   @HttpCode(200)
+  @BodyLimit(SCANS_BODY_LIMIT_BYTES)
   @Access(AccessScope.PositionsWrite)
   @ApiOperation({ summary: 'Report what devices heard (BLE beacons, wifi access points); the server estimates each position and stores it like a reported fix' })
   @ApiBody({ type: ScanBatchDto })
   @ApiOkResponse({ type: ScanIngestResponseDto })
-  @ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'Over 1000 scans or 1 MiB' })
+  @ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'Over 1000 scans, or a body over 3 MiB (1,000 scans of 30 readings are about 2.5 MB); the message names the limit' })
   @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'No scan gave a stored position (the reasons are in `errors`)' })
   ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Query() query: IngestQuery): Promise<ScanIngestResult> {
     return this.scans.ingest(principal, body, { returnEvents: query.return_events });

@@ -7,6 +7,12 @@ import { EstimatedFix, ScanPositioningService } from './scan-positioning.service
 
 /** At most this many scans per request, like positions (contract 6.2). */
 export const MAX_SCANS_PER_REQUEST = 1000;
+/**
+ * The body limit of this route: 1,000 scans of 30 BLE readings are about 2.5 MB of JSON, over
+ * the API's 1 MiB. A request in flight holds its text and its parsed scans (about 3 times the
+ * text), and the ingest is CPU-bound, so few are in flight at once.
+ */
+export const SCANS_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
 
 export interface ScanRejection {
   index: number;

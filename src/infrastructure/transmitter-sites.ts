@@ -14,8 +14,15 @@ import { WifiAccessPoint } from './wifi-access-point.entity';
 /** A live building of the caller with its transmitters on live floors, indexed for the estimator. */
 export interface TransmitterSite {
   buildingId: number;
+  organizationId: string;
   frame: BuildingFrame;
+  /** The transmitters as registered (no radio model applied). */
   index: TransmitterIndex;
+  /** The building's revision and its infrastructure revision, as the key of `index`. */
+  key: string;
+  /** Revisions of the building's stored radio models and of its reference points. */
+  modelRevision: number;
+  referenceRevision: number;
 }
 
 interface SiteRow {
@@ -27,6 +34,8 @@ interface SiteRow {
   rotation: number | string;
   building_revision: number | string;
   infrastructure_revision: number | string;
+  model_revision: number | string;
+  reference_revision: number | string;
 }
 
 interface CachedIndex {
@@ -71,10 +80,12 @@ export class TransmitterSites {
     const parameters = { organizationId, ...list.parameters };
     const rows = await this.queries.cached<SiteRow>(
       `SELECT b."id", b."latitude", b."longitude", b."width", b."length", b."rotation",
-              COALESCE(v."revision", 0) AS "building_revision", COALESCE(i."revision", 0) AS "infrastructure_revision"
+              COALESCE(v."revision", 0) AS "building_revision", COALESCE(i."revision", 0) AS "infrastructure_revision",
+              COALESCE(r."model_revision", 0) AS "model_revision", COALESCE(r."reference_revision", 0) AS "reference_revision"
        FROM "buildings" b
        LEFT JOIN "building_revisions" v ON v."building_id" = b."id"
        LEFT JOIN "infrastructure_revisions" i ON i."building_id" = b."id"
+       LEFT JOIN "radio_revisions" r ON r."building_id" = b."id"
        WHERE b."organization_id" = :organizationId AND b."deleted_at" IS NULL AND b."id" IN (${list.sql})`,
     )(parameters);
     await Promise.all(
@@ -84,7 +95,7 @@ export class TransmitterSites {
         const cached = this.cache.get(buildingId);
         const index = cached?.key === key ? cached.index : await this.loadOnce(manager, buildingId, key);
         const frame = { latitude: Number(row.latitude), longitude: Number(row.longitude), width: Number(row.width), length: Number(row.length), rotation: Number(row.rotation) };
-        sites.set(buildingId, { buildingId, frame, index });
+        sites.set(buildingId, { buildingId, organizationId, frame, index, key, modelRevision: Number(row.model_revision), referenceRevision: Number(row.reference_revision) });
       }),
     );
     return sites;

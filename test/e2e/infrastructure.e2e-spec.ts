@@ -6,7 +6,7 @@ import { toGeoreference } from '../../src/common/geometry/cartesian';
 import { BleBeacon } from '../../src/infrastructure/ble-beacon.entity';
 import { ScanPositioningService } from '../../src/infrastructure/scan-positioning.service';
 import { WifiAccessPoint } from '../../src/infrastructure/wifi-access-point.entity';
-import { seededRandom, gaussian } from '../../src/infrastructure/estimator/synthetic';
+import { seededRandom, gaussian } from '../support/synthetic-scans';
 import { addUser, login } from '../support/admin';
 import { asApiKey, createApiKey } from '../support/auth';
 import {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/auth/permissions';
 import { BuildingFrame, toGeoreference } from '../../src/common/geometry/cartesian';
 import { KnownTransmitter } from '../../src/infrastructure/estimator/scan-estimator';
-import { beaconGrid, seededRandom, synthesizeScan } from '../../src/infrastructure/estimator/synthetic';
+import { beaconGrid, seededRandom, synthesizeScan } from '../support/synthetic-scans';
 import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, createGeofence, createSite, LatLng, signUp, Site } from '../support/cartography';
 import { createTestApp, TestApp } from '../support/test-app';

@@ -14,7 +14,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
 }
 
 export function sendError(reply: FastifyReply, exception: unknown, logger: Logger): void {
-  const { body, headers, unexpected } = renderError(exception);
+  // The limit in force where the body was refused: the route's own, or the server's.
+  const limit = (reply.request as { routeOptions?: { bodyLimit?: unknown } } | undefined)?.routeOptions?.bodyLimit;
+  const { body, headers, unexpected } = renderError(exception, { bodyLimit: typeof limit === 'number' ? limit : undefined });
   if (unexpected) {
     logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
   }

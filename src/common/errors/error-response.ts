@@ -32,8 +32,9 @@ function rendered(status: number, code: ErrorCode, message: string, headers: Rec
   return { body: { status, code, message, errors: [] }, headers, unexpected: false };
 }
 
-function fromHttpException(exception: HttpException): RenderedError {
+function fromHttpException(exception: HttpException, context: ErrorContext): RenderedError {
   const status = exception.getStatus();
+  if (status === 413 && context.bodyLimit !== undefined) return bodyTooLarge(context.bodyLimit);
   const response = exception.getResponse();
   const responseMessage =
     typeof response === 'object' && response !== null && 'message' in response ? (response as { message: unknown }).message : response;
@@ -52,22 +53,40 @@ function fromHttpException(exception: HttpException): RenderedError {
   }
 }
 
+/** What the request was served under, when an error's message should name it. */
+export interface ErrorContext {
+  /** The route's body limit (bytes): a 413 names it. */
+  bodyLimit?: number;
+}
+
+/** `1 MiB`, `3 MiB`, `512 KiB`. */
+export function formatByteLimit(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+function bodyTooLarge(limit: number): RenderedError {
+  return rendered(413, ErrorCode.PayloadTooLarge, `The request body is larger than the ${formatByteLimit(limit)} this route accepts`);
+}
+
 /** Errors raised by Fastify itself (body parsing, limits) carry a statusCode and an FST_ code. */
-function fromFrameworkError(error: FrameworkError): RenderedError | undefined {
+function fromFrameworkError(error: FrameworkError, context: ErrorContext): RenderedError | undefined {
   const status = typeof error.statusCode === 'number' ? error.statusCode : undefined;
   if (status === undefined || status < 400 || status >= 500) return undefined;
   const code = typeof error.code === 'string' ? error.code : '';
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' && context.bodyLimit !== undefined) return bodyTooLarge(context.bodyLimit);
   const message = FASTIFY_MESSAGES[code] ?? (error instanceof SyntaxError ? FASTIFY_MESSAGES.FST_ERR_CTP_INVALID_JSON_BODY : 'The request is not valid');
   return rendered(status, defaultCodeForStatus(status), message);
 }
 
 /** Turns anything thrown while serving a request into the contract's error shape. */
-export function renderError(exception: unknown): RenderedError {
+export function renderError(exception: unknown, context: ErrorContext = {}): RenderedError {
   if (exception instanceof ApiError) {
     return { body: exception.toBody(), headers: exception.headers, unexpected: false };
   }
   if (exception instanceof HttpException) {
-    return fromHttpException(exception);
+    return fromHttpException(exception, context);
   }
   if (isDatabaseUnavailableError(exception)) {
     const error = ApiError.serviceUnavailable();
@@ -83,7 +102,7 @@ export function renderError(exception: unknown): RenderedError {
     return rendered(400, ErrorCode.BadRequest, 'The request holds text that cannot be stored (for example a NUL character)');
   }
   if (exception !== null && typeof exception === 'object') {
-    const framework = fromFrameworkError(exception as FrameworkError);
+    const framework = fromFrameworkError(exception as FrameworkError, context);
     if (framework) return framework;
   }
   return { ...rendered(500, ErrorCode.InternalError, 'An unexpected error occurred'), unexpected: true };

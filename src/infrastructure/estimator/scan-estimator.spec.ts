@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ESTIMATOR_OPTIONS, estimatePosition, KnownTransmitter, ScanReading, TransmitterIndex } from './scan-estimator';
-import { beaconGrid, beaconKey, DEFAULT_SCAN_OPTIONS, gaussian, seededRandom, synthesizeScan } from './synthetic';
+import { beaconGrid, beaconKey, DEFAULT_SCAN_OPTIONS, gaussian, seededRandom, synthesizeScan } from '../../../test/support/synthetic-scans';
 
 /** 20 × 10 beacons on a 10 m grid: a 200 m × 100 m floor. */
 const GRID = beaconGrid(20, 10, 10);

@@ -1,16 +1,22 @@
+import { FingerprintIndex } from './fingerprints';
+import { distanceOutsideHull, fitPosition, rangeOf, RangedReading, weightedCentroid } from './position-fit';
+
 /**
  * Estimates where a device is from what it hears: plain TypeScript, no framework, no I/O.
  *
- * 1. Readings are matched to known transmitters (unknown ones are ignored, and counted).
+ * 1. Readings are matched to known transmitters (unknown ones are ignored by the model, and counted).
  * 2. Floor: the majority of the strongest known transmitters (ties go to the floor whose
  *    transmitters are heard louder in total).
- * 3. Position: the log-distance path-loss model
+ * 3. Position, by the floor's method: the log-distance path-loss model
  *      rssi = reference − 10 · n · log10(distance)   (+ Gaussian shadowing in dB)
- *    fitted by weighted least squares in dB (Levenberg–Marquardt over x, y), started from
- *    the weighted centroid, which is also the fallback when the fit fails.
+ *    with the floor's exponent n, shadowing σ and each transmitter's calibrated reference
+ *    (position-fit.ts, started from the weighted centroid, which is also the fallback), or
+ *    weighted k-nearest-neighbour fingerprinting over the floor's reference points
+ *    (fingerprints.ts) where cross-validation chose it.
  * 4. Accuracy: the 68 % radius of the fit's covariance, inflated by the residuals when
- *    they are larger than the model expects, and never smaller than the geometry allows
- *    (one transmitter: the distance to it; collinear transmitters: the mirror ambiguity).
+ *    they are larger than the model expects, never smaller than the geometry allows (one
+ *    transmitter: the distance to it; collinear transmitters: the mirror ambiguity), and
+ *    scaled by what the floor's reference points showed (1 without them).
  */
 
 export type TransmitterKind = 'ble' | 'wifi';
@@ -25,8 +31,12 @@ export interface KnownTransmitter {
   /** Floor metres. */
   x: number;
   y: number;
-  /** Expected RSSI at 1 m (dBm). */
+  /** Expected RSSI at 1 m (dBm): the registered one, plus the calibrated offset when there is a model. */
   referenceRssi: number;
+  /** The path-loss exponent of the transmitter's floor; the options' when absent. */
+  exponent?: number;
+  /** Shadowing σ (dB) of the transmitter's floor for its kind; the options' when absent. */
+  shadowingDb?: number;
 }
 
 export interface ScanReading {
@@ -36,7 +46,7 @@ export interface ScanReading {
 }
 
 export interface EstimatorOptions {
-  /** Path-loss exponent n (2 in free space, 2 to 3 indoors). */
+  /** Path-loss exponent n (2 in free space, 2 to 3.5 indoors) where no floor model says otherwise. */
   pathLossExponent: number;
   /** Expected shadowing standard deviation in dB, per kind: the weights of the least squares. */
   shadowingDb: Record<TransmitterKind, number>;
@@ -59,6 +69,21 @@ export const DEFAULT_ESTIMATOR_OPTIONS: EstimatorOptions = {
   minAccuracy: 1,
 };
 
+/** How a floor places scans, once its model and reference points are known. */
+export interface FloorEstimation {
+  /** `fingerprint`: k-NN over `fingerprints`; `model`: the path-loss fit. */
+  method: 'model' | 'fingerprint';
+  /** Multiplies the model's accuracy (what the floor's reference points showed; 1 without them). */
+  accuracyScale: number;
+  fingerprints?: FingerprintIndex;
+  /** Neighbours of the k-NN. */
+  k?: number;
+  /** Fingerprint accuracy = this × the neighbours' spread (at least the minimum accuracy). */
+  fingerprintScale?: number;
+  /** Fingerprint accuracy never below this (metres): half the reference points' spacing. */
+  fingerprintFloor?: number;
+}
+
 export type RejectionReason = 'no_readings' | 'no_known_transmitters';
 
 export interface TransmitterUsed {
@@ -66,6 +91,8 @@ export interface TransmitterUsed {
   kind: TransmitterKind;
   rssi: number;
 }
+
+export type EstimateMethod = 'fit' | 'centroid' | 'single' | 'fingerprint';
 
 export type Estimate =
   | {
@@ -75,19 +102,22 @@ export type Estimate =
       y: number;
       /** Metres: the true position lies within this radius with about 68 % probability. */
       accuracy: number;
-      /** `fit`: least squares; `centroid`: the weighted centroid (fallback or too few readings). */
-      method: 'fit' | 'centroid' | 'single';
+      /** `fit`: least squares; `centroid`: the weighted centroid (fallback or too few readings); `fingerprint`: k-NN. */
+      method: EstimateMethod;
       used: TransmitterUsed[];
       /** Readings that matched no known transmitter. */
       unknown: number;
     }
   | { ok: false; reason: RejectionReason; message: string; unknown: number };
 
-/** The transmitters of one building, indexed for lookups by reading key. */
+/** The transmitters of one building, indexed for lookups by reading key, and how each floor places scans. */
 export class TransmitterIndex {
   private readonly byKey = new Map<string, KnownTransmitter>();
 
-  constructor(transmitters: Iterable<KnownTransmitter>) {
+  constructor(
+    transmitters: Iterable<KnownTransmitter>,
+    private readonly floors: ReadonlyMap<number, FloorEstimation> = new Map(),
+  ) {
     for (const transmitter of transmitters) this.byKey.set(transmitter.key, transmitter);
   }
 
@@ -95,29 +125,31 @@ export class TransmitterIndex {
     return this.byKey.get(key);
   }
 
+  floor(floorId: number): FloorEstimation | undefined {
+    return this.floors.get(floorId);
+  }
+
+  all(): IterableIterator<KnownTransmitter> {
+    return this.byKey.values();
+  }
+
   get size(): number {
     return this.byKey.size;
   }
 }
 
-interface Heard {
+interface Heard extends RangedReading {
   transmitter: KnownTransmitter;
-  rssi: number;
   /** Distance the model predicts from the RSSI alone (metres). */
   range: number;
-  /** 1/σ² of the reading in dB. */
-  weight: number;
 }
 
-const LN10 = Math.LN10;
-/** 68 % radius of a 2-D Gaussian from the square root of its covariance trace: 1.07 is exact when circular (conservative otherwise); the rest is a margin for the model's nonlinearity at high noise. */
-const RADIUS_68_FACTOR = 1.12;
-const MIN_DISTANCE = 0.5;
+/** 68 % radius of a 2-D Gaussian from the square root of its covariance trace: 1.07 is exact when circular (conservative otherwise); the rest is a margin for the model's nonlinearity at high noise and long ranges. */
+const RADIUS_68_FACTOR = 1.2;
 const OUTSIDE_HULL_FACTOR = 1.5;
 
 export function estimatePosition(readings: readonly ScanReading[], index: TransmitterIndex, options: EstimatorOptions = DEFAULT_ESTIMATOR_OPTIONS): Estimate {
   if (readings.length === 0) return { ok: false, reason: 'no_readings', message: 'The scan has no readings', unknown: 0 };
-  const n = options.pathLossExponent;
   // The strongest reading per transmitter (a scan may repeat one).
   const strongest = new Map<KnownTransmitter, number>();
   let unknown = 0;
@@ -136,8 +168,9 @@ export function estimatePosition(readings: readonly ScanReading[], index: Transm
   }
   const heard: Heard[] = [];
   for (const [transmitter, rssi] of strongest) {
-    const sigma = options.shadowingDb[transmitter.kind];
-    heard.push({ transmitter, rssi, range: rangeOf(transmitter.referenceRssi, rssi, n), weight: 1 / (sigma * sigma) });
+    const n = transmitter.exponent ?? options.pathLossExponent;
+    const sigma = transmitter.shadowingDb ?? options.shadowingDb[transmitter.kind];
+    heard.push({ transmitter, x: transmitter.x, y: transmitter.y, reference: transmitter.referenceRssi, rssi, range: rangeOf(transmitter.referenceRssi, rssi, n), weight: 1 / (sigma * sigma) });
   }
   // Loudest relative to what the transmitter would give at 1 m = nearest.
   heard.sort((a, b) => a.range - b.range);
@@ -145,16 +178,41 @@ export function estimatePosition(readings: readonly ScanReading[], index: Transm
   const floorId = voteFloor(heard, options.floorVoters);
   const onFloor = heard.filter((item) => item.transmitter.floorId === floorId).slice(0, options.maxReadings);
   const used = onFloor.map((item) => ({ id: item.transmitter.id, kind: item.transmitter.kind, rssi: item.rssi }));
+  const floor = index.floor(floorId);
 
+  if (floor?.method === 'fingerprint' && floor.fingerprints) {
+    const fix = floor.fingerprints.locate(scanVector(readings, options), floor.k ?? 4);
+    if (fix) {
+      const accuracy = Math.max(options.minAccuracy, floor.fingerprintFloor ?? 0, (floor.fingerprintScale ?? 1.5) * fix.spread);
+      return { ok: true, floorId, x: fix.x, y: fix.y, accuracy, method: 'fingerprint', used, unknown };
+    }
+  }
+  const placed = placeByModel(onFloor, options);
+  const scale = floor?.accuracyScale ?? 1;
+  return { ok: true, floorId, x: placed.x, y: placed.y, accuracy: Math.max(options.minAccuracy, placed.accuracy * scale), method: placed.method, used, unknown };
+}
+
+/** Every reading in range, the strongest per transmitter, by key: what fingerprints compare. */
+function scanVector(readings: readonly ScanReading[], options: EstimatorOptions): Map<string, number> {
+  const vector = new Map<string, number>();
+  for (const reading of readings) {
+    if (!(reading.rssi >= options.rssiRange[0] && reading.rssi <= options.rssiRange[1])) continue;
+    const previous = vector.get(reading.key);
+    if (previous === undefined || reading.rssi > previous) vector.set(reading.key, reading.rssi);
+  }
+  return vector;
+}
+
+/** The path-loss model's position of the readings of one floor (nearest first), with its unscaled accuracy. */
+function placeByModel(onFloor: readonly Heard[], options: EstimatorOptions): { x: number; y: number; accuracy: number; method: 'fit' | 'centroid' | 'single' } {
+  const n = onFloor[0].transmitter.exponent ?? options.pathLossExponent;
   if (onFloor.length === 1) {
     const [only] = onFloor;
     // Anywhere on a ring around the transmitter: the ring's radius (at one sigma longer) bounds the error.
-    const sigma = options.shadowingDb[only.transmitter.kind];
-    const accuracy = Math.max(options.minAccuracy, only.range * 10 ** (sigma / (10 * n)));
-    return { ok: true, floorId, x: only.transmitter.x, y: only.transmitter.y, accuracy, method: 'single', used, unknown };
+    const sigma = only.transmitter.shadowingDb ?? options.shadowingDb[only.transmitter.kind];
+    return { x: only.transmitter.x, y: only.transmitter.y, accuracy: only.range * 10 ** (sigma / (10 * n)), method: 'single' };
   }
-
-  const centroid = weightedCentroid(onFloor);
+  const centroid = weightedCentroid(onFloor, n);
   const fit = onFloor.length >= 3 ? fitPosition(onFloor, centroid, n) : null;
   const geometry = spreadOf(onFloor);
   if (fit && fit.ok) {
@@ -174,14 +232,10 @@ export function estimatePosition(readings: readonly ScanReading[], index: Transm
       const outside = distanceOutsideHull(onFloor, x, y);
       variance += (OUTSIDE_HULL_FACTOR * outside) ** 2;
     }
-    const accuracy = Math.max(options.minAccuracy, RADIUS_68_FACTOR * Math.sqrt(variance));
-    if (Number.isFinite(accuracy)) return { ok: true, floorId, x, y, accuracy, method: 'fit', used, unknown };
+    const accuracy = RADIUS_68_FACTOR * Math.sqrt(variance);
+    if (Number.isFinite(accuracy)) return { x, y, accuracy, method: 'fit' };
   }
-  return { ok: true, floorId, x: centroid.x, y: centroid.y, accuracy: Math.max(options.minAccuracy, centroidAccuracy(onFloor, centroid, geometry)), method: 'centroid', used, unknown };
-}
-
-export function rangeOf(referenceRssi: number, rssi: number, pathLossExponent: number): number {
-  return Math.max(MIN_DISTANCE, 10 ** ((referenceRssi - rssi) / (10 * pathLossExponent)));
+  return { x: centroid.x, y: centroid.y, accuracy: centroidAccuracy(onFloor, centroid, geometry), method: 'centroid' };
 }
 
 /** Majority of the `voters` nearest transmitters; a tie goes to the floor heard louder (summed linear power). */
@@ -202,20 +256,6 @@ function voteFloor(heard: readonly Heard[], voters: number): number {
     }
   }
   return best;
-}
-
-/** Weights 1/range²: the nearest transmitters pull hardest. */
-function weightedCentroid(heard: readonly Heard[]): { x: number; y: number } {
-  let sum = 0;
-  let x = 0;
-  let y = 0;
-  for (const item of heard) {
-    const weight = 1 / (item.range * item.range);
-    sum += weight;
-    x += weight * item.transmitter.x;
-    y += weight * item.transmitter.y;
-  }
-  return { x: x / sum, y: y / sum };
 }
 
 /** The centroid is honest only as far as the transmitters are spread and the device from them. */
@@ -278,162 +318,3 @@ function spreadOf(heard: readonly Heard[]): Spread {
   return { cx, cy, normal: [nx / length, ny / length], collinear: Math.sqrt(Math.max(0, minor)) < 0.5 };
 }
 
-interface Fit {
-  ok: boolean;
-  x: number;
-  y: number;
-  /** Weighted sum of squared residuals (χ² when the weights are right). */
-  cost: number;
-  /** [var x, cov xy, var y] of the estimate. */
-  covariance: [number, number, number];
-}
-
-/**
- * Scratch space of the fit, reused by every call (the estimator is synchronous, so calls never
- * overlap): per reading x, y, reference RSSI, RSSI and weight, then the normal equations at
- * the current point and at a candidate. Thousands of scans a second allocate nothing here.
- */
-const STRIDE = 5;
-let points = new Float64Array(16 * STRIDE);
-const current = new Float64Array(6);
-const candidate = new Float64Array(6);
-
-function loadPoints(heard: readonly Heard[]): number {
-  if (points.length < heard.length * STRIDE) points = new Float64Array(heard.length * STRIDE);
-  for (let i = 0; i < heard.length; i += 1) {
-    const item = heard[i];
-    const at = i * STRIDE;
-    points[at] = item.transmitter.x;
-    points[at + 1] = item.transmitter.y;
-    points[at + 2] = item.transmitter.referenceRssi;
-    points[at + 3] = item.rssi;
-    points[at + 4] = item.weight;
-  }
-  return heard.length;
-}
-
-/**
- * At (x, y), into `out`: JᵀWJ (a11, a12, a22), JᵀWr (g1, g2) and the cost Σ w·r², for the
- * residuals r_i = rssi_i − (A_i − 10 n log10 d_i). One pass, one logarithm per reading: the
- * equations of an accepted candidate are the next iteration's.
- */
-function normalEquations(count: number, x: number, y: number, n: number, out: Float64Array): void {
-  const k = (10 * n) / LN10;
-  const minimum = MIN_DISTANCE * MIN_DISTANCE;
-  let a11 = 0;
-  let a12 = 0;
-  let a22 = 0;
-  let g1 = 0;
-  let g2 = 0;
-  let cost = 0;
-  for (let at = 0; at < count * STRIDE; at += STRIDE) {
-    const dx = x - points[at];
-    const dy = y - points[at + 1];
-    const d2 = Math.max(minimum, dx * dx + dy * dy);
-    const residual = points[at + 3] - (points[at + 2] - 5 * n * Math.log10(d2));
-    const w = points[at + 4];
-    // d(model)/dx = −k·dx/d², so d(residual)/dx = +k·dx/d².
-    const jx = (k * dx) / d2;
-    const jy = (k * dy) / d2;
-    a11 += w * jx * jx;
-    a12 += w * jx * jy;
-    a22 += w * jy * jy;
-    g1 += w * jx * residual;
-    g2 += w * jy * residual;
-    cost += w * residual * residual;
-  }
-  out[0] = a11;
-  out[1] = a12;
-  out[2] = a22;
-  out[3] = g1;
-  out[4] = g2;
-  out[5] = cost;
-}
-
-/**
- * Levenberg–Marquardt on r_i = rssi_i − (A_i − 10 n log10 d_i), weights 1/σ_i². Two
- * unknowns, so every step solves a 2×2 system in closed form.
- */
-function fitPosition(heard: readonly Heard[], start: { x: number; y: number }, n: number): Fit {
-  const count = loadPoints(heard);
-  let x = start.x;
-  let y = start.y;
-  let lambda = 1e-3;
-  normalEquations(count, x, y, n, current);
-  for (let iteration = 0; iteration < 50; iteration += 1) {
-    const a11 = current[0];
-    const a12 = current[1];
-    const a22 = current[2];
-    const g1 = current[3];
-    const g2 = current[4];
-    let improved = false;
-    let converged = false;
-    for (let attempt = 0; attempt < 10; attempt += 1) {
-      const b11 = a11 * (1 + lambda);
-      const b22 = a22 * (1 + lambda);
-      const det = b11 * b22 - a12 * a12;
-      if (!(Math.abs(det) > 1e-18)) {
-        lambda *= 10;
-        continue;
-      }
-      const stepX = -(b22 * g1 - a12 * g2) / det;
-      const stepY = -(b11 * g2 - a12 * g1) / det;
-      normalEquations(count, x + stepX, y + stepY, n, candidate);
-      if (candidate[5] < current[5]) {
-        converged = Math.hypot(stepX, stepY) < 1e-3;
-        x += stepX;
-        y += stepY;
-        current.set(candidate);
-        lambda = Math.max(1e-7, lambda / 10);
-        improved = true;
-        break;
-      }
-      lambda *= 10;
-    }
-    if (!improved || converged) break;
-  }
-  const cost = current[5];
-  const det = current[0] * current[2] - current[1] * current[1];
-  if (!(det > 1e-12) || !Number.isFinite(x) || !Number.isFinite(y)) return { ok: false, x, y, cost, covariance: [Infinity, 0, Infinity] };
-  // A fit that runs far beyond every transmitter heard is a divergence, not a position.
-  let farthest = 0;
-  let nearest = Infinity;
-  for (const item of heard) {
-    farthest = Math.max(farthest, item.range);
-    nearest = Math.min(nearest, Math.hypot(x - item.transmitter.x, y - item.transmitter.y));
-  }
-  if (nearest > 3 * farthest + 10) return { ok: false, x, y, cost, covariance: [Infinity, 0, Infinity] };
-  return { ok: true, x, y, cost, covariance: [current[2] / det, -current[1] / det, current[0] / det] };
-}
-
-/** 0 inside the convex hull of the transmitters, else the distance to it (metres). */
-function distanceOutsideHull(heard: readonly Heard[], x: number, y: number): number {
-  const order = heard.map((item) => item.transmitter).sort((a, b) => a.x - b.x || a.y - b.y);
-  const cross = (o: KnownTransmitter, a: KnownTransmitter, bx: number, by: number) => (a.x - o.x) * (by - o.y) - (a.y - o.y) * (bx - o.x);
-  // Andrew's monotone chain, counter-clockwise: the lower chain, then the upper one, in one array.
-  const hull: KnownTransmitter[] = [];
-  for (const point of order) {
-    while (hull.length >= 2 && cross(hull[hull.length - 2], hull[hull.length - 1], point.x, point.y) <= 0) hull.pop();
-    hull.push(point);
-  }
-  const lowerLength = hull.length + 1;
-  for (let i = order.length - 2; i >= 0; i -= 1) {
-    const point = order[i];
-    while (hull.length >= lowerLength && cross(hull[hull.length - 2], hull[hull.length - 1], point.x, point.y) <= 0) hull.pop();
-    hull.push(point);
-  }
-  hull.pop(); // the first point, closing the ring
-  if (hull.length < 3) return 0;
-  let inside = true;
-  let nearest = Infinity;
-  for (let i = 0; i < hull.length; i += 1) {
-    const a = hull[i];
-    const b = hull[(i + 1) % hull.length];
-    if (cross(a, b, x, y) < 0) inside = false;
-    const ex = b.x - a.x;
-    const ey = b.y - a.y;
-    const t = Math.max(0, Math.min(1, ((x - a.x) * ex + (y - a.y) * ey) / (ex * ex + ey * ey)));
-    nearest = Math.min(nearest, Math.hypot(x - a.x - t * ex, y - a.y - t * ey));
-  }
-  return inside ? 0 : nearest;
-}

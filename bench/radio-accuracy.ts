@@ -1,0 +1,233 @@
+/**
+ * Issue 31's accuracy benchmark: positions from scans on a synthetic three-floor building, by
+ *   old      the estimator with the fixed model (n = 3, every beacon at its registered −59 dBm),
+ *   new      the same scans after the running self-calibration has seen at most 2,000 scans of each floor,
+ *   oracle   the same estimator given the true exponent and each beacon's true power,
+ *   refs     reference points every 5 m (3 scans each): the model fitted from them, and k-NN where cross-validation chose it.
+ * Seeded, so every run prints the same figures. Run it with `node bench/run.mjs --only=radio`.
+ */
+import { calibrate, CalibrationScan, calibrationReadings } from '../src/infrastructure/estimator/calibration';
+import { fitReferences, floorStatistics, quantile, ReferenceFit, ReferenceScan } from '../src/infrastructure/estimator/cross-validation';
+import { calibratedIndex, emptyStatistics, FloorRadio, FloorStatistics, mergeStatistics, solveModel } from '../src/infrastructure/estimator/radio-model';
+import { CalibrationQueue, RUNNING_CALIBRATION } from '../src/infrastructure/estimator/running-calibration';
+import { DEFAULT_ESTIMATOR_OPTIONS, Estimate, estimatePosition, KnownTransmitter, ScanReading, TransmitterIndex } from '../src/infrastructure/estimator/scan-estimator';
+import { ISSUE_31_WORLD, seededRandom, SyntheticBuilding, WorldOptions } from '../test/support/synthetic-scans';
+
+interface Figures {
+  median: number;
+  p90: number;
+  /** Share of scans placed on their true floor. */
+  floors: number;
+  /** Share of fixes whose true position lies within the reported accuracy. */
+  coverage: number;
+  /** Median of reported accuracy / actual error. */
+  ratio: number;
+}
+
+interface Row {
+  world: string;
+  exponent: number;
+  shadowingDb: number;
+  seed: number;
+  old: Figures;
+  new: Figures;
+  oracle: Figures;
+  refs: Figures;
+  /** The model fitted from the references alone (no k-NN). */
+  refsModel: Figures;
+  /** Floors (of 3) where cross-validation chose k-NN. */
+  fingerprintFloors: number;
+  /** The self-calibrated exponents of the floors. */
+  exponents: number[];
+  seconds: number;
+}
+
+const args = Object.fromEntries(process.argv.slice(2).map((argument) => argument.replace(/^--/, '').split('=')) as Array<[string, string]>);
+const SEEDS = (args.seeds ?? '1,2').split(',').map(Number);
+const TEST_SCANS = Number(args.scans ?? 1000);
+const CALIBRATION_SCANS = Number(args['calibration-scans'] ?? 2000);
+const REFERENCE_SPACING = 5;
+const SCANS_PER_REFERENCE = Number(args['reference-scans'] ?? 3);
+const CONDITIONS: Array<[number, number]> = [
+  [1.8, 4],
+  [2.0, 4],
+  [2.5, 4],
+  [3.0, 4],
+  [3.5, 4],
+  [2.5, 2],
+  [2.5, 6],
+];
+/** `iid`: every scan's shadowing independent (the issue's measurement); `static`: half the variance fixed in place. */
+const WORLDS: Array<{ name: string; options: Partial<WorldOptions> }> = (args.worlds ?? 'iid,static').split(',').map((name) => ({
+  name,
+  options: name === 'static' ? { staticShare: 0.5, correlationM: 4 } : { staticShare: 0 },
+}));
+
+function figures(results: Array<{ estimate: Estimate; truth: { floor: number; x: number; y: number } }>): Figures {
+  const errors: number[] = [];
+  const ratios: number[] = [];
+  let onFloor = 0;
+  let within = 0;
+  for (const { estimate, truth } of results) {
+    if (!estimate.ok) continue;
+    if (estimate.floorId === truth.floor) onFloor += 1;
+    const error = Math.hypot(estimate.x - truth.x, estimate.y - truth.y);
+    errors.push(error);
+    ratios.push(estimate.accuracy / Math.max(error, 1e-3));
+    if (error <= estimate.accuracy) within += 1;
+  }
+  errors.sort((a, b) => a - b);
+  ratios.sort((a, b) => a - b);
+  return { median: quantile(errors, 0.5), p90: quantile(errors, 0.9), floors: onFloor / results.length, coverage: within / errors.length, ratio: quantile(ratios, 0.5) };
+}
+
+/** The server's running self-calibration, fed the calibration scans in arrival order. */
+function selfCalibrate(building: SyntheticBuilding, scans: Array<{ readings: ScanReading[] }>): { index: TransmitterIndex; statistics: Map<number, FloorStatistics> } {
+  const base = building.transmitters;
+  const byKey = new Map(base.map((transmitter) => [transmitter.key, transmitter]));
+  const statistics = new Map<number, FloorStatistics>();
+  const queue = new CalibrationQueue();
+  let index = new TransmitterIndex(base);
+  const rebuild = () => {
+    const floors = new Map<number, FloorRadio>();
+    for (const [floorId, stats] of statistics) floors.set(floorId, { model: solveModel(stats), estimation: { method: 'model', accuracyScale: 1 } });
+    index = calibratedIndex(base, floors);
+  };
+  // A scan every 2 ms: batches close on their size, as under load.
+  let now = 0;
+  for (const scan of scans) {
+    now += 2;
+    const estimate = estimatePosition(scan.readings, index);
+    if (estimate.ok && estimate.method !== 'single') {
+      const stored = statistics.get(estimate.floorId)?.scans ?? 0;
+      if (queue.wants(estimate.floorId, stored, now)) {
+        // As the server does: every reading of the scan on its floor.
+        const readings = calibrationReadings(scan.readings.map((reading) => ({ transmitter: byKey.get(reading.key)!, rssi: reading.rssi })), estimate.floorId);
+        if (readings.length >= 3) queue.add(estimate.floorId, { readings, x: estimate.x, y: estimate.y, known: false }, now);
+      }
+    }
+    const due = queue.due(now);
+    for (const batch of due) {
+      const stored = statistics.get(batch.floorId) ?? emptyStatistics();
+      const { contribution } = calibrate(batch.scans as CalibrationScan[], stored);
+      statistics.set(batch.floorId, mergeStatistics(stored, contribution, RUNNING_CALIBRATION.maxScans));
+    }
+    if (due.length > 0) rebuild();
+  }
+  for (const batch of queue.due(now, true)) {
+    const stored = statistics.get(batch.floorId) ?? emptyStatistics();
+    statistics.set(batch.floorId, mergeStatistics(stored, calibrate(batch.scans, stored).contribution, RUNNING_CALIBRATION.maxScans));
+  }
+  rebuild();
+  return { index, statistics };
+}
+
+function referenceSurvey(building: SyntheticBuilding, random: () => number): Map<number, ReferenceScan[]> {
+  const survey = new Map<number, ReferenceScan[]>();
+  const { width, length, floors } = building.options;
+  for (let floor = 1; floor <= floors; floor += 1) {
+    const scans: ReferenceScan[] = [];
+    for (let x = REFERENCE_SPACING / 2; x < width; x += REFERENCE_SPACING) {
+      for (let y = REFERENCE_SPACING / 2; y < length; y += REFERENCE_SPACING) {
+        for (let i = 0; i < SCANS_PER_REFERENCE; i += 1) scans.push({ x, y, readings: building.scanAt({ floor, x, y }, random) });
+      }
+    }
+    survey.set(floor, scans);
+  }
+  return survey;
+}
+
+function run(world: { name: string; options: Partial<WorldOptions> }, exponent: number, shadowingDb: number, seed: number): Row {
+  const started = performance.now();
+  const options: WorldOptions = { ...ISSUE_31_WORLD, ...world.options, exponent, shadowingDb };
+  const building = new SyntheticBuilding(options, seed);
+  const random = seededRandom(seed * 7919 + Math.round(exponent * 100) * 31 + shadowingDb);
+  const tests = Array.from({ length: TEST_SCANS }, () => {
+    const truth = building.randomPosition(random);
+    return { truth, readings: building.scanAt(truth, random) };
+  });
+  // At most CALIBRATION_SCANS of each floor, interleaved as devices move about.
+  const calibration = Array.from({ length: CALIBRATION_SCANS * options.floors }, (_, i) => building.scanAt(building.randomPosition(random, 1 + (i % options.floors)), random)).map((readings) => ({ readings }));
+  const survey = referenceSurvey(building, random);
+
+  const place = (index: TransmitterIndex, estimator = DEFAULT_ESTIMATOR_OPTIONS) => tests.map((test) => ({ truth: test.truth, estimate: estimatePosition(test.readings, index, estimator) }));
+
+  const old = figures(place(new TransmitterIndex(building.transmitters), { ...DEFAULT_ESTIMATOR_OPTIONS, pathLossExponent: 3 }));
+  const oracleTransmitters: KnownTransmitter[] = building.trueTransmitters().map((transmitter) => ({ ...transmitter, exponent, shadowingDb }));
+  const oracle = figures(place(new TransmitterIndex(oracleTransmitters)));
+
+  const self = selfCalibrate(building, calibration);
+  const calibrated = figures(place(self.index));
+  const exponents = [...self.statistics.values()].map((stats) => solveModel(stats).exponent);
+
+  const fits = new Map<number, ReferenceFit>();
+  for (const [floorId, scans] of survey) fits.set(floorId, fitReferences(floorId, scans, building.transmitters));
+  const withReferences = new Map<number, FloorRadio>();
+  const modelOnly = new Map<number, FloorRadio>();
+  for (const [floorId, fit] of fits) {
+    const model = solveModel(floorStatistics(self.statistics.get(floorId) ?? emptyStatistics(), fit.statistics));
+    withReferences.set(floorId, { model, estimation: fit.estimation });
+    modelOnly.set(floorId, { model, estimation: { method: 'model', accuracyScale: fit.estimation.accuracyScale } });
+  }
+  const refs = figures(place(calibratedIndex(building.transmitters, withReferences)));
+  if (process.env.RADIO_DEBUG) {
+    const forced = new Map<number, FloorRadio>();
+    for (const [floorId, fit] of fits) forced.set(floorId, { model: withReferences.get(floorId)!.model, estimation: { ...fit.estimation, method: 'fingerprint' } });
+    const knn = figures(place(calibratedIndex(building.transmitters, forced)));
+    const cv = [...fits.values()].map((fit) => `model ${fit.model?.median.toFixed(2)} knn ${fit.fingerprint?.median.toFixed(2)} k=${fit.estimation.k}`).join('; ');
+    console.error(`n=${exponent} σ=${shadowingDb}: live knn ${knn.median.toFixed(2)}/${knn.p90.toFixed(2)} cov ${knn.coverage.toFixed(2)} ratio ${knn.ratio.toFixed(2)}; LOO ${cv}`);
+  }
+  const refsModel = figures(place(calibratedIndex(building.transmitters, modelOnly)));
+  const fingerprintFloors = [...fits.values()].filter((fit) => fit.estimation.method === 'fingerprint').length;
+  return { world: world.name, exponent, shadowingDb, seed, old, new: calibrated, oracle, refs, refsModel, fingerprintFloors, exponents, seconds: (performance.now() - started) / 1000 };
+}
+
+const range = (values: number[], digits = 2) => {
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  return low.toFixed(digits) === high.toFixed(digits) ? low.toFixed(digits) : `${low.toFixed(digits)}-${high.toFixed(digits)}`;
+};
+const percent = (values: number[]) => range(values.map((value) => value * 100), 1);
+
+function printWorld(name: string, rows: Row[]): void {
+  console.log(`\n## World "${name}" (${name === 'static' ? 'half the shadowing variance static, 4 m correlation' : 'shadowing independent per scan'}): median / p90 error (m), seeds ${SEEDS.join(', ')}\n`);
+  console.log('| true n | σ dB | old (n = 3) | new (self-calibrated) | oracle | refs every 5 m | refs, model only | new/oracle median, p90 | refs/new median | floor new | coverage new, refs | accuracy/error new, refs | k-NN floors | fitted n |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const [exponent, shadowingDb] of CONDITIONS) {
+    const group = rows.filter((row) => row.exponent === exponent && row.shadowingDb === shadowingDb);
+    if (group.length === 0) continue;
+    const pair = (key: 'old' | 'new' | 'oracle' | 'refs' | 'refsModel') => `${range(group.map((row) => row[key].median))} / ${range(group.map((row) => row[key].p90))}`;
+    console.log(
+      `| ${exponent.toFixed(1)} | ${shadowingDb} | ${pair('old')} | ${pair('new')} | ${pair('oracle')} | ${pair('refs')} | ${pair('refsModel')} | ${range(group.map((row) => row.new.median / row.oracle.median))}×, ${range(group.map((row) => row.new.p90 / row.oracle.p90))}× | ${range(group.map((row) => row.refs.median / row.new.median))}× | ${percent(group.map((row) => row.new.floors))} % | ${percent(group.map((row) => row.new.coverage))}, ${percent(group.map((row) => row.refs.coverage))} % | ${range(group.map((row) => row.new.ratio))}, ${range(group.map((row) => row.refs.ratio))} | ${group.map((row) => row.fingerprintFloors).join(', ')} | ${range(group.flatMap((row) => row.exponents))} |`,
+    );
+  }
+}
+
+function targets(rows: Row[]): string[] {
+  const misses: string[] = [];
+  for (const row of rows) {
+    const label = `${row.world} n=${row.exponent} σ=${row.shadowingDb} seed ${row.seed}`;
+    if (row.new.median > 1.15 * row.oracle.median) misses.push(`${label}: median ${(row.new.median / row.oracle.median).toFixed(2)}× the oracle (target 1.15×)`);
+    if (row.new.p90 > 1.3 * row.oracle.p90) misses.push(`${label}: p90 ${(row.new.p90 / row.oracle.p90).toFixed(2)}× the oracle (target 1.3×)`);
+    if (row.refs.median > 0.7 * row.new.median) misses.push(`${label}: with references ${(row.refs.median / row.new.median).toFixed(2)}× the self-calibrated median (target 0.70×)`);
+    if (row.new.floors < 0.98) misses.push(`${label}: floor right for ${(row.new.floors * 100).toFixed(1)} % (target 98 %)`);
+    for (const key of ['new', 'refs'] as const) if (row[key].coverage < 0.68) misses.push(`${label}: ${key} coverage ${(row[key].coverage * 100).toFixed(1)} % (target 68 %)`);
+  }
+  return misses;
+}
+
+const rows: Row[] = [];
+const started = performance.now();
+for (const world of WORLDS) {
+  for (const [exponent, shadowingDb] of CONDITIONS) {
+    for (const seed of SEEDS) rows.push(run(world, exponent, shadowingDb, seed));
+  }
+}
+console.log(
+  `Radio model accuracy (issue 31): ${ISSUE_31_WORLD.floors} floors of ${ISSUE_31_WORLD.width} × ${ISSUE_31_WORLD.length} m, BLE beacons every ${ISSUE_31_WORLD.spacing} m, true power ${ISSUE_31_WORLD.registeredRssi} ± ${ISSUE_31_WORLD.powerSpreadDb} dBm (${ISSUE_31_WORLD.registeredRssi} registered), ${ISSUE_31_WORLD.floorLossDb} dB per floor; ${TEST_SCANS} test scans per condition; self-calibration from ${CALIBRATION_SCANS} scans per floor; references every ${REFERENCE_SPACING} m, ${SCANS_PER_REFERENCE} scans each`,
+);
+for (const world of WORLDS) printWorld(world.name, rows.filter((row) => row.world === world.name));
+const misses = targets(rows);
+console.log(`\nTargets: ${misses.length === 0 ? 'all met' : `${misses.length} missed`} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+for (const miss of misses) console.log(`  - ${miss}`);
+console.log(JSON.stringify({ rows, misses }));

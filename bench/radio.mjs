@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+// Issue 31's radio model accuracy benchmark, on its own: compiles bench/radio-accuracy.ts (with the
+// estimator it imports from src/ and the synthetic building from test/support/) into a scratch
+// directory and runs it. Arguments go through: --seeds=1,2 --scans=1000 --worlds=iid,static
+// --calibration-scans=2000 --reference-scans=3. `node bench/run.mjs --only=radio` runs this.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const out = mkdtempSync(join(tmpdir(), 'cartograph-radio-bench-'));
+try {
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'bench/tsconfig.radio.json'), '--outDir', out], { stdio: 'inherit' });
+  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+  const run = spawnSync(process.execPath, [join(out, 'bench/radio-accuracy.js'), ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exitCode = run.status ?? 1;
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}

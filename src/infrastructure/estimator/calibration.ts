@@ -1,0 +1,329 @@
+import { fitPosition, RangedReading } from './position-fit';
+import { addStatistics, emptyStatistics, FloorStatistics, RADIO_PRIOR, RadioPrior, solveModel, SolvedModel, transmitterKey } from './radio-model';
+import { KnownTransmitter, TransmitterKind } from './scan-estimator';
+
+/**
+ * Calibration of a floor's radio model from scans, plain TypeScript.
+ *
+ * Scans at unknown positions (what the server sees) are fitted jointly with their positions:
+ * robust Gauss–Newton on θ = (n, δ) where each scan's position is re-estimated at every step
+ * and eliminated from the normal equations (its Schur complement), so the model does not
+ * inherit the pull of the positions estimated with a wrong one. Scans at known positions
+ * (reference points) need no position: the model is then linear in θ.
+ *
+ * A batch gives a contribution: the quadratic approximation of its evidence about θ at the
+ * batch's own optimum (given everything stored before as the prior), which later batches,
+ * other instances and the reference points add to (radio-model.ts).
+ */
+
+export interface CalibrationReading {
+  /** The transmitter with its registered reference RSSI (no offset applied). */
+  transmitter: KnownTransmitter;
+  rssi: number;
+}
+
+export interface CalibrationScan {
+  /** One reading per transmitter, all of one floor. */
+  readings: CalibrationReading[];
+  /** Where the scan was: known (a reference point) or the live estimate to start from. */
+  x: number;
+  y: number;
+  known: boolean;
+}
+
+export interface CalibrationOptions {
+  prior: RadioPrior;
+  /** Gauss–Newton steps at most. */
+  iterations: number;
+  /** Residuals beyond this many σ weigh less (Huber): a moved beacon or a body in the way. */
+  huber: number;
+}
+
+export const DEFAULT_CALIBRATION_OPTIONS: CalibrationOptions = { prior: RADIO_PRIOR, iterations: 8, huber: 2 };
+
+export interface CalibrationResult {
+  /** What this batch adds to the stored statistics. */
+  contribution: FloorStatistics;
+  /** The model of the stored statistics plus this batch. */
+  model: SolvedModel;
+  /** Positions of the scans under that model (for unknown ones), in scan order. */
+  positions: Array<{ x: number; y: number } | null>;
+}
+
+const LOG10_SCALE = 10 / Math.LN10;
+const MIN_D2 = 0.25;
+
+/**
+ * The evidence of `scans` about the floor's model, given what was stored before (`base`).
+ * Converges in a few steps from the stored model; the contribution is taken at the last one.
+ */
+export function calibrate(scans: readonly CalibrationScan[], base: FloorStatistics, options: CalibrationOptions = DEFAULT_CALIBRATION_OPTIONS): CalibrationResult {
+  const job = new BatchCalibration(scans, base, options);
+  while (!job.step());
+  return job.result();
+}
+
+/** `calibrate` one Gauss–Newton step at a time, so a server can yield between steps. */
+export class BatchCalibration {
+  private model: SolvedModel;
+  private readonly positions: Array<{ x: number; y: number } | null>;
+  private contribution = emptyStatistics();
+  private iteration = 0;
+  private done = false;
+  /** Slot of each transmitter in the dense couplings (1-based: 0 is the exponent). */
+  private readonly slots = new Map<string, number>();
+
+  constructor(
+    private readonly scans: readonly CalibrationScan[],
+    private readonly base: FloorStatistics,
+    private readonly options: CalibrationOptions = DEFAULT_CALIBRATION_OPTIONS,
+  ) {
+    this.model = solveModel(base, options.prior);
+    this.positions = scans.map((scan) => ({ x: scan.x, y: scan.y }));
+    for (const key of Object.keys(base.transmitters)) this.slots.set(key, this.slots.size + 1);
+    for (const scan of scans) for (const reading of scan.readings) if (!this.slots.has(transmitterKey(reading.transmitter))) this.slots.set(transmitterKey(reading.transmitter), this.slots.size + 1);
+  }
+
+  /** One step; true when converged or out of steps. */
+  step(): boolean {
+    if (this.done) return true;
+    const size = this.slots.size + 1;
+    const couplings = size <= MAX_DENSE ? new Float64Array(size * size) : undefined;
+    this.contribution = evidence(this.scans, this.positions, this.model, this.options, couplings && { matrix: couplings, size, slots: this.slots });
+    const total = addStatistics(this.base, this.contribution);
+    const next = couplings ? denseStep(total, { matrix: couplings, size, slots: this.slots }, this.model, this.options.prior) : solveModel(total, this.options.prior);
+    const settled = Math.abs(next.exponent - this.model.exponent) < 1e-3 && maxOffsetChange(this.model, next) < 0.02;
+    this.model = next;
+    this.iteration += 1;
+    this.done = settled || this.iteration >= this.options.iterations;
+    return this.done;
+  }
+
+  result(): CalibrationResult {
+    return { contribution: this.contribution, model: this.model, positions: this.positions };
+  }
+}
+
+/** The offsets' couplings of a batch through its scans' positions: a dense symmetric matrix over slots. */
+interface Couplings {
+  matrix: Float64Array;
+  size: number;
+  slots: ReadonlyMap<string, number>;
+}
+
+/**
+ * One Gauss–Newton step with every coupling of the batch (the offsets of transmitters heard
+ * together, through the eliminated positions), solved densely: the arrow form alone converges
+ * slowly along the direction where the exponent and a common offset trade off. The couplings'
+ * own term of b is Cθ at the current model, so the step is exact for the quadratic.
+ */
+function denseStep(statistics: FloorStatistics, couplings: Couplings, current: SolvedModel, prior: RadioPrior): SolvedModel {
+  const { size, slots } = couplings;
+  const offsetInformation = 1 / (prior.offsetSd * prior.offsetSd);
+  const exponentInformation = 1 / (prior.exponentSd * prior.exponentSd);
+  const h = Float64Array.from(couplings.matrix);
+  const b = new Float64Array(size);
+  // b = Hθ + g: the couplings' share of Hθ at the current model.
+  const theta = new Float64Array(size);
+  for (const [key, slot] of slots) theta[slot] = current.offsets.get(key) ?? 0;
+  for (let i = 1; i < size; i += 1) {
+    let sum = 0;
+    for (let j = 1; j < size; j += 1) sum += couplings.matrix[i * size + j] * theta[j];
+    b[i] = sum;
+  }
+  h[0] = statistics.hnn + exponentInformation;
+  b[0] = statistics.bn + exponentInformation * prior.exponent;
+  for (let i = 1; i < size; i += 1) h[i * size + i] += offsetInformation;
+  for (const [key, entry] of Object.entries(statistics.transmitters)) {
+    const slot = slots.get(key);
+    if (slot === undefined) return solveModel(statistics, prior);
+    h[slot * size + slot] += entry.h;
+    h[slot] += entry.hn;
+    h[slot * size] += entry.hn;
+    b[slot] += entry.b;
+  }
+  const solution = choleskySolve(h, b, size);
+  if (!solution || !(solution[0] >= prior.exponentBounds[0] && solution[0] <= prior.exponentBounds[1])) return solveModel(statistics, prior);
+  const offsets = new Map<string, number>();
+  for (const [key, slot] of slots) if (statistics.transmitters[key]) offsets.set(key, Math.max(-prior.offsetBound, Math.min(prior.offsetBound, solution[slot])));
+  return { exponent: solution[0], offsets, shadowingDb: solveModel(statistics, prior).shadowingDb };
+}
+
+/** Transmitters of a floor beyond which a batch is solved in arrow form only (the dense solve is cubic). */
+const MAX_DENSE = 400;
+
+/** Solves Hx = b for a symmetric positive definite H (row-major, size × size); null when it is not. */
+function choleskySolve(h: Float64Array, b: Float64Array, size: number): Float64Array | null {
+  const l = new Float64Array(size * size);
+  for (let i = 0; i < size; i += 1) {
+    for (let j = 0; j <= i; j += 1) {
+      let sum = h[i * size + j];
+      for (let k = 0; k < j; k += 1) sum -= l[i * size + k] * l[j * size + k];
+      if (i === j) {
+        if (!(sum > 1e-12)) return null;
+        l[i * size + i] = Math.sqrt(sum);
+      } else l[i * size + j] = sum / l[j * size + j];
+    }
+  }
+  const y = new Float64Array(size);
+  for (let i = 0; i < size; i += 1) {
+    let sum = b[i];
+    for (let k = 0; k < i; k += 1) sum -= l[i * size + k] * y[k];
+    y[i] = sum / l[i * size + i];
+  }
+  const x = new Float64Array(size);
+  for (let i = size - 1; i >= 0; i -= 1) {
+    let sum = y[i];
+    for (let k = i + 1; k < size; k += 1) sum -= l[k * size + i] * x[k];
+    x[i] = sum / l[i * size + i];
+  }
+  return x;
+}
+
+/**
+ * The statistics of scans at known positions (reference points) at a given model, in one
+ * pass: linear in θ, so they add and subtract exactly (leave-one-out takes a point's out).
+ */
+export function knownEvidence(scans: readonly CalibrationScan[], model: SolvedModel, options: CalibrationOptions = DEFAULT_CALIBRATION_OPTIONS): FloorStatistics {
+  const known = scans.filter((scan) => scan.known);
+  return evidence(known, known.map((scan) => ({ x: scan.x, y: scan.y })), model, options);
+}
+
+function maxOffsetChange(a: SolvedModel, b: SolvedModel): number {
+  let max = 0;
+  for (const [key, value] of b.offsets) max = Math.max(max, Math.abs(value - (a.offsets.get(key) ?? 0)));
+  return max;
+}
+
+/**
+ * At `model`: the positions of unknown scans refitted (in place), then the reduced normal
+ * equations of θ in arrow form, as absolute statistics (b = Hθ + g).
+ */
+function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: number; y: number } | null>, model: SolvedModel, options: CalibrationOptions, couplings?: Couplings): FloorStatistics {
+  const statistics = emptyStatistics();
+  const n = model.exponent;
+  const k = n * LOG10_SCALE;
+  let gn = 0;
+  const gradients = new Map<string, number>();
+  const ranged: RangedReading[] = [];
+  for (let s = 0; s < scans.length; s += 1) {
+    const scan = scans[s];
+    if (scan.readings.length === 0) continue;
+    let position = positions[s];
+    if (!scan.known) {
+      if (scan.readings.length < 3) continue;
+      ranged.length = 0;
+      for (const reading of scan.readings) {
+        const sigma = model.shadowingDb[reading.transmitter.kind];
+        const offset = model.offsets.get(transmitterKey(reading.transmitter)) ?? 0;
+        ranged.push({ x: reading.transmitter.x, y: reading.transmitter.y, reference: reading.transmitter.referenceRssi + offset, rssi: reading.rssi, weight: 1 / (sigma * sigma) });
+      }
+      const fit = fitPosition(ranged, position ?? { x: scan.x, y: scan.y }, n);
+      position = fit.ok ? { x: fit.x, y: fit.y } : null;
+      positions[s] = position;
+      if (!position) continue;
+    }
+    if (!position) continue;
+    // Per scan: the position block M, its coupling to n (qn) and to each δ (q per reading), and Σ w c r.
+    let m11 = 0;
+    let m12 = 0;
+    let m22 = 0;
+    let qn1 = 0;
+    let qn2 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    const coupled: Array<{ key: string; q1: number; q2: number }> = [];
+    const kinds: Record<TransmitterKind, number> = { ble: 0, wifi: 0 };
+    for (const reading of scan.readings) {
+      const transmitter = reading.transmitter;
+      const key = transmitterKey(transmitter);
+      const sigma = model.shadowingDb[transmitter.kind];
+      const dx = position.x - transmitter.x;
+      const dy = position.y - transmitter.y;
+      const d2 = Math.max(MIN_D2, dx * dx + dy * dy);
+      const logDistance = 5 * Math.log10(d2);
+      const residual = reading.rssi - (transmitter.referenceRssi + (model.offsets.get(key) ?? 0) - n * logDistance);
+      const scaled = Math.abs(residual) / sigma;
+      const weight = (scaled > options.huber ? options.huber / scaled : 1) / (sigma * sigma);
+      kinds[transmitter.kind] += 1;
+      statistics.residuals[transmitter.kind].sum += Math.min(residual * residual, 16 * sigma * sigma);
+      // ∂model/∂n = −L, ∂model/∂δ = 1.
+      statistics.hnn += weight * logDistance * logDistance;
+      gn -= weight * logDistance * residual;
+      const entry = (statistics.transmitters[key] ??= { h: 0, hn: 0, b: 0, readings: 0 });
+      entry.h += weight;
+      entry.hn -= weight * logDistance;
+      entry.readings += 1;
+      gradients.set(key, (gradients.get(key) ?? 0) + weight * residual);
+      if (scan.known) continue;
+      // ∂model/∂position = −k (dx, dy) / d².
+      const c1 = (-k * dx) / d2;
+      const c2 = (-k * dy) / d2;
+      m11 += weight * c1 * c1;
+      m12 += weight * c1 * c2;
+      m22 += weight * c2 * c2;
+      qn1 -= weight * logDistance * c1;
+      qn2 -= weight * logDistance * c2;
+      s1 += weight * c1 * residual;
+      s2 += weight * c2 * residual;
+      coupled.push({ key, q1: weight * c1, q2: weight * c2 });
+    }
+    const count = kinds.ble + kinds.wifi;
+    for (const kind of ['ble', 'wifi'] as const) {
+      // Two degrees of freedom go to the position of an unknown scan, shared by kind.
+      statistics.residuals[kind].dof += kinds[kind] - (scan.known ? 0 : (2 * kinds[kind]) / count);
+    }
+    statistics.scans += 1;
+    if (scan.known) continue;
+    const det = m11 * m22 - m12 * m12;
+    if (!(det > 1e-12)) continue;
+    // M⁻¹ = [[i11, i12], [i12, i22]].
+    const i11 = m22 / det;
+    const i12 = -m12 / det;
+    const i22 = m11 / det;
+    const quad = (a1: number, a2: number, b1: number, b2: number) => a1 * (i11 * b1 + i12 * b2) + a2 * (i12 * b1 + i22 * b2);
+    statistics.hnn -= quad(qn1, qn2, qn1, qn2);
+    gn -= quad(qn1, qn2, s1, s2);
+    for (const { key, q1, q2 } of coupled) {
+      const entry = statistics.transmitters[key];
+      entry.hn -= quad(qn1, qn2, q1, q2);
+      entry.h -= quad(q1, q2, q1, q2);
+      gradients.set(key, gradients.get(key)! - quad(q1, q2, s1, s2));
+    }
+    if (couplings) {
+      // The offsets of transmitters heard together trade off through the scan's position.
+      const { matrix, size, slots } = couplings;
+      for (let a = 0; a < coupled.length; a += 1) {
+        const i = slots.get(coupled[a].key)!;
+        const a1 = i11 * coupled[a].q1 + i12 * coupled[a].q2;
+        const a2 = i12 * coupled[a].q1 + i22 * coupled[a].q2;
+        for (let b = a + 1; b < coupled.length; b += 1) {
+          const j = slots.get(coupled[b].key)!;
+          const value = a1 * coupled[b].q1 + a2 * coupled[b].q2;
+          matrix[i * size + j] -= value;
+          matrix[j * size + i] -= value;
+        }
+      }
+    }
+  }
+  // Absolute form: b = Hθ + g.
+  let bn = statistics.hnn * n + gn;
+  for (const [key, entry] of Object.entries(statistics.transmitters)) {
+    const offset = model.offsets.get(key) ?? 0;
+    bn += entry.hn * offset;
+    entry.b = entry.hn * n + entry.h * offset + (gradients.get(key) ?? 0);
+  }
+  statistics.bn = bn;
+  return statistics;
+}
+
+/** The readings of a scan as calibration readings: one per known transmitter of `floorId` (the strongest). */
+export function calibrationReadings(readings: ReadonlyArray<{ transmitter: KnownTransmitter; rssi: number }>, floorId: number): CalibrationReading[] {
+  const strongest = new Map<KnownTransmitter, number>();
+  for (const reading of readings) {
+    if (reading.transmitter.floorId !== floorId) continue;
+    const previous = strongest.get(reading.transmitter);
+    if (previous === undefined || reading.rssi > previous) strongest.set(reading.transmitter, reading.rssi);
+  }
+  return [...strongest].map(([transmitter, rssi]) => ({ transmitter, rssi }));
+}

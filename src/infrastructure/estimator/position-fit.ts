@@ -1,0 +1,202 @@
+/**
+ * The least-squares position of one scan under the log-distance model, plain TypeScript:
+ *
+ *   rssi_i = reference_i − 10 · n · log10(distance_i)   (+ Gaussian shadowing in dB)
+ *
+ * fitted in dB with weights 1/σ_i² by Levenberg–Marquardt over (x, y). Used for every live
+ * estimate and, inside the calibration, for the positions of the scans it learns from.
+ */
+
+/** A reading ready for the fit: where its transmitter is, what it sends at 1 m, what was heard. */
+export interface RangedReading {
+  x: number;
+  y: number;
+  /** Expected RSSI at 1 m (dBm), calibrated. */
+  reference: number;
+  rssi: number;
+  /** 1/σ² of the reading in dB. */
+  weight: number;
+}
+
+export interface PositionFit {
+  ok: boolean;
+  x: number;
+  y: number;
+  /** Weighted sum of squared residuals (χ² when the weights are right). */
+  cost: number;
+  /** [var x, cov xy, var y] of the estimate. */
+  covariance: [number, number, number];
+}
+
+export const MIN_DISTANCE = 0.5;
+const LN10 = Math.LN10;
+
+/**
+ * Scratch space of the fit, reused by every call (the fit is synchronous, so calls never
+ * overlap): per reading x, y, reference, RSSI and weight, then the normal equations at the
+ * current point and at a candidate. Thousands of scans a second allocate nothing here.
+ */
+const STRIDE = 5;
+let points = new Float64Array(16 * STRIDE);
+const current = new Float64Array(6);
+const candidate = new Float64Array(6);
+
+function loadPoints(readings: readonly RangedReading[]): number {
+  if (points.length < readings.length * STRIDE) points = new Float64Array(readings.length * STRIDE);
+  for (let i = 0; i < readings.length; i += 1) {
+    const item = readings[i];
+    const at = i * STRIDE;
+    points[at] = item.x;
+    points[at + 1] = item.y;
+    points[at + 2] = item.reference;
+    points[at + 3] = item.rssi;
+    points[at + 4] = item.weight;
+  }
+  return readings.length;
+}
+
+/**
+ * At (x, y), into `out`: JᵀWJ (a11, a12, a22), JᵀWr (g1, g2) and the cost Σ w·r², for the
+ * residuals r_i = rssi_i − (A_i − 10 n log10 d_i). One pass, one logarithm per reading: the
+ * equations of an accepted candidate are the next iteration's.
+ */
+function normalEquations(count: number, x: number, y: number, n: number, out: Float64Array): void {
+  const k = (10 * n) / LN10;
+  const minimum = MIN_DISTANCE * MIN_DISTANCE;
+  let a11 = 0;
+  let a12 = 0;
+  let a22 = 0;
+  let g1 = 0;
+  let g2 = 0;
+  let cost = 0;
+  for (let at = 0; at < count * STRIDE; at += STRIDE) {
+    const dx = x - points[at];
+    const dy = y - points[at + 1];
+    const d2 = Math.max(minimum, dx * dx + dy * dy);
+    const residual = points[at + 3] - (points[at + 2] - 5 * n * Math.log10(d2));
+    const w = points[at + 4];
+    // d(model)/dx = −k·dx/d², so d(residual)/dx = +k·dx/d².
+    const jx = (k * dx) / d2;
+    const jy = (k * dy) / d2;
+    a11 += w * jx * jx;
+    a12 += w * jx * jy;
+    a22 += w * jy * jy;
+    g1 += w * jx * residual;
+    g2 += w * jy * residual;
+    cost += w * residual * residual;
+  }
+  out[0] = a11;
+  out[1] = a12;
+  out[2] = a22;
+  out[3] = g1;
+  out[4] = g2;
+  out[5] = cost;
+}
+
+/** Distance the model predicts from the RSSI alone (metres). */
+export function rangeOf(referenceRssi: number, rssi: number, pathLossExponent: number): number {
+  return Math.max(MIN_DISTANCE, 10 ** ((referenceRssi - rssi) / (10 * pathLossExponent)));
+}
+
+/**
+ * Levenberg–Marquardt on r_i = rssi_i − (A_i − 10 n log10 d_i), weights 1/σ_i², from `start`.
+ * Two unknowns, so every step solves a 2×2 system in closed form. Not ok when singular or
+ * when it runs far beyond every transmitter heard (a divergence, not a position).
+ */
+export function fitPosition(readings: readonly RangedReading[], start: { x: number; y: number }, n: number): PositionFit {
+  const count = loadPoints(readings);
+  let x = start.x;
+  let y = start.y;
+  let lambda = 1e-3;
+  normalEquations(count, x, y, n, current);
+  for (let iteration = 0; iteration < 50; iteration += 1) {
+    const a11 = current[0];
+    const a12 = current[1];
+    const a22 = current[2];
+    const g1 = current[3];
+    const g2 = current[4];
+    let improved = false;
+    let converged = false;
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      const b11 = a11 * (1 + lambda);
+      const b22 = a22 * (1 + lambda);
+      const det = b11 * b22 - a12 * a12;
+      if (!(Math.abs(det) > 1e-18)) {
+        lambda *= 10;
+        continue;
+      }
+      const stepX = -(b22 * g1 - a12 * g2) / det;
+      const stepY = -(b11 * g2 - a12 * g1) / det;
+      normalEquations(count, x + stepX, y + stepY, n, candidate);
+      if (candidate[5] < current[5]) {
+        converged = Math.hypot(stepX, stepY) < 1e-3;
+        x += stepX;
+        y += stepY;
+        current.set(candidate);
+        lambda = Math.max(1e-7, lambda / 10);
+        improved = true;
+        break;
+      }
+      lambda *= 10;
+    }
+    if (!improved || converged) break;
+  }
+  const cost = current[5];
+  const det = current[0] * current[2] - current[1] * current[1];
+  if (!(det > 1e-12) || !Number.isFinite(x) || !Number.isFinite(y)) return { ok: false, x, y, cost, covariance: [Infinity, 0, Infinity] };
+  let farthest = 0;
+  let nearest = Infinity;
+  for (const item of readings) {
+    farthest = Math.max(farthest, rangeOf(item.reference, item.rssi, n));
+    nearest = Math.min(nearest, Math.hypot(x - item.x, y - item.y));
+  }
+  if (nearest > 3 * farthest + 10) return { ok: false, x, y, cost, covariance: [Infinity, 0, Infinity] };
+  return { ok: true, x, y, cost, covariance: [current[2] / det, -current[1] / det, current[0] / det] };
+}
+
+/** Weights 1/range²: the nearest transmitters pull hardest. */
+export function weightedCentroid(readings: readonly RangedReading[], n: number): { x: number; y: number } {
+  let sum = 0;
+  let x = 0;
+  let y = 0;
+  for (const item of readings) {
+    const range = rangeOf(item.reference, item.rssi, n);
+    const weight = 1 / (range * range);
+    sum += weight;
+    x += weight * item.x;
+    y += weight * item.y;
+  }
+  return { x: x / sum, y: y / sum };
+}
+
+/** 0 inside the convex hull of the points, else the distance to it (metres). */
+export function distanceOutsideHull(readings: readonly { x: number; y: number }[], x: number, y: number): number {
+  const order = [...readings].sort((a, b) => a.x - b.x || a.y - b.y);
+  const cross = (o: { x: number; y: number }, a: { x: number; y: number }, bx: number, by: number) => (a.x - o.x) * (by - o.y) - (a.y - o.y) * (bx - o.x);
+  // Andrew's monotone chain, counter-clockwise: the lower chain, then the upper one, in one array.
+  const hull: Array<{ x: number; y: number }> = [];
+  for (const point of order) {
+    while (hull.length >= 2 && cross(hull[hull.length - 2], hull[hull.length - 1], point.x, point.y) <= 0) hull.pop();
+    hull.push(point);
+  }
+  const lowerLength = hull.length + 1;
+  for (let i = order.length - 2; i >= 0; i -= 1) {
+    const point = order[i];
+    while (hull.length >= lowerLength && cross(hull[hull.length - 2], hull[hull.length - 1], point.x, point.y) <= 0) hull.pop();
+    hull.push(point);
+  }
+  hull.pop(); // the first point, closing the ring
+  if (hull.length < 3) return 0;
+  let inside = true;
+  let nearest = Infinity;
+  for (let i = 0; i < hull.length; i += 1) {
+    const a = hull[i];
+    const b = hull[(i + 1) % hull.length];
+    if (cross(a, b, x, y) < 0) inside = false;
+    const ex = b.x - a.x;
+    const ey = b.y - a.y;
+    const t = Math.max(0, Math.min(1, ((x - a.x) * ex + (y - a.y) * ey) / (ex * ex + ey * ey)));
+    nearest = Math.min(nearest, Math.hypot(x - a.x - t * ex, y - a.y - t * ey));
+  }
+  return inside ? 0 : nearest;
+}

@@ -1,0 +1,170 @@
+import { FloorEstimation, KnownTransmitter, TransmitterIndex, TransmitterKind } from './scan-estimator';
+
+/**
+ * A floor's radio model, plain TypeScript: its path-loss exponent n, each transmitter's
+ * offset δ_j from its registered reference RSSI, and the shadowing σ per kind, as the
+ * posterior mode of a Gaussian prior and the evidence gathered so far:
+ *
+ *   rssi_ij = (registered_j + δ_j) − 10 · n · log10(d_ij) + ε,   ε ~ N(0, σ²)
+ *
+ * The evidence is kept as sufficient statistics of a quadratic in θ = (n, δ_1 … δ_J): the
+ * information H and the vector b with ½θᵀHθ − bᵀθ, in "arrow" form (n couples to every δ_j;
+ * the δ_j among themselves are kept apart), so statistics from any number of batches, scans
+ * or instances add up, and solving is linear in the number of transmitters.
+ */
+
+export interface TransmitterStatistics {
+  /** H_jj: the information about δ_j. */
+  h: number;
+  /** H_nj: how δ_j and n trade off. */
+  hn: number;
+  /** b_j. */
+  b: number;
+  /** Readings behind it (decayed with the rest). */
+  readings: number;
+}
+
+export interface FloorStatistics {
+  /** Scans behind the statistics (decayed: the model forgets the oldest beyond a cap). */
+  scans: number;
+  hnn: number;
+  bn: number;
+  /** By transmitter key `kind:id` (`ble:12`). */
+  transmitters: Record<string, TransmitterStatistics>;
+  /** Σ r² (dB²) and its degrees of freedom per kind: the shadowing σ. */
+  residuals: Record<TransmitterKind, { sum: number; dof: number }>;
+}
+
+export interface RadioPrior {
+  exponent: number;
+  exponentSd: number;
+  exponentBounds: [number, number];
+  offsetSd: number;
+  /** Offsets are kept within ± this (dB): beyond it the transmitter is misregistered, not miscalibrated. */
+  offsetBound: number;
+  shadowingDb: Record<TransmitterKind, number>;
+  /** How many readings' worth the prior σ weighs. */
+  shadowingReadings: number;
+  /** σ is never taken below this (dB): the model's own error the residuals cannot show. */
+  minShadowingDb: number;
+}
+
+/** Indoor 2.4 GHz exponents run from about 1.8 (halls, corridors) to 3.5 and more (walls, offices). */
+export const RADIO_PRIOR: RadioPrior = {
+  exponent: 2.8,
+  exponentSd: 0.5,
+  exponentBounds: [1.5, 4.5],
+  offsetSd: 3.5,
+  offsetBound: 15,
+  shadowingDb: { ble: 4, wifi: 6 },
+  shadowingReadings: 200,
+  minShadowingDb: 1.5,
+};
+
+export interface SolvedModel {
+  exponent: number;
+  /** δ_j by transmitter key `kind:id` (dB). */
+  offsets: Map<string, number>;
+  shadowingDb: Record<TransmitterKind, number>;
+}
+
+export const transmitterKey = (transmitter: Pick<KnownTransmitter, 'kind' | 'id'>): string => `${transmitter.kind}:${transmitter.id}`;
+
+export function emptyStatistics(): FloorStatistics {
+  return { scans: 0, hnn: 0, bn: 0, transmitters: {}, residuals: { ble: { sum: 0, dof: 0 }, wifi: { sum: 0, dof: 0 } } };
+}
+
+/** a + b, each scaled (b's weight 1 by default): statistics are additive. */
+export function addStatistics(a: FloorStatistics, b: FloorStatistics, scaleA = 1, scaleB = 1): FloorStatistics {
+  const transmitters: Record<string, TransmitterStatistics> = {};
+  for (const [key, value] of Object.entries(a.transmitters)) transmitters[key] = { h: value.h * scaleA, hn: value.hn * scaleA, b: value.b * scaleA, readings: value.readings * scaleA };
+  for (const [key, value] of Object.entries(b.transmitters)) {
+    const sum = transmitters[key] ?? { h: 0, hn: 0, b: 0, readings: 0 };
+    transmitters[key] = { h: sum.h + value.h * scaleB, hn: sum.hn + value.hn * scaleB, b: sum.b + value.b * scaleB, readings: sum.readings + value.readings * scaleB };
+  }
+  const residual = (kind: TransmitterKind) => ({ sum: a.residuals[kind].sum * scaleA + b.residuals[kind].sum * scaleB, dof: a.residuals[kind].dof * scaleA + b.residuals[kind].dof * scaleB });
+  return {
+    scans: a.scans * scaleA + b.scans * scaleB,
+    hnn: a.hnn * scaleA + b.hnn * scaleB,
+    bn: a.bn * scaleA + b.bn * scaleB,
+    transmitters,
+    residuals: { ble: residual('ble'), wifi: residual('wifi') },
+  };
+}
+
+/**
+ * The stored statistics with a new contribution: the stored ones scaled down first when the
+ * sum would rest on more than `maxScans`, so the model follows a building that changes
+ * (a moved beacon, a new battery) and forgets what it learned with a worse model.
+ */
+export function mergeStatistics(stored: FloorStatistics, contribution: FloorStatistics, maxScans: number): FloorStatistics {
+  const room = Math.max(0, maxScans - contribution.scans);
+  const keep = stored.scans > room && stored.scans > 0 ? room / stored.scans : 1;
+  return addStatistics(stored, contribution, keep, 1);
+}
+
+/**
+ * The posterior mode: minimises ½θᵀHθ − bᵀθ plus the prior, by eliminating each δ_j
+ * (the arrow's diagonal) and solving for n. The exponent is clamped to its bounds, the
+ * offsets then solved at that exponent.
+ */
+export function solveModel(statistics: FloorStatistics, prior: RadioPrior = RADIO_PRIOR): SolvedModel {
+  const offsetInformation = 1 / (prior.offsetSd * prior.offsetSd);
+  const exponentInformation = 1 / (prior.exponentSd * prior.exponentSd);
+  let a = statistics.hnn + exponentInformation;
+  let rhs = statistics.bn + exponentInformation * prior.exponent;
+  const entries = Object.entries(statistics.transmitters);
+  for (const [, value] of entries) {
+    const d = value.h + offsetInformation;
+    a -= (value.hn * value.hn) / d;
+    rhs -= (value.hn * value.b) / d;
+  }
+  let exponent = a > 1e-9 ? rhs / a : prior.exponent;
+  if (!Number.isFinite(exponent)) exponent = prior.exponent;
+  exponent = Math.min(prior.exponentBounds[1], Math.max(prior.exponentBounds[0], exponent));
+  const offsets = new Map<string, number>();
+  for (const [key, value] of entries) {
+    const offset = (value.b - value.hn * exponent) / (value.h + offsetInformation);
+    offsets.set(key, Math.max(-prior.offsetBound, Math.min(prior.offsetBound, Number.isFinite(offset) ? offset : 0)));
+  }
+  return { exponent, offsets, shadowingDb: { ble: shadowingOf(statistics, 'ble', prior), wifi: shadowingOf(statistics, 'wifi', prior) } };
+}
+
+function shadowingOf(statistics: FloorStatistics, kind: TransmitterKind, prior: RadioPrior): number {
+  const { sum, dof } = statistics.residuals[kind];
+  const weight = prior.shadowingReadings;
+  const variance = (sum + weight * prior.shadowingDb[kind] ** 2) / (Math.max(0, dof) + weight);
+  return Math.max(prior.minShadowingDb, Math.sqrt(variance));
+}
+
+/** The prior's model: no evidence yet. */
+export function defaultModel(prior: RadioPrior = RADIO_PRIOR): SolvedModel {
+  return solveModel(emptyStatistics(), prior);
+}
+
+/** What the estimator needs of one floor's model. */
+export interface FloorRadio {
+  model: SolvedModel;
+  estimation: FloorEstimation;
+}
+
+/**
+ * The transmitters as the estimator should see them: each with its floor's exponent and σ,
+ * and its reference RSSI moved by its offset. Floors without a model keep the registered
+ * references and the estimator's defaults.
+ */
+export function calibratedIndex(transmitters: Iterable<KnownTransmitter>, floors: ReadonlyMap<number, FloorRadio>): TransmitterIndex {
+  const calibrated: KnownTransmitter[] = [];
+  const estimations = new Map<number, FloorEstimation>();
+  for (const transmitter of transmitters) {
+    const floor = floors.get(transmitter.floorId);
+    if (!floor) {
+      calibrated.push(transmitter);
+      continue;
+    }
+    const offset = floor.model.offsets.get(transmitterKey(transmitter)) ?? 0;
+    calibrated.push({ ...transmitter, referenceRssi: transmitter.referenceRssi + offset, exponent: floor.model.exponent, shadowingDb: floor.model.shadowingDb[transmitter.kind] });
+  }
+  for (const [floorId, floor] of floors) estimations.set(floorId, floor.estimation);
+  return new TransmitterIndex(calibrated, estimations);
+}

@@ -1,0 +1,107 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsInt, IsObject, Max, Min, ValidateNested } from 'class-validator';
+import { MAX_INTEGER_ID } from '../common/http/params';
+import { Optional } from '../common/validation/optional';
+import { IntegerFromString } from '../common/validation/transforms';
+import { TransmitterPositionDto } from './infrastructure.dto';
+import { BleReadingDto, MAX_READINGS_PER_KIND, WifiReadingDto } from './scan-positioning.service';
+
+/** A scan taken at a known position: where (x/y floor metres or lat/lng) and what was heard there. */
+export class ReferencePointInputDto extends TransmitterPositionDto {
+  @ApiPropertyOptional({ type: [BleReadingDto], description: 'Beacons heard (at least one reading of either kind)' })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(MAX_READINGS_PER_KIND)
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => BleReadingDto)
+  ble?: BleReadingDto[];
+
+  @ApiPropertyOptional({ type: [WifiReadingDto], description: 'Access points heard' })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(MAX_READINGS_PER_KIND)
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => WifiReadingDto)
+  wifi?: WifiReadingDto[];
+}
+
+export class UpdateReferencePointDto extends PartialType(ReferencePointInputDto) {}
+
+export class BuildingFloorQuery {
+  @ApiProperty({ example: 5962 })
+  @IntegerFromString()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_INTEGER_ID)
+  building_id: number;
+
+  @ApiPropertyOptional({ description: 'Only this floor' })
+  @Optional()
+  @IntegerFromString()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_INTEGER_ID)
+  floor_id?: number;
+}
+
+class BleHeardDto {
+  @ApiProperty() uuid: string;
+  @ApiProperty() major: number;
+  @ApiProperty() minor: number;
+  @ApiProperty({ description: 'dBm' }) rssi: number;
+}
+
+class WifiHeardDto {
+  @ApiProperty() bssid: string;
+  @ApiProperty({ description: 'dBm' }) rssi: number;
+}
+
+export class ReferencePointResponseDto {
+  @ApiProperty() id: number;
+  @ApiProperty() floor_id: number;
+  @ApiProperty({ description: 'Floor metres' }) x: number;
+  @ApiProperty({ description: 'Floor metres' }) y: number;
+  @ApiProperty() lat: number;
+  @ApiProperty() lng: number;
+  @ApiProperty({ type: [BleHeardDto] }) ble: BleHeardDto[];
+  @ApiProperty({ type: [WifiHeardDto] }) wifi: WifiHeardDto[];
+  @ApiProperty({ example: '2020-05-08T10:26:34.801+00:00' }) created_at: string;
+  @ApiProperty({ example: '2020-05-08T10:26:34.801+00:00' }) updated_at: string;
+}
+
+class TransmitterOffsetDto {
+  @ApiProperty({ enum: ['ble', 'wifi'] }) type: string;
+  @ApiProperty() id: number;
+  @ApiProperty({ description: 'dB the model adds to the registered reference RSSI (what the transmitter really sends at 1 m, less what is registered)' }) offset_db: number;
+  @ApiProperty({ description: 'The calibrated RSSI at 1 m (dBm) the estimator uses' }) reference_rssi: number;
+}
+
+class CrossValidationDto {
+  @ApiProperty({ description: 'Distinct reference positions and scans on the floor' }) points: number;
+  @ApiProperty() scans: number;
+  @ApiProperty({ nullable: true, type: Number, description: 'Leave-one-out median error of the path-loss model fitted from the references (metres)' }) model_median_error_m: number | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'The same for k-NN fingerprinting (null with fewer than 10 positions)' }) fingerprint_median_error_m: number | null;
+}
+
+export class FloorRadioModelDto {
+  @ApiProperty() floor_id: number;
+  @ApiProperty({
+    enum: ['default', 'self_calibrated', 'reference_points', 'fingerprinting'],
+    description: 'default: the prior (no evidence yet); self_calibrated: learnt from the scans the server saw; reference_points: the model fitted from the reference points; fingerprinting: k-NN over the reference points (cross-validation found it better)',
+  })
+  method: string;
+  @ApiProperty({ description: 'Path-loss exponent n' }) exponent: number;
+  @ApiProperty({ description: 'Shadowing σ (dB) per kind: the weights of the fit and the size of the accuracy', example: { ble: 4, wifi: 6 } }) shadowing_db: Record<string, number>;
+  @ApiProperty({ description: 'Scans the running self-calibration rests on (the oldest count less beyond 20,000)' }) scans: number;
+  @ApiProperty({ nullable: true, type: String, description: 'When the running self-calibration last changed' }) updated_at: string | null;
+  @ApiProperty({ nullable: true, type: CrossValidationDto, description: 'What the reference points give; null without any' }) reference_points: CrossValidationDto | null;
+  @ApiProperty({ type: [TransmitterOffsetDto] }) transmitters: TransmitterOffsetDto[];
+}
+
+export class RadioModelResponseDto {
+  @ApiProperty() building_id: number;
+  @ApiProperty({ type: [FloorRadioModelDto], description: 'One per floor with transmitters' }) floors: FloorRadioModelDto[];
+}
