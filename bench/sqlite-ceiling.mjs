@@ -33,7 +33,9 @@ const require = createRequire(import.meta.url);
 const Database = require('better-sqlite3');
 // The server's own build (the script runs after `npm run build`): its SQLite settings, the history's columns, its timestamp text.
 const { buildDataSourceOptions } = require('../dist/src/database/typeorm-options.js');
-const { HISTORY_COLUMNS, timestampParameter } = require('../dist/src/positions/position-sql.js');
+const { HISTORY_COLUMNS } = require('../dist/src/positions/position-store.js');
+const { dialectFor } = require('../dist/src/database/sql-dialect.js');
+const timestampParameter = (kind, ms) => dialectFor(kind).timestamp(ms);
 const { parseDatabaseTimestamp } = require('../dist/src/common/database/raw-values.js');
 
 const options = Object.fromEntries(

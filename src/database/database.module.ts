@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { databaseConfig, DatabaseConfig } from '../config/database.config';
-import { DeviceLocks } from './device-locks';
+import { TransactionLocks } from './transaction-locks';
 import { MigrationsRunner } from './migrations.runner';
 import { Notifications } from './notifications';
 import { PreparedQueries } from './prepared-queries';
@@ -35,10 +35,10 @@ import { buildDataSourceOptions } from './typeorm-options';
     Notifications,
     ReportQueries,
     SqliteCheckpointer,
-    DeviceLocks,
+    TransactionLocks,
     // The SQL dialect, chosen once from the configured database.
     { provide: SqlDialect, inject: [getDataSourceToken()], useFactory: (dataSource: DataSource) => dialectOf(dataSource) },
   ],
-  exports: [TransactionRunner, PreparedQueries, Notifications, ReportQueries, DeviceLocks, SqlDialect],
+  exports: [TransactionRunner, PreparedQueries, Notifications, ReportQueries, TransactionLocks, SqlDialect],
 })
 export class DatabaseModule {}

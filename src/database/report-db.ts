@@ -4,8 +4,10 @@
  * open the database (in-memory SQLite), on the main connection. No Nest, no TypeORM here:
  * the worker loads this file on its own.
  */
+import { SqlDialect } from './sql-dialect';
+
 export interface ReportDb {
-  readonly dialect: 'sqlite' | 'postgres';
+  readonly dialect: SqlDialect;
   /**
    * The rows of one read-only statement, each as an array in SELECT order. `text` keeps every
    * PostgreSQL value as the text the server sent (no type parsing); SQLite gives its own values.
@@ -27,7 +29,7 @@ export interface PositionalStatement {
 export function positional(sql: string, dialect: ReportDb['dialect']): PositionalStatement {
   const names: string[] = [];
   const text = sql.replace(/:([A-Za-z_]\w*)/g, (_, name: string) => {
-    if (dialect === 'sqlite') {
+    if (dialect.kind === 'sqlite') {
       names.push(name);
       return '?';
     }

@@ -1,3 +1,4 @@
+import { dialectFor } from './sql-dialect';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,8 +42,8 @@ async function collect(batches: AsyncIterable<StreamedBatch>): Promise<Array<{ t
 
 describe('positional', () => {
   it('numbers each name once on PostgreSQL, in order of first use; SQLite takes one ? per use', () => {
-    expect(positional('a = :x AND b > :y AND c < :x', 'postgres')).toEqual({ text: 'a = $1 AND b > $2 AND c < $1', names: ['x', 'y'] });
-    expect(positional('a = :x AND b > :y AND c < :x', 'sqlite')).toEqual({ text: 'a = ? AND b > ? AND c < ?', names: ['x', 'y', 'x'] });
+    expect(positional('a = :x AND b > :y AND c < :x', dialectFor('postgres'))).toEqual({ text: 'a = $1 AND b > $2 AND c < $1', names: ['x', 'y'] });
+    expect(positional('a = :x AND b > :y AND c < :x', dialectFor('sqlite'))).toEqual({ text: 'a = ? AND b > ? AND c < ?', names: ['x', 'y', 'x'] });
   });
 });
 

@@ -5,6 +5,7 @@ import { dirname, extname, join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { DataSource } from 'typeorm';
+import { dialectFor } from './sql-dialect';
 import { PreparedQueries } from './prepared-queries';
 import { JobStatistics, ReportDb, ReportJob } from './report-db';
 import type { ReportWorkerData, WorkerReply } from './report-worker';
@@ -110,7 +111,7 @@ export class ReportQueries implements OnModuleDestroy {
       this.workerData = { dialect: 'postgres', pool };
     } else this.workerData = null;
     this.mainDb = {
-      dialect,
+      dialect: dialectFor(dialect),
       arrays: <Row extends unknown[]>(sql: string, parameters: Record<string, unknown>, arrayOptions: { text?: boolean } = {}) =>
         this.queries.cachedArrays<Row>(sql, { planEachRun: true, text: arrayOptions.text })(parameters as Record<string, string | number | null>),
     };
@@ -118,7 +119,7 @@ export class ReportQueries implements OnModuleDestroy {
       this.file === null
         ? this.mainDb
         : {
-            dialect: 'sqlite',
+            dialect: dialectFor('sqlite'),
             arrays: async <Row extends unknown[]>(sql: string, parameters: Record<string, unknown>) => {
               const [text, values] = this.dataSource.driver.escapeQueryWithParameters(sql, parameters as ReportStatement['parameters']);
               const [rows] = await this.send([{ sql: text, values, arrays: true }]);

@@ -2,6 +2,7 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { JobBatch, JobStatistics, positional, PositionalStatement, ReportDb } from './report-db';
+import { dialectFor } from './sql-dialect';
 
 /**
  * The report worker's body (see ReportQueries): a read-only connection of its own (SQLite's
@@ -79,10 +80,10 @@ function sqliteDb(data: ReportWorkerData): { db: ReportDb; run: (sql: string, va
   };
   const shapes = new Map<string, PositionalStatement>();
   const db: ReportDb = {
-    dialect: 'sqlite',
+    dialect: dialectFor('sqlite'),
     async arrays<Row extends unknown[]>(sql: string, parameters: Record<string, unknown>) {
       let shape = shapes.get(sql);
-      if (!shape) shapes.set(sql, (shape = positional(sql, 'sqlite')));
+      if (!shape) shapes.set(sql, (shape = positional(sql, dialectFor('sqlite'))));
       return prepared(`a:${sql}`, shape.text, true).all(...shape.names.map((name) => parameters[name])) as Row[];
     },
   };
@@ -96,10 +97,10 @@ function postgresDb(data: ReportWorkerData): ReportDb {
   pool.on('error', () => undefined);
   const shapes = new Map<string, PositionalStatement>();
   return {
-    dialect: 'postgres',
+    dialect: dialectFor('postgres'),
     async arrays<Row extends unknown[]>(sql: string, parameters: Record<string, unknown>, options: { text?: boolean } = {}) {
       let shape = shapes.get(sql);
-      if (!shape) shapes.set(sql, (shape = positional(sql, 'postgres')));
+      if (!shape) shapes.set(sql, (shape = positional(sql, dialectFor('postgres'))));
       const values = shape.names.map((name) => parameters[name]);
       return (await pool.query({ text: shape.text, values, rowMode: 'array', types: options.text ? TEXT_TYPES : undefined })).rows as Row[];
     },

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 
 export type DialectKind = 'postgres' | 'sqlite';
 
@@ -15,6 +15,15 @@ export abstract class SqlDialect {
 
   /** A timestamp column read as epoch milliseconds (a number on both, no Date per row). */
   abstract epochMs(column: string): string;
+
+  /**
+   * A timestamp column in the form cheapest to read back in bulk: PostgreSQL's as epoch
+   * milliseconds (no Date parsed per row by node-postgres), SQLite's as the text it stores.
+   */
+  abstract bulkTime(column: string): string;
+
+  /** A timestamp column as UTC wall-clock text (PostgreSQL's timestamptz would come in the session's zone). */
+  abstract utcText(column: string): string;
 
   /** A boolean parameter (better-sqlite3 takes no booleans). */
   abstract boolean(value: boolean): boolean | number;
@@ -69,6 +78,14 @@ export class SqliteDialect extends SqlDialect {
     return `CAST(round((julianday(${column}) - 2440587.5) * 86400000) AS INTEGER)`;
   }
 
+  utcText(column: string): string {
+    return column;
+  }
+
+  bulkTime(column: string): string {
+    return column;
+  }
+
   boolean(value: boolean): number {
     return value ? 1 : 0;
   }
@@ -89,6 +106,14 @@ export class PostgresDialect extends SqlDialect {
     return `CAST(extract(epoch FROM ${column}) * 1000 AS double precision)`;
   }
 
+  utcText(column: string): string {
+    return `${column} AT TIME ZONE 'UTC'`;
+  }
+
+  bulkTime(column: string): string {
+    return `CAST(date_part('epoch', ${column}) * 1000 AS bigint)`;
+  }
+
   boolean(value: boolean): boolean {
     return value;
   }
@@ -102,7 +127,12 @@ const SQLITE = new SqliteDialect();
 const POSTGRES = new PostgresDialect();
 
 export function dialectOf(dataSource: Pick<DataSource, 'options'>): SqlDialect {
-  return dataSource.options.type === 'postgres' ? POSTGRES : SQLITE;
+  return dialectFor(dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite');
+}
+
+/** The dialect of a database kind (for code that runs outside the application, such as the report worker). */
+export function dialectFor(kind: DialectKind): SqlDialect {
+  return kind === 'postgres' ? POSTGRES : SQLITE;
 }
 
 /**

@@ -4,7 +4,7 @@ import { Principal } from '../auth/principal';
 import { ApiError } from '../common/errors/api-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { appConfig, AppConfig } from '../config/app.config';
-import { DeviceLocks } from '../database/device-locks';
+import { TransactionLocks } from '../database/transaction-locks';
 import { Notifications } from '../database/notifications';
 import { TransactionRunner } from '../database/transactions';
 import { GeofenceEvaluator } from '../geofencing/events/geofence-evaluator.service';
@@ -44,7 +44,7 @@ export class FixPipeline {
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     private readonly places: FixPlaces,
     private readonly transactions: TransactionRunner,
-    private readonly locks: DeviceLocks,
+    private readonly locks: TransactionLocks,
     private readonly store: PositionStore,
     private readonly retention: PositionsRetention,
     private readonly rollups: PositionRollups,
@@ -67,7 +67,7 @@ export class FixPipeline {
     const events = await this.locks.inTurn(organizationId, deviceIds, () =>
       this.transactions.run(async (manager) => {
         // 4. Lock the devices: two batches of one device take turns, on any instance.
-        await this.locks.lock(manager, organizationId, deviceIds);
+        await this.locks.lockDevices(manager, organizationId, deviceIds);
         const previous = await this.store.newest(manager, organizationId, deviceIds);
         // 5. Store: the history rows, the rollups, each device's newest fix.
         await this.rollups.record(manager, organizationId, fixes, previous);

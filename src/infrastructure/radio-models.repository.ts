@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { TransactionRunner } from '../database/transactions';
-import { timestampParameter } from '../positions/position-sql';
+import { SqlDialect } from '../database/sql-dialect';
 import { RadioModelRecord } from './radio-model.entity';
 
 export type RadioRevision = 'model_revision' | 'reference_revision';
@@ -9,7 +9,10 @@ export type RadioRevision = 'model_revision' | 'reference_revision';
 /** Every query on the stored radio models and their revisions: one method each. */
 @Injectable()
 export class RadioModelsRepository {
-  constructor(private readonly transactions: TransactionRunner) {}
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly dialect: SqlDialect,
+  ) {}
 
   listForBuilding(manager: EntityManager, buildingId: number): Promise<RadioModelRecord[]> {
     return manager.find(RadioModelRecord, { where: { buildingId } });
@@ -21,15 +24,14 @@ export class RadioModelsRepository {
 
   /** The first statistics of a floor; false when another instance inserted them first. */
   async insertIfAbsent(manager: EntityManager, row: Omit<RadioModelRecord, 'version'>): Promise<boolean> {
-    const dialect = manager.connection.options.type === 'postgres' ? 'postgres' : 'sqlite';
     const [sql, parameters] = this.transactions.escape(
       `INSERT INTO "radio_models" ("floor_id", "organization_id", "building_id", "version", "scans", "statistics", "created_at", "updated_at")
        VALUES (:floorId, :organizationId, :buildingId, 1, :scans, :statistics, :createdAt, :updatedAt)
        ON CONFLICT ("floor_id") DO NOTHING RETURNING "floor_id"`,
       {
         ...row,
-        createdAt: timestampParameter(dialect, row.createdAt.getTime()),
-        updatedAt: timestampParameter(dialect, row.updatedAt.getTime()),
+        createdAt: this.dialect.timestamp(row.createdAt.getTime()),
+        updatedAt: this.dialect.timestamp(row.updatedAt.getTime()),
       },
     );
     const inserted = (await manager.query(sql, parameters)) as unknown[];

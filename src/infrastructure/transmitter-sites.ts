@@ -5,7 +5,7 @@ import { BuildingFrame } from '../common/geometry/cartesian';
 import { PreparedQueries } from '../database/prepared-queries';
 import { TransactionRunner } from '../database/transactions';
 import { Floor } from '../floors/floor.entity';
-import { namedList } from '../positions/position-sql';
+import { namedList } from '../database/sql-dialect';
 import { BleBeacon } from './ble-beacon.entity';
 import { KnownTransmitter, TransmitterIndex } from './estimator/scan-estimator';
 import { beaconKey, DEFAULT_WIFI_REFERENCE_RSSI, referenceRssiOf } from './transmitter-radio';

@@ -25,9 +25,25 @@ export abstract class PositionStore {
   /** The devices whose newest fix is on the floor and no older than `since` (ms), in `manager`'s transaction. */
   abstract lastSeenOnFloor(manager: EntityManager, organizationId: string, floorId: number, since: number): Promise<DeviceTrack[]>;
 
+  /** Makes the history ready to take fixes of these days (each a UTC day's start, ms). */
+  abstract prepareDays(days: readonly number[]): Promise<void>;
+
+  /** Removes the history older than `cutoff` (ms): whole days where the store keeps them apart, else rows. */
+  abstract removeHistoryBefore(cutoff: number): Promise<RemovedHistory>;
+
   /** A device's row was edited or deleted outside the ingest: what is kept of it is read again next time. */
   abstract forget(organizationId: string, deviceId: string): void;
 }
+
+export interface RemovedHistory {
+  /** The days removed whole (their starts, ms). */
+  days: number[];
+  /** Their partitions' names (PostgreSQL). */
+  partitionsDropped: string[];
+  rowsDeleted: number;
+}
+
+export const DAY_MS = 86_400_000;
 
 /** The history's columns, in the order the stores write them. */
 export const HISTORY_COLUMNS = ['organization_id', 'device_id', 'time', 'user_id', 'building_id', 'floor_id', 'lat', 'lng', 'x', 'y', 'accuracy', 'yaw'] as const;

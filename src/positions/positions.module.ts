@@ -7,6 +7,7 @@ import { SqlDialect } from '../database/sql-dialect';
 import { SqliteStatements } from '../database/sqlite-statements';
 import { TransactionRunner } from '../database/transactions';
 import { PositionRecord } from './position-record.entity';
+import { PostgresRollupStore, RollupStore, SqliteRollupStore } from './position-rollup-store';
 import { PositionRollups } from './position-rollups.service';
 import { PositionStore } from './position-store';
 import { PositionsController } from './positions.controller';
@@ -24,10 +25,16 @@ import { SqlitePositionStore } from './sqlite-position-store';
     PositionsRetention,
     PositionRollups,
     {
+      provide: RollupStore,
+      inject: [getDataSourceToken(), SqlDialect, TransactionRunner],
+      useFactory: (dataSource: DataSource, dialect: SqlDialect, transactions: TransactionRunner): RollupStore =>
+        dialect.kind === 'sqlite' ? new SqliteRollupStore(transactions, dialect) : new PostgresRollupStore(dataSource),
+    },
+    {
       provide: PositionStore,
       inject: [getDataSourceToken(), SqlDialect, TransactionRunner, PreparedQueries],
       useFactory: (dataSource: DataSource, dialect: SqlDialect, transactions: TransactionRunner, queries: PreparedQueries): PositionStore =>
-        dialect.kind === 'sqlite' ? new SqlitePositionStore(new SqliteStatements(dataSource), transactions, dialect) : new PostgresPositionStore(queries),
+        dialect.kind === 'sqlite' ? new SqlitePositionStore(new SqliteStatements(dataSource), transactions, dialect) : new PostgresPositionStore(queries, dataSource),
     },
   ],
   exports: [PositionsRetention, RealtimePositionsService, PositionRollups, PositionStore],

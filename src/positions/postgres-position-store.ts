@@ -1,7 +1,11 @@
-import { EntityManager } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ADVISORY_LOCKS, lockXact, tryLockXact } from '../database/advisory-locks';
 import { PreparedQueries } from '../database/prepared-queries';
 import { AcceptedFix, DeviceTrack } from './fix';
-import { PositionStore } from './position-store';
+import { DAY_MS, PositionStore, RemovedHistory } from './position-store';
+
+/** `position_history_20261123` for the day that starts at `dayStart` (UTC). */
+export const partitionName = (dayStart: number): string => `position_history_${new Date(dayStart).toISOString().slice(0, 10).replaceAll('-', '')}`;
 
 interface TrackRow {
   id: string;
@@ -63,10 +67,54 @@ function trackOf(row: TrackRow): DeviceTrack {
   };
 }
 
-/** PostgreSQL: every instance reads and writes the devices' rows, so all of them serve one live picture. */
+/**
+ * PostgreSQL: every instance reads and writes the devices' rows, so all of them serve one live
+ * picture. The history is partitioned by day: partitions are created ahead (and on demand for
+ * any day a batch needs) and retention drops whole ones, both under advisory locks so that
+ * several instances never collide.
+ */
 export class PostgresPositionStore extends PositionStore {
-  constructor(private readonly queries: PreparedQueries) {
+  constructor(
+    private readonly queries: PreparedQueries,
+    private readonly dataSource: DataSource,
+  ) {
     super();
+  }
+
+  async prepareDays(days: readonly number[]): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      // Serializes creation across instances: CREATE TABLE IF NOT EXISTS alone can still race on the catalog.
+      await lockXact(manager, ADVISORY_LOCKS.historyPartitions);
+      for (const day of days) {
+        const from = new Date(day).toISOString();
+        const to = new Date(day + DAY_MS).toISOString();
+        await manager.query(`CREATE TABLE IF NOT EXISTS "${partitionName(day)}" PARTITION OF position_history FOR VALUES FROM ('${from}') TO ('${to}')`);
+      }
+    });
+  }
+
+  /** Whole partitions whose day ended before the cutoff; another instance holding the lock does it instead. */
+  removeHistoryBefore(cutoff: number): Promise<RemovedHistory> {
+    return this.dataSource.transaction(async (manager) => {
+      const removed: RemovedHistory = { days: [], partitionsDropped: [], rowsDeleted: 0 };
+      if (!(await tryLockXact(manager, ADVISORY_LOCKS.historyRetention))) return removed;
+      const rows: Array<{ name: string }> = await manager.query(
+        `SELECT child.relname AS name FROM pg_inherits i
+           JOIN pg_class child ON child.oid = i.inhrelid
+           JOIN pg_class parent ON parent.oid = i.inhparent
+         WHERE parent.relname = 'position_history'`,
+      );
+      for (const { name } of rows) {
+        const match = /^position_history_(\d{4})(\d\d)(\d\d)$/.exec(name);
+        if (!match) continue;
+        const dayStart = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+        if (dayStart + DAY_MS > cutoff) continue;
+        await manager.query(`DROP TABLE IF EXISTS "${name}"`);
+        removed.days.push(dayStart);
+        removed.partitionsDropped.push(name);
+      }
+      return removed;
+    });
   }
 
   async newest(manager: EntityManager, organizationId: string, deviceIds: readonly string[]): Promise<Map<string, DeviceTrack>> {

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Principal } from '../auth/principal';
+import { SqliteDialect } from '../database/sql-dialect';
 import { isoTime, RealtimePositionsService } from './realtime-positions.service';
 
 describe('isoTime', () => {
@@ -42,9 +43,9 @@ describe('RealtimePositionsService.list: identical reads arriving together share
         return [row(`device-of-${String(parameters.organization)}-${reads.length}`)];
       },
     };
-    const dataSource = { options: { type: 'better-sqlite3' } };
+    const dialect = new SqliteDialect();
     const config = { positions: { defaultMaxSecThreshold: 60 } };
-    return { reads, realtime: new RealtimePositionsService(dataSource as never, config as never, queries as never, {} as never, { settle: async () => undefined } as never) };
+    return { reads, realtime: new RealtimePositionsService(dialect, config as never, queries as never, {} as never, { settle: async () => undefined } as never) };
   }
   const ids = (answer: Buffer) => (JSON.parse(answer.toString('utf8')) as { features: Array<{ id: string }> }).features.map((feature) => feature.id);
 

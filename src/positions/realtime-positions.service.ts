@@ -1,6 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Principal } from '../auth/principal';
 import { BuildingsService } from '../buildings/buildings.service';
 import { ApiError } from '../common/errors/api-error';
@@ -9,7 +7,7 @@ import { appConfig, AppConfig } from '../config/app.config';
 import { PreparedQueries } from '../database/prepared-queries';
 import { PoiCircle, PoiLookup } from './poi-lookup';
 import { PositionStore } from './position-store';
-import { Dialect, namedList, timestampParameter } from './position-sql';
+import { namedList, SqlDialect } from '../database/sql-dialect';
 import { RealtimePositionsQuery } from './positions.dto';
 import { LatestFixRow, RealtimePositionsJson, renderRealtimeJson } from './realtime.mapper';
 
@@ -40,8 +38,8 @@ type RawLatestRow = [
  * `YYYY-MM-DD HH:MM:SS.sss`: SQLite stores them so, and PostgreSQL prints a timestamp
  * without time zone so whatever the session's time zone.
  */
-function latestColumns(dialect: Dialect): string {
-  const utc = (column: string) => (dialect === 'postgres' ? `${column} AT TIME ZONE 'UTC'` : column);
+function latestColumns(dialect: SqlDialect): string {
+  const utc = (column: string) => dialect.utcText(column);
   return `d.id, d.code, d.user_id, ${utc('d.last_time')}, d.building_id, d.floor_id, f.level_height, d.lat, d.lng, d.x, d.y, d.accuracy, d.yaw, ${utc('d.created_at')}, ${utc('d.updated_at')}`;
 }
 
@@ -103,19 +101,16 @@ const MAX_SHARED_READ_AGE_MS = 20;
 /** The live picture (contract 6.1): each device's latest fix, read from the database every instance shares. */
 @Injectable()
 export class RealtimePositionsService {
-  private readonly dialect: Dialect;
   /** Reads under way, by what they ask (see list). */
   private readonly reads = new Map<string, SharedRead>();
 
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    private readonly dialect: SqlDialect,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     private readonly queries: PreparedQueries,
     private readonly buildings: BuildingsService,
     private readonly store: PositionStore,
-  ) {
-    this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
-  }
+  ) {}
 
   async forBuilding(principal: Principal, buildingId: number, query: RealtimePositionsQuery): Promise<RealtimePositionsJson> {
     await this.buildings.findOwned(principal, buildingId);
@@ -185,7 +180,7 @@ export class RealtimePositionsService {
       await new Promise<void>((resolve) => setImmediate(resolve));
       await this.store.settle();
       read.queriedAt = Date.now();
-      const since = timestampParameter(this.dialect, read.queriedAt - threshold * 1000) as string;
+      const since = this.dialect.timestamp(read.queriedAt - threshold * 1000) as string;
       raw = await this.queries.cachedArrays<RawLatestRow>(sql, { text: true })({ ...parameters, since });
     } finally {
       if (this.reads.get(key) === read) this.reads.delete(key);
@@ -208,7 +203,7 @@ export class RealtimePositionsService {
        FROM devices d LEFT JOIN floors f ON f.id = d.floor_id
        WHERE d.organization_id = :organization AND d.updated_at >= :since AND d.last_time IS NOT NULL ORDER BY d.updated_at, d.id`,
       { text: true },
-    )({ organization: organizationId, since: timestampParameter(this.dialect, sinceMs) as string });
+    )({ organization: organizationId, since: this.dialect.timestamp(sinceMs) as string });
     const rows = raw.map(toLatestFixRow);
     const pois = await this.poisOfFloors(organizationId, rows);
     return rows.map((row) => ({ row, changedAt: Date.parse(row.updatedAt), poiId: pois.containing(row.floorId, row.x, row.y) }));

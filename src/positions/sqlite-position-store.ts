@@ -4,7 +4,7 @@ import { memoized, SqlDialect } from '../database/sql-dialect';
 import { SqliteStatements } from '../database/sqlite-statements';
 import { TransactionRunner } from '../database/transactions';
 import { AcceptedFix, DeviceTrack } from './fix';
-import { DEVICE_COLUMNS, HISTORY_COLUMNS, PositionStore, trackOf } from './position-store';
+import { DEVICE_COLUMNS, HISTORY_COLUMNS, PositionStore, RemovedHistory, trackOf } from './position-store';
 
 /** How often the devices' newest fixes kept in memory are written to their rows. */
 export const TRACK_FLUSH_INTERVAL_MS = 1000;
@@ -12,6 +12,8 @@ export const TRACK_FLUSH_INTERVAL_MS = 1000;
 const MAX_KEPT_TRACKS = 200_000;
 /** SQLite takes at most 32,766 parameters per statement; 500 rows of 12 stay far below. */
 const ROWS_PER_INSERT = 500;
+/** Rows deleted per statement by the retention, so it never holds the single writer for long. */
+const DELETE_BATCH = 5000;
 
 interface Kept {
   /** Whether the device has a row. */
@@ -131,6 +133,26 @@ export class SqlitePositionStore extends PositionStore {
         for (let at = undo.length - 1; at >= 0; at--) this.kept.set(undo[at][0], undo[at][1]);
       });
     }
+  }
+
+  async prepareDays(): Promise<void> {
+    // One table for every day.
+  }
+
+  /** Old rows, deleted in batches through the (organization_id, time) index, each batch a transaction of its own. */
+  async removeHistoryBefore(cutoff: number): Promise<RemovedHistory> {
+    const before = this.dialect.timestamp(cutoff);
+    let total = 0;
+    for (const { id } of this.statements.all<{ id: string }>('SELECT id FROM organizations', [])) {
+      for (;;) {
+        const changes = await this.transactions.run(async () =>
+          this.statements.run(`DELETE FROM position_history WHERE rowid IN (SELECT rowid FROM position_history WHERE organization_id = ? AND "time" < ? LIMIT ${DELETE_BATCH})`, [id, before]),
+        );
+        total += changes;
+        if (changes < DELETE_BATCH) break;
+      }
+    }
+    return { days: [], partitionsDropped: [], rowsDeleted: total };
   }
 
   async lastSeenOnFloor(manager: EntityManager, organizationId: string, floorId: number, since: number): Promise<DeviceTrack[]> {

@@ -1,13 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Principal } from '../auth/principal';
 import { BuildingsService } from '../buildings/buildings.service';
 import { assertUtcOffset } from '../common/time/utc-offset';
 import { ApiError } from '../common/errors/api-error';
 import { appConfig, AppConfig } from '../config/app.config';
 import { ReportQueries } from '../database/report-queries';
-import { Dialect, timestampParameter } from '../positions/position-sql';
+import { DialectKind, SqlDialect } from '../database/sql-dialect';
 import { ReportColumn } from './report-envelope';
 import { enforceOutputCap, ReportStream } from './report-stream';
 import { UserPositionsQuery } from './reports.dto';
@@ -29,13 +27,12 @@ export const USER_POSITION_COLUMNS: ReadonlyArray<ReportColumn<UserPositionRow>>
 ];
 
 export const MAX_REPORT_RANGE_DAYS = 366;
-/** Rows per keyset page: large enough to amortize a round trip, small enough to stream. */
-export const PAGE_ROWS = 5000;
 /**
- * On PostgreSQL, twice that: each page is planned with its values, a few milliseconds over the
- * 30 daily partitions of a month, and its rows arrive without holding the event loop.
+ * Rows per keyset page: large enough to amortize a round trip, small enough to stream. On
+ * PostgreSQL twice as many: each page is planned with its values, a few milliseconds over the 30
+ * daily partitions of a month, and its rows arrive without holding the event loop.
  */
-export const POSTGRES_PAGE_ROWS = 10_000;
+export const PAGE_ROWS: Record<DialectKind, number> = { sqlite: 5000, postgres: 10_000 };
 
 /** A report date: date-only or ISO; a date-only end is inclusive (its whole day). */
 export function parseReportDate(value: string, end: boolean): number {
@@ -57,18 +54,16 @@ export function parseReportDate(value: string, end: boolean): number {
  */
 @Injectable()
 export class UserPositionsReport {
-  private readonly dialect: Dialect;
   /** Rows per keyset page (a field so the tests can make pages tiny and cross their edges). */
   pageRows: number;
 
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    private readonly dialect: SqlDialect,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     private readonly buildings: BuildingsService,
     private readonly reports: ReportQueries,
   ) {
-    this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
-    this.pageRows = this.dialect === 'postgres' ? POSTGRES_PAGE_ROWS : PAGE_ROWS;
+    this.pageRows = PAGE_ROWS[dialect.kind];
   }
 
   /** Checks everything that answers with a status (parameters, building, output cap), then hands back the stream. */
@@ -89,8 +84,8 @@ export class UserPositionsReport {
     const base: Record<string, string | number | null> = {
       organization: principal.organizationId,
       building: query.building_id,
-      from: timestampParameter(this.dialect, from) as string,
-      to: timestampParameter(this.dialect, to) as string,
+      from: this.dialect.timestamp(from) as string,
+      to: this.dialect.timestamp(to) as string,
     };
     const filters: string[] = [];
     if (query.device_id !== undefined) {

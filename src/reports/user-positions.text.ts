@@ -1,7 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { JobBatch, JobStatistics, ReportDb, ReportJob } from '../database/report-db';
 import { parseDatabaseTimestamp } from '../common/database/raw-values';
-import { epochMsColumn, timestampParameter } from '../positions/position-sql';
 import { csvCell } from '../common/csv/csv-cells';
 import { nextSessionFix, SessionTrack } from '../positions/session-mark';
 
@@ -110,7 +109,6 @@ type DeviceRow = [string | null, string, number | string | null, number | string
  * cheapest form to make there (to_char costs it 3 to 5 µs a row, more than the rest of the
  * read) and to read here.
  */
-const POSTGRES_EPOCH_MS = `CAST(date_part('epoch', "time") * 1000 AS bigint) AS time_ms`;
 /** 0000-01-01 and 10000-01-01: between them an ISO time has its plain four-digit form. */
 const FIRST_PLAIN_ISO_MS = -62_167_219_200_000;
 const END_PLAIN_ISO_MS = 253_402_300_800_000;
@@ -132,6 +130,8 @@ export class StoredTimes {
 
   epoch(value: unknown): number {
     if (typeof value === 'number') return value;
+    // PostgreSQL's epoch milliseconds as text (see SqlDialect.bulkTime).
+    if (typeof value === 'string' && value.length < 17 && value.charCodeAt(4) !== 45) return Number(value);
     if (value instanceof Date) return value.getTime();
     if (typeof value === 'string' && value.length === 23 && value.charCodeAt(10) === 32) {
       const day = value.slice(0, 10);
@@ -187,18 +187,17 @@ export interface DeviceTrackInput extends BuildingTrackInput {
  * (what else the thread serves goes first).
  */
 export async function* deviceTrackText(db: ReportDb, input: DeviceTrackInput, statistics: JobStatistics): AsyncGenerator<JobBatch> {
-  const postgres = db.dialect === 'postgres';
-  const sql = `SELECT user_id, ${postgres ? POSTGRES_EPOCH_MS : '"time"'}, floor_id, lat, lng, building_id FROM position_history
+  const sql = `SELECT user_id, ${db.dialect.bulkTime('"time"')}, floor_id, lat, lng, building_id FROM position_history
      WHERE organization_id = :organization AND device_id = :device AND "time" >= :cursor AND "time" < :to ORDER BY "time" LIMIT ${input.pageRows}`;
-  const to = timestampParameter(db.dialect, input.to);
+  const to = db.dialect.timestamp(input.to);
   const read = (cursor: number) =>
-    db.arrays<DeviceRow>(sql, { organization: input.organization, device: input.device, cursor: timestampParameter(db.dialect, cursor), to }, { text: true });
+    db.arrays<DeviceRow>(sql, { organization: input.organization, device: input.device, cursor: db.dialect.timestamp(cursor), to }, { text: true });
   const keep = (user: unknown, floor: unknown) => (input.user === undefined || user === input.user) && (input.floor === undefined || Number(floor) === input.floor);
   const buildingId = input.buildingId;
   const writer = new UserPositionWriter(input.format, input.device, buildingId);
   const ownRowBytes = FIXED_ROW_BYTES + input.device.length;
   const times = new StoredTimes();
-  const epochOf = postgres ? Number : (value: string) => times.epoch(value);
+  const epochOf = (value: string) => times.epoch(value);
   let track: SessionTrack | undefined;
   let next: Promise<DeviceRow[]> | undefined = read(input.from);
   let cursor = input.from;
@@ -209,12 +208,10 @@ export async function* deviceTrackText(db: ReportDb, input: DeviceTrackInput, st
     const full = rows.length === input.pageRows;
     if (full) {
       cursor = epochOf(rows[rows.length - 1][1]) + 1;
-      // PostgreSQL reads the next page while this one is written (SQLite answers at once).
-      if (postgres) {
-        next = read(cursor);
-        // Settled even if the download stops before it is awaited (a client gone).
-        next.catch(() => undefined);
-      }
+      // The next page is read while this one is written (on PostgreSQL, at the same time).
+      next = read(cursor);
+      // Settled even if the download stops before it is awaited (a client gone).
+      next.catch(() => undefined);
     }
     for (const row of rows) {
       const time = epochOf(row[1]);
@@ -316,7 +313,7 @@ export interface BuildingTrackInput {
  */
 async function* buildingPages(db: ReportDb, input: BuildingTrackInput, statistics: JobStatistics): AsyncGenerator<TrajectoryRow[]> {
   // PostgreSQL's time as epoch milliseconds (no Date parsed per row by node-postgres); SQLite's text as stored.
-  const timeColumn = db.dialect === 'postgres' ? `${epochMsColumn('postgres', '"time"')} AS time_ms` : '"time"';
+  const timeColumn = db.dialect.bulkTime('"time"');
   const ownWhere = 'organization_id = :organization AND building_id = :building AND "time" >= :cursor AND "time" < :to';
   const ownPage = `SELECT device_id, user_id, ${timeColumn}, floor_id, lat, lng FROM position_history WHERE ${ownWhere} ORDER BY "time", device_id LIMIT ${input.pageRows}`;
   // Every device's rows at one instant, for the rare page filled by a single timestamp.
@@ -324,7 +321,7 @@ async function* buildingPages(db: ReportDb, input: BuildingTrackInput, statistic
   // Three ranges of the (organization, building, time) index, never the building's own rows.
   const elsewhere = (building: string) => `SELECT device_id, ${timeColumn}, building_id FROM position_history WHERE organization_id = :organization AND ${building} AND "time" >= :after AND "time" < :until`;
   const foreignPage = `${elsewhere('building_id < :building')} UNION ALL ${elsewhere('building_id > :building')} UNION ALL ${elsewhere('building_id IS NULL')} ORDER BY 2`;
-  const stamp = (ms: number) => timestampParameter(db.dialect, ms);
+  const stamp = (ms: number) => db.dialect.timestamp(ms);
   const base = { organization: input.organization, building: input.buildingId, to: stamp(input.to) };
   const keep: KeepRow = (user, floor) => (input.user === undefined || user === input.user) && (input.floor === undefined || Number(floor) === input.floor);
   const tracks = new Map<string, SessionTrack>();

@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/auth/permissions';
-import { PositionRollups, SQLITE_NEIGHBOURS, sqliteNeighbourParameters } from '../../src/positions/position-rollups.service';
+import { PositionRollups } from '../../src/positions/position-rollups.service';
+import { SQLITE_NEIGHBOURS, sqliteNeighbourParameters } from '../../src/positions/position-rollup-store';
 import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, createSite, expectError, expectStatus, signUp, Site } from '../support/cartography';
 import { fix, report } from '../support/positions';

@@ -1,5 +1,5 @@
 import { PreparedQueries } from '../../database/prepared-queries';
-import { timestampParameter } from '../../positions/position-sql';
+import { dialectFor } from '../../database/sql-dialect';
 
 /** What the worker keeps of a leased delivery: what an attempt sends and what its record needs. */
 export interface LeasedDelivery {
@@ -17,7 +17,7 @@ export interface DueDelivery {
 }
 
 /** SQLite keeps datetime columns as the UTC text TypeORM writes (`2020-05-08 10:26:34.801`, which sorts like the time). */
-export const sqliteTime = (date: Date | null): string | null => (date ? (timestampParameter('sqlite', date.getTime()) as string) : null);
+export const sqliteTime = (date: Date | null): string | null => (date ? (dialectFor('sqlite').timestamp(date.getTime()) as string) : null);
 
 const timeParameter = (postgres: boolean, date: Date) => (postgres ? date.toISOString() : sqliteTime(date));
 /** A list parameter: a PostgreSQL array, a JSON array for SQLite's json_each (one statement shape whatever the length). */

@@ -5,7 +5,7 @@ import { AuditService } from '../../audit/audit.service';
 import { Principal } from '../../auth/principal';
 import { ApiError, FieldError } from '../../common/errors/api-error';
 import { TransactionRunner } from '../../database/transactions';
-import { timestampParameter } from '../../positions/position-sql';
+import { SqlDialect } from '../../database/sql-dialect';
 import { DELIVERY_WAKE, DeliveryWake, matchesEndpoint, newDelivery, OutgoingEvent, payloadOf } from './webhook-deliveries.service';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -55,6 +55,7 @@ export class WebhookReplayService {
     private readonly endpoints: WebhookEndpointsService,
     private readonly audit: AuditService,
     @Inject(DELIVERY_WAKE) private readonly wake: DeliveryWake,
+    private readonly dialect: SqlDialect,
   ) {}
 
   async replay(principal: Principal, endpointId: string, dto: ReplayWebhookDto): Promise<ReplayResponseDto> {
@@ -99,11 +100,10 @@ export class WebhookReplayService {
 
   /** The organization's events that occurred in [from, to], in seq order (422 beyond MAX_REPLAY_EVENTS). */
   private async inRange(principal: Principal, from: number, to: number): Promise<OutgoingEvent[]> {
-    const dialect = this.dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
     const rows = (await this.dataSource.query(
       ...this.transactions.escape(
         'SELECT id, body FROM geofence_events WHERE organization_id = :organizationId AND occurred_at >= :from AND occurred_at <= :to ORDER BY seq LIMIT :limit',
-        { organizationId: principal.organizationId, from: timestampParameter(dialect, from), to: timestampParameter(dialect, to), limit: MAX_REPLAY_EVENTS + 1 },
+        { organizationId: principal.organizationId, from: this.dialect.timestamp(from), to: this.dialect.timestamp(to), limit: MAX_REPLAY_EVENTS + 1 },
       ),
     )) as StoredEvent[];
     if (rows.length > MAX_REPLAY_EVENTS) {

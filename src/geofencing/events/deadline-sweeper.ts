@@ -1,10 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { appConfig, AppConfig } from '../../config/app.config';
 import { TransactionRunner } from '../../database/transactions';
 import { GeofenceEvaluator } from './geofence-evaluator.service';
-import { ADVISORY_LOCKS, tryLockXact } from '../../database/advisory-locks';
+import { ADVISORY_LOCKS } from '../../database/advisory-locks';
+import { TransactionLocks } from '../../database/transaction-locks';
 
 /** Devices per sweep transaction: keeps each short while a backlog (after a restart) drains. */
 const SWEEP_BATCH = 200;
@@ -19,19 +18,16 @@ const SWEEP_BATCH = 200;
 @Injectable()
 export class GeofenceDeadlineSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(GeofenceDeadlineSweeper.name);
-  private readonly postgres: boolean;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = true;
 
   constructor(
     @Inject(appConfig.KEY) private readonly config: AppConfig,
-    @InjectDataSource() dataSource: DataSource,
     private readonly transactions: TransactionRunner,
     private readonly evaluator: GeofenceEvaluator,
-  ) {
-    this.postgres = dataSource.options.type === 'postgres';
-  }
+    private readonly locks: TransactionLocks,
+  ) {}
 
   onApplicationBootstrap(): void {
     if (!this.config.geofencing.sweeperEnabled) return;
@@ -61,9 +57,7 @@ export class GeofenceDeadlineSweeper implements OnApplicationBootstrap, OnApplic
   async sweep(now = Date.now()): Promise<boolean> {
     for (;;) {
       const taken = await this.transactions.run(async (manager) => {
-        if (this.postgres) {
-          if (!(await tryLockXact(manager, ADVISORY_LOCKS.deadlineSweep))) return null;
-        }
+        if (!(await this.locks.tryTake(manager, ADVISORY_LOCKS.deadlineSweep))) return null;
         return this.evaluator.fireDue(manager, now, SWEEP_BATCH);
       });
       if (taken === null) return false;

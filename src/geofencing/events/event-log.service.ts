@@ -5,7 +5,7 @@ import { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { TransactionRunner } from '../../database/transactions';
-import { Dialect, timestampParameter } from '../../positions/position-sql';
+import { SqlDialect } from '../../database/sql-dialect';
 import { parseEventLogQuery } from './event-log-query';
 import { GeofenceEventBody } from './geofence-event';
 
@@ -21,14 +21,11 @@ const parsedBody = (body: string | GeofenceEventBody): GeofenceEventBody => (typ
 /** The event log of contract 7.3: what ingest, the timer and fence writes stored, read by seq. */
 @Injectable()
 export class GeofenceEventLog {
-  private readonly dialect: Dialect;
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
-  ) {
-    this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
-  }
+    private readonly dialect: SqlDialect,
+  ) {}
 
   async list(principal: Principal, raw: Record<string, unknown>): Promise<EventPage> {
     const { query, errors } = parseEventLogQuery(raw);
@@ -63,11 +60,11 @@ export class GeofenceEventLog {
     within('building_id', 'buildingIds', buildings);
     if (query.from !== null) {
       conditions.push('occurred_at >= :from');
-      parameters.from = timestampParameter(this.dialect, query.from);
+      parameters.from = this.dialect.timestamp(query.from);
     }
     if (query.to !== null) {
       conditions.push('occurred_at <= :to');
-      parameters.to = timestampParameter(this.dialect, query.to);
+      parameters.to = this.dialect.timestamp(query.to);
     }
     const direction = query.before !== null ? 'DESC' : 'ASC';
     const rows = (await this.dataSource.query(

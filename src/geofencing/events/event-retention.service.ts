@@ -2,9 +2,10 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { appConfig, AppConfig } from '../../config/app.config';
+import { ADVISORY_LOCKS } from '../../database/advisory-locks';
+import { SqlDialect } from '../../database/sql-dialect';
+import { TransactionLocks } from '../../database/transaction-locks';
 import { TransactionRunner } from '../../database/transactions';
-import { timestampParameter } from '../../positions/position-sql';
-import { ADVISORY_LOCKS, tryLockXact } from '../../database/advisory-locks';
 
 const DAY_MS = 86_400_000;
 const MAINTENANCE_INTERVAL_MS = 60 * 60_000;
@@ -15,13 +16,12 @@ const RETENTION_BATCH = 5000;
  * Keeps the geofence event log within GEOFENCE_EVENT_RETENTION_DAYS (contract 7.3). The log
  * is cut from its oldest end, in seq order, while events were detected before the cutoff: what
  * is left is always every event after some seq, so "the cursor is older than the retention"
- * is exact (`GeofenceEventLog` answers 410 `cursor_expired`). On PostgreSQL each batch runs
- * under a transaction-scoped advisory lock: one instance works, the others skip.
+ * is exact (`GeofenceEventLog` answers 410 `cursor_expired`). Each batch holds the retention's
+ * lock (TransactionLocks): one instance works, the others skip.
  */
 @Injectable()
 export class GeofenceEventRetention implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(GeofenceEventRetention.name);
-  private readonly postgres: boolean;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | null = null;
 
@@ -29,9 +29,9 @@ export class GeofenceEventRetention implements OnApplicationBootstrap, OnApplica
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     private readonly transactions: TransactionRunner,
-  ) {
-    this.postgres = dataSource.options.type === 'postgres';
-  }
+    private readonly dialect: SqlDialect,
+    private readonly locks: TransactionLocks,
+  ) {}
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
@@ -53,15 +53,13 @@ export class GeofenceEventRetention implements OnApplicationBootstrap, OnApplica
    * oldest on; answers how many it deleted (0 when another instance holds the lock).
    */
   async applyRetention(now = Date.now()): Promise<number> {
-    const cutoff = timestampParameter(this.postgres ? 'postgres' : 'sqlite', now - this.config.geofencing.eventRetentionDays * DAY_MS);
+    const cutoff = this.dialect.timestamp(now - this.config.geofencing.eventRetentionDays * DAY_MS);
     const organizations = (await this.dataSource.query('SELECT organization_id FROM geofence_event_counters')) as Array<{ organization_id: string }>;
     let total = 0;
     for (const { organization_id: organizationId } of organizations) {
       for (;;) {
         const batch = await this.transactions.run(async (manager) => {
-          if (this.postgres) {
-            if (!(await tryLockXact(manager, ADVISORY_LOCKS.eventRetention))) return null;
-          }
+          if (!(await this.locks.tryTake(manager, ADVISORY_LOCKS.eventRetention))) return null;
           // The oldest events by seq (its unique index), each marked expired or not.
           const rows = (await manager.query(
             ...this.transactions.escape(

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { DeviceLocks } from '../../database/device-locks';
+import { TransactionLocks } from '../../database/transaction-locks';
 import { GeofenceChange, GeofenceChangeHooks } from '../../geofences/geofence-change-hooks';
 import { DeviceTrack } from '../../positions/fix';
 import { PositionStore } from '../../positions/position-store';
@@ -59,7 +59,7 @@ export class GeofenceEvaluator implements OnModuleInit {
     private readonly state: GeofenceStateRepository,
     private readonly recorder: GeofenceEventRecorder,
     private readonly positions: PositionStore,
-    private readonly locks: DeviceLocks,
+    private readonly locks: TransactionLocks,
     private readonly changeHooks: GeofenceChangeHooks,
   ) {}
 
@@ -114,7 +114,7 @@ export class GeofenceEvaluator implements OnModuleInit {
     }
     for (const [organizationId, devices] of byOrganization) {
       const deviceIds = [...devices].sort();
-      await this.locks.lock(manager, organizationId, deviceIds);
+      await this.locks.lockDevices(manager, organizationId, deviceIds);
       // Read after the lock: an ingest that ran first may have moved these pairs on.
       const tracks = await this.positions.newest(manager, organizationId, deviceIds);
       const context = await this.context(manager, organizationId, deviceIds, tracks);
@@ -178,7 +178,7 @@ export class GeofenceEvaluator implements OnModuleInit {
    * time out as they would have (the device's newest fix goes with it).
    */
   async beforeDeviceDeleted(manager: EntityManager, organizationId: string, deviceId: string): Promise<void> {
-    await this.locks.lock(manager, organizationId, [deviceId]);
+    await this.locks.lockDevices(manager, organizationId, [deviceId]);
     await this.pinPairs(manager, organizationId, [deviceId], null);
   }
 
@@ -201,7 +201,7 @@ export class GeofenceEvaluator implements OnModuleInit {
     if (!floor) return [];
     const { projection } = floor.index;
     const ring = projectRing(fence.ring, projection);
-    await this.locks.lock(
+    await this.locks.lockDevices(
       manager,
       organizationId,
       seen.map((track) => track.deviceId),
@@ -225,7 +225,7 @@ export class GeofenceEvaluator implements OnModuleInit {
   ): Promise<GeofenceEventBody[]> {
     const deviceIds = await this.state.holdersOf(manager, organizationId, [...ending.keys()]);
     if (deviceIds.length === 0) return [];
-    await this.locks.lock(manager, organizationId, deviceIds);
+    await this.locks.lockDevices(manager, organizationId, deviceIds);
     // Read after the lock: an ingest that ran first may have moved these pairs on.
     const tracks = await this.positions.newest(manager, organizationId, deviceIds);
     const context = await this.context(manager, organizationId, deviceIds, tracks);
@@ -240,7 +240,7 @@ export class GeofenceEvaluator implements OnModuleInit {
   private async pinFences(manager: EntityManager, organizationId: string, fenceIds: readonly string[] | null): Promise<void> {
     const deviceIds = fenceIds === null ? await this.state.holdersOf(manager, organizationId, await this.state.fencesWithPairs(manager, organizationId, null)) : await this.state.holdersOf(manager, organizationId, fenceIds);
     if (deviceIds.length === 0) return;
-    await this.locks.lock(manager, organizationId, deviceIds);
+    await this.locks.lockDevices(manager, organizationId, deviceIds);
     await this.pinPairs(manager, organizationId, deviceIds, fenceIds === null ? null : new Set(fenceIds));
   }
 

@@ -6,7 +6,7 @@ import { ApiError, FieldError } from '../../common/errors/api-error';
 import { Page, pageWindow, PageQuery, toPage } from '../../common/pagination/pagination';
 import { TransactionRunner } from '../../database/transactions';
 import { GeofencesService } from '../../geofences/geofences.service';
-import { Dialect, timestampParameter } from '../../positions/position-sql';
+import { SqlDialect } from '../../database/sql-dialect';
 import { GeofenceEvaluator } from '../events/geofence-evaluator.service';
 import { utcOffsetError } from '../../common/time/utc-offset';
 
@@ -68,16 +68,13 @@ function time(value: unknown, field: string, errors: FieldError[]): number | nul
 /** Contract 7.6: who is inside a fence now, counts per fence, and a fence's visits. Read from the engine's states and visits. */
 @Injectable()
 export class GeofenceOccupancyService {
-  private readonly dialect: Dialect;
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
     private readonly geofences: GeofencesService,
     private readonly evaluator: GeofenceEvaluator,
-  ) {
-    this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
-  }
+    private readonly dialect: SqlDialect,
+  ) {}
 
   private query<T>(sql: string, parameters: Record<string, unknown>): Promise<T[]> {
     return this.dataSource.query(...this.transactions.escape(sql, parameters)) as Promise<T[]>;
@@ -120,7 +117,7 @@ export class GeofenceOccupancyService {
       if (buildingIds.length === 0) return { data: [] };
     }
     const conditions = ['s.organization_id = :organizationId', `s.phase IN ${OCCUPYING}`, 'g.deleted = :deleted'];
-    const parameters: Record<string, unknown> = { organizationId: principal.organizationId, deleted: this.dialect === 'postgres' ? false : 0 };
+    const parameters: Record<string, unknown> = { organizationId: principal.organizationId, deleted: this.dialect.boolean(false) };
     if (buildingIds.length > 0) {
       conditions.push('g.building_id IN (:...buildingIds)');
       parameters.buildingIds = buildingIds;
@@ -151,11 +148,11 @@ export class GeofenceOccupancyService {
     const parameters: Record<string, unknown> = { geofenceId, organizationId: principal.organizationId };
     if (to !== null) {
       conditions.push('entered_at <= :to');
-      parameters.to = timestampParameter(this.dialect, to);
+      parameters.to = this.dialect.timestamp(to);
     }
     if (from !== null) {
       conditions.push('(exited_at IS NULL OR exited_at >= :from)');
-      parameters.from = timestampParameter(this.dialect, from);
+      parameters.from = this.dialect.timestamp(from);
     }
     const window = pageWindow(page);
     const where = conditions.join(' AND ');

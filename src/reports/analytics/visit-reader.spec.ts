@@ -1,3 +1,4 @@
+import { dialectOf } from '../../database/sql-dialect';
 import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,7 +59,7 @@ describe('VisitReader.visitsByFence', () => {
       for (const [id, organization, fence, entered, exited] of rows) {
         await dataSource.query('INSERT INTO geofence_visits VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [id, organization, fence, 'dev', null, text(entered), exited === null ? null : text(exited), exited === null ? null : 'position']);
       }
-      const reader = new VisitReader(dataSource, {} as TransactionRunner, reports);
+      const reader = new VisitReader(dataSource, {} as TransactionRunner, reports, dialectOf(dataSource));
       const byFence = await reader.visitsByFence(ORG, FENCES, window, 5);
       const expected = (fence: string) =>
         rows

@@ -6,7 +6,7 @@ import { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { ReportQueries } from '../../database/report-queries';
 import { TransactionRunner } from '../../database/transactions';
-import { Dialect } from '../../positions/position-sql';
+import { SqlDialect } from '../../database/sql-dialect';
 import { ReportWindow } from '../report-window';
 import { VisitSpan } from './visit-aggregates';
 import { mergeVisits, ReportFence, VISITS_PER_PAGE, visitsByFence } from './visit-rows';
@@ -21,15 +21,12 @@ export { byEnteredAt, mergeVisits } from './visit-rows';
  */
 @Injectable()
 export class VisitReader {
-  private readonly dialect: Dialect;
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
     private readonly reports: ReportQueries,
-  ) {
-    this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
-  }
+    private readonly dialect: SqlDialect,
+  ) {}
 
   private query<T>(sql: string, parameters: Record<string, unknown>): Promise<T[]> {
     return this.dataSource.query(...this.transactions.escape(sql, parameters)) as Promise<T[]>;
@@ -76,7 +73,7 @@ export class VisitReader {
       if (missing !== undefined) {
         const [elsewhere] = await this.query<{ building_id: number }>(
           'SELECT building_id FROM geofences WHERE organization_id = :organizationId AND id = :id AND deleted = :deleted',
-          { organizationId, id: missing, deleted: this.dialect === 'postgres' ? false : 0 },
+          { organizationId, id: missing, deleted: this.dialect.boolean(false) },
         );
         if (!elsewhere || !canSeeBuilding(principal, Number(elsewhere.building_id))) throw ApiError.notFound('Geofence', missing);
       }

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ReportDb } from '../../database/report-db';
-import { Dialect, epochMsColumn, timestampParameter } from '../../positions/position-sql';
+import { SqlDialect } from '../../database/sql-dialect';
 import { ReportWindow } from '../report-window';
 import { VisitSpan } from './visit-aggregates';
 
@@ -25,11 +25,11 @@ export const VISITS_PER_PAGE = 5000;
 const FENCES_IN_FLIGHT = 2;
 
 /** The visit columns, times as epoch milliseconds computed by the database (no date parsing per row here). */
-export const visitColumns = (dialect: Dialect): string =>
-  `id, geofence_id, device_id, user_id, ${epochMsColumn(dialect, 'entered_at')} AS entered_ms, ${epochMsColumn(dialect, 'exited_at')} AS exited_ms, exit_reason`;
+export const visitColumns = (dialect: SqlDialect): string =>
+  `id, geofence_id, device_id, user_id, ${dialect.epochMs('entered_at')} AS entered_ms, ${dialect.epochMs('exited_at')} AS exited_ms, exit_reason`;
 
 /** The three reads of a fence's visits under way in a window (see visitsByFence). */
-export function visitStatements(dialect: Dialect): { older: string; firstPage: string; nextPage: string } {
+export function visitStatements(dialect: SqlDialect): { older: string; firstPage: string; nextPage: string } {
   const columns = visitColumns(dialect);
   return {
     older: `SELECT ${columns} FROM geofence_visits
@@ -76,8 +76,8 @@ export async function visitsByFence(
   pageSize = VISITS_PER_PAGE,
 ): Promise<Map<string, VisitSpan[]>> {
   const byFence = new Map<string, VisitSpan[]>(fenceIds.map((id) => [id, []]));
-  const from = timestampParameter(db.dialect, window.fromMs);
-  const to = timestampParameter(db.dialect, window.toMs);
+  const from = db.dialect.timestamp(window.fromMs);
+  const to = db.dialect.timestamp(window.toMs);
   const { older, firstPage, nextPage } = visitStatements(db.dialect);
   const readFence = async (fenceId: string) => {
     const visits = byFence.get(fenceId)!;
@@ -92,7 +92,7 @@ export async function visitsByFence(
       let last: VisitSpan | undefined;
       for (const row of page) visits.push((last = visitFromArray(row)));
       if (page.length < pageSize || !last) break;
-      page = await db.arrays(nextPage, { fenceId, organizationId, to, limit: pageSize, afterAt: timestampParameter(db.dialect, last.enteredAt), afterId: last.id });
+      page = await db.arrays(nextPage, { fenceId, organizationId, to, limit: pageSize, afterAt: db.dialect.timestamp(last.enteredAt), afterId: last.id });
     }
   };
   let next = 0;

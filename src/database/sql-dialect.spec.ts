@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { namedList, timestampParameter, valuesList } from './position-sql';
+import { dialectFor, namedList } from './sql-dialect';
+
+const valuesList = (kind: 'postgres' | 'sqlite', rows: number, columns: number) => dialectFor(kind).valuesList(rows, columns);
+const timestampParameter = (kind: 'postgres' | 'sqlite', ms: number) => dialectFor(kind).timestamp(ms);
 
 describe('namedList', () => {
   it('pads IN lists to a power of two with the last value, so few statement shapes exist', () => {

@@ -4,13 +4,15 @@ import { KeyedTurns } from '../common/concurrency/keyed-turns';
 import { SqlDialect } from './sql-dialect';
 
 /**
+ * Locks held until a transaction ends, so that instances take turns: PostgreSQL advisory locks.
+ * On SQLite one process runs its write transactions one at a time, so every lock is already its.
  * Devices' evaluation locks: whatever reads and moves a device's fixes and visit states (the
- * ingest, the timer, fence writes) holds them until its transaction ends, so two instances take
- * turns per device. PostgreSQL advisory locks, taken in sorted order so that transactions sharing
- * devices cannot deadlock; on SQLite the process runs its write transactions one at a time.
+ * ingest, the timer, fence writes) holds them, taken in sorted order so that transactions
+ * sharing devices cannot deadlock. Work that one instance at a time does (retention, sweeps)
+ * tries its key (ADVISORY_LOCKS) and skips its turn when another instance holds it.
  */
 @Injectable()
-export class DeviceLocks {
+export class TransactionLocks {
   /** PostgreSQL: work on the same devices on this instance queues here before it takes a connection. */
   private readonly turns = new KeyedTurns();
 
@@ -29,7 +31,19 @@ export class DeviceLocks {
     );
   }
 
-  async lock(manager: EntityManager, organizationId: string, deviceIds: readonly string[]): Promise<void> {
+  /** Takes the key if no other transaction holds it; false: another instance is doing this work. */
+  async tryTake(manager: EntityManager, key: number): Promise<boolean> {
+    if (this.dialect.kind !== 'postgres') return true;
+    const [row] = (await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [key])) as Array<{ locked: boolean }>;
+    return row?.locked === true;
+  }
+
+  /** Waits for the key. */
+  async take(manager: EntityManager, key: number): Promise<void> {
+    if (this.dialect.kind === 'postgres') await manager.query('SELECT pg_advisory_xact_lock($1)', [key]);
+  }
+
+  async lockDevices(manager: EntityManager, organizationId: string, deviceIds: readonly string[]): Promise<void> {
     if (this.dialect.kind !== 'postgres' || deviceIds.length === 0) return;
     await manager.query(
       `SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtextextended($1::text || ':' || d, 7) AS k FROM unnest($2::text[]) AS d ORDER BY 1) AS keys`,
