@@ -8,6 +8,7 @@ import { Role } from '../auth/roles';
 import { ApiError } from '../common/errors/api-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { BuildingFrame, toCartesian, toGeoreference } from '../common/geometry/cartesian';
+import { countPositionFixes } from '../common/metrics/operations.metrics';
 import { appConfig, AppConfig } from '../config/app.config';
 import { PreparedQueries } from '../database/prepared-queries';
 import { Notifications } from '../database/notifications';
@@ -151,9 +152,13 @@ export class PositionsIngestService {
     }
     rejected.sort((a, b) => a.index - b.index);
 
-    if (kept.length === 0) throw ApiError.validation('No position of the batch is valid; none was stored', rejected);
+    if (kept.length === 0) {
+      countPositionFixes(0, rejected);
+      throw ApiError.validation('No position of the batch is valid; none was stored', rejected);
+    }
     await this.retention.ensurePartitionsFor(kept.map((fix) => fix.time));
     const events = await this.store(principal.organizationId, kept);
+    countPositionFixes(kept.length, rejected);
     announcePositionChanges(this.notifications, principal.organizationId, (error) => this.logger.warn(`Live streams not told of an ingest: ${String(error)}`));
     return { accepted: kept.length, rejected, events: options.returnEvents === false ? [] : events };
   }

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { countGeofenceEvents } from '../../common/metrics/operations.metrics';
 import { Notifications } from '../../database/notifications';
 import { TransactionRunner } from '../../database/transactions';
 import { WebhookDeliveriesService } from '../../delivery/webhooks/webhook-deliveries.service';
@@ -536,6 +537,7 @@ export class GeofenceEvaluator implements OnModuleInit {
         data: event as unknown as Record<string, unknown>,
       })),
     );
+    this.transactions.afterCommit(manager, () => countGeofenceEvents(events));
     if (enqueued > 0) this.transactions.afterCommit(manager, () => this.deliveries.notifyEnqueued());
     this.notifications.publishAfterCommit(manager, GEOFENCE_EVENTS_CHANNEL, { organization_id: organizationId, last_seq: events[events.length - 1].seq });
     return events;
