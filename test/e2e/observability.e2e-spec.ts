@@ -301,6 +301,14 @@ describe('request logs', () => {
   });
   afterAll(() => t?.close());
 
+  it('log the health probes at debug only: at the default level they do not flood the log', async () => {
+    const mark = t.requestLogs.length;
+    await t.http.get('/health/live').expect(200);
+    await t.http.get('/health/ready').expect(200);
+    await t.http.get('/api/v1/version').expect(401);
+    expect(t.requestLogs.slice(mark).map((line) => [line.level, line.route])).toEqual([['info', '/api/v1/version']]);
+  });
+
   it('log the raw path without its query string when no route matched, and never a credential', async () => {
     const { token } = await signUp(t, 'Logged');
     const key = await createApiKey(t, token, ApiPermission.ReadOnly);
