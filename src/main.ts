@@ -37,14 +37,13 @@ async function bootstrap(): Promise<void> {
   exitCleanlyOnSignals(() => closables, logger);
   await waitForDatabase(database, readDatabaseStartupTimeoutSeconds(process.env), logger);
 
-  const [{ NestFactory }, { AppModule }, setup, { startMetricsServer }, { StartupGate }, { FirstAdminService }] = await Promise.all([
-    import('@nestjs/core'),
-    import('./app.module.js'),
-    import('./app.setup.js'),
-    import('./common/metrics/metrics.http.js'),
-    import('./health/startup-gate.js'),
-    import('./setup/first-admin.service.js'),
-  ]);
+  // One after the other: modules that require() an ES module still loading by a parallel import() fail.
+  const { AppModule } = await import('./app.module.js');
+  const { NestFactory } = await import('@nestjs/core');
+  const setup = await import('./app.setup.js');
+  const { startMetricsServer } = await import('./common/metrics/metrics.http.js');
+  const { StartupGate } = await import('./health/startup-gate.js');
+  const { FirstAdminService } = await import('./setup/first-admin.service.js');
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, setup.createFastifyAdapter(config), {
     ...setup.NEST_APP_OPTIONS,
     logger: new NestPinoLogger(logger),
