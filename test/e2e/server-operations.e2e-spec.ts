@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { asBasic, asBearer } from '../support/auth';
 import { ensureServerBuilt, RunningProcess, startProcess } from '../support/server-process';
 import { SseClient } from '../support/sse-client';
 import { FreshDatabase, freshDatabase, testDatabaseKind } from '../support/test-app';
+import { MIGRATIONS } from '../../migrations';
 import { packageVersion } from '../../src/version/package-version';
 
 /**
@@ -363,6 +365,166 @@ describe.runIf(postgres)('interlocks (PostgreSQL)', () => {
     } finally {
       if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL');
       await run.exited;
+      await database.drop();
+    }
+  }, 180_000);
+});
+
+describe('backup and restore', () => {
+  interface Manifest {
+    format: number;
+    application: { name: string; version: string };
+    database: { kind: string; migration: string | null; migrations_applied: number; file: string | null };
+    files: Array<{ path: string; bytes: number; sha256: string }>;
+  }
+  const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+  /** Every file and folder under `dir`, relative, with its permission bits. */
+  const modes = (dir: string): Array<[string, number]> =>
+    readdirSync(dir, { recursive: true, withFileTypes: false })
+      .map((path) => String(path))
+      .sort()
+      .map((path) => [path, statSync(join(dir, path)).mode & 0o777]);
+
+  async function populatedServer(database: FreshDatabase): Promise<Record<string, string>> {
+    const env = serverEnv(database, { IMAGE_STORAGE: 'local', IMAGE_STORAGE_LOCAL_SHARED: 'true' });
+    const run = server(env);
+    try {
+      const { url } = await listening(run);
+      const token = await adminToken(url);
+      const building = await fetch(`${url}/api/v1/buildings`, {
+        method: 'POST',
+        headers: { ...asBearer(token), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Backed up', location: { lat: 42.87, lng: -8.56 }, dimensions: { width: 50, length: 30 }, rotation: 0 }),
+      });
+      expect(building.status).toBe(201);
+    } finally {
+      run.child.kill('SIGTERM');
+      expect((await run.exited).code).toBe(0);
+    }
+    // What an operator's own tools may leave readable by others: the backup makes it private.
+    mkdirSync(join(database.env.DATA_DIR, 'images'), { recursive: true, mode: 0o755 });
+    chmodSync(join(database.env.DATA_DIR, 'images'), 0o755);
+    writeFileSync(join(database.env.DATA_DIR, 'images', 'plan.png'), 'not really a png', { mode: 0o644 });
+    chmodSync(join(database.env.DATA_DIR, 'images', 'plan.png'), 0o644);
+    return env;
+  }
+
+  it('writes owner-only files in owner-only folders, and a manifest with the version, the migration level and each file checksum', async () => {
+    const database = await freshDatabase();
+    const target = join(tmpdir(), `cartograph-backup-modes-${process.pid}-${Date.now()}`, 'nested');
+    try {
+      const env = await populatedServer(database);
+      const run = cli(['backup', '--to', target], env);
+      expect((await run.exited).code, run.stderr()).toBe(0);
+      expect(statSync(target).mode & 0o777).toBe(0o700);
+      const entries = modes(target);
+      expect(entries.length).toBeGreaterThanOrEqual(postgres ? 3 : 4);
+      for (const [path, mode] of entries) expect([path, mode]).toEqual([path, statSync(join(target, path)).isDirectory() ? 0o700 : 0o600]);
+
+      const manifest = JSON.parse(readFileSync(join(target, 'BACKUP.json'), 'utf8')) as Manifest;
+      expect(manifest).toMatchObject({
+        format: 1,
+        application: { name: 'cartograph', version: packageVersion() },
+        database: { kind: testDatabaseKind(), migration: MIGRATIONS.at(-1)!.name, migrations_applied: MIGRATIONS.length, file: postgres ? null : 'cartograph.sqlite' },
+      });
+      const files = entries.filter(([path]) => path !== 'BACKUP.json' && !statSync(join(target, path)).isDirectory()).map(([path]) => path);
+      expect(manifest.files.map((file) => file.path)).toEqual(files);
+      expect(files).toEqual(expect.arrayContaining(['images/plan.png', ...(postgres ? [] : ['cartograph.sqlite'])]));
+      for (const file of manifest.files) expect(file).toEqual({ path: file.path, bytes: statSync(join(target, file.path)).size, sha256: sha256(join(target, file.path)) });
+      // The lock of a running server is never copied.
+      expect(files.some((path) => path.startsWith('cartograph.lock'))).toBe(false);
+    } finally {
+      rmSync(join(target, '..'), { recursive: true, force: true });
+      await database.drop();
+    }
+  }, 180_000);
+
+  it('restore checks the backup first (checksums, migration level) and copies it, owner-only, into an empty DATA_DIR only', async () => {
+    const database = await freshDatabase();
+    const work = mkdtempSync(join(tmpdir(), 'cartograph-restore-'));
+    try {
+      const env = await populatedServer(database);
+      const backup = join(work, 'backup');
+      expect((await cli(['backup', '--to', backup], env).exited).code).toBe(0);
+
+      // Not empty: refused, nothing copied.
+      const busy = cli(['restore', '--from', backup], env);
+      expect((await busy.exited).code).toBe(1);
+      expect(busy.stderr()).toMatch(new RegExp(`^DATA_DIR ${database.env.DATA_DIR} is not empty \\(.*\\): restore never overwrites; move its contents aside first\\n$`));
+
+      // Damaged: refused with the file named.
+      const damaged = join(work, 'damaged');
+      cpSync(backup, damaged, { recursive: true });
+      writeFileSync(join(damaged, 'images', 'plan.png'), 'changed after the backup');
+      const fresh = join(work, 'fresh');
+      const refused = cli(['restore', '--from', damaged], { ...env, DATA_DIR: fresh });
+      expect((await refused.exited).code).toBe(1);
+      expect(refused.stderr()).toMatch(/^This backup \(made by Cartograph .* on .*\) is damaged or was changed since it was made, and is not restored: images\/plan\.png has 24 bytes, not 16\n$/);
+      expect(existsSync(join(fresh, 'images'))).toBe(false);
+
+      // Good: restored, private, identical.
+      const restored = cli(['restore', '--from', backup], { ...env, DATA_DIR: fresh });
+      expect((await restored.exited).code, restored.stderr()).toBe(0);
+      const manifest = JSON.parse(readFileSync(join(backup, 'BACKUP.json'), 'utf8')) as Manifest;
+      expect(JSON.parse(restored.lines.join('\n'))).toEqual({
+        data_dir: fresh,
+        files: manifest.files.length,
+        backup: { created_at: expect.any(String), version: packageVersion(), migration: MIGRATIONS.at(-1)!.name },
+      });
+      for (const file of manifest.files) {
+        expect(sha256(join(fresh, file.path))).toBe(file.sha256);
+        expect(statSync(join(fresh, file.path)).mode & 0o777).toBe(0o600);
+      }
+      expect(statSync(join(fresh, 'images')).mode & 0o777).toBe(0o700);
+      if (postgres) expect(restored.stderr()).toContain('pg_restore');
+      else {
+        // The restored SQLite database serves its data.
+        const run = server({ ...env, DATA_DIR: fresh });
+        try {
+          const { url } = await listening(run);
+          const buildings = await fetch(`${url}/api/v1/buildings`, { headers: asBearer(await adminToken(url)) });
+          expect(((await buildings.json()) as Array<{ name: string }>).map((building) => building.name)).toEqual(['Backed up']);
+        } finally {
+          run.child.kill('SIGTERM');
+          await run.exited;
+        }
+      }
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+      await database.drop();
+    }
+  }, 180_000);
+
+  it('restore refuses a backup from a newer migration level than this release knows', async () => {
+    const database = await freshDatabase();
+    const work = mkdtempSync(join(tmpdir(), 'cartograph-restore-newer-'));
+    try {
+      const env = await populatedServer(database);
+      // As if a later release had migrated the database once more.
+      const future = 'FromALaterRelease9999999999999';
+      if (database.url) {
+        const client = new Client({ connectionString: database.url });
+        await client.connect();
+        await client.query('INSERT INTO migrations ("timestamp", "name") VALUES ($1, $2)', [9_999_999_999_999, future]);
+        await client.end();
+      } else {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const Database = require('better-sqlite3') as new (path: string) => { prepare(sql: string): { run(...values: unknown[]): unknown }; close(): void };
+        const db = new Database(join(database.env.DATA_DIR, 'cartograph.sqlite'));
+        db.prepare('INSERT INTO migrations ("timestamp", "name") VALUES (?, ?)').run(9_999_999_999_999, future);
+        db.close();
+      }
+      const backup = join(work, 'backup');
+      expect((await cli(['backup', '--to', backup], env).exited).code).toBe(0);
+      expect((JSON.parse(readFileSync(join(backup, 'BACKUP.json'), 'utf8')) as Manifest).database.migration).toBe(future);
+      const refused = cli(['restore', '--from', backup], { ...env, DATA_DIR: join(work, 'fresh') });
+      expect((await refused.exited).code).toBe(1);
+      expect(refused.stderr()).toBe(
+        `This backup (made by Cartograph ${packageVersion()} on ${(JSON.parse(readFileSync(join(backup, 'BACKUP.json'), 'utf8')) as { created_at: string }).created_at}) is at migration ${future}, newer than this release knows (its latest is ${MIGRATIONS.at(-1)!.name}): restore it with Cartograph ${packageVersion()} or later\n`,
+      );
+      expect(existsSync(join(work, 'fresh', 'images'))).toBe(false);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
       await database.drop();
     }
   }, 180_000);
