@@ -65,3 +65,20 @@ export function lockDataDirectory(dataDir: string): DataDirectoryLock {
     },
   };
 }
+
+/**
+ * Whether no other process holds DATA_DIR: this one holds the lock, or nobody does (a test
+ * application, or a server that has not started). Work that assumes it is the only process
+ * on the SQLite database (clearing what a crashed process left) asks this first.
+ */
+export function noOtherProcessOn(dataDir: string): boolean {
+  if (held.has(join(dataDir, DATA_DIR_LOCK_FILE))) return true;
+  if (!existsSync(join(dataDir, DATA_DIR_LOCK_FILE))) return true;
+  try {
+    lockDataDirectory(dataDir).release();
+    return true;
+  } catch (error) {
+    if (error instanceof DataDirectoryInUse) return false;
+    throw error;
+  }
+}
