@@ -34,6 +34,9 @@ import { API_VERSION, VersionService } from './version/version.service';
 export const API_PREFIX = 'api/v1';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** HTTP servers that stopped accepting and are letting their last requests finish (see closeApp). */
+const draining = new WeakSet<Server>();
+
 /** Nest must not register its own body parsers: configureApp installs ours. */
 export const NEST_APP_OPTIONS = { bodyParser: false } as const;
 
@@ -168,9 +171,6 @@ function setUpApiDocs(app: NestFastifyApplication): void {
     swaggerOptions: { persistAuthorization: true, docExpansion: 'none' },
   });
 }
-
-/** HTTP servers that stopped accepting and are letting their last requests finish. */
-const draining = new WeakSet<Server>();
 
 /**
  * The one way the server stops (SIGTERM, SIGINT, SIGHUP), in the order that lets every step

@@ -143,9 +143,13 @@ export function sha256Of(path: string): Promise<string> {
   });
 }
 
-/** The migrations applied to a SQLite file, oldest first (none when it has no migrations table). */
-export function sqliteMigrations(file: string): string[] {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+/**
+ * The migrations applied to a SQLite file, oldest first (none when it has no migrations table).
+ * Opened for writing although it only reads: the copy is in WAL mode, and only a connection
+ * that may write removes the `-wal` and `-shm` files when it closes.
+ */
+function sqliteMigrations(file: string): string[] {
+  const db = new Database(file, { fileMustExist: true });
   try {
     const table = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'migrations'").get();
     if (!table) return [];
