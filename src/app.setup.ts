@@ -4,6 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { SECURITY } from './auth/decorators/access.decorator';
 import { registerEarlyAuthentication } from './auth/early-authentication';
@@ -24,11 +25,17 @@ import { registerMetrics } from './common/metrics/metrics.http';
 import { ApiValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app.config';
 import { registerDashboard } from './dashboard/dashboard';
+import { StreamsService } from './delivery/streams/streams.service';
+import { WebhookDeliveryWorker } from './delivery/webhooks/webhook-delivery.worker';
+import { GeofenceDeadlineSweeper } from './geofencing/events/deadline-sweeper';
 import { MAX_IMAGE_BYTES } from './images/images.service';
 import { API_VERSION, VersionService } from './version/version.service';
 
 export const API_PREFIX = 'api/v1';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** HTTP servers that stopped accepting and are letting their last requests finish (see closeApp). */
+const draining = new WeakSet<Server>();
 
 /** Nest must not register its own body parsers: configureApp installs ours. */
 export const NEST_APP_OPTIONS = { bodyParser: false } as const;
@@ -80,6 +87,12 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     if (route.method !== 'PUT') return;
     const { path: _path, prefix: _prefix, routePath: _routePath, ...options } = route;
     this.route({ ...options, method: 'PATCH' });
+  });
+
+  // While the server drains, every answer closes its connection: a keep-alive client cannot hold it open.
+  fastify.addHook('onSend', (request, reply, _payload, done) => {
+    if (draining.has(request.server.server)) reply.header('Connection', 'close');
+    done();
   });
 
   registerMethodNotAllowed(fastify);
@@ -157,4 +170,28 @@ function setUpApiDocs(app: NestFastifyApplication): void {
     // the third tag once the API passed about 130 operations (no error shown).
     swaggerOptions: { persistAuthorization: true, docExpansion: 'none' },
   });
+}
+
+/**
+ * The one way the server stops (SIGTERM, SIGINT, SIGHUP), in the order that lets every step
+ * still use what it needs and leaves nothing for another instance to wait out:
+ * 1. stop accepting connections (idle keep-alive ones are closed; the load balancer moves on);
+ * 2. end the live streams (`event: close`, `shutdown`) and give their places back;
+ * 3. let the requests in flight finish;
+ * 4. stop the background work: the webhook worker finishes the attempts under way, records
+ *    them and gives back the deliveries it had leased; the deadline sweeper ends its sweep;
+ * 5. Nest's own shutdown hooks, the last of which closes the database.
+ */
+export async function closeApp(app: NestFastifyApplication): Promise<void> {
+  const server = app.getHttpServer() as Server;
+  draining.add(server);
+  // Node's close() also closes the idle keep-alive connections; the callback comes once every connection has ended.
+  const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+  await app.get(StreamsService).endAll();
+  // Connections that became idle since (streams that ended) go now rather than at their keep-alive timeout.
+  server.closeIdleConnections();
+  await drained;
+  await app.get(WebhookDeliveryWorker).pause();
+  await app.get(GeofenceDeadlineSweeper).pause();
+  await app.close();
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { text } from 'node:stream/consumers';
 import { runCli } from './cli/cli';
 import { createLogger, setRootLogger } from './common/logging/logger';
+import { ConfigurationError, EX_CONFIG } from './config/env';
 import { readLoggingConfig } from './config/logging.config';
 import { loadEnvFile, withoutEnvFileArgument } from './config/validation';
 
@@ -22,6 +23,6 @@ main().then(
   },
   (error: unknown) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    process.exitCode = error instanceof ConfigurationError ? EX_CONFIG : 1;
   },
 );

@@ -1,5 +1,6 @@
-import { Counter, register as defaultRegistry, Registry } from 'prom-client';
+import { Counter, Registry } from 'prom-client';
 import { registerCacheMetrics } from '../common/metrics/cache-metrics';
+import { metricsRegistry } from '../common/metrics/metrics.registry';
 import { CredentialCacheStats } from './credential-cache';
 import { liveCredentialCaches } from './credential-cache.service';
 
@@ -16,10 +17,10 @@ function totals(): CredentialCacheStats {
 }
 
 /**
- * Registers the credential cache's hit rate and size on `registry` (prom-client's default
- * registry unless told), read from the caches at scrape time. Idempotent.
+ * Registers the credential cache's hit rate and size on `registry` (the one `/metrics` serves
+ * unless told), read from the caches at scrape time. Idempotent.
  */
-export function registerCredentialCacheMetrics(registry: Registry = defaultRegistry): void {
+export function registerCredentialCacheMetrics(registry: Registry = metricsRegistry): void {
   if (registry.getSingleMetric(`${METRIC_PREFIX}removals_total`)) return;
   registerCacheMetrics(
     registry,

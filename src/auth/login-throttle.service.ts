@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { parseDatabaseTimestamp } from '../common/database/raw-values';
+import { loginsThrottled } from '../common/metrics/operations.metrics';
 import { authConfig, AuthConfig } from '../config/auth.config';
 import { TransactionRunner } from '../database/transactions';
 import { accountBackoffSeconds, FAMILIAR_ADDRESS_DAYS, LoginLimits, normalizeEmail, throttleKey } from './login-limits';
@@ -68,7 +69,10 @@ export class LoginThrottleService {
         address.failures > this.limits.perAddress ? address.retryAfterSeconds : 0,
         pair.failures > this.limits.perAccountAndAddress ? pair.retryAfterSeconds : 0,
       );
-      if (windowRetry > 0) throw ApiError.tooManyRequests(windowRetry);
+      if (windowRetry > 0) {
+        loginsThrottled.inc({ limit: address.failures > this.limits.perAddress ? 'address' : 'account_address' });
+        throw ApiError.tooManyRequests(windowRetry);
+      }
       if (await this.isFamiliarAddress(manager, attempt.knownKey, now)) return;
       await this.countForAccount(manager, attempt.accountKey, now);
     });
@@ -120,7 +124,10 @@ export class LoginThrottleService {
     const failures = Number(row.failures);
     const lastAttempt = parseDatabaseTimestamp(row.window_started_at) ?? now;
     const waitMs = lastAttempt.getTime() + accountBackoffSeconds(failures, this.limits) * 1000 - now.getTime();
-    if (waitMs > 0) throw ApiError.tooManyRequests(waitMs / 1000);
+    if (waitMs > 0) {
+      loginsThrottled.inc({ limit: 'account_backoff' });
+      throw ApiError.tooManyRequests(waitMs / 1000);
+    }
     await this.query(manager, `UPDATE "login_failures" SET "failures" = "failures" + 1, "window_started_at" = :now WHERE "key" = :key`, { key, now });
   }
 

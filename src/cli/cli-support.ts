@@ -3,6 +3,9 @@ import { resolve } from 'node:path';
 import { readAppConfig } from '../config/app.config';
 import { DatabaseConfig, readDatabaseConfig } from '../config/database.config';
 import { ConfigurationError, Env } from '../config/env';
+import { DataDirectoryInUse, lockDataDirectory } from '../database/data-dir-lock';
+import { excludeLiveInstances, InstancesLive } from '../database/live-instances';
+import { ensurePrivateDirectory } from '../database/private-files';
 
 export interface CliOutput {
   stdout: (text: string) => void;
@@ -39,3 +42,42 @@ export function existingDatabase(env: Env): DatabaseConfig {
   return database;
 }
 
+
+/** A command that must not run beside a server found one. */
+export class ServersLive extends Error {}
+
+/**
+ * Runs `work` with no server on the data: SQLite: holding the DATA_DIR lock every server
+ * holds while it runs; PostgreSQL: holding the locks every live instance holds shared. A
+ * server that starts meanwhile waits (PostgreSQL) or is refused (SQLite) until `work` ends.
+ */
+export async function withoutLiveServers<T>(command: string, database: DatabaseConfig, dataDir: string, work: () => Promise<T>): Promise<T> {
+  const stopFirst = `${command} is refused while Cartograph runs: stop every server first`;
+  if (database.kind === 'sqlite') {
+    ensurePrivateDirectory(dataDir);
+    let lock;
+    try {
+      lock = lockDataDirectory(dataDir);
+    } catch (error) {
+      if (error instanceof DataDirectoryInUse) throw new ServersLive(`${stopFirst} (${error.message})`);
+      throw error;
+    }
+    try {
+      return await work();
+    } finally {
+      lock.release();
+    }
+  }
+  let exclusive;
+  try {
+    exclusive = await excludeLiveInstances(database.url);
+  } catch (error) {
+    if (error instanceof InstancesLive) throw new ServersLive(`${stopFirst} (${error.message})`);
+    throw error;
+  }
+  try {
+    return await work();
+  } finally {
+    await exclusive.release();
+  }
+}

@@ -5,12 +5,13 @@ import { DataSource } from 'typeorm';
 import { generatePassword } from '../auth/passwords';
 import { ApiError } from '../common/errors/api-error';
 import { readAppConfig } from '../config/app.config';
-import { ConfigurationError, Env } from '../config/env';
+import { readDatabaseConfig } from '../config/database.config';
+import { ConfigurationError, Env, EX_CONFIG } from '../config/env';
 import { buildDataSourceOptions } from '../database/typeorm-options';
 import { ENTITIES } from './entities';
 import { resetPassword } from '../users/password-reset';
-import { backupDataDirectory, PG_DUMP_HINT } from './backup';
-import { CliOutput, existingDatabase, readPassword, refusePasswordArgument, UsageError } from './cli-support';
+import { backupDataDirectory, BackupRefused, checkBackup, PG_DUMP_HINT, restoreBackup } from './backup';
+import { CliOutput, existingDatabase, readPassword, refusePasswordArgument, ServersLive, UsageError, withoutLiveServers } from './cli-support';
 import { migrateDown, migrateUp, migrationState } from './migrate';
 
 const USAGE = `Usage: npm run cli -- <command> [options]      (or: node dist/src/cli.js <command> [options])
@@ -24,12 +25,20 @@ Commands:
         read from standard input with --password-stdin, otherwise generated and printed.
   backup --to <directory>
         Consistent online backup of the SQLite database and of DATA_DIR (JWT secret, images)
-        into a new directory; the server may keep running. On PostgreSQL it copies DATA_DIR
+        into a new directory (owner-only), with BACKUP.json: the version, the migration level
+        and each file's SHA-256; the server may keep running. On PostgreSQL it copies DATA_DIR
         and tells the pg_dump command for the database.
+  restore --from <directory>
+        Checks a backup (manifest, checksums, a migration level this release knows) and copies
+        it into DATA_DIR, which must be empty. Refused while a server runs on DATA_DIR (SQLite)
+        or on the database (PostgreSQL).
   migrate status | up | down
         Lists applied and pending migrations, applies the pending ones, or reverts the last one
-        (stop every server first; run the previous release's CLI after down).
+        (down is refused while a server runs; run the previous release's CLI after down).
   help  Shows this text (also --help, -h).
+
+Beside a running server: organizations:create, reset-password, backup, migrate status and
+migrate up (what each server does at start). Not beside one: restore, migrate down.
 
 Passwords are never taken from the command line: arguments show in ps and shell history.
 Commands use the server's environment (DATA_DIR, DATABASE_URL, JWT_SECRET, ...), optionally
@@ -63,6 +72,18 @@ async function backup(args: string[], env: Env, output: CliOutput): Promise<void
   if (result.database === undefined) output.stderr(`${PG_DUMP_HINT}\n`);
 }
 
+async function restore(args: string[], env: Env, output: CliOutput): Promise<void> {
+  const { values } = parseArgs({ args, options: { from: { type: 'string' } }, strict: true });
+  if (!values.from) throw new UsageError('--from <directory> is required');
+  const source = resolve(values.from);
+  const database = readDatabaseConfig(env);
+  const { dataDir } = readAppConfig(env);
+  const manifest = await checkBackup(source, database);
+  const result = await withoutLiveServers('restore', database, dataDir, () => restoreBackup(source, manifest, dataDir));
+  output.stdout(`${JSON.stringify(result, null, 2)}\n`);
+  if (database.kind === 'postgres') output.stderr(`DATA_DIR is restored; the database is not: ${PG_DUMP_HINT}\n`);
+}
+
 async function migrate(args: string[], env: Env, output: CliOutput): Promise<void> {
   const [action, ...rest] = args;
   if (rest.length > 0) throw new UsageError(`Unexpected arguments: ${rest.join(' ')}`);
@@ -74,9 +95,11 @@ async function migrate(args: string[], env: Env, output: CliOutput): Promise<voi
     case 'up':
       output.stdout(`${JSON.stringify({ applied: await migrateUp(database) }, null, 2)}\n`);
       return;
-    case 'down':
-      output.stdout(`${JSON.stringify({ reverted: (await migrateDown(database)) ?? null }, null, 2)}\n`);
+    case 'down': {
+      const reverted = await withoutLiveServers('migrate down', database, readAppConfig(env).dataDir, () => migrateDown(database));
+      output.stdout(`${JSON.stringify({ reverted: reverted ?? null }, null, 2)}\n`);
       return;
+    }
     default:
       throw new UsageError(action ? `Unknown migrate action: ${action} (status, up or down)` : 'migrate needs an action: status, up or down');
   }
@@ -87,10 +110,11 @@ const COMMANDS: Record<string, (args: string[], env: Env, output: CliOutput) => 
   'organizations:create': async (args, env, output) => (await import('./create-organization.js')).createOrganization(args, env, output),
   'reset-password': resetUserPassword,
   backup,
+  restore,
   migrate,
 };
 
-/** Runs one operator command; returns the process exit code (0 done, 1 failed, 2 usage). */
+/** Runs one operator command; returns the process exit code (0 done, 1 failed, 2 usage, 78 configuration). */
 export async function runCli(argv: string[], output: CliOutput, env: Env = process.env): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || ['help', '--help', '-h'].includes(command)) {
@@ -116,6 +140,10 @@ export async function runCli(argv: string[], output: CliOutput, env: Env = proce
       return 1;
     }
     if (error instanceof ConfigurationError) {
+      output.stderr(`${error.message}\n`);
+      return EX_CONFIG;
+    }
+    if (error instanceof ServersLive || error instanceof BackupRefused) {
       output.stderr(`${error.message}\n`);
       return 1;
     }

@@ -19,6 +19,9 @@ export async function createOrganization(args: string[], env: Env, output: CliOu
   existingDatabase(env);
   const generatedPassword = values['password-stdin'] ? undefined : generatePassword();
   const password = generatedPassword ?? (await readPassword(output));
+  // It may run beside the server: no background work of its own (the server delivers webhooks and fires deadlines).
+  process.env.WEBHOOK_WORKER = 'false';
+  process.env.GEOFENCE_SWEEPER = 'false';
   const app = await NestFactory.createApplicationContext(AppModule, { logger: new NestPinoLogger(), abortOnError: false });
   try {
     const created = await app.get(OrganizationsService).createWithAdmin({ name: values.name, adminEmail: values['admin-email'], adminPassword: password });

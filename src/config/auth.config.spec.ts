@@ -38,7 +38,7 @@ describe('resolveJwtSecret', () => {
   it('accepts exactly 32 characters and refuses 31', () => {
     expect(resolveJwtSecret({ JWT_SECRET: 'y'.repeat(32) }, dataDir)).toBe('y'.repeat(32));
     expect(() => resolveJwtSecret({ JWT_SECRET: 'y'.repeat(31) }, dataDir)).toThrow(ConfigurationError);
-    expect(() => resolveJwtSecret({ JWT_SECRET: 'short' }, dataDir)).toThrow('JWT_SECRET must be at least 32 characters long');
+    expect(() => resolveJwtSecret({ JWT_SECRET: 'short' }, dataDir)).toThrow('JWT_SECRET is too short (5 characters): it must be at least 32 characters long');
   });
 
   it('refuses a short JWT_SECRET padded with spaces to 32', () => {

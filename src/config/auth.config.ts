@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { registerAs } from '@nestjs/config';
-import { ensurePrivateDirectory } from '../database/private-files';
 import { LoginLimits } from '../auth/login-limits';
 import { readAppConfig } from './app.config';
+import { dataDirectoryUses, usableDataDirectory } from './data-directory';
 import { ConfigurationError, Env, readInteger, readOptionalString } from './env';
 
 export interface AuthConfig {
@@ -37,7 +37,7 @@ export function resolveJwtSecret(env: Env, dataDir: string): string {
   }
   const file = join(dataDir, 'jwt-secret');
   if (!existsSync(file)) {
-    ensurePrivateDirectory(dataDir);
+    usableDataDirectory(dataDir, dataDirectoryUses(env));
     // Written whole to a private file, then linked into place: linking fails if another
     // process got there first, and nobody ever reads a half-written secret.
     const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
@@ -55,17 +55,25 @@ export function resolveJwtSecret(env: Env, dataDir: string): string {
 
 function checkedSecret(secret: string, source: string): string {
   if (secret.length < MIN_SECRET_LENGTH) {
-    throw new ConfigurationError(`The secret from ${source} must be at least ${MIN_SECRET_LENGTH} characters long`, source.includes('/') ? 'JWT_SECRET' : source);
+    const from = source.includes('/') ? `The secret in ${source}` : source;
+    throw new ConfigurationError(
+      `${from} is too short (${secret.length} characters): it must be at least ${MIN_SECRET_LENGTH} characters long (generate one with: openssl rand -base64 48)`,
+      source.includes('/') ? 'JWT_SECRET' : source,
+    );
   }
   return secret;
 }
 
 export function readAuthConfig(env: Env): AuthConfig {
+  // The plain settings first: every wrong one is reported before the secret (which may write DATA_DIR) is resolved.
+  const settings = readAuthSettings(env);
   const jwtSecret = resolveJwtSecret(env, readAppConfig(env).dataDir);
   const sealingSecret = readOptionalString(env, 'SEALING_SECRET');
+  return { ...settings, jwtSecret, sealingSecret: sealingSecret ? checkedSecret(sealingSecret, 'SEALING_SECRET') : jwtSecret };
+}
+
+function readAuthSettings(env: Env): Omit<AuthConfig, 'jwtSecret' | 'sealingSecret'> {
   return {
-    jwtSecret,
-    sealingSecret: sealingSecret ? checkedSecret(sealingSecret, 'SEALING_SECRET') : jwtSecret,
     accessTokenTtlSeconds: readInteger(env, 'ACCESS_TOKEN_TTL_SECONDS', 4 * 24 * 3600, { min: 60 }),
     refreshTokenTtlSeconds: readInteger(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600, { min: 60 }),
     loginLimits: {

@@ -1,6 +1,9 @@
 /** Small typed readers for environment variables; a bad value stops the server at start-up. */
 export type Env = Record<string, string | undefined>;
 
+/** sysexits' EX_CONFIG: the exit status of a start refused for its configuration (supervisors: do not restart). */
+export const EX_CONFIG = 78;
+
 export class ConfigurationError extends Error {
   /** The variable at fault, when one is: lets start-up report every wrong setting at once. */
   constructor(

@@ -1,12 +1,18 @@
+import { join } from 'node:path';
 import { registerAs } from '@nestjs/config';
 import { passwordPolicyErrors } from '../auth/passwords';
+import { readAppConfig } from './app.config';
 import { ConfigurationError, Env, readOptionalString, readString } from './env';
+
+export const FIRST_ADMIN_PASSWORD_FILE = 'first-admin-password';
 
 export interface SetupConfig {
   organizationName: string;
   adminEmail: string;
   /** Unset: a strong password is generated and printed once. */
   adminPassword: string | undefined;
+  /** Where a generated password goes when the log level hides the line that shows it. */
+  adminPasswordFile: string;
 }
 
 export function readSetupConfig(env: Env): SetupConfig {
@@ -20,7 +26,12 @@ export function readSetupConfig(env: Env): SetupConfig {
       'ADMIN_PASSWORD',
     );
   }
-  return { organizationName: readString(env, 'ORGANIZATION_NAME', 'My organization'), adminEmail, adminPassword };
+  return {
+    organizationName: readString(env, 'ORGANIZATION_NAME', 'My organization'),
+    adminEmail,
+    adminPassword,
+    adminPasswordFile: join(readAppConfig(env).dataDir, FIRST_ADMIN_PASSWORD_FILE),
+  };
 }
 
 export const setupConfig = registerAs('setup', (): SetupConfig => readSetupConfig(process.env));

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -40,6 +40,38 @@ describe('configurationErrors', () => {
       'IMAGE_STORAGE must be local or database',
       'JWT_SECRET is required when NODE_ENV=production',
     ]);
+  });
+
+  it('says a too-short JWT_SECRET in production is too short, not also missing', () => {
+    expect(configurationErrors({ DATA_DIR: dataDir, NODE_ENV: 'production', JWT_SECRET: 'short', ACCESS_TOKEN_TTL_SECONDS: '1' })).toEqual([
+      'ACCESS_TOKEN_TTL_SECONDS must be an integer between 60 and 9007199254740991, got "1"',
+      'JWT_SECRET is too short (5 characters): it must be at least 32 characters long (generate one with: openssl rand -base64 48)',
+    ]);
+    expect(configurationErrors({ DATA_DIR: dataDir, NODE_ENV: 'production' })).toEqual(['JWT_SECRET is required when NODE_ENV=production']);
+  });
+
+  it('names DATA_DIR when it cannot be written (no raw EACCES), once, and creates nothing elsewhere', () => {
+    const blocked = join(dataDir, 'file');
+    writeFileSync(blocked, '');
+    // Set aside, DATA_DIR would default to ./data: validation must not create that instead.
+    const cwd = process.cwd();
+    process.chdir(dataDir);
+    let errors: string[];
+    try {
+      errors = configurationErrors({ DATA_DIR: join(blocked, 'data') });
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(existsSync(join(dataDir, 'data'))).toBe(false);
+    expect(errors).toEqual([
+      `DATA_DIR ${join(blocked, 'data')} cannot be written: a file is in the way of the folder. The server keeps its SQLite database, uploaded images, the generated JWT secret there: make the folder writable by this user (uid ${process.getuid!()}), or set DATA_DIR to one it can write`,
+    ]);
+  });
+
+  it('needs no DATA_DIR on PostgreSQL with JWT_SECRET set and images in the database', () => {
+    const blocked = join(dataDir, 'file');
+    writeFileSync(blocked, '');
+    expect(configurationErrors({ DATA_DIR: join(blocked, 'data'), DATABASE_URL: 'postgres://db/x', JWT_SECRET: 'x'.repeat(40), NODE_ENV: 'production' })).toEqual([]);
   });
 
   it('does not mistake another error for a configuration error', () => {

@@ -5,6 +5,8 @@ import { ConfigurationError, Env, readInteger } from './env';
 import { readLoggingConfig } from './logging.config';
 import { readSetupConfig } from './setup.config';
 import { readStorageConfig } from './storage.config';
+import { checkDataDirectory } from './data-directory';
+import { readWebhooksConfig } from './webhooks.config';
 
 /** How long the server waits for PostgreSQL at start-up (it may start after us, e.g. in compose). */
 export function readDatabaseStartupTimeoutSeconds(env: Env): number {
@@ -18,26 +20,34 @@ const READERS: Array<(env: Env) => unknown> = [
   readDatabaseStartupTimeoutSeconds,
   readSetupConfig,
   readStorageConfig,
+  readWebhooksConfig,
+  // Before anything writes there: an unusable DATA_DIR is reported as such, by name.
+  checkDataDirectory,
   // Last: it may write the generated JWT secret into DATA_DIR.
   readAuthConfig,
 ];
 
 /**
  * Every wrong setting, one message each: each reader stops at its first error, so the
- * faulty variable is set aside and the reader run again until it passes.
+ * faulty variable is set aside and the reader run again until it passes. An error about a
+ * variable already set aside is only the consequence of setting it aside (a too-short
+ * JWT_SECRET, unset, is a missing one): it is not reported again.
  */
 export function configurationErrors(env: Env, readers = READERS): string[] {
   const messages = new Set<string>();
   for (const read of readers) {
     const remaining: Env = { ...env };
+    const setAside = new Set<string>();
     for (;;) {
       try {
         read(remaining);
         break;
       } catch (error) {
         if (!(error instanceof ConfigurationError)) throw error;
+        if (error.variable && setAside.has(error.variable)) break;
         messages.add(error.message);
         if (!error.variable || remaining[error.variable] === undefined) break;
+        setAside.add(error.variable);
         delete remaining[error.variable];
       }
     }

@@ -8,6 +8,11 @@ import { EntityManager } from 'typeorm';
 export const ADVISORY_LOCKS = {
   /** Session lock: one instance applies migrations at start-up. */
   migrations: 727_401_125,
+  /**
+   * Session lock, shared: held by every live instance on its listening connection for as long
+   * as it runs; `migrate down` and `restore` take it exclusively, so they refuse to run beside one.
+   */
+  liveInstances: 727_401_126,
   historyPartitions: 727_401_140,
   historyRetention: 727_401_141,
   rollupRetention: 727_401_142,

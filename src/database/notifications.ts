@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { databaseConfig, DatabaseConfig } from '../config/database.config';
+import { ADVISORY_LOCKS } from './advisory-locks';
 import { TransactionRunner } from './transactions';
 
 /**
@@ -242,6 +243,8 @@ export class Notifications implements OnModuleInit, OnModuleDestroy {
     client.on('end', () => this.lost(client, new Error('connection ended')));
     try {
       await client.connect();
+      // This instance is live for as long as this connection is: `migrate down` looks for it (see ADVISORY_LOCKS.liveInstances).
+      await client.query('SELECT pg_advisory_lock_shared($1)', [ADVISORY_LOCKS.liveInstances]);
       // Channels subscribed while this loop awaits are picked up by the next pass.
       const listened = new Set<string>();
       for (let pending = [...this.handlers.keys()]; pending.length > 0; pending = [...this.handlers.keys()].filter((c) => !listened.has(c))) {

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Principal } from '../auth/principal';
 import { ApiError } from '../common/errors/api-error';
 import { ErrorCode } from '../common/errors/error-code';
+import { countPositionFixes } from '../common/metrics/operations.metrics';
 import { appConfig, AppConfig } from '../config/app.config';
 import { TransactionLocks } from '../database/transaction-locks';
 import { Notifications } from '../database/notifications';
@@ -82,6 +83,7 @@ export class FixPipeline {
         return recorded;
       }, INGEST_TRANSACTION),
     );
+    countPositionFixes(fixes.length, rejected);
     return { accepted: fixes.length, rejected, events: options.returnEvents === false ? [] : events };
   }
 
@@ -116,7 +118,10 @@ export class FixPipeline {
       rejected.push({ index: duplicate.index, code: 'duplicate', fields: 'device_id,time', message: 'another position of the batch has the same device and time' });
     }
     rejected.sort((a, b) => a.index - b.index);
-    if (kept.length === 0) throw ApiError.validation('No position of the batch is valid; none was stored', rejected);
+    if (kept.length === 0) {
+      countPositionFixes(0, rejected);
+      throw ApiError.validation('No position of the batch is valid; none was stored', rejected);
+    }
     return kept;
   }
 

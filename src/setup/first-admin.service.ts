@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Repository } from 'typeorm';
 import { generatePassword } from '../auth/passwords';
 import { ApiError } from '../common/errors/api-error';
@@ -44,6 +46,10 @@ export class FirstAdminService {
       }
       throw error;
     }
+    if (generated && !logger.isLevelEnabled('warn')) {
+      this.writePasswordFile(logger, created, password);
+      return created;
+    }
     // The one log line that carries a secret: the generated password, shown this once for the operator.
     logger.warn(
       {
@@ -57,6 +63,32 @@ export class FirstAdminService {
         : 'Cartograph administrator created with ADMIN_PASSWORD',
     );
     return created;
+  }
+
+  /**
+   * LOG_LEVEL hides the warning that shows the generated password (error, fatal, silent): the
+   * password goes, once, to a file only the server's user can read, and the line that says
+   * where is written at the least severe level still shown.
+   */
+  private writePasswordFile(logger: Logger, created: CreatedOrganization, password: string): void {
+    const file = this.config.adminPasswordFile;
+    const fields = { context: 'FirstAdmin', organization_id: created.organization_id, admin_email: created.admin_email };
+    const level = logger.isLevelEnabled('error') ? 'error' : 'fatal';
+    try {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      // `wx`: never over an older file (a second database on the same DATA_DIR must not hide the first's password).
+      writeFileSync(file, `${created.admin_email}\n${password}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      logger[level](
+        { ...fields, admin_password_file: file, error: (error as Error).message },
+        `Cartograph administrator created; its generated password could not be written to ${file} (LOG_LEVEL=${logger.level} hides the line that shows it): set one with \`npm run cli -- reset-password --email ${created.admin_email}\``,
+      );
+      return;
+    }
+    logger[level](
+      { ...fields, admin_password_file: file },
+      `Cartograph administrator created; LOG_LEVEL=${logger.level} hides the line with its generated password, so it was written to ${file} (mode 0600): read it, then delete the file`,
+    );
   }
 
   private reportIgnoredPassword(logger: Logger): void {

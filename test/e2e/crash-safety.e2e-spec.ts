@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { asBasic, asBearer } from '../support/auth';
 import { INSIDE, INSTANT_RULES, OUTSIDE } from '../support/geofence-events';
-import { serverBuild, startProcess, RunningProcess } from '../support/server-process';
+import { ensureServerBuilt, startProcess, RunningProcess } from '../support/server-process';
 import { createTestApp, FreshDatabase, freshDatabase } from '../support/test-app';
 import { square } from '../support/cartography';
 
@@ -11,12 +11,11 @@ import { square } from '../support/cartography';
  * history's newest (SQLite keeps them in memory and writes them behind), and the engine goes on
  * from where it was.
  */
-let build: { root: string; remove(): void };
+let build: { root: string };
 
-beforeAll(() => {
-  build = serverBuild();
+beforeAll(async () => {
+  build = { root: await ensureServerBuilt() };
 }, 240_000);
-afterAll(() => build?.remove());
 
 const ADMIN = { email: 'crash@example.test', password: 'crash-password-0123' };
 const DEVICES = 24;

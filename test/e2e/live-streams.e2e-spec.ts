@@ -1,6 +1,6 @@
-import { register } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/auth/permissions';
+import { metricsRegistry } from '../../src/common/metrics/metrics.registry';
 import { addUser, login } from '../support/admin';
 import { asApiKey, asBearer, createApiKey } from '../support/auth';
 import { Cartographer, createSite, expectError, signUp, Site } from '../support/cartography';
@@ -248,7 +248,7 @@ describe('live position stream (contract 7.4)', () => {
   it('at most the configured number of streams per organization: 429 in the error shape beyond, others unaffected; the gauge counts them', async () => {
     const opened = [await open(STREAM, a.auth), await open(STREAM, a.auth), await open(STREAM, a.auth)];
     for (const client of opened) expect(client.status).toBe(200);
-    const metrics = await register.getSingleMetricAsString('cartograph_streams_open');
+    const metrics = await metricsRegistry.getSingleMetricAsString('cartograph_streams_open');
     expect(metrics).toMatch(/cartograph_streams_open\{kind="positions"\} [3-9]/);
     const beyond = await open(STREAM, a.auth);
     expect(beyond.status).toBe(429);

@@ -1,4 +1,8 @@
+import { load } from 'js-yaml';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { register as promClientDefaultRegistry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/auth/permissions';
 import { startMetricsServer } from '../../src/common/metrics/metrics.http';
@@ -6,6 +10,10 @@ import { asApiKey, asBearer, createApiKey, createOrganization, passwordTokens } 
 import { createGeofence, createSite, signUp } from '../support/cartography';
 import { createTestApp, TestApp, testDatabaseKind } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { eventSite, visits } from '../support/geofence-events';
+import { fix, report } from '../support/positions';
+import { SseClient } from '../support/sse-client';
+import { packageVersion } from '../../src/version/package-version';
 
 const METRICS_TOKEN = 'metrics-token-for-the-scraper-0123';
 
@@ -175,12 +183,131 @@ describe('/metrics', () => {
   });
 });
 
+/** Metric names a PromQL expression reads (functions, labels and keywords aside): ours, Node's and the process's. */
+function metricNamesIn(expression: string): string[] {
+  const withoutLabels = expression.replace(/\{[^}]*\}/g, '').replace(/"[^"]*"/g, '');
+  return [...withoutLabels.matchAll(/\b((?:cartograph|nodejs|process)_[a-z0-9_]+)/g)].map((match) => match[1]);
+}
+
+/** The family a series belongs to: a histogram's `_bucket`, `_sum` and `_count` are its own name's. */
+const familyOf = (name: string, families: Set<string>) => (families.has(name) ? name : name.replace(/_(bucket|sum|count)$/, ''));
+
+describe('/metrics for operators (issue 26)', () => {
+  let t: TestApp;
+  let scrape: () => Promise<{ text: string; samples: Sample[] }>;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { METRICS_TOKEN } });
+    scrape = async () => {
+      const text = (await t.http.get('/metrics').set(asBearer(METRICS_TOKEN)).expect(200)).text;
+      return { text, samples: parseMetrics(text) };
+    };
+  });
+  afterAll(() => t?.close());
+
+  it('every metric is on the one registry /metrics serves (prom-client default registry is empty): live streams are counted there', async () => {
+    const { auth } = await signUp(t, 'Streams counted');
+    const before = (await scrape()).samples;
+    const open = valueOf(before, 'cartograph_streams_open', { kind: 'positions' }) ?? 0;
+    const client = await SseClient.open(t.app.getHttpServer(), '/api/v1/realtime/stream', auth);
+    try {
+      expect(client.status).toBe(200);
+      const during = (await scrape()).samples;
+      expect(valueOf(during, 'cartograph_streams_open', { kind: 'positions' })).toBe(open + 1);
+    } finally {
+      client.close();
+    }
+    const { text } = await scrape();
+    expect(text).toContain('# TYPE cartograph_streams_ended_by_server_total counter');
+    expect(await promClientDefaultRegistry.getMetricsAsJSON()).toEqual([]);
+  });
+
+  it('counts fixes stored and refused by reason once per batch, geofence events by type and password logins by outcome', async () => {
+    const { auth, org } = await signUp(t, 'Fixes counted');
+    const before = (await scrape()).samples;
+    const read = (samples: Sample[], name: string, labels: Record<string, string> = {}) => valueOf(samples, name, labels) ?? 0;
+    await report(t, auth, { positions: [fix('metrics-a'), fix('metrics-b'), fix('metrics-c', { lat: 91 }), fix('metrics-d', { accuracy: undefined }), fix('metrics-a')] });
+    const site = await eventSite(t, auth);
+    const events = await visits(t, auth, site, ['metrics-fence']);
+    expect(events.map((event) => event.type)).toEqual(['geofence.enter', 'geofence.exit']);
+    await t.http.post('/api/v1/auth/access_tokens').set({ Authorization: `Basic ${Buffer.from(`${org.email}:wrong-password-here`).toString('base64')}` }).expect(401);
+    const after = (await scrape()).samples;
+    // 2 stored in the first batch, 2 by the visit; refused: an invalid latitude, a missing accuracy, a duplicate.
+    expect(read(after, 'cartograph_position_fixes_accepted_total') - read(before, 'cartograph_position_fixes_accepted_total')).toBe(4);
+    for (const reason of ['invalid', 'required', 'duplicate']) {
+      expect(read(after, 'cartograph_position_fixes_rejected_total', { reason }) - read(before, 'cartograph_position_fixes_rejected_total', { reason }), reason).toBe(1);
+    }
+    for (const type of ['geofence.enter', 'geofence.exit']) {
+      expect(read(after, 'cartograph_geofence_events_total', { type }) - read(before, 'cartograph_geofence_events_total', { type }), type).toBe(1);
+    }
+    expect(read(after, 'cartograph_password_logins_total', { outcome: 'failed' }) - read(before, 'cartograph_password_logins_total', { outcome: 'failed' })).toBe(1);
+    // signUp logged in with the password once at least.
+    expect(read(after, 'cartograph_password_logins_total', { outcome: 'succeeded' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(after, 'cartograph_login_throttled_total', { limit: 'address' })).toBeDefined();
+    // No label names a device, user or organization.
+    const labelNames = new Set(after.filter((sample) => sample.name.startsWith('cartograph_')).flatMap((sample) => Object.keys(sample.labels)));
+    for (const forbidden of ['device_id', 'device', 'user_id', 'organization_id', 'organization']) expect(labelNames.has(forbidden)).toBe(false);
+  });
+
+  it('states the build: version, API version and Node.js version', async () => {
+    const build = (await scrape()).samples.filter((sample) => sample.name === 'cartograph_build_info');
+    expect(build).toHaveLength(1);
+    expect(build[0]).toEqual({ name: 'cartograph_build_info', labels: { version: packageVersion(), api_version: expect.stringMatching(/^\d+\.\d+\.\d+$/), node_version: process.version }, value: 1 });
+  });
+
+  it('times webhook attempts in a histogram by outcome', async () => {
+    const receiver = await new WebhookReceiver().start();
+    try {
+      const { auth } = await signUp(t, 'Webhook timed');
+      const hook = await t.http.post('/api/v1/webhooks').set(auth).send({ url: receiver.url }).expect(201);
+      await t.http.post(`/api/v1/webhooks/${hook.body.id}/test`).set(auth).expect(202);
+      let count = 0;
+      for (let i = 0; i < 200 && count === 0; i++) {
+        count = valueOf((await scrape()).samples, 'cartograph_webhook_attempt_duration_seconds_count', { outcome: 'succeeded' }) ?? 0;
+        if (count === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(count).toBeGreaterThanOrEqual(1);
+      const { samples } = await scrape();
+      expect(valueOf(samples, 'cartograph_webhook_attempt_duration_seconds_bucket', { outcome: 'succeeded', le: '+Inf' })).toBe(count);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('every metric the shipped Grafana dashboard and Prometheus alert rules read is exported', async () => {
+    const { text } = await scrape();
+    const families = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((match) => match[1]));
+    const root = join(__dirname, '..', '..');
+    const dashboard = JSON.parse(readFileSync(join(root, 'deploy/grafana/cartograph.json'), 'utf8')) as { panels: Array<{ title: string; targets?: Array<{ expr: string }> }>; templating: { list: Array<{ query?: unknown }> } };
+    const rules = load(readFileSync(join(root, 'deploy/prometheus/alerts.yml'), 'utf8')) as { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> };
+    const expressions = [
+      ...dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ where: `dashboard panel "${panel.title}"`, expr: target.expr }))),
+      ...dashboard.templating.list.map((variable) => ({ where: 'dashboard variable', expr: JSON.stringify(variable.query ?? '') })),
+      ...rules.groups.flatMap((group) => group.rules.map((rule) => ({ where: `alert ${rule.alert}`, expr: rule.expr }))),
+    ];
+    expect(dashboard.panels.filter((panel) => panel.targets).length).toBeGreaterThan(15);
+    expect(rules.groups[0].rules.length).toBeGreaterThan(8);
+    const named = expressions.flatMap(({ where, expr }) => metricNamesIn(expr).map((name) => ({ where, name })));
+    expect(named.length).toBeGreaterThan(30);
+    const missing = named.filter(({ name }) => !families.has(familyOf(name, families)));
+    expect(missing).toEqual([]);
+  });
+});
+
 describe('request logs', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
   });
   afterAll(() => t?.close());
+
+  it('log the health probes at debug only: at the default level they do not flood the log', async () => {
+    const mark = t.requestLogs.length;
+    await t.http.get('/health/live').expect(200);
+    await t.http.get('/health/ready').expect(200);
+    await t.http.get('/api/v1/version').expect(401);
+    expect(t.requestLogs.slice(mark).map((line) => [line.level, line.route])).toEqual([['info', '/api/v1/version']]);
+  });
 
   it('log the raw path without its query string when no route matched, and never a credential', async () => {
     const { token } = await signUp(t, 'Logged');

@@ -139,7 +139,7 @@ describe('npm run cli -- organizations:create', () => {
       ];
       for (const args of commands) {
         const { output, io } = captureOutput();
-        expect(await runCli(args, io, { DATA_DIR: mistyped }), args.join(' ')).toBe(1);
+        expect(await runCli(args, io, { DATA_DIR: mistyped }), args.join(' ')).toBe(78);
         expect(output.stderr).toMatch(/^(No database at .*dtaa\/cartograph\.sqlite: check DATA_DIR|DATA_DIR .*dtaa does not exist)/);
       }
       expect(existsSync(mistyped)).toBe(false);
@@ -157,7 +157,7 @@ describe('npm run cli -- organizations:create', () => {
     }
     const { output, io } = captureOutput();
     expect(await runCli(['--version'], io)).toBe(2);
-    expect(output.stderr).toContain('Unknown command: --version. Commands: organizations:create, reset-password, backup, migrate, help');
+    expect(output.stderr).toContain('Unknown command: --version. Commands: organizations:create, reset-password, backup, restore, migrate, help');
   });
 
   it('refuses a password on the command line', async () => {

@@ -135,7 +135,7 @@ describe('the production path', () => {
         cwd: tree.root,
         env: serverEnv(database, { PORT: 'eighty', ADMIN_PASSWORD: 'short' }),
       });
-      expect((await run.exited).code).toBe(1);
+      expect((await run.exited).code).toBe(78);
       expectOneSchema(run.lines);
       const messages = run.json().map((line) => line.msg as string);
       expect(messages.at(-1)).toBe('4 setting(s) are wrong; nothing was started');
@@ -152,7 +152,7 @@ describe('the production path', () => {
         cwd: tree.root,
         env: serverEnv(database, { CARTOGRAPH_ENV_FILE: join(database.env.DATA_DIR, 'nope.env') }),
       });
-      expect((await missing.exited).code).toBe(1);
+      expect((await missing.exited).code).toBe(78);
       expect(missing.json().at(-1)?.msg).toMatch(/^Cannot read the env file .*nope\.env: ENOENT/);
     } finally {
       await database.drop();
@@ -202,10 +202,10 @@ describe('the operator CLI', () => {
     const run = cli(['--help'], {});
     expect((await run.exited).code).toBe(0);
     const text = run.lines.join('\n');
-    for (const command of ['organizations:create', 'reset-password', 'backup', 'migrate status | up | down']) expect(text).toContain(command);
+    for (const command of ['organizations:create', 'reset-password', 'backup', 'restore', 'migrate status | up | down']) expect(text).toContain(command);
     const unknown = cli(['reset-pasword'], {});
     expect((await unknown.exited).code).toBe(2);
-    expect(unknown.stderr()).toContain('Unknown command: reset-pasword. Commands: organizations:create, reset-password, backup, migrate, help');
+    expect(unknown.stderr()).toContain('Unknown command: reset-pasword. Commands: organizations:create, reset-password, backup, restore, migrate, help');
   }, 60_000);
 
   it('refuses a DATA_DIR without a database and creates nothing there', async () => {
@@ -213,7 +213,7 @@ describe('the operator CLI', () => {
     try {
       const mistyped = join(root, 'dtaa');
       const run = cli(['reset-password', '--email', 'a@b.test'], { DATA_DIR: mistyped, JWT_SECRET });
-      expect((await run.exited).code).toBe(1);
+      expect((await run.exited).code).toBe(78);
       expect(run.stderr()).toBe(`No database at ${join(mistyped, 'cartograph.sqlite')}: check DATA_DIR (now ${mistyped}); the server creates it on its first start\n`);
       expect(existsSync(mistyped)).toBe(false);
     } finally {
@@ -314,7 +314,7 @@ describe('the operator CLI', () => {
       const result = JSON.parse(run.lines.join('\n')) as { files: string[]; database: string | null };
       expect(result.files).toEqual(expect.arrayContaining(['jwt-secret', 'images']));
       expect(readFileSync(join(target, 'jwt-secret'), 'utf8')).toBe(`${'k'.repeat(64)}\n`);
-      expect(JSON.parse(readFileSync(join(target, 'BACKUP.json'), 'utf8'))).toMatchObject({ database: testDatabaseKind() });
+      expect(JSON.parse(readFileSync(join(target, 'BACKUP.json'), 'utf8'))).toMatchObject({ database: { kind: testDatabaseKind() } });
       const again = cli(['backup', '--to', target], { ...database.env, JWT_SECRET });
       expect((await again.exited).code).toBe(1);
       expect(again.stderr()).toContain('exists and is not an empty directory');

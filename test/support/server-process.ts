@@ -1,5 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -31,16 +31,39 @@ export function productionTree(): { root: string; remove(): void } {
   return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
+function newestSource(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((name) => newestSource(join(path, name))));
+}
+
 /**
- * The server alone, built from this checkout's sources into a folder of its own (no dashboard,
- * no prune): for tests that run it as a process and kill it.
+ * The repository's own dist/ (what `npm ci` and `npm run build` make), compiled again with
+ * tsc when a source is newer: tests that start `node dist/src/main.js` or the CLI then run
+ * the code under test. One build at a time (a lock directory); the dashboard build is kept.
  */
-export function serverBuild(): { root: string; remove(): void } {
-  const root = mkdtempSync(join(tmpdir(), 'cartograph-server-'));
-  for (const entry of ['src', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'package.json']) cpSync(join(REPO, entry), join(root, entry), { recursive: true });
-  run('ln', ['-s', realpathSync(join(REPO, 'node_modules')), join(root, 'node_modules')], REPO);
-  run(join(REPO, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json'], root);
-  return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
+export async function ensureServerBuilt(): Promise<string> {
+  const main = join(REPO, 'dist/src/main.js');
+  const stale = () => !existsSync(main) || statSync(main).mtimeMs < Math.max(newestSource(join(REPO, 'src')), newestSource(join(REPO, 'migrations')));
+  if (!stale()) return REPO;
+  const lock = join(REPO, 'dist', '.tests-build-lock');
+  mkdirSync(join(REPO, 'dist'), { recursive: true });
+  for (let waited = 0; ; waited += 250) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // Another test file is building; an abandoned lock is taken over after two minutes.
+      if (waited > 120_000) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  try {
+    if (stale()) run(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], REPO);
+  } finally {
+    rmdirSync(lock);
+  }
+  return REPO;
 }
 
 function run(command: string, args: string[], cwd: string): void {
@@ -59,9 +82,10 @@ export interface RunningProcess {
   json(): Array<Record<string, unknown>>;
 }
 
-export function startProcess(command: string, args: string[], options: { cwd: string; env: Record<string, string>; stdin?: string }): RunningProcess {
+export function startProcess(command: string, args: string[], options: { cwd: string; env: Record<string, string>; stdin?: string; uid?: number }): RunningProcess {
   const child = spawn(command, args, {
     cwd: options.cwd,
+    ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -66,43 +66,45 @@ export class SseClient {
   ) {}
 
   static open(server: Server, path: string, headers: Record<string, string> = {}): Promise<SseClient> {
-    return listeningPort(server).then(
-      (port) =>
-        new Promise<SseClient>((resolve, reject) => {
-          const request = httpRequest({ host: '127.0.0.1', port, path, headers: { Accept: 'text/event-stream', ...headers } }, (response) => {
-            const client = new SseClient(response.statusCode ?? 0, response.headers, response);
-            response.setEncoding('utf8');
-            if (!String(response.headers['content-type']).startsWith('text/event-stream')) {
-              let text = '';
-              response.on('data', (chunk: string) => (text += chunk));
-              response.on('end', () => {
-                client.body = text === '' ? undefined : JSON.parse(text);
-                client.ended = true;
-                resolve(client);
-              });
-              return;
-            }
-            const parser = new SseParser();
-            response.on('data', (chunk: string) => {
-              for (const frame of parser.push(chunk)) {
-                client.frames.push(frame);
-                if (frame.id !== undefined) client.lastEventId = frame.id;
-              }
-              client.notify();
-            });
-            const finish = () => {
-              client.ended = true;
-              client.notify();
-            };
-            response.on('end', finish);
-            response.on('close', finish);
-            response.on('error', finish);
+    return listeningPort(server).then((port) => SseClient.openOnPort(port, path, headers));
+  }
+
+  /** A stream from a server on 127.0.0.1:`port` (a server process of the test). */
+  static openOnPort(port: number, path: string, headers: Record<string, string> = {}): Promise<SseClient> {
+    return new Promise<SseClient>((resolve, reject) => {
+      const request = httpRequest({ host: '127.0.0.1', port, path, headers: { Accept: 'text/event-stream', ...headers } }, (response) => {
+        const client = new SseClient(response.statusCode ?? 0, response.headers, response);
+        response.setEncoding('utf8');
+        if (!String(response.headers['content-type']).startsWith('text/event-stream')) {
+          let text = '';
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => {
+            client.body = text === '' ? undefined : JSON.parse(text);
+            client.ended = true;
             resolve(client);
           });
-          request.on('error', reject);
-          request.end();
-        }),
-    );
+          return;
+        }
+        const parser = new SseParser();
+        response.on('data', (chunk: string) => {
+          for (const frame of parser.push(chunk)) {
+            client.frames.push(frame);
+            if (frame.id !== undefined) client.lastEventId = frame.id;
+          }
+          client.notify();
+        });
+        const finish = () => {
+          client.ended = true;
+          client.notify();
+        };
+        response.on('end', finish);
+        response.on('close', finish);
+        response.on('error', finish);
+        resolve(client);
+      });
+      request.on('error', reject);
+      request.end();
+    });
   }
 
   /** The `data` of every frame of this event type so far, parsed. */

@@ -22,17 +22,21 @@ export interface RequestLogFields {
   organizationId: string | null;
 }
 
+/** Asked every few seconds by load balancers and orchestrators: their lines are debug detail, not traffic. */
+const PROBES = new Set(['/health/live', '/health/ready']);
+
 /**
- * One JSON line per request: request id, method, route pattern (the raw path, without its
+ * One JSON line per request (at debug for the health probes): request id, method, route pattern (the raw path, without its
  * query string, when no route matched), status, duration, client address, user and
  * organization. Headers and bodies, where credentials travel, are never logged; neither is
  * the query string, which may carry identifiers or secrets.
  */
 export function registerRequestLogging(fastify: FastifyInstance, logger: Logger): void {
   const write = requestLineWriter(logger);
+  const writeProbe = requestLineWriter(logger, 'debug');
   fastify.addHook('onResponse', (request, reply, done) => {
     const principal = (request as FastifyRequest & { user?: Principal }).user;
-    write({
+    (PROBES.has(request.routeOptions.url ?? '') ? writeProbe : write)({
       requestId: request.id,
       method: request.method,
       route: request.routeOptions.url ?? rawPath(request.url),
@@ -52,7 +56,7 @@ export function registerRequestLogging(fastify: FastifyInstance, logger: Logger)
  * pino's per-call work (ISO time, walking and escaping every key) was ~20 µs of every request
  * (`/health/live`: 127 -> 106 µs of server CPU per request with request logs off).
  */
-export function requestLineWriter(logger: Logger): (fields: RequestLogFields) => void {
+export function requestLineWriter(logger: Logger, level: 'info' | 'debug' = 'info'): (fields: RequestLogFields) => void {
   const internals = logger as unknown as Record<symbol, unknown>;
   const destination = internals[pino.symbols.streamSym] as { write(line: string): void };
   // The logger's own bindings (pid, hostname), as pino writes them: `,"pid":1,"hostname":"x"`.
@@ -70,9 +74,9 @@ export function requestLineWriter(logger: Logger): (fields: RequestLogFields) =>
   };
   const text = (value: string | null) => (value === null ? 'null' : JSON.stringify(value));
   return (fields) => {
-    if (!logger.isLevelEnabled('info')) return;
+    if (!logger.isLevelEnabled(level)) return;
     destination.write(
-      `{"level":"info","time":"${isoTime(Date.now())}"${bindings},"request_id":${text(fields.requestId)},"method":${text(fields.method)},` +
+      `{"level":"${level}","time":"${isoTime(Date.now())}"${bindings},"request_id":${text(fields.requestId)},"method":${text(fields.method)},` +
         `"route":${text(fields.route)},"status":${fields.status},"duration_ms":${fields.durationMs},"client":${text(fields.client)},` +
         `"user_id":${text(fields.userId)},"organization_id":${text(fields.organizationId)},"msg":"request"}\n`,
     );

@@ -27,6 +27,21 @@ describe('exitCleanlyOnSignals', () => {
     expect(lines[0]).toMatchObject({ signal: 'SIGTERM', context: 'Shutdown' });
   });
 
+  it('stops the same way on SIGHUP (no log file to reopen, configuration read at start only)', async () => {
+    const { lines, logger } = capture();
+    const closed: string[] = [];
+    const exit = vi.fn();
+    remove = exitCleanlyOnSignals(() => [{ close: async () => closed.push('app') }], logger, exit);
+    process.emit('SIGHUP');
+    await vi.waitFor(() => expect(exit).toHaveBeenCalled());
+    expect(closed).toEqual(['app']);
+    expect(exit).toHaveBeenCalledWith(0);
+    expect(lines.map((line) => [line.msg, line.signal])).toEqual([
+      ['Shutting down: finishing in-flight requests', 'SIGHUP'],
+      ['Cartograph stopped', undefined],
+    ]);
+  });
+
   it('exits 1 at once on a second signal, and after 25 s when closing hangs', async () => {
     vi.useFakeTimers();
     const hanging = { close: () => new Promise(() => undefined) };

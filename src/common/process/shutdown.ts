@@ -2,14 +2,18 @@ import { flushThenExit, Logger } from '../logging/logger';
 
 const SHUTDOWN_DEADLINE_MS = 25_000;
 
+export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+
 export interface Closable {
   close(): Promise<unknown>;
 }
 
 /**
- * SIGTERM or SIGINT: log it, stop accepting connections, let in-flight requests finish,
- * close the database, log that it stopped and exit 0: a requested stop is a clean exit
- * (Nest's own shutdown hooks re-raise the signal, which ends the process with 143).
+ * SIGTERM, SIGINT or SIGHUP: log it, stop accepting connections, end the streams, let
+ * in-flight requests finish, close the database, log that it stopped and exit 0: a requested
+ * stop is a clean exit (Nest's own shutdown hooks re-raise the signal, which ends the process
+ * with 143). SIGHUP is a stop too: the server has no log file to reopen and reads its
+ * configuration only at start, and a closed terminal must not kill it without a drain.
  * A second signal while closing, or closing for longer than 25 s, exits with 1.
  */
 export function exitCleanlyOnSignals(closables: () => Closable[], logger: Logger, exit: (code: number) => void = (code) => process.exit(code)): () => void {
@@ -39,13 +43,10 @@ export function exitCleanlyOnSignals(closables: () => Closable[], logger: Logger
       },
     );
   };
-  const onTerm = () => stop('SIGTERM');
-  const onInt = () => stop('SIGINT');
-  process.on('SIGTERM', onTerm);
-  process.on('SIGINT', onInt);
+  const handlers = STOP_SIGNALS.map((signal) => [signal, () => stop(signal)] as const);
+  for (const [signal, handler] of handlers) process.on(signal, handler);
   return () => {
-    process.off('SIGTERM', onTerm);
-    process.off('SIGINT', onInt);
+    for (const [signal, handler] of handlers) process.off(signal, handler);
   };
 }
 

@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
+import { dirname } from 'node:path';
 import { DataSource } from 'typeorm';
 import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
 import { TransactionRunner } from '../../database/transactions';
 import { lockXactOnText } from '../../database/advisory-locks';
+import { noOtherProcessOn } from '../../database/data-dir-lock';
 
 /**
  * The places of the per-organization stream bound (contract 7.4), shared by every instance:
@@ -21,6 +23,7 @@ export class StreamLeases implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly renewEveryMs: number;
   private readonly leaseMs: number;
   private readonly postgres: boolean;
+  private readonly sqliteDirectory: string | null;
   private renewal: NodeJS.Timeout | null = null;
 
   constructor(
@@ -31,6 +34,7 @@ export class StreamLeases implements OnApplicationBootstrap, OnModuleDestroy {
     this.renewEveryMs = Math.min(config.streamHeartbeatMs, 15_000);
     this.leaseMs = this.renewEveryMs * 3 + 5_000;
     this.postgres = dataSource.options.type === 'postgres';
+    this.sqliteDirectory = this.postgres ? null : dirname(String(dataSource.options.database));
   }
 
   /**
@@ -89,6 +93,8 @@ export class StreamLeases implements OnApplicationBootstrap, OnModuleDestroy {
    */
   async onApplicationBootstrap(): Promise<void> {
     if (this.postgres) return;
+    // A CLI command beside the running server (organizations:create) must leave the server's places alone.
+    if (this.sqliteDirectory !== null && !noOtherProcessOn(this.sqliteDirectory)) return;
     await this.transactions.run((manager) => manager.query('DELETE FROM stream_leases'));
   }
 

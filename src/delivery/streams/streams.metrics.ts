@@ -1,4 +1,5 @@
-import { Counter, Gauge, register as defaultRegistry, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { metricsRegistry } from '../../common/metrics/metrics.registry';
 
 const METRIC_PREFIX = 'cartograph_streams_';
 
@@ -22,8 +23,8 @@ function totals(): StreamCounts {
   return sum;
 }
 
-/** Open live streams and the ones the server ended, on `registry` (prom-client's default unless told), read at scrape time. Idempotent. */
-export function registerStreamMetrics(registry: Registry = defaultRegistry): void {
+/** Open live streams and the ones the server ended, on `registry` (the one `/metrics` serves unless told), read at scrape time. Idempotent. */
+export function registerStreamMetrics(registry: Registry = metricsRegistry): void {
   if (registry.getSingleMetric(`${METRIC_PREFIX}open`)) return;
   new Gauge({
     name: `${METRIC_PREFIX}open`,

@@ -30,6 +30,8 @@ export class StreamsService implements OnModuleInit, OnModuleDestroy {
   private readonly streams = new Set<OpenStream>();
   private readonly ended = new Map<string, number>();
   private readonly unsubscribe: Array<() => void> = [];
+  /** Places being given back (a stream ended): shutdown waits for them. */
+  private readonly releasing = new Set<Promise<void>>();
   private closing = false;
 
   constructor(
@@ -53,10 +55,21 @@ export class StreamsService implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.closing = true;
+    await this.endAll();
     for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
-    this.endWhere(() => true, 'shutdown');
     liveStreamRegistries.delete(this);
+  }
+
+  /**
+   * The server is stopping: refuses new streams, ends the open ones (`event: close`,
+   * `shutdown`: clients reconnect to another instance) and gives their places back before
+   * it resolves, so the database is never closed under a release and another instance can
+   * open as many streams at once. Idempotent.
+   */
+  async endAll(): Promise<void> {
+    this.closing = true;
+    this.endWhere(() => true, 'shutdown');
+    await Promise.all([...this.releasing]);
     await this.leases.releaseAll();
   }
 
@@ -83,7 +96,8 @@ export class StreamsService implements OnModuleInit, OnModuleDestroy {
     stream.onClose(() => {
       if (!this.streams.delete(open)) return;
       if (stream.endReason) this.ended.set(stream.endReason, (this.ended.get(stream.endReason) ?? 0) + 1);
-      void this.leases.release(lease);
+      const releasing = this.leases.release(lease).finally(() => this.releasing.delete(releasing));
+      this.releasing.add(releasing);
     });
     return stream;
   }

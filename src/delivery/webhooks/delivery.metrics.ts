@@ -1,4 +1,4 @@
-import { Counter, Gauge } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { metricsRegistry } from '../../common/metrics/metrics.registry';
 import { WebhookDelivery } from './webhook-delivery.entity';
@@ -9,6 +9,17 @@ const PREFIX = 'cartograph_webhook_';
 export const webhookAttempts =
   (metricsRegistry.getSingleMetric(`${PREFIX}attempts_total`) as Counter<'outcome'> | undefined) ??
   new Counter({ name: `${PREFIX}attempts_total`, help: 'Webhook delivery attempts made by this instance, by outcome', labelNames: ['outcome'], registers: [metricsRegistry] });
+
+/** How long receivers took to answer (or to fail), by outcome. */
+export const webhookAttemptDuration =
+  (metricsRegistry.getSingleMetric(`${PREFIX}attempt_duration_seconds`) as Histogram<'outcome'> | undefined) ??
+  new Histogram({
+    name: `${PREFIX}attempt_duration_seconds`,
+    help: 'Webhook delivery attempts made by this instance, time from sending to the answer (or the failure), by outcome',
+    labelNames: ['outcome'],
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [metricsRegistry],
+  });
 
 /** Deliveries this instance gave up on (no attempt left, or 410). */
 export const webhookDead =

@@ -7,7 +7,7 @@ import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
 import { Notifications } from '../../database/notifications';
 import { PreparedQueries } from '../../database/prepared-queries';
 import { TransactionRunner } from '../../database/transactions';
-import { registerDeliveryQueueMetrics, webhookAttempts, webhookDead } from './delivery.metrics';
+import { registerDeliveryQueueMetrics, webhookAttemptDuration, webhookAttempts, webhookDead } from './delivery.metrics';
 import { AttemptOutcome, classifyAttempt, nextAttemptAt } from './retry-schedule';
 import { DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity';
 import { DeliveryClaims, LeasedDelivery } from './delivery-claims';
@@ -491,6 +491,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       // Our lease lapsed and another instance took the delivery over: its record wins.
       if (!written.has(outcomes[i].deliveryId)) continue;
       webhookAttempts.inc({ outcome: outcome.kind });
+      webhookAttemptDuration.observe({ outcome: outcome.kind }, outcomes[i].durationMs / 1000);
       if (outcomes[i].status === 'dead') webhookDead.inc();
       if (outcome.kind === 'endpoint_gone') {
         await manager.update(WebhookEndpoint, { id: endpoint.id }, { enabled: false, disabledReason: 'endpoint_gone', updatedAt: finishedAt });

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { countGeofenceEvents } from '../../common/metrics/operations.metrics';
 import { Notifications } from '../../database/notifications';
+import { TransactionRunner } from '../../database/transactions';
 import { PendingEvent } from '../engine/batch';
 import { GeofenceStateRepository, VisitChange } from '../state/geofence-state.repository';
 import { GeofenceEventOutbox } from './event-outbox';
@@ -17,6 +19,7 @@ export class GeofenceEventRecorder {
     private readonly state: GeofenceStateRepository,
     private readonly outbox: GeofenceEventOutbox,
     private readonly notifications: Notifications,
+    private readonly transactions: TransactionRunner,
   ) {}
 
   async record(manager: EntityManager, organizationId: string, pending: readonly PendingEvent[], detectedAt: number): Promise<GeofenceEventBody[]> {
@@ -28,6 +31,7 @@ export class GeofenceEventRecorder {
     await this.state.insertEvents(manager, organizationId, events);
     await this.state.writeVisits(manager, organizationId, visitChanges(pending));
     await this.outbox.enqueue(manager, organizationId, events);
+    this.transactions.afterCommit(manager, () => countGeofenceEvents(events));
     this.notifications.publishAfterCommit(manager, GEOFENCE_EVENTS_CHANNEL, { organization_id: organizationId, last_seq: events[events.length - 1].seq });
     return events;
   }
