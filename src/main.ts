@@ -1,3 +1,5 @@
+// First: refuses an unsupported Node.js in one line (exit 69) before any native module loads.
+import '../scripts/check-node.cjs';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
