@@ -75,8 +75,11 @@ function nginxTest(site: string): { status: number | null; output: string } {
 }
 
 const NGINX = '/usr/sbin/nginx';
-const nginxMissing = !existsSync(NGINX) || spawnSync('openssl', ['version']).status !== 0;
-const systemdAnalyze = spawnSync('sh', ['-c', 'command -v systemd-analyze'], { encoding: 'utf8' }).stdout.trim();
+// Outside CI a machine without Debian's nginx, openssl or systemd-analyze skips those checks; CI
+// (.ci/run installs them) runs them and fails on what is missing.
+const inCI = !!process.env.CI && !/^(0|false|no)$/i.test(process.env.CI);
+const nginxMissing = !inCI && (!existsSync(NGINX) || spawnSync('openssl', ['version']).status !== 0);
+const systemdAnalyze = spawnSync('sh', ['-c', 'command -v systemd-analyze'], { encoding: 'utf8' }).stdout.trim() || (inCI ? 'systemd-analyze' : '');
 
 type Service = {
   build?: string;

@@ -61,8 +61,10 @@ function copy(instruction: Instruction, into: Replayed, from: Replayed | undefin
 /** The environment a RUN or the CMD sees: the stage's ENV and ARGs over this machine's basics, this Node.js first. */
 function processEnv(env: Record<string, string>): Record<string, string> {
   const basics: Record<string, string> = { PATH: [dirname(process.execPath), process.env.PATH ?? ''].join(delimiter), HOME: process.env.HOME ?? tmpdir() };
-  // Node 24's headers for native modules (the machine's npm config points at Node 20's), and the npm cache.
-  for (const [name, value] of Object.entries(process.env)) if (/^npm_config_(nodedir|cache)$/i.test(name) && value) basics[name] = value;
+  // The machine's way to the registry (proxy, certificate authorities), Node 24's headers for
+  // native modules (the machine's npm config points at Node 20's), and the npm cache.
+  const machine = /^(NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|https?_proxy|no_proxy|TMPDIR|LANG|npm_config_(nodedir|cache|cafile|registry|proxy|https_proxy|noproxy|strict_ssl))$/i;
+  for (const [name, value] of Object.entries(process.env)) if (machine.test(name) && value) basics[name] = value;
   return { ...basics, npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false', ...env };
 }
 
