@@ -37,8 +37,7 @@ LABEL org.opencontainers.image.title="Cartograph" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${REVISION}" \
       org.opencontainers.image.licenses="LicenseRef-Proprietary" \
-      org.opencontainers.image.base.name="docker.io/library/node:24.21.0-bookworm-slim" \
-      org.opencontainers.image.documentation="docs/operations.md in the source repository"
+      org.opencontainers.image.base.name="docker.io/library/node:24.21.0-bookworm-slim"
 # GLIBC_TUNABLES: see docs/operations.md (memory).
 ENV NODE_ENV=production \
     GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 \

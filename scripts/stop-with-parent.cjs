@@ -3,11 +3,14 @@
 // When the process that started the server is gone, the server gets SIGTERM: it drains and exits.
 'use strict';
 
-var parent = process.ppid;
-var watch = setInterval(function () {
-  if (process.ppid === parent) return;
-  clearInterval(watch);
-  process.stderr.write('cartograph: the process that started the server (pid ' + parent + ') is gone; stopping the server\n');
-  process.kill(process.pid, 'SIGTERM');
-}, 500);
-watch.unref();
+// Worker threads load the preloads too: only the main thread watches.
+if (require('node:worker_threads').isMainThread) {
+  var parent = process.ppid;
+  var watch = setInterval(function () {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    process.stderr.write('cartograph: the process that started the server (pid ' + parent + ') is gone; stopping the server\n');
+    process.kill(process.pid, 'SIGTERM');
+  }, 500);
+  watch.unref();
+}

@@ -345,7 +345,7 @@ describe('deployment files', () => {
     it('the server imports every production dependency it declares, and no dev dependency', () => {
       const imported = new Set<string>();
       for (const file of sources) {
-        for (const [, specifier] of read(file).matchAll(/(?:from|import|require\()\s*'([^'.][^']*)'/g)) {
+        for (const [, specifier] of read(file).matchAll(/(?:from|import|import\(|require\()\s*'([^'.][^']*)'/g)) {
           imported.add(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]);
         }
       }
