@@ -70,6 +70,8 @@ function processEnv(env: Record<string, string>): Record<string, string> {
 
 function replayStage(stage: Stage, replayedStages: Map<string, Replayed>, { run }: { run: boolean }): Replayed {
   const replayed: Replayed = { stage, rootfs: mkdtempSync(join(tmpdir(), `cartograph-image-${stage.name}-`)), workdir: '/', env: {} };
+  // Known before its first instruction, so that a failing replay's folder is removed too.
+  replayedStages.set(stage.name, replayed);
   for (const instruction of stage.instructions) {
     switch (instruction.keyword) {
       case 'WORKDIR':
@@ -99,7 +101,6 @@ function replayStage(stage: Stage, replayedStages: Map<string, Replayed>, { run 
         break;
     }
   }
-  replayedStages.set(stage.name, replayed);
   return replayed;
 }
 
