@@ -1,3 +1,5 @@
+// First: refuses an unsupported Node.js in one line (exit 69) before any native module loads.
+import '../scripts/check-node.cjs';
 import 'reflect-metadata';
 import { text } from 'node:stream/consumers';
 import { runCli } from './cli/cli';

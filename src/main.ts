@@ -1,3 +1,5 @@
+// First: refuses an unsupported Node.js in one line (exit 69) before any native module loads.
+import '../scripts/check-node.cjs';
 import 'reflect-metadata';
 // Only plain modules above the configuration check: the application (Nest, TypeORM, every
 // feature) is loaded after it, so a wrong setting is reported at once, not after seconds of loading.
