@@ -14,7 +14,7 @@ import { databaseConfig } from './config/database.config';
 import { setupConfig } from './config/setup.config';
 import { storageConfig } from './config/storage.config';
 import { webhooksConfig } from './config/webhooks.config';
-import { IdempotencyModule } from './common/idempotency/idempotency.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { DatabaseModule } from './database/database.module';
 import { DeliveryModule } from './delivery/delivery.module';
 import { StreamsModule } from './delivery/streams/streams.module';

@@ -9,7 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import { SECURITY } from './auth/decorators/access.decorator';
 import { registerEarlyAuthentication } from './auth/early-authentication';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
-import { documentIdempotencyKey } from './common/idempotency/idempotency.docs';
+import { documentIdempotencyKey } from './idempotency/idempotency.docs';
 import { ErrorResponseDto } from './common/errors/error-response.dto';
 import { registerRouteBodyLimits } from './common/http/body-limit';
 import { registerCsvBodyParser } from './common/http/csv-body';

@@ -1,19 +1,11 @@
 import { createHash } from 'node:crypto';
+import { LoginLimits } from '../config/auth.config';
+
+export type { LoginLimits };
 
 /** How long an address counts as one the account logs in from (it skips the account backoff). */
 export const FAMILIAR_ADDRESS_DAYS = 30;
 
-export interface LoginLimits {
-  /** Failures per (account, address) in a window. */
-  perAccountAndAddress: number;
-  /** Failures per address in a window, whatever the accounts. */
-  perAddress: number;
-  windowSeconds: number;
-  /** Consecutive failures on an account, from anywhere, before its backoff starts. */
-  accountBackoffAfter: number;
-  /** The longest the account backoff makes anyone wait between two attempts. */
-  accountMaxBackoffSeconds: number;
-}
 
 /**
  * The wait the account dimension imposes after `failures` consecutive failures: none up to

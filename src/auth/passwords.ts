@@ -2,29 +2,13 @@ import { Injectable } from '@nestjs/common';
 import * as argon2 from 'argon2';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { FieldError } from '../common/errors/api-error';
 
 // OWASP's argon2id baseline (19 MiB, 2 passes, 1 lane): argon2 runs on libuv's thread pool,
 // so a login costs no event-loop time, and two cores stay free for other requests.
 const HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-export const MIN_PASSWORD_LENGTH = 12;
-export const MAX_PASSWORD_LENGTH = 1024;
-
-/** The password policy: returns what is wrong with a new password, empty when it is acceptable. */
-export function passwordPolicyErrors(password: string, email: string, field = 'password'): FieldError[] {
-  const errors: FieldError[] = [];
-  if (password.length < MIN_PASSWORD_LENGTH) {
-    errors.push({ message: `the password must be at least ${MIN_PASSWORD_LENGTH} characters long`, code: 'invalid', fields: field });
-  }
-  if (password.length > MAX_PASSWORD_LENGTH) {
-    errors.push({ message: `the password must be at most ${MAX_PASSWORD_LENGTH} characters long`, code: 'invalid', fields: field });
-  }
-  if (password.trim().toLowerCase() === email.trim().toLowerCase()) {
-    errors.push({ message: 'the password must not be the e-mail address', code: 'invalid', fields: field });
-  }
-  return errors;
-}
+import { MAX_PASSWORD_LENGTH } from '../config/password-policy';
+export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordPolicyErrors } from '../config/password-policy';
 
 export function generatePassword(): string {
   return randomBytes(18).toString('base64url');

@@ -6,7 +6,7 @@ import { MIGRATIONS } from '../../migrations';
 import { DatabaseConfig } from '../config/database.config';
 import { FIRST_ADMIN_PASSWORD_FILE } from '../config/setup.config';
 import { DATA_DIR_LOCK_FILE } from '../database/data-dir-lock';
-import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from '../database/private-files';
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from '../config/private-files';
 import { packageVersion } from '../version/package-version';
 
 // better-sqlite3 ships no types; the calls used here, typed.

@@ -5,7 +5,7 @@ import { DatabaseConfig, readDatabaseConfig } from '../config/database.config';
 import { ConfigurationError, Env } from '../config/env';
 import { DataDirectoryInUse, lockDataDirectory } from '../database/data-dir-lock';
 import { excludeLiveInstances, InstancesLive } from '../database/live-instances';
-import { ensurePrivateDirectory } from '../database/private-files';
+import { ensurePrivateDirectory } from '../config/private-files';
 
 export interface CliOutput {
   stdout: (text: string) => void;

@@ -2,10 +2,22 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { registerAs } from '@nestjs/config';
-import { LoginLimits } from '../auth/login-limits';
 import { readAppConfig } from './app.config';
 import { dataDirectoryUses, usableDataDirectory } from './data-directory';
 import { ConfigurationError, Env, readInteger, readOptionalString } from './env';
+
+/** The login limits (see auth/login-throttle.service.ts). */
+export interface LoginLimits {
+  /** Failures per (account, address) in a window. */
+  perAccountAndAddress: number;
+  /** Failures per address in a window, whatever the accounts. */
+  perAddress: number;
+  windowSeconds: number;
+  /** Consecutive failures on an account, from anywhere, before its backoff starts. */
+  accountBackoffAfter: number;
+  /** The longest the account backoff makes anyone wait between two attempts. */
+  accountMaxBackoffSeconds: number;
+}
 
 export interface AuthConfig {
   jwtSecret: string;

@@ -1,5 +1,5 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
-import { ensurePrivateDirectory } from '../database/private-files';
+import { ensurePrivateDirectory } from './private-files';
 import { readAppConfig } from './app.config';
 import { ConfigurationError, Env, readOptionalString } from './env';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { registerAs } from '@nestjs/config';
-import { passwordPolicyErrors } from '../auth/passwords';
+import { passwordPolicyErrors } from './password-policy';
 import { readAppConfig } from './app.config';
 import { ConfigurationError, Env, readOptionalString, readString } from './env';
 

@@ -1,6 +1,21 @@
 import { registerAs } from '@nestjs/config';
-import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../delivery/webhooks/retry-schedule';
 import { ConfigurationError, Env, readBoolean, readInteger, readString } from './env';
+
+/** The default retry schedule of webhook deliveries (contract 7.5). */
+export const DEFAULT_RETRY_SCHEDULE = '0s,5s,5m,30m,2h,5h,10h,14h,20h,24h';
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses `0s,5s,5m,...` into delays in ms; throws a message naming the bad entry. */
+export function parseRetrySchedule(text: string): number[] {
+  const entries = text.split(',').map((s) => s.trim());
+  if (entries.length === 0 || entries.some((e) => e === '')) throw new Error(`retry schedule "${text}" has an empty entry`);
+  return entries.map((entry) => {
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(entry);
+    if (!m) throw new Error(`retry schedule entry "${entry}" is not a duration such as 500ms, 5s, 5m, 2h or 1d`);
+    return Math.round(Number(m[1]) * UNIT_MS[m[2]]);
+  });
+}
 
 export interface WebhooksConfig {
   /**

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { PRIVATE_FILE_MODE } from './private-files';
+import { PRIVATE_FILE_MODE } from '../config/private-files';
 
 // better-sqlite3 ships no types; the calls used here, typed.
 interface SqliteConnection {

@@ -3,7 +3,7 @@ import { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { DatabaseConfig } from '../config/database.config';
 import { QueryMetricsSubscriber } from '../common/metrics/query-metrics.subscriber';
-import { ensurePrivateDirectory, ensurePrivateSqliteFiles } from './private-files';
+import { ensurePrivateDirectory, ensurePrivateSqliteFiles } from '../config/private-files';
 import { DatabaseLogger } from './typeorm-logger';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 

@@ -1,7 +1,7 @@
 import { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { IdempotencyService } from '../../src/common/idempotency/idempotency.service';
+import { IdempotencyService } from '../../src/idempotency/idempotency.service';
 import { ApiPermission } from '../../src/auth/permissions';
 import { asApiKey } from '../support/auth';
 import { makePng, PNG_2X2 } from '../support/images';

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import pino from 'pino';
-import type { Principal } from '../../auth/principal';
 import { createLogger, Logger } from './logger';
 
 /** Receives each log line (a JSON text ending in a newline): the tests' way to read the logs. */
@@ -35,7 +34,7 @@ export function registerRequestLogging(fastify: FastifyInstance, logger: Logger)
   const write = requestLineWriter(logger);
   const writeProbe = requestLineWriter(logger, 'debug');
   fastify.addHook('onResponse', (request, reply, done) => {
-    const principal = (request as FastifyRequest & { user?: Principal }).user;
+    const principal = (request as FastifyRequest & { user?: { userId: string; organizationId: string } }).user;
     (PROBES.has(request.routeOptions.url ?? '') ? writeProbe : write)({
       requestId: request.id,
       method: request.method,

@@ -3,23 +3,10 @@
  * 10 h, 14 h, 20 h, 24 h, each with ±10 % jitter, then dead. Pure: the caller passes the random
  * source and the clock, so tests (and the configurable schedule) are deterministic.
  */
-export const DEFAULT_RETRY_SCHEDULE = '0s,5s,5m,30m,2h,5h,10h,14h,20h,24h';
+export { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../../config/webhooks.config';
 export const DEFAULT_JITTER = 0.1;
 /** A Retry-After longer than this is capped: an endpoint cannot park a delivery for days. */
 export const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
-
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** Parses `0s,5s,5m,...` into delays in ms; throws a message naming the bad entry. */
-export function parseRetrySchedule(text: string): number[] {
-  const entries = text.split(',').map((s) => s.trim());
-  if (entries.length === 0 || entries.some((e) => e === '')) throw new Error(`retry schedule "${text}" has an empty entry`);
-  return entries.map((entry) => {
-    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(entry);
-    if (!m) throw new Error(`retry schedule entry "${entry}" is not a duration such as 500ms, 5s, 5m, 2h or 1d`);
-    return Math.round(Number(m[1]) * UNIT_MS[m[2]]);
-  });
-}
 
 export type AttemptOutcome =
   | { kind: 'succeeded' }

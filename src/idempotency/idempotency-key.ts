@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SecretBox } from '../crypto/secret-box';
+import { SecretBox } from '../common/crypto/secret-box';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';

@@ -2,12 +2,12 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
-import { Principal } from '../../auth/principal';
-import { routeAccess } from '../../auth/route-access';
-import { transactionEpilogue } from '../../database/transaction-epilogue';
-import { etagOf } from '../database/optimistic';
-import { ApiError } from '../errors/api-error';
-import { RawJson, Versioned } from '../http/versioned';
+import { Principal } from '../auth/principal';
+import { routeAccess } from '../auth/route-access';
+import { transactionEpilogue } from '../database/transaction-epilogue';
+import { etagOf } from '../common/database/optimistic';
+import { ApiError } from '../common/errors/api-error';
+import { RawJson, Versioned } from '../common/http/versioned';
 import { IDEMPOTENCY_HEADER, idempotencyScope, isValidIdempotencyKey, REPLAYED_HEADER, requestFingerprint, StoredResponse } from './idempotency-key';
 import { IdempotencyService } from './idempotency.service';
 

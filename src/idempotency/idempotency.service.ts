@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { authConfig, AuthConfig } from '../../config/auth.config';
-import { TransactionRunner } from '../../database/transactions';
-import { parseDatabaseTimestamp } from '../database/raw-values';
-import { ApiError } from '../errors/api-error';
-import { ErrorCode } from '../errors/error-code';
+import { authConfig, AuthConfig } from '../config/auth.config';
+import { TransactionRunner } from '../database/transactions';
+import { parseDatabaseTimestamp } from '../common/database/raw-values';
+import { ApiError } from '../common/errors/api-error';
+import { ErrorCode } from '../common/errors/error-code';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, ResponseSealer, StoredResponse } from './idempotency-key';
 
 export interface IdempotentRequest {
