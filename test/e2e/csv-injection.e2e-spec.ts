@@ -56,6 +56,8 @@ const CSV_REQUESTS: Record<string, (f: Fixture) => { url: string; accept?: strin
   'GET /api/v1/infrastructure': (f) => ({ url: `/api/v1/infrastructure?building_id=${f.site.building.id}`, accept: 'text/csv', injected: [SUM] }),
   'PUT /api/v1/infrastructure': (f) => replaceInfrastructure(f),
   'PATCH /api/v1/infrastructure': (f) => replaceInfrastructure(f),
+  // Its text cells are ids and identifiers the API validates; negative RSSIs are numbers.
+  'GET /api/v1/infrastructure/reference_points': (f) => ({ url: `/api/v1/infrastructure/reference_points?building_id=${f.site.building.id}`, accept: 'text/csv', injected: [] }),
 };
 
 /** Whether a cell is a number as the server writes numbers (those may start with "-"). */
@@ -78,6 +80,11 @@ describe('CSV injection: every CSV route escapes formula cells (issue 27)', () =
       .post('/api/v1/infrastructure/wifi')
       .set(owner.auth)
       .send({ floor_id: site.floor.id, bssid: 'a4:5e:60:e8:1f:0c', ssid: SUM, x: 1, y: 1 })
+      .expect(201);
+    await t.http
+      .post('/api/v1/infrastructure/reference_points')
+      .set(owner.auth)
+      .send({ floor_id: site.floor.id, x: 2, y: 3, ble: [{ uuid: 'f7826da6-4fa2-4e98-8024-bc5b71e0893e', major: 1, minor: 2, rssi: -61 }] })
       .expect(201);
     fixture = { owner, site, day: new Date(Date.now() - 3_600_000).toISOString().slice(0, 10) };
     const document = (await t.http.get('/api/docs-json').expect(200)).body as OpenApiDocument;
