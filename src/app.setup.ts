@@ -6,7 +6,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { FastifyRequest } from 'fastify';
-import { SECURITY } from './auth/decorators/access.decorator';
+import { SECURITY } from './access/decorators/access.decorator';
 import { registerEarlyAuthentication } from './auth/early-authentication';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { documentIdempotencyKey } from './idempotency/idempotency.docs';

@@ -1,10 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Access } from '../auth/decorators/access.decorator';
-import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
-import { AccessScope } from '../auth/permissions';
-import { Principal } from '../auth/principal';
-import { Role } from '../auth/roles';
+import { Access } from '../access/decorators/access.decorator';
+import { CurrentPrincipal } from '../access/decorators/current-principal.decorator';
+import { AccessScope } from '../access/permissions';
+import { Principal } from '../access/principal';
+import { Role } from '../access/roles';
 import { ApiPaginatedResponse } from '../common/pagination/api-paginated-response';
 import { Page } from '../common/pagination/pagination';
 import { AuditEventResponseDto, ListAuditQuery } from './audit.dto';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, Repository } from 'typeorm';
-import { Principal } from '../auth/principal';
+import { Principal } from '../access/principal';
 import { ApiError } from '../common/errors/api-error';
 import { Page, pageWindow, toPage } from '../common/pagination/pagination';
 import { formatTimestamp } from '../common/time/timestamps';

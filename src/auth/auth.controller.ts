@@ -3,11 +3,11 @@ import { ApiBody, ApiCreatedResponse, ApiOperation, ApiTags, ApiUnauthorizedResp
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { AuthService } from './auth.service';
 import { RefreshTokensDto, TokenPairDto } from './auth.dto';
-import { Access } from './decorators/access.decorator';
-import { CurrentPrincipal } from './decorators/current-principal.decorator';
-import { Public } from './decorators/public.decorator';
-import { AccessScope } from './permissions';
-import { Principal } from './principal';
+import { Access } from '../access/decorators/access.decorator';
+import { CurrentPrincipal } from '../access/decorators/current-principal.decorator';
+import { Public } from '../access/decorators/public.decorator';
+import { AccessScope } from '../access/permissions';
+import { Principal } from '../access/principal';
 
 @ApiTags('Authentication')
 @Controller('auth')

@@ -13,7 +13,7 @@ import { ApiKeysService } from './api-keys/api-keys.service';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { AuthenticationGuard } from './guards/authentication.guard';
-import { PermissionGuard } from './guards/permission.guard';
+import { PermissionGuard } from '../access/permission.guard';
 import { CredentialCacheModule } from './credential-cache.module';
 import { buildJwtKey, JWT_KEY } from './jwt-key';
 import { LoginFailure } from './login-failure.entity';
@@ -25,6 +25,7 @@ import { BasicStrategy } from './strategies/basic.strategy';
 import { JwtStrategy } from './strategies/jwt.strategy';
 import { StreamTicketsController } from './stream-tickets.controller';
 import { StreamTicketsService } from './stream-tickets.service';
+import { UserCredentialRevocation } from './user-credential-revocation';
 
 @Module({
   imports: [
@@ -52,6 +53,7 @@ import { StreamTicketsService } from './stream-tickets.service';
     JwtStrategy,
     ApiKeyStrategy,
     StreamTicketsService,
+    UserCredentialRevocation,
     // Order matters: who the caller is, then what it may do.
     // One instance serves as the global guard and as the pre-body authentication (early-authentication.ts).
     AuthenticationGuard,

@@ -4,7 +4,7 @@ import { authConfig, AuthConfig } from '../config/auth.config';
 import { Notifications } from '../database/notifications';
 import { TransactionRunner } from '../database/transactions';
 import { CacheTicket, CredentialCache, CredentialCacheStats } from './credential-cache';
-import { Principal } from './principal';
+import { Principal } from '../access/principal';
 
 /** Every instance listens here for "credentials of this user changed". */
 export const CREDENTIAL_REVOCATIONS_CHANNEL = 'credential_revocations';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CredentialCache, CredentialCacheOptions } from './credential-cache';
-import { ApiPermission } from './permissions';
-import { CredentialKind, Principal } from './principal';
-import { Role } from './roles';
+import { ApiPermission } from '../access/permissions';
+import { CredentialKind, Principal } from '../access/principal';
+import { Role } from '../access/roles';
 
 const principal = (userId: string, extra: Partial<Principal> = {}): Principal => ({
   userId,

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { Principal } from './principal';
+import { Principal } from '../access/principal';
 
 export interface CredentialCacheOptions {
   /** Safety net: an entry is reused at most this long, whatever its credential's expiry. 0 disables the cache. */

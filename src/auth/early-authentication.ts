@@ -5,9 +5,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { ApiError } from '../common/errors/api-error';
 import { sendError } from '../common/errors/api-exception.filter';
-import { AccessRequirement } from './decorators/access.decorator';
+import { AccessRequirement } from '../access/decorators/access.decorator';
 import { AUTHENTICATED_EARLY, AuthenticationGuard } from './guards/authentication.guard';
-import { RouteDeclarations } from './route-declarations';
+import { RouteDeclarations } from '../access/route-declarations';
 
 /**
  * Authenticates before the body is read. Fastify reads (and buffers) a request's body before

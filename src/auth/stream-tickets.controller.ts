@@ -1,9 +1,9 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { Access } from './decorators/access.decorator';
-import { CurrentPrincipal } from './decorators/current-principal.decorator';
-import { AccessScope } from './permissions';
-import { Principal } from './principal';
+import { Access } from '../access/decorators/access.decorator';
+import { CurrentPrincipal } from '../access/decorators/current-principal.decorator';
+import { AccessScope } from '../access/permissions';
+import { Principal } from '../access/principal';
 import { StreamTicketsService } from './stream-tickets.service';
 
 export class StreamTicketDto {

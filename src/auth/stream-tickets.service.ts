@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { AuthService } from './auth.service';
-import { CredentialKind, Principal } from './principal';
+import { CredentialKind, Principal } from '../access/principal';
 import { sha256Hex } from './secrets';
 
 export const STREAM_TICKET_TTL_SECONDS = 60;

@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
 import { AppModule } from '../app.module';
-import { generatePassword } from '../auth/passwords';
+import { generatePassword } from '../users/passwords';
 import { NestPinoLogger } from '../common/logging/logger';
 import { Env } from '../config/env';
 import { OrganizationsService } from '../organizations/organizations.service';

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
-import { BuildingsModule } from '../buildings/buildings.module';
+import { BuildingsModule } from '../cartography/buildings/buildings.module';
 import { SecretBox } from '../common/crypto/secret-box';
 import { authConfig, AuthConfig } from '../config/auth.config';
-import { GeofencesModule } from '../geofences/geofences.module';
+import { GeofencesModule } from '../cartography/geofences/geofences.module';
 import { GeofencingModule } from '../geofencing/geofencing.module';
 import { GeofenceEventsToWebhooks } from './webhooks/geofence-events-to-webhooks';
 import { DELIVERY_HANDOFF, DELIVERY_WAKE, DeliveryHandoff, WebhookDeliveriesService } from './webhooks/webhook-deliveries.service';

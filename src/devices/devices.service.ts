@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
-import { Principal } from '../auth/principal';
+import { Principal } from '../access/principal';
 import { ApiError } from '../common/errors/api-error';
 import { lockOptions } from '../common/database/locks';
 import { Page, pageWindow, parseSort, toPage } from '../common/pagination/pagination';

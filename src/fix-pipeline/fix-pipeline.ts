@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Principal } from '../auth/principal';
+import { Principal } from '../access/principal';
 import { ApiError } from '../common/errors/api-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { countPositionFixes } from '../common/metrics/operations.metrics';

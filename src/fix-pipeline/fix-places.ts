@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { canSeeBuilding } from '../auth/building-scope';
-import { Principal } from '../auth/principal';
-import { Role } from '../auth/roles';
+import { canSeeBuilding } from '../access/building-scope';
+import { Principal } from '../access/principal';
+import { Role } from '../access/roles';
 import { BuildingFrame, toCartesian } from '../common/geometry/cartesian';
 import { PreparedQueries } from '../database/prepared-queries';
 import { namedList } from '../database/sql-dialect';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { BuildingsModule } from '../buildings/buildings.module';
-import { GeofencesModule } from '../geofences/geofences.module';
+import { BuildingsModule } from '../cartography/buildings/buildings.module';
+import { GeofencesModule } from '../cartography/geofences/geofences.module';
 import { PositionsModule } from '../positions/positions.module';
 import { GeofenceEventOutbox } from './events/event-outbox';
 import { GeofenceEventRecorder } from './events/geofence-event-recorder';

@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { SECURITY } from '../auth/decorators/access.decorator';
+import { SECURITY } from '../access/decorators/access.decorator';
 
 /**
  * Adds the optional `Idempotency-Key` header to every documented create (authenticated

@@ -2,8 +2,8 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
-import { Principal } from '../auth/principal';
-import { routeAccess } from '../auth/route-access';
+import { Principal } from '../access/principal';
+import { routeAccess } from '../access/route-access';
 import { transactionEpilogue } from '../database/transaction-epilogue';
 import { etagOf } from '../common/database/optimistic';
 import { ApiError } from '../common/errors/api-error';

@@ -1,10 +1,10 @@
 import { Controller, Get, Headers, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Access } from '../auth/decorators/access.decorator';
-import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
-import { AccessScope } from '../auth/permissions';
-import { Principal } from '../auth/principal';
+import { Access } from '../access/decorators/access.decorator';
+import { CurrentPrincipal } from '../access/decorators/current-principal.decorator';
+import { AccessScope } from '../access/permissions';
+import { Principal } from '../access/principal';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { UuidParam } from '../common/http/params';
 import { ImageResponseDto, UploadImageDto } from './images.dto';

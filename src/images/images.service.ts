@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomUUID } from 'node:crypto';
 import { EntityManager, Repository } from 'typeorm';
-import { Principal } from '../auth/principal';
+import { Principal } from '../access/principal';
 import { ApiError } from '../common/errors/api-error';
 import { TransactionRunner } from '../database/transactions';
 import { detectImageType } from './image-content';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { BuildingsModule } from '../buildings/buildings.module';
-import { FloorsModule } from '../floors/floors.module';
+import { BuildingsModule } from '../cartography/buildings/buildings.module';
+import { FloorsModule } from '../cartography/floors/floors.module';
 import { FixPipelineModule } from '../fix-pipeline/fix-pipeline.module';
 import { BleBeacon } from './ble-beacon.entity';
 import { InfrastructureController } from './infrastructure.controller';

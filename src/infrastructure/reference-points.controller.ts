@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, Headers, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Access } from '../auth/decorators/access.decorator';
-import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
-import { AccessScope } from '../auth/permissions';
-import { Principal } from '../auth/principal';
+import { Access } from '../access/decorators/access.decorator';
+import { CurrentPrincipal } from '../access/decorators/current-principal.decorator';
+import { AccessScope } from '../access/permissions';
+import { Principal } from '../access/principal';
 import { parseIfMatch } from '../common/database/optimistic';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { BodyLimit } from '../common/http/body-limit';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
-import { Building } from '../buildings/building.entity';
-import { Floor } from '../floors/floor.entity';
+import { Building } from '../cartography/buildings/building.entity';
+import { Floor } from '../cartography/floors/floor.entity';
 import { ReferencePoint } from './reference-point.entity';
 
 const BATCH = 500;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Principal } from '../auth/principal';
+import { Principal } from '../access/principal';
 import { ApiError, FieldError } from '../common/errors/api-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { FixPipeline, IngestResult } from '../fix-pipeline/fix-pipeline';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Building } from '../buildings/building.entity';
+import { Building } from '../cartography/buildings/building.entity';
 import { toCartesian, toGeoreference } from '../common/geometry/cartesian';
 import { normalizeBssid } from './infrastructure.dto';
 import { referenceRssiOf } from './transmitter-radio';

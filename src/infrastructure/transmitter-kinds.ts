@@ -1,4 +1,4 @@
-import { Building } from '../buildings/building.entity';
+import { Building } from '../cartography/buildings/building.entity';
 import { FieldError } from '../common/errors/api-error';
 import { toCartesian, toGeoreference } from '../common/geometry/cartesian';
 import { BleBeacon } from './ble-beacon.entity';

@@ -4,7 +4,7 @@ import { EntityManager, IsNull } from 'typeorm';
 import { BuildingFrame } from '../common/geometry/cartesian';
 import { PreparedQueries } from '../database/prepared-queries';
 import { TransactionRunner } from '../database/transactions';
-import { Floor } from '../floors/floor.entity';
+import { Floor } from '../cartography/floors/floor.entity';
 import { namedList } from '../database/sql-dialect';
 import { BleBeacon } from './ble-beacon.entity';
 import { KnownTransmitter, TransmitterIndex } from './estimator/scan-estimator';

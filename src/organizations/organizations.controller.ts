@@ -1,10 +1,10 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { Access } from '../auth/decorators/access.decorator';
-import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
-import { AccessScope } from '../auth/permissions';
-import { Principal } from '../auth/principal';
-import { Role } from '../auth/roles';
+import { Access } from '../access/decorators/access.decorator';
+import { CurrentPrincipal } from '../access/decorators/current-principal.decorator';
+import { AccessScope } from '../access/permissions';
+import { Principal } from '../access/principal';
+import { Role } from '../access/roles';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { OrganizationResponseDto, UpdateOrganizationDto } from './organizations.dto';
 import { OrganizationsService } from './organizations.service';

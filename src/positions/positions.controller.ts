@@ -1,9 +1,9 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Access } from '../auth/decorators/access.decorator';
-import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
-import { AccessScope } from '../auth/permissions';
-import { Principal } from '../auth/principal';
+import { Access } from '../access/decorators/access.decorator';
+import { CurrentPrincipal } from '../access/decorators/current-principal.decorator';
+import { AccessScope } from '../access/permissions';
+import { Principal } from '../access/principal';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { IdParam, UuidParam } from '../common/http/params';
 import { RealtimePositionsQuery } from './positions.dto';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { BuildingsModule } from '../buildings/buildings.module';
+import { BuildingsModule } from '../cartography/buildings/buildings.module';
 import { PreparedQueries } from '../database/prepared-queries';
 import { SqlDialect } from '../database/sql-dialect';
 import { SqliteStatements } from '../database/sqlite-statements';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Principal } from '../auth/principal';
+import { Principal } from '../access/principal';
 import { SqliteDialect } from '../database/sql-dialect';
 import { isoTime, RealtimePositionsService } from './realtime-positions.service';
 

@@ -1,9 +1,9 @@
 import { Controller, Get, Header, Query, StreamableFile } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Access } from '../auth/decorators/access.decorator';
-import { CurrentPrincipal } from '../auth/decorators/current-principal.decorator';
-import { AccessScope } from '../auth/permissions';
-import { Principal } from '../auth/principal';
+import { Access } from '../access/decorators/access.decorator';
+import { CurrentPrincipal } from '../access/decorators/current-principal.decorator';
+import { AccessScope } from '../access/permissions';
+import { Principal } from '../access/principal';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { BuildingReports } from './building-reports';
 import { BuildingReportQuery } from './building-reports.dto';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Principal } from '../auth/principal';
-import { BuildingsService } from '../buildings/buildings.service';
+import { Principal } from '../access/principal';
+import { BuildingsService } from '../cartography/buildings/buildings.service';
 import { appConfig, AppConfig } from '../config/app.config';
 import { ReportQueries } from '../database/report-queries';
 import { positionedStatistics, SLOT_MS } from '../positions/position-rollup-math';

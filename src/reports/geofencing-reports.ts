@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Principal } from '../auth/principal';
+import { Principal } from '../access/principal';
 import { appConfig, AppConfig } from '../config/app.config';
 import { ReportJob } from '../database/report-db';
 import { ReportQueries } from '../database/report-queries';

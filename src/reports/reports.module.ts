@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { BuildingsModule } from '../buildings/buildings.module';
+import { BuildingsModule } from '../cartography/buildings/buildings.module';
 import { GeofencingAnalyticsModule } from './analytics/analytics.module';
 import { BuildingReports } from './building-reports';
 import { BuildingReportsController } from './building-reports.controller';

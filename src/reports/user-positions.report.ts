@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Principal } from '../auth/principal';
-import { BuildingsService } from '../buildings/buildings.service';
+import { Principal } from '../access/principal';
+import { BuildingsService } from '../cartography/buildings/buildings.service';
 import { assertUtcOffset } from '../common/time/utc-offset';
 import { ApiError } from '../common/errors/api-error';
 import { appConfig, AppConfig } from '../config/app.config';

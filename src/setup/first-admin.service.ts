@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Repository } from 'typeorm';
-import { generatePassword } from '../auth/passwords';
+import { generatePassword } from '../users/passwords';
 import { ApiError } from '../common/errors/api-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { Logger, rootLogger } from '../common/logging/logger';

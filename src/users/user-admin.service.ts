@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, IsNull, Not, Repository } from 'typeorm';
+import { EntityManager, In, Not, Repository } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
-import { PasswordHasher, passwordPolicyErrors } from '../auth/passwords';
-import { Principal } from '../auth/principal';
-import { Role } from '../auth/roles';
-import { CredentialCacheService } from '../auth/credential-cache.service';
-import { AuthSession } from '../auth/sessions/auth-session.entity';
-import { Building } from '../buildings/building.entity';
+import { PasswordHasher, passwordPolicyErrors } from './passwords';
+import { Principal } from '../access/principal';
+import { Role } from '../access/roles';
+import { UserCredentialHooks } from './user-credential-hooks';
+import { Building } from '../cartography/buildings/building.entity';
 import { ApiError } from '../common/errors/api-error';
 import { containsPattern } from '../common/database/like';
 import { lockOptions } from '../common/database/locks';
@@ -15,8 +14,8 @@ import { retryOnConcurrentUpdate, updateIfVersion } from '../common/database/opt
 import { Page, pageWindow, parseSort, toPage } from '../common/pagination/pagination';
 import { lookupTable } from '../common/safety/own-lookup';
 import { TransactionRunner } from '../database/transactions';
-import { GroupMember } from '../groups/group-member.entity';
-import { Group } from '../groups/group.entity';
+import { GroupMember } from './groups/group-member.entity';
+import { Group } from './groups/group.entity';
 import { User } from './user.entity';
 import { UserBuilding } from './user-building.entity';
 import { toUserResponse } from './user.mapper';
@@ -44,7 +43,7 @@ export class UserAdminService {
     private readonly passwords: PasswordHasher,
     private readonly audit: AuditService,
     private readonly transactions: TransactionRunner,
-    private readonly credentials: CredentialCacheService,
+    private readonly credentialHooks: UserCredentialHooks,
   ) {}
 
   /** Administrators list everyone; a USER's list holds only itself. Three queries. */
@@ -150,12 +149,11 @@ export class UserAdminService {
         if (dto.building_ids !== undefined) await this.assignBuildings(manager, principal, updated, dto.building_ids);
         // What the user's tokens and keys may do follows these fields (X-API-EMAIL names the e-mail).
         const credentialsChange = [dto.email, dto.role, dto.building_ids, passwordHash].some((value) => value !== undefined);
-        if (credentialsChange) await this.credentials.revokeUser(manager, user.id);
+        if (credentialsChange) await this.credentialHooks.changed(manager, user.id, { passwordSessions: passwordHash !== undefined });
         if (dto.group_ids !== undefined) await this.assignGroups(manager, principal, user.id, dto.group_ids);
         await this.audit.record(manager, principal, 'user.update', user.id);
         if (dto.role !== undefined && dto.role !== user.role) await this.audit.record(manager, principal, 'user.role_change', user.id);
         if (passwordHash !== undefined) {
-          await this.revokePasswordSessions(manager, user.id);
           await this.audit.record(manager, principal, 'user.password_reset', user.id);
         }
         const [response] = await this.render(manager, [updated]);
@@ -187,7 +185,7 @@ export class UserAdminService {
       const user = await this.findVisible(principal, id, manager);
       if (user.role === Role.AdminOrg) await this.assertAnotherAdmin(manager, user);
       await manager.delete(User, { id: user.id });
-      await this.credentials.revokeUser(manager, user.id);
+      await this.credentialHooks.changed(manager, user.id, { passwordSessions: false });
       await this.audit.record(manager, principal, 'user.delete', user.id);
     });
   }
@@ -202,8 +200,7 @@ export class UserAdminService {
     const passwordHash = await this.checkedHash(dto.new_password, user.email, 'new_password');
     await this.transactions.run(async (manager) => {
       await manager.update(User, { id: user.id }, { passwordHash, updatedAt: new Date(), version: () => '"version" + 1' });
-      await this.revokePasswordSessions(manager, user.id);
-      await this.credentials.revokeUser(manager, user.id);
+      await this.credentialHooks.changed(manager, user.id, { passwordSessions: true });
       await this.audit.record(manager, principal, 'user.password_change', user.id);
     });
   }
@@ -261,10 +258,6 @@ export class UserAdminService {
     }
     await manager.delete(GroupMember, { userId });
     if (ids.length > 0) await manager.insert(GroupMember, ids.map((groupId) => ({ groupId, userId })));
-  }
-
-  private async revokePasswordSessions(manager: EntityManager, userId: string): Promise<void> {
-    await manager.update(AuthSession, { userId, apiKeyId: IsNull(), revokedAt: IsNull() }, { revokedAt: new Date() });
   }
 
   /** Users with their group ids: one query for the memberships of the whole list. */

@@ -1,6 +1,6 @@
 import { VersionedEntity } from '../common/database/versioned-entity';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { Role } from '../auth/roles';
+import { Role } from '../access/roles';
 
 @Entity('users')
 export class User extends VersionedEntity {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
-import { Role } from '../auth/roles';
+import { Role } from '../access/roles';
 import { ListQuery } from '../common/http/list-query';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { PageQuery } from '../common/pagination/pagination';

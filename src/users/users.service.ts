@@ -3,8 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, Repository } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
-import { PasswordHasher, passwordPolicyErrors } from '../auth/passwords';
-import { Role } from '../auth/roles';
+import { PasswordHasher, passwordPolicyErrors } from './passwords';
+import { Role } from '../access/roles';
 import { User } from './user.entity';
 
 export interface NewUser {

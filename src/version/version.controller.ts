@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { Access } from '../auth/decorators/access.decorator';
-import { AccessScope } from '../auth/permissions';
+import { Access } from '../access/decorators/access.decorator';
+import { AccessScope } from '../access/permissions';
 import { VersionService } from './version.service';
 
 export class VersionResponseDto {

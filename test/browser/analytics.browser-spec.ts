@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, createGeofence, createSite, expectStatus, LatLng, signUp, Site } from '../support/cartography';
 import { ensureDashboardBuilt } from '../support/dashboard-build';

@@ -1,7 +1,7 @@
 import { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { login } from '../support/admin';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { createApiKey, createOrganization, TestOrganization } from '../support/auth';
 import { createBuilding, createFloor, TINY_PNG } from '../support/cartography';
 import { ensureDashboardBuilt } from '../support/dashboard-build';

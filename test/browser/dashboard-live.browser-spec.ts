@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { LiveMapProbe, occupancyColour } from '../../web/src/live';
 import { login } from '../support/admin';
 import { createApiKey, createOrganization, TestOrganization } from '../support/auth';

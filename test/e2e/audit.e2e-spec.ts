@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { addGroup, addUser, ApiUser, AUDIT_KEYS, AuditBody, auditTrail, login, LOOPBACK_IP, sleep, strongPassword } from '../support/admin';
 import { asApiKey, createApiKey, uniqueEmail } from '../support/auth';
 import { Cartographer, expectError, expectStatus, keysOf, PAGE_METADATA_KEYS, signUp, TIMESTAMP, UUID } from '../support/cartography';

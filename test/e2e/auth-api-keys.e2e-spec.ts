@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
-import { Role } from '../../src/auth/roles';
+import { ApiPermission } from '../../src/access/permissions';
+import { Role } from '../../src/access/roles';
 import { sha256Hex } from '../../src/auth/secrets';
 import {
   asApiKey,

@@ -1,6 +1,6 @@
 import SitumSDK from '@situm/sdk-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Geofence } from '../../src/geofences/geofence.entity';
+import { Geofence } from '../../src/cartography/geofences/geofence.entity';
 import {
   buildingPart,
   buildingState,

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { PositionRollups } from '../../src/positions/position-rollups.service';
 import { SQLITE_NEIGHBOURS, sqliteNeighbourParameters } from '../../src/positions/position-rollup-store';
 import { asApiKey, createApiKey } from '../support/auth';

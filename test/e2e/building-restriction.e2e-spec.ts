@@ -1,8 +1,8 @@
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
-import { PathGraph } from '../../src/paths/path-graph.entity';
-import { Poi } from '../../src/pois/poi.entity';
+import { ApiPermission } from '../../src/access/permissions';
+import { PathGraph } from '../../src/cartography/paths/path-graph.entity';
+import { Poi } from '../../src/cartography/pois/poi.entity';
 import { addPoi, addUser, ApiUser, login, putPaths } from '../support/admin';
 import { asApiKey, asBearer, createApiKey } from '../support/auth';
 import {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
-import { Building } from '../../src/buildings/building.entity';
+import { ApiPermission } from '../../src/access/permissions';
+import { Building } from '../../src/cartography/buildings/building.entity';
 import { asApiKey, createApiKey } from '../support/auth';
 import {
   BUILDING_DETAIL_KEYS,

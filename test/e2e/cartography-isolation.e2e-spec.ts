@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Building } from '../../src/buildings/building.entity';
-import { Floor } from '../../src/floors/floor.entity';
-import { Geofence } from '../../src/geofences/geofence.entity';
+import { Building } from '../../src/cartography/buildings/building.entity';
+import { Floor } from '../../src/cartography/floors/floor.entity';
+import { Geofence } from '../../src/cartography/geofences/geofence.entity';
 import {
   BuildingBody,
   buildingInput,

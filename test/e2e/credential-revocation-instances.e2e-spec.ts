@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CredentialCacheService } from '../../src/auth/credential-cache.service';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { Notifications } from '../../src/database/notifications';
 import { asApiKey, asBearer, createApiKey, createOrganization, passwordTokens, TestOrganization } from '../support/auth';
 import { TestApp, testDatabaseKind, TwoInstances, twoInstances } from '../support/test-app';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CredentialCacheService } from '../../src/auth/credential-cache.service';
-import { ApiPermission } from '../../src/auth/permissions';
-import { Role } from '../../src/auth/roles';
+import { ApiPermission } from '../../src/access/permissions';
+import { Role } from '../../src/access/roles';
 import { asApiKey, asBearer, createApiKey, createOrganization, passwordTokens, TestOrganization } from '../support/auth';
 import { createBuilding } from '../support/cartography';
 import { createTestApp, TestApp } from '../support/test-app';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { asApiKey, asBasic, asBearer, createApiKey, createOrganization, passwordTokens, TestOrganization } from '../support/auth';
 import { createTestApp, TestApp } from '../support/test-app';
 

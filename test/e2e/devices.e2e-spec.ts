@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
-import { Role } from '../../src/auth/roles';
+import { ApiPermission } from '../../src/access/permissions';
+import { Role } from '../../src/access/roles';
 import { Device } from '../../src/devices/device.entity';
 import { asApiKey, asBearer, createApiKey, passwordTokens } from '../support/auth';
 import { Cartographer, createSite, expectError, expectStatus, keysOf, PAGE_METADATA_KEYS, signUp, Site, TIMESTAMP } from '../support/cartography';

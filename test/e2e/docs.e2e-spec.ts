@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RouteDeclarations } from '../../src/auth/route-declarations';
+import { RouteDeclarations } from '../../src/access/route-declarations';
 import {
   cspSources,
   effectiveSecurity,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Floor } from '../../src/floors/floor.entity';
-import { Geofence } from '../../src/geofences/geofence.entity';
+import { Floor } from '../../src/cartography/floors/floor.entity';
+import { Geofence } from '../../src/cartography/geofences/geofence.entity';
 import { asApiKey, createApiKey } from '../support/auth';
 import {
   buildingRow,

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
-import { RouteDeclarations } from '../../src/auth/route-declarations';
-import { Role } from '../../src/auth/roles';
+import { ApiPermission } from '../../src/access/permissions';
+import { RouteDeclarations } from '../../src/access/route-declarations';
+import { Role } from '../../src/access/roles';
 import { addGroup } from '../support/admin';
 import { asBearer, createApiKey, passwordTokens } from '../support/auth';
 import { Cartographer, createGeofence, createSite, expectStatus, signUp, uploadImage } from '../support/cartography';

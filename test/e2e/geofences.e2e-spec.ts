@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CredentialCacheService } from '../../src/auth/credential-cache.service';
-import { Geofence } from '../../src/geofences/geofence.entity';
+import { Geofence } from '../../src/cartography/geofences/geofence.entity';
 import { asApiKey, createApiKey } from '../support/auth';
 import {
   Cartographer,

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { VisitReader } from '../../src/reports/analytics/visit-reader';
 import { parseReportWindow } from '../../src/reports/report-window';
 import { addUser, login } from '../support/admin';

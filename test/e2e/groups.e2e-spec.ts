@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { addGroup, addUser, ApiUser, expectGroupShape, expectNoSecrets, GroupBody, login, Login } from '../support/admin';
 import { asApiKey, asBearer, createApiKey } from '../support/auth';
 import { Cartographer, errorFields, expectError, expectStatus, signUp, TIMESTAMP, UUID } from '../support/cartography';

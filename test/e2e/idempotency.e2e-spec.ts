@@ -2,7 +2,7 @@ import { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IdempotencyService } from '../../src/idempotency/idempotency.service';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { asApiKey } from '../support/auth';
 import { makePng, PNG_2X2 } from '../support/images';
 import { buildingInput, Cartographer, signUp } from '../support/cartography';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
-import { CredentialKind, Principal } from '../../src/auth/principal';
-import { Role } from '../../src/auth/roles';
+import { ApiPermission } from '../../src/access/permissions';
+import { CredentialKind, Principal } from '../../src/access/principal';
+import { Role } from '../../src/access/roles';
 import { toGeoreference } from '../../src/common/geometry/cartesian';
 import { BleBeacon } from '../../src/infrastructure/ble-beacon.entity';
 import { ScanPositioningService } from '../../src/infrastructure/scan-positioning.service';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
-import { Role } from '../../src/auth/roles';
+import { ApiPermission } from '../../src/access/permissions';
+import { Role } from '../../src/access/roles';
 import { asApiKey, asBearer, createApiKey, passwordTokens } from '../support/auth';
 import { Cartographer, createGeofence, createSite, errorFields, expectError, expectStatus, geofenceRowsOf, signUp, Site, square } from '../support/cartography';
 import { pathGraphRow, poiInput, poiRowsOf } from '../support/pois';

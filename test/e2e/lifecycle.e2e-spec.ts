@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Public } from '../../src/auth/decorators/public.decorator';
+import { Public } from '../../src/access/decorators/public.decorator';
 import { asBearer, createOrganization, passwordTokens } from '../support/auth';
 import { TcpProxy } from '../support/tcp-proxy';
 import { createTestApp, TestApp, testDatabaseKind } from '../support/test-app';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { metricsRegistry } from '../../src/common/metrics/metrics.registry';
 import { addUser, login } from '../support/admin';
 import { asApiKey, asBearer, createApiKey } from '../support/auth';

@@ -2,7 +2,7 @@ import { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LoginThrottleService } from '../../src/auth/login-throttle.service';
-import { PasswordHasher } from '../../src/auth/passwords';
+import { PasswordHasher } from '../../src/users/passwords';
 import { TransactionRunner } from '../../src/database/transactions';
 import { asBasic, createOrganization, TestOrganization } from '../support/auth';
 import { createTestApp, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { register as promClientDefaultRegistry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { startMetricsServer } from '../../src/common/metrics/metrics.http';
 import { asApiKey, asBearer, createApiKey, createOrganization, passwordTokens } from '../support/auth';
 import { createGeofence, createSite, signUp } from '../support/cartography';

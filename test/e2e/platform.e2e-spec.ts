@@ -2,7 +2,7 @@ import { Controller, Get, Post } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Public } from '../../src/auth/decorators/public.decorator';
+import { Public } from '../../src/access/decorators/public.decorator';
 import { asBearer, createOrganization, passwordTokens, TestOrganization } from '../support/auth';
 import { createTestApp, TestApp } from '../support/test-app';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
-import { PoiCategory } from '../../src/poi-categories/poi-category.entity';
-import { Poi } from '../../src/pois/poi.entity';
+import { ApiPermission } from '../../src/access/permissions';
+import { PoiCategory } from '../../src/cartography/poi-categories/poi-category.entity';
+import { Poi } from '../../src/cartography/pois/poi.entity';
 import { asApiKey, createApiKey } from '../support/auth';
 import {
   Cartographer,

@@ -1,6 +1,6 @@
 import SitumSDK from '@situm/sdk-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Poi } from '../../src/pois/poi.entity';
+import { Poi } from '../../src/cartography/pois/poi.entity';
 import {
   Cartographer,
   createFloor,

@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
-import { Poi } from '../../src/pois/poi.entity';
+import { ApiPermission } from '../../src/access/permissions';
+import { Poi } from '../../src/cartography/pois/poi.entity';
 import { asApiKey, createApiKey } from '../support/auth';
 import {
   Cartographer,

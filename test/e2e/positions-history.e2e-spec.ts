@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PositionsRetention } from '../../src/positions/positions-retention.service';
 import { asApiKey, createApiKey } from '../support/auth';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { Cartographer, createSite, signUp, Site } from '../support/cartography';
 import { deviceIdsOf, fix, historyOf, realtime, report } from '../support/positions';
 import { createTestApp, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';

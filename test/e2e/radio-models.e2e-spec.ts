@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { asApiKey, createApiKey } from '../support/auth';
 import { createFloor, createSite, expectError, expectStatus, signUp, Site } from '../support/cartography';
 import { bleOf, eventually, installBeacons } from '../support/radio';

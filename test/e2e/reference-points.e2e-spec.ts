@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, createFloor, createSite, errorFields, expectError, expectStatus, signUp, Site, TIMESTAMP } from '../support/cartography';
 import { createTestApp, TestApp } from '../support/test-app';

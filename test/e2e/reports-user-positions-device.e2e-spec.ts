@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
-import { CredentialKind, Principal } from '../../src/auth/principal';
-import { Role } from '../../src/auth/roles';
+import { ApiPermission } from '../../src/access/permissions';
+import { CredentialKind, Principal } from '../../src/access/principal';
+import { Role } from '../../src/access/roles';
 import { UserPositionsReport } from '../../src/reports/user-positions.report';
 import { Cartographer, createFloor, createSite, expectStatus, signUp, Site } from '../support/cartography';
 import { fix, report } from '../support/positions';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
-import { Role } from '../../src/auth/roles';
+import { ApiPermission } from '../../src/access/permissions';
+import { Role } from '../../src/access/roles';
 import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, createFloor, createSite, expectError, expectStatus, keysOf, signUp, Site } from '../support/cartography';
 import { fix, report } from '../support/positions';

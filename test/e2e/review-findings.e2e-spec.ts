@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { addPoi } from '../support/admin';
 import { asApiKey, createApiKey } from '../support/auth';
 import { createGeofence, createSite, signUp, Cartographer, Site } from '../support/cartography';

@@ -3,9 +3,9 @@ import { addUser, login } from '../support/admin';
 import { asBasic, createOrganization, TestOrganization } from '../support/auth';
 import { createBuilding, createFloor, createGeofence } from '../support/cartography';
 import { createTestApp, TestApp } from '../support/test-app';
-import { ApiPermission } from '../../src/auth/permissions';
-import { CredentialKind, Principal } from '../../src/auth/principal';
-import { Role } from '../../src/auth/roles';
+import { ApiPermission } from '../../src/access/permissions';
+import { CredentialKind, Principal } from '../../src/access/principal';
+import { Role } from '../../src/access/roles';
 import { ScanPositioningService } from '../../src/infrastructure/scan-positioning.service';
 
 /** Regressions found by the rev1 review (docs/decisions.md, "Review findings (rev1)"). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RouteDeclaration, RouteDeclarations } from '../../src/auth/route-declarations';
+import { RouteDeclaration, RouteDeclarations } from '../../src/access/route-declarations';
 import { createTestApp, TestApp } from '../support/test-app';
 
 /**

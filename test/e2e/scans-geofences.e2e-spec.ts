@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { BuildingFrame, toGeoreference } from '../../src/common/geometry/cartesian';
 import { KnownTransmitter } from '../../src/infrastructure/estimator/scan-estimator';
 import { beaconGrid, seededRandom, synthesizeScan } from '../support/synthetic-scans';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { addUser, login } from '../support/admin';
 import { asApiKey, createApiKey } from '../support/auth';
 import { createFloor, createSite, signUp, Site } from '../support/cartography';

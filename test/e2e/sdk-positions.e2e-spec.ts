@@ -1,6 +1,6 @@
 import SitumSDK from '@situm/sdk-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../../src/auth/roles';
+import { Role } from '../../src/access/roles';
 import { asBearer, passwordTokens } from '../support/auth';
 import { Cartographer, createSite, signUp, Site } from '../support/cartography';
 import { fix, report } from '../support/positions';

@@ -1,6 +1,6 @@
 import SitumSDK from '@situm/sdk-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { strongPassword } from '../support/admin';
 import { asBearer, createApiKey, createOrganization, passwordTokens, TestOrganization, uniqueEmail } from '../support/auth';
 import { createBuilding } from '../support/cartography';

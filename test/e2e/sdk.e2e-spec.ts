@@ -1,6 +1,6 @@
 import SitumSDK from '@situm/sdk-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { asBearer, createApiKey, createOrganization, decodeJwt, passwordTokens, TestOrganization } from '../support/auth';
 import { listenOnLoopback, loggedRequestsSince } from '../support/sdk-client';
 import { createTestApp, TestApp } from '../support/test-app';

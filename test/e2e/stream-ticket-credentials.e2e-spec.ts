@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { asApiKey, asBasic, createApiKey } from '../support/auth';
 import { Cartographer, signUp } from '../support/cartography';
 import { eventSite, EventSite, GeofenceEvent, visits } from '../support/geofence-events';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { asBearer, createApiKey, decodeJwt } from '../support/auth';
 import { buildingInput, Cartographer, signUp } from '../support/cartography';
 import { RawClient, rawRequest } from '../support/raw-http';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import {
   addGroup,
   addUser,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { asApiKey, createApiKey, createOrganization, TestOrganization } from '../support/auth';
 import { login } from '../support/admin';
 import { createBuilding, createFloor, createGeofence } from '../support/cartography';

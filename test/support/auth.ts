@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiPermission } from '../../src/auth/permissions';
+import { ApiPermission } from '../../src/access/permissions';
 import { OrganizationsService } from '../../src/organizations/organizations.service';
 import { TestApp } from './test-app';
 

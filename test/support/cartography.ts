@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
 import { expect, vi } from 'vitest';
-import { Building } from '../../src/buildings/building.entity';
-import { Floor } from '../../src/floors/floor.entity';
-import { ApiPermission } from '../../src/auth/permissions';
+import { Building } from '../../src/cartography/buildings/building.entity';
+import { Floor } from '../../src/cartography/floors/floor.entity';
+import { ApiPermission } from '../../src/access/permissions';
 import { WebhookDeliveryWorker } from '../../src/delivery/webhooks/webhook-delivery.worker';
 import { GeofenceDeadlineSweeper } from '../../src/geofencing/events/deadline-sweeper';
 import { CredentialCacheService } from '../../src/auth/credential-cache.service';
 import { PreparedQueries } from '../../src/database/prepared-queries';
-import { Geofence } from '../../src/geofences/geofence.entity';
+import { Geofence } from '../../src/cartography/geofences/geofence.entity';
 import { asBearer, createOrganization, passwordTokens, TestOrganization } from './auth';
 import { TestApp } from './test-app';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { PathGraph } from '../../src/paths/path-graph.entity';
-import { PoiCategory } from '../../src/poi-categories/poi-category.entity';
-import { Poi } from '../../src/pois/poi.entity';
+import { PathGraph } from '../../src/cartography/paths/path-graph.entity';
+import { PoiCategory } from '../../src/cartography/poi-categories/poi-category.entity';
+import { Poi } from '../../src/cartography/pois/poi.entity';
 import { BUILDING_KEYS, BuildingBody, expectStatus } from './cartography';
 import { TestApp } from './test-app';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Role } from '../../src/auth/roles';
+import { Role } from '../../src/access/roles';
 import { TransactionRunner } from '../../src/database/transactions';
 import { UsersService } from '../../src/users/users.service';
 import { uniqueEmail } from './auth';

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { ApiPermission } from '../permissions';
+import { ApiPermission } from '../../access/permissions';
 
 @Entity('api_keys')
 export class ApiKey {

@@ -2,10 +2,10 @@ import { Body, Controller, Delete, Get, Header, HttpCode, Post, Put, Query } fro
 import { ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ErrorResponseDto } from '../../common/errors/error-response.dto';
 import { UuidParam } from '../../common/http/params';
-import { Access } from '../decorators/access.decorator';
-import { CurrentPrincipal } from '../decorators/current-principal.decorator';
-import { AccessScope } from '../permissions';
-import { Principal } from '../principal';
+import { Access } from '../../access/decorators/access.decorator';
+import { CurrentPrincipal } from '../../access/decorators/current-principal.decorator';
+import { AccessScope } from '../../access/permissions';
+import { Principal } from '../../access/principal';
 import { ApiKeyResponseDto, CreateApiKeyDto, ListApiKeysQuery, UpdateApiKeyDto } from './api-keys.dto';
 import { ApiKeysService } from './api-keys.service';
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
 import { ListQuery } from '../../common/http/list-query';
-import { API_PERMISSIONS, ApiPermission } from '../permissions';
+import { API_PERMISSIONS, ApiPermission } from '../../access/permissions';
 import { Optional } from '../../common/validation/optional';
 
 export class CreateApiKeyDto {

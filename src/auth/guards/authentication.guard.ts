@@ -3,14 +3,14 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../common/errors/api-error';
-import { AccessRequirement } from '../decorators/access.decorator';
+import { AccessRequirement } from '../../access/decorators/access.decorator';
 import { JWT_KEY } from '../jwt-key';
-import { CredentialKind, Principal } from '../principal';
+import { CredentialKind, Principal } from '../../access/principal';
 import { csrfFailure, sessionCookieToken } from '../session/dashboard-session';
 import type { KeyObject } from 'node:crypto';
 import { CredentialCacheService } from '../credential-cache.service';
 import { sha256Hex } from '../secrets';
-import { routeAccess } from '../route-access';
+import { routeAccess } from '../../access/route-access';
 import { StreamTicketsService } from '../stream-tickets.service';
 
 /** On a stream opened with a ticket: the principal the ticket was minted for, whose credential re-checks ask again. */

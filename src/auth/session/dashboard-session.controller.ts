@@ -6,12 +6,12 @@ import { ApiError } from '../../common/errors/api-error';
 import { formatTimestamp } from '../../common/time/timestamps';
 import { authConfig, AuthConfig } from '../../config/auth.config';
 import { AuthService } from '../auth.service';
-import { Access } from '../decorators/access.decorator';
-import { CurrentPrincipal } from '../decorators/current-principal.decorator';
+import { Access } from '../../access/decorators/access.decorator';
+import { CurrentPrincipal } from '../../access/decorators/current-principal.decorator';
 import { JWT_KEY } from '../jwt-key';
-import { AccessScope } from '../permissions';
-import { CredentialKind, Principal } from '../principal';
-import { Role } from '../roles';
+import { AccessScope } from '../../access/permissions';
+import { CredentialKind, Principal } from '../../access/principal';
+import { Role } from '../../access/roles';
 import { clearSessionCookies, csrfTokenFor, setSessionCookies } from './dashboard-session';
 
 class SessionUserDto {

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { ApiPermission } from '../permissions';
+import { ApiPermission } from '../../access/permissions';
 
 /**
  * One login: the chain of access and refresh tokens issued from one password or API-key

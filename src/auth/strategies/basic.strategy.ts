@@ -5,11 +5,11 @@ import { BasicStrategy as PassportBasicStrategy } from 'passport-http';
 import { ApiError } from '../../common/errors/api-error';
 import { passwordLogins } from '../../common/metrics/operations.metrics';
 import { UsersService } from '../../users/users.service';
-import { buildingScopeOf } from '../building-scope';
+import { buildingScopeOf } from '../../access/building-scope';
 import { LoginThrottleService } from '../login-throttle.service';
-import { PasswordHasher } from '../passwords';
-import { ApiPermission } from '../permissions';
-import { CredentialKind, Principal } from '../principal';
+import { PasswordHasher } from '../../users/passwords';
+import { ApiPermission } from '../../access/permissions';
+import { CredentialKind, Principal } from '../../access/principal';
 
 /** E-mail and password, accepted only by the token endpoint. */
 @Injectable()

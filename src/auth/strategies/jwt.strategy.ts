@@ -5,7 +5,7 @@ import { authConfig, AuthConfig } from '../../config/auth.config';
 import { AccessTokenClaims } from '../auth.dto';
 import { AuthService } from '../auth.service';
 import { JWT_KEY } from '../jwt-key';
-import { Principal } from '../principal';
+import { Principal } from '../../access/principal';
 import { sessionCookieToken } from '../session/dashboard-session';
 import { hasSaneTimeClaims } from '../token-claims';
 import type { KeyObject } from 'node:crypto';

@@ -1,4 +1,4 @@
-import { Principal } from '../../auth/principal';
+import { Principal } from '../../access/principal';
 import { EventLogQuery } from '../../geofencing/events/event-log-query';
 import { GeofenceEventBody } from '../../geofencing/events/geofence-event';
 

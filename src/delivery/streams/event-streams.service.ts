@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyReply } from 'fastify';
 import { DataSource, EntityManager } from 'typeorm';
-import { Principal } from '../../auth/principal';
+import { Principal } from '../../access/principal';
 import { Notifications } from '../../database/notifications';
 import { TransactionRunner } from '../../database/transactions';
 import { EventLogQuery, MAX_EVENT_PAGE } from '../../geofencing/events/event-log-query';

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { Principal } from '../../auth/principal';
+import { Principal } from '../../access/principal';
 import { Notifications } from '../../database/notifications';
 import { renderRealtimeFeature } from '../../positions/realtime.mapper';
 import { ChangedFix, RealtimePositionsService } from '../../positions/realtime-positions.service';

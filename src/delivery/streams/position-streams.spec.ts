@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApiPermission } from '../../auth/permissions';
-import { CredentialKind, Principal } from '../../auth/principal';
-import { Role } from '../../auth/roles';
+import { ApiPermission } from '../../access/permissions';
+import { CredentialKind, Principal } from '../../access/principal';
+import { Role } from '../../access/roles';
 import { visibleBuildings } from './position-streams.service';
 
 const principal = (buildingIds: number[] | null): Principal => ({

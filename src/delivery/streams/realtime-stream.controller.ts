@@ -1,11 +1,11 @@
 import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Access, AccessRequirement } from '../../auth/decorators/access.decorator';
+import { Access, AccessRequirement } from '../../access/decorators/access.decorator';
 import { AuthenticationGuard } from '../../auth/guards/authentication.guard';
-import { CurrentPrincipal } from '../../auth/decorators/current-principal.decorator';
-import { AccessScope } from '../../auth/permissions';
-import { Principal } from '../../auth/principal';
+import { CurrentPrincipal } from '../../access/decorators/current-principal.decorator';
+import { AccessScope } from '../../access/permissions';
+import { Principal } from '../../access/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorResponseDto } from '../../common/errors/error-response.dto';
 import { PositionStreamsService } from './position-streams.service';

@@ -1,9 +1,9 @@
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AccessRequirement } from '../../auth/decorators/access.decorator';
+import { AccessRequirement } from '../../access/decorators/access.decorator';
 import { AuthenticationGuard } from '../../auth/guards/authentication.guard';
-import { permissionAllows } from '../../auth/permissions';
-import { Principal } from '../../auth/principal';
+import { permissionAllows } from '../../access/permissions';
+import { Principal } from '../../access/principal';
 
 /**
  * Whether the credentials a stream was opened with still hold, asked when a revocation names

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { CREDENTIAL_REVOCATIONS_CHANNEL } from '../../auth/credential-cache.service';
-import { Principal } from '../../auth/principal';
+import { Principal } from '../../access/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, LessThan } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
-import { Principal } from '../../auth/principal';
+import { Principal } from '../../access/principal';
 import { ApiError, FieldError } from '../../common/errors/api-error';
 import { TransactionRunner } from '../../database/transactions';
 import { SqlDialect } from '../../database/sql-dialect';

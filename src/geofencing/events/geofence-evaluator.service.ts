@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { TransactionLocks } from '../../database/transaction-locks';
-import { GeofenceChange, GeofenceChangeHooks } from '../../geofences/geofence-change-hooks';
+import { GeofenceChange, GeofenceChangeHooks } from '../../cartography/geofences/geofence-change-hooks';
 import { DeviceTrack } from '../../positions/fix';
 import { PositionStore } from '../../positions/position-store';
 import {

@@ -1,10 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { IsOptional, IsString } from 'class-validator';
 import { ApiNotFoundResponse, ApiPropertyOptional, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { Access } from '../../auth/decorators/access.decorator';
-import { CurrentPrincipal } from '../../auth/decorators/current-principal.decorator';
-import { AccessScope } from '../../auth/permissions';
-import { Principal } from '../../auth/principal';
+import { Access } from '../../access/decorators/access.decorator';
+import { CurrentPrincipal } from '../../access/decorators/current-principal.decorator';
+import { AccessScope } from '../../access/permissions';
+import { Principal } from '../../access/principal';
 import { ErrorResponseDto } from '../../common/errors/error-response.dto';
 import { UuidParam } from '../../common/http/params';
 import { Page, PageQuery } from '../../common/pagination/pagination';

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Principal } from '../../auth/principal';
+import { Principal } from '../../access/principal';
 import { ApiError, FieldError } from '../../common/errors/api-error';
 import { Page, pageWindow, PageQuery, toPage } from '../../common/pagination/pagination';
 import { TransactionRunner } from '../../database/transactions';
-import { GeofencesService } from '../../geofences/geofences.service';
+import { GeofencesService } from '../../cartography/geofences/geofences.service';
 import { SqlDialect } from '../../database/sql-dialect';
 import { GeofenceEvaluator } from '../events/geofence-evaluator.service';
 import { utcOffsetError } from '../../common/time/utc-offset';

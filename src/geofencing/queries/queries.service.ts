@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { canSeeBuilding } from '../../auth/building-scope';
-import { Principal } from '../../auth/principal';
+import { canSeeBuilding } from '../../access/building-scope';
+import { Principal } from '../../access/principal';
 import { ApiError, FieldError } from '../../common/errors/api-error';
 import { MAX_INTEGER_ID } from '../../common/http/params';
 import { FloorFences } from '../engine/batch';

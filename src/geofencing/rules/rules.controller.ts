@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, Put } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { Access } from '../../auth/decorators/access.decorator';
-import { CurrentPrincipal } from '../../auth/decorators/current-principal.decorator';
-import { AccessScope } from '../../auth/permissions';
-import { Principal } from '../../auth/principal';
-import { Role } from '../../auth/roles';
+import { Access } from '../../access/decorators/access.decorator';
+import { CurrentPrincipal } from '../../access/decorators/current-principal.decorator';
+import { AccessScope } from '../../access/permissions';
+import { Principal } from '../../access/principal';
+import { Role } from '../../access/roles';
 import { ErrorResponseDto } from '../../common/errors/error-response.dto';
 import { UuidParam } from '../../common/http/params';
 import { DocumentedDelete, DocumentedRead } from '../../common/http/route-docs';

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { canSeeBuilding } from '../../auth/building-scope';
-import { Principal } from '../../auth/principal';
-import { BuildingRevisions } from '../../buildings/building-revisions';
+import { canSeeBuilding } from '../../access/building-scope';
+import { Principal } from '../../access/principal';
+import { BuildingRevisions } from '../../cartography/buildings/building-revisions';
 import { lockOptions } from '../../common/database/locks';
 import { ApiError } from '../../common/errors/api-error';
 import { TransactionRunner } from '../../database/transactions';
-import { Geofence } from '../../geofences/geofence.entity';
+import { Geofence } from '../../cartography/geofences/geofence.entity';
 import { Organization } from '../../organizations/organization.entity';
 import { GeofenceRules, overridesAfter, pickRulePatch, RulePatch, validateRulePatch } from '../engine/rules';
 import { GeofenceEvaluator } from '../events/geofence-evaluator.service';

@@ -1,6 +1,6 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
 import { Readable } from 'node:stream';
-import { Principal } from '../../auth/principal';
+import { Principal } from '../../access/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { ReportJob } from '../../database/report-db';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { canSeeBuilding } from '../../auth/building-scope';
-import { Principal } from '../../auth/principal';
+import { canSeeBuilding } from '../../access/building-scope';
+import { Principal } from '../../access/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { ReportQueries } from '../../database/report-queries';
 import { TransactionRunner } from '../../database/transactions';

@@ -1,0 +1,69 @@
+import { Body, Controller, Delete, Get, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Access } from '../../access/decorators/access.decorator';
+import { CurrentPrincipal } from '../../access/decorators/current-principal.decorator';
+import { AccessScope } from '../../access/permissions';
+import { Principal } from '../../access/principal';
+import { IfMatch } from '../../common/http/if-match';
+import { UuidParam } from '../../common/http/params';
+import { DocumentedCreate, DocumentedDelete, DocumentedRead, DocumentedUpdate } from '../../common/http/route-docs';
+import { RawJson, Versioned } from '../../common/http/versioned';
+import { ApiPaginatedResponse } from '../../common/pagination/api-paginated-response';
+import { Page } from '../../common/pagination/pagination';
+import { CreateGeofenceDto, GeofenceResponseDto, SearchGeofencesQuery, UpdateGeofenceDto } from './geofences.dto';
+import { GeofencesService } from './geofences.service';
+
+@ApiTags('Geofences')
+@Controller('geofences')
+export class GeofencesController {
+  constructor(private readonly geofences: GeofencesService) {}
+
+  @Get('search')
+  @Access(AccessScope.CartographyRead)
+  @ApiOperation({ summary: 'Search geofences (paginated); deleted ones only with deleted=true' })
+  @ApiPaginatedResponse(GeofenceResponseDto)
+  search(@CurrentPrincipal() principal: Principal, @Query() query: SearchGeofencesQuery): Promise<Page<GeofenceResponseDto>> {
+    return this.geofences.search(principal, query);
+  }
+
+  @Get()
+  @Access(AccessScope.CartographyRead)
+  @ApiOperation({ summary: 'Same as /geofences/search' })
+  @ApiPaginatedResponse(GeofenceResponseDto)
+  list(@CurrentPrincipal() principal: Principal, @Query() query: SearchGeofencesQuery): Promise<Page<GeofenceResponseDto>> {
+    return this.geofences.search(principal, query);
+  }
+
+  @Get(':id')
+  @Access(AccessScope.CartographyRead)
+  @DocumentedRead('A geofence, deleted ones included (ETag header)', GeofenceResponseDto)
+  get(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<Versioned<RawJson>> {
+    return this.geofences.get(principal, id);
+  }
+
+  @Post()
+  @Access(AccessScope.CartographyWrite)
+  @DocumentedCreate('Create a geofence', GeofenceResponseDto)
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateGeofenceDto): Promise<Versioned<GeofenceResponseDto>> {
+    return this.geofences.create(principal, dto);
+  }
+
+  @Put(':id')
+  @Access(AccessScope.CartographyWrite)
+  @DocumentedUpdate('Update a geofence', GeofenceResponseDto)
+  update(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('id') id: string,
+    @Body() dto: UpdateGeofenceDto,
+    @IfMatch() ifMatch: number[] | undefined,
+  ): Promise<Versioned<GeofenceResponseDto>> {
+    return this.geofences.update(principal, id, dto, ifMatch);
+  }
+
+  @Delete(':id')
+  @Access(AccessScope.CartographyWrite)
+  @DocumentedDelete('Soft-delete a geofence (kept, readable by id, with deleted: true)')
+  remove(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<void> {
+    return this.geofences.remove(principal, id);
+  }
+}

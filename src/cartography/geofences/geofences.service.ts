@@ -1,0 +1,259 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { EntityManager, In, Repository } from 'typeorm';
+import { canSeeBuilding } from '../../access/building-scope';
+import { Principal } from '../../access/principal';
+import { BuildingRevisions } from '../buildings/building-revisions';
+import { BuildingsService } from '../buildings/buildings.service';
+import { ApiError, FieldError } from '../../common/errors/api-error';
+import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../../common/database/optimistic';
+import { LatLng, validateRing } from '../../common/geometry/polygon';
+import { SanitizerPool } from '../../common/html/sanitizer-pool';
+import { containsPattern } from '../../common/database/like';
+import { lockOptions, RowLock } from '../../common/database/locks';
+import { RawJson, Versioned } from '../../common/http/versioned';
+import { Page, pageWindow, parseSort, toPage } from '../../common/pagination/pagination';
+import { lookupTable } from '../../common/safety/own-lookup';
+import { PreparedQueries, PreparedQuery } from '../../database/prepared-queries';
+import { TransactionRunner } from '../../database/transactions';
+import { FloorsService } from '../floors/floors.service';
+import { GeofenceBodyCache } from './geofence-bodies';
+import { liveGeofenceBodyCaches } from './geofence-bodies.metrics';
+import { Geofence } from './geofence.entity';
+import { GeofenceChangeHooks } from './geofence-change-hooks';
+import { serializeGeofenceResponse, toGeofenceResponse } from './geofence.mapper';
+import { CreateGeofenceDto, GeofenceResponseDto, SearchGeofencesQuery, UpdateGeofenceDto } from './geofences.dto';
+
+const SORTABLE = lookupTable({
+  name: '"name_lower"',
+  code: '"code"',
+  created_at: '"created_at"',
+  updated_at: '"updated_at"',
+});
+
+type SqlParameters = Record<string, string | number>;
+
+/** About 20,000 geofences' bodies of 12-corner rings. */
+const GEOFENCE_BODY_CACHE_BYTES = 32 * 1024 * 1024;
+/** A row changed by other means than the API (by hand in the database) still shows within a minute. */
+const GEOFENCE_BODY_MAX_AGE_MS = 60_000;
+
+/** `"column" IN (:prefix0, :prefix1, ...)` with its parameters. */
+function inList(column: string, prefix: string, values: number[], parameters: SqlParameters): string {
+  values.forEach((value, index) => (parameters[`${prefix}${index}`] = value));
+  return `"${column}" IN (${values.map((_, index) => `:${prefix}${index}`).join(', ')})`;
+}
+
+
+@Injectable()
+export class GeofencesService implements OnModuleDestroy {
+  constructor(
+    @InjectRepository(Geofence) private readonly geofences: Repository<Geofence>,
+    private readonly buildings: BuildingsService,
+    private readonly floors: FloorsService,
+    private readonly revisions: BuildingRevisions,
+    private readonly transactions: TransactionRunner,
+    private readonly sanitizer: SanitizerPool,
+    private readonly queries: PreparedQueries,
+    private readonly changeHooks: GeofenceChangeHooks,
+  ) {
+    this.findById = queries.prepare('SELECT * FROM "geofences" WHERE "id" = :id AND "organization_id" = :organizationId');
+    this.hydrate = queries.hydrator(Geofence);
+    this.stopListening = revisions.onChange((change) => ('buildings' in change ? this.bodies.invalidateBuildings(change.buildings) : this.bodies.clear()));
+    liveGeofenceBodyCaches.add(this.bodies);
+  }
+
+  private readonly findById: PreparedQuery<Record<string, unknown>>;
+  private readonly hydrate: (row: Record<string, unknown>) => Geofence;
+  /**
+   * Bodies of `get`, kept until their building's content changes (announced by the building
+   * revisions on this instance at commit, on the others by notification) or for a minute.
+   */
+  private readonly bodies = new GeofenceBodyCache({ maxBytes: GEOFENCE_BODY_CACHE_BYTES, maxAgeMs: GEOFENCE_BODY_MAX_AGE_MS });
+  private readonly stopListening: () => void;
+
+  onModuleDestroy(): void {
+    this.stopListening();
+    liveGeofenceBodyCaches.delete(this.bodies);
+    this.bodies.clear();
+  }
+
+  /**
+   * Deleted geofences are still readable by id. The hottest read: the body kept by this
+   * process when there is one (no query: the organization and building it belongs to decide
+   * who may see it), else one prepared query, whose body is kept. Nothing is served from or
+   * kept in the cache while changes may go unheard (the notification listener is down).
+   */
+  async get(principal: Principal, id: string): Promise<Versioned<RawJson>> {
+    const reliable = this.revisions.changesReliable;
+    const kept = reliable ? this.bodies.get(id) : undefined;
+    if (kept && kept.organizationId === principal.organizationId) {
+      if (!canSeeBuilding(principal, kept.buildingId)) throw ApiError.notFound('Geofence', id);
+      return new Versioned(new RawJson(kept.body), kept.version);
+    }
+    const ticket = this.bodies.ticket();
+    const [row] = await this.findById({ id, organizationId: principal.organizationId });
+    const geofence = row ? this.hydrate(row) : undefined;
+    if (!geofence || !canSeeBuilding(principal, geofence.buildingId)) throw ApiError.notFound('Geofence', id);
+    const body = Buffer.from(serializeGeofenceResponse(toGeofenceResponse(geofence)));
+    if (reliable) this.bodies.set(id, { organizationId: geofence.organizationId, buildingId: geofence.buildingId, version: geofence.version, body }, ticket);
+    return new Versioned(new RawJson(body), geofence.version);
+  }
+
+  /**
+   * A page query and, when the page is full or not the first, a count, each on an index of
+   * the organization's geofences. Prepared once per combination of filters.
+   */
+  async search(principal: Principal, query: SearchGeofencesQuery): Promise<Page<GeofenceResponseDto>> {
+    const window = pageWindow(query);
+    const sort = parseSort(query.sort, SORTABLE, { column: '"created_at"', direction: 'ASC' });
+    if (!sort) throw ApiError.badRequest(`sort must be one of ${Object.keys(SORTABLE).join(', ')}, optionally prefixed with -`);
+    // The official client always sends its own organization; another one has nothing for the caller.
+    if (query.organization_id !== undefined && query.organization_id !== principal.organizationId) return toPage([], 0, window);
+
+    // Booleans as 0/1: better-sqlite3 takes no booleans, and PostgreSQL reads '0'/'1' as booleans.
+    const parameters: SqlParameters = { organizationId: principal.organizationId, deleted: query.deleted ? 1 : 0 };
+    const conditions = ['"organization_id" = :organizationId', '"deleted" = :deleted'];
+    if (query.building_ids?.length) conditions.push(inList('building_id', 'b', query.building_ids, parameters));
+    if (principal.buildingIds !== null) conditions.push(inList('building_id', 'v', principal.buildingIds, parameters));
+    if (query.floor_ids?.length) conditions.push(inList('floor_id', 'f', query.floor_ids, parameters));
+    if (query.code !== undefined) {
+      conditions.push('"code" = :code');
+      parameters.code = query.code;
+    }
+    if (query.name) {
+      conditions.push(`"name_lower" LIKE :name ESCAPE '\\'`);
+      parameters.name = containsPattern(query.name.toLowerCase());
+    }
+    const where = conditions.join(' AND ');
+    const page = this.queries.cached<Record<string, unknown>>(
+      `SELECT * FROM "geofences" WHERE ${where} ORDER BY ${sort.column} ${sort.direction}, "id" ASC LIMIT :limit OFFSET :offset`,
+    );
+    const rows = await page({ ...parameters, limit: window.size, offset: window.offset });
+    let total = window.offset + rows.length;
+    if (rows.length === window.size || (rows.length === 0 && window.offset > 0)) {
+      const [counted] = await this.queries.cached<{ total: number | string }>(`SELECT COUNT(*) AS "total" FROM "geofences" WHERE ${where}`)(parameters);
+      total = Number(counted.total);
+    }
+    return toPage(rows.map((row) => toGeofenceResponse(this.hydrate(row))), total, window);
+  }
+
+  async create(principal: Principal, dto: CreateGeofenceDto): Promise<Versioned<GeofenceResponseDto>> {
+    const geometric = this.checkedRing(dto.geometric);
+    const info = await this.sanitizer.sanitizeRichText(dto.info ?? dto.description ?? '', dto.info === undefined && dto.description !== undefined ? 'description' : 'info');
+    return this.transactions.run(async (manager) => {
+      await this.checkPlacement(principal, dto.building_id, dto.floor_id, manager);
+      const now = new Date();
+      const geofence = manager.create(Geofence, {
+        id: randomUUID(),
+        organizationId: principal.organizationId,
+        buildingId: dto.building_id,
+        floorId: dto.floor_id,
+        name: dto.name,
+        nameLower: dto.name.toLowerCase(),
+        code: dto.code ?? '',
+        info,
+        type: dto.type ?? 'POLYGON',
+        geometric,
+        customFields: dto.custom_fields ?? [],
+        deleted: false,
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await manager.insert(Geofence, geofence);
+      await this.revisions.bump(manager, [geofence.buildingId]);
+      // Devices already inside are not entered (unless initial_trigger): creation is silent.
+      await this.changeHooks.run(manager, { organizationId: geofence.organizationId, geofenceId: geofence.id, reason: 'fence_created', at: now.getTime() });
+      return new Versioned(toGeofenceResponse(geofence), geofence.version);
+    });
+  }
+
+  async update(principal: Principal, id: string, dto: UpdateGeofenceDto, ifMatch?: number[]): Promise<Versioned<GeofenceResponseDto>> {
+    const geometric = dto.geometric === undefined ? undefined : this.checkedRing(dto.geometric);
+    // Sanitized before the transaction: a long text goes to the sanitizer worker.
+    const sentInfo = dto.info ?? dto.description;
+    const info = sentInfo === undefined ? undefined : await this.sanitizer.sanitizeRichText(sentInfo, dto.info === undefined ? 'description' : 'info');
+    return retryOnConcurrentUpdate(() =>
+      this.transactions.run(async (manager) => {
+        const geofence = await this.findOwned(principal, id, manager, 'update');
+        assertVersionMatches(geofence.version, ifMatch);
+        if (geofence.deleted) throw ApiError.conflict('The geofence is deleted');
+        const buildingId = dto.building_id ?? geofence.buildingId;
+        const floorId = dto.floor_id ?? geofence.floorId;
+        if (buildingId !== geofence.buildingId || floorId !== geofence.floorId) await this.checkPlacement(principal, buildingId, floorId, manager);
+        const changes: Partial<Geofence> = {
+          ...(dto.name !== undefined && { name: dto.name, nameLower: dto.name.toLowerCase() }),
+          ...(dto.code !== undefined && { code: dto.code }),
+          ...(info !== undefined && { info }),
+          ...(dto.type !== undefined && { type: dto.type }),
+          ...(geometric !== undefined && { geometric }),
+          ...(dto.custom_fields !== undefined && { customFields: dto.custom_fields }),
+          buildingId,
+          floorId,
+          updatedAt: new Date(),
+        };
+        const reshaped = geometric !== undefined || floorId !== geofence.floorId;
+        const change = { organizationId: geofence.organizationId, geofenceId: geofence.id, reason: 'fence_changed' as const, at: Date.now() };
+        if (reshaped) await this.changeHooks.runBefore(manager, change);
+        if (!(await updateIfVersion(manager, Geofence, geofence, changes))) return false;
+        await this.revisions.bump(manager, [geofence.buildingId, buildingId]);
+        // Its occupants were inside the old shape: they exit, in this transaction (contract 7.2).
+        if (reshaped) await this.changeHooks.run(manager, { ...change, at: Date.now() });
+        const updated = { ...geofence, ...changes, version: geofence.version + 1 };
+        return new Versioned(toGeofenceResponse(updated), updated.version);
+      }),
+    );
+  }
+
+  /** Soft delete: the geofence stays readable by id with `deleted: true`. Deleting twice is fine. */
+  async remove(principal: Principal, id: string): Promise<void> {
+    await retryOnConcurrentUpdate(() =>
+      this.transactions.run(async (manager) => {
+        const geofence = await this.findOwned(principal, id, manager, 'update');
+        if (geofence.deleted) return true;
+        const change = { organizationId: geofence.organizationId, geofenceId: geofence.id, reason: 'fence_deleted' as const, at: Date.now() };
+        await this.changeHooks.runBefore(manager, change);
+        if (!(await updateIfVersion(manager, Geofence, geofence, { deleted: true, updatedAt: new Date() }))) return false;
+        await this.revisions.bump(manager, [geofence.buildingId]);
+        await this.changeHooks.run(manager, { ...change, at: Date.now() });
+        return true;
+      }),
+    );
+  }
+
+  /** With `update`, the row stays locked until the transaction ends, so concurrent writers take turns. */
+  /** Geofences named in a request body (filters, lists): 422 naming the field and the first unknown id. One query. */
+  async assertAllReferenced(principal: Principal, ids: readonly string[], field: string): Promise<void> {
+    if (ids.length === 0) return;
+    const found = await this.geofences.find({ select: { id: true, buildingId: true }, where: { id: In([...new Set(ids)]), organizationId: principal.organizationId, deleted: false } });
+    const visible = new Set(found.filter((g) => canSeeBuilding(principal, g.buildingId)).map((g) => g.id));
+    const missing = ids.find((id) => !visible.has(id));
+    if (missing !== undefined) {
+      throw ApiError.validation('A referenced geofence does not exist', [{ message: `geofence ${missing} does not exist`, code: 'not_found', fields: field, value: missing }]);
+    }
+  }
+
+  private async findOwned(principal: Principal, id: string, manager: EntityManager = this.geofences.manager, lock?: RowLock): Promise<Geofence> {
+    const geofence = await manager.findOne(Geofence, { where: { id, organizationId: principal.organizationId }, ...lockOptions(manager, lock) });
+    if (!geofence || !canSeeBuilding(principal, geofence.buildingId)) throw ApiError.notFound('Geofence', id);
+    return geofence;
+  }
+
+  private checkedRing(value: unknown): LatLng[] {
+    const errors = validateRing(value);
+    if (errors.length > 0) throw ApiError.validation('The geofence is not valid', errors);
+    return value as LatLng[];
+  }
+
+  /** The floor must be in the building, and both in the caller's organization. */
+  private async checkPlacement(principal: Principal, buildingId: number, floorId: number, manager: EntityManager): Promise<void> {
+    await this.buildings.findReferenced(principal, buildingId, 'building_id', manager);
+    const floor = await this.floors.findReferenced(principal, floorId, 'floor_id', manager);
+    if (floor.buildingId !== buildingId) {
+      const error: FieldError = { message: 'the floor is not in the given building', code: 'invalid', fields: 'floor_id', value: floorId };
+      throw ApiError.validation('The geofence is not valid', [error]);
+    }
+  }
+}

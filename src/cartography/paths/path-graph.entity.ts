@@ -1,0 +1,37 @@
+import { VersionedEntity } from '../../common/database/versioned-entity';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+export interface PathNode {
+  id: number;
+  floor_id: number;
+  x: number;
+  y: number;
+  lat: number;
+  lng: number;
+}
+
+export type LinkOrigin = 'both' | 'source' | 'target';
+
+export interface PathLink {
+  source: number;
+  target: number;
+  origin: LinkOrigin;
+  tags: string[];
+  accessible: boolean;
+}
+
+/** The wayfinding graph of one building, stored whole: it is always read and replaced whole. */
+@Entity('paths')
+export class PathGraph extends VersionedEntity {
+  @PrimaryColumn({ type: 'integer' })
+  buildingId: number;
+
+  @Column({ type: 'uuid' })
+  organizationId: string;
+
+  @Column({ type: 'json' })
+  nodes: PathNode[];
+
+  @Column({ type: 'json' })
+  links: PathLink[];
+}
