@@ -112,8 +112,8 @@ async function main() {
 
 /** The geofence handler taken apart: each step alone, in a loop, CPU µs per call (median of 5 rounds). */
 async function breakdown(app, geofence, median) {
-  const { GeofencesService } = require(join(root, 'dist/src/geofences/geofences.service'));
-  const { toGeofenceResponse } = require(join(root, 'dist/src/geofences/geofence.mapper'));
+  const { GeofencesService } = require(join(root, 'dist/src/cartography/geofences/geofences.service'));
+  const { toGeofenceResponse } = require(join(root, 'dist/src/cartography/geofences/geofence.mapper'));
   const { etagOf } = require(join(root, 'dist/src/common/database/optimistic'));
   const service = app.get(GeofencesService);
   const key = { id: geofence.id, organizationId: geofence.organization_id };
