@@ -9,7 +9,11 @@ export interface RouteAccess {
 }
 
 /** Per handler, then per controller class (a handler inherited by two controllers may differ). */
-const declared = new WeakMap<Function, WeakMap<Function, RouteAccess>>();
+/** A route handler or its controller class: what Nest reads decorator metadata from. */
+type Handler = Parameters<Reflector['get']>[1];
+type ControllerClass = Handler;
+
+const declared = new WeakMap<Handler, WeakMap<ControllerClass, RouteAccess>>();
 
 /**
  * The route's declaration, read from its decorators' metadata once per handler: the guards ask
@@ -17,7 +21,7 @@ const declared = new WeakMap<Function, WeakMap<Function, RouteAccess>>();
  * class (about 3 µs a request). Decorators are applied at class definition, so the answer
  * never changes afterwards.
  */
-export function routeAccess(reflector: Reflector, handler: Function, controller: Function): RouteAccess {
+export function routeAccess(reflector: Reflector, handler: Handler, controller: ControllerClass): RouteAccess {
   let byClass = declared.get(handler);
   if (!byClass) declared.set(handler, (byClass = new WeakMap()));
   let access = byClass.get(controller);

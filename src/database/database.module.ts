@@ -6,7 +6,6 @@ import { TransactionLocks } from './transaction-locks';
 import { MigrationsRunner } from './migrations.runner';
 import { Notifications } from './notifications';
 import { PreparedQueries } from './prepared-queries';
-import { ReportQueries } from './report-queries';
 import { dialectOf, SqlDialect } from './sql-dialect';
 import { SqliteCheckpointer } from './sqlite-checkpointer';
 import { TransactionRunner } from './transactions';
@@ -33,12 +32,11 @@ import { buildDataSourceOptions } from './typeorm-options';
     MigrationsRunner,
     PreparedQueries,
     Notifications,
-    ReportQueries,
     SqliteCheckpointer,
     TransactionLocks,
     // The SQL dialect, chosen once from the configured database.
     { provide: SqlDialect, inject: [getDataSourceToken()], useFactory: (dataSource: DataSource) => dialectOf(dataSource) },
   ],
-  exports: [TransactionRunner, PreparedQueries, Notifications, ReportQueries, TransactionLocks, SqlDialect],
+  exports: [TransactionRunner, PreparedQueries, Notifications, TransactionLocks, SqlDialect],
 })
 export class DatabaseModule {}

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Principal } from '../access/principal';
 import { BuildingsService } from '../cartography/buildings/buildings.service';
 import { appConfig, AppConfig } from '../config/app.config';
-import { ReportQueries } from '../database/report-queries';
+import { ReportQueries } from './worker/report-queries';
 import { positionedStatistics, SLOT_MS } from '../positions/position-rollup-math';
 import { BuildingReportQuery } from './building-reports.dto';
 import { ReportColumn } from './report-envelope';

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { JobBatch, JobStatistics, ReportDb, ReportJob } from '../database/report-db';
+import { JobBatch, JobStatistics, ReportDb, ReportJob } from './worker/report-db';
 import { clippedSpan, formatStay, StaySlice, staySlices, toSeconds, VisitSpan } from './analytics/visit-aggregates';
 import { mergeVisits, ReportFence, visitsByFence } from './analytics/visit-rows';
 import { csvLines } from '../common/csv/csv-cells';

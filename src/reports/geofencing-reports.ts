@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Principal } from '../access/principal';
 import { appConfig, AppConfig } from '../config/app.config';
-import { ReportJob } from '../database/report-db';
-import { ReportQueries } from '../database/report-queries';
+import { ReportJob } from './worker/report-db';
+import { ReportQueries } from './worker/report-queries';
 import { idList, singleValue, uuidList } from './analytics/visit-query';
 import { ReportFence, VisitReader } from './analytics/visit-reader';
 import { ReportColumn } from './report-envelope';

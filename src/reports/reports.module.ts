@@ -5,10 +5,11 @@ import { BuildingReports } from './building-reports';
 import { BuildingReportsController } from './building-reports.controller';
 import { GeofencingReports } from './geofencing-reports';
 import { ReportsController } from './reports.controller';
+import { ReportWorkerModule } from './worker/report-worker.module';
 import { UserPositionsReport } from './user-positions.report';
 
 @Module({
-  imports: [BuildingsModule, GeofencingAnalyticsModule],
+  imports: [BuildingsModule, GeofencingAnalyticsModule, ReportWorkerModule],
   controllers: [ReportsController, BuildingReportsController],
   providers: [UserPositionsReport, GeofencingReports, BuildingReports],
 })

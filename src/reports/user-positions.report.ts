@@ -4,7 +4,7 @@ import { BuildingsService } from '../cartography/buildings/buildings.service';
 import { assertUtcOffset } from '../common/time/utc-offset';
 import { ApiError } from '../common/errors/api-error';
 import { appConfig, AppConfig } from '../config/app.config';
-import { ReportQueries } from '../database/report-queries';
+import { ReportQueries } from './worker/report-queries';
 import { DialectKind, SqlDialect } from '../database/sql-dialect';
 import { ReportColumn } from './report-envelope';
 import { enforceOutputCap, ReportStream } from './report-stream';

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { JobBatch, JobStatistics, ReportDb, ReportJob } from '../database/report-db';
+import { JobBatch, JobStatistics, ReportDb, ReportJob } from './worker/report-db';
 import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { csvCell } from '../common/csv/csv-cells';
 import { nextSessionFix, SessionTrack } from '../positions/session-mark';

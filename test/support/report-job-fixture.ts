@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { JobBatch, JobStatistics, ReportDb, ReportJob } from '../../src/database/report-db';
+import { JobBatch, JobStatistics, ReportDb, ReportJob } from '../../src/reports/worker/report-db';
 
 /* Report jobs for the tests of ReportQueries: plain code the report worker loads by its path. */
 

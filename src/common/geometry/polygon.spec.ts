@@ -768,14 +768,12 @@ describe('segmentsIntersect: floating-point robustness', () => {
 describe('validateRing: sparse arrays (not reachable from a JSON body)', () => {
   // forEach skipped holes and a later read of the missing pair threw.
   it('refuses a ring with a hole instead of a pair', () => {
-    // eslint-disable-next-line no-sparse-arrays
     const ring = [[0, 0], , [1, 1], [1, 0], [0, 0]];
     expect(validateRing(ring)).toEqual([expect.objectContaining({ code: 'invalid', fields: 'geometric[1]' })]);
   });
 
   // every() skipped holes, so an undefined longitude passed.
   it('refuses a pair with a hole instead of a coordinate', () => {
-    // eslint-disable-next-line no-sparse-arrays
     const ring = [[0, 0], [0, 1], [1, ,], [1, 0], [0, 0]];
     expect(validateRing(ring)).toEqual([expect.objectContaining({ code: 'invalid', fields: 'geometric[2]' })]);
   });

@@ -1,4 +1,4 @@
-import { JobBatch, JobStatistics, ReportDb, ReportJob } from '../../database/report-db';
+import { JobBatch, JobStatistics, ReportDb, ReportJob } from '../worker/report-db';
 import { ReportPacer } from '../report-batches';
 import { AnalyticsGrouping, formatReportTime, ReportWindow } from '../report-window';
 import { fenceBucketStats, FenceBucketStats, toSeconds, VisitSpan } from './visit-aggregates';

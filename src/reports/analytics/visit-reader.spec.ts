@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { describe, expect, it } from 'vitest';
 import { PreparedQueries } from '../../database/prepared-queries';
-import { ReportQueries } from '../../database/report-queries';
+import { ReportQueries } from '../worker/report-queries';
 import { TransactionRunner } from '../../database/transactions';
 import { VisitSpan } from './visit-aggregates';
 import { byEnteredAt, mergeVisits, VisitReader } from './visit-reader';

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { canSeeBuilding } from '../../access/building-scope';
 import { Principal } from '../../access/principal';
 import { ApiError } from '../../common/errors/api-error';
-import { ReportQueries } from '../../database/report-queries';
+import { ReportQueries } from '../worker/report-queries';
 import { TransactionRunner } from '../../database/transactions';
 import { SqlDialect } from '../../database/sql-dialect';
 import { ReportWindow } from '../report-window';

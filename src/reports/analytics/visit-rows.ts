@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { ReportDb } from '../../database/report-db';
+import { ReportDb } from '../worker/report-db';
 import { SqlDialect } from '../../database/sql-dialect';
 import { ReportWindow } from '../report-window';
 import { VisitSpan } from './visit-aggregates';

@@ -5,8 +5,8 @@ import { dirname, extname, join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { DataSource } from 'typeorm';
-import { dialectFor } from './sql-dialect';
-import { PreparedQueries } from './prepared-queries';
+import { dialectFor } from '../../database/sql-dialect';
+import { PreparedQueries } from '../../database/prepared-queries';
 import { JobStatistics, ReportDb, ReportJob } from './report-db';
 import type { ReportWorkerData, WorkerReply } from './report-worker';
 
@@ -33,7 +33,7 @@ const WORKER_PG_CONNECTIONS = 2;
  * TypeScript's transpiler.
  */
 function workerBootstrap(): { source: string; entry: string; typescript: string | null } {
-  const ownFile = typeof __filename === 'string' ? __filename : join(process.cwd(), 'src/database/report-queries.ts');
+  const ownFile = typeof __filename === 'string' ? __filename : join(process.cwd(), 'src/reports/worker/report-queries.ts');
   const extension = extname(ownFile);
   const entry = join(dirname(ownFile), `report-worker${extension}`);
   const typescript = extension === '.ts' ? createRequire(ownFile).resolve('typescript') : null;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PreparedQueries } from './prepared-queries';
+import { PreparedQueries } from '../../database/prepared-queries';
 import { ReportQueries } from './report-queries';
 
 const opened: Array<{ dataSource: DataSource; reports: ReportQueries; dir?: string }> = [];

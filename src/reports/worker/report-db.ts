@@ -4,7 +4,7 @@
  * open the database (in-memory SQLite), on the main connection. No Nest, no TypeORM here:
  * the worker loads this file on its own.
  */
-import { SqlDialect } from './sql-dialect';
+import { SqlDialect } from '../../database/sql-dialect';
 
 export interface ReportDb {
   readonly dialect: SqlDialect;

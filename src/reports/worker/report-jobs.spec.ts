@@ -1,12 +1,12 @@
-import { dialectFor } from './sql-dialect';
+import { dialectFor } from '../../database/sql-dialect';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { jsonChunks } from '../reports/report-stream';
-import { ENDLESS_JOB, FAILING_JOB, LONG_OBJECTS_JOB, STOPPED_JOBS_JOB, THREAD_NICE_JOB, VISIT_LINES_JOB } from '../../test/support/report-job-fixture';
-import { PreparedQueries } from './prepared-queries';
+import { jsonChunks } from '../report-stream';
+import { ENDLESS_JOB, FAILING_JOB, LONG_OBJECTS_JOB, STOPPED_JOBS_JOB, THREAD_NICE_JOB, VISIT_LINES_JOB } from '../../../test/support/report-job-fixture';
+import { PreparedQueries } from '../../database/prepared-queries';
 import { positional } from './report-db';
 import { ReportQueries, StreamedBatch } from './report-queries';
 import { PIECE_CHARS, REPORT_WORKER_NICE } from './report-worker';

@@ -2,7 +2,7 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { JobBatch, JobStatistics, positional, PositionalStatement, ReportDb } from './report-db';
-import { dialectFor } from './sql-dialect';
+import { dialectFor } from '../../database/sql-dialect';
 
 /**
  * The report worker's body (see ReportQueries): a read-only connection of its own (SQLite's
@@ -64,6 +64,8 @@ interface PgPool {
 const TEXT_TYPES = { getTypeParser: () => (value: string) => value };
 
 function sqliteDb(data: ReportWorkerData): { db: ReportDb; run: (sql: string, values: unknown[], arrays: boolean) => unknown[] } {
+  // Loaded by the worker for its own database only (SQLite or PostgreSQL, never both).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const Database = require('better-sqlite3') as new (path: string, options: object) => { prepare(sql: string): SqliteStatement; pragma(sql: string): unknown };
   const connection = new Database(data.path!, { readonly: true, fileMustExist: true, timeout: data.busyTimeoutMs });
   connection.pragma(`busy_timeout = ${Number(data.busyTimeoutMs)}`);
@@ -91,6 +93,7 @@ function sqliteDb(data: ReportWorkerData): { db: ReportDb; run: (sql: string, va
 }
 
 function postgresDb(data: ReportWorkerData): ReportDb {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Pool } = require('pg') as { Pool: new (options: object) => PgPool & { on(event: string, listener: (error: Error) => void): void } };
   const pool = new Pool(data.pool ?? {});
   // An idle connection the server dropped: the next query opens another.
@@ -142,6 +145,8 @@ function serve(data: ReportWorkerData): void {
     jobs.set(id, running);
     const statistics: JobStatistics = { rowsRead: 0, bytesRead: 0 };
     try {
+      // A job names the module that holds it: loaded the first time it runs here.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const run = (require(job.module) as Record<string, (db: ReportDb, input: unknown, statistics: JobStatistics) => AsyncIterable<JobBatch>>)[job.name];
       if (typeof run !== 'function') throw new Error(`No report job ${job.name} in ${job.module}`);
       for await (const batch of run(db, input, statistics)) {

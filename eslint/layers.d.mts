@@ -1,0 +1,1 @@
+export declare const LAYERS: Record<string, readonly string[] | '*'>;
