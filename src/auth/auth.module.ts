@@ -1,4 +1,4 @@
-import { DashboardSessionController } from './session/dashboard-session.controller';
+import { DashboardSessionController } from './dashboard-session/dashboard-session.controller';
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';

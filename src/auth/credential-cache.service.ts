@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { authConfig, AuthConfig } from '../config/auth.config';
-import { Notifications } from '../database/notifications';
+import { NotificationBus } from '../database/notification-bus';
 import { TransactionRunner } from '../database/transactions';
 import { CacheTicket, CredentialCache, CredentialCacheStats } from './credential-cache';
 import { Principal } from '../access/principal';
@@ -30,7 +30,7 @@ export class CredentialCacheService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     @Inject(authConfig.KEY) config: AuthConfig,
-    private readonly notifications: Notifications,
+    private readonly notifications: NotificationBus,
     private readonly transactions: TransactionRunner,
   ) {
     this.cache = new CredentialCache({

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { databaseConfig, DatabaseConfig } from '../config/database.config';
 import { TransactionLocks } from './transaction-locks';
 import { MigrationsRunner } from './migrations.runner';
-import { Notifications } from './notifications';
+import { NotificationBus } from './notification-bus';
 import { PreparedQueries } from './prepared-queries';
 import { dialectOf, SqlDialect } from './sql-dialect';
 import { SqliteCheckpointer } from './sqlite-checkpointer';
@@ -31,12 +31,12 @@ import { buildDataSourceOptions } from './typeorm-options';
     TransactionRunner,
     MigrationsRunner,
     PreparedQueries,
-    Notifications,
+    NotificationBus,
     SqliteCheckpointer,
     TransactionLocks,
     // The SQL dialect, chosen once from the configured database.
     { provide: SqlDialect, inject: [getDataSourceToken()], useFactory: (dataSource: DataSource) => dialectOf(dataSource) },
   ],
-  exports: [TransactionRunner, PreparedQueries, Notifications, TransactionLocks, SqlDialect],
+  exports: [TransactionRunner, PreparedQueries, NotificationBus, TransactionLocks, SqlDialect],
 })
 export class DatabaseModule {}

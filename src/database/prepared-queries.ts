@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
-import { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ambientTransaction } from './ambient-transaction';
 
 /** A statement parameter; an array goes to PostgreSQL as one array value (`unnest(CAST(:ids AS varchar[]))`). */
@@ -46,12 +46,6 @@ const TEXT_TYPES: PgTypes = { getTypeParser: () => (value: string) => value };
  */
 const MAX_CACHED_STATEMENTS = 500;
 
-/**
- * Off: with the ingest's batch writes as named statements, the HTTP benchmark on PostgreSQL lost
- * 40 % of its throughput (generic plans, not yet understood) though the server's CPU per batch
- * fell; unnamed statements until that is measured apart.
- */
-const PREPARE_TRANSACTION_WRITES = false;
 
 /** Names a statement by its SQL (PostgreSQL keeps named statements per connection). */
 const statementName = (sql: string): string => `cg_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
@@ -138,17 +132,6 @@ export class PreparedQueries {
       this.statements.set(name, statement);
     }
     return statement.all(...values);
-  }
-
-  /**
-   * A statement (`$n` placeholders on PostgreSQL) in the transaction of `manager`: as a named
-   * prepared statement on its connection when it is the ambient one (TransactionRunner's), so
-   * PostgreSQL parses and plans a fixed text once per connection; otherwise, and on SQLite,
-   * through the manager.
-   */
-  inTransaction(manager: EntityManager, name: string, text: string, values: unknown[]): Promise<unknown> {
-    if (PREPARE_TRANSACTION_WRITES && this.dataSource.options.type === 'postgres' && ambientTransaction.getStore() === manager) return this.execute(name, text, values);
-    return manager.query(text, values);
   }
 
   private onTransactionConnection(connection: PgPool, name: string, text: string, values: unknown[]): Promise<unknown[]> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { KeyedTurns } from '../common/concurrency/keyed-turns';
+import { KeyedQueue } from '../common/concurrency/keyed-queue';
 import { SqlDialect } from './sql-dialect';
 
 /**
@@ -14,7 +14,7 @@ import { SqlDialect } from './sql-dialect';
 @Injectable()
 export class TransactionLocks {
   /** PostgreSQL: work on the same devices on this instance queues here before it takes a connection. */
-  private readonly turns = new KeyedTurns();
+  private readonly turns = new KeyedQueue();
 
   constructor(private readonly dialect: SqlDialect) {}
 

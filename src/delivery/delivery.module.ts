@@ -30,10 +30,10 @@ import { WebhooksController } from './webhooks/webhooks.controller';
       provide: DELIVERY_HANDOFF,
       inject: [WebhookDeliveryWorker],
       useFactory: (worker: WebhookDeliveryWorker): DeliveryHandoff => ({
-        room: (endpointId) => worker.handoffRoom(endpointId),
-        lease: (now) => worker.handoffLease(now),
-        reserve: (endpointId, count) => worker.reserveHandoff(endpointId, count),
-        accept: (endpoint, deliveries) => worker.accept(endpoint, deliveries),
+        freeSlots: (endpointId) => worker.handoffRoom(endpointId),
+        leaseToWrite: (now) => worker.handoffLease(now),
+        holdSlots: (endpointId, count) => worker.reserveHandoff(endpointId, count),
+        send: (endpoint, deliveries) => worker.accept(endpoint, deliveries),
       }),
     },
     // Signing secrets must be read back to sign, so they are sealed, never stored in clear.

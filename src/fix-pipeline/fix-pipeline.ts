@@ -6,8 +6,9 @@ import { ErrorCode } from '../common/errors/error-code';
 import { countPositionFixes } from '../common/metrics/operations.metrics';
 import { appConfig, AppConfig } from '../config/app.config';
 import { TransactionLocks } from '../database/transaction-locks';
-import { Notifications } from '../database/notifications';
+import { NotificationBus } from '../database/notification-bus';
 import { TransactionRunner } from '../database/transactions';
+import { Clock, ENGINE_CLOCK } from '../geofencing/engine/clock';
 import { GeofenceEvaluator } from '../geofencing/events/geofence-evaluator.service';
 import { GeofenceEventRecorder } from '../geofencing/events/geofence-event-recorder';
 import { GeofenceEventBody } from '../geofencing/events/geofence-event';
@@ -18,6 +19,7 @@ import { PositionStore, trackOf } from '../positions/position-store';
 import { PositionsRetention } from '../positions/positions-retention.service';
 import { BatchShapeError, BatchTooLargeError, batchItems, ItemRejection, MAX_BATCH_ITEMS, orderAndDeduplicate, readItem, ReportedFix } from './fix-batch';
 import { FixPlaces } from './fix-places';
+import { DAY_MS } from '../common/time/durations';
 
 export interface IngestResult {
   accepted: number;
@@ -26,7 +28,6 @@ export interface IngestResult {
   events: GeofenceEventBody[];
 }
 
-const DAY_MS = 86_400_000;
 
 /**
  * Batches queued together on SQLite share a COMMIT (see TransactionRunner): the in-process state a
@@ -51,7 +52,8 @@ export class FixPipeline {
     private readonly rollups: PositionRollups,
     private readonly geofencing: GeofenceEvaluator,
     private readonly events: GeofenceEventRecorder,
-    private readonly notifications: Notifications,
+    private readonly notifications: NotificationBus,
+    @Inject(ENGINE_CLOCK) private readonly clock: Clock,
   ) {}
 
   async ingest(principal: Principal, body: unknown, options: { returnEvents?: boolean } = {}): Promise<IngestResult> {
@@ -74,7 +76,7 @@ export class FixPipeline {
         await this.rollups.record(manager, organizationId, fixes, previous);
         await this.store.append(manager, organizationId, fixes, newest);
         // 6. Evaluate against the fences: the pairs whose state changes are written.
-        const now = Date.now();
+        const now = this.clock.now();
         const pending = await this.geofencing.evaluate(manager, organizationId, fixes, previous, tracksAfter(newest, previous), now);
         // 7. Record the events: the log, the visits, the outbox.
         const recorded = await this.events.record(manager, organizationId, pending, now);

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { BuildingsModule } from '../cartography/buildings/buildings.module';
 import { GeofencesModule } from '../cartography/geofences/geofences.module';
 import { PositionsModule } from '../positions/positions.module';
+import { ENGINE_CLOCK, systemClock } from './engine/clock';
 import { GeofenceEventOutbox } from './events/event-outbox';
 import { GeofenceEventRecorder } from './events/geofence-event-recorder';
 import { GeofenceStateRepository } from './state/geofence-state.repository';
@@ -28,6 +29,7 @@ import { GeofencingRulesService } from './rules/rules.service';
   imports: [TypeOrmModule.forFeature([GeofenceRuleSet, GeofencingSettings]), BuildingsModule, GeofencesModule, PositionsModule],
   controllers: [GeofencingRulesController, GeofencingQueriesController, GeofenceEventsController, GeofenceSimulationController, GeofenceOccupancyController],
   providers: [
+    { provide: ENGINE_CLOCK, useValue: systemClock },
     GeofencingRulesService,
     GeofencingQueriesService,
     FloorIndexes,
@@ -42,6 +44,6 @@ import { GeofencingRulesService } from './rules/rules.service';
     GeofenceSimulation,
     GeofenceEventRetention,
   ],
-  exports: [GeofencingRulesService, FloorIndexes, GeofenceEvaluator, GeofenceEventRecorder, GeofenceEventLog, GeofenceEventOutbox],
+  exports: [ENGINE_CLOCK, GeofencingRulesService, FloorIndexes, GeofenceEvaluator, GeofenceEventRecorder, GeofenceEventLog, GeofenceEventOutbox],
 })
 export class GeofencingModule {}

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { appConfig, AppConfig } from '../config/app.config';
 import { RollupStore } from './position-rollup-store';
 import { rollupDelta, SlotTotals, TrackPoint } from './position-rollup-math';
-import { DAY_MS } from './position-store';
+import { DAY_MS } from '../common/time/durations';
 import { SESSION_GAP_MS } from './session-mark';
 
 /**

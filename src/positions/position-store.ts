@@ -43,7 +43,6 @@ export interface RemovedHistory {
   rowsDeleted: number;
 }
 
-export const DAY_MS = 86_400_000;
 
 /** The history's columns, in the order the stores write them. */
 export const HISTORY_COLUMNS = ['organization_id', 'device_id', 'time', 'user_id', 'building_id', 'floor_id', 'lat', 'lng', 'x', 'y', 'accuracy', 'yaw'] as const;

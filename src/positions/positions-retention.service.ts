@@ -2,8 +2,8 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { appConfig, AppConfig } from '../config/app.config';
 import { PositionRollups } from './position-rollups.service';
 import { PositionStore } from './position-store';
+import { DAY_MS } from '../common/time/durations';
 
-const DAY_MS = 86_400_000;
 const MAINTENANCE_INTERVAL_MS = 60 * 60_000;
 /** Days of partitions created ahead of today. */
 const DAYS_AHEAD = 2;

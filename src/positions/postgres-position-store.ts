@@ -2,7 +2,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ADVISORY_LOCKS, lockXact, tryLockXact } from '../database/advisory-locks';
 import { PreparedQueries } from '../database/prepared-queries';
 import { AcceptedFix, DeviceTrack } from './fix';
-import { DAY_MS, PositionStore, RemovedHistory } from './position-store';
+import { DAY_MS } from '../common/time/durations';
+import { PositionStore, RemovedHistory } from './position-store';
 
 /** `position_history_20261123` for the day that starts at `dayStart` (UTC). */
 export const partitionName = (dayStart: number): string => `position_history_${new Date(dayStart).toISOString().slice(0, 10).replaceAll('-', '')}`;

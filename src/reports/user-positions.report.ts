@@ -9,9 +9,10 @@ import { DialectKind, SqlDialect } from '../database/sql-dialect';
 import { ReportColumn } from './report-envelope';
 import { enforceOutputCap, ReportStream } from './report-stream';
 import { UserPositionsQuery } from './reports.dto';
-import { BUILDING_TRACK_JOB, DAY_MS, DEVICE_TRACK_JOB, TrajectoryRow } from './user-positions.text';
+import { DAY_MS } from '../common/time/durations';
+import { BUILDING_TRACK_JOB, DEVICE_TRACK_JOB, TrajectoryRow } from './user-positions.jobs';
 
-export { doubleText, StoredTimes, userPositionCsv, userPositionJson, UserPositionWriter } from './user-positions.text';
+export { doubleText, StoredTimes, userPositionCsv, userPositionJson, UserPositionWriter } from './user-positions.jobs';
 
 export type UserPositionRow = TrajectoryRow;
 
@@ -50,7 +51,7 @@ export function parseReportDate(value: string, end: boolean): number {
  * session_mark counts a device's sessions over its whole track in the range, other buildings
  * included (a visit elsewhere ends a session even without a 60 s gap). Parameters, the
  * building and the output cap are checked here; the rows are read, numbered and written in
- * the report worker (user-positions.text.ts).
+ * the report worker (user-positions.jobs.ts).
  */
 @Injectable()
 export class UserPositionsReport {

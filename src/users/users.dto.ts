@@ -101,7 +101,6 @@ export class ChangePasswordDto {
   new_password: string;
 }
 
-export const USER_SORT_FIELDS = ['full_name', 'name', 'email', 'code', 'created_at', 'updated_at', 'last_activity'];
 
 export class ListUsersQuery extends OmitType(PageQuery, ['sort'] as const) {
   @ApiPropertyOptional({ description: '`field`, `-field` or `field,asc|desc`', example: 'full_name,asc' })

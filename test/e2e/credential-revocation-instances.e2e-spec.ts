@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CredentialCacheService } from '../../src/auth/credential-cache.service';
 import { ApiPermission } from '../../src/access/permissions';
-import { Notifications } from '../../src/database/notifications';
+import { NotificationBus } from '../../src/database/notification-bus';
 import { asApiKey, asBearer, createApiKey, createOrganization, passwordTokens, TestOrganization } from '../support/auth';
 import { TestApp, testDatabaseKind, TwoInstances, twoInstances } from '../support/test-app';
 import { createUser } from '../support/users';
@@ -104,7 +104,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('credential revocation across 
     await cachedOnB(asBearer(tokens.access_token));
     const gaps: string[] = [];
     const resubscribed = new Promise<void>((resolve) =>
-      b.app.get(Notifications).onDeliveryGap((gap) => {
+      b.app.get(NotificationBus).onDeliveryGap((gap) => {
         gaps.push(gap);
         if (gap === 'resubscribed') resolve();
       }),
@@ -114,7 +114,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('credential revocation across 
     await a.dataSource.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cartograph-notifications' AND datname = current_database()`);
     await resubscribed;
     expect(gaps).toEqual(['interrupted', 'resubscribed']);
-    expect(b.app.get(Notifications).reliable).toBe(true);
+    expect(b.app.get(NotificationBus).reliable).toBe(true);
     expect((await b.app.inject({ method: 'GET', url: '/api/v1/version', headers: asApiKey(key.apikey) })).statusCode).toBe(401);
     // And revocations are delivered again after the reconnection.
     await cachedOnB(asBearer(tokens.access_token));

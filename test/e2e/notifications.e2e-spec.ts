@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Notifications } from '../../src/database/notifications';
+import { NotificationBus } from '../../src/database/notification-bus';
 import { TransactionRunner } from '../../src/database/transactions';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -14,12 +14,12 @@ async function eventually(condition: () => boolean, timeoutMs = 2000): Promise<v
 
 describe('the notifications home', () => {
   let t: TestApp;
-  let notifications: Notifications;
+  let notifications: NotificationBus;
   let transactions: TransactionRunner;
 
   beforeAll(async () => {
     t = await createTestApp();
-    notifications = t.app.get(Notifications);
+    notifications = t.app.get(NotificationBus);
     transactions = t.app.get(TransactionRunner);
   });
   afterAll(async () => t?.close());

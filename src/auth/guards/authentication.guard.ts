@@ -6,7 +6,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { AccessRequirement } from '../../access/decorators/access.decorator';
 import { JWT_KEY } from '../jwt-key';
 import { CredentialKind, Principal } from '../../access/principal';
-import { csrfFailure, sessionCookieToken } from '../session/dashboard-session';
+import { csrfFailure, sessionCookieToken } from '../dashboard-session/dashboard-session';
 import type { KeyObject } from 'node:crypto';
 import { CredentialCacheService } from '../credential-cache.service';
 import { sha256Hex } from '../secrets';

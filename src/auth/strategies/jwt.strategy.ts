@@ -6,7 +6,7 @@ import { AccessTokenClaims } from '../auth.dto';
 import { AuthService } from '../auth.service';
 import { JWT_KEY } from '../jwt-key';
 import { Principal } from '../../access/principal';
-import { sessionCookieToken } from '../session/dashboard-session';
+import { sessionCookieToken } from '../dashboard-session/dashboard-session';
 import { hasSaneTimeClaims } from '../token-claims';
 import type { KeyObject } from 'node:crypto';
 

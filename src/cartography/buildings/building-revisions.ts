@@ -1,6 +1,6 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Notifications } from '../../database/notifications';
+import { NotificationBus } from '../../database/notification-bus';
 import { PreparedQueries, PreparedQuery } from '../../database/prepared-queries';
 import { TransactionRunner } from '../../database/transactions';
 
@@ -47,7 +47,7 @@ export class BuildingRevisions implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly transactions: TransactionRunner,
     queries: PreparedQueries,
-    private readonly notifications: Notifications,
+    private readonly notifications: NotificationBus,
   ) {
     this.read = queries.prepare('SELECT "revision" FROM "building_revisions" WHERE "building_id" = :buildingId');
   }

@@ -7,7 +7,7 @@ const text = { type: 'string' } as const;
 
 /**
  * The JSON schema of `toGeofenceResponse`'s output, for a compiled serializer on the hottest
- * read (GET by id): about 1.3 µs instead of 2.7 µs for JSON.stringify per body.
+ * read (GET by id): half the cost of JSON.stringify per body.
  * Must list every field the mapper writes (a field missing here would be dropped).
  */
 export const GEOFENCE_RESPONSE_SCHEMA = {

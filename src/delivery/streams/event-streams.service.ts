@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyReply } from 'fastify';
 import { DataSource, EntityManager } from 'typeorm';
 import { Principal } from '../../access/principal';
-import { Notifications } from '../../database/notifications';
+import { NotificationBus } from '../../database/notification-bus';
 import { TransactionRunner } from '../../database/transactions';
 import { EventLogQuery, MAX_EVENT_PAGE } from '../../geofencing/events/event-log-query';
 import { GeofenceEventLog } from '../../geofencing/events/event-log.service';
@@ -103,7 +103,7 @@ export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly streams: StreamsService,
     private readonly log: GeofenceEventLog,
-    private readonly notifications: Notifications,
+    private readonly notifications: NotificationBus,
     private readonly transactions: TransactionRunner,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Principal } from '../../access/principal';
-import { Notifications } from '../../database/notifications';
+import { NotificationBus } from '../../database/notification-bus';
 import { renderRealtimeFeature } from '../../positions/realtime.mapper';
 import { ChangedFix, RealtimePositionsService } from '../../positions/realtime-positions.service';
 import { POSITION_CHANGES_CHANNEL, PositionChangesMessage } from '../../positions/position-changes';
@@ -92,7 +92,7 @@ export class PositionStreamsService implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly streams: StreamsService,
     private readonly realtime: RealtimePositionsService,
-    private readonly notifications: Notifications,
+    private readonly notifications: NotificationBus,
   ) {}
 
   async onModuleInit(): Promise<void> {

@@ -5,7 +5,7 @@ import { Principal } from '../../access/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
-import { Notifications } from '../../database/notifications';
+import { NotificationBus } from '../../database/notification-bus';
 import { SseStream, StreamEndReason } from './sse-stream';
 import { StreamLeases } from './stream-leases';
 import { liveStreamRegistries, registerStreamMetrics, StreamCounts } from './streams.metrics';
@@ -36,7 +36,7 @@ export class StreamsService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
-    private readonly notifications: Notifications,
+    private readonly notifications: NotificationBus,
     private readonly leases: StreamLeases,
   ) {}
 

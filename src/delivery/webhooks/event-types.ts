@@ -1,5 +1,4 @@
 /** The event types of contract 7.3 a webhook can subscribe to. */
 export const WEBHOOK_EVENT_TYPES = ['geofence.enter', 'geofence.exit', 'geofence.dwell'] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** What `POST /webhooks/{id}/test` sends: never produced by the engine, always delivered. */
 export const TEST_EVENT_TYPE = 'webhook.test';

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Notifications } from '../../database/notifications';
+import { NotificationBus } from '../../database/notification-bus';
 import { EventConsumer, GeofenceEventOutbox } from '../../geofencing/events/event-outbox';
 import { GeofenceEventBody } from '../../geofencing/events/geofence-event';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
@@ -15,7 +15,7 @@ export class GeofenceEventsToWebhooks implements EventConsumer, OnModuleInit {
   constructor(
     private readonly outbox: GeofenceEventOutbox,
     private readonly deliveries: WebhookDeliveriesService,
-    private readonly notifications: Notifications,
+    private readonly notifications: NotificationBus,
   ) {}
 
   onModuleInit(): void {

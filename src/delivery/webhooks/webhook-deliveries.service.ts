@@ -37,18 +37,18 @@ export type DeliveryWake = () => void;
  */
 export const DELIVERY_HANDOFF = Symbol('DELIVERY_HANDOFF');
 export interface DeliveryHandoff {
-  /** How many new deliveries of this endpoint the worker takes now (0: they wait for a claim, as before). */
-  room(endpointId: string): number;
+  /** How many new deliveries of this endpoint the worker can take now (0: they wait for a claim, as before). */
+  freeSlots(endpointId: string): number;
   /** The lease to write them with; null when the worker takes none (stopped, or on PostgreSQL). */
-  lease(now: Date): { owner: string; expiresAt: Date } | null;
+  leaseToWrite(now: Date): { owner: string; expiresAt: Date } | null;
   /**
-   * Holds room for deliveries of this endpoint written with that lease in a transaction not yet
+   * Holds slots for deliveries of this endpoint written with that lease in a transaction not yet
    * committed, so that transactions sharing a COMMIT (SQLite's group commit) do not each take
-   * the same room; the function returned gives it back (after `accept`, or on rollback).
+   * the same slots; the function returned gives them back (after `send`, or on rollback).
    */
-  reserve(endpointId: string, count: number): () => void;
+  holdSlots(endpointId: string, count: number): () => void;
   /** After the commit: the deliveries written with that lease, to send. */
-  accept(endpoint: WebhookEndpoint, deliveries: LeasedDelivery[]): void;
+  send(endpoint: WebhookEndpoint, deliveries: LeasedDelivery[]): void;
 }
 
 export function matchesEndpoint(endpoint: Pick<WebhookEndpoint, 'eventTypes' | 'filterBuildingIds' | 'filterGeofenceIds'>, event: OutgoingEvent): boolean {
@@ -87,7 +87,7 @@ export class WebhookDeliveriesService {
     const now = new Date();
     const firstAttemptAt = new Date(now.getTime() + this.config.retrySchedule[0]);
     const dueAtOnce = firstAttemptAt.getTime() <= now.getTime();
-    const lease = dueAtOnce ? this.handoff.lease(now) : null;
+    const lease = dueAtOnce ? this.handoff.leaseToWrite(now) : null;
     const rows: WebhookDelivery[] = [];
     const handedOff = new Map<WebhookEndpoint, LeasedDelivery[]>();
     const room = new Map<string, number>();
@@ -99,7 +99,7 @@ export class WebhookDeliveriesService {
         rows.push(row);
         if (!lease) continue;
         let left = room.get(endpoint.id);
-        if (left === undefined) room.set(endpoint.id, (left = this.handoff.room(endpoint.id)));
+        if (left === undefined) room.set(endpoint.id, (left = this.handoff.freeSlots(endpoint.id)));
         if (left <= 0) continue;
         room.set(endpoint.id, left - 1);
         row.leaseOwner = lease.owner;
@@ -110,12 +110,12 @@ export class WebhookDeliveriesService {
       }
     }
     if (handedOff.size > 0) {
-      const reservations = [...handedOff].map(([endpoint, deliveries]) => this.handoff.reserve(endpoint.id, deliveries.length));
+      const reservations = [...handedOff].map(([endpoint, deliveries]) => this.handoff.holdSlots(endpoint.id, deliveries.length));
       const release = () => reservations.forEach((giveBack) => giveBack());
       this.transactions.afterRollback(manager, release);
       this.transactions.afterCommit(manager, () => {
         release();
-        handedOff.forEach((deliveries, endpoint) => this.handoff.accept(endpoint, deliveries));
+        handedOff.forEach((deliveries, endpoint) => this.handoff.send(endpoint, deliveries));
       });
     }
     for (let i = 0; i < rows.length; i += 200) await manager.insert(WebhookDelivery, rows.slice(i, i + 200));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DataSource } from 'typeorm';
 import type { WebhooksConfig } from '../../config/webhooks.config';
 import type { TransactionRunner } from '../../database/transactions';
-import type { Notifications } from '../../database/notifications';
+import type { NotificationBus } from '../../database/notification-bus';
 import type { PreparedQueries } from '../../database/prepared-queries';
 import type { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
@@ -15,7 +15,7 @@ function sqliteWorker(): WebhookDeliveryWorker {
     { options: { type: 'better-sqlite3' } } as unknown as DataSource,
     {} as TransactionRunner,
     {} as WebhookEndpointsService,
-    {} as Notifications,
+    {} as NotificationBus,
     {} as PreparedQueries,
   );
   (worker as unknown as { stopped: boolean }).stopped = false;

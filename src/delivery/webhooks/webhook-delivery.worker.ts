@@ -4,7 +4,7 @@ import { KeyObject, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
-import { Notifications } from '../../database/notifications';
+import { NotificationBus } from '../../database/notification-bus';
 import { PreparedQueries } from '../../database/prepared-queries';
 import { TransactionRunner } from '../../database/transactions';
 import { registerDeliveryQueueMetrics, webhookAttemptDuration, webhookAttempts, webhookDead } from './delivery.metrics';
@@ -114,7 +114,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
     private readonly endpoints: WebhookEndpointsService,
-    private readonly notifications: Notifications,
+    private readonly notifications: NotificationBus,
     private readonly prepared: PreparedQueries,
   ) {
     this.claims = new DeliveryClaims(prepared, dataSource.options.type === 'postgres');

@@ -1,3 +1,4 @@
+import { secretsInForce } from './webhook-signing';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
@@ -164,14 +165,11 @@ export class WebhookEndpointsService {
 
   /** The secrets that sign now, opened: the current one first (the delivery worker's view). */
   secretsOf(endpoint: WebhookEndpoint, now = new Date()): string[] {
-    const secrets: string[] = [];
-    const current = this.box.open(endpoint.secretSealed, endpoint.id);
-    if (current) secrets.push(current);
-    if (endpoint.previousSecretSealed && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt.getTime() > now.getTime()) {
-      const previous = this.box.open(endpoint.previousSecretSealed, endpoint.id);
-      if (previous) secrets.push(previous);
-    }
-    return secrets;
+    const open = (sealed: string | null) => (sealed ? this.box.open(sealed, endpoint.id) : null);
+    const current = open(endpoint.secretSealed);
+    // The previous secret is opened only while it still signs.
+    const overlap = secretsInForce({ current: '', previous: endpoint.previousSecretSealed, previousExpiresAt: endpoint.previousSecretExpiresAt }, now).length > 1;
+    return [current, overlap ? open(endpoint.previousSecretSealed) : null].filter((secret): secret is string => !!secret);
   }
 
   /** The caller's endpoint, for the routes under /webhooks/{id}. */

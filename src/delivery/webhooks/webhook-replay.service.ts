@@ -5,7 +5,7 @@ import { AuditService } from '../../audit/audit.service';
 import { Principal } from '../../access/principal';
 import { ApiError, FieldError } from '../../common/errors/api-error';
 import { TransactionRunner } from '../../database/transactions';
-import { SqlDialect } from '../../database/sql-dialect';
+import { SQL_CHUNK, SqlDialect } from '../../database/sql-dialect';
 import { DELIVERY_WAKE, DeliveryWake, matchesEndpoint, newDelivery, OutgoingEvent, payloadOf } from './webhook-deliveries.service';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -15,7 +15,6 @@ import { ReplayResponseDto, ReplayWebhookDto } from './webhooks.dto';
 /** A range replay covers at most this long a time, and at most this many events. */
 export const MAX_REPLAY_RANGE_MS = 31 * 24 * 3600 * 1000;
 export const MAX_REPLAY_EVENTS = 10_000;
-const SQL_CHUNK = 500;
 
 interface StoredEvent {
   id: string;

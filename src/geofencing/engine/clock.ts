@@ -21,3 +21,6 @@ export class ManualClock implements Clock {
     this.current += milliseconds;
   }
 }
+
+/** The engine's clock in the application (GeofencingModule provides systemClock; tests may give a ManualClock). */
+export const ENGINE_CLOCK = Symbol('ENGINE_CLOCK');

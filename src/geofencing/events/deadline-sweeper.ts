@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { appConfig, AppConfig } from '../../config/app.config';
 import { TransactionRunner } from '../../database/transactions';
+import { Clock, ENGINE_CLOCK } from '../engine/clock';
 import { GeofenceEvaluator } from './geofence-evaluator.service';
 import { ADVISORY_LOCKS } from '../../database/advisory-locks';
 import { TransactionLocks } from '../../database/transaction-locks';
@@ -27,6 +28,7 @@ export class GeofenceDeadlineSweeper implements OnApplicationBootstrap, OnApplic
     private readonly transactions: TransactionRunner,
     private readonly evaluator: GeofenceEvaluator,
     private readonly locks: TransactionLocks,
+    @Inject(ENGINE_CLOCK) private readonly clock: Clock,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -54,7 +56,7 @@ export class GeofenceDeadlineSweeper implements OnApplicationBootstrap, OnApplic
   }
 
   /** One sweep now: fires everything due at `now`, batch after batch. Answers whether this instance held the lock. */
-  async sweep(now = Date.now()): Promise<boolean> {
+  async sweep(now = this.clock.now()): Promise<boolean> {
     for (;;) {
       const taken = await this.transactions.run(async (manager) => {
         if (!(await this.locks.tryTake(manager, ADVISORY_LOCKS.deadlineSweep))) return null;

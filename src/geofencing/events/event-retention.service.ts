@@ -6,8 +6,8 @@ import { ADVISORY_LOCKS } from '../../database/advisory-locks';
 import { SqlDialect } from '../../database/sql-dialect';
 import { TransactionLocks } from '../../database/transaction-locks';
 import { TransactionRunner } from '../../database/transactions';
+import { DAY_MS } from '../../common/time/durations';
 
-const DAY_MS = 86_400_000;
 const MAINTENANCE_INTERVAL_MS = 60 * 60_000;
 /** Events looked at (and at most deleted) per transaction, so retention never holds a writer for long. */
 const RETENTION_BATCH = 5000;

@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { TransactionLocks } from '../../database/transaction-locks';
@@ -21,6 +21,7 @@ import {
   PendingEvent,
 } from '../engine/batch';
 import { ProjectedRing, projectRing, signedDistance } from '../engine/classify';
+import { Clock, ENGINE_CLOCK } from '../engine/clock';
 import { decodePair, encodePair, lastFixOf } from '../engine/pair-codec';
 import { nextDeadline, VisitState } from '../engine/visit-state';
 import { FloorIndexes } from '../queries/floor-indexes';
@@ -61,6 +62,7 @@ export class GeofenceEvaluator implements OnModuleInit {
     private readonly positions: PositionStore,
     private readonly locks: TransactionLocks,
     private readonly changeHooks: GeofenceChangeHooks,
+    @Inject(ENGINE_CLOCK) private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
@@ -255,7 +257,7 @@ export class GeofenceEvaluator implements OnModuleInit {
       if (text !== row.text) writes.push({ ...row, text, phase: pair.state.phase, visitId: pair.state.visitId });
     }
     // The deadline stays as stored: pinning changes nothing the timer looks at.
-    if (writes.length > 0) await this.state.writePairs(manager, organizationId, writes, [], Date.now());
+    if (writes.length > 0) await this.state.writePairs(manager, organizationId, writes, [], this.clock.now());
   }
 
   /**

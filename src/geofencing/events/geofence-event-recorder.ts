@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { countGeofenceEvents } from '../../common/metrics/operations.metrics';
-import { Notifications } from '../../database/notifications';
+import { NotificationBus } from '../../database/notification-bus';
 import { TransactionRunner } from '../../database/transactions';
 import { PendingEvent } from '../engine/batch';
 import { GeofenceStateRepository, VisitChange } from '../state/geofence-state.repository';
@@ -18,7 +18,7 @@ export class GeofenceEventRecorder {
   constructor(
     private readonly state: GeofenceStateRepository,
     private readonly outbox: GeofenceEventOutbox,
-    private readonly notifications: Notifications,
+    private readonly notifications: NotificationBus,
     private readonly transactions: TransactionRunner,
   ) {}
 

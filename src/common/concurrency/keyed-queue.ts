@@ -9,7 +9,7 @@
  * connection while it waits for the other's lock (that starved the pool under load). The
  * advisory lock still orders batches of one device across instances.
  */
-export class KeyedTurns {
+export class KeyedQueue {
   private readonly tails = new Map<string, Promise<void>>();
 
   /** Keys currently held or awaited (for tests and metrics). */

@@ -7,7 +7,7 @@ import { ADVISORY_LOCKS } from './advisory-locks';
 import { TransactionRunner } from './transactions';
 
 /**
- * Notifications: fire-and-forget messages from one instance to every instance (itself
+ * NotificationBus: fire-and-forget messages from one instance to every instance (itself
  * included) that shares the database. The one home for cross-instance signals such as
  * "drop what you cached about user X" or "geofences of floor Y changed".
  *
@@ -68,8 +68,8 @@ export function reconnectDelay(attempt: number, random: () => number = Math.rand
 }
 
 @Injectable()
-export class Notifications implements OnModuleInit, OnModuleDestroy {
-  private readonly logger = new Logger(Notifications.name);
+export class NotificationBus implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(NotificationBus.name);
   private readonly handlers = new Map<string, Set<NotificationHandler>>();
   private readonly gapHandlers = new Set<(gap: DeliveryGap) => void>();
   private readonly postgres: boolean;

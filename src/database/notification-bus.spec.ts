@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertChannel, reconnectDelay, serializePayload } from './notifications';
+import { assertChannel, reconnectDelay, serializePayload } from './notification-bus';
 
 describe('notifications helpers', () => {
   it('accepts lower-case identifiers as channels and nothing that would need quoting', () => {

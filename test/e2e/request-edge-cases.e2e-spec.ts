@@ -9,7 +9,7 @@ import { Role } from '../../src/access/roles';
 import { ScanPositioningService } from '../../src/infrastructure/scan-positioning.service';
 
 /** Regressions found by the rev1 review (docs/decisions.md, "Review findings (rev1)"). */
-describe('review rev1', () => {
+describe('edge cases of sessions, rules of deleted fences, scans and webhook scopes', () => {
   let t: TestApp;
   let org: TestOrganization;
   beforeAll(async () => {
@@ -146,7 +146,7 @@ describe('review rev1', () => {
 });
 
 // Its own app, after the one above is closed (Passport's strategies are process-global).
-describe('review rev1: dashboard writes behind a trusted proxy', () => {
+describe('dashboard writes behind a trusted proxy', () => {
   let proxied: TestApp;
   beforeAll(async () => {
     proxied = await createTestApp({ env: { TRUSTED_PROXIES: '127.0.0.1,::1,::ffff:127.0.0.1' } });
@@ -175,7 +175,7 @@ describe('review rev1: dashboard writes behind a trusted proxy', () => {
   });
 });
 
-describe('review rev1: the webhook limit under concurrent creates', () => {
+describe('the webhook limit under concurrent creates', () => {
   let limited: TestApp;
   beforeAll(async () => {
     limited = await createTestApp({ env: { WEBHOOK_MAX_ENDPOINTS: '2' } });

@@ -6,7 +6,7 @@ import { createGeofence, createSite, signUp, Cartographer, Site } from '../suppo
 import { createTestApp, TestApp } from '../support/test-app';
 
 /** Regressions for the findings of a code review: each request once gave a 500, stored junk, or answered wrongly. */
-describe('review findings', () => {
+describe('edge cases of cartography writes, the building document and positioning keys', () => {
   let t: TestApp;
   let o: Cartographer;
   let site: Site;

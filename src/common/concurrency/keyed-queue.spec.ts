@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyedTurns } from './keyed-turns';
+import { KeyedQueue } from './keyed-queue';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -9,9 +9,9 @@ function gate() {
   return { open, opened };
 }
 
-describe('KeyedTurns', () => {
+describe('KeyedQueue', () => {
   it('runs work sharing a key one after another, in arrival order', async () => {
-    const turns = new KeyedTurns();
+    const turns = new KeyedQueue();
     const log: string[] = [];
     const first = gate();
     const a = turns.run(['d1', 'd2'], async () => {
@@ -34,7 +34,7 @@ describe('KeyedTurns', () => {
   });
 
   it('runs work with disjoint keys at once', async () => {
-    const turns = new KeyedTurns();
+    const turns = new KeyedQueue();
     const held = gate();
     let running = 0;
     let most = 0;
@@ -54,14 +54,14 @@ describe('KeyedTurns', () => {
   });
 
   it('a failing piece passes its error on and releases its keys', async () => {
-    const turns = new KeyedTurns();
+    const turns = new KeyedQueue();
     await expect(turns.run(['k'], async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     await expect(turns.run(['k'], async () => 'next')).resolves.toBe('next');
     expect(turns.size).toBe(0);
   });
 
   it('a key repeated within one piece does not make it wait for itself', async () => {
-    const turns = new KeyedTurns();
+    const turns = new KeyedQueue();
     await expect(turns.run(['k', 'k', 'k'], async () => 1)).resolves.toBe(1);
   });
 });

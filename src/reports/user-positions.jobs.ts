@@ -3,6 +3,7 @@ import { JobBatch, JobStatistics, ReportDb, ReportJob } from './worker/report-db
 import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { csvCell } from '../common/csv/csv-cells';
 import { nextSessionFix, SessionTrack } from '../positions/session-mark';
+import { DAY_MS } from '../common/time/durations';
 
 /*
  * The trajectory report's text, written straight from the rows read. Plain code (no Nest, no
@@ -24,7 +25,6 @@ export interface TrajectoryRow {
   building_id: number;
 }
 
-export const DAY_MS = 86_400_000;
 
 /**
  * A row's JSON, as JSON.stringify writes it (the unit tests hold them equal), at about twice
