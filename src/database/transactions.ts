@@ -165,6 +165,15 @@ export class TransactionRunner {
   }
 
   /**
+   * A read that must see only committed rows. SQLite shares one connection between every query of
+   * the process, so a read beside a writer's open transaction would see its uncommitted rows: there
+   * it takes its turn with the writers; PostgreSQL reads on a pooled connection at once.
+   */
+  read<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.serialize ? this.run(work) : work(this.dataSource.manager);
+  }
+
+  /**
    * Runs `callback` right after the transaction of `manager` commits (never if it rolls back),
    * before `run` resolves; at once when `manager` is not in a transaction of this runner.
    * For effects outside the database that must not be seen before the change they follow.

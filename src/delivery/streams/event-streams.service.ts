@@ -1,7 +1,5 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyReply } from 'fastify';
-import { DataSource, EntityManager } from 'typeorm';
 import { Principal } from '../../access/principal';
 import { NotificationBus } from '../../database/notification-bus';
 import { TransactionRunner } from '../../database/transactions';
@@ -11,13 +9,12 @@ import { GEOFENCE_EVENTS_CHANNEL } from '../../geofencing/events/geofence-event'
 import { GeofenceEventBody } from '../../geofencing/events/geofence-event';
 import { eventStreamFilter } from './event-stream-filter';
 import { FedStream, OrganizationFeed } from './organization-feed';
+import { FrameQueue } from './frame-queue';
 import { SseStream } from './sse-stream';
 import { StreamsService } from './streams.service';
 
 /** Events read from the log at once, by the live feed and by a replay page. */
 const READ_BATCH = MAX_EVENT_PAGE;
-/** Frames a stream may have waiting for its client before it is dropped as too slow. */
-const MAX_QUEUED_FRAMES = 20_000;
 /**
  * A safety net under the notifications: a notice lost after its commit (a publish that failed)
  * would otherwise hold an organization's events back until its next event.
@@ -38,16 +35,16 @@ interface GeofencingEventsMessage {
 
 /** One client's live event stream: its filters, how far the log has been looked at for it, and frames waiting for the client. */
 class EventStream implements FedStream<LoggedEvent> {
-  private readonly queue: LoggedEvent[] = [];
-  private next = 0;
-  private pumping = false;
+  private readonly frames: FrameQueue;
 
   constructor(
     private readonly matches: (event: GeofenceEventBody) => boolean,
     private readonly sse: SseStream,
     /** Every event with a seq at or below this was sent or did not match. */
     public cursor: number,
-  ) {}
+  ) {
+    this.frames = new FrameQueue(sse);
+  }
 
   get open(): boolean {
     return this.sse.open;
@@ -59,28 +56,11 @@ class EventStream implements FedStream<LoggedEvent> {
 
   /** A read of the organization's log in seq order, up to `lastSeq`. */
   offer(events: readonly LoggedEvent[], lastSeq: number): void {
-    for (const logged of events) if (logged.seq > this.cursor && this.matches(logged.event)) this.queue.push(logged);
+    for (const logged of events) {
+      if (logged.seq > this.cursor && this.matches(logged.event)) this.frames.push({ id: String(logged.seq), event: logged.event.type, data: logged.json });
+    }
     if (lastSeq > this.cursor) this.cursor = lastSeq;
-    if (this.queue.length - this.next > MAX_QUEUED_FRAMES) {
-      this.sse.end('too_slow');
-      return;
-    }
-    if (!this.pumping && this.next < this.queue.length) void this.pump();
-  }
-
-  private async pump(): Promise<void> {
-    this.pumping = true;
-    try {
-      while (this.next < this.queue.length) {
-        if (!(await this.sse.writable())) return;
-        const logged = this.queue[this.next++];
-        this.sse.send(String(logged.seq), logged.event.type, logged.json);
-      }
-    } finally {
-      this.queue.splice(0, this.next);
-      this.next = 0;
-      this.pumping = false;
-    }
+    this.frames.flush();
   }
 }
 
@@ -96,7 +76,6 @@ class EventStream implements FedStream<LoggedEvent> {
 export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('EventStreams');
   private readonly feeds = new Map<string, OrganizationFeed<LoggedEvent, EventStream>>();
-  private readonly sqlite: boolean;
   private unsubscribe: (() => void) | undefined;
   private safetyTimer: NodeJS.Timeout | undefined;
 
@@ -105,10 +84,7 @@ export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
     private readonly log: GeofenceEventLog,
     private readonly notifications: NotificationBus,
     private readonly transactions: TransactionRunner,
-    @InjectDataSource() private readonly dataSource: DataSource,
-  ) {
-    this.sqlite = dataSource.options.type !== 'postgres';
-  }
+  ) {}
 
   async onModuleInit(): Promise<void> {
     this.unsubscribe = await this.notifications.subscribe<GeofencingEventsMessage>(GEOFENCE_EVENTS_CHANNEL, (message) => {
@@ -173,7 +149,7 @@ export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
     let cursor = after;
     for (;;) {
       const committed = await this.committedSeq(principal.organizationId);
-      const page = await this.read(() => this.log.list(principal, { ...raw, after: String(cursor), limit: String(READ_BATCH) }));
+      const page = await this.transactions.read(() => this.log.list(principal, { ...raw, after: String(cursor), limit: String(READ_BATCH) }));
       for (const event of page.data) {
         if (!(await sse.writable())) return null;
         sse.send(String(event.seq), event.type, JSON.stringify(event));
@@ -185,14 +161,14 @@ export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
 
   /** The organization's highest committed seq (0 before its first event). */
   private async committedSeq(organizationId: string): Promise<number> {
-    const rows = (await this.read((manager) =>
+    const rows = (await this.transactions.read((manager) =>
       manager.query(...this.transactions.escape('SELECT seq FROM geofence_event_counters WHERE organization_id = :organizationId', { organizationId })),
     )) as Array<{ seq: number | string }>;
     return rows.length === 0 ? 0 : Number(rows[0].seq);
   }
 
   private async readAfter(organizationId: string, after: number, limit: number): Promise<LoggedEvent[]> {
-    const rows = (await this.read((manager) =>
+    const rows = (await this.transactions.read((manager) =>
       manager.query(
         ...this.transactions.escape('SELECT seq, body FROM geofence_events WHERE organization_id = :organizationId AND seq > :after ORDER BY seq LIMIT :limit', {
           organizationId,
@@ -202,14 +178,6 @@ export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
       ),
     )) as Array<{ seq: number | string; body: string }>;
     return rows.map((row) => ({ seq: Number(row.seq), json: row.body, event: JSON.parse(row.body) as GeofenceEventBody }));
-  }
-
-  /**
-   * SQLite shares one connection between every query of the process: a read beside a writer's
-   * open transaction would see its uncommitted events, so reads take their turn with the writers.
-   */
-  private read<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.sqlite ? this.transactions.run(work) : work(this.dataSource.manager);
   }
 }
 

@@ -6,14 +6,13 @@ import { renderRealtimeFeature } from '../../positions/realtime.mapper';
 import { ChangedFix, RealtimePositionsService } from '../../positions/realtime-positions.service';
 import { POSITION_CHANGES_CHANNEL, PositionChangesMessage } from '../../positions/position-changes';
 import { FedStream, OrganizationFeed } from './organization-feed';
+import { FrameQueue } from './frame-queue';
 import { SseStream } from './sse-stream';
 import { ChangeTracker } from './stream-cursor';
 import { StreamsService } from './streams.service';
 
 /** How far behind its watermark each read looks, for transactions that commit after later ones. */
 const COMMIT_LAG_MS = 5000;
-/** Frames a stream may have waiting for its client before it is dropped as too slow. */
-const MAX_QUEUED_FRAMES = 20_000;
 
 /** The buildings a stream shows: those asked for, within the caller's restriction; null for all. */
 export function visibleBuildings(principal: Principal, asked: number[] | undefined): Set<number> | null {
@@ -24,15 +23,15 @@ export function visibleBuildings(principal: Principal, asked: number[] | undefin
 
 /** One client's position stream: keeps what it may see of each read, and sends it at the client's pace. */
 class PositionStream implements FedStream<ChangedFix> {
-  private readonly queue: Array<{ id: string | null; data: string }> = [];
-  private next = 0;
-  private pumping = false;
+  private readonly frames: FrameQueue;
 
   constructor(
     private readonly visible: Set<number> | null,
     private readonly sse: SseStream,
     private readonly tracker: ChangeTracker,
-  ) {}
+  ) {
+    this.frames = new FrameQueue(sse);
+  }
 
   get open(): boolean {
     return this.sse.open;
@@ -52,28 +51,9 @@ class PositionStream implements FedStream<ChangedFix> {
       watermark = Math.max(watermark, fresh[i].changedAt);
       // The id goes on the last frame of a stamp only: a client cut off inside a stamp gets all of it again.
       const lastOfStamp = i === fresh.length - 1 || fresh[i + 1].changedAt !== fresh[i].changedAt;
-      this.queue.push({ id: lastOfStamp ? String(watermark) : null, data: renderRealtimeFeature(fresh[i].row, fresh[i].poiId) });
+      this.frames.push({ id: lastOfStamp ? String(watermark) : null, event: 'position', data: renderRealtimeFeature(fresh[i].row, fresh[i].poiId) });
     }
-    if (this.queue.length - this.next > MAX_QUEUED_FRAMES) {
-      this.sse.end('too_slow');
-      return;
-    }
-    if (!this.pumping && this.next < this.queue.length) void this.pump();
-  }
-
-  private async pump(): Promise<void> {
-    this.pumping = true;
-    try {
-      while (this.next < this.queue.length) {
-        if (!(await this.sse.writable())) return;
-        const frame = this.queue[this.next++];
-        this.sse.send(frame.id, 'position', frame.data);
-      }
-    } finally {
-      this.queue.splice(0, this.next);
-      this.next = 0;
-      this.pumping = false;
-    }
+    this.frames.flush();
   }
 }
 
