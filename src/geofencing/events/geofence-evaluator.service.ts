@@ -22,7 +22,7 @@ import {
 } from '../engine/batch';
 import { ProjectedRing, projectRing, signedDistance } from '../engine/classify';
 import { Clock, ENGINE_CLOCK } from '../engine/clock';
-import { decodePair, encodePair, lastFixOf } from '../engine/pair-codec';
+import { decodePair, encodeForm, holds, lastFixOf, storedForm } from '../engine/pair-codec';
 import { nextDeadline, VisitState } from '../engine/visit-state';
 import { FloorIndexes } from '../queries/floor-indexes';
 import { GeofenceStateRepository, PairRow, PairWrite } from '../state/geofence-state.repository';
@@ -253,8 +253,8 @@ export class GeofenceEvaluator implements OnModuleInit {
     for (const pair of this.decode(context, tracks).values()) {
       if (fenceIds !== null && !fenceIds.has(pair.fenceId)) continue;
       const row = context.rows.get(pairKey(pair.deviceId, pair.fenceId))!;
-      const text = encodePair(pair.state, pair.userId, undefined, undefined);
-      if (text !== row.text) writes.push({ ...row, text, phase: pair.state.phase, visitId: pair.state.visitId });
+      const form = storedForm(pair.state, pair.userId, undefined, undefined);
+      if (!holds(row, form)) writes.push({ ...row, ...encodeForm(form), phase: pair.state.phase, visitId: pair.state.visitId });
     }
     // The deadline stays as stored: pinning changes nothing the timer looks at.
     if (writes.length > 0) await this.state.writePairs(manager, organizationId, writes, [], this.clock.now());
@@ -309,7 +309,7 @@ export class GeofenceEvaluator implements OnModuleInit {
     for (const [key, row] of context.rows) {
       const track = tracks.get(row.deviceId);
       const fence = context.fences.get(row.fenceId);
-      const { state, userId } = decodePair(row.text, track, () => (track && fence ? lastFixOf(track, fence, distanceTo(fence, track, context.indexes, rings)) : undefined));
+      const { state, userId } = decodePair(row, track, () => (track && fence ? lastFixOf(track, fence, distanceTo(fence, track, context.indexes, rings)) : undefined));
       pairs.set(key, { deviceId: row.deviceId, fenceId: row.fenceId, state, userId, stored: true, dirty: false });
     }
     return pairs;
@@ -343,10 +343,10 @@ export class GeofenceEvaluator implements OnModuleInit {
       }
       const track = newest.get(pair.deviceId);
       const derived = track ? lastFixOf(track, fence, distanceTo(fence, track, context.indexes, rings)) : undefined;
-      const text = encodePair(pair.state, pair.userId, track, derived);
+      const form = storedForm(pair.state, pair.userId, track, derived);
       const deadline = nextDeadline(pair.state, fence.rules);
-      if (row && row.text === text && keepsDeadline(row.deadline, deadline, now)) continue;
-      writes.push({ deviceId: pair.deviceId, fenceId: pair.fenceId, phase: pair.state.phase, visitId: pair.state.visitId, text, deadline });
+      if (row && holds(row, form) && keepsDeadline(row.deadline, deadline, now)) continue;
+      writes.push({ deviceId: pair.deviceId, fenceId: pair.fenceId, phase: pair.state.phase, visitId: pair.state.visitId, ...encodeForm(form), deadline });
     }
     await this.state.writePairs(manager, organizationId, writes, removals, now);
   }

@@ -5,12 +5,12 @@ import { chunks, memoized, SqlDialect } from '../../database/sql-dialect';
 import { SqliteStatements } from '../../database/sqlite-statements';
 import { TransactionRunner } from '../../database/transactions';
 import { GeofenceEventBody } from '../events/geofence-event';
+import { PairText } from '../engine/pair-codec';
 
-/** A pair's row as stored. */
-export interface PairRow {
+/** A pair's row as stored: its state's text (see pair-codec.ts), parsed once read. */
+export interface PairRow extends PairText {
   deviceId: string;
   fenceId: string;
-  /** The stored state's text (see pair-codec.ts). */
   text: string;
   /** When the timer must look at the pair next (ms), null: never. */
   deadline: number | null;
@@ -220,7 +220,7 @@ export class GeofenceStateRepository {
       if (!rows) continue;
       const stored = rows.get(write.fenceId)?.deadline ?? null;
       const deadline = stored !== null && write.deadline !== null && stored > now && stored <= write.deadline ? stored : write.deadline;
-      rows.set(write.fenceId, { deviceId: write.deviceId, fenceId: write.fenceId, text: write.text, deadline });
+      rows.set(write.fenceId, { deviceId: write.deviceId, fenceId: write.fenceId, text: write.text, parsed: write.parsed, deadline });
     }
     for (const removal of removals) {
       const key = deviceKey(organizationId, removal.deviceId);
@@ -318,6 +318,7 @@ function toPairRow(row: RawPairRow): PairRow {
     deviceId: row.device_id,
     fenceId: row.geofence_id,
     text: typeof row.state === 'string' ? row.state : JSON.stringify(row.state),
+    ...(typeof row.state === 'string' ? {} : { parsed: row.state as PairRow['parsed'] }),
     deadline: row.deadline === null ? null : Number(row.deadline),
   };
 }
