@@ -18,7 +18,6 @@ import { StreamLeases1763975000000 } from './1763975000000-StreamLeases';
 import { WorkerHeartbeats1763985000000 } from './1763985000000-WorkerHeartbeats';
 import { RadioModels1763991000000 } from './1763991000000-RadioModels';
 import { DeviceIndexesThatStay1764000000000 } from './1764000000000-DeviceIndexesThatStay';
-import { HistoryKeyedInBulk1764100000000 } from './1764100000000-HistoryKeyedInBulk';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -42,5 +41,4 @@ export const MIGRATIONS = [
   WorkerHeartbeats1763985000000,
   RadioModels1763991000000,
   DeviceIndexesThatStay1764000000000,
-  HistoryKeyedInBulk1764100000000,
 ];

@@ -7,6 +7,7 @@ import { lockOptions } from '../common/database/locks';
 import { Page, pageWindow, parseSort, toPage } from '../common/pagination/pagination';
 import { TransactionRunner } from '../database/transactions';
 import { MAX_DEVICE_ID_LENGTH } from '../positions/fix';
+import { PositionRecord } from '../positions/position-record.entity';
 import { deleteDeviceRollups } from '../positions/position-rollups.service';
 import { PositionStore } from '../positions/position-store';
 import { GeofenceEvaluator } from '../geofencing/events/geofence-evaluator.service';
@@ -78,7 +79,7 @@ export class DevicesService {
       const device = await this.findOwned(principal, id, manager);
       await this.geofencing.beforeDeviceDeleted(manager, device.organizationId, device.id);
       this.transactions.afterCommit(manager, () => this.store.forget(device.organizationId, device.id));
-      await this.store.deleteDevice(manager, device.organizationId, device.id);
+      await manager.delete(PositionRecord, { organizationId: device.organizationId, deviceId: device.id });
       await deleteDeviceRollups(manager, device.organizationId, device.id);
       await manager.delete(Device, { organizationId: device.organizationId, id: device.id });
     });

@@ -70,16 +70,14 @@ const POSTGRES_NEIGHBOURS = `SELECT w.device_id, h."time", h.building_id
  * The same for SQLite. Each window is `[device, first, last, first - gap, last + gap]`; the
  * parameters are, in order: windows, organization, organization, organization, windows,
  * organization, organization, windows. CROSS JOIN keeps json_each outside: SQLite's planner
- * otherwise scanned the organization's whole history per batch. INDEXED BY names the merged rows'
- * device key: it is a partial index, and on a young table the planner otherwise preferred the
- * (organization, time) index for the nearest-fix lookups. The tail not yet merged is in memory.
+ * otherwise scanned the organization's whole history per batch.
  */
 const sqliteNearest = (before: boolean) => {
   const side = before
     ? `p."time" < json_extract(w.value, '$[1]') AND p."time" >= json_extract(w.value, '$[3]') ORDER BY p."time" DESC`
     : `p."time" > json_extract(w.value, '$[2]') AND p."time" <= json_extract(w.value, '$[4]') ORDER BY p."time" ASC`;
   const pick = (column: string) =>
-    `(SELECT p.${column} FROM position_history p INDEXED BY "IDX_position_history_device" WHERE p.organization_id = ? AND p.device_id = json_extract(w.value, '$[0]') AND p.merged = 1 AND ${side} LIMIT 1)`;
+    `(SELECT p.${column} FROM position_history p WHERE p.organization_id = ? AND p.device_id = json_extract(w.value, '$[0]') AND ${side} LIMIT 1)`;
   return `SELECT n.device_id, n."time", n.building_id FROM (
       SELECT json_extract(w.value, '$[0]') AS device_id, ${pick('"time"')} AS "time", ${pick('building_id')} AS building_id FROM json_each(?) w
     ) n WHERE n."time" IS NOT NULL`;
@@ -87,7 +85,7 @@ const sqliteNearest = (before: boolean) => {
 export const SQLITE_NEIGHBOURS = `SELECT device_id, "time", building_id FROM (
     SELECT h.device_id AS device_id, h."time" AS "time", h.building_id AS building_id
       FROM json_each(?) w
-      CROSS JOIN position_history h INDEXED BY "IDX_position_history_device" ON h.organization_id = ? AND h.device_id = json_extract(w.value, '$[0]') AND h.merged = 1
+      CROSS JOIN position_history h ON h.organization_id = ? AND h.device_id = json_extract(w.value, '$[0]')
         AND h."time" >= json_extract(w.value, '$[1]') AND h."time" <= json_extract(w.value, '$[2]')
     UNION ALL ${sqliteNearest(true)}
     UNION ALL ${sqliteNearest(false)}
@@ -156,15 +154,11 @@ export class PostgresRollupStore extends RollupStore {
   }
 }
 
-/**
- * SQLite: multi-row statements; retention in batches, each a transaction of its own. The history's
- * key by device holds its merged rows; the rows not merged yet come from memory (`unmergedOf`).
- */
+/** SQLite: multi-row statements; retention in batches, each a transaction of its own. */
 export class SqliteRollupStore extends RollupStore {
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly dialect: SqlDialect,
-    private readonly unmergedOf: (organizationId: string, deviceId: string) => readonly TrackPoint[],
   ) {
     super();
   }
@@ -172,18 +166,7 @@ export class SqliteRollupStore extends RollupStore {
   async neighbours(manager: EntityManager, organizationId: string, windows: readonly RollupWindow[], gapMs: number): Promise<Map<string, TrackPoint[]>> {
     const stamp = (ms: number) => this.dialect.timestamp(ms);
     const list = windows.map((window) => [window.deviceId, stamp(window.lo), stamp(window.hi), stamp(window.lo - gapMs), stamp(window.hi + gapMs)]);
-    const merged = toTracks(await manager.query(SQLITE_NEIGHBOURS, sqliteNeighbourParameters(JSON.stringify(list), organizationId)));
-    const tracks = new Map<string, TrackPoint[]>();
-    for (const window of windows) {
-      const points = [...(merged.get(window.deviceId) ?? []), ...this.unmergedOf(organizationId, window.deviceId)].sort((a, b) => a.time - b.time);
-      // Those in the window, and the nearest on each side within the gap, of both.
-      const inside = points.filter((point) => point.time >= window.lo && point.time <= window.hi);
-      const before = points.filter((point) => point.time < window.lo && point.time >= window.lo - gapMs).at(-1);
-      const after = points.find((point) => point.time > window.hi && point.time <= window.hi + gapMs);
-      const track = [...(before ? [before] : []), ...inside, ...(after ? [after] : [])];
-      if (track.length > 0) tracks.set(window.deviceId, track);
-    }
-    return tracks;
+    return toTracks(await manager.query(SQLITE_NEIGHBOURS, sqliteNeighbourParameters(JSON.stringify(list), organizationId)));
   }
 
   async upsert(manager: EntityManager, organizationId: string, rows: readonly RollupRow[]): Promise<void> {

@@ -31,9 +31,6 @@ export abstract class PositionStore {
   /** Removes the history older than `cutoff` (ms): whole days where the store keeps them apart, else rows. */
   abstract removeHistoryBefore(cutoff: number): Promise<RemovedHistory>;
 
-  /** A device's history goes (with the device, in `manager`'s transaction). */
-  abstract deleteDevice(manager: EntityManager, organizationId: string, deviceId: string): Promise<void>;
-
   /** A device's row was edited or deleted outside the ingest: what is kept of it is read again next time. */
   abstract forget(organizationId: string, deviceId: string): void;
 }

@@ -25,16 +25,16 @@ import { SqlitePositionStore } from './sqlite-position-store';
     PositionsRetention,
     PositionRollups,
     {
+      provide: RollupStore,
+      inject: [getDataSourceToken(), SqlDialect, TransactionRunner],
+      useFactory: (dataSource: DataSource, dialect: SqlDialect, transactions: TransactionRunner): RollupStore =>
+        dialect.kind === 'sqlite' ? new SqliteRollupStore(transactions, dialect) : new PostgresRollupStore(dataSource),
+    },
+    {
       provide: PositionStore,
       inject: [getDataSourceToken(), SqlDialect, TransactionRunner, PreparedQueries],
       useFactory: (dataSource: DataSource, dialect: SqlDialect, transactions: TransactionRunner, queries: PreparedQueries): PositionStore =>
         dialect.kind === 'sqlite' ? new SqlitePositionStore(new SqliteStatements(dataSource), transactions, dialect) : new PostgresPositionStore(queries, dataSource),
-    },
-    {
-      provide: RollupStore,
-      inject: [getDataSourceToken(), SqlDialect, TransactionRunner, PositionStore],
-      useFactory: (dataSource: DataSource, dialect: SqlDialect, transactions: TransactionRunner, store: PositionStore): RollupStore =>
-        store instanceof SqlitePositionStore ? new SqliteRollupStore(transactions, dialect, (organizationId, deviceId) => store.unmergedOf(organizationId, deviceId)) : new PostgresRollupStore(dataSource),
     },
   ],
   exports: [PositionsRetention, RealtimePositionsService, PositionRollups, PositionStore],

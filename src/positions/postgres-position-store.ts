@@ -149,10 +149,6 @@ export class PostgresPositionStore extends PositionStore {
     return rows.map(trackOf);
   }
 
-  async deleteDevice(manager: EntityManager, organizationId: string, deviceId: string): Promise<void> {
-    await manager.query('DELETE FROM position_history WHERE organization_id = $1 AND device_id = $2', [organizationId, deviceId]);
-  }
-
   async settle(): Promise<void> {
     // The rows are written with every batch.
   }

@@ -4,7 +4,6 @@ import { memoized, SqlDialect } from '../database/sql-dialect';
 import { SqliteStatements } from '../database/sqlite-statements';
 import { TransactionRunner } from '../database/transactions';
 import { AcceptedFix, DeviceTrack } from './fix';
-import { TrackPoint } from './position-rollup-math';
 import { DEVICE_COLUMNS, HISTORY_COLUMNS, PositionStore, RemovedHistory, trackOf } from './position-store';
 
 /** How often the devices' newest fixes kept in memory are written to their rows. */
@@ -42,26 +41,18 @@ interface TrackRow {
 const keyOf = (organizationId: string, deviceId: string) => `${organizationId}\u0000${deviceId}`;
 
 /**
- * SQLite (one process owns the database). Two things are written behind the ingest, at most a
- * second later, instead of with every batch:
- * - each device's newest fix, kept in memory and written to its row (`devices`);
- * - the history's key by device: rows are appended in arrival order with `merged = 0` and
- *   merged into the key (a partial index) in bulk, many rows of a device at once, where keying
- *   each row as it came wrote one scattered page per fix. The rows not merged yet are kept in
- *   memory too, so the reads by device (duplicates, the rollups' neighbours) see them.
- * The history row of every fix is written with its batch, so nothing acknowledged is lost: at
- * start the history is merged and the devices' rows brought up to their history's newest fixes
- * (a crash may have left them behind), and every reader or editor of the `devices` table calls
- * `settle` first. A new device's row, and a change of its code (which the history does not
- * hold), are written with the batch.
+ * SQLite (one process owns the database): each device's newest fix is kept in memory and written
+ * to its row behind the ingest, at most a second later, instead of with every batch. The history
+ * row of every fix is written with its batch, so nothing acknowledged is lost: at start the rows
+ * are brought up to their history's newest fixes (a crash may have left them behind), and every
+ * reader or editor of the `devices` table calls `settle` first. A new device's row, and a change
+ * of its code (which the history does not hold), are written with the batch.
  */
 export class SqlitePositionStore extends PositionStore {
   private readonly logger = new Logger('PositionStore');
   private readonly kept = new Map<string, Kept>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | null = null;
-  /** Each device's history rows not merged into the key yet (time and building), in time order. */
-  private readonly unmerged = new Map<string, TrackPoint[]>();
 
   constructor(
     private readonly statements: SqliteStatements,
@@ -71,10 +62,9 @@ export class SqlitePositionStore extends PositionStore {
     super();
   }
 
-  /** At start: merges the history, brings every device's row up to it, then starts writing behind. */
+  /** At start: brings every device's row up to its history, then starts writing the kept fixes behind. */
   async onApplicationBootstrap(): Promise<void> {
     await this.transactions.run(async () => {
-      this.mergeHistory();
       const changed = this.statements.run(RECONCILE, []);
       if (changed > 0) this.logger.warn(`${changed} devices' newest fixes were restored from their history (the server had stopped without writing them)`);
     });
@@ -111,23 +101,14 @@ export class SqlitePositionStore extends PositionStore {
 
   async append(manager: EntityManager, organizationId: string, fixes: readonly AcceptedFix[], newest: readonly AcceptedFix[]): Promise<void> {
     const stamp = (ms: number) => this.dialect.timestamp(ms);
-    const stored = fixes.filter((fix) => !this.isStored(organizationId, fix));
-    const added: string[] = [];
-    for (let start = 0; start < stored.length; start += ROWS_PER_INSERT) {
-      const chunk = stored.slice(start, start + ROWS_PER_INSERT);
+    for (let start = 0; start < fixes.length; start += ROWS_PER_INSERT) {
+      const chunk = fixes.slice(start, start + ROWS_PER_INSERT);
       const values: unknown[] = [];
       for (const fix of chunk) values.push(organizationId, fix.deviceId, stamp(fix.time), fix.userId, fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw);
       this.statements.run(
-        memoized(`history:${chunk.length}`, () => `INSERT INTO position_history (${HISTORY_COLUMNS.join(', ')}, merged) VALUES ${Array(chunk.length).fill(`(${Array(HISTORY_COLUMNS.length).fill('?').join(', ')}, 0)`).join(', ')}`),
+        memoized(`history:${chunk.length}`, () => `INSERT INTO position_history (${HISTORY_COLUMNS.join(', ')}) VALUES ${this.dialect.valuesList(chunk.length, HISTORY_COLUMNS.length)} ON CONFLICT DO NOTHING`),
         values,
       );
-    }
-    for (const fix of stored) {
-      const key = keyOf(organizationId, fix.deviceId);
-      let points = this.unmerged.get(key);
-      if (!points) this.unmerged.set(key, (points = []));
-      insertByTime(points, { time: fix.time, buildingId: fix.buildingId });
-      added.push(key);
     }
     const undo: Array<[string, Kept]> = [];
     const now = stamp(Date.now());
@@ -146,49 +127,12 @@ export class SqlitePositionStore extends PositionStore {
       if (track.code !== (kept.track?.code ?? '')) this.statements.run(NEW_CODE, [track.code, now, organizationId, track.deviceId]);
       this.kept.set(key, { exists: true, track, pending: true });
     }
-    if (undo.length > 0 || added.length > 0) {
-      // A batch rolled back (alone, or with the group it shared a COMMIT with) leaves what is kept as it was.
+    if (undo.length > 0) {
+      // A batch rolled back (alone, or with the group it shared a COMMIT with) leaves the kept fixes as they were.
       this.transactions.afterRollback(manager, () => {
         for (let at = undo.length - 1; at >= 0; at--) this.kept.set(undo[at][0], undo[at][1]);
-        for (let at = 0; at < stored.length; at++) removeTime(this.unmerged.get(added[at]), stored[at].time);
       });
     }
-  }
-
-  /**
-   * Whether the history holds this fix already (the same device and time: a batch sent again). Only
-   * a fix no newer than its device's newest can be; those are looked up by device (rare: late fixes).
-   */
-  private isStored(organizationId: string, fix: AcceptedFix): boolean {
-    const track = this.kept.get(keyOf(organizationId, fix.deviceId))?.track;
-    if (!track || fix.time > track.time) return false;
-    if (this.unmerged.get(keyOf(organizationId, fix.deviceId))?.some((point) => point.time === fix.time)) return true;
-    return this.statements.all(STORED_FIX, [organizationId, fix.deviceId, this.dialect.timestamp(fix.time)]).length > 0;
-  }
-
-  /** A device's history rows not merged into the key yet, in time order (the rollups read the merged ones). */
-  unmergedOf(organizationId: string, deviceId: string): readonly TrackPoint[] {
-    return this.unmerged.get(keyOf(organizationId, deviceId)) ?? [];
-  }
-
-  /** Merges every appended row into the history's key, in the caller's transaction; once committed nothing is left unmerged. */
-  private mergeHistory(manager?: EntityManager): void {
-    if (manager && this.unmerged.size === 0) return;
-    // A row the key already holds (none should: the ingest looks duplicates up) stays out and goes.
-    this.statements.run('UPDATE OR IGNORE position_history SET merged = 1 WHERE merged = 0', []);
-    this.statements.run('DELETE FROM position_history WHERE merged = 0', []);
-    if (manager) this.transactions.afterCommit(manager, () => this.unmerged.clear());
-    else this.unmerged.clear();
-  }
-
-  /** A device's history (its merged and unmerged rows) and what is kept of it go, in the caller's transaction. */
-  async deleteDevice(manager: EntityManager, organizationId: string, deviceId: string): Promise<void> {
-    this.statements.run('DELETE FROM position_history WHERE organization_id = ? AND device_id = ? AND merged = 1', [organizationId, deviceId]);
-    this.statements.run('DELETE FROM position_history WHERE merged = 0 AND organization_id = ? AND device_id = ?', [organizationId, deviceId]);
-    this.transactions.afterCommit(manager, () => {
-      this.unmerged.delete(keyOf(organizationId, deviceId));
-      this.forget(organizationId, deviceId);
-    });
   }
 
   async prepareDays(): Promise<void> {
@@ -237,7 +181,7 @@ export class SqlitePositionStore extends PositionStore {
 
   private flushIfPending(): Promise<void> {
     if (this.flushing) return this.flushing;
-    let any = this.unmerged.size > 0;
+    let any = false;
     for (const kept of this.kept.values()) {
       if (kept.pending) {
         any = true;
@@ -246,10 +190,7 @@ export class SqlitePositionStore extends PositionStore {
     }
     if (!any) return Promise.resolve();
     this.flushing = this.transactions
-      .run(async (manager) => {
-        this.mergeHistory(manager);
-        this.writePending(manager);
-      })
+      .run(async (manager) => this.writePending(manager))
       .finally(() => {
         this.flushing = null;
       });
@@ -313,23 +254,8 @@ const NEW_CODE = 'UPDATE devices SET code = ?, updated_at = ? WHERE organization
 const NEWEST_FIX = `UPDATE devices SET user_id = ?, last_time = ?, building_id = ?, floor_id = ?, lat = ?, lng = ?, x = ?, y = ?, accuracy = ?, yaw = ?, updated_at = ?
   WHERE organization_id = ? AND id = ? AND (last_time IS NULL OR last_time <= ?)`;
 
-/** Every device whose (merged) history holds a newer fix than its row takes that fix (a crash stopped the writing behind). */
+/** Every device whose history holds a newer fix than its row takes that fix (a crash stopped the writing behind). */
 const RECONCILE = `UPDATE devices SET (user_id, last_time, building_id, floor_id, lat, lng, x, y, accuracy, yaw, updated_at) = (
     SELECT h.user_id, h."time", h.building_id, h.floor_id, h.lat, h.lng, h.x, h.y, h.accuracy, h.yaw, strftime('%Y-%m-%d %H:%M:%f', 'now')
-    FROM position_history h WHERE h.organization_id = devices.organization_id AND h.device_id = devices.id AND h.merged = 1 ORDER BY h."time" DESC LIMIT 1)
-  WHERE EXISTS (SELECT 1 FROM position_history h WHERE h.organization_id = devices.organization_id AND h.device_id = devices.id AND h.merged = 1 AND (devices.last_time IS NULL OR h."time" > devices.last_time))`;
-
-/** A fix of the history's key (merged rows). */
-const STORED_FIX = 'SELECT 1 FROM position_history WHERE organization_id = ? AND device_id = ? AND "time" = ? AND merged = 1';
-
-/** Adds a point to a list kept in time order (appends, almost always). */
-function insertByTime(points: TrackPoint[], point: TrackPoint): void {
-  let at = points.length;
-  while (at > 0 && points[at - 1].time > point.time) at--;
-  points.splice(at, 0, point);
-}
-
-function removeTime(points: TrackPoint[] | undefined, time: number): void {
-  const at = points?.findIndex((point) => point.time === time) ?? -1;
-  if (at >= 0) points!.splice(at, 1);
-}
+    FROM position_history h WHERE h.organization_id = devices.organization_id AND h.device_id = devices.id ORDER BY h."time" DESC LIMIT 1)
+  WHERE EXISTS (SELECT 1 FROM position_history h WHERE h.organization_id = devices.organization_id AND h.device_id = devices.id AND (devices.last_time IS NULL OR h."time" > devices.last_time))`;

@@ -4,7 +4,6 @@ import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { csvCell } from '../common/csv/csv-cells';
 import { nextSessionFix, SessionTrack } from '../positions/session-mark';
 import { DAY_MS } from '../common/time/durations';
-import { deviceHistoryPage } from '../positions/history-reads';
 
 /*
  * The trajectory report's text, written straight from the rows read. Plain code (no Nest, no
@@ -188,7 +187,8 @@ export interface DeviceTrackInput extends BuildingTrackInput {
  * (what else the thread serves goes first).
  */
 export async function* deviceTrackText(db: ReportDb, input: DeviceTrackInput, statistics: JobStatistics): AsyncGenerator<JobBatch> {
-  const sql = deviceHistoryPage(db.dialect.kind, `user_id, ${db.dialect.bulkTime('"time"')}, floor_id, lat, lng, building_id`, input.pageRows);
+  const sql = `SELECT user_id, ${db.dialect.bulkTime('"time"')}, floor_id, lat, lng, building_id FROM position_history
+     WHERE organization_id = :organization AND device_id = :device AND "time" >= :cursor AND "time" < :to ORDER BY "time" LIMIT ${input.pageRows}`;
   const to = db.dialect.timestamp(input.to);
   const read = (cursor: number) =>
     db.arrays<DeviceRow>(sql, { organization: input.organization, device: input.device, cursor: db.dialect.timestamp(cursor), to }, { text: true });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LiveFence } from './batch';
-import { decodePair, encodeForm, holds, isPinned, lastFixOf, NewestFix, storedForm } from './pair-codec';
+import { decodePair, encodeForm, holds, isPinned, lastFixOf, NewestFix, PairText, storedForm } from './pair-codec';
 import { DEFAULT_RULES } from './rules';
 import { VisitState } from './visit-state';
 
@@ -75,7 +75,7 @@ describe('pair codec', () => {
     const state = { phase: 'inside', pendingSince: null, visitId: 'v1', enteredAt: 4, dwellFired: false, lastExitAt: null, decidedUntil: 5, armed: true, ...derived } as VisitState;
     const written = encodeForm(storedForm(state, 'u1', newest, derived));
     expect(written.text).toBe(JSON.stringify(written.parsed));
-    const row: { text: string; parsed?: object } = { text: written.text };
+    const row: PairText = { text: written.text };
     decodePair(row, newest, () => derived);
     const parsed = row.parsed;
     expect(parsed).toEqual(written.parsed);
