@@ -15,6 +15,7 @@ import { LiveStreams1763913000000 } from './1763913000000-LiveStreams';
 import { InfrastructureRevisions1763940000000 } from './1763940000000-InfrastructureRevisions';
 import { PositionRollups1763960000000 } from './1763960000000-PositionRollups';
 import { StreamLeases1763975000000 } from './1763975000000-StreamLeases';
+import { HeatmapDays1763991300000 } from './1763991300000-HeatmapDays';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   InfrastructureRevisions1763940000000,
   PositionRollups1763960000000,
   StreamLeases1763975000000,
+  HeatmapDays1763991300000,
 ];

@@ -32,6 +32,7 @@ import { VersionModule } from './version/version.module';
 import { DevicesModule } from './devices/devices.module';
 import { PositionsModule } from './positions/positions.module';
 import { ReportsModule } from './reports/reports.module';
+import { HeatmapsModule } from './heatmaps/heatmaps.module';
 import { SanitizerModule } from './common/html/sanitizer.module';
 
 @Module({
@@ -58,6 +59,7 @@ import { SanitizerModule } from './common/html/sanitizer.module';
     InfrastructureModule,
     DevicesModule,
     PositionsModule,
+    HeatmapsModule,
     ReportsModule,
     VersionModule,
     HealthModule,
