@@ -147,7 +147,7 @@ describe('dashboard administration in a browser', () => {
     const reader = await createApiKey(t, token, ApiPermission.ReadOnly, 'Reporting job');
     const { page, problems } = await openPage(browser);
     await logIn(page);
-    await page.getByRole('link', { name: 'Profile' }).click();
+    await page.getByRole('link', { name: 'API keys' }).click();
     const phone = page.locator('tr', { hasText: 'Phone app' });
     await expect.poll(() => phone.innerText()).toContain(positioning.apikey);
     expect(await phone.getByRole('button', { name: /Copy/ }).count()).toBe(1);
