@@ -122,4 +122,6 @@ export interface LiveMapProbe {
   frozenLabels(): Array<{ id: string; text: string }>;
   renderedFences(): Array<{ id: string; occupants: number; colour: string }>;
   renderedPois(): Array<{ name: string }>;
+  /** Where a point ([lng, lat]) is drawn, in pixels from the map's top-left corner. */
+  project(lngLat: [number, number]): { x: number; y: number };
 }

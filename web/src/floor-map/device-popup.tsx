@@ -9,8 +9,9 @@ import type { Device } from '../model';
 import type { FloorContext } from './floor-context';
 
 /**
- * Who a dot is: hovering one shows its id, accuracy and last fix; clicking (or choosing it in
- * the list, with the keyboard) pins that with its name and model, read from the API.
+ * Who a dot is: hovering one shows its id, accuracy and last fix on the map; clicking it (or
+ * choosing it in the list, with the keyboard) shows its details, name and model from the API,
+ * beside the map.
  */
 export function DevicesOnFloor({ context, layer, focusDevice, onHistory }: { context: FloorContext; layer: LiveDeviceLayer; focusDevice?: string; onHistory: (id: string) => void }) {
   const { map } = context;
@@ -43,11 +44,11 @@ export function DevicesOnFloor({ context, layer, focusDevice, onHistory }: { con
     return () => clearInterval(timer);
   }, [listOpen, pinned, hovered]);
 
-  const shownId = pinned ?? hovered;
   const devices = useMemo(() => (listOpen ? layer.devices() : []), [listOpen, tick, layer]);
   return (
     <>
-      {shownId && <DevicePopup context={context} layer={layer} id={shownId} pinned={pinned === shownId} onClose={() => setPinned(null)} onHistory={onHistory} />}
+      {hovered && hovered !== pinned && <DevicePopup context={context} layer={layer} id={hovered} />}
+      {pinned && <DeviceDetails layer={layer} id={pinned} onClose={() => setPinned(null)} onHistory={onHistory} />}
       <details class="devices-on-floor" onToggle={(e) => setListOpen((e.currentTarget as HTMLDetailsElement).open)}>
         <summary>Devices on this floor</summary>
         {listOpen && devices.length === 0 && <p class="muted">None right now.</p>}
@@ -66,7 +67,8 @@ export function DevicesOnFloor({ context, layer, focusDevice, onHistory }: { con
   );
 }
 
-function DevicePopup({ context, layer, id, pinned, onClose, onHistory }: { context: FloorContext; layer: LiveDeviceLayer; id: string; pinned: boolean; onClose: () => void; onHistory: (id: string) => void }) {
+/** The dot under the pointer: who, how accurate, how old, next to it on the map. */
+function DevicePopup({ context, layer, id }: { context: FloorContext; layer: LiveDeviceLayer; id: string }) {
   const element = useMemo(() => document.createElement('div'), []);
   const shown = layer.device(id);
   const lngLat = shown?.lngLat;
@@ -77,18 +79,45 @@ function DevicePopup({ context, layer, id, pinned, onClose, onHistory }: { conte
       marker.remove();
     };
   }, [element, lngLat?.[0], lngLat?.[1]]);
-  const details = useLoad((signal) => (pinned ? api.get<Device>(`/devices/${encodeURIComponent(id)}`, signal) : Promise.resolve(null)), [id, pinned]);
   if (!shown) return null;
-  const device = details.data;
   return createPortal(
-    <div class="map-popup" role="dialog" aria-label={`Device ${id}`} data-testid="device-popup">
-      {pinned && (
+    <div class="map-popup" role="tooltip" data-testid="device-popup">
+      <strong>{id}</strong>
+      <dl>
+        <Facts shown={shown} />
+      </dl>
+    </div>,
+    element,
+  );
+}
+
+function Facts({ shown }: { shown: { time: number; accuracy: number; frozen: boolean } }) {
+  return (
+    <>
+      <dt>Accuracy</dt>
+      <dd>{Math.round(shown.accuracy * 10) / 10} m</dd>
+      <dt>Last fix</dt>
+      <dd>
+        {formatTime(new Date(shown.time).toISOString())} ({formatAge(Date.now() - shown.time)} ago{shown.frozen ? ', frozen' : ''})
+      </dd>
+    </>
+  );
+}
+
+/** A device chosen (a click on its dot, or in the list): its name and model from the API, beside the map. */
+function DeviceDetails({ layer, id, onClose, onHistory }: { layer: LiveDeviceLayer; id: string; onClose: () => void; onHistory: (id: string) => void }) {
+  const details = useLoad((signal) => api.get<Device>(`/devices/${encodeURIComponent(id)}`, signal), [id]);
+  const shown = layer.device(id);
+  const device = details.data;
+  return (
+    <section class="device-details card" aria-label={`Device ${id}`} data-testid="device-details">
+      <div class="section-head">
+        <h2>{device?.name || id}</h2>
         <button type="button" class="btn plain close" aria-label="Close the device details" onClick={onClose}>
           ×
         </button>
-      )}
-      <strong>{device?.name || id}</strong>
-      <dl>
+      </div>
+      <dl class="facts">
         {device?.name && (
           <>
             <dt>Id</dt>
@@ -101,23 +130,15 @@ function DevicePopup({ context, layer, id, pinned, onClose, onHistory }: { conte
             <dd>{device.code}</dd>
           </>
         )}
-        <dt>Accuracy</dt>
-        <dd>{Math.round(shown.accuracy * 10) / 10} m</dd>
-        <dt>Last fix</dt>
-        <dd>
-          {formatTime(new Date(shown.time).toISOString())} ({formatAge(Date.now() - shown.time)} ago{shown.frozen ? ', frozen' : ''})
-        </dd>
+        {shown ? <Facts shown={shown} /> : <dd>No longer on this floor.</dd>}
       </dl>
-      {pinned && (
-        <p class="row">
-          <a href={`/devices?search=${encodeURIComponent(id)}`}>In the device list</a>
-          <button type="button" class="btn link" onClick={() => onHistory(id)}>
-            History
-          </button>
-        </p>
-      )}
-      <ErrorBox error={details.error} />
-    </div>,
-    element,
+      <p class="row">
+        <a href={`/devices?search=${encodeURIComponent(id)}`}>In the device list</a>
+        <button type="button" class="btn link" onClick={() => onHistory(id)}>
+          History
+        </button>
+      </p>
+      <ErrorBox error={details.error} onRetry={details.reload} />
+    </section>
   );
 }

@@ -39,6 +39,10 @@ function probe(map: MapLibreMap, layer: LiveDeviceLayer): LiveMapProbe {
     renderedFences: () =>
       map.queryRenderedFeatures({ layers: ['fences-fill'] }).map((f) => ({ id: String(f.properties.id), occupants: Number(f.properties.occupants), colour: String(f.properties.colour) })),
     renderedPois: () => map.queryRenderedFeatures({ layers: ['pois'] }).map((f) => ({ name: String(f.properties.name) })),
+    project: (lngLat: [number, number]) => {
+      const p = map.project(lngLat);
+      return { x: p.x, y: p.y };
+    },
   });
 }
 
