@@ -1,5 +1,5 @@
 import type { Map as MapLibreMap, MapMouseEvent } from 'maplibre-gl';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 /** Two points picked on the plan image (fractions from its top-left) and the same two on the map. */
 export interface Anchors {
@@ -23,7 +23,8 @@ export function AnchorPicker(props: {
   const [failed, setFailed] = useState(false);
   // Which click is awaited: on the plan (plan.length === map.length) or on the map.
   const waitingForMap = anchors !== null && anchors.plan.length > anchors.map.length;
-  useEffect(() => {
+  // A layout effect: the map listens before the words asking for the click are painted.
+  useLayoutEffect(() => {
     if (!waitingForMap) return;
     const click = (e: MapMouseEvent) => {
       const next = { ...anchors!, map: [...anchors!.map, [e.lngLat.lng, e.lngLat.lat] as [number, number]] };

@@ -33,11 +33,15 @@ export function PlacementPage({ buildingId }: { buildingId: string }) {
 function Placer({ building, etag, floor, onSaved }: { building: Building; etag: string | null; floor: Floor | null; onSaved: () => void }) {
   const container = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<MapLibreMap | null>(null);
-  const [place, setPlace] = useState<Placement>(toPlacement(building));
+  const [place, setPlaceState] = useState<Placement>(toPlacement(building));
   const [saved, setSaved] = useState(false);
   const [anchors, setAnchors] = useState<Anchors | null>(null);
+  // The newest placement at once (a save right after a change must not send the one before).
   const placeRef = useRef(place);
-  placeRef.current = place;
+  const setPlace = (next: Placement) => {
+    placeRef.current = next;
+    setPlaceState(next);
+  };
 
   useEffect(() => {
     const m = createMap(container.current!, building, { basemap: true });
@@ -62,34 +66,46 @@ function Placer({ building, etag, floor, onSaved }: { building: Building; etag: 
     setData(map, 'placement-outline', { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: [...ring, ring[0]] } }] });
   }, [map, place]);
 
+  // The handles: made once, moved with the placement (the one being dragged moves itself).
+  const handles = useRef<Array<{ marker: Marker; at: (p: Placement) => [number, number] }>>([]);
+  const dragging = useRef<Marker | null>(null);
   useEffect(() => {
     if (!map || anchors) return;
-    const handle = (kind: string, label: string, at: [number, number], onDrag: (to: [number, number]) => void) => {
+    const handle = (kind: string, label: string, at: (p: Placement) => [number, number], onDrag: (to: [number, number]) => Placement) => {
       const element = document.createElement('div');
       element.className = `edit-handle ${kind}`;
       element.title = label;
       element.setAttribute('aria-label', label);
-      const marker = new Marker({ element, draggable: true }).setLngLat(at).addTo(map);
+      const marker = new Marker({ element, draggable: true }).setLngLat(at(placeRef.current)).addTo(map);
+      marker.on('dragstart', () => (dragging.current = marker));
       marker.on('drag', () => {
         const p = marker.getLngLat();
-        onDrag([p.lng, p.lat]);
+        setPlace(onDrag([p.lng, p.lat]));
       });
-      return marker;
+      marker.on('dragend', () => {
+        dragging.current = null;
+        setPlace({ ...placeRef.current });
+      });
+      return { marker, at };
     };
-    const markers = [
-      handle('centre', 'Drag to move the building', [place.lng, place.lat], (to) => setPlace({ ...placeRef.current, lng: to[0], lat: to[1] })),
-      ...corners(place).map((c, i) => handle('corner', 'Drag to size the building', c, (to) => setPlace(dragCorner(placeRef.current, i, to)))),
-      handle('rotate', 'Drag to turn the building', rotationHandle(place), (to) => setPlace(dragRotation(placeRef.current, to))),
+    handles.current = [
+      handle('centre', 'Drag to move the building', (p) => [p.lng, p.lat], (to) => ({ ...placeRef.current, lng: to[0], lat: to[1] })),
+      ...[0, 1, 2, 3].map((i) => handle('corner', 'Drag to size the building', (p) => corners(p)[i], (to) => dragCorner(placeRef.current, i, to))),
+      handle('rotate', 'Drag to turn the building', rotationHandle, (to) => dragRotation(placeRef.current, to)),
     ];
-    // Handles are rebuilt when a drag ends (their places changed with the others').
-    const rebuild = () => setPlace({ ...placeRef.current });
-    markers.forEach((m) => m.on('dragend', rebuild));
-    return () => markers.forEach((m) => m.remove());
-  }, [map, anchors, place.lat, place.lng, place.width, place.length, place.rotation]);
+    return () => {
+      handles.current.forEach((h) => h.marker.remove());
+      handles.current = [];
+    };
+  }, [map, anchors]);
+  useEffect(() => {
+    for (const h of handles.current) if (h.marker !== dragging.current) h.marker.setLngLat(h.at(place));
+  }, [place]);
 
   const save = useAction(async () => {
     setSaved(false);
-    await api.put(`/buildings/${building.id}`, { location: { lat: place.lat, lng: place.lng }, dimensions: { width: place.width, length: place.length }, rotation: place.rotation }, etag ?? undefined);
+    const p = placeRef.current;
+    await api.put(`/buildings/${building.id}`, { location: { lat: p.lat, lng: p.lng }, dimensions: { width: p.width, length: p.length }, rotation: p.rotation }, etag ?? undefined);
     setSaved(true);
     onSaved();
   });

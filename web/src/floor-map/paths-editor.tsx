@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { api, getAll } from '../api';
+import { api, ApiError, getAll } from '../api';
 import { ActionButton, ErrorBox, Field, Loading, submitWith, useAction, useLoad } from '../components/ui';
 import { fromFloorMetres, toFloorMetres } from '../geo';
 import { type Floor, floorLabel } from '../model';
@@ -19,7 +19,14 @@ const LAYERS = ['path-links', 'path-nodes'];
 export function PathsEditor({ context }: { context: FloorContext }) {
   const { map, building, floor } = context;
   const loaded = useLoad(async (signal) => {
-    const [graph, floors] = await Promise.all([api.get<PathGraph>(`/buildings/${building.id}/paths`, signal), getAll<Floor>(`/buildings/${building.id}/floors`, signal)]);
+    // A building without a graph yet answers 404: it starts empty.
+    const [graph, floors] = await Promise.all([
+      api.get<PathGraph>(`/buildings/${building.id}/paths`, signal).catch((e: unknown) => {
+        if (e instanceof ApiError && e.status === 404) return { nodes: [], links: [] } as PathGraph;
+        throw e;
+      }),
+      getAll<Floor>(`/buildings/${building.id}/floors`, signal),
+    ]);
     return { graph, floors };
   }, [building.id]);
   const [graph, setGraph] = useState<PathGraph | null>(null);

@@ -1,10 +1,11 @@
 import type { MapMouseEvent } from 'maplibre-gl';
-import { useEffect } from 'preact/hooks';
+import { useLayoutEffect } from 'preact/hooks';
 import type { FloorContext } from './floor-context';
 
 /** While `active`, a click on the map hands its point ([lng, lat]) to `onPick`; the cursor says so. */
 export function useMapPick(context: FloorContext, active: boolean, onPick: (lngLat: [number, number]) => void): void {
-  useEffect(() => {
+  // A layout effect: the map listens before the words asking for the click are painted.
+  useLayoutEffect(() => {
     if (!active) return;
     const canvas = context.map.getCanvas();
     canvas.classList.add('picking');
