@@ -4,7 +4,7 @@ import { ActionButton, ErrorBox, Field, Loading, useAction } from '../components
 import { toLatLngRing } from '../geo';
 import { OCCUPANCY_SCALE, occupancyColour } from '../live';
 import type { Geofence } from '../model';
-import type { FloorContext } from './floor-context';
+import { type FloorContext, useLoadedEffect } from './floor-context';
 import { FenceDrawing } from './fence-draw';
 import { FencePanel, Selected } from './fence-panel';
 
@@ -35,7 +35,7 @@ export function FenceSection({ context, fenceEvent }: { context: FloorContext; f
     if (selected && fenceEvent.fenceId === selected.fence.id) setDetailsKey((k) => k + 1);
   }, [fenceEvent.n]);
 
-  useEffect(() => {
+  useLoadedEffect(context, () => {
     const click = (e: { features?: Array<{ properties: Record<string, unknown> }> }) => {
       if (drawing.current?.drawing) return;
       const id = e.features?.[0]?.properties?.id as string | undefined;
@@ -49,7 +49,10 @@ export function FenceSection({ context, fenceEvent }: { context: FloorContext; f
     };
   }, [map]);
 
-  const drawingTool = async () => (drawing.current ??= await FenceDrawing.start(map, setDrawn));
+  const drawingTool = async () => {
+    await context.loaded;
+    return (drawing.current ??= await FenceDrawing.start(map, setDrawn));
+  };
   const startDraw = useAction(async () => {
     const tool = await drawingTool();
     setDrawn(null);

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, query } from '../api';
 import { ActionButton, ErrorBox, Field, formatTime, submitWith, useAction } from '../components/ui';
 import { metresPerPixelAtZoom0 } from '../live';
-import type { FloorContext } from './floor-context';
+import { type FloorContext, useLoadedEffect } from './floor-context';
 import { EMPTY, setData } from './map-setup';
 import { localInput } from './playback';
 
@@ -38,7 +38,7 @@ export function HeatmapPanel({ context }: { context: FloorContext }) {
   const [cellSize, setCellSize] = useState(2);
   const [heat, setHeat] = useState<Heatmap | null>(null);
 
-  useEffect(() => {
+  useLoadedEffect(context, () => {
     map.addSource('heat', { type: 'geojson', data: EMPTY });
     map.addLayer({
       id: 'heat',
@@ -58,6 +58,7 @@ export function HeatmapPanel({ context }: { context: FloorContext }) {
   }, [map]);
 
   const load = useAction(async () => {
+    await context.loaded;
     const end = period ? Date.now() : new Date(to).getTime();
     const start = period ? end - period : new Date(from).getTime();
     const answer = await api.get<Heatmap>(`/floors/${floor.id}/heatmap${query({ from: new Date(start).toISOString(), to: new Date(end).toISOString(), cell_size: cellSize })}`);
@@ -68,10 +69,8 @@ export function HeatmapPanel({ context }: { context: FloorContext }) {
       features: answer.cells.map((c) => ({ type: 'Feature', properties: { w: c.count / Math.max(1, answer.max), count: c.count }, geometry: { type: 'Point', coordinates: [c.lng, c.lat] } })),
     });
   });
-  // The default period shows at once.
-  useEffect(() => {
-    void load.run();
-  }, []);
+  // The default period shows at once (once the heat layer is there).
+  useLoadedEffect(context, () => void load.run(), []);
 
   const busiest = heat ? heat.cells.slice().sort((a, b) => b.count - a.count).slice(0, 5) : [];
   return (

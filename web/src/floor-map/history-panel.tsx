@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, query } from '../api';
 import { ActionButton, ErrorBox, Field, formatTime, submitWith, useAction } from '../components/ui';
-import type { FloorContext } from './floor-context';
+import { type FloorContext, useLoadedEffect } from './floor-context';
 import { EMPTY, setData, showLayers } from './map-setup';
 import { localInput, positionsAt, tracksOf, trailsGeoJson, TrackPoint, TrajectoryRow } from './playback';
 
@@ -24,7 +24,7 @@ export function HistoryPanel({ context, initialDevice }: { context: FloorContext
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(60);
 
-  useEffect(() => {
+  useLoadedEffect(context, () => {
     map.addSource('history-trails', { type: 'geojson', data: EMPTY });
     map.addSource('history-dots', { type: 'geojson', data: EMPTY });
     map.addLayer({ id: 'history-trails', type: 'line', source: 'history-trails', paint: { 'line-color': '#6a3fb5', 'line-width': 2, 'line-opacity': 0.7 } });
@@ -40,6 +40,7 @@ export function HistoryPanel({ context, initialDevice }: { context: FloorContext
 
   const load = useAction(async () => {
     setPlaying(false);
+    await context.loaded;
     const fromMs = new Date(from).getTime();
     const toMs = new Date(to).getTime();
     const q = query({ building_id: building.id, floor_id: floor.id, device_id: device.trim() || undefined, from_date: new Date(fromMs).toISOString(), to_date: new Date(toMs).toISOString() });

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, ApiError, query, request } from '../api';
 import { ActionButton, ConfirmDialog, ErrorBox, Field, Loading, submitWith, useAction, useLoad } from '../components/ui';
 import { readNumber } from '../building-setup/building-input';
-import type { FloorContext } from './floor-context';
+import { type FloorContext, useLoadedEffect } from './floor-context';
 import { EMPTY, setData } from './map-setup';
 import { useMapPick } from './use-map-pick';
 
@@ -46,7 +46,8 @@ export function InfrastructureEditor({ context }: { context: FloorContext }) {
   const [placing, setPlacing] = useState(false);
   const [removing, setRemoving] = useState<{ kind: Kind; item: Transmitter } | null>(null);
 
-  useEffect(() => {
+  const [layersReady, setLayersReady] = useState(false);
+  useLoadedEffect(context, () => {
     map.addSource('transmitters', { type: 'geojson', data: EMPTY });
     map.addLayer({
       id: 'transmitters',
@@ -54,15 +55,18 @@ export function InfrastructureEditor({ context }: { context: FloorContext }) {
       source: 'transmitters',
       paint: { 'circle-radius': 6, 'circle-color': ['match', ['get', 'kind'], 'wifi', '#8e44ad', '#16a085'], 'circle-stroke-color': '#fff', 'circle-stroke-width': 2 },
     });
+    setLayersReady(true);
     return () => {
+      setLayersReady(false);
       if (map.getLayer('transmitters')) map.removeLayer('transmitters');
       if (map.getSource('transmitters')) map.removeSource('transmitters');
     };
   }, [map]);
   useEffect(() => {
+    if (!layersReady) return;
     const all = list.data ? [...list.data.wifi.map((t) => ({ kind: 'wifi', t })), ...list.data.ble.map((t) => ({ kind: 'ble', t }))] : [];
     setData(map, 'transmitters', { type: 'FeatureCollection', features: all.map(({ kind, t }) => ({ type: 'Feature', properties: { kind, id: t.id }, geometry: { type: 'Point', coordinates: [t.lng, t.lat] } })) });
-  }, [list.data]);
+  }, [list.data, layersReady]);
 
   const pick = useCallback((lngLat: [number, number]) => {
     setDraft((d) => d && { ...d, lngLat });

@@ -1,5 +1,5 @@
 import type { Map as MapLibreMap } from 'maplibre-gl';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, query } from '../api';
 import type { GeofenceEvent } from '../components/event-list';
 import { ErrorBox } from '../components/ui';
@@ -7,7 +7,7 @@ import { LiveMapProbe, PositionFeature, toLiveDevice } from '../live';
 import { openLiveStream, StreamStatus } from '../live-stream';
 import { DEVICE_DOT_LAYER, LiveDeviceLayer } from '../map-live';
 import { DevicesOnFloor } from './device-popup';
-import type { FloorContext } from './floor-context';
+import { type FloorContext, useLoadedEffect } from './floor-context';
 import { FenceSection } from './fence-section';
 import { loadOccupancy } from './use-floor-map';
 
@@ -38,7 +38,7 @@ function probe(map: MapLibreMap, layer: LiveDeviceLayer): LiveMapProbe {
     frozenLabels: () => layer.frozenLabels,
     renderedFences: () =>
       map.queryRenderedFeatures({ layers: ['fences-fill'] }).map((f) => ({ id: String(f.properties.id), occupants: Number(f.properties.occupants), colour: String(f.properties.colour) })),
-    renderedPois: () => map.queryRenderedFeatures({ layers: ['pois'] }).map((f) => ({ name: String(f.properties.name) })),
+    renderedPois: () => map.queryRenderedFeatures({ layers: ['pois', ...(map.getLayer('poi-icons') ? ['poi-icons'] : [])] }).map((f) => ({ name: String(f.properties.name) })),
     project: (lngLat: [number, number]) => {
       const p = map.project(lngLat);
       return { x: p.x, y: p.y };
@@ -63,7 +63,7 @@ export function LivePanel({ context, buildingId, focusDevice, onHistory }: { con
   contextRef.current = context;
   const [attempt, setAttempt] = useState(0);
 
-  useEffect(() => {
+  useLoadedEffect(context, () => {
     let cancelled = false;
     let occupancyTimer: ReturnType<typeof setTimeout> | undefined;
     setLiveError(null);

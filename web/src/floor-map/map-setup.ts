@@ -4,7 +4,7 @@ import { type GeoJSONSource, type LngLatBoundsLike, Map as MapLibreMap, setWorke
 import mapWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?worker&url';
 import { planCorners, toLngLatRing } from '../geo';
 import { occupancyColour } from '../live';
-import type { Building, Floor, Geofence, Poi } from '../model';
+import type { Building, Floor, Geofence, Poi, PoiCategory } from '../model';
 import './map.css';
 
 setWorkerUrl(mapWorkerUrl);
@@ -83,3 +83,30 @@ export function showLayers(map: MapLibreMap, ids: string[], visible: boolean): v
 }
 
 export const EMPTY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: [] };
+
+/** POIs of a category with an icon are drawn with it (a symbol without text: no glyphs, nothing from outside). */
+export async function addPoiIcons(map: MapLibreMap, categories: readonly PoiCategory[]): Promise<void> {
+  const withIcon: number[] = [];
+  await Promise.all(
+    categories
+      .filter((c) => c.icon_url)
+      .map(async (c) => {
+        try {
+          const image = await map.loadImage(c.icon_url);
+          if (!map.hasImage(`cat-${c.id}`)) map.addImage(`cat-${c.id}`, image.data);
+          withIcon.push(c.id);
+        } catch {
+          // An icon that does not load leaves its POIs as dots.
+        }
+      }),
+  );
+  if (!withIcon.length || !map.getSource('pois')) return;
+  map.setFilter('pois', ['!', ['in', ['get', 'category'], ['literal', withIcon]]]);
+  map.addLayer({
+    id: 'poi-icons',
+    type: 'symbol',
+    source: 'pois',
+    filter: ['in', ['get', 'category'], ['literal', withIcon]],
+    layout: { 'icon-image': ['concat', 'cat-', ['to-string', ['get', 'category']]], 'icon-size': 1, 'icon-allow-overlap': true },
+  });
+}

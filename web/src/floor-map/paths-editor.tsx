@@ -4,7 +4,7 @@ import { ActionButton, ErrorBox, Field, Loading, submitWith, useAction, useLoad 
 import { fromFloorMetres, toFloorMetres } from '../geo';
 import { type Floor, floorLabel } from '../model';
 import { readNumber } from '../building-setup/building-input';
-import type { FloorContext } from './floor-context';
+import { type FloorContext, useLoadedEffect } from './floor-context';
 import { EMPTY, setData } from './map-setup';
 import { addNode, connect, disconnect, PathGraph, removeNode, toBody } from './path-graph';
 import { useMapPick } from './use-map-pick';
@@ -44,7 +44,8 @@ export function PathsEditor({ context }: { context: FloorContext }) {
     setDirty(true);
   };
 
-  useEffect(() => {
+  const [layersReady, setLayersReady] = useState(false);
+  useLoadedEffect(context, () => {
     map.addSource('path-links', { type: 'geojson', data: EMPTY });
     map.addSource('path-nodes', { type: 'geojson', data: EMPTY });
     map.addLayer({ id: 'path-links', type: 'line', source: 'path-links', paint: { 'line-color': '#0b7a75', 'line-width': 3 } });
@@ -59,7 +60,9 @@ export function PathsEditor({ context }: { context: FloorContext }) {
         'circle-stroke-width': 2,
       },
     });
+    setLayersReady(true);
     return () => {
+      setLayersReady(false);
       for (const id of LAYERS) {
         if (map.getLayer(id)) map.removeLayer(id);
         if (map.getSource(id)) map.removeSource(id);
@@ -69,7 +72,7 @@ export function PathsEditor({ context }: { context: FloorContext }) {
 
   // Draw this floor's part of the graph; a node linked to another floor is a connector (red).
   useEffect(() => {
-    if (!graph) return;
+    if (!graph || !layersReady) return;
     const here = new Map(graph.nodes.filter((n) => n.floor_id === floor.id).map((n) => [n.id, n]));
     const floorOf = new Map(graph.nodes.map((n) => [n.id, n.floor_id]));
     const connectors = new Set(graph.links.filter((l) => floorOf.get(l.source) !== floorOf.get(l.target)).flatMap((l) => [l.source, l.target]));
@@ -82,10 +85,11 @@ export function PathsEditor({ context }: { context: FloorContext }) {
       type: 'FeatureCollection',
       features: graph.links.filter((l) => here.has(l.source) && here.has(l.target)).map((l) => ({ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: [at(l.source), at(l.target)] } })),
     });
-  }, [graph, selected]);
+  }, [graph, selected, layersReady]);
 
   // A click on a node selects it, or in "connect" links it to the selected one.
   useEffect(() => {
+    if (!layersReady) return;
     const click = (e: { features?: Array<{ properties: Record<string, unknown> }> }) => {
       const id = Number(e.features?.[0]?.properties.id);
       if (!Number.isInteger(id)) return;
@@ -98,13 +102,13 @@ export function PathsEditor({ context }: { context: FloorContext }) {
     return () => {
       map.off('click', 'path-nodes', click);
     };
-  }, [map, mode, selected, graph]);
+  }, [map, mode, selected, graph, layersReady]);
 
   const pick = useCallback(
     (lngLat: [number, number]) => {
       if (!graph) return;
       // A click on an existing node selects it (handled above), not a new node on top of it.
-      if (map.queryRenderedFeatures(map.project(lngLat), { layers: ['path-nodes'] }).length) return;
+      if (map.getLayer('path-nodes') && map.queryRenderedFeatures(map.project(lngLat), { layers: ['path-nodes'] }).length) return;
       const { x, y } = toFloorMetres(building, lngLat);
       const added = addNode(graph, floor.id, x, y);
       const next = selected !== null && mode === 'connect' ? connect(added.graph, selected, added.id) : added.graph;

@@ -5,7 +5,7 @@ import { api, getAll, query } from '../api';
 import type { Building, Floor, GeofencingSettings, Geofence, Poi, PoiCategory } from '../model';
 import { DEFAULT_STALE_AFTER_S } from '../freshness';
 import type { FloorContext } from './floor-context';
-import { addFloorLayers, createMap, fencesGeoJson, Occupancy, poisGeoJson, setData } from './map-setup';
+import { addFloorLayers, addPoiIcons, createMap, fencesGeoJson, Occupancy, poisGeoJson, setData } from './map-setup';
 
 export const loadOccupancy = async (floorId: number | string, signal?: AbortSignal): Promise<Occupancy> =>
   Object.fromEntries(
@@ -14,8 +14,9 @@ export const loadOccupancy = async (floorId: number | string, signal?: AbortSign
 
 /**
  * Loads the floor (building, floor, fences, POIs, categories, occupancy, the organization's
- * stale timeout), then makes the map once and draws the floor on it. Answers the context the
- * panels use once the map is loaded, or the error that stopped it (with a retry).
+ * stale timeout), then makes the map once and draws the floor on it when it has loaded.
+ * Answers the context the panels use as soon as the floor is read, or the error that stopped
+ * it (with a retry).
  */
 export function useFloorMap(container: RefObject<HTMLDivElement | null>, buildingId: string, floorId: string): { context: FloorContext | null; error: unknown; retry: () => void; title: { building?: Building; floor?: Floor } } {
   const [attempt, setAttempt] = useState(0);
@@ -46,39 +47,47 @@ export function useFloorMap(container: RefObject<HTMLDivElement | null>, buildin
       Object.assign(state.current, { fences, pois: onFloor, occupancy });
       map = createMap(container.current!, building, { basemap: true });
       state.current.map = map;
-      map.on('load', () => {
-        if (signal.aborted || !map) return;
-        addFloorLayers(map, building, floor, fences, occupancy, onFloor);
-        const s = state.current;
-        const make = (): FloorContext => ({
-          map: map!,
-          building,
-          floor,
-          fences: s.fences,
-          pois: s.pois,
-          categories,
-          occupancy: s.occupancy,
-          staleAfterS: settings.stale_after_seconds ?? DEFAULT_STALE_AFTER_S,
-          reloadFences: async () => {
-            s.fences = await getAll<Geofence>(`/geofences?floor_ids=${floorId}`);
-            setData(map, 'fences', fencesGeoJson(s.fences, s.occupancy));
-            setContext(make());
-            return s.fences;
-          },
-          reloadPois: async () => {
-            s.pois = (await api.get<Poi[]>(`/buildings/${buildingId}/pois`)).filter((p) => p.position.floor_id === floor.id);
-            setData(map, 'pois', poisGeoJson(s.pois));
-            setContext(make());
-          },
-          setOccupancy: (occupancy) => {
-            s.occupancy = occupancy;
-            setData(map, 'fences', fencesGeoJson(s.fences, occupancy));
-            setContext(make());
-          },
-        });
-        setContext(make());
-        container.current?.setAttribute('data-ready', 'true');
+      const created = map;
+      const s = state.current;
+      const loaded = new Promise<void>((resolve) =>
+        created.on('load', () => {
+          if (signal.aborted) return;
+          // What the panels changed meanwhile (a new fence, a POI) is drawn as it is now.
+          addFloorLayers(created, building, floor, s.fences, s.occupancy, s.pois);
+          void addPoiIcons(created, categories);
+          container.current?.setAttribute('data-ready', 'true');
+          resolve();
+        }),
+      );
+      const make = (): FloorContext => ({
+        map: created,
+        loaded,
+        building,
+        floor,
+        fences: s.fences,
+        pois: s.pois,
+        categories,
+        occupancy: s.occupancy,
+        staleAfterS: settings.stale_after_seconds ?? DEFAULT_STALE_AFTER_S,
+        reloadFences: async () => {
+          s.fences = await getAll<Geofence>(`/geofences?floor_ids=${floorId}`);
+          setData(created, 'fences', fencesGeoJson(s.fences, s.occupancy));
+          setContext(make());
+          return s.fences;
+        },
+        reloadPois: async () => {
+          s.pois = (await api.get<Poi[]>(`/buildings/${buildingId}/pois`)).filter((p) => p.position.floor_id === floor.id);
+          setData(created, 'pois', poisGeoJson(s.pois));
+          setContext(make());
+        },
+        setOccupancy: (occupancy) => {
+          s.occupancy = occupancy;
+          setData(created, 'fences', fencesGeoJson(s.fences, occupancy));
+          setContext(make());
+        },
       });
+      // The panels show now; their drawing waits for the map (see useLoadedEffect).
+      setContext(make());
     })().catch((e) => !signal.aborted && setError(e));
     return () => {
       controller.abort();
