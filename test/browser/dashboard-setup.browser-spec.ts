@@ -103,6 +103,26 @@ describe('dashboard setup and administration in a browser', () => {
     await page.close();
   }, 90_000);
 
+  it('gives a new positioning key an example that reports a position on the first floor, from API keys in the main navigation', async () => {
+    const { page, problems } = await newPage(browser);
+    await logIn(page, domain, org.email, org.password);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('button', { name: 'Create new API key' }).click();
+    const create = page.getByRole('dialog', { name: 'Create new API key' });
+    await create.getByLabel('Description').fill('Forklift app');
+    await create.getByRole('radio', { name: /Positioning/ }).check();
+    await create.getByRole('button', { name: 'Create' }).click();
+    const shown = page.getByRole('dialog', { name: 'Your new API key' });
+    const command = (await shown.getByTestId('curl-line').innerText()).trim();
+    expect(command).toContain('/api/v1/realtime/positions');
+    expect(command).toContain(`"floor_id":${floor.id}`);
+    const { stdout } = await promisify(execFile)('sh', ['-c', command.replace('my-first-device', 'forklift-app')], { timeout: 20_000 });
+    expect(JSON.parse(stdout)).toMatchObject({ accepted: 1 });
+    expect((await t.http.get('/api/v1/devices/forklift-app').set(admin).expect(200)).body.last_position).toMatchObject({ floor_id: floor.id, building_id: building.id });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('places a building by dragging it and by typing, rotation in degrees, and aligns the plan by two anchor points', async () => {
     await t.http.put(`/api/v1/floors/${floor.id}`).set(admin).send({ map_id: (await uploadImage(t, admin)).id }).expect(200);
     const { page, problems } = await newPage(browser);
