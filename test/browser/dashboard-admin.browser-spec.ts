@@ -211,7 +211,7 @@ describe('dashboard administration in a browser', () => {
       if (url.origin !== new URL(domain).origin && url.protocol !== 'data:' && url.protocol !== 'blob:') elsewhere.push(request.url());
     });
     await logIn(page);
-    for (const path of ['/buildings', `/buildings/${building.id}`, `/buildings/${building.id}/floors/${floor.id}/map`, '/events', '/webhooks', '/analytics', '/profile', '/admin']) {
+    for (const path of ['/buildings', `/buildings/${building.id}`, `/buildings/${building.id}/floors/${floor.id}/map`, `/buildings/${building.id}/floors/${floor.id}/map?view=heatmap`, `/buildings/${building.id}/floors/${floor.id}/map?view=edit`, `/buildings/${building.id}/place`, '/devices', '/events', '/webhooks', '/analytics', '/profile', '/api-keys', '/admin', '/settings', '/start']) {
       await page.goto(`${domain}${path}`);
       await page.waitForLoadState('networkidle');
     }

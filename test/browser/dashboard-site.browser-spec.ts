@@ -193,10 +193,17 @@ describe('dashboard site operations in a browser', () => {
     const walker = (await page.evaluate(() => window.cartographLiveMap.renderedDevices().find((d) => d.id === 'walker-1')!.lngLat)) as [number, number];
     const at = await page.evaluate((lngLat) => window.cartographLiveMap.project(lngLat), walker);
     const box = (await page.getByTestId('floor-map').boundingBox())!;
-    await page.mouse.move(box.x + at.x, box.y + at.y);
-    const popup = page.getByTestId('device-popup');
-    await expect.poll(() => popup.innerText()).toContain('walker-1');
-    expect(await popup.innerText()).toContain('3.5 m');
+    const popupText = () => page.evaluate(() => (document as unknown as { querySelector(s: string): { textContent: string } | null }).querySelector('[data-testid="device-popup"]')?.textContent ?? '');
+    // Hovered again at each look: the pointer over the dot is what shows it.
+    let jitter = 0;
+    await expect
+      .poll(async () => {
+        jitter = (jitter + 1) % 3;
+        await page.mouse.move(box.x + at.x + 20, box.y + at.y + 20);
+        await page.mouse.move(box.x + at.x + jitter - 1, box.y + at.y, { steps: 3 });
+        return popupText();
+      }, { timeout: 20_000, interval: 300 })
+      .toMatch(/walker-1[\s\S]*3\.5 m/);
     await page.mouse.click(box.x + at.x, box.y + at.y);
     const details = page.getByTestId('device-details');
     await expect.poll(() => details.innerText()).toContain('Forklift 7');

@@ -115,7 +115,7 @@ export function HeatmapPanel({ context }: { context: FloorContext }) {
               <ol class="busiest" data-testid="busiest">
                 {busiest.map((c) => (
                   <li data-count={c.count}>
-                    {c.count} positions around x {c.x} m, y {c.y} m
+                    {c.count} {c.count === 1 ? 'position' : 'positions'} around x {c.x} m, y {c.y} m
                   </li>
                 ))}
               </ol>
