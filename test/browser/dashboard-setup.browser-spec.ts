@@ -144,6 +144,7 @@ describe('dashboard setup and administration in a browser', () => {
     // Typed: 30 degrees.
     await form.getByLabel('Rotation (°)').fill('30');
     await form.getByRole('button', { name: 'Apply typed values' }).click();
+    await expect.poll(() => form.getByLabel('Rotation (°)').inputValue()).toBe('30');
     await page.getByRole('button', { name: 'Save placement' }).click();
     await page.getByText('Placement saved.').waitFor();
     const stored = (await t.http.get(`/api/v1/buildings/${building.id}`).set(admin).expect(200)).body;
@@ -319,6 +320,21 @@ describe('dashboard setup and administration in a browser', () => {
     const stored = (await t.http.get(`/api/v1/infrastructure?building_id=${building.id}`).set(admin).expect(200)).body;
     expect(stored.wifi).toMatchObject([{ bssid: 'aa:bb:cc:dd:ee:01', ssid: 'Office', floor_id: floor.id }]);
 
+    // A beacon placed by typing where it is (the keyboard's way).
+    await page.getByRole('button', { name: 'Add beacon' }).click();
+    const beacon = page.getByRole('form', { name: 'Beacon details' });
+    await beacon.getByLabel('x (m)').fill('10');
+    await beacon.getByLabel('y (m)').fill('5');
+    await beacon.getByLabel('UUID').fill('f7826da6-4fa2-4e98-8024-bc5b71e0893e');
+    await beacon.getByLabel('Major').fill('1');
+    await beacon.getByLabel('Minor').fill('2');
+    await beacon.getByRole('button', { name: 'Save' }).click();
+    await page.locator('li[data-transmitter^="ble-"]').waitFor();
+    const [ble] = (await t.http.get(`/api/v1/infrastructure?building_id=${building.id}`).set(admin).expect(200)).body.ble as Array<{ x: number; y: number; major: number; minor: number }>;
+    expect(ble).toMatchObject({ major: 1, minor: 2 });
+    expect(ble.x).toBeCloseTo(10, 1);
+    expect(ble.y).toBeCloseTo(5, 1);
+
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export the building as CSV' }).click();
     const csv = readFileSync((await (await download).path())!, 'utf8');
@@ -333,6 +349,7 @@ describe('dashboard setup and administration in a browser', () => {
     await screenshot(page, 'infrastructure-csv-errors');
     // Nothing changed.
     expect((await t.http.get(`/api/v1/infrastructure?building_id=${building.id}`).set(admin).expect(200)).body.wifi).toHaveLength(1);
+    expect((await t.http.get(`/api/v1/infrastructure?building_id=${building.id}`).set(admin).expect(200)).body.ble).toHaveLength(1);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -1,7 +1,7 @@
 import { type ImageSource, Marker, type Map as MapLibreMap } from 'maplibre-gl';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, getAll, request } from '../api';
-import { ActionButton, ErrorBox, Field, Loading, submitWith, useAction, useLoad } from '../components/ui';
+import { ActionButton, ErrorBox, Field, Loading, useAction, useLoad } from '../components/ui';
 import { configuredBasemap, createMap, EMPTY, setData } from '../floor-map/map-setup';
 import { type Building, type Floor } from '../model';
 import { degrees, radians, readNumber } from './building-input';
@@ -84,7 +84,8 @@ function Placer({ building, etag, floor, onSaved }: { building: Building; etag: 
       });
       marker.on('dragend', () => {
         dragging.current = null;
-        setPlace({ ...placeRef.current });
+        // Every handle to its place for the placement the drag left.
+        for (const h of handles.current) h.marker.setLngLat(h.at(placeRef.current));
       });
       return { marker, at };
     };
@@ -153,14 +154,16 @@ function PlacementForm({ place, onChange }: { place: Placement; onChange: (p: Pl
   const [text, setText] = useState<Record<string, string>>({});
   const [error, setError] = useState<ApiError | null>(null);
   const shown = (key: string, value: number) => text[key] ?? String(Math.round(value * 1e7) / 1e7);
-  useEffect(() => setText({}), [place]);
-  const apply = async () => {
-    const read = (key: string, value: number) => (key in text ? readNumber(text[key]) : value);
-    const lat = read('lat', place.lat);
-    const lng = read('lng', place.lng);
-    const width = read('width', place.width);
-    const length = read('length', place.length);
-    const rotation = read('rotation', degrees(place.rotation));
+  useEffect(() => setText({}), [place.lat, place.lng, place.width, place.length, place.rotation]);
+  // Read from the form itself: what is typed counts even before the page has re-rendered.
+  const apply = (form: HTMLFormElement) => {
+    const data = new FormData(form);
+    const read = (key: string) => readNumber(String(data.get(key) ?? ''));
+    const lat = read('lat');
+    const lng = read('lng');
+    const width = read('width');
+    const length = read('length');
+    const rotation = read('rotation');
     const errors = [
       ...(lat === null || lat < -90 || lat > 90 ? [{ fields: 'lat', message: 'The latitude must be a number of degrees between -90 and 90.' }] : []),
       ...(lng === null || lng < -180 || lng > 180 ? [{ fields: 'lng', message: 'The longitude must be a number of degrees between -180 and 180.' }] : []),
@@ -179,7 +182,14 @@ function PlacementForm({ place, onChange }: { place: Placement; onChange: (p: Pl
     <Field label={label} name={key} inputMode="decimal" value={shown(key, value)} onInput={(e) => setText({ ...text, [key]: e.currentTarget.value })} error={error} />
   );
   return (
-    <form aria-label="Placement" onSubmit={submitWith(apply)} noValidate>
+    <form
+      aria-label="Placement"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        apply(e.currentTarget);
+      }}
+    >
       <div class="row">
         {field('lat', 'Latitude (°)', place.lat)}
         {field('lng', 'Longitude (°)', place.lng)}

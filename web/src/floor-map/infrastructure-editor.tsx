@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, ApiError, query, request } from '../api';
 import { ActionButton, ConfirmDialog, ErrorBox, Field, Loading, submitWith, useAction, useLoad } from '../components/ui';
 import { readNumber } from '../building-setup/building-input';
+import { toFloorMetres } from '../geo';
 import { type FloorContext, useLoadedEffect } from './floor-context';
 import { EMPTY, setData } from './map-setup';
 import { useMapPick } from './use-map-pick';
@@ -68,18 +69,27 @@ export function InfrastructureEditor({ context }: { context: FloorContext }) {
     setData(map, 'transmitters', { type: 'FeatureCollection', features: all.map(({ kind, t }) => ({ type: 'Feature', properties: { kind, id: t.id }, geometry: { type: 'Point', coordinates: [t.lng, t.lat] } })) });
   }, [list.data, layersReady]);
 
-  const pick = useCallback((lngLat: [number, number]) => {
-    setDraft((d) => d && { ...d, lngLat });
-    setPlacing(false);
-  }, []);
+  const pick = useCallback(
+    (lngLat: [number, number]) => {
+      const { x, y } = toFloorMetres(building, lngLat);
+      setDraft((d) => d && { ...d, lngLat, fields: { ...d.fields, x: String(x), y: String(y) } });
+      setPlacing(false);
+    },
+    [building],
+  );
   useMapPick(context, placing, pick);
 
   const save = useAction(async () => {
     if (!draft) return;
     const f = draft.fields;
     const num = (key: string) => (f[key]?.trim() ? readNumber(f[key]) : null);
-    const body: Record<string, unknown> = { floor_id: floor.id, ...(draft.lngLat && { lat: draft.lngLat[1], lng: draft.lngLat[0] }) };
-    if (!draft.id && !draft.lngLat) throw new ApiError(422, 'validation_failed', 'Click on the map where it is first.');
+    // Where it is, in floor metres: from a click on the map, or typed (the keyboard's way).
+    const x = num('x');
+    const y = num('y');
+    const body: Record<string, unknown> = { floor_id: floor.id, ...(x !== null && y !== null && { x, y }) };
+    if (!draft.id && (x === null || y === null)) {
+      throw new ApiError(422, 'validation_failed', 'Click on the map where it is, or type x and y.', [{ fields: 'x', message: 'Click on the map where it is, or type x and y in metres.' }]);
+    }
     if (draft.kind === 'wifi') Object.assign(body, { bssid: f.bssid ?? '', ssid: f.ssid || null, frequency: num('frequency') });
     else Object.assign(body, { uuid: f.uuid ?? '', major: num('major'), minor: num('minor'), tx_power: num('tx_power') });
     if (draft.id) await request(`/infrastructure/${draft.kind}/${draft.id}`, { method: 'PUT', body });
@@ -119,6 +129,10 @@ export function InfrastructureEditor({ context }: { context: FloorContext }) {
           <p class={placing ? 'notice' : 'muted'} role="status">
             {placing ? 'Click on the map where it is.' : draft.lngLat ? 'Placed. Click “Place again” to move it.' : 'It stays where it is.'}
           </p>
+          <div class="row">
+            <Field label="x (m)" name="x" inputMode="decimal" value={draft.fields.x ?? ''} onInput={set('x')} error={err} />
+            <Field label="y (m)" name="y" inputMode="decimal" value={draft.fields.y ?? ''} onInput={set('y')} error={err} />
+          </div>
           {draft.kind === 'wifi' ? (
             <>
               <Field label="BSSID" name="bssid" value={draft.fields.bssid ?? ''} placeholder="aa:bb:cc:dd:ee:ff" onInput={set('bssid')} error={err} />
@@ -135,7 +149,7 @@ export function InfrastructureEditor({ context }: { context: FloorContext }) {
               </div>
             </>
           )}
-          <ErrorBox error={save.error} fields={['bssid', 'ssid', 'frequency', 'uuid', 'major', 'minor', 'tx_power']} />
+          <ErrorBox error={save.error} fields={['x', 'y', 'bssid', 'ssid', 'frequency', 'uuid', 'major', 'minor', 'tx_power']} />
           <div class="row">
             <ActionButton kind="primary" onAction={save.run}>
               Save
@@ -169,7 +183,7 @@ export function InfrastructureEditor({ context }: { context: FloorContext }) {
                     setDraft({
                       kind,
                       id: t.id,
-                      fields: Object.fromEntries(['bssid', 'ssid', 'frequency', 'uuid', 'major', 'minor', 'tx_power'].map((k) => [k, String((t as unknown as Record<string, unknown>)[k] ?? '')])),
+                      fields: Object.fromEntries(['bssid', 'ssid', 'frequency', 'uuid', 'major', 'minor', 'tx_power', 'x', 'y'].map((k) => [k, String((t as unknown as Record<string, unknown>)[k] ?? '')])),
                     })
                   }
                 >
