@@ -17,6 +17,7 @@ import { PositionRollups1763960000000 } from './1763960000000-PositionRollups';
 import { StreamLeases1763975000000 } from './1763975000000-StreamLeases';
 import { WorkerHeartbeats1763985000000 } from './1763985000000-WorkerHeartbeats';
 import { RadioModels1763991000000 } from './1763991000000-RadioModels';
+import { HeatmapDays1763991300000 } from './1763991300000-HeatmapDays';
 import { DeviceIndexesThatStay1764000000000 } from './1764000000000-DeviceIndexesThatStay';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
@@ -40,5 +41,6 @@ export const MIGRATIONS = [
   StreamLeases1763975000000,
   WorkerHeartbeats1763985000000,
   RadioModels1763991000000,
+  HeatmapDays1763991300000,
   DeviceIndexesThatStay1764000000000,
 ];

@@ -12,6 +12,8 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,
+    // Read by scripts/web-sizes.mjs: what each page loads.
+    manifest: true,
     // The map page pulls MapLibre (about 250 KB gzipped) in its own chunk, loaded only there.
     chunkSizeWarningLimit: 1400,
   },

@@ -1,5 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
@@ -8,26 +9,89 @@ import { dirname, join, resolve } from 'node:path';
  * server itself: no second server, no CDN. It calls the public API like any client.
  */
 
-/** The dashboard's pages; anything else outside /api stays a 404 in the API's error shape. */
-export const DASHBOARD_ROUTES = ['/', '/login', '/buildings', '/buildings/*', '/profile', '/admin', '/events', '/webhooks', '/analytics'];
+/**
+ * The dashboard's pages. Any other path a browser asks for as a page (`Accept: text/html`)
+ * gets the dashboard with status 404, which says there is no such page; other clients (and
+ * every path under /api) get the API's error shape.
+ */
+export const DASHBOARD_ROUTES = [
+  '/',
+  '/login',
+  '/start',
+  '/buildings',
+  '/buildings/*',
+  '/devices',
+  '/devices/*',
+  '/profile',
+  '/api-keys',
+  '/admin',
+  '/admin/*',
+  '/events',
+  '/webhooks',
+  '/analytics',
+  '/settings',
+];
+
+/** Paths that are never a dashboard page, whatever the client accepts. */
+const NOT_PAGES = /^\/(api|assets|health|metrics)(\/|$)/;
 
 /**
  * Stricter than the API docs' policy: no inline styles or scripts at all. MapLibre's worker is a
  * bundled same-origin file; map images come from /api/v1/images (same origin).
  */
-export const DASHBOARD_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "worker-src 'self' blob:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function dashboardCsp(tileOrigin?: string): string {
+  const tiles = tileOrigin ? ` ${tileOrigin}` : '';
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src 'self' data: blob:${tiles}`,
+    "worker-src 'self' blob:",
+    `connect-src 'self'${tiles}`,
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export const DASHBOARD_CSP = dashboardCsp();
+
+/**
+ * An optional basemap under the floor plans, from a tile server the operator runs or trusts:
+ * `DASHBOARD_BASEMAP_URL` (an http(s) URL template with {z}, {x} and {y}) and
+ * `DASHBOARD_BASEMAP_ATTRIBUTION`. None by default: the dashboard works offline.
+ */
+export interface Basemap {
+  url: string;
+  attribution: string;
+  origin: string;
+}
+
+export function readBasemap(env: NodeJS.ProcessEnv = process.env): Basemap | null {
+  const url = env.DASHBOARD_BASEMAP_URL?.trim();
+  if (!url) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url.replace(/[{}]/g, ''));
+  } catch {
+    throw new Error(`DASHBOARD_BASEMAP_URL is not a URL: ${url}`);
+  }
+  if (!/^https?:$/.test(parsed.protocol) || !['{z}', '{x}', '{y}'].every((part) => url.includes(part))) {
+    throw new Error(`DASHBOARD_BASEMAP_URL must be an http(s) URL template with {z}, {x} and {y}: ${url}`);
+  }
+  return { url, attribution: env.DASHBOARD_BASEMAP_ATTRIBUTION?.trim() ?? '', origin: parsed.origin };
+}
+
+const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The page with the operator's settings the dashboard reads at start (a meta element: no inline script). */
+export function withSettings(index: string, basemap: Basemap | null): string {
+  if (!basemap) return index;
+  const meta = `<meta name="cartograph-basemap" content="${escapeAttribute(basemap.url)}" data-attribution="${escapeAttribute(basemap.attribution)}">`;
+  return index.replace('</head>', `    ${meta}\n  </head>`);
+}
 
 /** The repository (or installed package) root: the nearest folder above with a package.json. */
 function packageRoot(from: string): string {
@@ -57,8 +121,10 @@ export async function registerDashboard(app: NestFastifyApplication, directory =
     return { served: false };
   }
 
+  const basemap = readBasemap();
+  const csp = dashboardCsp(basemap?.origin);
   // Read once: the page is small and every navigation serves it.
-  const index = readFileSync(indexFile);
+  const index = Buffer.from(withSettings(readFileSync(indexFile, 'utf8'), basemap));
   // Asset names carry a content hash: cache them for good; index.html always revalidates.
   await app.register(fastifyStatic, {
     root: join(directory, 'assets'),
@@ -76,10 +142,27 @@ export async function registerDashboard(app: NestFastifyApplication, directory =
       void reply.header('Cache-Control', 'public, max-age=86400').type('image/svg+xml').send(favicon);
     });
   }
+  // no-store: a page shown after "Log out" (Back, the back-forward cache) must come from the server again, never from a copy.
+  const page = (code: number, reply: FastifyReply) =>
+    reply.code(code).header('Content-Security-Policy', csp).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(index);
   for (const url of DASHBOARD_ROUTES) {
     fastify.get(url, (_request, reply) => {
-      void reply.header('Content-Security-Policy', DASHBOARD_CSP).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(index);
+      void page(200, reply);
     });
   }
+  // A mistyped address in a browser: the dashboard's own "no such page", not the API's JSON.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const path = request.url.split('?')[0];
+    if (!request.is404 || (request.method !== 'GET' && request.method !== 'HEAD') || NOT_PAGES.test(path) || !acceptsHtml(request.headers.accept)) {
+      done();
+      return;
+    }
+    void page(404, reply);
+  });
   return { served: true };
+}
+
+/** A browser navigating asks for text/html first; API clients do not. */
+function acceptsHtml(accept: string | undefined): boolean {
+  return !!accept && /(^|,)\s*text\/html/.test(accept);
 }

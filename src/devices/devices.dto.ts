@@ -1,9 +1,43 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString, MaxLength } from 'class-validator';
+import { IsInt, IsISO8601, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ListQuery } from '../common/http/list-query';
+import { MAX_INTEGER_ID } from '../common/http/params';
 import { PageQuery } from '../common/pagination/pagination';
 import { Optional } from '../common/validation/optional';
 
-export class ListDevicesQuery extends PageQuery {}
+export class ListDevicesQuery extends PageQuery {
+  @ApiPropertyOptional({ description: 'Substring of the id, name or code, case-insensitive' })
+  @Optional()
+  @IsString()
+  @MaxLength(255)
+  search?: string;
+
+  @ApiPropertyOptional({ type: [Number], description: 'Devices whose last fix is in these buildings (comma-separated or repeated)' })
+  @Optional()
+  @ListQuery({ integers: true })
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  @Max(MAX_INTEGER_ID, { each: true })
+  building_ids?: number[];
+
+  @ApiPropertyOptional({ type: [Number], description: 'Devices whose last fix is on these floors (comma-separated or repeated)' })
+  @Optional()
+  @ListQuery({ integers: true })
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  @Max(MAX_INTEGER_ID, { each: true })
+  floor_ids?: number[];
+
+  @ApiPropertyOptional({ description: 'ISO 8601 instant: only devices last seen at or after it', example: '2026-01-01T00:00:00Z' })
+  @Optional()
+  @IsISO8601({ strict: true })
+  last_seen_after?: string;
+
+  @ApiPropertyOptional({ description: 'ISO 8601 instant: only devices last seen before it (or never)' })
+  @Optional()
+  @IsISO8601({ strict: true })
+  last_seen_before?: string;
+}
 
 export class UpdateDeviceDto {
   @ApiPropertyOptional({ maxLength: 255 })

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { Principal } from '../access/principal';
 import { ApiError } from '../common/errors/api-error';
+import { containsPattern } from '../common/database/like';
 import { lockOptions } from '../common/database/locks';
 import { Page, pageWindow, parseSort, toPage } from '../common/pagination/pagination';
 import { TransactionRunner } from '../database/transactions';
@@ -41,6 +42,19 @@ export class DevicesService {
     const builder = this.devices.createQueryBuilder('d').where('d.organizationId = :organizationId', { organizationId: principal.organizationId });
     // A restricted USER sees the devices last seen in its buildings, as in the realtime read.
     if (principal.buildingIds !== null) builder.andWhere('d.buildingId IN (:...buildingIds)', { buildingIds: principal.buildingIds });
+    if (query.building_ids?.length) builder.andWhere('d.buildingId IN (:...wantedBuildings)', { wantedBuildings: query.building_ids });
+    if (query.floor_ids?.length) builder.andWhere('d.floorId IN (:...wantedFloors)', { wantedFloors: query.floor_ids });
+    if (query.search) {
+      // LOWER on both sides: PostgreSQL's LIKE is case-sensitive, SQLite's only for non-ASCII.
+      builder.andWhere(`(LOWER(d.id) LIKE :search ESCAPE '\\' OR LOWER(d.name) LIKE :search ESCAPE '\\' OR LOWER(d.code) LIKE :search ESCAPE '\\')`, {
+        search: containsPattern(query.search.toLowerCase()),
+      });
+    }
+    const after = query.last_seen_after ? new Date(query.last_seen_after) : undefined;
+    const before = query.last_seen_before ? new Date(query.last_seen_before) : undefined;
+    if (after && before && after > before) throw ApiError.badRequest('last_seen_after must not be after last_seen_before', [{ message: 'after last_seen_before', code: 'invalid', fields: 'last_seen_after' }]);
+    if (after) builder.andWhere('d.lastTime >= :after', { after });
+    if (before) builder.andWhere('(d.lastTime < :before OR d.lastTime IS NULL)', { before });
     builder.orderBy(sort.column, sort.direction, 'NULLS LAST');
     // Ties in a stable order (an order on the same column would replace the first).
     if (sort.column !== 'd.id') builder.addOrderBy('d.id', 'ASC');

@@ -4,12 +4,13 @@ import { GeofencingAnalyticsModule } from './analytics/analytics.module';
 import { BuildingReports } from './building-reports';
 import { BuildingReportsController } from './building-reports.controller';
 import { GeofencingReports } from './geofencing-reports';
+import { HeatmapsModule } from './heatmaps/heatmaps.module';
 import { ReportsController } from './reports.controller';
 import { ReportWorkerModule } from './worker/report-worker.module';
 import { UserPositionsReport } from './user-positions.report';
 
 @Module({
-  imports: [BuildingsModule, GeofencingAnalyticsModule, ReportWorkerModule],
+  imports: [BuildingsModule, GeofencingAnalyticsModule, HeatmapsModule, ReportWorkerModule],
   controllers: [ReportsController, BuildingReportsController],
   providers: [UserPositionsReport, GeofencingReports, BuildingReports],
 })

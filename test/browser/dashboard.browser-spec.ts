@@ -61,7 +61,7 @@ describe('dashboard in a browser', () => {
     expect(await page.evaluate('document.cookie')).not.toContain('cartograph_session');
     expect(await page.evaluate('JSON.stringify(localStorage)')).toBe('{}');
 
-    await page.getByRole('link', { name: 'Profile' }).click();
+    await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('button', { name: 'Create new API key' }).click();
     const create = page.getByRole('dialog', { name: 'Create new API key' });
     await create.getByLabel('Description').fill('CI script');
@@ -111,6 +111,8 @@ describe('dashboard in a browser', () => {
     await page.locator('[data-testid="floor-map"][data-ready="true"]').waitFor({ timeout: 30_000 });
 
     await page.getByRole('button', { name: 'Draw a geofence' }).click();
+    // The drawing tool loads on first use: the hint says when clicks become corners.
+    await page.getByText('Click on the map to place its corners').waitFor();
     const canvas = page.locator('[data-testid="floor-map"] canvas').first();
     const box = (await canvas.boundingBox())!;
     const cx = box.x + box.width / 2;
@@ -154,9 +156,16 @@ describe('dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Load their version' }).click();
     await page.getByRole('heading', { name: 'Lobby (renamed elsewhere)' }).waitFor();
 
-    // Delete it from the panel.
+    // Delete it from the panel: asked first, then undone from the notice.
     await page.getByTestId('fence-panel').getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete geofence' });
+    await confirm.getByText('You can restore it afterwards').waitFor();
+    await confirm.getByRole('button', { name: 'Delete geofence' }).click();
+    await page.getByTestId('fence-deleted').waitFor();
     await expect.poll(async () => ((await t.http.get(`/api/v1/geofences?floor_ids=${floor.id}`).set(admin)).body.data ?? []).length).toBe(0);
+    await page.getByTestId('fence-deleted').getByRole('button', { name: 'Restore' }).click();
+    await page.locator('.fence-list').getByRole('button', { name: 'Lobby (renamed elsewhere)' }).waitFor();
+    expect(((await t.http.get(`/api/v1/geofences?floor_ids=${floor.id}`).set(admin)).body.data ?? []).map((f: { name: string }) => f.name)).toEqual(['Lobby (renamed elsewhere)']);
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -202,7 +211,7 @@ describe('dashboard in a browser', () => {
     await t.http.put('/api/v1/users/me/password').set(admin).send({ current_password: org.password, new_password: `${org.password}-2` });
     org.password = `${org.password}-2`;
     admin = (await login(t, org.email, org.password)).auth;
-    await page.getByRole('link', { name: 'Profile' }).click();
+    await page.getByRole('link', { name: 'API keys' }).click();
     await expect.poll(() => page.getByRole('status').first().innerText()).toContain('session has expired');
     await page.getByLabel('E-mail').waitFor();
     await page.close();

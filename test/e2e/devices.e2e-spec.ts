@@ -73,6 +73,30 @@ describe('devices registry', () => {
     expect(listB.body.data.map((d: { id: string }) => d.id)).toEqual(['dev-b']);
   });
 
+  it('filters by search text (id, name or code), building, floor and last seen time', async () => {
+    const ids = async (query: string) => {
+      const response = await t.http.get(`/api/v1/devices${query}`).set(a.auth);
+      expectStatus(response, 200);
+      return response.body.data.map((device: { id: string }) => device.id);
+    };
+    expect(await ids('?search=DEV-')).toEqual(['dev-1', 'dev-2', 'dev-3']);
+    expect(await ids('?search=pixel')).toEqual(['dev-1']);
+    expect(await ids('?search=v-3')).toEqual(['dev-3']);
+    expect(await ids('?search=%25')).toEqual([]);
+    expect(await ids(`?floor_ids=${site.floor.id}`)).toEqual(['dev-1']);
+    expect(await ids(`?building_ids=${site.building.id}`)).toEqual(['dev-1']);
+    // dev-1 was last seen 3 s ago, the others 1 s ago.
+    const between = new Date(lastTime.getTime() + 1000).toISOString();
+    expect(await ids(`?last_seen_before=${between}`)).toEqual(['dev-1']);
+    expect(await ids(`?last_seen_after=${between}`)).toEqual(['dev-2', 'dev-3']);
+    expect(await ids(`?last_seen_after=${between}&search=dev-3`)).toEqual(['dev-3']);
+    const counted = await t.http.get(`/api/v1/devices?last_seen_after=${between}&size=1`).set(a.auth);
+    expect(counted.body.metadata).toMatchObject({ total_elements: 2 });
+    expectError(await t.http.get('/api/v1/devices?last_seen_after=yesterday').set(a.auth), 400, 'bad_request');
+    expectError(await t.http.get(`/api/v1/devices?last_seen_after=${between}&last_seen_before=${lastTime.toISOString()}`).set(a.auth), 400, 'bad_request');
+    expectError(await t.http.get('/api/v1/devices?floor_ids=abc').set(a.auth), 400, 'bad_request');
+  });
+
   it('lets an ADMIN_ORG rename a device with PUT or PATCH; others get 403', async () => {
     const put = await t.http.put('/api/v1/devices/dev-2').set(a.auth).send({ name: 'Forklift 7' });
     expectStatus(put, 200);

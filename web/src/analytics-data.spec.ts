@@ -7,6 +7,7 @@ import {
   defaultRange,
   formatDuration,
   hasData,
+  axisTicks,
   occupancyChart,
   occupancyCsv,
   occupancyQuery,
@@ -75,7 +76,7 @@ describe('analytics data shaping', () => {
       ],
       'day',
     );
-    expect(chart).toEqual({ labels: ['2026-11-01', '2026-11-02'], series: [{ label: 'Visitors', values: [0, 3] }] });
+    expect(chart).toEqual({ labels: ['2026-11-01', '2026-11-02'], ticks: ['Nov 1\n2026', 'Nov 2'], series: [{ label: 'Visitors', values: [0, 3] }] });
     expect(hasData(chart)).toBe(true);
     expect(hasData({ ...chart, series: [{ label: 'Visitors', values: [0, null] }] })).toBe(false);
   });
@@ -98,6 +99,7 @@ describe('analytics data shaping', () => {
     ]);
     expect(stayChart(stay, 'day', 2)).toEqual({
       labels: ['2026-11-01', '2026-11-02'],
+      ticks: ['Nov 1\n2026', 'Nov 2'],
       series: [
         { label: 'Lobby', values: [0, 60] },
         { label: 'Cafe', values: [1.5, 10] },
@@ -130,12 +132,13 @@ describe('analytics data shaping', () => {
   it('charts the peak occupancy per fence', () => {
     expect(occupancyChart(history, 'day')).toEqual({
       labels: ['2026-11-01', '2026-11-02'],
+      ticks: ['Nov 1\n2026', 'Nov 2'],
       series: [
         { label: 'Lobby', values: [2, 0] },
         { label: '=HYPERLINK("x"), "Cafe"', values: [1, 1] },
       ],
     });
-    expect(occupancyChart({ data: [] }, 'day')).toEqual({ labels: [], series: [] });
+    expect(occupancyChart({ data: [] }, 'day')).toEqual({ labels: [], ticks: [], series: [] });
   });
 
   it('writes the occupancy as RFC 4180 CSV, quoting what needs it and defusing formulas', () => {
@@ -153,5 +156,14 @@ describe('analytics data shaping', () => {
   it('offers every zone the browser knows, UTC first, and the current zone even when unlisted', () => {
     expect(timeZones(['Europe/Madrid', 'Asia/Tokyo'], 'Etc/GMT+3')).toEqual(['UTC', 'Asia/Tokyo', 'Etc/GMT+3', 'Europe/Madrid']);
     expect(timeZones(['UTC', 'Europe/Madrid'], 'UTC')).toEqual(['UTC', 'Europe/Madrid']);
+  });
+
+  it('writes short axis labels: hours with the day under the first of each day, days and months with the year under the first of each year', () => {
+    const hours = Array.from({ length: 26 }, (_, h) => `2026-11-${h < 24 ? '23' : '24'}T${String(h % 24).padStart(2, '0')}:00:00.000`);
+    const ticks = axisTicks(hours, 'hour');
+    expect(ticks.slice(0, 3)).toEqual(['00:00\nNov 23', '01:00', '02:00']);
+    expect(ticks[24]).toBe('00:00\nNov 24');
+    expect(axisTicks(['2026-12-31T00:00:00.000', '2027-01-01T00:00:00.000'], 'day')).toEqual(['Dec 31\n2026', 'Jan 1\n2027']);
+    expect(axisTicks(['2026-11-01T00:00:00.000Z', '2026-12-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z'], 'month')).toEqual(['Nov\n2026', 'Dec', 'Jan\n2027']);
   });
 });

@@ -117,14 +117,52 @@ export function formatDuration(seconds: number | null): string {
   return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
 }
 
-/** One chart's data: the bucket labels along x, and one named series of numbers (or gaps) per line or bar set. */
+/**
+ * One chart's data: the bucket labels (in full, for the tooltip and the table), the short
+ * labels of the x axis, and one named series of numbers (or gaps) per line or bar set.
+ */
 export interface ChartData {
   labels: string[];
+  ticks: string[];
   series: Array<{ label: string; values: Array<number | null> }>;
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * Short x-axis labels that do not run into each other: hours as `14:00`, with the day under
+ * the first hour of each day (`00:00` + `Nov 23`); days and weeks as `Nov 23`, with the year
+ * under the first one of a year; months as `Nov`, with the year under January and the first.
+ */
+export function axisTicks(buckets: string[], grouping: Grouping): string[] {
+  let lastDay = '';
+  let lastYear = '';
+  return buckets.map((bucket) => {
+    const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d:\d\d)/.exec(bucket);
+    if (!m) return bucket;
+    const [, year, month, day, time] = m;
+    const dayLabel = `${MONTHS[Number(month) - 1]} ${Number(day)}`;
+    const newYear = year !== lastYear;
+    lastYear = year;
+    if (grouping === 'hour') {
+      const newDay = `${year}-${month}-${day}` !== lastDay;
+      lastDay = `${year}-${month}-${day}`;
+      return newDay ? `${time}\n${dayLabel}` : time;
+    }
+    if (grouping === 'month') return newYear ? `${MONTHS[Number(month) - 1]}\n${year}` : MONTHS[Number(month) - 1];
+    return newYear ? `${dayLabel}\n${year}` : dayLabel;
+  });
+}
+
 export function visitorsChart(rows: VisitorsRow[], grouping: Grouping): ChartData {
-  return { labels: rows.map((r) => bucketLabel(r.date, grouping)), series: [{ label: 'Visitors', values: rows.map((r) => r.visitors) }] };
+  return {
+    labels: rows.map((r) => bucketLabel(r.date, grouping)),
+    ticks: axisTicks(
+      rows.map((r) => r.date),
+      grouping,
+    ),
+    series: [{ label: 'Visitors', values: rows.map((r) => r.visitors) }],
+  };
 }
 
 export interface FenceStay {
@@ -165,6 +203,7 @@ export function stayByFence(rows: AnalyticsRow[]): { buckets: string[]; fences: 
 export function stayChart(stay: { buckets: string[]; fences: FenceStay[] }, grouping: Grouping, maxSeries: number): ChartData {
   return {
     labels: stay.buckets.map((b) => bucketLabel(b, grouping)),
+    ticks: axisTicks(stay.buckets, grouping),
     series: stay.fences.slice(0, maxSeries).map((f) => ({ label: f.name, values: f.total.map((s) => Math.round((s / 60) * 10) / 10) })),
   };
 }
@@ -174,6 +213,10 @@ export function occupancyChart(history: OccupancyHistory, grouping: Grouping): C
   const first = history.data[0]?.series ?? [];
   return {
     labels: first.map((p) => bucketLabel(p.bucket, grouping)),
+    ticks: axisTicks(
+      first.map((p) => p.bucket),
+      grouping,
+    ),
     series: history.data.map((f) => ({ label: f.geofence_name, values: f.series.map((p) => p.max_occupancy) })),
   };
 }

@@ -1,5 +1,5 @@
 // The same conversion the server uses for POIs: one definition of the building's frame.
-import { toGeoreference } from '../../src/common/geometry/cartesian';
+import { toCartesian, toGeoreference } from '../../src/common/geometry/cartesian';
 
 export interface BuildingGeometry {
   location: { lat: number; lng: number };
@@ -25,3 +25,16 @@ export function planCorners(b: BuildingGeometry): [LngLat, LngLat, LngLat, LngLa
 /** The API's rings are [lat, lng] pairs (contract 4); GeoJSON and MapLibre want [lng, lat]. */
 export const toLngLatRing = (ring: ReadonlyArray<readonly [number, number]>): LngLat[] => ring.map(([lat, lng]) => [lng, lat]);
 export const toLatLngRing = (ring: ReadonlyArray<ArrayLike<number>>): Array<[number, number]> => ring.map((p) => [p[1], p[0]]);
+
+const frameOf = (b: BuildingGeometry) => ({ latitude: b.location.lat, longitude: b.location.lng, width: b.dimensions.width, length: b.dimensions.length, rotation: b.rotation });
+
+/** A point of the map in floor metres (the building's plan frame, as POIs, paths and positions use). */
+export function toFloorMetres(b: BuildingGeometry, lngLat: LngLat): { x: number; y: number } {
+  const { x, y } = toCartesian(frameOf(b), { lat: lngLat[1], lng: lngLat[0] });
+  return { x: Math.round(x * 100) / 100, y: Math.round(y * 100) / 100 };
+}
+
+export function fromFloorMetres(b: BuildingGeometry, x: number, y: number): LngLat {
+  const g = toGeoreference(frameOf(b), { x, y });
+  return [g.lng, g.lat];
+}

@@ -60,6 +60,7 @@ describe('live devices', () => {
 
   it('finds the devices whose last fix is too old to show', () => {
     const now = 1_000_000;
-    expect(staleDevices(new Map([['fresh', now - 1000], ['old', now - 61_000]]), now)).toEqual(['old']);
+    expect(staleDevices(new Map([['fresh', now - 1000], ['old', now - 121_000]]), now)).toEqual(['old']);
+    expect(staleDevices(new Map([['fresh', now - 1000], ['old', now - 61_000]]), now, 60_000)).toEqual(['old']);
   });
 });

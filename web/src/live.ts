@@ -93,8 +93,11 @@ export function occupancyColour(occupants: number): string {
   return colour;
 }
 
-/** Devices whose last fix is older than this leave the map (as `GET /realtime/positions` leaves them out by default). */
-export const STALE_AFTER_MS = 60_000;
+/**
+ * The default of how long a device stays on the map without a fix: the geofencing default of
+ * `stale_after_seconds` (see freshness.ts); the map uses the organization's own setting.
+ */
+export const STALE_AFTER_MS = 120_000;
 
 export function staleDevices(times: ReadonlyMap<string, number>, now: number, staleAfterMs = STALE_AFTER_MS): string[] {
   const stale: string[] = [];
@@ -114,7 +117,11 @@ export interface LiveMapProbe {
   receivedAt(): number;
   /** How many devices the last paint showed with a fix at or after `time` (epoch ms). */
   fixesPaintedSince(time: number): number;
-  renderedDevices(): Array<{ id: string; lngLat: [number, number] }>;
+  renderedDevices(): Array<{ id: string; lngLat: [number, number]; frozen: boolean }>;
+  /** The age labels of frozen dots: device id and the words shown. */
+  frozenLabels(): Array<{ id: string; text: string }>;
   renderedFences(): Array<{ id: string; occupants: number; colour: string }>;
   renderedPois(): Array<{ name: string }>;
+  /** Where a point ([lng, lat]) is drawn, in pixels from the map's top-left corner. */
+  project(lngLat: [number, number]): { x: number; y: number };
 }

@@ -37,6 +37,17 @@ export async function logIn(email: string, password: string): Promise<Session> {
   return (await request<Session>('/auth/session', { method: 'POST', headers: { Authorization: basic(email, password) }, expect401: true })).body;
 }
 
+/** Tabs of the dashboard tell each other about a log out, so none keeps showing data. */
+const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel('cartograph-session') : null;
+
 export async function logOut(): Promise<void> {
   await api.del('/auth/session').catch(() => undefined);
+  channel?.postMessage('logged-out');
+}
+
+/** Called when another tab logged out (the session cookie is gone for this one too). */
+export function onLoggedOutElsewhere(listener: () => void): () => void {
+  const handle = (event: MessageEvent) => event.data === 'logged-out' && listener();
+  channel?.addEventListener('message', handle);
+  return () => channel?.removeEventListener('message', handle);
 }

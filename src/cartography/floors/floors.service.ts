@@ -126,6 +126,12 @@ export class FloorsService {
     });
   }
 
+  /** Whether the floor still stands (not deleted, nor its building), share-locked like findReferenced. */
+  async exists(principal: Principal, id: number, manager: EntityManager): Promise<boolean> {
+    const floor = await manager.findOne(Floor, { where: { id, organizationId: principal.organizationId, deletedAt: IsNull() }, ...lockOptions(manager, 'share') });
+    return floor !== null && canSeeBuilding(principal, floor.buildingId);
+  }
+
   /** A floor named in a request body: 422 naming the field when it is not the caller's. Share-locked. */
   async findReferenced(principal: Principal, id: number, field: string, manager: EntityManager): Promise<Floor> {
     const floor = await manager.findOne(Floor, { where: { id, organizationId: principal.organizationId, deletedAt: IsNull() }, ...lockOptions(manager, 'share') });

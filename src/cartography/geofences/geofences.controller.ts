@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, Post, Put, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorResponseDto } from '../../common/errors/error-response.dto';
 import { Access } from '../../access/decorators/access.decorator';
 import { CurrentPrincipal } from '../../access/decorators/current-principal.decorator';
 import { AccessScope } from '../../access/permissions';
@@ -65,5 +66,16 @@ export class GeofencesController {
   @DocumentedDelete('Soft-delete a geofence (kept, readable by id, with deleted: true)')
   remove(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<void> {
     return this.geofences.remove(principal, id);
+  }
+
+  @Post(':id/restore')
+  @HttpCode(200)
+  @Access(AccessScope.CartographyWrite)
+  @ApiOperation({ summary: 'Undo the delete of a geofence: live again, as if created now (a live one answers as it is)' })
+  @ApiOkResponse({ type: GeofenceResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'its floor (or building) was deleted' })
+  restore(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<Versioned<GeofenceResponseDto>> {
+    return this.geofences.restore(principal, id);
   }
 }

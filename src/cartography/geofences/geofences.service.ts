@@ -223,6 +223,28 @@ export class GeofencesService implements OnModuleDestroy {
     );
   }
 
+  /**
+   * Undoes a delete: the geofence is live again, as if created now (devices already inside are
+   * not entered unless `initial_trigger`). Its floor must still exist. Restoring a live one is fine.
+   */
+  async restore(principal: Principal, id: string): Promise<Versioned<GeofenceResponseDto>> {
+    return retryOnConcurrentUpdate(() =>
+      this.transactions.run(async (manager) => {
+        const geofence = await this.findOwned(principal, id, manager, 'update');
+        if (!geofence.deleted) return new Versioned(toGeofenceResponse(geofence), geofence.version);
+        if (!(await this.floors.exists(principal, geofence.floorId, manager))) {
+          throw ApiError.conflict('The geofence cannot be restored: its floor (or building) was deleted');
+        }
+        const changes: Partial<Geofence> = { deleted: false, updatedAt: new Date() };
+        if (!(await updateIfVersion(manager, Geofence, geofence, changes))) return false;
+        await this.revisions.bump(manager, [geofence.buildingId]);
+        await this.changeHooks.run(manager, { organizationId: geofence.organizationId, geofenceId: geofence.id, reason: 'fence_created', at: Date.now() });
+        const restored = { ...geofence, ...changes, version: geofence.version + 1 };
+        return new Versioned(toGeofenceResponse(restored), restored.version);
+      }),
+    );
+  }
+
   /** With `update`, the row stays locked until the transaction ends, so concurrent writers take turns. */
   /** Geofences named in a request body (filters, lists): 422 naming the field and the first unknown id. One query. */
   async assertAllReferenced(principal: Principal, ids: readonly string[], field: string): Promise<void> {

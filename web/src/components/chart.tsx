@@ -21,6 +21,10 @@ export function Chart({ data, kind, yLabel, title, counts = false }: { data: Cha
     // Bars for a single series (visitors); lines when several series share the buckets.
     const bars = kind === 'bars' && data.series.length === 1 ? uPlot.paths.bars!({ size: [0.7, 60], gap: 1 }) : undefined;
     const width = () => Math.max(240, el.clientWidth);
+    // Room for the longest line of a tick label (about 7 px a character), so labels never overlap.
+    const dark = matchMedia('(prefers-color-scheme: dark)').matches;
+    const ink = { stroke: dark ? '#e3e8ee' : '#1d2733', grid: { stroke: dark ? '#33404d' : '#e5e9ee' }, ticks: { stroke: dark ? '#33404d' : '#d8dee6' } };
+    const longest = Math.max(4, ...data.ticks.map((t) => Math.max(...t.split('\n').map((line) => line.length))));
     const options: uPlot.Options = {
       width: width(),
       height: 260,
@@ -28,15 +32,18 @@ export function Chart({ data, kind, yLabel, title, counts = false }: { data: Cha
       scales: { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] } },
       axes: [
         {
-          values: (_u, splits) => splits.map((v) => (Number.isInteger(v) && v >= 0 && v < data.labels.length ? data.labels[v] : '')),
-          incrs: [1, 2, 3, 4, 6, 8, 12, 24, 48, 96, 168],
-          space: 70,
+          values: (_u, splits) => splits.map((v) => (Number.isInteger(v) && v >= 0 && v < data.ticks.length ? data.ticks[v] : '')),
+          incrs: [1, 2, 3, 4, 6, 8, 12, 24, 48, 96, 168, 336, 720],
+          space: longest * 7 + 16,
+          size: 48,
+          ...ink,
         },
         // Counts of people have no halves on their axis.
-        { label: yLabel, size: 60, ...(counts && { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000] }) },
+        { label: yLabel, size: 60, ...ink, ...(counts && { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000] }) },
       ],
       legend: { live: false },
       cursor: { drag: { x: false, y: false } },
+      plugins: [tooltip(data)],
       series: [
         { label: 'Bucket', value: (_u, v) => (v === null ? '' : (data.labels[v] ?? '')) },
         ...data.series.map((s, i) => {
@@ -58,4 +65,42 @@ export function Chart({ data, kind, yLabel, title, counts = false }: { data: Cha
   }, [data, kind, yLabel, counts]);
   // The chart is a picture of the table that follows it: screen readers get the table.
   return <div class="chart" ref={box} role="img" aria-label={title} data-testid="chart" />;
+}
+
+/** The bucket under the cursor with the exact value of each series, next to the cursor. */
+function tooltip(data: ChartData): uPlot.Plugin {
+  let box: HTMLDivElement;
+  return {
+    hooks: {
+      init: (u) => {
+        box = document.createElement('div');
+        box.className = 'chart-tooltip';
+        box.setAttribute('data-testid', 'chart-tooltip');
+        box.hidden = true;
+        u.over.appendChild(box);
+      },
+      setCursor: (u) => {
+        const index = u.cursor.idx;
+        if (index === null || index === undefined || u.cursor.left === undefined || u.cursor.left < 0) {
+          box.hidden = true;
+          return;
+        }
+        box.replaceChildren();
+        const title = document.createElement('strong');
+        title.textContent = data.labels[index] ?? '';
+        box.append(title);
+        data.series.forEach((series, i) => {
+          const line = document.createElement('div');
+          const value = series.values[index];
+          line.textContent = `${series.label}: ${value === null || value === undefined ? '—' : value.toLocaleString()}`;
+          line.style.setProperty('color', CHART_COLOURS[i % CHART_COLOURS.length]);
+          box.append(line);
+        });
+        box.hidden = false;
+        const left = Math.min(u.cursor.left + 12, u.over.clientWidth - box.offsetWidth - 4);
+        box.style.setProperty('left', `${Math.max(0, left)}px`);
+        box.style.setProperty('top', `${Math.max(0, (u.cursor.top ?? 0) - box.offsetHeight - 8)}px`);
+      },
+    },
+  };
 }

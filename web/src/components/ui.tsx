@@ -34,14 +34,45 @@ export function Field(props: {
   );
 }
 
-/** The error of a whole action, in words; field errors are listed when no field shows them. */
-export function ErrorBox({ error, fields = [] }: { error: unknown; fields?: string[] }) {
+/** What a status without a message of its own means, in words. */
+const STATUS_WORDS: Record<number, string> = {
+  0: 'The server cannot be reached. Check your connection and try again.',
+  403: 'You are not allowed to do this: ask an administrator of your organization.',
+  404: 'This no longer exists (someone may have deleted it).',
+  409: 'Someone changed this at the same time. Reload it and try again.',
+  429: 'Too many requests: wait a moment and try again.',
+  500: 'The server failed to answer. Try again; if it keeps failing, tell your administrator.',
+  503: 'The server is not ready (its database cannot be reached). Try again in a moment.',
+};
+
+/** An error as a person reads it: the API's message when it is about the request, the status in words otherwise. */
+export function errorWords(error: unknown): string {
+  if (!(error instanceof ApiError)) return String((error as Error)?.message ?? error);
+  if (error.status === 0 || error.status >= 500) return STATUS_WORDS[error.status] ?? STATUS_WORDS[500];
+  return error.message || STATUS_WORDS[error.status] || `The server answered ${error.status}.`;
+}
+
+/**
+ * The error of a whole action, in words; field errors are listed when no field shows them.
+ * With `onRetry`, a button tries again (every failed read offers one).
+ */
+export function ErrorBox({ error, fields = [], onRetry }: { error: unknown; fields?: string[]; onRetry?: () => void }) {
   if (!error) return null;
-  if (!(error instanceof ApiError)) return <p class="error-box" role="alert">{String((error as Error).message ?? error)}</p>;
+  const retry = onRetry && (
+    <button type="button" class="btn plain retry" onClick={onRetry}>
+      Try again
+    </button>
+  );
+  if (!(error instanceof ApiError))
+    return (
+      <div class="error-box" role="alert">
+        <strong>{errorWords(error)}</strong> {retry}
+      </div>
+    );
   const unshown = error.errors.filter((e) => !e.fields || !fields.some((f) => e.fields!.split(',').includes(f)));
   return (
-    <div class="error-box" role="alert">
-      <strong>{error.message}</strong>
+    <div class="error-box" role="alert" data-status={error.status}>
+      <strong>{errorWords(error)}</strong>
       {error.status === 429 && error.retryAfter && <span> Try again in {error.retryAfter} s.</span>}
       {unshown.length > 0 && (
         <ul>
@@ -50,7 +81,39 @@ export function ErrorBox({ error, fields = [] }: { error: unknown; fields?: stri
           ))}
         </ul>
       )}
+      {retry}
     </div>
+  );
+}
+
+/**
+ * Asks before a change that cannot be taken back lightly: what will happen, in words, and
+ * one button that does it (its failure is shown here, with the dialog still open).
+ */
+export function ConfirmDialog(props: {
+  title: string;
+  open: boolean;
+  confirmLabel: string;
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+  children: ComponentChildren;
+}) {
+  const { error, run } = useAction(props.onConfirm);
+  return (
+    <Dialog title={props.title} open={props.open} onClose={props.onClose}>
+      <div class="confirm">
+        {props.children}
+        <ErrorBox error={error} />
+        <div class="row">
+          <ActionButton kind="danger" onAction={run}>
+            {props.confirmLabel}
+          </ActionButton>
+          <button type="button" class="btn plain" onClick={props.onClose}>
+            Cancel
+          </button>
+        </div>
+      </div>
+    </Dialog>
   );
 }
 

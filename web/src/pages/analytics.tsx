@@ -28,7 +28,7 @@ import {
 import { api, ApiError, getAll } from '../api';
 import { Chart } from '../components/chart';
 import { ErrorBox, Field, Loading, useLoad } from '../components/ui';
-import type { Building } from './buildings';
+import type { Building } from '../model';
 
 /** Fences drawn in the stay and occupancy charts (the busiest first); the tables list every one. */
 const MAX_FENCES_CHARTED = 10;

@@ -3,7 +3,7 @@ import { api, ApiError, getAll, query } from '../api';
 import { EVENT_LABELS, EVENT_TYPES, EventList, EventPage, GeofenceEvent, NEWEST } from '../components/event-list';
 import { ActionButton, ErrorBox, Field, Loading, useAction, useLoad } from '../components/ui';
 import { openLiveStream, StreamStatus } from '../live-stream';
-import type { Building } from './buildings';
+import type { Building } from '../model';
 
 interface Filters {
   types: string[];
@@ -49,6 +49,7 @@ export function EventsPage() {
   const [status, setStatus] = useState<StreamStatus>('stopped');
   const [fresh, setFresh] = useState<ReadonlySet<number>>(new Set());
   const newestSeq = useRef(0);
+  const [attempt, setAttempt] = useState(0);
 
   // The newest page of the log for these filters.
   useEffect(() => {
@@ -66,7 +67,7 @@ export function EventsPage() {
       (e) => (e as Error).name !== 'AbortError' && setError(e),
     );
     return () => controller.abort();
-  }, [filters]);
+  }, [filters, attempt]);
 
   // Live on top, from the newest event shown. A `to` in the past has nothing live to add.
   const liveAllowed = !filters.to || new Date(filters.to).getTime() > Date.now();
@@ -104,7 +105,13 @@ export function EventsPage() {
     connecting: 'Connecting to the live stream…',
     live: 'Live: new events appear on top as they happen.',
     reconnecting: 'Connection lost: reconnecting (nothing will be missed)…',
-    stopped: live ? 'Live updates are off for a range that has ended.' : 'Paused: new events are not added until you resume.',
+    stopped: !live
+      ? 'Paused: new events are not added until you resume.'
+      : error
+        ? 'Live updates are off until the event log can be read again.'
+        : !liveAllowed
+          ? 'Live updates are off: the range you chose has ended.'
+          : 'Live updates stopped.',
   };
   return (
     <section>
@@ -161,13 +168,13 @@ export function EventsPage() {
       <p class="tail-status" role="status" data-testid="tail-status" data-status={status}>
         <span class={`dot ${status}`} aria-hidden="true" /> {statusWords[status]}
       </p>
-      <ErrorBox error={error} fields={['building_ids', 'device_ids', 'from', 'to']} />
+      <ErrorBox error={error} fields={['building_ids', 'device_ids', 'from', 'to']} onRetry={() => setAttempt((n) => n + 1)} />
       {!loaded && !error && <Loading what="events" />}
       {loaded > 0 && <EventList events={events} fresh={fresh} />}
       {olderCursor && (
         <div class="more">
           <ActionButton onAction={older.run}>Older events</ActionButton>
-          <ErrorBox error={older.error} />
+          <ErrorBox error={older.error} onRetry={older.run} />
         </div>
       )}
     </section>

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// What each dashboard page loads on a cold visit, compressed as the server sends it (brotli):
+// the entry chunk with its static imports and stylesheets, plus the page's own chunk with its
+// imports, stylesheets and assets (MapLibre's worker for the map pages). Read from the Vite
+// manifest of dist/web and the .br files scripts/compress-web.mjs writes.
+//
+//   node scripts/web-sizes.mjs          prints the table; exits 1 when a page is over its budget
+
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const KIB = 1024;
+/** Budgets in KiB: the map pages carry MapLibre (its own two files are about 358 KiB brotli). */
+export const BUDGETS = { map: 400 * KIB, page: 60 * KIB };
+const MAP_PAGES = new Set(['src/floor-map/floor-map-page.tsx', 'src/building-setup/placement-page.tsx']);
+
+export function pageSizes(root = fileURLToPath(new URL('../dist/web/', import.meta.url))) {
+  const manifest = JSON.parse(readFileSync(join(root, '.vite', 'manifest.json'), 'utf8'));
+  const compressed = (file) => {
+    const path = join(root, file);
+    return existsSync(`${path}.br`) ? statSync(`${path}.br`).size : brotliCompressSync(readFileSync(path)).length;
+  };
+  /** Every file a chunk needs before it runs: itself, its static imports (transitively), their CSS and assets. */
+  const closure = (key, files = new Set()) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file)) return files;
+    files.add(chunk.file);
+    for (const css of chunk.css ?? []) files.add(css);
+    for (const asset of chunk.assets ?? []) files.add(asset);
+    for (const imported of chunk.imports ?? []) closure(imported, files);
+    return files;
+  };
+  const entry = Object.keys(manifest).find((key) => manifest[key].isEntry);
+  const shell = closure(entry);
+  const pages = [{ page: 'login and buildings (entry)', files: new Set(shell), map: false }];
+  for (const page of manifest[entry].dynamicImports ?? []) pages.push({ page, files: closure(page, new Set(shell)), map: MAP_PAGES.has(page) });
+  return pages.map(({ page, files, map }) => {
+    const bytes = [...files].reduce((sum, file) => sum + compressed(file), 0) + compressed('index.html');
+    const budget = map ? BUDGETS.map : BUDGETS.page;
+    return { page, bytes, budget, over: bytes > budget, files: [...files] };
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const sizes = pageSizes();
+  for (const s of sizes) console.log(`${s.over ? 'OVER' : 'ok  '} ${(s.bytes / KIB).toFixed(1).padStart(7)} KiB of ${(s.budget / KIB).toFixed(0)}  ${s.page}`);
+  if (sizes.some((s) => s.over)) process.exit(1);
+}

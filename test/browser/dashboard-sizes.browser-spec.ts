@@ -1,0 +1,88 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUDGETS, pageSizes } from '../../scripts/web-sizes.mjs';
+import { login } from '../support/admin';
+import { createOrganization, TestOrganization } from '../support/auth';
+import { createBuilding, createFloor } from '../support/cartography';
+import { ensureDashboardBuilt } from '../support/dashboard-build';
+import { launchChromium, logIn } from '../support/dashboard-browser';
+import { listenOnLoopback } from '../support/sdk-client';
+import { createTestApp, TestApp } from '../support/test-app';
+
+interface PageSize {
+  page: string;
+  bytes: number;
+  budget: number;
+  over: boolean;
+}
+
+const KIB = 1024;
+
+/**
+ * How heavy each page is: from the build (the Vite manifest: what a page needs before it runs,
+ * brotli as the server sends it), and as Chromium receives it on a cold load (an empty cache).
+ */
+describe('dashboard page weight', () => {
+  let t: TestApp;
+  let domain: string;
+  let org: TestOrganization;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    process.env.DASHBOARD_DIR = ensureDashboardBuilt();
+    t = await createTestApp();
+    domain = await listenOnLoopback(t);
+    org = await createOrganization(t, 'Weights');
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    delete process.env.DASHBOARD_DIR;
+  });
+
+  it('keeps every page within its budget in the build: the map pages within 400 KiB (MapLibre alone is about 358), the others within 60 KiB', () => {
+    const sizes = pageSizes() as PageSize[];
+    console.info(sizes.map((s) => `${(s.bytes / KIB).toFixed(1)} KiB ${s.page}`).join('\n'));
+    expect(sizes.length).toBeGreaterThan(10);
+    for (const size of sizes) expect({ page: size.page, over: size.over }).toEqual({ page: size.page, over: false });
+    expect(BUDGETS.page).toBe(60 * KIB);
+  });
+
+  it('loads the floor map cold with what the build says, all of it from the server itself, compressed', async () => {
+    const admin = (await login(t, org.email, org.password)).auth;
+    const building = await createBuilding(t, admin, { name: 'Weighed' });
+    const floor = await createFloor(t, admin, building.id, { level: 0 });
+    const context = await browser.newContext();
+    const page: Page = await context.newPage();
+    await logIn(page, domain, org.email, org.password);
+    // A cold load: a fresh context has no cache; count the code and styles it receives for the page.
+    const cold = await browser.newContext({ storageState: await context.storageState() });
+    const mapPage = await cold.newPage();
+    const received: Array<{ url: string; bytes: number; encoding: string | null }> = [];
+    mapPage.on('requestfinished', async (request) => {
+      const type = request.resourceType();
+      if (type !== 'script' && type !== 'stylesheet' && type !== 'document') return;
+      const response = await request.response();
+      // Chromium does not report the body size of a worker's script: its Content-Length says it.
+      const bytes = (await request.sizes()).responseBodySize || Number((await response?.headerValue('content-length')) ?? 0);
+      received.push({ url: request.url(), bytes, encoding: (await response?.headerValue('content-encoding')) ?? null });
+    });
+    await mapPage.goto(`${domain}/buildings/${building.id}/floors/${floor.id}/map`);
+    await mapPage.locator('[data-testid="floor-map"][data-ready="true"]').waitFor({ timeout: 30_000 });
+    await mapPage.waitForLoadState('networkidle');
+    const assets = received.filter((r) => r.url.includes('/assets/'));
+    const total = received.reduce((sum, r) => sum + r.bytes, 0);
+    console.info(`floor map, cold: ${(total / KIB).toFixed(1)} KiB in ${received.length} files`);
+    expect(received.every((r) => new URL(r.url).origin === new URL(domain).origin)).toBe(true);
+    expect(assets.every((r) => r.encoding === 'br')).toBe(true);
+    // The worker is a script too: MapLibre's, from the same build.
+    expect(assets.find((r) => r.url.includes('maplibre-gl-worker'))?.bytes).toBeGreaterThan(100 * KIB);
+    const planned = (pageSizes() as PageSize[]).find((s) => s.page === 'src/floor-map/floor-map-page.tsx')!;
+    expect(total).toBeLessThanOrEqual(BUDGETS.map);
+    // What arrived is what the build check counts (give or take the HTML page).
+    expect(Math.abs(total - planned.bytes)).toBeLessThan(4 * KIB);
+    await cold.close();
+    await context.close();
+  });
+});

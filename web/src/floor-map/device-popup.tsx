@@ -1,0 +1,144 @@
+import { Marker } from 'maplibre-gl';
+import { createPortal } from 'preact/compat';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { api } from '../api';
+import { ErrorBox, formatTime, useLoad } from '../components/ui';
+import { formatAge } from '../freshness';
+import { DEVICE_DOT_LAYER, LiveDeviceLayer } from '../map-live';
+import type { Device } from '../model';
+import type { FloorContext } from './floor-context';
+
+/**
+ * Who a dot is: hovering one shows its id, accuracy and last fix on the map; clicking it (or
+ * choosing it in the list, with the keyboard) shows its details, name and model from the API,
+ * beside the map.
+ */
+export function DevicesOnFloor({ context, layer, focusDevice, onHistory }: { context: FloorContext; layer: LiveDeviceLayer; focusDevice?: string; onHistory: (id: string) => void }) {
+  const { map } = context;
+  const [hovered, setHovered] = useState<string | null>(null);
+  const [pinned, setPinned] = useState<string | null>(focusDevice ?? null);
+  const [listOpen, setListOpen] = useState(false);
+  const [tick, setTick] = useState(0);
+
+  useEffect(() => {
+    const move = (e: { features?: Array<{ properties: Record<string, unknown> }> }) => setHovered(String(e.features?.[0]?.properties.id ?? '') || null);
+    const leave = () => setHovered(null);
+    const click = (e: { features?: Array<{ properties: Record<string, unknown> }> }) => {
+      const id = e.features?.[0]?.properties.id;
+      if (id !== undefined) setPinned(String(id));
+    };
+    map.on('mousemove', DEVICE_DOT_LAYER, move);
+    map.on('mouseleave', DEVICE_DOT_LAYER, leave);
+    map.on('click', DEVICE_DOT_LAYER, click);
+    return () => {
+      map.off('mousemove', DEVICE_DOT_LAYER, move);
+      map.off('mouseleave', DEVICE_DOT_LAYER, leave);
+      map.off('click', DEVICE_DOT_LAYER, click);
+    };
+  }, [map]);
+
+  // The list and the popup's age follow the clock while shown.
+  useEffect(() => {
+    if (!listOpen && !pinned && !hovered) return;
+    const timer = setInterval(() => setTick((n) => n + 1), 2000);
+    return () => clearInterval(timer);
+  }, [listOpen, pinned, hovered]);
+
+  const devices = useMemo(() => (listOpen ? layer.devices() : []), [listOpen, tick, layer]);
+  return (
+    <>
+      {hovered && hovered !== pinned && <DevicePopup context={context} layer={layer} id={hovered} />}
+      {pinned && <DeviceDetails layer={layer} id={pinned} onClose={() => setPinned(null)} onHistory={onHistory} />}
+      <details class="devices-on-floor" onToggle={(e) => setListOpen((e.currentTarget as HTMLDetailsElement).open)}>
+        <summary>Devices on this floor</summary>
+        {listOpen && devices.length === 0 && <p class="muted">None right now.</p>}
+        <ul class="plain-list">
+          {devices.slice(0, 300).map((d) => (
+            <li>
+              <button type="button" class="btn link" onClick={() => setPinned(d.id)}>
+                {d.id}
+              </button>{' '}
+              <span class="muted">{d.frozen ? `frozen, ${formatAge(Date.now() - d.time)} ago` : `${formatAge(Date.now() - d.time)} ago`}</span>
+            </li>
+          ))}
+        </ul>
+      </details>
+    </>
+  );
+}
+
+/** The dot under the pointer: who, how accurate, how old, next to it on the map. */
+function DevicePopup({ context, layer, id }: { context: FloorContext; layer: LiveDeviceLayer; id: string }) {
+  const element = useMemo(() => document.createElement('div'), []);
+  const shown = layer.device(id);
+  const lngLat = shown?.lngLat;
+  useEffect(() => {
+    if (!lngLat) return;
+    const marker = new Marker({ element, anchor: 'bottom' }).setLngLat(lngLat).addTo(context.map);
+    return () => {
+      marker.remove();
+    };
+  }, [element, lngLat?.[0], lngLat?.[1]]);
+  if (!shown) return null;
+  return createPortal(
+    <div class="map-popup" role="tooltip" data-testid="device-popup">
+      <strong>{id}</strong>
+      <dl>
+        <Facts shown={shown} />
+      </dl>
+    </div>,
+    element,
+  );
+}
+
+function Facts({ shown }: { shown: { time: number; accuracy: number; frozen: boolean } }) {
+  return (
+    <>
+      <dt>Accuracy</dt>
+      <dd>{Math.round(shown.accuracy * 10) / 10} m</dd>
+      <dt>Last fix</dt>
+      <dd>
+        {formatTime(new Date(shown.time).toISOString())} ({formatAge(Date.now() - shown.time)} ago{shown.frozen ? ', frozen' : ''})
+      </dd>
+    </>
+  );
+}
+
+/** A device chosen (a click on its dot, or in the list): its name and model from the API, beside the map. */
+function DeviceDetails({ layer, id, onClose, onHistory }: { layer: LiveDeviceLayer; id: string; onClose: () => void; onHistory: (id: string) => void }) {
+  const details = useLoad((signal) => api.get<Device>(`/devices/${encodeURIComponent(id)}`, signal), [id]);
+  const shown = layer.device(id);
+  const device = details.data;
+  return (
+    <section class="device-details card" aria-label={`Device ${id}`} data-testid="device-details">
+      <div class="section-head">
+        <h2>{device?.name || id}</h2>
+        <button type="button" class="btn plain close" aria-label="Close the device details" onClick={onClose}>
+          ×
+        </button>
+      </div>
+      <dl class="facts">
+        {device?.name && (
+          <>
+            <dt>Id</dt>
+            <dd>{id}</dd>
+          </>
+        )}
+        {device?.code && (
+          <>
+            <dt>Model</dt>
+            <dd>{device.code}</dd>
+          </>
+        )}
+        {shown ? <Facts shown={shown} /> : <dd>No longer on this floor.</dd>}
+      </dl>
+      <p class="row">
+        <a href={`/devices?search=${encodeURIComponent(id)}`}>In the device list</a>
+        <button type="button" class="btn link" onClick={() => onHistory(id)}>
+          History
+        </button>
+      </p>
+      <ErrorBox error={details.error} onRetry={details.reload} />
+    </section>
+  );
+}

@@ -1,0 +1,128 @@
+import { useState } from 'preact/hooks';
+import { api, query } from '../api';
+import { ActionButton, ErrorBox, Field, formatTime, submitWith, useAction } from '../components/ui';
+import { metresPerPixelAtZoom0 } from '../live';
+import { type FloorContext, useLoadedEffect } from './floor-context';
+import { EMPTY, setData } from './map-setup';
+import { localInput } from './playback';
+
+interface Heatmap {
+  from: string;
+  to: string;
+  cell_size: number;
+  total: number;
+  max: number;
+  cells: Array<{ x: number; y: number; lat: number; lng: number; count: number }>;
+}
+
+const PERIODS = [
+  { label: 'Last 24 hours', ms: 86_400_000 },
+  { label: 'Last 7 days', ms: 7 * 86_400_000 },
+  { label: 'Last 30 days', ms: 30 * 86_400_000 },
+  { label: 'Custom', ms: 0 },
+];
+const CELL_SIZES = [0.5, 1, 2, 5, 10];
+
+/** A radius of `metres` on the ground at every zoom (pixels double per zoom level). */
+const metresAtEveryZoom = (metres: number, lat: number) => ['interpolate', ['exponential', 2], ['zoom'], 0, metres / metresPerPixelAtZoom0(lat), 24, (metres / metresPerPixelAtZoom0(lat)) * 2 ** 24];
+
+/**
+ * Where people were over a period: the server counts the floor's positions per grid cell
+ * (from the history); the map shows the density, and the busiest cells are listed.
+ */
+export function HeatmapPanel({ context }: { context: FloorContext }) {
+  const { map, floor, building } = context;
+  const [period, setPeriod] = useState(PERIODS[1].ms);
+  const [from, setFrom] = useState(localInput(Date.now() - 86_400_000));
+  const [to, setTo] = useState(localInput(Date.now()));
+  const [cellSize, setCellSize] = useState(2);
+  const [heat, setHeat] = useState<Heatmap | null>(null);
+
+  useLoadedEffect(context, () => {
+    map.addSource('heat', { type: 'geojson', data: EMPTY });
+    map.addLayer({
+      id: 'heat',
+      type: 'heatmap',
+      source: 'heat',
+      paint: {
+        'heatmap-weight': ['get', 'w'],
+        'heatmap-intensity': 1,
+        'heatmap-opacity': 0.75,
+        'heatmap-color': ['interpolate', ['linear'], ['heatmap-density'], 0, 'rgba(0,0,255,0)', 0.2, '#2c7bb6', 0.4, '#abd9e9', 0.6, '#ffffbf', 0.8, '#fdae61', 1, '#d7191c'],
+      },
+    });
+    return () => {
+      if (map.getLayer('heat')) map.removeLayer('heat');
+      if (map.getSource('heat')) map.removeSource('heat');
+    };
+  }, [map]);
+
+  const load = useAction(async () => {
+    await context.loaded;
+    const end = period ? Date.now() : new Date(to).getTime();
+    const start = period ? end - period : new Date(from).getTime();
+    const answer = await api.get<Heatmap>(`/floors/${floor.id}/heatmap${query({ from: new Date(start).toISOString(), to: new Date(end).toISOString(), cell_size: cellSize })}`);
+    setHeat(answer);
+    map.setPaintProperty('heat', 'heatmap-radius', metresAtEveryZoom(answer.cell_size * 1.5, building.location.lat) as never);
+    setData(map, 'heat', {
+      type: 'FeatureCollection',
+      features: answer.cells.map((c) => ({ type: 'Feature', properties: { w: c.count / Math.max(1, answer.max), count: c.count }, geometry: { type: 'Point', coordinates: [c.lng, c.lat] } })),
+    });
+  });
+  // The default period shows at once (once the heat layer is there).
+  useLoadedEffect(context, () => void load.run(), []);
+
+  const busiest = heat ? heat.cells.slice().sort((a, b) => b.count - a.count).slice(0, 5) : [];
+  return (
+    <div class="heatmap-panel">
+      <h2>Heatmap</h2>
+      <form aria-label="Heatmap period" onSubmit={submitWith(load.run)}>
+        <Field label="Period" name="period">
+          <select value={String(period)} onChange={(e) => setPeriod(Number(e.currentTarget.value))}>
+            {PERIODS.map((p) => (
+              <option value={String(p.ms)}>{p.label}</option>
+            ))}
+          </select>
+        </Field>
+        {period === 0 && (
+          <div class="row">
+            <Field label="From" name="from" type="datetime-local" value={from} onInput={(e) => setFrom(e.currentTarget.value)} />
+            <Field label="To" name="to" type="datetime-local" value={to} onInput={(e) => setTo(e.currentTarget.value)} />
+          </div>
+        )}
+        <Field label="Cell size" name="cell_size">
+          <select value={String(cellSize)} onChange={(e) => setCellSize(Number(e.currentTarget.value))}>
+            {CELL_SIZES.map((s) => (
+              <option value={String(s)}>{s} m</option>
+            ))}
+          </select>
+        </Field>
+        <ErrorBox error={load.error} onRetry={load.run} />
+        <ActionButton kind="primary" onAction={load.run}>
+          Show heatmap
+        </ActionButton>
+      </form>
+      {heat && (
+        <div data-testid="heatmap-summary">
+          <p role="status">
+            {heat.total === 0
+              ? 'No position on this floor in this period.'
+              : `${heat.total} positions in ${heat.cells.length} cells of ${heat.cell_size} m, ${formatTime(heat.from)} to ${formatTime(heat.to)}.`}
+          </p>
+          {busiest.length > 0 && (
+            <>
+              <h3>Busiest places</h3>
+              <ol class="busiest" data-testid="busiest">
+                {busiest.map((c) => (
+                  <li data-count={c.count}>
+                    {c.count} {c.count === 1 ? 'position' : 'positions'} around x {c.x} m, y {c.y} m
+                  </li>
+                ))}
+              </ol>
+            </>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,150 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, query } from '../api';
+import { ActionButton, ErrorBox, Field, formatTime, submitWith, useAction } from '../components/ui';
+import { type FloorContext, useLoadedEffect } from './floor-context';
+import { EMPTY, setData, showLayers } from './map-setup';
+import { localInput, positionsAt, tracksOf, trailsGeoJson, TrackPoint, TrajectoryRow } from './playback';
+
+const SPEEDS = [1, 10, 60, 600];
+const LAYERS = ['history-trails', 'history-dots'];
+
+/**
+ * Where one device, or every device on the floor, went over a period (the trajectory report):
+ * the trails, and a time slider (or play) that puts each device where it was at that moment.
+ */
+export function HistoryPanel({ context, initialDevice }: { context: FloorContext; initialDevice?: string }) {
+  const { map, building, floor } = context;
+  const now = Date.now();
+  const [device, setDevice] = useState(initialDevice ?? '');
+  const [from, setFrom] = useState(localInput(now - 3600_000));
+  const [to, setTo] = useState(localInput(now));
+  const [tracks, setTracks] = useState<Map<string, TrackPoint[]> | null>(null);
+  const [range, setRange] = useState<[number, number]>([0, 0]);
+  const [at, setAt] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const [speed, setSpeed] = useState(60);
+
+  useLoadedEffect(context, () => {
+    map.addSource('history-trails', { type: 'geojson', data: EMPTY });
+    map.addSource('history-dots', { type: 'geojson', data: EMPTY });
+    map.addLayer({ id: 'history-trails', type: 'line', source: 'history-trails', paint: { 'line-color': '#6a3fb5', 'line-width': 2, 'line-opacity': 0.7 } });
+    map.addLayer({ id: 'history-dots', type: 'circle', source: 'history-dots', paint: { 'circle-radius': 6, 'circle-color': '#6a3fb5', 'circle-stroke-color': '#fff', 'circle-stroke-width': 2 } });
+    showLayers(map, LAYERS, true);
+    return () => {
+      for (const id of LAYERS) {
+        if (map.getLayer(id)) map.removeLayer(id);
+        if (map.getSource(id)) map.removeSource(id);
+      }
+    };
+  }, [map]);
+
+  const load = useAction(async () => {
+    setPlaying(false);
+    await context.loaded;
+    const fromMs = new Date(from).getTime();
+    const toMs = new Date(to).getTime();
+    const q = query({ building_id: building.id, floor_id: floor.id, device_id: device.trim() || undefined, from_date: new Date(fromMs).toISOString(), to_date: new Date(toMs).toISOString() });
+    const report = await api.get<{ data: TrajectoryRow[] }>(`/reports/user_positions.json${q}`);
+    const loaded = tracksOf(report.data, floor.id);
+    setTracks(loaded);
+    let first = Infinity;
+    let last = -Infinity;
+    for (const track of loaded.values()) {
+      first = Math.min(first, track[0].time);
+      last = Math.max(last, track[track.length - 1].time);
+    }
+    const span: [number, number] = Number.isFinite(first) ? [first, last] : [fromMs, toMs];
+    setRange(span);
+    setAt(span[0]);
+  });
+
+  // Play: the slider moves `speed` seconds of history per second.
+  const clock = useRef(0);
+  useEffect(() => {
+    if (!playing) return;
+    clock.current = performance.now();
+    let frame = requestAnimationFrame(function step(t) {
+      const elapsed = t - clock.current;
+      clock.current = t;
+      setAt((current) => {
+        const next = Math.min(range[1], current + elapsed * speed);
+        if (next >= range[1]) setPlaying(false);
+        return next;
+      });
+      frame = requestAnimationFrame(step);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [playing, speed, range[0], range[1]]);
+
+  const here = useMemo(() => (tracks ? positionsAt(tracks, at) : []), [tracks, at]);
+  useEffect(() => {
+    if (!tracks) return;
+    setData(map, 'history-trails', trailsGeoJson(tracks, at));
+    setData(map, 'history-dots', { type: 'FeatureCollection', features: here.map(({ id, point }) => ({ type: 'Feature', properties: { id }, geometry: { type: 'Point', coordinates: point.lngLat } })) });
+  }, [tracks, at, here]);
+
+  const fixes = tracks ? [...tracks.values()].reduce((n, t) => n + t.length, 0) : 0;
+  return (
+    <div class="history-panel">
+      <h2>History</h2>
+      <form class="history-form" aria-label="History period" onSubmit={submitWith(load.run)}>
+        <Field label="Device" name="device_id" value={device} placeholder="All devices on this floor" onInput={(e) => setDevice(e.currentTarget.value)} hint="A device id, or empty for every device" />
+        <Field label="From" name="from" type="datetime-local" value={from} onInput={(e) => setFrom(e.currentTarget.value)} />
+        <Field label="To" name="to" type="datetime-local" value={to} onInput={(e) => setTo(e.currentTarget.value)} />
+        <ErrorBox error={load.error} onRetry={load.run} fields={[]} />
+        <ActionButton kind="primary" onAction={load.run}>
+          Show history
+        </ActionButton>
+      </form>
+      {tracks && (
+        <div class="playback" data-testid="playback">
+          <p role="status" data-testid="history-summary">
+            {tracks.size === 0 ? 'No position on this floor in this period.' : `${fixes} positions of ${tracks.size} ${tracks.size === 1 ? 'device' : 'devices'}.`}
+          </p>
+          {tracks.size > 0 && (
+            <>
+              <label class="slider">
+                <span>Time</span>
+                <input
+                  type="range"
+                  min={range[0]}
+                  max={range[1]}
+                  step={1000}
+                  value={at}
+                  aria-valuetext={formatTime(new Date(at).toISOString())}
+                  onInput={(e) => {
+                    setPlaying(false);
+                    setAt(Number(e.currentTarget.value));
+                  }}
+                />
+              </label>
+              <p class="playback-time" data-testid="playback-time">
+                {formatTime(new Date(at).toISOString())} · {here.length} {here.length === 1 ? 'device' : 'devices'} here
+              </p>
+              <div class="row">
+                <button type="button" class="btn plain" onClick={() => (at >= range[1] ? (setAt(range[0]), setPlaying(true)) : setPlaying(!playing))}>
+                  {playing ? 'Pause' : 'Play'}
+                </button>
+                <label class="inline">
+                  Speed{' '}
+                  <select value={speed} onChange={(e) => setSpeed(Number(e.currentTarget.value))}>
+                    {SPEEDS.map((s) => (
+                      <option value={s}>×{s}</option>
+                    ))}
+                  </select>
+                </label>
+              </div>
+              <ul class="plain-list" data-testid="history-devices">
+                {here.slice(0, 50).map(({ id, point }) => (
+                  <li data-device-id={id}>
+                    {id} <span class="muted">at {formatTime(new Date(point.time).toISOString())}</span>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import type { MapMouseEvent } from 'maplibre-gl';
+import { useLayoutEffect } from 'preact/hooks';
+import type { FloorContext } from './floor-context';
+
+/** While `active`, a click on the map hands its point ([lng, lat]) to `onPick`; the cursor says so. */
+export function useMapPick(context: FloorContext, active: boolean, onPick: (lngLat: [number, number]) => void): void {
+  // A layout effect: the map listens before the words asking for the click are painted.
+  useLayoutEffect(() => {
+    if (!active) return;
+    const canvas = context.map.getCanvas();
+    canvas.classList.add('picking');
+    const click = (e: MapMouseEvent) => onPick([e.lngLat.lng, e.lngLat.lat]);
+    context.map.on('click', click);
+    return () => {
+      canvas.classList.remove('picking');
+      context.map.off('click', click);
+    };
+  }, [context.map, active, onPick]);
+}
