@@ -389,6 +389,18 @@ async function main() {
       console.log(`${mode}: CPU per fix ${fixed(old, 1)} -> ${fixed(now, 1)} µs (${fixed(now / old, 2)} of before)`);
     }
   }
+  // Issue 28's targets, each judged within this run.
+  const now = rows[rows.length - 1];
+  const floor = process.env.DATABASE_URL ? 2 : 4;
+  const verdict = (met) => (met ? 'met' : 'NOT met');
+  console.log(`\nTargets (this checkout):`);
+  console.log(`  walk fixes/s at least ${floor}× /health/live: ${fixed(now.walk?.ratio, 2)}× — ${verdict((now.walk?.ratio ?? 0) >= floor)}`);
+  if (rows.length === 2 && now.walk && rows[0].walk) {
+    const share = now.walk.cpuUsPerFix / rows[0].walk.cpuUsPerFix;
+    console.log(`  CPU per fix at most a fifth of the old checkout's: ${fixed(share, 2)} of it — ${verdict(share <= 0.2)}`);
+  }
+  console.log(`  peak RSS under 300 MB: ${fixed(now.peakRss / 1048576)} MB — ${verdict(now.peakRss < 300 * 1048576)}`);
+  console.log(`  no failed requests: ${verdict(modes.every((mode) => now[mode].failed === 0))}`);
 }
 
 main().then(

@@ -19,6 +19,9 @@
 //   npm run bench -- --scenarios=17 --delivery-rate=5000   event delivery: ingest answer -> SSE client / webhook receiver, webhook throughput
 //   node bench/run.mjs --only=radio       issue 31's radio model accuracy alone (scenario 18: offline, seeded, no server);
 //                                         --radio-seeds=1,2 --radio-worlds=iid,static pass through to bench/radio.mjs
+//   npm run bench -- --only=fix-pipeline  issue 28's fix pipeline (bench/fix-pipeline.mjs: 1,000 devices walking and
+//                                         jumping over 400 fences beside /health/live in the same run); its options
+//                                         pass through, e.g. --compare=/path/to/old/checkout --duration=10
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,8 +49,8 @@ function parseOptions(argv) {
     }),
   );
   const quick = values.quick === 'true';
-  // `--only=radio`: scenario 18 alone, which needs no server.
-  if (values.only !== undefined && values.only !== 'radio') throw new Error(`Unknown --only=${values.only} (radio is the one known)`);
+  // `--only=radio`: scenario 18 alone, which needs no server; `--only=fix-pipeline`: bench/fix-pipeline.mjs.
+  if (values.only !== undefined && values.only !== 'radio' && values.only !== 'fix-pipeline') throw new Error(`Unknown --only=${values.only} (radio and fix-pipeline are known)`);
   return {
     quick,
     only: values.only,
@@ -712,6 +715,12 @@ async function radioOnly() {
 
 async function main() {
   if (options.only === 'radio') return radioOnly();
+  if (options.only === 'fix-pipeline') {
+    rmSync(work, { recursive: true, force: true });
+    const run = spawnSync(process.execPath, [join(root, 'bench/fix-pipeline.mjs'), ...process.argv.slice(2).filter((argument) => !argument.startsWith('--only='))], { stdio: 'inherit' });
+    process.exitCode = run.status ?? 1;
+    return;
+  }
   const database = await prepareDatabase();
   console.log(`Cartograph benchmark: ${database.kind}, ${cpus().length} cores, node ${process.version}, ${options.duration} s per scenario, ${options.connections} connections, load by ${options.load}`);
   const { server, base } = await startServer(database);
