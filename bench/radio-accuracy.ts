@@ -192,7 +192,7 @@ function run(world: { name: string; options: Partial<WorldOptions> }, exponent: 
   const exponents = [...self.statistics.values()].map((stats) => solveModel(stats).exponent);
 
   const fits = new Map<number, ReferenceFit>();
-  for (const [floorId, scans] of survey) fits.set(floorId, fitReferences(floorId, scans, building.transmitters, { keepMap: true, mapTransmitters: process.env.RADIO_MAP_TRUE ? oracleTransmitters : undefined }));
+  for (const [floorId, scans] of survey) fits.set(floorId, fitReferences(floorId, scans, building.transmitters, { keepMap: true }));
   const withReferences = new Map<number, FloorRadio>();
   const modelOnly = new Map<number, FloorRadio>();
   const knnOnly = new Map<number, FloorRadio>();

@@ -1,8 +1,9 @@
 import { calibrate, CalibrationOptions, CalibrationScan, DEFAULT_CALIBRATION_OPTIONS, knownEvidence } from './calibration';
 import { FingerprintIndex } from './fingerprints';
-import { buildRadioMap, MapSample } from './radio-map';
+import { MapSample, radioMapSteps } from './radio-map';
 import { addStatistics, calibratedIndex, emptyStatistics, FloorStatistics, solveModel, transmitterKey } from './radio-model';
 import { DEFAULT_ESTIMATOR_OPTIONS, estimatePosition, EstimatorOptions, FloorEstimation, KnownTransmitter, ScanReading } from './scan-estimator';
+import { complete, Steps } from './steps';
 
 /**
  * What a floor's reference points say, plain TypeScript: the model they support, and which
@@ -54,12 +55,19 @@ const MAP_TEMPERATURES = [0.25, 0.4, 0.6, 1];
 const COVERAGE_AIM = 0.72;
 const SCALE_BOUNDS: [number, number] = [0.5, 4];
 
-export function fitReferences(
-  floorId: number,
-  references: readonly ReferenceScan[],
-  transmitters: readonly KnownTransmitter[],
-  options: { estimator?: EstimatorOptions; calibration?: CalibrationOptions; keepMap?: boolean; mapTransmitters?: KnownTransmitter[] } = {},
-): ReferenceFit {
+export interface ReferenceFitOptions {
+  estimator?: EstimatorOptions;
+  calibration?: CalibrationOptions;
+  /** Keep the radio map in the estimation even where it is not chosen (the benchmark's comparison). */
+  keepMap?: boolean;
+}
+
+export function fitReferences(floorId: number, references: readonly ReferenceScan[], transmitters: readonly KnownTransmitter[], options: ReferenceFitOptions = {}): ReferenceFit {
+  return complete(referenceFitSteps(floorId, references, transmitters, options));
+}
+
+/** `fitReferences` in steps of a few milliseconds (steps.ts): a survey of a few hundred points takes seconds. */
+export function* referenceFitSteps(floorId: number, references: readonly ReferenceScan[], transmitters: readonly KnownTransmitter[], options: ReferenceFitOptions = {}): Steps<ReferenceFit> {
   const estimator = options.estimator ?? DEFAULT_ESTIMATOR_OPTIONS;
   const calibration = options.calibration ?? DEFAULT_CALIBRATION_OPTIONS;
   const byKey = new Map(transmitters.map((transmitter) => [transmitter.key, transmitter]));
@@ -90,6 +98,7 @@ export function fitReferences(
       if (!estimate.ok || estimate.floorId !== floorId) continue;
       modelRuns.push({ error: Math.hypot(estimate.x - scan.x, estimate.y - scan.y), accuracy: estimate.accuracy });
     }
+    yield;
   }
   const accuracyScale = scaleFor(modelRuns.map((run) => run.error / run.accuracy));
   const model = score(modelRuns.map((run) => ({ error: run.error, accuracy: Math.max(estimator.minAccuracy, run.accuracy * accuracyScale) })));
@@ -112,6 +121,7 @@ export function fitReferences(
           const near = (rest && fingerprints.locate(samples[member].readings, k, point, rest)) ?? far;
           runs.push({ far: { error: Math.hypot(far.x - scan.x, far.y - scan.y), spread: Math.max(0.1, far.spread) }, near: { error: Math.hypot(near.x - scan.x, near.y - scan.y), spread: Math.max(0.1, near.spread) } });
         }
+        yield;
       }
       const median = blend(medianOf(runs.map((run) => run.near.error)), medianOf(runs.map((run) => run.far.error)));
       if (!best || median < best.median) best = { k, runs, median };
@@ -124,10 +134,10 @@ export function fitReferences(
     }
 
     // The radio map: the model of the references plus their residuals interpolated, each point held out of it in turn.
-    const floorTransmitters = options.mapTransmitters?.filter((transmitter) => transmitter.floorId === floorId) ?? [...calibratedIndex(transmitters, new Map([[floorId, { model: full.model, estimation: { method: 'model' as const, accuracyScale: 1 } }]])).all()].filter((transmitter) => transmitter.floorId === floorId);
+    const floorTransmitters = [...calibratedIndex(transmitters, new Map([[floorId, { model: full.model, estimation: { method: 'model' as const, accuracyScale: 1 } }]])).all()].filter((transmitter) => transmitter.floorId === floorId);
     const positions = fingerprints.positions();
     const mapSamples: MapSample[] = references.map((scan, member) => ({ point: fingerprints.pointAt(scan.x, scan.y), readings: onFloorVector(samples[member].readings, floorTransmitters) }));
-    const built = buildRadioMap(positions, mapSamples, floorTransmitters, full.model.exponent);
+    const built = yield* radioMapSteps(positions, mapSamples, floorTransmitters, full.model.exponent);
     if (built) {
       const tempered = MAP_TEMPERATURES.map((temperature) => built.map.tempered(temperature));
       const indices = tempered.map((radioMap) => calibratedIndex(transmitters, new Map([[floorId, { model: full.model, estimation: { method: 'map' as const, accuracyScale, radioMap, mapScale: 1 } }]])));
@@ -149,6 +159,7 @@ export function fitReferences(
             if (run) runs[t].push({ far: run, near: near[t] ?? run });
           });
         }
+        yield;
       }
       let best = -1;
       let bestMedian = Infinity;

@@ -1,5 +1,6 @@
 import { MIN_DISTANCE } from './position-fit';
 import { transmitterKey } from './radio-model';
+import { complete, Steps } from './steps';
 import type { KnownTransmitter } from './scan-estimator';
 
 /**
@@ -253,6 +254,11 @@ export interface HeldOutPoint {
  * the field's variance is 0: the model alone explains the references as well) or too few.
  */
 export function buildRadioMap(points: ReadonlyArray<{ x: number; y: number }>, samples: readonly MapSample[], transmitters: readonly KnownTransmitter[], exponent: number, options: RadioMapOptions = DEFAULT_MAP_OPTIONS): MapBuild | null {
+  return complete(radioMapSteps(points, samples, transmitters, exponent, options));
+}
+
+/** `buildRadioMap` in steps of a few milliseconds (steps.ts). */
+export function* radioMapSteps(points: ReadonlyArray<{ x: number; y: number }>, samples: readonly MapSample[], transmitters: readonly KnownTransmitter[], exponent: number, options: RadioMapOptions = DEFAULT_MAP_OPTIONS): Steps<MapBuild | null> {
   if (points.length < 4 || transmitters.length === 0) return null;
   const byKey = new Map(transmitters.map((transmitter) => [transmitterKey(transmitter), transmitter]));
   const modelAt = (transmitter: KnownTransmitter, x: number, y: number) =>
@@ -323,13 +329,18 @@ export function buildRadioMap(points: ReadonlyArray<{ x: number; y: number }>, s
           bestScore = score;
           hyper = candidate;
         }
+        yield;
       }
     }
   }
   if (!hyper || hyper.signalVar === 0) return null;
   const chosen = hyper;
 
-  const fields: Field[] = observations.map((observed) => gaussianProcess(points, observed, chosen));
+  const fields: Field[] = [];
+  for (const observed of observations) {
+    fields.push(gaussianProcess(points, observed, chosen));
+    if (fields.length % 4 === 0) yield;
+  }
   const grid = gridOf(points, byKey, fields.length || 1, options);
   const cells = grid.columns * grid.rows;
 
@@ -343,6 +354,7 @@ export function buildRadioMap(points: ReadonlyArray<{ x: number; y: number }>, s
   const cutoff = KERNEL_CUTOFF * chosen.lengthM;
   const fieldsAt = fieldsByPoint(points.length, fields);
   for (let point = 0; point < points.length; point += 1) {
+    if (point % 16 === 15) yield;
     if (fieldsAt[point].length === 0) continue;
     const window = kernelAround(grid, chosen, points[point].x, points[point].y, cutoff);
     for (const field of fieldsAt[point]) {
