@@ -1,4 +1,4 @@
-import { calibrate, CalibrationOptions, CalibrationScan, DEFAULT_CALIBRATION_OPTIONS, knownEvidence } from './calibration';
+import { BatchCalibration, CalibrationOptions, CalibrationScan, DEFAULT_CALIBRATION_OPTIONS, knownEvidence } from './calibration';
 import { FingerprintIndex } from './fingerprints';
 import { MapSample, radioMapSteps } from './radio-map';
 import { addStatistics, calibratedIndex, emptyStatistics, FloorStatistics, solveModel, transmitterKey } from './radio-model';
@@ -76,7 +76,9 @@ export function* referenceFitSteps(floorId: number, references: readonly Referen
   if (references.length < MIN_REFERENCE_SCANS) return none;
 
   const calibrationScans: CalibrationScan[] = references.map((scan) => ({ x: scan.x, y: scan.y, known: true, readings: onFloor(scan.readings, byKey, floorId) }));
-  const full = calibrate(calibrationScans, emptyStatistics(), calibration);
+  const job = new BatchCalibration(calibrationScans, emptyStatistics(), calibration);
+  while (!job.step()) yield;
+  const full = job.result();
   const statistics = full.contribution;
   const groups = new Map<number, number[]>();
   references.forEach((scan, index) => {

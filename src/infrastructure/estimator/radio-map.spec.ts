@@ -154,7 +154,7 @@ describe('the radio map', () => {
           .map((transmitter) => ({ transmitter, distance: Math.hypot(transmitter.x - at.x, transmitter.y - at.y) }))
           .sort((a, b) => a.distance - b.distance)
           .slice(0, count)
-          .map(({ transmitter }) => ({ key: transmitterKey(transmitter), rssi: map.fields.get(transmitterKey(transmitter))![index] }));
+          .map(({ transmitter }) => ({ key: transmitterKey(transmitter), rssi: map.fields.get(transmitterKey(transmitter))![index], x: transmitter.x, y: transmitter.y }));
         expect(keys).toEqual(expect.arrayContaining(heard.map((reading) => reading.key)));
         const fix = map.locate(heard)!;
         // The posterior's mean: near the edge of the surveyed area it lies inwards, by no more than its spread.
@@ -169,7 +169,7 @@ describe('the radio map', () => {
 
   it('needs three readings it knows to place a scan', () => {
     const [a, b] = [...built.map.fields.keys()];
-    expect(built.map.locate([{ key: a, rssi: -60 }, { key: b, rssi: -70 }, { key: 'ble:99999', rssi: -65 }])).toBeNull();
+    expect(built.map.locate([{ key: a, rssi: -60, x: 5, y: 5 }, { key: b, rssi: -70, x: 15, y: 5 }, { key: 'ble:99999', rssi: -65, x: 5, y: 15 }])).toBeNull();
   });
 });
 

@@ -35,6 +35,14 @@ export interface FieldHyper {
   noiseVar: number;
 }
 
+/** A reading of a transmitter the map may know (key `kind:id`), with where that transmitter is. */
+export interface MapReading {
+  key: string;
+  rssi: number;
+  x: number;
+  y: number;
+}
+
 export interface MapFix {
   x: number;
   y: number;
@@ -73,6 +81,8 @@ export const DEFAULT_MAP_OPTIONS: RadioMapOptions = {
 
 /** The posterior's cells beyond this much χ² above the best carry no weight (e^-15). */
 const CHI2_WINDOW = 30;
+/** The search covers the heard transmitters' bounding box and this much around it (metres). */
+const SEARCH_MARGIN_M = 10;
 /** The coarse pass looks at every second cell each way. */
 const COARSE = 2;
 /** Matérn 3/2 is below 1 % of its variance beyond this many length scales. */
@@ -130,15 +140,31 @@ export class RadioMap {
    * The posterior mean and spread of a scan's position, from the readings of transmitters the
    * map has (keys `kind:id`); null with fewer than three of them.
    */
-  locate(readings: ReadonlyArray<{ key: string; rssi: number }>): MapFix | null {
+  locate(readings: ReadonlyArray<MapReading>): MapFix | null {
     const used: Array<{ field: Float32Array; rssi: number }> = [];
+    // The cells searched: around the transmitters heard, so that a scan costs the same on a floor of any size.
+    let minX = Infinity;
+    let minY = Infinity;
+    let maxX = -Infinity;
+    let maxY = -Infinity;
     for (const reading of readings) {
       const field = this.fields.get(reading.key);
-      if (field) used.push({ field, rssi: reading.rssi });
+      if (!field) continue;
+      used.push({ field, rssi: reading.rssi });
+      minX = Math.min(minX, reading.x);
+      minY = Math.min(minY, reading.y);
+      maxX = Math.max(maxX, reading.x);
+      maxY = Math.max(maxY, reading.y);
     }
     if (used.length < 3) return null;
-    const { columns, rows } = this.grid;
-    const cells = columns * rows;
+    const { grid } = this;
+    const columns = grid.columns;
+    const cells = columns * grid.rows;
+    const first = (value: number, origin: number, count: number) => Math.min(count - 1, Math.max(0, Math.floor((value - origin) / grid.cell)));
+    const column0 = first(minX - SEARCH_MARGIN_M, grid.x0, columns);
+    const column1 = first(maxX + SEARCH_MARGIN_M, grid.x0, columns);
+    const row0 = first(minY - SEARCH_MARGIN_M, grid.y0, grid.rows);
+    const row1 = first(maxY + SEARCH_MARGIN_M, grid.y0, grid.rows);
     if (RadioMap.costs.length < cells) RadioMap.costs = new Float64Array(cells);
     const costs = RadioMap.costs;
     const weight = 1 / (this.readingVar * this.temperature);
@@ -152,21 +178,21 @@ export class RadioMap {
     };
     // Coarse pass: where the posterior can have mass.
     let best = Infinity;
-    for (let row = 0; row < rows; row += COARSE) {
-      for (let column = 0; column < columns; column += COARSE) {
+    for (let row = row0; row <= row1; row += COARSE) {
+      for (let column = column0; column <= column1; column += COARSE) {
         const index = row * columns + column;
         costs[index] = cost(index);
         if (costs[index] < best) best = costs[index];
       }
     }
-    let lowRow = rows;
-    let highRow = -1;
-    let lowColumn = columns;
-    let highColumn = -1;
+    let lowRow = row1;
+    let highRow = row0;
+    let lowColumn = column1;
+    let highColumn = column0;
     // A coarse cell may lie a cell and a half from the peak: its excess over the peak is allowed for in the window.
     const coarseWindow = 2 * CHI2_WINDOW;
-    for (let row = 0; row < rows; row += COARSE) {
-      for (let column = 0; column < columns; column += COARSE) {
+    for (let row = row0; row <= row1; row += COARSE) {
+      for (let column = column0; column <= column1; column += COARSE) {
         if (costs[row * columns + column] > best + coarseWindow) continue;
         lowRow = Math.min(lowRow, row);
         highRow = Math.max(highRow, row);
@@ -174,10 +200,10 @@ export class RadioMap {
         highColumn = Math.max(highColumn, column);
       }
     }
-    lowRow = Math.max(0, lowRow - COARSE);
-    highRow = Math.min(rows - 1, highRow + COARSE);
-    lowColumn = Math.max(0, lowColumn - COARSE);
-    highColumn = Math.min(columns - 1, highColumn + COARSE);
+    lowRow = Math.max(row0, lowRow - COARSE);
+    highRow = Math.min(row1, highRow + COARSE);
+    lowColumn = Math.max(column0, lowColumn - COARSE);
+    highColumn = Math.min(column1, highColumn + COARSE);
     // Fine pass over that window: the posterior's mean and spread.
     best = Infinity;
     for (let row = lowRow; row <= highRow; row += 1) {
@@ -281,6 +307,7 @@ export function* radioMapSteps(points: ReadonlyArray<{ x: number; y: number }>, 
       byPoint.set(sample.point, entry);
     }
   }
+  yield;
   // One scan's noise from the repeats at a point; the residuals' total variance from everything.
   let within = 0;
   let withinDof = 0;
@@ -312,6 +339,7 @@ export function* radioMapSteps(points: ReadonlyArray<{ x: number; y: number }>, 
     })
     .sort((a, b) => b.points.length - a.points.length || (a.key < b.key ? -1 : 1));
   if (observations.length === 0) return null;
+  yield;
 
   // Hyperparameters: the best leave-one-out predictive density over the most observed transmitters.
   const tuning = options.hyper
@@ -339,7 +367,7 @@ export function* radioMapSteps(points: ReadonlyArray<{ x: number; y: number }>, 
   const fields: Field[] = [];
   for (const observed of observations) {
     fields.push(gaussianProcess(points, observed, chosen));
-    if (fields.length % 4 === 0) yield;
+    yield;
   }
   const grid = gridOf(points, byKey, fields.length || 1, options);
   const cells = grid.columns * grid.rows;
@@ -347,6 +375,7 @@ export function* radioMapSteps(points: ReadonlyArray<{ x: number; y: number }>, 
   // Every transmitter of the floor gets the model; those with a field, their interpolated residuals on top.
   const expected = new Map<string, Float32Array>();
   for (const [key, transmitter] of byKey) {
+    if (expected.size % 16 === 15) yield;
     const values = new Float32Array(cells);
     for (let row = 0; row < grid.rows; row += 1) for (let column = 0; column < grid.columns; column += 1) values[row * grid.columns + column] = modelAt(transmitter, cellX(grid, column), cellY(grid, row));
     expected.set(key, values);

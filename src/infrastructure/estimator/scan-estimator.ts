@@ -193,7 +193,7 @@ export function estimatePosition(readings: readonly ScanReading[], index: Transm
     }
   }
   if (floor?.method === 'map' && floor.radioMap) {
-    const fix = floor.radioMap.locate(onFloor.map((item) => ({ key: `${item.transmitter.kind}:${item.transmitter.id}`, rssi: item.rssi })));
+    const fix = floor.radioMap.locate(onFloor.map((item) => ({ key: `${item.transmitter.kind}:${item.transmitter.id}`, rssi: item.rssi, x: item.x, y: item.y })));
     if (fix) return { ok: true, floorId, x: fix.x, y: fix.y, accuracy: Math.max(options.minAccuracy, (floor.mapScale ?? 1) * RADIUS_68_FACTOR * fix.spread), method: 'radio_map', used, unknown };
   }
   const placed = placeByModel(onFloor, options);
