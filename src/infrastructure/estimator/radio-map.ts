@@ -12,8 +12,9 @@ import type { KnownTransmitter } from './scan-estimator';
  * every scan taken at a place: the model cannot know it, the residuals at the reference points
  * around the place do.
  *
- * A scan is placed by the posterior over the cells of a grid (the whole surveyed area, coarse
- * then fine where the posterior has mass): its mean is the fix, its spread the accuracy.
+ * A scan is placed by the posterior over the cells of a grid over the surveyed area (around the
+ * transmitters heard, coarse, then fine where the posterior has mass): its mean is the fix, its
+ * spread the accuracy.
  */
 
 export interface MapGrid {
