@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Issue 31's radio model accuracy benchmark, on its own: compiles bench/radio-accuracy.ts (with the
 // estimator it imports from src/ and the synthetic building from test/support/) into a scratch
-// directory and runs it. Arguments go through: --seeds=1,2 --scans=1000 --worlds=iid,static
+// directory and runs it. Arguments go through: --seeds=1,2 --scans=1000 --worlds=iid,static --conditions=1.8/4,2.5/6
 // --calibration-scans=2000 --reference-scans=3. `node bench/run.mjs --only=radio` runs this.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -9,10 +9,11 @@ import { ApiError } from '../common/errors/api-error';
 import { TransactionRunner } from '../database/transactions';
 import { FloorsService } from '../cartography/floors/floors.service';
 import { BatchCalibration, CalibrationScan, calibrationReadings } from './estimator/calibration';
-import { fitReferences, floorStatistics, ReferenceFit, ReferenceScan } from './estimator/cross-validation';
+import { floorStatistics, ReferenceFit, referenceFitSteps, ReferenceScan } from './estimator/cross-validation';
 import { calibratedIndex, emptyStatistics, FloorRadio, FloorStatistics, mergeStatistics, solveModel, SolvedModel, transmitterKey } from './estimator/radio-model';
 import { CalibrationQueue, RUNNING_CALIBRATION } from './estimator/running-calibration';
-import { DEFAULT_ESTIMATOR_OPTIONS, EstimateMethod, KnownTransmitter, ScanReading, TransmitterIndex } from './estimator/scan-estimator';
+import { DEFAULT_ESTIMATOR_OPTIONS, EstimateMethod, FloorEstimation, KnownTransmitter, ScanReading, TransmitterIndex } from './estimator/scan-estimator';
+import { completeYielding } from './estimator/steps';
 import { RadioModelsRepository } from './radio-models.repository';
 import { readingsOf } from './reference-point-readings';
 import { ReferencePointsRepository } from './reference-points.repository';
@@ -21,7 +22,7 @@ import { BuildingFloorQuery, RadioModelResponseDto } from './reference-points.dt
 import { TransmitterSite, TransmitterSites } from './transmitter-sites';
 
 /** How a floor places scans now, as the API names it. */
-export type RadioMethod = 'default' | 'self_calibrated' | 'reference_points' | 'fingerprinting';
+export type RadioMethod = 'default' | 'self_calibrated' | 'reference_points' | 'fingerprinting' | 'radio_map';
 
 /** One floor's radio model as the estimator uses it and the API shows it. */
 export interface FloorRadioState {
@@ -67,8 +68,8 @@ const MERGE_ATTEMPTS = 5;
  * The radio models of positions from scans (issue 31): per floor, what the running
  * self-calibration learnt from the scans every instance saw (`radio_models`, merged by
  * conditional updates, so no instance's contribution is lost), and what the floor's reference
- * points give (the model fitted from them, and k-NN fingerprints where cross-validation prefers
- * them). Each instance caches the result per building under the revisions the scan batch's one
+ * points give (the model fitted from them, and k-NN fingerprints or the radio map where
+ * cross-validation prefers them). Each instance caches the result per building under the revisions the scan batch's one
  * query of its buildings reads, so a model stored by any instance is used from the next batch on.
  */
 @Injectable()
@@ -77,6 +78,7 @@ export class RadioModelsService implements OnModuleInit, OnModuleDestroy {
   private readonly sites = new LRUCache<number, CalibratedSite>({ max: MAX_CACHED_BUILDINGS });
   private readonly references = new LRUCache<number, { key: string; fits: Map<number, ReferenceFit> }>({ max: MAX_CACHED_BUILDINGS });
   private readonly loading = new Map<string, Promise<CalibratedSite>>();
+  private readonly fitting = new Map<string, Promise<Map<number, ReferenceFit>>>();
   private readonly queue = new CalibrationQueue();
   private readonly owners = new Map<number, Owner>();
   private flushing: Promise<void> | null = null;
@@ -244,10 +246,21 @@ export class RadioModelsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Per floor, what its reference points give: cached until they or the transmitters change. */
-  private async referenceFits(manager: EntityManager, site: TransmitterSite, floorIds: number[]): Promise<Map<number, ReferenceFit>> {
+  private referenceFits(manager: EntityManager, site: TransmitterSite, floorIds: number[]): Promise<Map<number, ReferenceFit>> {
     const key = `${site.key}:${site.referenceRevision}`;
     const cached = this.references.get(site.buildingId);
-    if (cached?.key === key) return cached.fits;
+    if (cached?.key === key) return Promise.resolve(cached.fits);
+    // One fit per building and revisions at a time: a model merged meanwhile reloads the site, not the fit.
+    const fitKey = `${site.buildingId}:${key}`;
+    let pending = this.fitting.get(fitKey);
+    if (!pending) {
+      pending = this.fitReferences(manager, site, floorIds, key).finally(() => this.fitting.delete(fitKey));
+      this.fitting.set(fitKey, pending);
+    }
+    return pending;
+  }
+
+  private async fitReferences(manager: EntityManager, site: TransmitterSite, floorIds: number[], key: string): Promise<Map<number, ReferenceFit>> {
     const fits = new Map<number, ReferenceFit>();
     if (site.referenceRevision > 0) {
       const byFloor = new Map<number, ReferenceScan[]>();
@@ -257,18 +270,18 @@ export class RadioModelsService implements OnModuleInit, OnModuleDestroy {
         byFloor.set(point.floorId, scans);
       }
       const transmitters = [...site.index.all()];
-      for (const [floorId, scans] of byFloor) {
-        fits.set(floorId, fitReferences(floorId, scans, transmitters));
-        await nextTurn();
-      }
+      // Seconds of CPU for a large survey: in steps of a few milliseconds, requests going on in between.
+      for (const [floorId, scans] of byFloor) fits.set(floorId, await completeYielding(referenceFitSteps(floorId, scans, transmitters), nextTurn));
     }
     this.references.set(site.buildingId, { key, fits });
     return fits;
   }
 }
 
+const REFERENCE_METHODS: Record<FloorEstimation['method'], RadioMethod> = { model: 'reference_points', fingerprint: 'fingerprinting', map: 'radio_map' };
+
 function methodOf(running: FloorStatistics, references: ReferenceFit | null): RadioMethod {
-  if (references && references.statistics.scans > 0) return references.estimation.method === 'fingerprint' ? 'fingerprinting' : 'reference_points';
+  if (references && references.statistics.scans > 0) return REFERENCE_METHODS[references.estimation.method];
   return running.scans > 0 ? 'self_calibrated' : 'default';
 }
 

@@ -84,13 +84,15 @@ class CrossValidationDto {
   @ApiProperty() scans: number;
   @ApiProperty({ nullable: true, type: Number, description: 'Leave-one-out median error of the path-loss model fitted from the references (metres)' }) model_median_error_m: number | null;
   @ApiProperty({ nullable: true, type: Number, description: 'The same for k-NN fingerprinting (null with fewer than 10 positions)' }) fingerprint_median_error_m: number | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'The same for the radio map (null with fewer than 10 positions, or where the residuals at the reference points show no spatial structure: no map is built)' }) radio_map_median_error_m: number | null;
 }
 
 export class FloorRadioModelDto {
   @ApiProperty() floor_id: number;
   @ApiProperty({
-    enum: ['default', 'self_calibrated', 'reference_points', 'fingerprinting'],
-    description: 'default: the prior (no evidence yet); self_calibrated: learnt from the scans the server saw; reference_points: the model fitted from the reference points; fingerprinting: k-NN over the reference points (cross-validation found it better)',
+    enum: ['default', 'self_calibrated', 'reference_points', 'fingerprinting', 'radio_map'],
+    description:
+      'default: the prior (no evidence yet); self_calibrated: learnt from the scans the server saw; reference_points: the model fitted from the reference points; fingerprinting: k-NN over the reference points; radio_map: the model plus the reference points\' residuals interpolated in space (the last two where cross-validation found them better)',
   })
   method: string;
   @ApiProperty({ description: 'Path-loss exponent n' }) exponent: number;

@@ -52,6 +52,7 @@ function toFloorRadioModel(floor: FloorRadioState, registered: ReadonlyMap<strin
             scans: references.scans,
             model_median_error_m: references.model ? rounded(references.model.median, 2) : null,
             fingerprint_median_error_m: references.fingerprint ? rounded(references.fingerprint.median, 2) : null,
+            radio_map_median_error_m: references.map ? rounded(references.map.median, 2) : null,
           }
         : null,
     transmitters,

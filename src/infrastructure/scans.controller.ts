@@ -25,7 +25,7 @@ class EstimatedFixDto {
   @ApiProperty({ description: 'Floor metres' }) x: number;
   @ApiProperty({ description: 'Floor metres' }) y: number;
   @ApiProperty({ description: 'Metres: the true position lies within it for about two fixes in three' }) accuracy: number;
-  @ApiProperty({ enum: ['fit', 'centroid', 'single', 'fingerprint'], description: 'fit: the path-loss model; centroid: its fallback; single: one transmitter heard; fingerprint: k-NN over the floor\'s reference points' }) method: string;
+  @ApiProperty({ enum: ['fit', 'centroid', 'single', 'fingerprint', 'radio_map'], description: 'fit: the path-loss model; centroid: its fallback; single: one transmitter heard; fingerprint: k-NN over the floor\'s reference points; radio_map: the radio map of the floor\'s reference points' }) method: string;
   @ApiProperty() transmitters_used: number;
 }
 

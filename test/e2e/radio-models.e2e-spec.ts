@@ -16,7 +16,7 @@ interface FloorModel {
   shadowing_db: { ble: number; wifi: number };
   scans: number;
   updated_at: string | null;
-  reference_points: { points: number; scans: number; model_median_error_m: number | null; fingerprint_median_error_m: number | null } | null;
+  reference_points: { points: number; scans: number; model_median_error_m: number | null; fingerprint_median_error_m: number | null; radio_map_median_error_m: number | null } | null;
   transmitters: Array<{ type: string; id: number; offset_db: number; reference_rssi: number }>;
 }
 
@@ -132,8 +132,8 @@ describe('reference points fit the model, and cross-validation picks how each fl
     expectStatus(await t.http.put(`/api/v1/infrastructure/reference_points?building_id=${site.building.id}`).set(admin.auth).send(points), 200);
 
     const [model] = await radioModel(t, admin.auth, site.building.id);
-    expect(['reference_points', 'fingerprinting']).toContain(model.method);
-    expect(model.reference_points).toEqual({ points: 96, scans: 96, model_median_error_m: expect.any(Number), fingerprint_median_error_m: expect.any(Number) });
+    expect(['reference_points', 'fingerprinting', 'radio_map']).toContain(model.method);
+    expect(model.reference_points).toMatchObject({ points: 96, scans: 96, model_median_error_m: expect.any(Number), fingerprint_median_error_m: expect.any(Number) });
     expect(model.exponent).toBeGreaterThan(2.2);
     expect(model.exponent).toBeLessThan(2.6);
     expect(model.scans).toBe(0);
@@ -144,12 +144,67 @@ describe('reference points fit the model, and cross-validation picks how each fl
 
     const at = { floor: 1, x: 22, y: 13 };
     const fix = (await t.http.post('/api/v1/realtime/scans').set(device).send([{ device_id: 'surveyed', time: Date.now(), building_id: site.building.id, ble: bleOf(building.scanAt(at, random)) }]).expect(200)).body.fixes[0];
-    expect(fix.method).toBe(model.method === 'fingerprinting' ? 'fingerprint' : 'fit');
+    expect(fix.method).toBe({ fingerprinting: 'fingerprint', radio_map: 'radio_map', reference_points: 'fit' }[model.method]);
     expect(Math.hypot(fix.x - at.x, fix.y - at.y)).toBeLessThan(4);
 
     // Without the reference points the floor falls back to the prior.
     await t.http.put(`/api/v1/infrastructure/reference_points?building_id=${site.building.id}`).set(admin.auth).send([]).expect(200);
     expect((await radioModel(t, admin.auth, site.building.id))[0]).toMatchObject({ method: 'default', exponent: 2.8, reference_points: null });
+  });
+});
+
+describe('a radio map from reference points where a wall attenuates part of the floor (issue 31)', () => {
+  let t: TestApp;
+  afterAll(async () => t?.close());
+
+  it('places scans there better than without the reference points, and says it uses the radio map', async () => {
+    t = await createTestApp();
+    const admin = await signUp(t, 'Walled survey');
+    const reader = asApiKey((await createApiKey(t, admin.token, ApiPermission.ReadOnly)).apikey);
+    const device = asApiKey((await createApiKey(t, admin.token, ApiPermission.Positioning)).apikey);
+    const site = await createSite(t, admin.auth);
+    // A 12 dB wall at x = 30 m across the floor's first 28 m: readings through it lose 12 dB, which no log-distance model knows.
+    const building = new SyntheticBuilding({ ...WORLD, exponent: 2.2, walls: [{ from: { x: 30, y: 0 }, to: { x: 30, y: 28 }, lossDb: 12 }] }, 5);
+    await installBeacons(t, admin.auth, site.building.id, [site.floor.id], building);
+    const random = seededRandom(23);
+    const places = Array.from({ length: 100 }, () => building.randomPosition(random, 1));
+    const readings = places.map((at) => bleOf(building.scanAt(at, random)));
+    const medianError = async (deviceId: string) => {
+      const time = Date.now();
+      const response = await t.http
+        .post('/api/v1/realtime/scans')
+        .set(device)
+        .send(readings.map((ble, i) => ({ device_id: `${deviceId}-${i}`, time, building_id: site.building.id, ble })));
+      expectStatus(response, 200);
+      const fixes = response.body.fixes as Array<{ x: number; y: number; accuracy: number; method: string }>;
+      const errors = fixes.map((fix, i) => Math.hypot(fix.x - places[i].x, fix.y - places[i].y));
+      return { median: [...errors].sort((a, b) => a - b)[50], methods: new Set(fixes.map((fix) => fix.method)), covered: fixes.filter((fix, i) => errors[i] <= fix.accuracy).length };
+    };
+    const before = await medianError('before');
+    expect(before.methods).toEqual(new Set(['fit']));
+
+    // An installer's survey: every 5 m, two scans at each place.
+    const points = [];
+    for (let x = 2.5; x < 60; x += 5) for (let y = 2.5; y < 40; y += 5) for (let i = 0; i < 2; i += 1) points.push({ floor_id: site.floor.id, x, y, ble: bleOf(building.scanAt({ floor: 1, x, y }, random)) });
+    expectStatus(await t.http.put(`/api/v1/infrastructure/reference_points?building_id=${site.building.id}`).set(admin.auth).send(points), 200);
+
+    const [model] = await radioModel(t, reader, site.building.id);
+    expect(model.method).toBe('radio_map');
+    expect(model.reference_points).toEqual({ points: 96, scans: 192, model_median_error_m: expect.any(Number), fingerprint_median_error_m: expect.any(Number), radio_map_median_error_m: expect.any(Number) });
+    const crossValidation = model.reference_points!;
+    expect(crossValidation.radio_map_median_error_m!).toBeLessThan(crossValidation.model_median_error_m!);
+    expect(crossValidation.radio_map_median_error_m!).toBeLessThan(crossValidation.fingerprint_median_error_m!);
+
+    const after = await medianError('after');
+    expect(after.methods).toEqual(new Set(['radio_map']));
+    expect(after.median).toBeLessThan(0.6 * before.median);
+    // The accuracy stays honest: about two fixes in three within it (of 100: at least 55).
+    expect(after.covered).toBeGreaterThanOrEqual(55);
+
+    // The survey withdrawn, the floor places scans by its model again.
+    await t.http.put(`/api/v1/infrastructure/reference_points?building_id=${site.building.id}`).set(admin.auth).send([]).expect(200);
+    expect((await radioModel(t, reader, site.building.id))[0].method).not.toBe('radio_map');
+    expect((await medianError('withdrawn')).methods).not.toContain('radio_map');
   });
 });
 

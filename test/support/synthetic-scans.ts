@@ -87,6 +87,15 @@ export interface WorldOptions {
   storeyM: number;
   sensitivity: number;
   readings: [number, number];
+  /** Walls of every floor: a reading whose straight path crosses one loses its `lossDb`. */
+  walls?: Wall[];
+}
+
+/** A wall from one point of the floor to another. */
+export interface Wall {
+  from: { x: number; y: number };
+  to: { x: number; y: number };
+  lossDb: number;
 }
 
 export const ISSUE_31_WORLD: WorldOptions = {
@@ -170,13 +179,34 @@ export class SyntheticBuilding {
     for (const transmitter of this.transmitters) {
       const storeys = Math.abs(transmitter.floorId - at.floor);
       const distance = Math.max(0.5, Math.hypot(at.x - transmitter.x, at.y - transmitter.y, storeys * options.storeyM));
-      let rssi = this.truePower.get(transmitter.id)! - 10 * options.exponent * Math.log10(distance) - storeys * options.floorLossDb + fastSd * gaussian(random);
+      let rssi = this.truePower.get(transmitter.id)! - 10 * options.exponent * Math.log10(distance) - storeys * options.floorLossDb - this.wallLoss(transmitter, at) + fastSd * gaussian(random);
       if (staticSd > 0) rssi += staticSd * this.fieldAt(transmitter.id, at);
       if (rssi >= options.sensitivity) heard.push({ key: transmitter.key, kind: transmitter.kind, rssi: Math.round(rssi) });
     }
     heard.sort((a, b) => b.rssi - a.rssi);
     const [low, high] = options.readings;
     return heard.slice(0, low + Math.floor(random() * (high - low + 1)));
+  }
+
+  /**
+   * What a scanner at (x, y) of a floor hears from a transmitter on average, before the part of the
+   * shadowing drawn anew for each scan (and before rounding and the scanner's cut): the radio map
+   * an oracle would know.
+   */
+  meanRssi(transmitterId: number, at: { floor: number; x: number; y: number }): number {
+    const { options } = this;
+    const transmitter = this.transmitters[transmitterId - 1];
+    const storeys = Math.abs(transmitter.floorId - at.floor);
+    const distance = Math.max(0.5, Math.hypot(at.x - transmitter.x, at.y - transmitter.y, storeys * options.storeyM));
+    const rssi = this.truePower.get(transmitter.id)! - 10 * options.exponent * Math.log10(distance) - storeys * options.floorLossDb - this.wallLoss(transmitter, at);
+    return options.staticShare > 0 ? rssi + options.shadowingDb * Math.sqrt(options.staticShare) * this.fieldAt(transmitter.id, at) : rssi;
+  }
+
+  /** What the walls the path from a transmitter to (x, y) crosses take (dB). */
+  private wallLoss(transmitter: KnownTransmitter, at: { x: number; y: number }): number {
+    let loss = 0;
+    for (const wall of this.options.walls ?? []) if (segmentsCross(transmitter, at, wall.from, wall.to)) loss += wall.lossDb;
+    return loss;
   }
 
   /** The static field of a transmitter at a place: unit variance. */
@@ -186,4 +216,9 @@ export class SyntheticBuilding {
     for (let i = 0; i < FEATURES; i += 1) sum += Math.cos(field.wx[i] * at.x + field.wy[i] * at.y + field.phase[i]);
     return sum * Math.sqrt(2 / FEATURES);
   }
+}
+
+function segmentsCross(a: { x: number; y: number }, b: { x: number; y: number }, c: { x: number; y: number }, d: { x: number; y: number }): boolean {
+  const side = (p: { x: number; y: number }, q: { x: number; y: number }, r: { x: number; y: number }) => Math.sign((q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x));
+  return side(a, b, c) * side(a, b, d) < 0 && side(c, d, a) * side(c, d, b) < 0;
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ISSUE_31_WORLD, seededRandom, SyntheticBuilding, WorldOptions } from '../../../test/support/synthetic-scans';
-import { fitReferences, MIN_REFERENCE_SCANS, ReferenceScan, vectorOf } from './cross-validation';
+import { fitReferences, MIN_REFERENCE_SCANS, ReferenceFit, ReferenceScan, vectorOf } from './cross-validation';
 import { FingerprintIndex } from './fingerprints';
 import { calibratedIndex, solveModel } from './radio-model';
 import { CalibrationQueue, RUNNING_CALIBRATION } from './running-calibration';
-import { estimatePosition } from './scan-estimator';
+import { estimatePosition, FloorEstimation } from './scan-estimator';
 
 const ONE_FLOOR: WorldOptions = { ...ISSUE_31_WORLD, floors: 1 };
 
@@ -59,31 +59,40 @@ describe('choosing per floor by leave-one-out cross-validation', () => {
     expect(fit.statistics.scans).toBe(288);
   });
 
-  it('with strong static shadowing, prefers k-NN, and places scans better with it than with the model', () => {
-    const building = new SyntheticBuilding({ ...ONE_FLOOR, exponent: 2, shadowingDb: 6, staticShare: 0.8, correlationM: 6 }, 5);
-    const fit = fitReferences(1, survey(building, 5, 3, 2), building.transmitters);
+  it('with static shadowing (walls, shelves), prefers the radio map, and places scans better with it than with the model', () => {
+    const building = new SyntheticBuilding({ ...ONE_FLOOR, exponent: 2.5, shadowingDb: 4, staticShare: 0.5 }, 5);
+    const fit = fitReferences(1, survey(building, 5, 3, 2), building.transmitters, { keepMap: true });
+    expect(fit.estimation.method).toBe('map');
+    expect(fit.map!.median).toBeLessThan(0.8 * fit.model!.median);
+    expect(fit.map!.median).toBeLessThan(fit.fingerprint!.median);
+    const errors = liveErrors(building, fit, ['model', 'map'], 300);
+    expect(median(errors.map)).toBeLessThan(0.8 * median(errors.model));
+  });
+
+  it('with shadowing independent per scan keeps no radio map (nothing static to interpolate)', () => {
+    const building = new SyntheticBuilding({ ...ONE_FLOOR, exponent: 2, shadowingDb: 4 }, 6);
+    const fit = fitReferences(1, survey(building, 5, 3, 3), building.transmitters);
+    expect(fit.estimation.method).toBe('model');
+    expect(fit.map).toBeNull();
+    expect(fit.estimation.radioMap).toBeUndefined();
+  });
+
+  it('prefers k-NN where most of what is heard is not registered (k-NN uses every transmitter, the model and the map only the registered)', () => {
+    const building = new SyntheticBuilding({ ...ONE_FLOOR, exponent: 2.5, shadowingDb: 4, staticShare: 0.5 }, 7);
+    // Three of the floor's 24 beacons registered, in a corner: the rest are heard but unknown to the model.
+    const registered = building.transmitters.filter((transmitter) => [1, 2, 7].includes(transmitter.id));
+    const fit = fitReferences(1, survey(building, 5, 3, 4), registered);
     expect(fit.estimation.method).toBe('fingerprint');
-    const random = seededRandom(9);
-    const radio = (method: 'model' | 'fingerprint') => calibratedIndex(building.transmitters, new Map([[1, { model: modelOf(fit), estimation: { ...fit.estimation, method } }]]));
-    const byModel = radio('model');
-    const byFingerprint = radio('fingerprint');
-    const errors = { model: [] as number[], fingerprint: [] as number[] };
-    for (let i = 0; i < 300; i += 1) {
-      const at = building.randomPosition(random, 1);
-      const scan = building.scanAt(at, random);
-      for (const [name, index] of [['model', byModel], ['fingerprint', byFingerprint]] as const) {
-        const estimate = estimatePosition(scan, index);
-        if (estimate.ok) errors[name].push(Math.hypot(estimate.x - at.x, estimate.y - at.y));
-      }
-    }
-    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    expect(fit.fingerprint!.median).toBeLessThan(fit.model!.median);
+    if (fit.map) expect(fit.fingerprint!.median).toBeLessThan(fit.map.median);
+    const errors = liveErrors(building, fit, ['model', 'fingerprint'], 300, registered);
     expect(median(errors.fingerprint)).toBeLessThan(median(errors.model));
   });
 
   it('with too few reference scans fits nothing and keeps the model', () => {
     const building = new SyntheticBuilding(ONE_FLOOR, 3);
     const fit = fitReferences(1, survey(building, 20, 1, 1).slice(0, MIN_REFERENCE_SCANS - 1), building.transmitters);
-    expect(fit).toMatchObject({ model: null, fingerprint: null, estimation: { method: 'model', accuracyScale: 1 } });
+    expect(fit).toMatchObject({ model: null, fingerprint: null, map: null, estimation: { method: 'model', accuracyScale: 1 } });
     expect(fit.statistics.scans).toBe(0);
   });
 
@@ -123,6 +132,24 @@ describe('the running calibration queue', () => {
     expect(queue.waiting).toBe(0);
   });
 });
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Errors of live scans at random places of floor 1, placed by each method with the fit's model. */
+function liveErrors<M extends FloorEstimation['method']>(building: SyntheticBuilding, fit: ReferenceFit, methods: M[], scans: number, transmitters = building.transmitters): Record<M, number[]> {
+  const random = seededRandom(9);
+  const indices = methods.map((method) => [method, calibratedIndex(transmitters, new Map([[1, { model: modelOf(fit), estimation: { ...fit.estimation, method } }]]))] as const);
+  const errors = Object.fromEntries(methods.map((method) => [method, [] as number[]])) as Record<M, number[]>;
+  for (let i = 0; i < scans; i += 1) {
+    const at = building.randomPosition(random, 1);
+    const scan = building.scanAt(at, random);
+    for (const [method, index] of indices) {
+      const estimate = estimatePosition(scan, index);
+      if (estimate.ok) errors[method].push(Math.hypot(estimate.x - at.x, estimate.y - at.y));
+    }
+  }
+  return errors;
+}
 
 /** The model the references support: solved from their statistics. */
 const modelOf = (fit: ReturnType<typeof fitReferences>) => solveModel(fit.statistics);

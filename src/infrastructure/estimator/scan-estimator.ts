@@ -1,4 +1,5 @@
 import { FingerprintIndex } from './fingerprints';
+import type { RadioMap } from './radio-map';
 import { distanceOutsideHull, fitPosition, rangeOf, RangedReading, weightedCentroid } from './position-fit';
 
 /**
@@ -12,7 +13,8 @@ import { distanceOutsideHull, fitPosition, rangeOf, RangedReading, weightedCentr
  *    with the floor's exponent n, shadowing σ and each transmitter's calibrated reference
  *    (position-fit.ts, started from the weighted centroid, which is also the fallback), or
  *    weighted k-nearest-neighbour fingerprinting over the floor's reference points
- *    (fingerprints.ts) where cross-validation chose it.
+ *    (fingerprints.ts), or the radio map (the model plus the reference points' residuals
+ *    interpolated in space, radio-map.ts), where cross-validation chose it.
  * 4. Accuracy: the 68 % radius of the fit's covariance, inflated by the residuals when
  *    they are larger than the model expects, never smaller than the geometry allows (one
  *    transmitter: the distance to it; collinear transmitters: the mirror ambiguity), and
@@ -71,8 +73,8 @@ export const DEFAULT_ESTIMATOR_OPTIONS: EstimatorOptions = {
 
 /** How a floor places scans, once its model and reference points are known. */
 export interface FloorEstimation {
-  /** `fingerprint`: k-NN over `fingerprints`; `model`: the path-loss fit. */
-  method: 'model' | 'fingerprint';
+  /** `fingerprint`: k-NN over `fingerprints`; `map`: the posterior over `radioMap`; `model`: the path-loss fit. */
+  method: 'model' | 'fingerprint' | 'map';
   /** Multiplies the model's accuracy (what the floor's reference points showed; 1 without them). */
   accuracyScale: number;
   fingerprints?: FingerprintIndex;
@@ -82,6 +84,9 @@ export interface FloorEstimation {
   fingerprintScale?: number;
   /** Fingerprint accuracy never below this (metres): half the reference points' spacing. */
   fingerprintFloor?: number;
+  radioMap?: RadioMap;
+  /** Radio map accuracy = this × the posterior's radius (what the reference points showed). */
+  mapScale?: number;
 }
 
 export type RejectionReason = 'no_readings' | 'no_known_transmitters';
@@ -92,7 +97,7 @@ export interface TransmitterUsed {
   rssi: number;
 }
 
-export type EstimateMethod = 'fit' | 'centroid' | 'single' | 'fingerprint';
+export type EstimateMethod = 'fit' | 'centroid' | 'single' | 'fingerprint' | 'radio_map';
 
 export type Estimate =
   | {
@@ -102,7 +107,7 @@ export type Estimate =
       y: number;
       /** Metres: the true position lies within this radius with about 68 % probability. */
       accuracy: number;
-      /** `fit`: least squares; `centroid`: the weighted centroid (fallback or too few readings); `fingerprint`: k-NN. */
+      /** `fit`: least squares; `centroid`: the weighted centroid (fallback or too few readings); `fingerprint`: k-NN; `radio_map`: the radio map. */
       method: EstimateMethod;
       used: TransmitterUsed[];
       /** Readings that matched no known transmitter. */
@@ -186,6 +191,10 @@ export function estimatePosition(readings: readonly ScanReading[], index: Transm
       const accuracy = Math.max(options.minAccuracy, floor.fingerprintFloor ?? 0, (floor.fingerprintScale ?? 1.5) * fix.spread);
       return { ok: true, floorId, x: fix.x, y: fix.y, accuracy, method: 'fingerprint', used, unknown };
     }
+  }
+  if (floor?.method === 'map' && floor.radioMap) {
+    const fix = floor.radioMap.locate(onFloor.map((item) => ({ key: `${item.transmitter.kind}:${item.transmitter.id}`, rssi: item.rssi, x: item.x, y: item.y })));
+    if (fix) return { ok: true, floorId, x: fix.x, y: fix.y, accuracy: Math.max(options.minAccuracy, (floor.mapScale ?? 1) * RADIUS_68_FACTOR * fix.spread), method: 'radio_map', used, unknown };
   }
   const placed = placeByModel(onFloor, options);
   const scale = floor?.accuracyScale ?? 1;
