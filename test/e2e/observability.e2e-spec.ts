@@ -226,7 +226,9 @@ describe('/metrics for operators (issue 26)', () => {
     const { auth, org } = await signUp(t, 'Fixes counted');
     const before = (await scrape()).samples;
     const read = (samples: Sample[], name: string, labels: Record<string, string> = {}) => valueOf(samples, name, labels) ?? 0;
-    await report(t, auth, { positions: [fix('metrics-a'), fix('metrics-b'), fix('metrics-c', { lat: 91 }), fix('metrics-d', { accuracy: undefined }), fix('metrics-a')] });
+    // The duplicate repeats the first fix exactly: two calls to fix() may fall in different milliseconds.
+    const first = fix('metrics-a');
+    await report(t, auth, { positions: [first, fix('metrics-b'), fix('metrics-c', { lat: 91 }), fix('metrics-d', { accuracy: undefined }), { ...first }] });
     const site = await eventSite(t, auth);
     const events = await visits(t, auth, site, ['metrics-fence']);
     expect(events.map((event) => event.type)).toEqual(['geofence.enter', 'geofence.exit']);
