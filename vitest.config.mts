@@ -13,6 +13,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // expect.poll waits for what a client sees; its 1 s default is a wall-clock limit a loaded machine misses.
+          expect: { poll: { timeout: 15_000 } },
           maxWorkers: 2,
         },
       },
@@ -24,6 +26,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // expect.poll waits for what a person sees; its 1 s default is a wall-clock limit a loaded machine misses.
+          expect: { poll: { timeout: 15_000 } },
           maxWorkers: 1,
         },
       },

@@ -76,7 +76,9 @@ describe('GET /geofences/{id}: bodies kept per version', () => {
 });
 
 const TRIALS = 200;
-const BOUND_MS = 100;
+// Far below the minute a kept body may live, so only the notification can meet it; loose enough for a
+// loaded machine (the figure itself is printed: tens of milliseconds on a quiet one).
+const BOUND_MS = 2_000;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
