@@ -36,8 +36,8 @@ export const DASHBOARD_ROUTES = [
 const NOT_PAGES = /^\/(api|assets|health|metrics)(\/|$)/;
 
 /**
- * Stricter than the API docs' policy: no inline styles or scripts at all. MapLibre's worker is a
- * bundled same-origin file; map images come from /api/v1/images (same origin).
+ * Stricter than the API docs' policy: no inline styles or scripts at all (the map sets positions
+ * through the DOM, never a style attribute); map images come from /api/v1/images (same origin).
  */
 export function dashboardCsp(tileOrigin?: string): string {
   const tiles = tileOrigin ? ` ${tileOrigin}` : '';
