@@ -64,7 +64,7 @@ describe('dashboard page weight', () => {
       const type = request.resourceType();
       if (type !== 'script' && type !== 'stylesheet' && type !== 'document') return;
       const response = await request.response();
-      // Chromium does not report the body size of a worker's script: its Content-Length says it.
+      // When Chromium reports no body size, the Content-Length says it.
       const bytes = (await request.sizes()).responseBodySize || Number((await response?.headerValue('content-length')) ?? 0);
       received.push({ url: request.url(), bytes, encoding: (await response?.headerValue('content-encoding')) ?? null });
     });
