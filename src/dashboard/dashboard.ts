@@ -36,8 +36,9 @@ export const DASHBOARD_ROUTES = [
 const NOT_PAGES = /^\/(api|assets|health|metrics)(\/|$)/;
 
 /**
- * Stricter than the API docs' policy: no inline styles or scripts at all. MapLibre's worker is a
- * bundled same-origin file; map images come from /api/v1/images (same origin).
+ * Stricter than the API docs' policy: no inline styles or scripts at all (the map sets positions
+ * through the DOM, never a style attribute), no workers; map images come from /api/v1/images (same
+ * origin), basemap tiles are images from the operator's tile origin.
  */
 export function dashboardCsp(tileOrigin?: string): string {
   const tiles = tileOrigin ? ` ${tileOrigin}` : '';
@@ -46,8 +47,8 @@ export function dashboardCsp(tileOrigin?: string): string {
     "script-src 'self'",
     "style-src 'self'",
     `img-src 'self' data: blob:${tiles}`,
-    "worker-src 'self' blob:",
-    `connect-src 'self'${tiles}`,
+    "worker-src 'none'",
+    "connect-src 'self'",
     "font-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",

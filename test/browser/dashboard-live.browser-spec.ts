@@ -13,6 +13,8 @@ import { waitFor, WebhookReceiver } from '../support/webhook-receiver';
 
 /** What the test reads inside the page: the map's read-only probe and the test's own frame clock. */
 declare const window: { cartographLiveMap: LiveMapProbe; longestFrameGap: number; longTasks: number[]; requestAnimationFrame(callback: (now: number) => void): number };
+/** Whether an element has the keyboard focus (run in the page). */
+const hasFocus = (element: unknown) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement;
 declare const PerformanceObserver: new (callback: (list: { getEntries(): Array<{ duration: number }> }) => void) => { observe(options: { type: string }): void };
 
 /**
@@ -159,6 +161,113 @@ describe('dashboard live views in a browser', () => {
     await tail.page.close();
     await page.close();
   }, 120_000);
+
+  it('leaves a trail behind a walking device, through every fix it reported, and hides trails when asked', async () => {
+    const centre = { lat: 40.4168, lng: -3.7038 };
+    const building = await createBuilding(t, admin, { name: 'Corridor', location: centre, dimensions: { width: 80, length: 50 }, rotation: 0 });
+    const floor = await createFloor(t, admin, building.id, { name: 'Ground', level: 0 });
+    const { page, problems } = await newPage(browser);
+    await logIn(page, domain, org.email, org.password);
+    await openMap(page, building.id, floor.id);
+
+    // An L: about 25 m east along the south side, then 22 m north; a fix every 2 s of sample time.
+    const walk = [
+      [-0.00015, -0.0001],
+      [-0.00005, -0.0001],
+      [0.00005, -0.0001],
+      [0.00015, -0.0001],
+      [0.00015, 0],
+      [0.00015, 0.0001],
+    ].map(([east, north]) => ({ lng: centre.lng + east, lat: centre.lat + north }));
+    const start = Date.now() - 15_000;
+    for (const [i, step] of walk.entries()) {
+      await report([{ device_id: 'trailblazer', time: new Date(start + i * 2000).toISOString(), building_id: building.id, floor_id: floor.id, lat: step.lat, lng: step.lng, accuracy: 1 }], false);
+      await expect
+        .poll(async () => {
+          const at = await renderedDevice(page, 'trailblazer');
+          return at !== null && Math.abs(at[0] - step.lng) < 1e-6 && Math.abs(at[1] - step.lat) < 1e-6;
+        }, { timeout: 10_000 })
+        .toBe(true);
+    }
+    const trail = () => page.evaluate(() => window.cartographLiveMap.renderedTrails().find((t) => t.id === 'trailblazer')?.points ?? []);
+    await expect.poll(async () => (await trail()).length, { timeout: 10_000 }).toBe(walk.length);
+    // Oldest first, through each fix.
+    for (const [i, [lng, lat]] of (await trail()).entries()) {
+      expect(lng).toBeCloseTo(walk[i].lng, 6);
+      expect(lat).toBeCloseTo(walk[i].lat, 6);
+    }
+
+    // On screen: halfway between the first two fixes (far from the dot) the map looks different with the trail than without.
+    const mapBox = (await page.getByTestId('floor-map').boundingBox())!;
+    const halfway = await page.evaluate((p) => window.cartographLiveMap.project(p), [(walk[0].lng + walk[1].lng) / 2, walk[0].lat] as [number, number]);
+    const clip = { x: mapBox.x + halfway.x - 2, y: mapBox.y + halfway.y - 2, width: 4, height: 4 };
+    const withTrail = await page.screenshot({ clip });
+    await screenshot(page, 'floor-map-trails');
+    const trails = page.getByRole('checkbox', { name: /^Trails/ });
+    expect(await trails.isChecked()).toBe(true);
+    await trails.uncheck();
+    await expect.poll(() => page.evaluate(() => window.cartographLiveMap.renderedTrails().length)).toBe(0);
+    await expect.poll(async () => (await page.screenshot({ clip })).equals(withTrail)).toBe(false);
+    // The dot stays where the device is.
+    expect(await renderedDevice(page, 'trailblazer')).toEqual([walk[5].lng, walk[5].lat]);
+    // Back on: the trail kept meanwhile is drawn again.
+    await trails.check();
+    await expect.poll(async () => (await trail()).length).toBe(walk.length);
+    await expect.poll(async () => (await page.screenshot({ clip })).equals(withTrail)).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it('pans the map with the arrow keys and zooms it with + and - once it has the focus', async () => {
+    const centre = { lat: 52.52, lng: 13.405 };
+    const building = await createBuilding(t, admin, { name: 'Keyboard hall', location: centre, dimensions: { width: 60, length: 40 }, rotation: 0 });
+    const floor = await createFloor(t, admin, building.id, { name: 'Ground', level: 0 });
+    const { page, problems } = await newPage(browser);
+    await logIn(page, domain, org.email, org.password);
+    await openMap(page, building.id, floor.id);
+    const where = () => page.evaluate((p) => window.cartographLiveMap.project(p), [centre.lng, centre.lat] as [number, number]);
+    const view = () => page.evaluate(() => window.cartographLiveMap.view());
+    /** Until the map stands still: no zoom animation running and the same view twice, a frame apart. */
+    const settled = () =>
+      expect
+        .poll(async () => {
+          const first = JSON.stringify(await view());
+          await page.evaluate(() => new Promise((resolve) => (globalThis as unknown as { requestAnimationFrame(f: () => void): void }).requestAnimationFrame(() => resolve(null))));
+          return (await page.locator('.leaflet-zoom-anim').count()) === 0 && JSON.stringify(await view()) === first;
+        }, { timeout: 10_000 })
+        .toBe(true);
+    await settled();
+    const before = await where();
+    const zoom = (await view()).zoom;
+
+    // The map is a focusable region (Tab reaches it); with the focus, the keys move what it shows.
+    const map = page.getByTestId('floor-map');
+    expect(await map.getAttribute('tabindex')).toBe('0');
+    await map.focus();
+    expect(await map.evaluate(hasFocus)).toBe(true);
+    await settled();
+    await page.keyboard.press('ArrowRight');
+    // The view goes east: the building's centre is drawn further left, at the same height.
+    await expect.poll(async () => before.x - (await where()).x, { timeout: 10_000 }).toBeGreaterThan(40);
+    expect(Math.abs((await where()).y - before.y)).toBeLessThan(1);
+    expect((await view()).centre[0]).toBeGreaterThan(centre.lng);
+    await settled();
+    const east = await where();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(async () => east.y - (await where()).y, { timeout: 10_000 }).toBeGreaterThan(40);
+
+    await settled();
+    await page.keyboard.press('Equal');
+    await expect.poll(async () => (await view()).zoom, { timeout: 10_000 }).toBeCloseTo(zoom + 1, 5);
+    for (const expected of [zoom, zoom - 1]) {
+      // A key pressed while the map still glides to its last zoom is not taken (Leaflet's way): wait for it to stop.
+      await settled();
+      await page.keyboard.press('Minus');
+      await expect.poll(async () => (await view()).zoom, { timeout: 10_000 }).toBeCloseTo(expected, 5);
+    }
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 
   it('replays a past event to a webhook from its page, with the event id as webhook-id', async () => {
     // An enter of its own: a fence that confirms at once, and one fix inside it.

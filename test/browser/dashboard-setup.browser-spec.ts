@@ -10,12 +10,15 @@ import { addGroup, addUser, login } from '../support/admin';
 import { createApiKey, createOrganization, TestOrganization } from '../support/auth';
 import { BuildingBody, createBuilding, createFloor, createGeofence, FloorBody, square, TINY_PNG, uploadImage } from '../support/cartography';
 import { ensureDashboardBuilt } from '../support/dashboard-build';
+import { makePng } from '../support/images';
 import { launchChromium, logIn, newPage, screenshot } from '../support/dashboard-browser';
 import { listenOnLoopback } from '../support/sdk-client';
 import { createTestApp, TestApp } from '../support/test-app';
 import { waitFor, WebhookReceiver } from '../support/webhook-receiver';
 
 declare const window: { cartographLiveMap: LiveMapProbe };
+/** Whether an element has the keyboard focus (run in the page). */
+const hasFocus = (element: unknown) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement;
 
 const CENTRE = { lat: 42.8805, lng: -8.5457 };
 const listOf = <T>(body: unknown): T[] => (Array.isArray(body) ? body : (body as { data: T[] }).data);
@@ -173,6 +176,90 @@ describe('dashboard setup and administration in a browser', () => {
     const aligned = (await t.http.get(`/api/v1/buildings/${building.id}`).set(admin).expect(200)).body;
     expect(aligned.dimensions.width).toBeCloseTo(aligned.dimensions.length, 1);
     await t.http.put(`/api/v1/buildings/${building.id}`).set(admin).send({ location: CENTRE, dimensions: { width: 60, length: 40 }, rotation: 0 }).expect(200);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it('aligns the plan by two anchor points with the keyboard alone: arrow keys move each point, Enter sets it, the saved placement follows', async () => {
+    // A plan twice as wide as it is tall on the ground floor (the one the placement page aligns).
+    const image = (await t.http.post('/api/v1/images').set(admin).attach('image', makePng(200, 100), 'wide.png').expect(201)).body as { id: string };
+    await t.http.put(`/api/v1/floors/${floor.id}`).set(admin).send({ map_id: image.id }).expect(200);
+    const before = (await t.http.get(`/api/v1/buildings/${building.id}`).set(admin).expect(200)).body;
+    expect(before).toMatchObject({ location: CENTRE, rotation: 0 });
+    const { page, problems } = await newPage(browser);
+    await logIn(page, domain, org.email, org.password);
+    await page.goto(`${domain}/buildings/${building.id}/place`);
+    await page.locator('[data-testid="placement-map"][data-ready="true"]').waitFor({ timeout: 30_000 });
+    const align = page.getByRole('button', { name: 'Align by two points' });
+    await align.focus();
+    await page.keyboard.press('Enter');
+
+    // Point 1 on the plan: its pointer has the focus, a quarter in from the top-left; moved and moved back, then set.
+    const planPointer = page.getByRole('button', { name: /^Point 1 on the plan/ });
+    await expect.poll(() => planPointer.evaluate(hasFocus)).toBe(true);
+    expect(await planPointer.getAttribute('aria-label')).toContain('25.0 % from the left and 25.0 % from the top');
+    await page.keyboard.press('Shift+ArrowRight');
+    await expect.poll(() => planPointer.getAttribute('aria-label')).not.toContain('25.0 % from the left');
+    await page.keyboard.press('Shift+ArrowLeft');
+    await expect.poll(() => planPointer.getAttribute('aria-label')).toContain('25.0 % from the left and 25.0 % from the top');
+    await page.keyboard.press('Enter');
+
+    // Point 1 on the map: a handle in the middle of the map takes the focus; 50 px west with the arrow keys, then set.
+    await page.getByText('Now click where point 1 is on the map.').waitFor();
+    const mapHandle = page.getByRole('button', { name: /^Point 1 on the map/ });
+    await expect.poll(() => mapHandle.evaluate(hasFocus)).toBe(true);
+    const shown = page.getByTestId('map-anchor');
+    const start = await shown.innerText();
+    const handleStart = (await mapHandle.boundingBox())!;
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+ArrowLeft');
+    await expect.poll(async () => handleStart.x - (await mapHandle.boundingBox())!.x).toBeGreaterThan(48);
+    expect(handleStart.x - (await mapHandle.boundingBox())!.x).toBeLessThan(52);
+    expect((await mapHandle.boundingBox())!.y).toBeCloseTo(handleStart.y, 0);
+    // What the handle's place reads as: the same latitude, a smaller longitude.
+    const [, startLat, startLng] = /(-?[\d.]+), (-?[\d.]+)$/.exec(start)!.map(Number);
+    await expect.poll(async () => Number(/(-?[\d.]+)$/.exec(await shown.innerText())![1])).toBeLessThan(startLng);
+    expect(Number(/(-?[\d.]+), /.exec(await shown.innerText())![1])).toBeCloseTo(startLat, 6);
+    await page.keyboard.press('Enter');
+
+    // Point 2: three quarters in on the plan as it starts; 50 px east of the middle on the map.
+    await page.getByText('Click point 2 on the plan.').waitFor();
+    const planPointer2 = page.getByRole('button', { name: /^Point 2 on the plan/ });
+    await expect.poll(() => planPointer2.evaluate(hasFocus)).toBe(true);
+    expect(await planPointer2.getAttribute('aria-label')).toContain('75.0 % from the left and 75.0 % from the top');
+    await page.keyboard.press('Enter');
+    await page.getByText('Now click where point 2 is on the map.').waitFor();
+    const mapHandle2 = page.getByRole('button', { name: /^Point 2 on the map/ });
+    await expect.poll(() => mapHandle2.evaluate(hasFocus)).toBe(true);
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+ArrowRight');
+    await expect.poll(async () => Number(/(-?[\d.]+)$/.exec(await page.getByTestId('map-anchor').innerText())![1])).toBeGreaterThan(startLng);
+    await page.keyboard.press('Enter');
+    await align.waitFor();
+
+    // On screen, the plan lies on the building's outline, turned with it.
+    const plan = page.locator('img.placed-image');
+    const outline = page.locator('.leaflet-floor-pane path');
+    await expect
+      .poll(async () => {
+        const [a, b] = [(await plan.boundingBox())!, (await outline.boundingBox())!];
+        return Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y), Math.abs(a.width - b.width), Math.abs(a.height - b.height));
+      })
+      .toBeLessThan(3);
+    await screenshot(page, 'plan-aligned-by-keyboard');
+
+    // Saved with the keyboard too: the plan's middle (halfway between the two points) on the map's middle, its long
+    // side turned by atan(50 / 100) from east (the plan's points are 100 px apart across and 50 down, the map's due east).
+    const save = page.getByRole('button', { name: 'Save placement' });
+    await save.focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Placement saved.').waitFor();
+    const stored = (await t.http.get(`/api/v1/buildings/${building.id}`).set(admin).expect(200)).body;
+    expect(stored.rotation).toBeCloseTo(Math.atan2(50, 100), 2);
+    expect(stored.dimensions.width / stored.dimensions.length).toBeCloseTo(2, 2);
+    expect(stored.location.lat).toBeCloseTo(startLat, 6);
+    expect(stored.location.lng).toBeCloseTo(CENTRE.lng, 5);
+    expect(stored.location.lat).toBeCloseTo(CENTRE.lat, 5);
+    await t.http.put(`/api/v1/buildings/${building.id}`).set(admin).send({ location: CENTRE, dimensions: { width: 60, length: 40 }, rotation: 0 }).expect(200);
+    await t.http.put(`/api/v1/floors/${floor.id}`).set(admin).send({ map_id: (await uploadImage(t, admin)).id }).expect(200);
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);

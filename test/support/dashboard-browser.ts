@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
 
 /**
- * Debian's chromium driven by playwright-core for the dashboard's browser tests. WebGL (the map)
- * runs on SwiftShader.
+ * Debian's chromium driven by playwright-core for the dashboard's browser tests. The maps draw
+ * with canvas and SVG; WebGL, should a page use it, runs on SwiftShader.
  */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // DASHBOARD_SCREENSHOTS=docs/screenshots refreshes the README's pictures.

@@ -9,7 +9,7 @@ export interface BuildingGeometry {
 
 export type LngLat = [number, number];
 
-/** The floor plan's four corners, [lng, lat], in MapLibre's order: top-left, top-right, bottom-right, bottom-left. */
+/** The floor plan's four corners, [lng, lat]: top-left, top-right, bottom-right, bottom-left. */
 export function planCorners(b: BuildingGeometry): [LngLat, LngLat, LngLat, LngLat] {
   const frame = { latitude: b.location.lat, longitude: b.location.lng, width: b.dimensions.width, length: b.dimensions.length, rotation: b.rotation };
   const at = (x: number, y: number): LngLat => {
@@ -22,7 +22,7 @@ export function planCorners(b: BuildingGeometry): [LngLat, LngLat, LngLat, LngLa
 
 /** No external source at all: a background, the plan image and our own GeoJSON. */
 
-/** The API's rings are [lat, lng] pairs (contract 4); GeoJSON and MapLibre want [lng, lat]. */
+/** The API's rings are [lat, lng] pairs (contract 4); GeoJSON wants [lng, lat]. */
 export const toLngLatRing = (ring: ReadonlyArray<readonly [number, number]>): LngLat[] => ring.map(([lat, lng]) => [lng, lat]);
 export const toLatLngRing = (ring: ReadonlyArray<ArrayLike<number>>): Array<[number, number]> => ring.map((p) => [p[1], p[0]]);
 

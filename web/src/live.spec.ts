@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accuracyRadiusExpression, LatestPerDevice, LiveDevice, metresPerPixelAtZoom0, occupancyColour, OCCUPANCY_SCALE, staleDevices, toLiveDevice } from './live';
+import { LatestPerDevice, LiveDevice, occupancyColour, OCCUPANCY_SCALE, RecentTrails, staleDevices, toLiveDevice } from './live';
 
 const device = (id: string, time: number, lng = 0): LiveDevice => ({ id, lngLat: [lng, 0], accuracy: 3, time, floorId: 1 });
 
@@ -39,14 +39,24 @@ describe('live devices', () => {
     expect(latest.offer(device('a', 1))).toBe(true);
   });
 
-  it('draws accuracy to scale: the radius in pixels doubles per zoom level', () => {
-    const expression = accuracyRadiusExpression(42.88) as [string, unknown, unknown, number, [string, unknown, number], number, [string, unknown, number]];
-    const at0 = expression[4][2];
-    const at24 = expression[6][2];
-    expect(at24 / at0).toBeCloseTo(2 ** 24, 0);
-    // At zoom 20 a 10 m accuracy is 10 / (metres per pixel) pixels.
-    expect(10 * at0 * 2 ** 20).toBeCloseTo(10 / (metresPerPixelAtZoom0(42.88) / 2 ** 20), 6);
-    expect(metresPerPixelAtZoom0(0)).toBeCloseTo(78271.5, 0);
+  it('keeps a short trail per device: every fix in time order, none older than the span before the newest, at most N', () => {
+    const trails = new RecentTrails(60_000, 4);
+    const at = (id: string, time: number, lng: number): LiveDevice => ({ id, lngLat: [lng, 0], accuracy: 1, time, floorId: 1 });
+    trails.add(at('a', 10_000, 1));
+    trails.add(at('a', 30_000, 3));
+    // Late and out of order: slotted in by time; the same fix twice counts once.
+    trails.add(at('a', 20_000, 2));
+    trails.add(at('a', 20_000, 2));
+    expect(trails.of('a')).toEqual([[1, 0], [2, 0], [3, 0]]);
+    trails.add(at('a', 40_000, 4));
+    trails.add(at('a', 50_000, 5));
+    expect(trails.of('a')).toEqual([[2, 0], [3, 0], [4, 0], [5, 0]]);
+    // Over a minute before the newest: dropped.
+    trails.add(at('a', 95_000, 6));
+    expect(trails.of('a')).toEqual([[4, 0], [5, 0], [6, 0]]);
+    expect(trails.of('b')).toEqual([]);
+    trails.forget(['a']);
+    expect(trails.of('a')).toEqual([]);
   });
 
   it('colours fences from empty to crowded', () => {

@@ -66,17 +66,44 @@ export class LatestPerDevice {
   }
 }
 
-/** Web Mercator: metres of ground per pixel at zoom 0 (MapLibre's world is 512 px wide there). */
-const EARTH_CIRCUMFERENCE_M = 40_075_016.686;
-export const metresPerPixelAtZoom0 = (lat: number) => (EARTH_CIRCUMFERENCE_M * Math.cos((lat * Math.PI) / 180)) / 512;
+/** A live trail: the fixes of the last two minutes, at most this many, behind each dot. */
+export const TRAIL_MS = 120_000;
+export const TRAIL_POINTS = 30;
 
 /**
- * A circle-radius expression drawing each device's `accuracy` (metres) to scale at every zoom:
- * pixels double per zoom level, so an exponential interpolation between zoom 0 and 24 is exact.
+ * The recent fixes of each device, oldest first: every fix offered (not only the one per frame
+ * the dot shows), in time order whatever order they arrive in, the oldest dropped past
+ * TRAIL_MS before the newest or past TRAIL_POINTS.
  */
-export function accuracyRadiusExpression(lat: number): unknown[] {
-  const pixelsPerMetre0 = 1 / metresPerPixelAtZoom0(lat);
-  return ['interpolate', ['exponential', 2], ['zoom'], 0, ['*', ['get', 'accuracy'], pixelsPerMetre0], 24, ['*', ['get', 'accuracy'], pixelsPerMetre0 * 2 ** 24]];
+export class RecentTrails {
+  private readonly trails = new Map<string, Array<{ time: number; lngLat: [number, number] }>>();
+
+  constructor(
+    private readonly spanMs = TRAIL_MS,
+    private readonly maxPoints = TRAIL_POINTS,
+  ) {}
+
+  add(device: LiveDevice): void {
+    let trail = this.trails.get(device.id);
+    if (!trail) this.trails.set(device.id, (trail = []));
+    let i = trail.length;
+    while (i > 0 && trail[i - 1].time > device.time) i--;
+    if (i > 0 && trail[i - 1].time === device.time) trail[i - 1] = { time: device.time, lngLat: device.lngLat };
+    else trail.splice(i, 0, { time: device.time, lngLat: device.lngLat });
+    const newest = trail[trail.length - 1].time;
+    let drop = 0;
+    while (drop < trail.length - 1 && (newest - trail[drop].time > this.spanMs || trail.length - drop > this.maxPoints)) drop++;
+    if (drop) trail.splice(0, drop);
+  }
+
+  /** The device's trail, [lng, lat] points oldest first (empty for a device not seen). */
+  of(id: string): Array<[number, number]> {
+    return (this.trails.get(id) ?? []).map((p) => p.lngLat);
+  }
+
+  forget(ids: Iterable<string>): void {
+    for (const id of ids) this.trails.delete(id);
+  }
 }
 
 /** The fence colours by occupancy, from empty to crowded; the map and the fence list use the same ones. */
@@ -118,10 +145,14 @@ export interface LiveMapProbe {
   /** How many devices the last paint showed with a fix at or after `time` (epoch ms). */
   fixesPaintedSince(time: number): number;
   renderedDevices(): Array<{ id: string; lngLat: [number, number]; frozen: boolean }>;
+  /** The live trails drawn: each device's points ([lng, lat]), oldest first. */
+  renderedTrails(): Array<{ id: string; points: Array<[number, number]> }>;
   /** The age labels of frozen dots: device id and the words shown. */
   frozenLabels(): Array<{ id: string; text: string }>;
   renderedFences(): Array<{ id: string; occupants: number; colour: string }>;
   renderedPois(): Array<{ name: string }>;
   /** Where a point ([lng, lat]) is drawn, in pixels from the map's top-left corner. */
   project(lngLat: [number, number]): { x: number; y: number };
+  /** The map's centre ([lng, lat]) and zoom. */
+  view(): { centre: [number, number]; zoom: number };
 }

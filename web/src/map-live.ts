@@ -1,18 +1,15 @@
-import { type GeoJSONFeatureDiff, type GeoJSONSource, type Map as MapLibreMap, Marker } from 'maplibre-gl';
+import * as L from 'leaflet';
+import { canvasFor, latLng } from './floor-map/map-setup';
 import { formatAge, ONLINE_WITHIN_MS } from './freshness';
-import { accuracyRadiusExpression, LatestPerDevice, LiveDevice, staleDevices } from './live';
+import { LatestPerDevice, LiveDevice, RecentTrails, staleDevices } from './live';
 
-const SOURCE = 'devices';
-export const DEVICE_DOT_LAYER = 'devices-dot';
 const SWEEP_EVERY_MS = 2_000;
 /** Age labels on frozen dots at most (each is a DOM element). */
 const MAX_LABELS = 200;
-/** An update not painted after this long (a hidden tab paints nothing) no longer holds the next one back. */
-const STUCK_UPDATE_MS = 2_000;
-
-function deviceFeature(device: LiveDevice, frozen: boolean): GeoJSON.Feature<GeoJSON.Point> {
-  return { type: 'Feature', id: device.id, properties: { id: device.id, accuracy: device.accuracy, time: device.time, frozen }, geometry: { type: 'Point', coordinates: device.lngLat } };
-}
+/** How near a dot the pointer must be to be on it, in pixels. */
+const HIT_PX = 8;
+const LIVE = { color: '#fff', fillColor: '#1357d6' };
+const FROZEN = { color: '#4a5462', fillColor: '#8a94a3' };
 
 /** What was on screen at the last paint: read by the browser tests (lag, positions), never written from outside. */
 export interface PaintedDevices {
@@ -22,71 +19,71 @@ export interface PaintedDevices {
   devices: ReadonlyMap<string, { time: number; lngLat: [number, number] }>;
 }
 
+interface Shown {
+  time: number;
+  lngLat: [number, number];
+  accuracy: number;
+  dot: L.CircleMarker;
+  circle: L.Circle;
+  trail: L.Polyline | null;
+}
+
+/** Clicks that landed on a device dot, marked before the map and its fences see them. */
+const deviceClicks = new WeakMap<Event, string>();
+
+/** The device a click was on, if it was on one (a fence under the dot leaves such a click to the device). */
+export const deviceClicked = (event: Event | undefined): string | undefined => (event ? deviceClicks.get(event) : undefined);
+
 /**
- * The live devices of one floor on the map: a dot and an accuracy circle each, in one GeoJSON
- * source changed in place (`updateData` diffs, not the whole collection) at most once per
- * animation frame and only once the last update is painted, however many fixes arrived
- * meanwhile (one per device is kept), so a thousand devices reporting every second never build
- * a backlog. One freshness rule (freshness.ts): a dot whose last fix is older than 30 s is drawn
- * frozen, grey and labelled with its age; it leaves the map when the fences let the device go
- * (the organization's `stale_after_seconds`), so the map and the occupancy always agree.
+ * The live devices of one floor on the map: a dot, an accuracy circle to scale and, when
+ * trails are on, the last two minutes of fixes behind it, on canvases of their own above the
+ * floor (never clicked: the pointer finds a dot by distance, so the fences under them stay
+ * clickable). Fixes are applied at most once per animation frame, however many arrived
+ * meanwhile (one per device is kept for the dot, every one for the trail), so a thousand
+ * devices reporting every second never build a backlog. One freshness rule (freshness.ts): a
+ * dot whose last fix is older than 30 s is drawn frozen, grey and labelled with its age; it
+ * leaves the map when the fences let the device go (the organization's `stale_after_seconds`),
+ * so the map and the occupancy always agree.
  */
 export class LiveDeviceLayer {
   private readonly latest = new LatestPerDevice();
-  /** What the source holds: position and fix time per device. */
-  private readonly shown = new Map<string, { time: number; lngLat: [number, number]; accuracy: number }>();
+  private readonly recent = new RecentTrails();
+  private readonly shown = new Map<string, Shown>();
   private readonly leaving = new Set<string>();
   /** Devices drawn frozen, and the age label of each (up to MAX_LABELS). */
   private readonly frozen = new Set<string>();
   private readonly freezing = new Set<string>();
-  private readonly labels = new Map<string, { marker: Marker; element: HTMLElement }>();
+  private readonly labels = new Map<string, { marker: L.Marker; element: HTMLElement }>();
+  /** Devices whose trail changed since the last frame. */
+  private readonly trailsChanged = new Set<string>();
+  private readonly group = L.layerGroup();
+  private readonly dots: L.Canvas;
+  private readonly under: L.Canvas;
   private frame = 0;
+  private paintFrame = 0;
   private readonly sweepTimer: ReturnType<typeof setInterval>;
-  private awaitingPaint: Map<string, { time: number; lngLat: [number, number] }> | null = null;
   private painted: PaintedDevices = { at: 0, devices: new Map() };
-  private readonly onRender = () => this.notePaint();
   private destroyed = false;
   private lastReceivedAt = 0;
   private lastCount = 0;
-  /** Date.now() when the update now in the pipeline was sent; 0 when none is. */
-  private updatingSince = 0;
+  private trailsOn: boolean;
+  private readonly onClickCapture = (event: MouseEvent) => {
+    const id = this.deviceAt(this.map.mouseEventToContainerPoint(event));
+    if (id) deviceClicks.set(event, id);
+  };
 
   constructor(
-    private readonly map: MapLibreMap,
+    private readonly map: L.Map,
     private readonly floorId: number,
-    centreLat: number,
     private readonly onCount: (count: number) => void = () => {},
     private readonly staleAfterMs = 120_000,
+    options: { trails?: boolean } = {},
   ) {
-    // Tiles cut at the zoom shown (up to 24): an overscaled tile of a lower zoom would hold every device, and each of
-    // the several tiles on screen would rebuild all of them on every update.
-    map.addSource(SOURCE, { type: 'geojson', data: { type: 'FeatureCollection', features: [] }, maxzoom: 24 });
-    map.addLayer({
-      id: 'devices-accuracy',
-      type: 'circle',
-      source: SOURCE,
-      paint: {
-        'circle-radius': accuracyRadiusExpression(centreLat) as never,
-        'circle-color': '#3478f6',
-        'circle-opacity': 0.12,
-        'circle-stroke-color': '#3478f6',
-        'circle-stroke-opacity': 0.35,
-        'circle-stroke-width': 1,
-        'circle-pitch-alignment': 'map',
-      },
-    });
-    map.addLayer({
-      id: DEVICE_DOT_LAYER,
-      type: 'circle',
-      source: SOURCE,
-      paint: {
-        'circle-radius': 5,
-        'circle-color': ['case', ['boolean', ['get', 'frozen'], false], '#8a94a3', '#1357d6'],
-        'circle-stroke-color': ['case', ['boolean', ['get', 'frozen'], false], '#4a5462', '#fff'],
-        'circle-stroke-width': 1.5,
-      },
-    });
-    map.on('render', this.onRender);
+    this.trailsOn = options.trails ?? true;
+    this.under = canvasFor('trails').addTo(map);
+    this.dots = canvasFor('devices').addTo(map);
+    this.group.addTo(map);
+    map.getContainer().addEventListener('click', this.onClickCapture, true);
     this.sweepTimer = setInterval(() => this.sweep(), SWEEP_EVERY_MS);
   }
 
@@ -97,7 +94,10 @@ export class LiveDeviceLayer {
       if (this.shown.has(device.id)) this.remove([device.id]);
       return;
     }
-    if (this.latest.offer(device)) this.schedule();
+    this.recent.add(device);
+    if (this.trailsOn) this.trailsChanged.add(device.id);
+    this.latest.offer(device);
+    this.schedule();
   }
 
   get count(): number {
@@ -113,6 +113,18 @@ export class LiveDeviceLayer {
     return this.painted;
   }
 
+  get trails(): boolean {
+    return this.trailsOn;
+  }
+
+  /** Trails on or off: off removes them from the map; on draws what was kept meanwhile. */
+  set trails(on: boolean) {
+    if (on === this.trailsOn) return;
+    this.trailsOn = on;
+    for (const id of this.shown.keys()) this.trailsChanged.add(id);
+    this.schedule();
+  }
+
   /** Every device shown, newest fix first. */
   devices(): Array<{ id: string; time: number; accuracy: number; frozen: boolean }> {
     return [...this.shown].map(([id, d]) => ({ id, time: d.time, accuracy: d.accuracy, frozen: this.frozen.has(id) })).sort((a, b) => b.time - a.time);
@@ -126,20 +138,54 @@ export class LiveDeviceLayer {
   /** A device shown now: where, since when, frozen or not. */
   device(id: string): { time: number; lngLat: [number, number]; accuracy: number; frozen: boolean } | undefined {
     const shown = this.shown.get(id);
-    return shown && { ...shown, frozen: this.frozen.has(id) };
+    return shown && { time: shown.time, lngLat: shown.lngLat, accuracy: shown.accuracy, frozen: this.frozen.has(id) };
+  }
+
+  /** The dots drawn inside the map's view: where and whether frozen. */
+  rendered(): Array<{ id: string; lngLat: [number, number]; frozen: boolean }> {
+    const view = this.map.getBounds();
+    return [...this.shown]
+      .filter(([, s]) => this.group.hasLayer(s.dot) && view.contains(s.dot.getLatLng()))
+      .map(([id, s]) => ({ id, lngLat: [s.dot.getLatLng().lng, s.dot.getLatLng().lat] as [number, number], frozen: this.frozen.has(id) }));
+  }
+
+  /** The trails drawn: each device's points, [lng, lat], oldest first. */
+  renderedTrails(): Array<{ id: string; points: Array<[number, number]> }> {
+    return [...this.shown]
+      .filter(([, s]) => s.trail && this.group.hasLayer(s.trail))
+      .map(([id, s]) => ({ id, points: (s.trail!.getLatLngs() as L.LatLng[]).map((p) => [p.lng, p.lat] as [number, number]) }));
+  }
+
+  /** The device whose dot is under a point of the map (pixels from its top-left corner), the nearest one. */
+  deviceAt(point: L.Point): string | undefined {
+    let best: string | undefined;
+    let bestDistance = HIT_PX;
+    for (const [id, s] of this.shown) {
+      const distance = this.map.latLngToContainerPoint(s.dot.getLatLng()).distanceTo(point);
+      if (distance <= bestDistance) {
+        best = id;
+        bestDistance = distance;
+      }
+    }
+    return best;
   }
 
   destroy(): void {
     this.destroyed = true;
     cancelAnimationFrame(this.frame);
+    cancelAnimationFrame(this.paintFrame);
     clearInterval(this.sweepTimer);
-    this.map.off('render', this.onRender);
+    this.map.getContainer().removeEventListener('click', this.onClickCapture, true);
     for (const label of this.labels.values()) label.marker.remove();
     this.labels.clear();
+    this.group.remove();
+    this.dots.remove();
+    this.under.remove();
   }
 
   private remove(ids: string[]): void {
     this.latest.forget(ids);
+    this.recent.forget(ids);
     for (const id of ids) this.leaving.add(id);
     this.schedule();
   }
@@ -167,7 +213,7 @@ export class LiveDeviceLayer {
         this.labels.delete(id);
       } else {
         label.element.textContent = `${formatAge(now - shown.time)} ago`;
-        label.marker.setLngLat(shown.lngLat);
+        label.marker.setLatLng(latLng(shown.lngLat));
       }
     }
     for (const id of this.frozen) {
@@ -178,7 +224,8 @@ export class LiveDeviceLayer {
       element.className = 'device-label';
       element.dataset.deviceId = id;
       element.textContent = `${formatAge(now - shown.time)} ago`;
-      const marker = new Marker({ element, anchor: 'left' }).setLngLat(shown.lngLat).addTo(this.map);
+      const icon = L.divIcon({ html: element, className: 'device-label-icon', iconSize: undefined });
+      const marker = L.marker(latLng(shown.lngLat), { icon, interactive: false, keyboard: false }).addTo(this.map);
       this.labels.set(id, { marker, element });
     }
   }
@@ -192,69 +239,80 @@ export class LiveDeviceLayer {
   }
 
   private flush(): void {
-    const source = this.map.getSource(SOURCE) as GeoJSONSource | undefined;
-    if (!source) return;
-    // One update in the pipeline at a time: while the worker and the GPU are busy with the last
-    // one, fixes keep collecting (one per device) and go together once it is painted. Each update
-    // rebuilds the tiles it touches, so a slow machine gets fewer, larger updates, not a backlog.
-    if (this.updatingSince && Date.now() - this.updatingSince < STUCK_UPDATE_MS) return;
-    const add: GeoJSON.Feature[] = [];
-    const update: GeoJSONFeatureDiff[] = [];
     const remove = [...this.leaving].filter((id) => this.shown.has(id));
     for (const id of remove) {
+      const s = this.shown.get(id)!;
+      for (const layer of [s.dot, s.circle, s.trail]) if (layer) this.group.removeLayer(layer);
       this.shown.delete(id);
       this.frozen.delete(id);
       this.freezing.delete(id);
+      this.trailsChanged.delete(id);
     }
     this.leaving.clear();
     const now = Date.now();
     const frozenAfter = Math.min(ONLINE_WITHIN_MS, this.staleAfterMs);
-    for (const device of this.latest.drain()) {
+    const drained = this.latest.drain();
+    for (const device of drained) {
       // A snapshot fix may already be old: it is drawn frozen from the start.
       const frozen = now - device.time > frozenAfter;
       this.freezing.delete(device.id);
-      if (this.shown.has(device.id)) {
-        update.push({
-          id: device.id,
-          newGeometry: { type: 'Point', coordinates: device.lngLat },
-          addOrUpdateProperties: [
-            { key: 'accuracy', value: device.accuracy },
-            { key: 'time', value: device.time },
-            { key: 'frozen', value: frozen },
-          ],
-        });
-      } else add.push(deviceFeature(device, frozen));
+      const at = latLng(device.lngLat);
+      const existing = this.shown.get(device.id);
+      if (existing) {
+        existing.dot.setLatLng(at);
+        existing.circle.setLatLng(at);
+        if (existing.accuracy !== device.accuracy) existing.circle.setRadius(device.accuracy);
+        if (frozen !== this.frozen.has(device.id)) existing.dot.setStyle(frozen ? FROZEN : LIVE);
+        Object.assign(existing, { time: device.time, lngLat: device.lngLat, accuracy: device.accuracy });
+      } else {
+        const circle = L.circle(at, { renderer: this.under, radius: device.accuracy, color: '#3478f6', weight: 1, opacity: 0.35, fillColor: '#3478f6', fillOpacity: 0.12, interactive: false });
+        const dot = L.circleMarker(at, { renderer: this.dots, radius: 5, weight: 1.5, fillOpacity: 1, interactive: false, ...(frozen ? FROZEN : LIVE) });
+        this.group.addLayer(circle).addLayer(dot);
+        this.shown.set(device.id, { time: device.time, lngLat: device.lngLat, accuracy: device.accuracy, dot, circle, trail: null });
+      }
       if (frozen) this.frozen.add(device.id);
       else this.frozen.delete(device.id);
-      this.shown.set(device.id, { time: device.time, lngLat: device.lngLat, accuracy: device.accuracy });
     }
     for (const id of this.freezing) {
-      if (!this.shown.has(id)) continue;
-      update.push({ id, addOrUpdateProperties: [{ key: 'frozen', value: true }] });
+      const s = this.shown.get(id);
+      if (!s) continue;
+      s.dot.setStyle(FROZEN);
       this.frozen.add(id);
     }
     this.freezing.clear();
-    if (!add.length && !update.length && !remove.length) return;
-    const snapshot = new Map(this.shown);
-    this.updatingSince = Date.now();
-    void source.updateData({ remove, add, update }).then(() => {
-      // The worker has the data and the tiles it touches are reloading; the paint that follows with the source
-      // loaded shows it. No repaint is asked for here: one now would draw the old tiles again, and a frame of
-      // 2,000 circles costs hundreds of milliseconds in software WebGL.
-      this.awaitingPaint = snapshot;
-    });
+    for (const id of this.trailsChanged) this.drawTrail(id);
+    this.trailsChanged.clear();
+    if (!drained.length && !remove.length) return;
+    // Leaflet draws the canvases in the next animation frame; the frame after this one's callbacks has them painted.
+    const snapshot = new Map([...this.shown].map(([id, s]) => [id, { time: s.time, lngLat: s.lngLat }]));
+    cancelAnimationFrame(this.paintFrame);
+    this.paintFrame = requestAnimationFrame(() => this.notePaint(snapshot));
     if (this.shown.size !== this.lastCount) {
       this.lastCount = this.shown.size;
       this.onCount(this.shown.size);
     }
   }
 
-  private notePaint(): void {
-    if (!this.awaitingPaint || !this.map.isSourceLoaded(SOURCE)) return;
-    this.painted = { at: Date.now(), devices: this.awaitingPaint };
-    this.awaitingPaint = null;
-    this.updatingSince = 0;
+  private drawTrail(id: string): void {
+    const s = this.shown.get(id);
+    if (!s) return;
+    const points = this.trailsOn ? this.recent.of(id) : [];
+    if (points.length < 2) {
+      if (s.trail) this.group.removeLayer(s.trail);
+      s.trail = null;
+      return;
+    }
+    const line = points.map(latLng);
+    if (s.trail) s.trail.setLatLngs(line);
+    else {
+      s.trail = L.polyline(line, { renderer: this.under, color: '#1357d6', weight: 2, opacity: 0.5, interactive: false });
+      this.group.addLayer(s.trail);
+    }
+  }
+
+  private notePaint(snapshot: ReadonlyMap<string, { time: number; lngLat: [number, number] }>): void {
+    this.paintFrame = 0;
+    this.painted = { at: Date.now(), devices: snapshot };
     this.updateLabels(Date.now());
-    if (this.latest.size || this.leaving.size || this.freezing.size) this.schedule();
   }
 }

@@ -1,15 +1,16 @@
-import { type ImageSource, Marker, type Map as MapLibreMap } from 'maplibre-gl';
+import * as L from 'leaflet';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, getAll, request } from '../api';
 import { ActionButton, ErrorBox, Field, Loading, useAction, useLoad } from '../components/ui';
-import { configuredBasemap, createMap, EMPTY, setData } from '../floor-map/map-setup';
+import { configuredBasemap, createMap, type FloorMap, latLng, PlacedImage } from '../floor-map/map-setup';
 import { type Building, type Floor } from '../model';
 import { degrees, radians, readNumber } from './building-input';
 import { AnchorPicker, Anchors } from './anchor-picker';
+import { handleMarker, moveWithKeys } from './keyboard-handle';
 import { corners, dragCorner, dragRotation, fitAnchors, Placement, rotationHandle } from './placement-math';
 
 const toPlacement = (b: Building): Placement => ({ lat: b.location.lat, lng: b.location.lng, width: b.dimensions.width, length: b.dimensions.length, rotation: b.rotation });
-/** MapLibre's image corners: top-left, top-right, bottom-right, bottom-left. */
+/** The image's corners as geo.planCorners orders them: top-left, top-right, bottom-right, bottom-left. */
 const imageCorners = (p: Placement) => {
   const [bl, br, tr, tl] = corners(p);
   return [tl, tr, br, bl] as [[number, number], [number, number], [number, number], [number, number]];
@@ -32,7 +33,8 @@ export function PlacementPage({ buildingId }: { buildingId: string }) {
 
 function Placer({ building, etag, floor, onSaved }: { building: Building; etag: string | null; floor: Floor | null; onSaved: () => void }) {
   const container = useRef<HTMLDivElement>(null);
-  const [map, setMap] = useState<MapLibreMap | null>(null);
+  const [map, setMap] = useState<FloorMap | null>(null);
+  const drawn = useRef<{ plan: PlacedImage | null; outline: L.Polygon } | null>(null);
   const [place, setPlaceState] = useState<Placement>(toPlacement(building));
   const [saved, setSaved] = useState(false);
   const [anchors, setAnchors] = useState<Anchors | null>(null);
@@ -45,62 +47,65 @@ function Placer({ building, etag, floor, onSaved }: { building: Building; etag: 
 
   useEffect(() => {
     const m = createMap(container.current!, building, { basemap: true });
-    m.on('load', () => {
-      if (floor?.maps.map_url) {
-        m.addSource('placement-plan', { type: 'image', url: floor.maps.map_url, coordinates: imageCorners(placeRef.current) });
-        m.addLayer({ id: 'placement-plan', type: 'raster', source: 'placement-plan', paint: { 'raster-opacity': 0.7, 'raster-fade-duration': 0 } });
-      }
-      m.addSource('placement-outline', { type: 'geojson', data: EMPTY });
-      m.addLayer({ id: 'placement-outline', type: 'line', source: 'placement-outline', paint: { 'line-color': '#1f4e79', 'line-width': 2 } });
-      setMap(m);
-      container.current?.setAttribute('data-ready', 'true');
-    });
-    return () => m.remove();
+    const plan = floor?.maps.map_url ? new PlacedImage(floor.maps.map_url, imageCorners(placeRef.current), { opacity: 0.7 }).addTo(m) : null;
+    const outline = L.polygon([], { pane: 'floor', color: '#1f4e79', weight: 2, fill: false, interactive: false }).addTo(m);
+    drawn.current = { plan, outline };
+    setMap(m);
+    container.current?.setAttribute('data-ready', 'true');
+    return () => {
+      drawn.current = null;
+      m.remove();
+    };
   }, []);
 
   // The plan and the outline follow every change; handles are re-placed.
   useEffect(() => {
-    if (!map) return;
-    (map.getSource('placement-plan') as ImageSource | undefined)?.setCoordinates(imageCorners(place));
-    const ring = corners(place);
-    setData(map, 'placement-outline', { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: [...ring, ring[0]] } }] });
+    if (!drawn.current) return;
+    drawn.current.plan?.setCorners(imageCorners(place));
+    drawn.current.outline.setLatLngs(corners(place).map(latLng));
   }, [map, place]);
 
-  // The handles: made once, moved with the placement (the one being dragged moves itself).
-  const handles = useRef<Array<{ marker: Marker; at: (p: Placement) => [number, number] }>>([]);
-  const dragging = useRef<Marker | null>(null);
+  // The handles: made once, moved with the placement (the one being dragged, or moved with the keys, moves itself).
+  const handles = useRef<Array<{ marker: L.Marker; at: (p: Placement) => [number, number] }>>([]);
+  const moving = useRef<L.Marker | null>(null);
   useEffect(() => {
     if (!map || anchors) return;
-    const handle = (kind: string, label: string, at: (p: Placement) => [number, number], onDrag: (to: [number, number]) => Placement) => {
-      const element = document.createElement('div');
-      element.className = `edit-handle ${kind}`;
-      element.title = label;
-      element.setAttribute('aria-label', label);
-      const marker = new Marker({ element, draggable: true }).setLngLat(at(placeRef.current)).addTo(map);
-      marker.on('dragstart', () => (dragging.current = marker));
+    const stops: Array<() => void> = [];
+    const handle = (kind: string, label: string, size: number, at: (p: Placement) => [number, number], onDrag: (to: [number, number]) => Placement) => {
+      const marker = handleMarker(latLng(at(placeRef.current)), kind, label, size, { draggable: true }).addTo(map);
+      const settle = () => {
+        moving.current = null;
+        // Every handle to its place for the placement the move left.
+        for (const h of handles.current) h.marker.setLatLng(latLng(h.at(placeRef.current)));
+      };
+      marker.on('dragstart', () => (moving.current = marker));
       marker.on('drag', () => {
-        const p = marker.getLngLat();
+        const p = marker.getLatLng();
         setPlace(onDrag([p.lng, p.lat]));
       });
-      marker.on('dragend', () => {
-        dragging.current = null;
-        // Every handle to its place for the placement the drag left.
-        for (const h of handles.current) h.marker.setLngLat(h.at(placeRef.current));
-      });
+      marker.on('dragend', settle);
+      stops.push(
+        moveWithKeys(map, marker, (to) => {
+          moving.current = marker;
+          setPlace(onDrag(to));
+        }),
+      );
+      marker.getElement()?.addEventListener('blur', settle);
       return { marker, at };
     };
     handles.current = [
-      handle('centre', 'Drag to move the building', (p) => [p.lng, p.lat], (to) => ({ ...placeRef.current, lng: to[0], lat: to[1] })),
-      ...[0, 1, 2, 3].map((i) => handle('corner', 'Drag to size the building', (p) => corners(p)[i], (to) => dragCorner(placeRef.current, i, to))),
-      handle('rotate', 'Drag to turn the building', rotationHandle, (to) => dragRotation(placeRef.current, to)),
+      handle('centre', 'Move the building (drag, or arrow keys)', 18, (p) => [p.lng, p.lat], (to) => ({ ...placeRef.current, lng: to[0], lat: to[1] })),
+      ...[0, 1, 2, 3].map((i) => handle('corner', `Size the building from corner ${i + 1} (drag, or arrow keys)`, 14, (p) => corners(p)[i], (to) => dragCorner(placeRef.current, i, to))),
+      handle('rotate', 'Turn the building (drag, or arrow keys)', 14, rotationHandle, (to) => dragRotation(placeRef.current, to)),
     ];
     return () => {
+      stops.forEach((stop) => stop());
       handles.current.forEach((h) => h.marker.remove());
       handles.current = [];
     };
   }, [map, anchors]);
   useEffect(() => {
-    for (const h of handles.current) if (h.marker !== dragging.current) h.marker.setLngLat(h.at(place));
+    for (const h of handles.current) if (h.marker !== moving.current) h.marker.setLatLng(latLng(h.at(place)));
   }, [place]);
 
   const save = useAction(async () => {

@@ -1,12 +1,13 @@
-import { Marker } from 'maplibre-gl';
+import * as L from 'leaflet';
 import { createPortal } from 'preact/compat';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api';
 import { ErrorBox, formatTime, useLoad } from '../components/ui';
 import { formatAge } from '../freshness';
-import { DEVICE_DOT_LAYER, LiveDeviceLayer } from '../map-live';
+import { deviceClicked, LiveDeviceLayer } from '../map-live';
 import type { Device } from '../model';
 import type { FloorContext } from './floor-context';
+import { latLng } from './map-setup';
 
 /**
  * Who a dot is: hovering one shows its id, accuracy and last fix on the map; clicking it (or
@@ -21,21 +22,30 @@ export function DevicesOnFloor({ context, layer, focusDevice, onHistory }: { con
   const [tick, setTick] = useState(0);
 
   useEffect(() => {
-    const move = (e: { features?: Array<{ properties: Record<string, unknown> }> }) => setHovered(String(e.features?.[0]?.properties.id ?? '') || null);
-    const leave = () => setHovered(null);
-    const click = (e: { features?: Array<{ properties: Record<string, unknown> }> }) => {
-      const id = e.features?.[0]?.properties.id;
-      if (id !== undefined) setPinned(String(id));
+    const container = map.getContainer();
+    const move = (e: L.LeafletMouseEvent) => {
+      const id = layer.deviceAt(e.containerPoint) ?? null;
+      container.classList.toggle('over-device', id !== null);
+      setHovered(id);
     };
-    map.on('mousemove', DEVICE_DOT_LAYER, move);
-    map.on('mouseleave', DEVICE_DOT_LAYER, leave);
-    map.on('click', DEVICE_DOT_LAYER, click);
+    const leave = () => {
+      container.classList.remove('over-device');
+      setHovered(null);
+    };
+    const click = (e: L.LeafletMouseEvent) => {
+      const id = deviceClicked(e.originalEvent);
+      if (id) setPinned(id);
+    };
+    map.on('mousemove', move);
+    map.on('mouseout', leave);
+    map.on('click', click);
     return () => {
-      map.off('mousemove', DEVICE_DOT_LAYER, move);
-      map.off('mouseleave', DEVICE_DOT_LAYER, leave);
-      map.off('click', DEVICE_DOT_LAYER, click);
+      map.off('mousemove', move);
+      map.off('mouseout', leave);
+      map.off('click', click);
+      leave();
     };
-  }, [map]);
+  }, [map, layer]);
 
   // The list and the popup's age follow the clock while shown.
   useEffect(() => {
@@ -74,7 +84,7 @@ function DevicePopup({ context, layer, id }: { context: FloorContext; layer: Liv
   const lngLat = shown?.lngLat;
   useEffect(() => {
     if (!lngLat) return;
-    const marker = new Marker({ element, anchor: 'bottom' }).setLngLat(lngLat).addTo(context.map);
+    const marker = L.marker(latLng(lngLat), { icon: L.divIcon({ html: element, className: 'map-popup-icon', iconSize: undefined }), interactive: false, keyboard: false, zIndexOffset: 1000 }).addTo(context.map);
     return () => {
       marker.remove();
     };

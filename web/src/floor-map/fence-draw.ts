@@ -1,4 +1,4 @@
-import type { Map as MapLibreMap } from 'maplibre-gl';
+import * as L from 'leaflet';
 import type { TerraDraw } from 'terra-draw';
 import { toLngLatRing } from '../geo';
 import type { Geofence } from '../model';
@@ -10,10 +10,18 @@ import type { Geofence } from '../model';
 export class FenceDrawing {
   private constructor(private readonly draw: TerraDraw) {}
 
-  static async start(map: MapLibreMap, onFinish: (ring: number[][]) => void): Promise<FenceDrawing> {
-    const [{ TerraDraw, TerraDrawPolygonMode, TerraDrawSelectMode }, { TerraDrawMapLibreGLAdapter }] = await Promise.all([import('terra-draw'), import('terra-draw-maplibre-gl-adapter')]);
+  static async start(map: L.Map, onFinish: (ring: number[][]) => void): Promise<FenceDrawing> {
+    const [{ TerraDraw, TerraDrawPolygonMode, TerraDrawSelectMode }, { TerraDrawLeafletAdapter }] = await Promise.all([import('terra-draw'), import('terra-draw-leaflet-adapter')]);
+    const adapter = new TerraDrawLeafletAdapter({ lib: L, map });
+    // The adapter orders its panes with an inline <style> element, which the dashboard's CSP refuses:
+    // the same z-index goes on the pane itself, and the pane stays for the next drawing.
+    (adapter as unknown as { createPaneStyleSheet(name: string, zIndex: number): { remove(): void } }).createPaneStyleSheet = (name, zIndex) => {
+      const pane = map.getPane(name) ?? map.createPane(name);
+      pane.style.zIndex = String(zIndex + 600);
+      return { remove: () => {} };
+    };
     const draw = new TerraDraw({
-      adapter: new TerraDrawMapLibreGLAdapter({ map }),
+      adapter,
       modes: [
         new TerraDrawPolygonMode(),
         new TerraDrawSelectMode({ flags: { polygon: { feature: { draggable: false, coordinates: { midpoints: true, draggable: true, deletable: true } } } } }),

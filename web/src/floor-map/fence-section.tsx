@@ -1,8 +1,10 @@
+import type * as L from 'leaflet';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, getAll, request } from '../api';
 import { ActionButton, ErrorBox, Field, Loading, useAction } from '../components/ui';
 import { toLatLngRing } from '../geo';
 import { OCCUPANCY_SCALE, occupancyColour } from '../live';
+import { deviceClicked } from '../map-live';
 import type { Geofence } from '../model';
 import { type FloorContext, useLoadedEffect } from './floor-context';
 import { FenceDrawing } from './fence-draw';
@@ -36,14 +38,16 @@ export function FenceSection({ context, fenceEvent }: { context: FloorContext; f
   }, [fenceEvent.n]);
 
   useLoadedEffect(context, () => {
-    const click = (e: { features?: Array<{ properties: Record<string, unknown> }> }) => {
-      if (drawing.current?.drawing) return;
-      const id = e.features?.[0]?.properties?.id as string | undefined;
+    const fences = context.layers.fences;
+    // A click on a device dot over a fence is the device's (its details open), not the fence's.
+    const click = (e: L.LeafletMouseEvent) => {
+      if (drawing.current?.drawing || deviceClicked(e.originalEvent)) return;
+      const id = fences.fenceOf(e.propagatedFrom ?? e.sourceTarget);
       if (id) void selectRef.current(id);
     };
-    map.on('click', 'fences-fill', click);
+    fences.group.on('click', click);
     return () => {
-      map.off('click', 'fences-fill', click);
+      fences.group.off('click', click);
       drawing.current?.destroy();
       drawing.current = null;
     };

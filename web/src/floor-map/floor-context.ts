@@ -1,7 +1,6 @@
 import { useEffect } from 'preact/hooks';
-import type { Map as MapLibreMap } from 'maplibre-gl';
 import type { Building, Floor, Geofence, Poi, PoiCategory } from '../model';
-import type { Occupancy } from './map-setup';
+import type { FloorLayers, FloorMap, Occupancy } from './map-setup';
 
 /**
  * What every panel of the floor map works with: the map, the floor and what is on it. The
@@ -9,9 +8,11 @@ import type { Occupancy } from './map-setup';
  * and the floor's own layers), see useLoadedEffect.
  */
 export interface FloorContext {
-  map: MapLibreMap;
+  map: FloorMap;
   /** Resolves once the map is loaded and the plan, fences and POIs are on it. */
   loaded: Promise<void>;
+  /** The plan, fences and POIs on the map. */
+  layers: FloorLayers;
   building: Building;
   floor: Floor;
   fences: Geofence[];

@@ -1,9 +1,10 @@
-import { useState } from 'preact/hooks';
+import * as L from 'leaflet';
+import { useEffect, useState } from 'preact/hooks';
 import { api, query } from '../api';
 import { ActionButton, ErrorBox, Field, formatTime, submitWith, useAction } from '../components/ui';
-import { metresPerPixelAtZoom0 } from '../live';
+import { fromFloorMetres } from '../geo';
 import { type FloorContext, useLoadedEffect } from './floor-context';
-import { EMPTY, setData } from './map-setup';
+import { canvasFor, latLng } from './map-setup';
 import { localInput } from './playback';
 
 interface Heatmap {
@@ -23,12 +24,14 @@ const PERIODS = [
 ];
 const CELL_SIZES = [0.5, 1, 2, 5, 10];
 
-/** A radius of `metres` on the ground at every zoom (pixels double per zoom level). */
-const metresAtEveryZoom = (metres: number, lat: number) => ['interpolate', ['exponential', 2], ['zoom'], 0, metres / metresPerPixelAtZoom0(lat), 24, (metres / metresPerPixelAtZoom0(lat)) * 2 ** 24];
+/** From few to many positions in a cell: blue to red. */
+const RAMP = ['#2c7bb6', '#abd9e9', '#ffffbf', '#fdae61', '#d7191c'];
+export const heatColour = (share: number) => RAMP[Math.min(RAMP.length - 1, Math.floor(Math.max(0, share) * RAMP.length))];
 
 /**
  * Where people were over a period: the server counts the floor's positions per grid cell
- * (from the history); the map shows the density, and the busiest cells are listed.
+ * (from the history); the map shows each cell coloured by its share of the busiest one, and
+ * the busiest cells are listed.
  */
 export function HeatmapPanel({ context }: { context: FloorContext }) {
   const { map, floor, building } = context;
@@ -38,22 +41,15 @@ export function HeatmapPanel({ context }: { context: FloorContext }) {
   const [cellSize, setCellSize] = useState(2);
   const [heat, setHeat] = useState<Heatmap | null>(null);
 
+  const [drawn, setDrawn] = useState<{ group: L.LayerGroup; renderer: L.Canvas } | null>(null);
   useLoadedEffect(context, () => {
-    map.addSource('heat', { type: 'geojson', data: EMPTY });
-    map.addLayer({
-      id: 'heat',
-      type: 'heatmap',
-      source: 'heat',
-      paint: {
-        'heatmap-weight': ['get', 'w'],
-        'heatmap-intensity': 1,
-        'heatmap-opacity': 0.75,
-        'heatmap-color': ['interpolate', ['linear'], ['heatmap-density'], 0, 'rgba(0,0,255,0)', 0.2, '#2c7bb6', 0.4, '#abd9e9', 0.6, '#ffffbf', 0.8, '#fdae61', 1, '#d7191c'],
-      },
-    });
+    const renderer = canvasFor('heat').addTo(map);
+    const group = L.layerGroup().addTo(map);
+    setDrawn({ group, renderer });
     return () => {
-      if (map.getLayer('heat')) map.removeLayer('heat');
-      if (map.getSource('heat')) map.removeSource('heat');
+      setDrawn(null);
+      group.remove();
+      renderer.remove();
     };
   }, [map]);
 
@@ -63,12 +59,18 @@ export function HeatmapPanel({ context }: { context: FloorContext }) {
     const start = period ? end - period : new Date(from).getTime();
     const answer = await api.get<Heatmap>(`/floors/${floor.id}/heatmap${query({ from: new Date(start).toISOString(), to: new Date(end).toISOString(), cell_size: cellSize })}`);
     setHeat(answer);
-    map.setPaintProperty('heat', 'heatmap-radius', metresAtEveryZoom(answer.cell_size * 1.5, building.location.lat) as never);
-    setData(map, 'heat', {
-      type: 'FeatureCollection',
-      features: answer.cells.map((c) => ({ type: 'Feature', properties: { w: c.count / Math.max(1, answer.max), count: c.count }, geometry: { type: 'Point', coordinates: [c.lng, c.lat] } })),
-    });
   });
+  useEffect(() => {
+    if (!drawn || !heat) return;
+    const { group, renderer } = drawn;
+    group.clearLayers();
+    const half = heat.cell_size / 2;
+    for (const c of heat.cells) {
+      // The cell's square in the building's frame (turned with it), from its centre.
+      const square = [fromFloorMetres(building, c.x - half, c.y - half), fromFloorMetres(building, c.x + half, c.y - half), fromFloorMetres(building, c.x + half, c.y + half), fromFloorMetres(building, c.x - half, c.y + half)].map(latLng);
+      group.addLayer(L.polygon(square, { renderer, stroke: false, fillColor: heatColour(c.count / Math.max(1, heat.max)), fillOpacity: 0.6, interactive: false }));
+    }
+  }, [drawn, heat]);
   // The default period shows at once (once the heat layer is there).
   useLoadedEffect(context, () => void load.run(), []);
 

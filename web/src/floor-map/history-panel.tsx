@@ -1,12 +1,12 @@
+import * as L from 'leaflet';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, query } from '../api';
 import { ActionButton, ErrorBox, Field, formatTime, submitWith, useAction } from '../components/ui';
 import { type FloorContext, useLoadedEffect } from './floor-context';
-import { EMPTY, setData, showLayers } from './map-setup';
+import { canvasFor, latLng } from './map-setup';
 import { localInput, positionsAt, tracksOf, trailsGeoJson, TrackPoint, TrajectoryRow } from './playback';
 
 const SPEEDS = [1, 10, 60, 600];
-const LAYERS = ['history-trails', 'history-dots'];
 
 /**
  * Where one device, or every device on the floor, went over a period (the trajectory report):
@@ -24,17 +24,15 @@ export function HistoryPanel({ context, initialDevice }: { context: FloorContext
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(60);
 
+  const [drawn, setDrawn] = useState<{ group: L.LayerGroup; renderer: L.Canvas } | null>(null);
   useLoadedEffect(context, () => {
-    map.addSource('history-trails', { type: 'geojson', data: EMPTY });
-    map.addSource('history-dots', { type: 'geojson', data: EMPTY });
-    map.addLayer({ id: 'history-trails', type: 'line', source: 'history-trails', paint: { 'line-color': '#6a3fb5', 'line-width': 2, 'line-opacity': 0.7 } });
-    map.addLayer({ id: 'history-dots', type: 'circle', source: 'history-dots', paint: { 'circle-radius': 6, 'circle-color': '#6a3fb5', 'circle-stroke-color': '#fff', 'circle-stroke-width': 2 } });
-    showLayers(map, LAYERS, true);
+    const renderer = canvasFor('history').addTo(map);
+    const group = L.layerGroup().addTo(map);
+    setDrawn({ group, renderer });
     return () => {
-      for (const id of LAYERS) {
-        if (map.getLayer(id)) map.removeLayer(id);
-        if (map.getSource(id)) map.removeSource(id);
-      }
+      setDrawn(null);
+      group.remove();
+      renderer.remove();
     };
   }, [map]);
 
@@ -78,10 +76,15 @@ export function HistoryPanel({ context, initialDevice }: { context: FloorContext
 
   const here = useMemo(() => (tracks ? positionsAt(tracks, at) : []), [tracks, at]);
   useEffect(() => {
-    if (!tracks) return;
-    setData(map, 'history-trails', trailsGeoJson(tracks, at));
-    setData(map, 'history-dots', { type: 'FeatureCollection', features: here.map(({ id, point }) => ({ type: 'Feature', properties: { id }, geometry: { type: 'Point', coordinates: point.lngLat } })) });
-  }, [tracks, at, here]);
+    if (!tracks || !drawn) return;
+    const { group, renderer } = drawn;
+    group.clearLayers();
+    for (const trail of trailsGeoJson(tracks, at).features) {
+      const line = (trail.geometry as GeoJSON.LineString).coordinates.map((p) => latLng(p as [number, number]));
+      group.addLayer(L.polyline(line, { renderer, color: '#6a3fb5', weight: 2, opacity: 0.7, interactive: false }));
+    }
+    for (const { point } of here) group.addLayer(L.circleMarker(latLng(point.lngLat), { renderer, radius: 6, color: '#fff', weight: 2, fillColor: '#6a3fb5', fillOpacity: 1, interactive: false }));
+  }, [tracks, at, here, drawn]);
 
   const fixes = tracks ? [...tracks.values()].reduce((n, t) => n + t.length, 0) : 0;
   return (

@@ -1,10 +1,10 @@
+import * as L from 'leaflet';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, ApiError, query, request } from '../api';
 import { ActionButton, ConfirmDialog, ErrorBox, Field, Loading, submitWith, useAction, useLoad } from '../components/ui';
 import { readNumber } from '../building-setup/building-input';
 import { toFloorMetres } from '../geo';
 import { type FloorContext, useLoadedEffect } from './floor-context';
-import { EMPTY, setData } from './map-setup';
 import { useMapPick } from './use-map-pick';
 
 interface Transmitter {
@@ -47,27 +47,23 @@ export function InfrastructureEditor({ context }: { context: FloorContext }) {
   const [placing, setPlacing] = useState(false);
   const [removing, setRemoving] = useState<{ kind: Kind; item: Transmitter } | null>(null);
 
-  const [layersReady, setLayersReady] = useState(false);
+  const [drawn, setDrawn] = useState<L.LayerGroup | null>(null);
   useLoadedEffect(context, () => {
-    map.addSource('transmitters', { type: 'geojson', data: EMPTY });
-    map.addLayer({
-      id: 'transmitters',
-      type: 'circle',
-      source: 'transmitters',
-      paint: { 'circle-radius': 6, 'circle-color': ['match', ['get', 'kind'], 'wifi', '#8e44ad', '#16a085'], 'circle-stroke-color': '#fff', 'circle-stroke-width': 2 },
-    });
-    setLayersReady(true);
+    const group = L.layerGroup().addTo(map);
+    setDrawn(group);
     return () => {
-      setLayersReady(false);
-      if (map.getLayer('transmitters')) map.removeLayer('transmitters');
-      if (map.getSource('transmitters')) map.removeSource('transmitters');
+      setDrawn(null);
+      group.remove();
     };
   }, [map]);
   useEffect(() => {
-    if (!layersReady) return;
+    if (!drawn) return;
+    drawn.clearLayers();
     const all = list.data ? [...list.data.wifi.map((t) => ({ kind: 'wifi', t })), ...list.data.ble.map((t) => ({ kind: 'ble', t }))] : [];
-    setData(map, 'transmitters', { type: 'FeatureCollection', features: all.map(({ kind, t }) => ({ type: 'Feature', properties: { kind, id: t.id }, geometry: { type: 'Point', coordinates: [t.lng, t.lat] } })) });
-  }, [list.data, layersReady]);
+    for (const { kind, t } of all) {
+      drawn.addLayer(L.circleMarker([t.lat, t.lng], { pane: 'floor', radius: 6, color: '#fff', weight: 2, fillColor: kind === 'wifi' ? '#8e44ad' : '#16a085', fillOpacity: 1, interactive: false }));
+    }
+  }, [list.data, drawn]);
 
   const pick = useCallback(
     (lngLat: [number, number]) => {

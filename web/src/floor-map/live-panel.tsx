@@ -1,14 +1,14 @@
-import type { Map as MapLibreMap } from 'maplibre-gl';
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, query } from '../api';
 import type { GeofenceEvent } from '../components/event-list';
 import { ErrorBox } from '../components/ui';
 import { LiveMapProbe, PositionFeature, toLiveDevice } from '../live';
 import { openLiveStream, StreamStatus } from '../live-stream';
-import { DEVICE_DOT_LAYER, LiveDeviceLayer } from '../map-live';
+import { LiveDeviceLayer } from '../map-live';
 import { DevicesOnFloor } from './device-popup';
 import { type FloorContext, useLoadedEffect } from './floor-context';
 import { FenceSection } from './fence-section';
+import type { FloorLayers, FloorMap } from './map-setup';
 import { loadOccupancy } from './use-floor-map';
 
 declare global {
@@ -19,7 +19,7 @@ declare global {
 
 const STATUS_WORDS: Record<StreamStatus, string> = { connecting: 'connecting…', live: 'live', reconnecting: 'reconnecting…', stopped: 'stopped' };
 
-function probe(map: MapLibreMap, layer: LiveDeviceLayer): LiveMapProbe {
+function probe(map: FloorMap, floor: FloorLayers, layer: LiveDeviceLayer): LiveMapProbe {
   return Object.freeze({
     paintedAt: () => layer.lastPaint.at,
     paintedDevices: () => layer.lastPaint.devices.size,
@@ -29,19 +29,18 @@ function probe(map: MapLibreMap, layer: LiveDeviceLayer): LiveMapProbe {
       for (const d of layer.lastPaint.devices.values()) if (d.time >= time) n++;
       return n;
     },
-    renderedDevices: () =>
-      map.queryRenderedFeatures({ layers: [DEVICE_DOT_LAYER] }).map((f) => ({
-        id: String(f.properties.id),
-        lngLat: (f.geometry as GeoJSON.Point).coordinates as [number, number],
-        frozen: f.properties.frozen === true || f.properties.frozen === 'true',
-      })),
+    renderedDevices: () => layer.rendered(),
+    renderedTrails: () => layer.renderedTrails(),
     frozenLabels: () => layer.frozenLabels,
-    renderedFences: () =>
-      map.queryRenderedFeatures({ layers: ['fences-fill'] }).map((f) => ({ id: String(f.properties.id), occupants: Number(f.properties.occupants), colour: String(f.properties.colour) })),
-    renderedPois: () => map.queryRenderedFeatures({ layers: ['pois', ...(map.getLayer('poi-icons') ? ['poi-icons'] : [])] }).map((f) => ({ name: String(f.properties.name) })),
+    renderedFences: () => floor.fences.rendered(),
+    renderedPois: () => floor.pois.rendered(),
     project: (lngLat: [number, number]) => {
-      const p = map.project(lngLat);
+      const p = map.latLngToContainerPoint([lngLat[1], lngLat[0]]);
       return { x: p.x, y: p.y };
+    },
+    view: () => {
+      const centre = map.getCenter();
+      return { centre: [centre.lng, centre.lat] as [number, number], zoom: map.getZoom() };
     },
   });
 }
@@ -53,6 +52,7 @@ function probe(map: MapLibreMap, layer: LiveDeviceLayer): LiveMapProbe {
 export function LivePanel({ context, buildingId, focusDevice, onHistory }: { context: FloorContext; buildingId: string; focusDevice?: string; onHistory: (deviceId: string) => void }) {
   const { map, floor, staleAfterS } = context;
   const [layer, setLayer] = useState<LiveDeviceLayer | null>(null);
+  const [trails, setTrails] = useState(true);
   const [deviceCount, setDeviceCount] = useState(0);
   const [positionsStatus, setPositionsStatus] = useState<StreamStatus>('connecting');
   const [eventsStatus, setEventsStatus] = useState<StreamStatus>('connecting');
@@ -62,14 +62,19 @@ export function LivePanel({ context, buildingId, focusDevice, onHistory }: { con
   const contextRef = useRef(context);
   contextRef.current = context;
   const [attempt, setAttempt] = useState(0);
+  const trailsRef = useRef(trails);
+  trailsRef.current = trails;
+  useEffect(() => {
+    if (layer) layer.trails = trails;
+  }, [layer, trails]);
 
   useLoadedEffect(context, () => {
     let cancelled = false;
     let occupancyTimer: ReturnType<typeof setTimeout> | undefined;
     setLiveError(null);
-    const live = new LiveDeviceLayer(map, floor.id, context.building.location.lat, setDeviceCount, staleAfterS * 1000);
+    const live = new LiveDeviceLayer(map, floor.id, setDeviceCount, staleAfterS * 1000, { trails: trailsRef.current });
     setLayer(live);
-    window.cartographLiveMap = probe(map, live);
+    window.cartographLiveMap = probe(map, context.layers!, live);
 
     /** Occupancy again, at most a few times a second however many enters and exits arrive. */
     const refreshOccupancy = () => {
@@ -122,8 +127,6 @@ export function LivePanel({ context, buildingId, focusDevice, onHistory }: { con
       clearTimeout(occupancyTimer);
       streams.forEach((s) => s.close());
       live.destroy();
-      for (const id of ['devices-accuracy', DEVICE_DOT_LAYER]) if (map.getLayer(id)) map.removeLayer(id);
-      if (map.getSource('devices')) map.removeSource('devices');
       delete window.cartographLiveMap;
       setLayer(null);
     };
@@ -136,6 +139,9 @@ export function LivePanel({ context, buildingId, focusDevice, onHistory }: { con
         {STATUS_WORDS[eventsStatus]}
       </p>
       <p class="muted small">Grey dots have not reported for over 30 s (their age is shown); they leave the map after {staleAfterS} s without a fix, when the geofences let them go too.</p>
+      <label class="inline">
+        <input type="checkbox" checked={trails} onChange={(e) => setTrails(e.currentTarget.checked)} /> Trails (each device's last 2 minutes)
+      </label>
       <ErrorBox error={liveError} onRetry={() => setAttempt((n) => n + 1)} />
       {layer && <DevicesOnFloor context={context} layer={layer} focusDevice={focusDevice} onHistory={onHistory} />}
       <FenceSection context={context} fenceEvent={fenceEvent} />

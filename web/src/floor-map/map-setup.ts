@@ -1,15 +1,24 @@
-import { type GeoJSONSource, type LngLatBoundsLike, Map as MapLibreMap, setWorkerUrl, type StyleSpecification } from 'maplibre-gl';
-// MapLibre finds its worker next to its own module, which bundling moves: hand it the bundled
-// worker (served from 'self', so the Content-Security-Policy needs no blob: workers).
-import mapWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?worker&url';
-import { planCorners, toLngLatRing } from '../geo';
+import * as L from 'leaflet';
+import { type LngLat, planCorners } from '../geo';
 import { occupancyColour } from '../live';
 import type { Building, Floor, Geofence, Poi, PoiCategory } from '../model';
 import './map.css';
 
-setWorkerUrl(mapWorkerUrl);
-
 export type Occupancy = Readonly<Record<string, number>>;
+export type FloorMap = L.Map;
+
+/**
+ * The panes the maps draw in, bottom to top (z-index in map.css): the plan image under
+ * everything, then heat cells, fences, the floor's own things (POIs, paths, transmitters),
+ * history, live trails and accuracy, live dots; markers (handles, labels, popups) above all.
+ * Only the fences and floor panes take the pointer: the others are drawn, never clicked.
+ */
+export const PANES = ['plan', 'heat', 'fences', 'floor', 'history', 'trails', 'devices'] as const;
+export type Pane = (typeof PANES)[number];
+
+/** [lng, lat] (GeoJSON order, as the dashboard keeps points) to Leaflet's [lat, lng]. */
+export const latLng = (p: LngLat | readonly [number, number]): L.LatLngTuple => [p[1], p[0]];
+export const lngLatOf = (p: L.LatLng): LngLat => [p.lng, p.lat];
 
 /** The operator's tile server, when one is configured (a meta element the server adds); none by default. */
 export function configuredBasemap(): { url: string; attribution: string } | null {
@@ -17,96 +26,209 @@ export function configuredBasemap(): { url: string; attribution: string } | null
   return meta?.content ? { url: meta.content, attribution: meta.dataset.attribution ?? '' } : null;
 }
 
-function styleOf(basemap: boolean): StyleSpecification {
-  const dark = matchMedia('(prefers-color-scheme: dark)').matches;
-  const style: StyleSpecification = { version: 8, sources: {}, layers: [{ id: 'background', type: 'background', paint: { 'background-color': dark ? '#1b2128' : '#eef1f5' } }] };
-  const tiles = basemap ? configuredBasemap() : null;
-  if (tiles) {
-    style.sources.basemap = { type: 'raster', tiles: [tiles.url], tileSize: 256, attribution: tiles.attribution, maxzoom: 19 };
-    style.layers.push({ id: 'basemap', type: 'raster', source: 'basemap' });
-  }
-  return style;
-}
+/** A canvas of its own for a pane whose things are many and never clicked (devices, trails, heat). */
+export const canvasFor = (pane: Pane): L.Canvas => L.canvas({ pane, padding: 0.2 });
 
-/** A map over a building: no external source unless the operator configured a basemap and `basemap` asks for it. */
-export function createMap(container: HTMLElement, building: Building, options: { basemap?: boolean } = {}): MapLibreMap {
-  const corners = planCorners(building);
-  // No fade: each fade frame is drawn again, and software WebGL (SwiftShader) pays for every one of them.
-  const map = new MapLibreMap({ container, style: styleOf(options.basemap ?? false), attributionControl: options.basemap && configuredBasemap() ? { compact: false } : false, dragRotate: false, fadeDuration: 0 });
-  const lngs = corners.map((c) => c[0]);
-  const lats = corners.map((c) => c[1]);
-  map.fitBounds([Math.min(...lngs), Math.min(...lats), Math.max(...lngs), Math.max(...lats)] as LngLatBoundsLike, { padding: 30, animate: false });
-  map.touchZoomRotate.disableRotation();
+/**
+ * A map over a building: no external source unless the operator configured a basemap and
+ * `basemap` asks for it. Arrow keys pan it and + / - zoom it once it has the focus (Leaflet's
+ * keyboard handler); it follows its box's size.
+ */
+export function createMap(container: HTMLElement, building: Building, options: { basemap?: boolean } = {}): FloorMap {
+  const map = L.map(container, { zoomControl: false, attributionControl: false, zoomSnap: 0, zoomDelta: 1, maxZoom: 24, keyboardPanDelta: 60, boxZoom: false });
+  for (const pane of PANES) map.createPane(pane);
+  const tiles = options.basemap ? configuredBasemap() : null;
+  if (tiles) {
+    L.tileLayer(tiles.url, { attribution: tiles.attribution, maxNativeZoom: 19, maxZoom: 24 }).addTo(map);
+    L.control.attribution({ prefix: false }).addTo(map);
+  }
+  const corners = planCorners(building).map(latLng);
+  map.fitBounds(L.latLngBounds(corners), { padding: [30, 30], animate: false });
+  const resize = new ResizeObserver(() => map.invalidateSize({ pan: false }));
+  resize.observe(container);
+  map.on('unload', () => resize.disconnect());
   return map;
 }
 
-/** Each fence with its occupancy and the colour that goes with it (the list beside the map uses the same). */
-export function fencesGeoJson(fences: readonly Geofence[], occupancy: Occupancy): GeoJSON.FeatureCollection {
-  return {
-    type: 'FeatureCollection',
-    features: fences.map((f) => ({
-      type: 'Feature',
-      id: f.id,
-      properties: { id: f.id, name: f.name, occupants: occupancy[f.id] ?? 0, colour: occupancyColour(occupancy[f.id] ?? 0) },
-      geometry: { type: 'Polygon', coordinates: [toLngLatRing(f.geometric)] },
-    })),
-  };
-}
+/**
+ * An image laid on the map by its corners (top-left, top-right, bottom-left; the fourth
+ * follows): moved, scaled and turned by one CSS matrix, so a plan keeps its pixels at any
+ * rotation. Follows zooms (animated with the map) and `setCorners`.
+ */
+export class PlacedImage extends L.Layer {
+  private image: HTMLImageElement | null = null;
+  private corners: [L.LatLng, L.LatLng, L.LatLng];
 
-export function poisGeoJson(pois: readonly Poi[]): GeoJSON.FeatureCollection {
-  return {
-    type: 'FeatureCollection',
-    features: pois.map((p) => ({ type: 'Feature', id: p.id, properties: { id: p.id, name: p.name, category: p.category_id ?? 0 }, geometry: { type: 'Point', coordinates: [p.position.lng, p.position.lat] } })),
-  };
-}
-
-/** The floor's plan, its fences coloured by occupancy and its POIs: what every view of the floor shows under its own layers. */
-export function addFloorLayers(map: MapLibreMap, building: Building, floor: Floor, fences: readonly Geofence[], occupancy: Occupancy, pois: readonly Poi[]): void {
-  if (floor.maps.map_url) {
-    map.addSource('plan', { type: 'image', url: floor.maps.map_url, coordinates: planCorners(building) });
-    map.addLayer({ id: 'plan', type: 'raster', source: 'plan', paint: { 'raster-fade-duration': 0 } });
+  constructor(
+    private readonly url: string,
+    corners: readonly [LngLat, LngLat, LngLat, LngLat],
+    private readonly style: { opacity?: number; pane?: Pane; alt?: string } = {},
+  ) {
+    super();
+    L.setOptions(this, { pane: style.pane ?? 'plan' });
+    this.corners = this.toCorners(corners);
   }
-  map.addSource('fences', { type: 'geojson', data: fencesGeoJson(fences, occupancy) });
-  map.addLayer({ id: 'fences-fill', type: 'fill', source: 'fences', paint: { 'fill-color': ['get', 'colour'], 'fill-opacity': 0.3 } });
-  map.addLayer({ id: 'fences-line', type: 'line', source: 'fences', paint: { 'line-color': ['get', 'colour'], 'line-width': 2 } });
-  map.addSource('pois', { type: 'geojson', data: poisGeoJson(pois) });
-  map.addLayer({ id: 'pois', type: 'circle', source: 'pois', paint: { 'circle-radius': 5, 'circle-color': '#e07a1f', 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 } });
+
+  override onAdd(map: L.Map): this {
+    const image = (this.image = document.createElement('img'));
+    image.className = 'leaflet-image-layer leaflet-zoom-animated placed-image loading';
+    image.alt = this.style.alt ?? '';
+    image.onload = () => {
+      image.classList.remove('loading');
+      this.place();
+    };
+    image.src = this.url;
+    if (this.style.opacity !== undefined) image.style.opacity = String(this.style.opacity);
+    this.getPane()!.appendChild(image);
+    map.on('zoom viewreset', this.place, this);
+    map.on('zoomanim', this.animate, this);
+    this.place();
+    return this;
+  }
+
+  override onRemove(map: L.Map): this {
+    map.off('zoom viewreset', this.place, this);
+    map.off('zoomanim', this.animate, this);
+    this.image?.remove();
+    this.image = null;
+    return this;
+  }
+
+  /** The four corners in plan order of geo.planCorners: top-left, top-right, bottom-right, bottom-left. */
+  setCorners(corners: readonly [LngLat, LngLat, LngLat, LngLat]): void {
+    this.corners = this.toCorners(corners);
+    this.place();
+  }
+
+  get element(): HTMLImageElement | null {
+    return this.image;
+  }
+
+  private toCorners([tl, tr, , bl]: readonly [LngLat, LngLat, LngLat, LngLat]): [L.LatLng, L.LatLng, L.LatLng] {
+    return [L.latLng(latLng(tl)), L.latLng(latLng(tr)), L.latLng(latLng(bl))];
+  }
+
+  private place(): void {
+    if (this._map) this.transform((p) => this._map.latLngToLayerPoint(p));
+  }
+
+  private animate(e: L.ZoomAnimEvent): void {
+    const map = this._map as L.Map & { _latLngToNewLayerPoint(p: L.LatLng, zoom: number, center: L.LatLng): L.Point };
+    this.transform((p) => map._latLngToNewLayerPoint(p, e.zoom, e.center));
+  }
+
+  private transform(toPixels: (p: L.LatLng) => L.Point): void {
+    const image = this.image;
+    if (!image?.naturalWidth || !image.naturalHeight) return;
+    const [tl, tr, bl] = this.corners.map(toPixels);
+    const w = image.naturalWidth;
+    const h = image.naturalHeight;
+    // Image pixel (u, v) lands at tl + u/w · (tr − tl) + v/h · (bl − tl).
+    image.style.transform = `matrix(${(tr.x - tl.x) / w}, ${(tr.y - tl.y) / w}, ${(bl.x - tl.x) / h}, ${(bl.y - tl.y) / h}, ${tl.x}, ${tl.y})`;
+  }
 }
 
-export function setData(map: MapLibreMap | null, source: string, data: GeoJSON.FeatureCollection): void {
-  (map?.getSource(source) as GeoJSONSource | undefined)?.setData(data);
+interface FenceShown {
+  id: string;
+  name: string;
+  occupants: number;
+  colour: string;
 }
 
-/** Layers of a view, shown or hidden together. */
-export function showLayers(map: MapLibreMap, ids: string[], visible: boolean): void {
-  for (const id of ids) if (map.getLayer(id)) map.setLayoutProperty(id, 'visibility', visible ? 'visible' : 'none');
+/** The floor's geofences as polygons coloured by occupancy (the list beside the map uses the same colours). */
+export class FenceLayer {
+  readonly group: L.FeatureGroup;
+  private readonly shown = new Map<L.Layer, FenceShown>();
+
+  constructor(map: L.Map) {
+    this.group = L.featureGroup().addTo(map);
+  }
+
+  set(fences: readonly Geofence[], occupancy: Occupancy): void {
+    this.group.clearLayers();
+    this.shown.clear();
+    for (const f of fences) {
+      const occupants = occupancy[f.id] ?? 0;
+      const colour = occupancyColour(occupants);
+      // The API's rings are [lat, lng] already: Leaflet's order.
+      const polygon = L.polygon(f.geometric as L.LatLngTuple[], { pane: 'fences', color: colour, weight: 2, fillColor: colour, fillOpacity: 0.3, bubblingMouseEvents: true });
+      this.shown.set(polygon, { id: f.id, name: f.name, occupants, colour });
+      this.group.addLayer(polygon);
+    }
+  }
+
+  /** The fence a clicked layer draws. */
+  fenceOf(layer: L.Layer): string | undefined {
+    return this.shown.get(layer)?.id;
+  }
+
+  rendered(): Array<{ id: string; occupants: number; colour: string }> {
+    return [...this.shown].filter(([layer]) => this.group.hasLayer(layer)).map(([, f]) => ({ id: f.id, occupants: f.occupants, colour: f.colour }));
+  }
 }
 
-export const EMPTY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: [] };
+/** The floor's POIs: a dot each, or its category's icon once that has loaded (an icon that does not load leaves a dot). */
+export class PoiLayer {
+  readonly group: L.FeatureGroup;
+  private readonly names = new Map<L.Layer, string>();
+  private icons = new Map<number, string>();
+  private pois: readonly Poi[] = [];
 
-/** POIs of a category with an icon are drawn with it (a symbol without text: no glyphs, nothing from outside). */
-export async function addPoiIcons(map: MapLibreMap, categories: readonly PoiCategory[]): Promise<void> {
-  const withIcon: number[] = [];
-  await Promise.all(
-    categories
-      .filter((c) => c.icon_url)
-      .map(async (c) => {
-        try {
-          const image = await map.loadImage(c.icon_url);
-          if (!map.hasImage(`cat-${c.id}`)) map.addImage(`cat-${c.id}`, image.data);
-          withIcon.push(c.id);
-        } catch {
-          // An icon that does not load leaves its POIs as dots.
-        }
-      }),
-  );
-  if (!withIcon.length || !map.getSource('pois')) return;
-  map.setFilter('pois', ['!', ['in', ['get', 'category'], ['literal', withIcon]]]);
-  map.addLayer({
-    id: 'poi-icons',
-    type: 'symbol',
-    source: 'pois',
-    filter: ['in', ['get', 'category'], ['literal', withIcon]],
-    layout: { 'icon-image': ['concat', 'cat-', ['to-string', ['get', 'category']]], 'icon-size': 1, 'icon-allow-overlap': true },
-  });
+  constructor(map: L.Map) {
+    this.group = L.featureGroup().addTo(map);
+  }
+
+  set(pois: readonly Poi[]): void {
+    this.pois = pois;
+    this.group.clearLayers();
+    this.names.clear();
+    for (const p of pois) {
+      const at: L.LatLngTuple = [p.position.lat, p.position.lng];
+      const icon = p.category_id !== null ? this.icons.get(p.category_id) : undefined;
+      const layer = icon
+        ? L.marker(at, { icon: L.icon({ iconUrl: icon, iconSize: [24, 24], className: 'poi-icon' }), interactive: false, keyboard: false, alt: p.name })
+        : L.circleMarker(at, { pane: 'floor', radius: 5, color: '#fff', weight: 1.5, fillColor: '#e07a1f', fillOpacity: 1, interactive: false });
+      this.names.set(layer, p.name);
+      this.group.addLayer(layer);
+    }
+  }
+
+  /** Loads the categories' icons; the POIs of those that load are drawn with them. */
+  async useIcons(categories: readonly PoiCategory[]): Promise<void> {
+    const loaded = await Promise.all(
+      categories
+        .filter((c) => c.icon_url)
+        .map(
+          (c) =>
+            new Promise<[number, string] | null>((resolve) => {
+              const image = new Image();
+              image.onload = () => resolve([c.id, c.icon_url]);
+              image.onerror = () => resolve(null);
+              image.src = c.icon_url;
+            }),
+        ),
+    );
+    this.icons = new Map(loaded.filter((l): l is [number, string] => l !== null));
+    if (this.icons.size) this.set(this.pois);
+  }
+
+  rendered(): Array<{ name: string }> {
+    return [...this.names].filter(([layer]) => this.group.hasLayer(layer)).map(([, name]) => ({ name }));
+  }
+}
+
+/** What every view of the floor shows under its own layers: the plan, the fences coloured by occupancy, the POIs. */
+export interface FloorLayers {
+  plan: PlacedImage | null;
+  fences: FenceLayer;
+  pois: PoiLayer;
+}
+
+export function addFloorLayers(map: L.Map, building: Building, floor: Floor, fences: readonly Geofence[], occupancy: Occupancy, pois: readonly Poi[]): FloorLayers {
+  const plan = floor.maps.map_url ? new PlacedImage(floor.maps.map_url, planCorners(building)).addTo(map) : null;
+  const fenceLayer = new FenceLayer(map);
+  fenceLayer.set(fences, occupancy);
+  const poiLayer = new PoiLayer(map);
+  poiLayer.set(pois);
+  return { plan, fences: fenceLayer, pois: poiLayer };
 }

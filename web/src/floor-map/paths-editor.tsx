@@ -1,15 +1,14 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import * as L from 'leaflet';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, getAll } from '../api';
 import { ActionButton, ErrorBox, Field, Loading, submitWith, useAction, useLoad } from '../components/ui';
 import { fromFloorMetres, toFloorMetres } from '../geo';
 import { type Floor, floorLabel } from '../model';
 import { readNumber } from '../building-setup/building-input';
 import { type FloorContext, useLoadedEffect } from './floor-context';
-import { EMPTY, setData } from './map-setup';
+import { latLng } from './map-setup';
 import { addNode, connect, disconnect, PathGraph, removeNode, toBody } from './path-graph';
 import { useMapPick } from './use-map-pick';
-
-const LAYERS = ['path-links', 'path-nodes'];
 
 /**
  * The building's wayfinding graph on this floor: nodes placed by a click (or typed in metres),
@@ -44,71 +43,46 @@ export function PathsEditor({ context }: { context: FloorContext }) {
     setDirty(true);
   };
 
-  const [layersReady, setLayersReady] = useState(false);
+  // The graph on the map: links under nodes; a click on a node selects it, or in "connect" links it to the selected one.
+  const [drawn, setDrawn] = useState<L.LayerGroup | null>(null);
   useLoadedEffect(context, () => {
-    map.addSource('path-links', { type: 'geojson', data: EMPTY });
-    map.addSource('path-nodes', { type: 'geojson', data: EMPTY });
-    map.addLayer({ id: 'path-links', type: 'line', source: 'path-links', paint: { 'line-color': '#0b7a75', 'line-width': 3 } });
-    map.addLayer({
-      id: 'path-nodes',
-      type: 'circle',
-      source: 'path-nodes',
-      paint: {
-        'circle-radius': ['case', ['get', 'selected'], 8, 6],
-        'circle-color': ['case', ['get', 'connector'], '#c0392b', '#0b7a75'],
-        'circle-stroke-color': '#fff',
-        'circle-stroke-width': 2,
-      },
-    });
-    setLayersReady(true);
+    const group = L.layerGroup().addTo(map);
+    setDrawn(group);
     return () => {
-      setLayersReady(false);
-      for (const id of LAYERS) {
-        if (map.getLayer(id)) map.removeLayer(id);
-        if (map.getSource(id)) map.removeSource(id);
-      }
+      setDrawn(null);
+      group.remove();
     };
   }, [map]);
+  const onNode = useRef<(id: number) => void>(() => {});
+  onNode.current = (id: number) => {
+    if (mode === 'connect' && selected !== null && graph) {
+      change(connect(graph, selected, id));
+      setSelected(id);
+    } else setSelected(id);
+  };
 
   // Draw this floor's part of the graph; a node linked to another floor is a connector (red).
   useEffect(() => {
-    if (!graph || !layersReady) return;
+    if (!graph || !drawn) return;
+    drawn.clearLayers();
     const here = new Map(graph.nodes.filter((n) => n.floor_id === floor.id).map((n) => [n.id, n]));
     const floorOf = new Map(graph.nodes.map((n) => [n.id, n.floor_id]));
     const connectors = new Set(graph.links.filter((l) => floorOf.get(l.source) !== floorOf.get(l.target)).flatMap((l) => [l.source, l.target]));
-    const at = (id: number) => fromFloorMetres(building, here.get(id)!.x, here.get(id)!.y);
-    setData(map, 'path-nodes', {
-      type: 'FeatureCollection',
-      features: [...here.values()].map((n) => ({ type: 'Feature', properties: { id: n.id, connector: connectors.has(n.id), selected: n.id === selected }, geometry: { type: 'Point', coordinates: at(n.id) } })),
-    });
-    setData(map, 'path-links', {
-      type: 'FeatureCollection',
-      features: graph.links.filter((l) => here.has(l.source) && here.has(l.target)).map((l) => ({ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: [at(l.source), at(l.target)] } })),
-    });
-  }, [graph, selected, layersReady]);
-
-  // A click on a node selects it, or in "connect" links it to the selected one.
-  useEffect(() => {
-    if (!layersReady) return;
-    const click = (e: { features?: Array<{ properties: Record<string, unknown> }> }) => {
-      const id = Number(e.features?.[0]?.properties.id);
-      if (!Number.isInteger(id)) return;
-      if (mode === 'connect' && selected !== null && graph) {
-        change(connect(graph, selected, id));
-        setSelected(id);
-      } else setSelected(id);
-    };
-    map.on('click', 'path-nodes', click);
-    return () => {
-      map.off('click', 'path-nodes', click);
-    };
-  }, [map, mode, selected, graph, layersReady]);
+    const at = (id: number) => latLng(fromFloorMetres(building, here.get(id)!.x, here.get(id)!.y));
+    for (const l of graph.links) {
+      if (here.has(l.source) && here.has(l.target)) drawn.addLayer(L.polyline([at(l.source), at(l.target)], { pane: 'floor', color: '#0b7a75', weight: 3, interactive: false }));
+    }
+    for (const n of here.values()) {
+      const node = L.circleMarker(at(n.id), { pane: 'floor', radius: n.id === selected ? 8 : 6, color: '#fff', weight: 2, fillColor: connectors.has(n.id) ? '#c0392b' : '#0b7a75', fillOpacity: 1, bubblingMouseEvents: false });
+      // Not passed on to the map: a click on a node is not a new node on top of it.
+      node.on('click', () => onNode.current(n.id));
+      drawn.addLayer(node);
+    }
+  }, [graph, selected, drawn]);
 
   const pick = useCallback(
     (lngLat: [number, number]) => {
       if (!graph) return;
-      // A click on an existing node selects it (handled above), not a new node on top of it.
-      if (map.getLayer('path-nodes') && map.queryRenderedFeatures(map.project(lngLat), { layers: ['path-nodes'] }).length) return;
       const { x, y } = toFloorMetres(building, lngLat);
       const added = addNode(graph, floor.id, x, y);
       const next = selected !== null && mode === 'connect' ? connect(added.graph, selected, added.id) : added.graph;

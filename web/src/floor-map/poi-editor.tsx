@@ -1,4 +1,4 @@
-import { Marker } from 'maplibre-gl';
+import * as L from 'leaflet';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { ActionButton, ConfirmDialog, Dialog, ErrorBox, Field, submitWith, useAction } from '../components/ui';
@@ -6,6 +6,7 @@ import { fromFloorMetres, toFloorMetres } from '../geo';
 import type { Poi } from '../model';
 import { readNumber } from '../building-setup/building-input';
 import type { FloorContext } from './floor-context';
+import { latLng } from './map-setup';
 import { PoiCategories } from './poi-categories';
 import { useMapPick } from './use-map-pick';
 
@@ -46,12 +47,10 @@ export function PoiEditor({ context }: { context: FloorContext }) {
   const y = draft ? readNumber(draft.y) : null;
   useEffect(() => {
     if (x === null || y === null) return;
-    const element = document.createElement('div');
-    element.className = 'poi-handle';
-    element.title = 'Drag to move';
-    const marker = new Marker({ element, draggable: true }).setLngLat(fromFloorMetres(building, x, y)).addTo(context.map);
+    const icon = L.divIcon({ className: 'poi-handle', iconSize: [16, 16] });
+    const marker = L.marker(latLng(fromFloorMetres(building, x, y)), { icon, draggable: true, keyboard: false, title: 'Drag to move' }).addTo(context.map);
     marker.on('dragend', () => {
-      const at = marker.getLngLat();
+      const at = marker.getLatLng();
       const metres = toFloorMetres(building, [at.lng, at.lat]);
       setDraft((d) => d && { ...d, x: String(metres.x), y: String(metres.y) });
     });

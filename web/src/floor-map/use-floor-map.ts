@@ -1,11 +1,10 @@
-import type { Map as MapLibreMap } from 'maplibre-gl';
 import { type RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, getAll, query } from '../api';
 import type { Building, Floor, GeofencingSettings, Geofence, Poi, PoiCategory } from '../model';
 import { DEFAULT_STALE_AFTER_S } from '../freshness';
 import type { FloorContext } from './floor-context';
-import { addFloorLayers, addPoiIcons, createMap, fencesGeoJson, Occupancy, poisGeoJson, setData } from './map-setup';
+import { addFloorLayers, createMap, type FloorMap, type Occupancy } from './map-setup';
 
 export const loadOccupancy = async (floorId: number | string, signal?: AbortSignal): Promise<Occupancy> =>
   Object.fromEntries(
@@ -23,12 +22,12 @@ export function useFloorMap(container: RefObject<HTMLDivElement | null>, buildin
   const [error, setError] = useState<unknown>(null);
   const [title, setTitle] = useState<{ building?: Building; floor?: Floor }>({});
   const [context, setContext] = useState<FloorContext | null>(null);
-  const state = useRef<{ fences: Geofence[]; pois: Poi[]; occupancy: Occupancy; map: MapLibreMap | null }>({ fences: [], pois: [], occupancy: {}, map: null });
+  const state = useRef<{ fences: Geofence[]; pois: Poi[]; occupancy: Occupancy; map: FloorMap | null }>({ fences: [], pois: [], occupancy: {}, map: null });
 
   useEffect(() => {
     const controller = new AbortController();
     const { signal } = controller;
-    let map: MapLibreMap | null = null;
+    let map: FloorMap | null = null;
     setError(null);
     setContext(null);
     (async () => {
@@ -49,19 +48,14 @@ export function useFloorMap(container: RefObject<HTMLDivElement | null>, buildin
       state.current.map = map;
       const created = map;
       const s = state.current;
-      const loaded = new Promise<void>((resolve) =>
-        created.on('load', () => {
-          if (signal.aborted) return;
-          // What the panels changed meanwhile (a new fence, a POI) is drawn as it is now.
-          addFloorLayers(created, building, floor, s.fences, s.occupancy, s.pois);
-          void addPoiIcons(created, categories);
-          container.current?.setAttribute('data-ready', 'true');
-          resolve();
-        }),
-      );
+      const layers = addFloorLayers(created, building, floor, s.fences, s.occupancy, s.pois);
+      void layers.pois.useIcons(categories);
+      container.current?.setAttribute('data-ready', 'true');
+      const loaded = Promise.resolve();
       const make = (): FloorContext => ({
         map: created,
         loaded,
+        layers,
         building,
         floor,
         fences: s.fences,
@@ -71,18 +65,18 @@ export function useFloorMap(container: RefObject<HTMLDivElement | null>, buildin
         staleAfterS: settings.stale_after_seconds ?? DEFAULT_STALE_AFTER_S,
         reloadFences: async () => {
           s.fences = await getAll<Geofence>(`/geofences?floor_ids=${floorId}`);
-          setData(created, 'fences', fencesGeoJson(s.fences, s.occupancy));
+          layers.fences.set(s.fences, s.occupancy);
           setContext(make());
           return s.fences;
         },
         reloadPois: async () => {
           s.pois = (await api.get<Poi[]>(`/buildings/${buildingId}/pois`)).filter((p) => p.position.floor_id === floor.id);
-          setData(created, 'pois', poisGeoJson(s.pois));
+          layers.pois.set(s.pois);
           setContext(make());
         },
         setOccupancy: (occupancy) => {
           s.occupancy = occupancy;
-          setData(created, 'fences', fencesGeoJson(s.fences, occupancy));
+          layers.fences.set(s.fences, occupancy);
           setContext(make());
         },
       });

@@ -1,4 +1,4 @@
-import type { MapMouseEvent } from 'maplibre-gl';
+import type * as L from 'leaflet';
 import { useLayoutEffect } from 'preact/hooks';
 import type { FloorContext } from './floor-context';
 
@@ -7,12 +7,12 @@ export function useMapPick(context: FloorContext, active: boolean, onPick: (lngL
   // A layout effect: the map listens before the words asking for the click are painted.
   useLayoutEffect(() => {
     if (!active) return;
-    const canvas = context.map.getCanvas();
-    canvas.classList.add('picking');
-    const click = (e: MapMouseEvent) => onPick([e.lngLat.lng, e.lngLat.lat]);
+    const container = context.map.getContainer();
+    container.classList.add('picking');
+    const click = (e: L.LeafletMouseEvent) => onPick([e.latlng.lng, e.latlng.lat]);
     context.map.on('click', click);
     return () => {
-      canvas.classList.remove('picking');
+      container.classList.remove('picking');
       context.map.off('click', click);
     };
   }, [context.map, active, onPick]);

@@ -7,7 +7,7 @@ import { match } from '../router';
 import type { Session } from '../session';
 
 // Each page but the buildings list (where a session lands) is its own chunk: a page loads
-// only its code. The map pages bring MapLibre, the analytics page uPlot.
+// only its code. The map pages bring Leaflet, the analytics page uPlot.
 const FloorMapPage = lazy(() => import('../floor-map/floor-map-page').then((m) => ({ default: m.FloorMapPage })));
 const PlacementPage = lazy(() => import('../building-setup/placement-page').then((m) => ({ default: m.PlacementPage })));
 const BuildingPage = lazy(() => import('../pages/building').then((m) => ({ default: m.BuildingPage })));
