@@ -85,9 +85,12 @@ function* generate({ root, fixes, visits, days, now, floorIds, geofenceIds, loca
  */
 export async function seedReports(target, { root, buildingId, floorIds, geofenceIds, location, fixes = 2_000_000, visits = 50_000, days = 30, now = Date.now() }) {
   const { rollupDelta } = require(join(root, 'dist/src/positions/position-rollup-math.js'));
+  const { toCartesian } = require(join(root, 'dist/src/common/geometry/cartesian.js'));
   const started = Date.now();
   const writer = target.kind === 'sqlite' ? await sqliteWriter(target.path) : await postgresWriter(target.url, now, days);
-  const { organizationId, userId } = await writer.owner(buildingId);
+  const { organizationId, userId, frame } = await writer.owner(buildingId);
+  // x and y in the building's plan frame, as the ingest stores them (the heatmap counts by them).
+  const planFrame = { latitude: Number(frame.latitude), longitude: Number(frame.longitude), width: Number(frame.width), length: Number(frame.length), rotation: Number(frame.rotation) };
   let fixCount = 0;
   let visitCount = 0;
   let rollupCount = 0;
@@ -99,7 +102,7 @@ export async function seedReports(target, { root, buildingId, floorIds, geofence
     if (visitRows.length >= writer.batchRows || (force && visitRows.length > 0)) await writer.visits(visitRows.splice(0), organizationId, userId);
   };
   for (const { deviceId, track, visits: sessionVisits } of generate({ root, fixes, visits, days, now, floorIds, geofenceIds, location })) {
-    for (const fix of track) history.push({ deviceId, ...fix });
+    for (const fix of track) history.push({ deviceId, ...fix, ...toCartesian(planFrame, fix) });
     fixCount += track.length;
     for (const totals of rollupDelta([], track.map((fix) => ({ time: fix.time, buildingId })))) {
       const key = `${deviceId}|${totals.slot}`;
@@ -152,16 +155,16 @@ async function sqliteWriter(path) {
     // timer) wait at most SQLITE_BUSY_TIMEOUT_MS (2 s) for the one SQLite write lock.
     batchRows: 4000,
     async owner(buildingId) {
-      const { organization_id: organizationId } = db.prepare('SELECT organization_id FROM buildings WHERE id = ?').get(buildingId);
+      const { organization_id: organizationId, ...frame } = db.prepare('SELECT organization_id, latitude, longitude, width, length, rotation FROM buildings WHERE id = ?').get(buildingId);
       const { id: userId } = db.prepare('SELECT id FROM users WHERE organization_id = ? LIMIT 1').get(organizationId);
-      return { organizationId, userId };
+      return { organizationId, userId, frame };
     },
     async history(rows, organizationId, userId, buildingId) {
       await new Promise((done) => setTimeout(done, 20));
       insert(
         'INSERT INTO position_history (organization_id, device_id, "time", user_id, building_id, floor_id, lat, lng, x, y, accuracy, yaw)',
         12,
-        rows.map((row) => [organizationId, row.deviceId, stamp(row.time), userId, buildingId, row.floorId, row.lat, row.lng, null, null, 3.5, null]),
+        rows.map((row) => [organizationId, row.deviceId, stamp(row.time), userId, buildingId, row.floorId, row.lat, row.lng, row.x, row.y, 3.5, null]),
       );
     },
     async visits(rows, organizationId, userId) {
@@ -198,15 +201,16 @@ async function postgresWriter(url, now, days) {
   return {
     batchRows: 20_000,
     async owner(buildingId) {
-      const { rows } = await client.query('SELECT b.organization_id, (SELECT u.id FROM users u WHERE u.organization_id = b.organization_id LIMIT 1) AS user_id FROM buildings b WHERE b.id = $1', [buildingId]);
-      return { organizationId: rows[0].organization_id, userId: rows[0].user_id };
+      const { rows } = await client.query('SELECT b.organization_id, b.latitude, b.longitude, b.width, b.length, b.rotation, (SELECT u.id FROM users u WHERE u.organization_id = b.organization_id LIMIT 1) AS user_id FROM buildings b WHERE b.id = $1', [buildingId]);
+      const { organization_id: organizationId, user_id: userId, ...frame } = rows[0];
+      return { organizationId, userId, frame };
     },
     async history(rows, organizationId, userId, buildingId) {
       await client.query(
-        `INSERT INTO position_history (organization_id, device_id, "time", user_id, building_id, floor_id, lat, lng, accuracy)
-         SELECT $1::uuid, h.device_id, h.time, $2::uuid, $3::int, h.floor_id, h.lat, h.lng, 3.5
-         FROM unnest($4::varchar[], $5::timestamptz[], $6::int[], $7::float8[], $8::float8[]) AS h(device_id, time, floor_id, lat, lng)`,
-        [organizationId, userId, buildingId, ...columns(rows, [(r) => r.deviceId, (r) => new Date(r.time), (r) => r.floorId, (r) => r.lat, (r) => r.lng])],
+        `INSERT INTO position_history (organization_id, device_id, "time", user_id, building_id, floor_id, lat, lng, x, y, accuracy)
+         SELECT $1::uuid, h.device_id, h.time, $2::uuid, $3::int, h.floor_id, h.lat, h.lng, h.x, h.y, 3.5
+         FROM unnest($4::varchar[], $5::timestamptz[], $6::int[], $7::float8[], $8::float8[], $9::float8[], $10::float8[]) AS h(device_id, time, floor_id, lat, lng, x, y)`,
+        [organizationId, userId, buildingId, ...columns(rows, [(r) => r.deviceId, (r) => new Date(r.time), (r) => r.floorId, (r) => r.lat, (r) => r.lng, (r) => r.x, (r) => r.y])],
       );
     },
     async visits(rows, organizationId, userId) {

@@ -539,6 +539,8 @@ function reportPaths(seeded, { from, to }) {
     ['geofencing/analytics (none)', `/api/v1/geofencing/analytics?building_ids=${building}&from=${from}&to=${to}`],
     ['geofencing/analytics (day)', `/api/v1/geofencing/analytics?building_ids=${building}&from=${from}&to=${to}&grouping=day&time_zone=Europe/Madrid`],
     ['geofencing/occupancy/history (hour, 10 fences)', `/api/v1/geofencing/occupancy/history?geofence_ids=${fences}&from=${from}&to=${to}&grouping=hour`],
+    // Issue 30's heatmap over the 30 days of the busiest floor (the first of 10: its fixes are a tenth of the seed).
+    ['floors/{id}/heatmap (30 days, 1 m cells)', `/api/v1/floors/${seeded.floors[0].id}/heatmap?from=${from}T00:00:00Z&to=${to}T23:59:59Z&cell_size=1`],
     [`user_positions.json (${TRACKED_DEVICE})`, `/api/v1/reports/user_positions.json?${window}&building_id=${building}&device_id=${TRACKED_DEVICE}`],
     [`user_positions.csv (${TRACKED_DEVICE})`, `/api/v1/reports/user_positions.csv?${window}&building_id=${building}&device_id=${TRACKED_DEVICE}`],
   ];
@@ -556,17 +558,19 @@ async function measureReports(base, seeded) {
       const run = await timed(base, path, seeded.token);
       runs.push({ ...run, cpuMs: (cpuSecondsOf(seeded.serverPid) - cpuBefore) * 1000 });
     }
+    // The first of the three is the cold one (the heatmap counts and keeps each ended day then).
+    const firstMs = runs[0].ms;
     runs.sort((a, b) => a.ms - b.ms);
     const median = runs[1];
     const cpuMs = runs.map((run) => run.cpuMs).sort((a, b) => a - b)[1];
-    results.push({ name, status: median.status, ms: median.ms, cpuMs, bytes: median.bytes, mbPerSecond: median.bytes / 1e6 / (median.ms / 1000), mbPerCpuSecond: cpuMs > 0 ? median.bytes / 1e6 / (cpuMs / 1000) : null });
+    results.push({ name, status: median.status, ms: median.ms, firstMs, cpuMs, bytes: median.bytes, mbPerSecond: median.bytes / 1e6 / (median.ms / 1000), mbPerCpuSecond: cpuMs > 0 ? median.bytes / 1e6 / (cpuMs / 1000) : null });
   }
   const width = Math.max(...results.map((row) => row.name.length));
-  console.log(`${'report'.padEnd(width)}  status  median ms  server CPU ms       bytes    MB/s  MB/CPU-s`);
+  console.log(`${'report'.padEnd(width)}  status  median ms  first ms  server CPU ms       bytes    MB/s  MB/CPU-s`);
   for (const row of results) {
     const perCpu = row.mbPerCpuSecond === null ? '' : row.mbPerCpuSecond.toFixed(1);
     console.log(
-      `${row.name.padEnd(width)}  ${String(row.status).padStart(6)}  ${row.ms.toFixed(0).padStart(9)}  ${row.cpuMs.toFixed(0).padStart(13)}  ${String(row.bytes).padStart(10)}  ${row.mbPerSecond.toFixed(1).padStart(6)}  ${perCpu.padStart(8)}`,
+      `${row.name.padEnd(width)}  ${String(row.status).padStart(6)}  ${row.ms.toFixed(0).padStart(9)}  ${row.firstMs.toFixed(0).padStart(8)}  ${row.cpuMs.toFixed(0).padStart(13)}  ${String(row.bytes).padStart(10)}  ${row.mbPerSecond.toFixed(1).padStart(6)}  ${perCpu.padStart(8)}`,
     );
   }
   if (results.some((row) => typeof row.status !== 'number')) console.log(`Server log (last lines):\n${readFileSync(join(work, 'server.log'), 'utf8').split('\n').slice(-15).join('\n')}`);
