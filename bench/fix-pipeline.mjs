@@ -15,10 +15,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuSecondsOf, freePort, rssOf, scratchDatabase } from './server-process.mjs';
 
 const here = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const options = Object.fromEntries(
@@ -58,16 +58,6 @@ if (spawnSync('wrk', ['--version']).error) {
   process.exit(2);
 }
 
-function freePort() {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => done(port));
-    });
-  });
-}
 
 async function api(base, method, path, { token, apiKey, basic, body } = {}) {
   const headers = { accept: 'application/json' };
@@ -81,28 +71,6 @@ async function api(base, method, path, { token, apiKey, basic, body } = {}) {
   return text ? JSON.parse(text) : undefined;
 }
 
-async function scratchDatabase() {
-  if (!process.env.DATABASE_URL) return { kind: 'sqlite', env: {}, drop: async () => undefined };
-  const { default: pg } = await import('pg');
-  const admin = new URL(process.env.DATABASE_URL);
-  const name = `cartograph_fixbench_${randomBytes(4).toString('hex')}`;
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  const url = new URL(admin.toString());
-  url.pathname = `/${name}`;
-  return {
-    kind: 'postgres',
-    env: { DATABASE_URL: url.toString() },
-    drop: async () => {
-      const cleanup = new pg.Client({ connectionString: admin.toString() });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await cleanup.end();
-    },
-  };
-}
 
 /** What `npm start` of that checkout runs: its environment assignments and node flags. */
 function startCommand(root) {
@@ -206,23 +174,7 @@ async function seed(base) {
   return { token, building, floor, positioningKey: key.apikey };
 }
 
-function rssOf(pid) {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
 
-function cpuSecondsOf(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
 
 /**
  * The wrk script of a positions run: each request is a batch of 100 fixes of the next 100
@@ -325,7 +277,7 @@ async function wrk(base, script, seconds, pid, connectionCount = connections) {
 }
 
 async function measure(root) {
-  const database = await scratchDatabase();
+  const database = await scratchDatabase('cartograph_fixbench');
   const dataDir = join(work, `data-${randomBytes(4).toString('hex')}`);
   const { server, base } = await startServer(root, database, dataDir);
   try {

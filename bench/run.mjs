@@ -25,10 +25,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuSecondsOf, freePort, rssOf, scratchDatabase } from './server-process.mjs';
 import { seedReports, TRACKED_DEVICE } from './reports-seed.mjs';
 
 const DEFAULT_SCENARIOS = '1,2,3,4,5,6,7,8,11,12,13,14,18';
@@ -111,16 +111,6 @@ function wrkCanDrive(spec) {
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
-function freePort() {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => done(port));
-    });
-  });
-}
 
 function track(child) {
   children.add(child);
@@ -164,28 +154,6 @@ async function inParallel(count, concurrency, task) {
   );
 }
 
-async function prepareDatabase() {
-  if (!process.env.DATABASE_URL) return { kind: 'sqlite', env: {}, drop: async () => undefined };
-  const { default: pg } = await import('pg');
-  const admin = new URL(process.env.DATABASE_URL);
-  const name = `cartograph_bench_${randomBytes(4).toString('hex')}`;
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  const url = new URL(admin.toString());
-  url.pathname = `/${name}`;
-  return {
-    kind: 'postgres',
-    env: { DATABASE_URL: url.toString() },
-    drop: async () => {
-      const cleanup = new pg.Client({ connectionString: admin.toString() });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await cleanup.end();
-    },
-  };
-}
 
 /** The `NAME=value` assignments before `exec node` in `npm start` (GLIBC_TUNABLES): the server runs with them. */
 function startEnvironment() {
@@ -290,24 +258,7 @@ async function seed(base) {
   return { token, apiKey: key.apikey, positioningKey: positioningKey.apikey, location, building, floors, geofenceIds, sampleBody: sample.text, credentials, seconds: (Date.now() - started) / 1000 };
 }
 
-function rssOf(pid) {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
 
-/** CPU seconds (user + system) a process has used: robust to a shared machine, unlike req/s. */
-function cpuSecondsOf(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
 
 /** Runs one or more load generators at once; returns their results, the server's peak RSS and its CPU time. */
 async function drive(specs, serverPid) {
@@ -725,7 +676,7 @@ async function main() {
     process.exitCode = run.status ?? 1;
     return;
   }
-  const database = await prepareDatabase();
+  const database = await scratchDatabase('cartograph_bench');
   console.log(`Cartograph benchmark: ${database.kind}, ${cpus().length} cores, node ${process.version}, ${options.duration} s per scenario, ${options.connections} connections, load by ${options.load}`);
   const { server, base } = await startServer(database);
   serverProcessId = server.pid;
