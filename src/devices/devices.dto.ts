@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsISO8601, IsString, Max, MaxLength, Min } from 'class-validator';
-import { ListQuery } from '../common/http/list-query';
-import { MAX_INTEGER_ID } from '../common/http/params';
+import { IsISO8601, IsString, MaxLength } from 'class-validator';
+import { IdListQuery } from '../common/http/list-query';
 import { PageQuery } from '../common/pagination/pagination';
 import { Optional } from '../common/validation/optional';
 
@@ -14,18 +13,12 @@ export class ListDevicesQuery extends PageQuery {
 
   @ApiPropertyOptional({ type: [Number], description: 'Devices whose last fix is in these buildings (comma-separated or repeated)' })
   @Optional()
-  @ListQuery({ integers: true })
-  @IsInt({ each: true })
-  @Min(1, { each: true })
-  @Max(MAX_INTEGER_ID, { each: true })
+  @IdListQuery()
   building_ids?: number[];
 
   @ApiPropertyOptional({ type: [Number], description: 'Devices whose last fix is on these floors (comma-separated or repeated)' })
   @Optional()
-  @ListQuery({ integers: true })
-  @IsInt({ each: true })
-  @Min(1, { each: true })
-  @Max(MAX_INTEGER_ID, { each: true })
+  @IdListQuery()
   floor_ids?: number[];
 
   @ApiPropertyOptional({ description: 'ISO 8601 instant: only devices last seen at or after it', example: '2026-01-01T00:00:00Z' })

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
-import { ListQuery } from '../common/http/list-query';
-import { MAX_INTEGER_ID } from '../common/http/params';
+import { IdListQuery, ListQuery } from '../common/http/list-query';
 import { Optional } from '../common/validation/optional';
 import { MAX_SEC_THRESHOLD_LIMIT } from '../config/positions.config';
 import { MAX_DEVICE_ID_LENGTH } from './fix';
@@ -14,10 +13,7 @@ const toInteger = ({ value }: { value: unknown }) => (typeof value === 'string' 
 export class RealtimePositionsQuery {
   @ApiPropertyOptional({ type: [Number], description: 'Comma-separated or repeated' })
   @Optional()
-  @ListQuery({ integers: true })
-  @IsInt({ each: true })
-  @Min(1, { each: true })
-  @Max(MAX_INTEGER_ID, { each: true })
+  @IdListQuery()
   building_ids?: number[];
 
   @ApiPropertyOptional({ type: [String], description: 'Comma-separated or repeated user ids' })

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
 import { Role } from '../access/roles';
-import { ListQuery } from '../common/http/list-query';
+import { IdListQuery, ListQuery } from '../common/http/list-query';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { PageQuery } from '../common/pagination/pagination';
 import { Optional } from '../common/validation/optional';
@@ -135,10 +135,7 @@ export class ListUsersQuery extends OmitType(PageQuery, ['sort'] as const) {
 
   @ApiPropertyOptional({ type: [Number] })
   @Optional()
-  @ListQuery({ integers: true })
-  @IsInt({ each: true })
-  @Min(1, { each: true })
-  @Max(MAX_INTEGER_ID, { each: true })
+  @IdListQuery()
   building_ids?: number[];
 
   @ApiPropertyOptional()

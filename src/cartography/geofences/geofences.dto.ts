@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsNotEmpty, IsObject, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { CustomFieldDto } from '../../common/custom-fields';
 import { MAX_INTEGER_ID } from '../../common/http/params';
-import { ListQuery } from '../../common/http/list-query';
+import { IdListQuery } from '../../common/http/list-query';
 import { PageQuery } from '../../common/pagination/pagination';
 import { BooleanFromString, IntegerFromString, Trim } from '../../common/validation/transforms';
 import { Optional } from '../../common/validation/optional';
@@ -84,18 +84,12 @@ export class UpdateGeofenceDto extends PartialType(CreateGeofenceDto, { skipNull
 export class SearchGeofencesQuery extends PageQuery {
   @ApiPropertyOptional({ type: [Number], description: 'Comma-separated or repeated' })
   @Optional()
-  @ListQuery({ integers: true })
-  @IsInt({ each: true })
-  @Min(1, { each: true })
-  @Max(MAX_INTEGER_ID, { each: true })
+  @IdListQuery()
   building_ids?: number[];
 
   @ApiPropertyOptional({ type: [Number], description: 'Comma-separated or repeated' })
   @Optional()
-  @ListQuery({ integers: true })
-  @IsInt({ each: true })
-  @Min(1, { each: true })
-  @Max(MAX_INTEGER_ID, { each: true })
+  @IdListQuery()
   floor_ids?: number[];
 
   @ApiPropertyOptional({ description: 'Substring of the name, case-insensitive' })

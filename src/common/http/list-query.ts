@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, Max, Min } from 'class-validator';
+import { MAX_INTEGER_ID } from './params';
 
 /** Splits `a=1,2`, `a=1&a=2` and `a[]=1&a[]=2` (the parser strips `[]`) into one array. */
 export function toList(value: unknown): string[] {
@@ -23,4 +24,9 @@ export function ListQuery({ maxItems = 1000, integers = false }: { maxItems?: nu
     IsArray(),
     ArrayMaxSize(maxItems),
   );
+}
+
+/** A list of integer ids (`building_ids`, `floor_ids`): each a positive id the database can hold. */
+export function IdListQuery() {
+  return applyDecorators(ListQuery({ integers: true }), IsInt({ each: true }), Min(1, { each: true }), Max(MAX_INTEGER_ID, { each: true }));
 }
