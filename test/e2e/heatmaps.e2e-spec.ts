@@ -3,7 +3,7 @@ import { ApiPermission } from '../../src/access/permissions';
 import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, createFloor, createSite, expectError, expectStatus, signUp, Site, TIMESTAMP } from '../support/cartography';
 import { report } from '../support/positions';
-import { createTestApp, TestApp } from '../support/test-app';
+import { createTestApp, TestApp, testDatabaseKind, TwoInstances, twoInstances } from '../support/test-app';
 
 const DAY = 86_400_000;
 
@@ -128,5 +128,54 @@ describe('floor heatmap', () => {
     const url = `/api/v1/floors/${site.floor.id}/heatmap?from=${from}&to=${to}`;
     expectError(await t.http.get(url).set(asApiKey(positioning.apikey)), 403, 'forbidden');
     expectStatus(await t.http.get(url).set(asApiKey(readOnly.apikey)), 200);
+  });
+});
+
+describe.runIf(testDatabaseKind() === 'postgres')('floor heatmap on two instances (PostgreSQL)', () => {
+  let instances: TwoInstances | undefined;
+  let owner: Cartographer;
+  let site: Site;
+  const today = Math.floor(Date.now() / DAY) * DAY;
+  const threeDaysAgo = today - 3 * DAY + 12 * 3600_000;
+  const twoDaysAgo = today - 2 * DAY + 12 * 3600_000;
+  const from = new Date(today - 4 * DAY).toISOString();
+  const to = new Date(today).toISOString();
+  const at = (device: string, time: number, x: number, y: number) => ({ device_id: device, time, building_id: site.building.id, floor_id: site.floor.id, x, y, accuracy: 2 });
+  const heatmapOn = async (app: TestApp): Promise<Heatmap> => {
+    const response = await app.http.get(`/api/v1/floors/${site.floor.id}/heatmap?from=${from}&to=${to}`).set(owner.auth);
+    expectStatus(response, 200);
+    return response.body as Heatmap;
+  };
+  const cellsOf = (body: Heatmap) => body.cells.map((cell) => [cell.x, cell.y, cell.count]);
+
+  beforeAll(async () => {
+    instances = await twoInstances();
+    owner = await signUp(instances.a, 'Heatmap instances');
+    site = await createSite(instances.a, owner.auth, { location: { lat: 42.8805, lng: -8.5457 }, dimensions: { width: 40, length: 20 }, rotation: 0 });
+    await report(instances.a, owner.auth, [at('walker', threeDaysAgo, 0.5, 0.5), at('walker', twoDaysAgo, 1.0, 1.0), at('walker', twoDaysAgo + 1000, 11.0, 5.0)]);
+  }, 60_000);
+  afterAll(async () => instances?.close());
+
+  it('both instances counting the same days at once answer the same and keep one row per day; a late fix posted to one is in the other\'s next answer', async () => {
+    const { a, b } = instances!;
+    const [onA, onB] = await Promise.all([heatmapOn(a), heatmapOn(b)]);
+    expect(cellsOf(onA)).toEqual([
+      [1, 1, 2],
+      [11, 5, 1],
+    ]);
+    expect(cellsOf(onB)).toEqual(cellsOf(onA));
+    const kept = (await a.dataSource.query('SELECT day, building_fixes FROM heatmap_days WHERE floor_id = $1 AND cell_cm = 200 ORDER BY day', [site.floor.id])) as Array<{ day: string; building_fixes: string }>;
+    expect(kept.map((row) => [Number(row.day), Number(row.building_fixes)])).toEqual([
+      [today - 3 * DAY, 1],
+      [today - 2 * DAY, 2],
+    ]);
+
+    await report(b, owner.auth, [at('late', twoDaysAgo + 60_000, 1.2, 0.2)]);
+    const after = await heatmapOn(a);
+    expect(cellsOf(after)).toEqual([
+      [1, 1, 3],
+      [11, 5, 1],
+    ]);
+    expect(cellsOf(await heatmapOn(b))).toEqual(cellsOf(after));
   });
 });
