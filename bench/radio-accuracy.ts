@@ -12,10 +12,11 @@
 import { calibrate, CalibrationScan, calibrationReadings } from '../src/infrastructure/estimator/calibration';
 import { fitReferences, floorStatistics, quantile, ReferenceFit, ReferenceScan } from '../src/infrastructure/estimator/cross-validation';
 import { RadioMap } from '../src/infrastructure/estimator/radio-map';
-import { calibratedIndex, emptyStatistics, FloorRadio, FloorStatistics, mergeStatistics, solveModel, transmitterKey } from '../src/infrastructure/estimator/radio-model';
+import { calibratedIndex, emptyStatistics, FloorRadio, FloorStatistics, mergeStatistics, solveModel } from '../src/infrastructure/estimator/radio-model';
 import { CalibrationQueue, RUNNING_CALIBRATION } from '../src/infrastructure/estimator/running-calibration';
-import { DEFAULT_ESTIMATOR_OPTIONS, Estimate, estimatePosition, KnownTransmitter, ScanReading, TransmitterIndex } from '../src/infrastructure/estimator/scan-estimator';
+import { DEFAULT_ESTIMATOR_OPTIONS, Estimate, estimatePosition, ScanReading, TransmitterIndex } from '../src/infrastructure/estimator/scan-estimator';
 import { ISSUE_31_WORLD, seededRandom, SyntheticBuilding, WorldOptions } from '../test/support/synthetic-scans';
+import { KnownTransmitter, transmitterKey } from '../src/infrastructure/estimator/transmitter';
 
 interface Figures {
   median: number;

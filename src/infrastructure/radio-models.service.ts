@@ -10,9 +10,9 @@ import { TransactionRunner } from '../database/transactions';
 import { FloorsService } from '../cartography/floors/floors.service';
 import { BatchCalibration, CalibrationScan, calibrationReadings } from './estimator/calibration';
 import { floorStatistics, ReferenceFit, referenceFitSteps, ReferenceScan } from './estimator/cross-validation';
-import { calibratedIndex, emptyStatistics, FloorRadio, FloorStatistics, mergeStatistics, solveModel, SolvedModel, transmitterKey } from './estimator/radio-model';
+import { calibratedIndex, emptyStatistics, FloorRadio, FloorStatistics, mergeStatistics, solveModel } from './estimator/radio-model';
 import { CalibrationQueue, RUNNING_CALIBRATION } from './estimator/running-calibration';
-import { DEFAULT_ESTIMATOR_OPTIONS, EstimateMethod, FloorEstimation, KnownTransmitter, ScanReading, TransmitterIndex } from './estimator/scan-estimator';
+import { DEFAULT_ESTIMATOR_OPTIONS, EstimateMethod, FloorEstimation, ScanReading } from './estimator/scan-estimator';
 import { completeYielding } from './estimator/steps';
 import { RadioModelsRepository } from './radio-models.repository';
 import { readingsOf } from './reference-point-readings';
@@ -20,30 +20,8 @@ import { ReferencePointsRepository } from './reference-points.repository';
 import { toRadioModelResponse } from './reference-points.mapper';
 import { BuildingFloorQuery, RadioModelResponseDto } from './reference-points.dto';
 import { TransmitterSite, TransmitterSites } from './transmitter-sites';
-
-/** How a floor places scans now, as the API names it. */
-export type RadioMethod = 'default' | 'self_calibrated' | 'reference_points' | 'fingerprinting' | 'radio_map';
-
-/** One floor's radio model as the estimator uses it and the API shows it. */
-export interface FloorRadioState {
-  floorId: number;
-  method: RadioMethod;
-  model: SolvedModel;
-  /** The running self-calibration's statistics (empty without scans). */
-  running: FloorStatistics;
-  runningUpdatedAt: Date | null;
-  references: ReferenceFit | null;
-}
-
-/** A building's transmitters calibrated by its floors' models, cached per instance. */
-export interface CalibratedSite {
-  /** The key: the transmitters' revisions, the models' and the reference points'. */
-  key: string;
-  index: TransmitterIndex;
-  floors: Map<number, FloorRadioState>;
-  /** The registered transmitters by `kind:id`, for the calibration's readings. */
-  registered: Map<string, KnownTransmitter>;
-}
+import { KnownTransmitter, transmitterKey } from './estimator/transmitter';
+import { CalibratedSite, FloorRadioState, RadioMethod } from './radio-state';
 
 /** A fix the running calibration may learn from, with every reading of its scan. */
 export interface LearnableFix {

@@ -5,7 +5,7 @@ import { MAX_INTEGER_ID } from '../common/http/params';
 import { Optional } from '../common/validation/optional';
 import { IntegerFromString } from '../common/validation/transforms';
 import { TransmitterPositionDto } from './infrastructure.dto';
-import { BleReadingDto, MAX_READINGS_PER_KIND, WifiReadingDto } from './scan-positioning.service';
+import { BleReadingDto, MAX_READINGS_PER_KIND, WifiReadingDto } from './scans.dto';
 
 /** A scan taken at a known position: where (x/y floor metres or lat/lng) and what was heard there. */
 export class ReferencePointInputDto extends TransmitterPositionDto {

@@ -1,7 +1,6 @@
 import { formatTimestamp } from '../common/time/timestamps';
-import { KnownTransmitter } from './estimator/scan-estimator';
-import { transmitterKey } from './estimator/radio-model';
-import type { CalibratedSite, FloorRadioState } from './radio-models.service';
+import { KnownTransmitter, transmitterKey } from './estimator/transmitter';
+import { CalibratedSite, FloorRadioState } from './radio-state';
 import { ReferencePoint } from './reference-point.entity';
 import { parseStoredReadings } from './reference-point-readings';
 import { FloorRadioModelDto, RadioModelResponseDto, ReferencePointResponseDto } from './reference-points.dto';

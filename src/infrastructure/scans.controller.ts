@@ -7,7 +7,7 @@ import { Principal } from '../access/principal';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { BodyLimit } from '../common/http/body-limit';
 import { IngestQuery } from '../positions/positions.dto';
-import { ScanDto } from './scan-positioning.service';
+import { ScanDto } from './scans.dto';
 import { ScanIngestResult, SCANS_BODY_LIMIT_BYTES, ScansService } from './scans.service';
 
 class ScanBatchDto {

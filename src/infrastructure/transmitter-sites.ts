@@ -7,9 +7,10 @@ import { TransactionRunner } from '../database/transactions';
 import { Floor } from '../cartography/floors/floor.entity';
 import { namedList } from '../database/sql-dialect';
 import { BleBeacon } from './ble-beacon.entity';
-import { KnownTransmitter, TransmitterIndex } from './estimator/scan-estimator';
+import { TransmitterIndex } from './estimator/scan-estimator';
 import { beaconKey, DEFAULT_WIFI_REFERENCE_RSSI, referenceRssiOf } from './transmitter-radio';
 import { WifiAccessPoint } from './wifi-access-point.entity';
+import { KnownTransmitter } from './estimator/transmitter';
 
 /** A live building of the caller with its transmitters on live floors, indexed for the estimator. */
 export interface TransmitterSite {

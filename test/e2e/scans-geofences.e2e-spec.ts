@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/access/permissions';
 import { BuildingFrame, toGeoreference } from '../../src/common/geometry/cartesian';
-import { KnownTransmitter } from '../../src/infrastructure/estimator/scan-estimator';
+import { KnownTransmitter } from '../../src/infrastructure/estimator/transmitter';
 import { beaconGrid, seededRandom, synthesizeScan } from '../support/synthetic-scans';
 import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, createGeofence, createSite, LatLng, signUp, Site } from '../support/cartography';

@@ -1,4 +1,5 @@
-import { KnownTransmitter, ScanReading } from '../../src/infrastructure/estimator/scan-estimator';
+import { ScanReading } from '../../src/infrastructure/estimator/scan-estimator';
+import { KnownTransmitter } from '../../src/infrastructure/estimator/transmitter';
 
 /**
  * Synthetic scans for tests and benchmarks: transmitters on a grid, a device at a known

@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ISSUE_31_WORLD, seededRandom, SyntheticBuilding, WorldOptions } from '../../../test/support/synthetic-scans';
 import { calibrate, CalibrationScan } from './calibration';
-import { addStatistics, emptyStatistics, mergeStatistics, RADIO_PRIOR, solveModel, transmitterKey } from './radio-model';
+import { addStatistics, emptyStatistics, mergeStatistics, RADIO_PRIOR, solveModel } from './radio-model';
 import { estimatePosition, TransmitterIndex } from './scan-estimator';
+import { transmitterKey } from './transmitter';
 
 /** One floor, every beacon heard (no truncation), as in a survey. */
 const ONE_FLOOR: WorldOptions = { ...ISSUE_31_WORLD, floors: 1, readings: [24, 24], sensitivity: -140 };

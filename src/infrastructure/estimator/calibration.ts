@@ -1,6 +1,6 @@
 import { fitPosition, RangedReading } from './position-fit';
-import { addStatistics, emptyStatistics, FloorStatistics, RADIO_PRIOR, RadioPrior, solveModel, SolvedModel, transmitterKey } from './radio-model';
-import { KnownTransmitter, TransmitterKind } from './scan-estimator';
+import { addStatistics, emptyStatistics, FloorStatistics, RADIO_PRIOR, RadioPrior, solveModel, SolvedModel } from './radio-model';
+import { KnownTransmitter, transmitterKey, TransmitterKind } from './transmitter';
 
 /**
  * Calibration of a floor's radio model from scans, plain TypeScript.

@@ -1,9 +1,10 @@
 import { BatchCalibration, CalibrationOptions, CalibrationScan, DEFAULT_CALIBRATION_OPTIONS, knownEvidence } from './calibration';
 import { FingerprintIndex } from './fingerprints';
 import { MapSample, radioMapSteps } from './radio-map';
-import { addStatistics, calibratedIndex, emptyStatistics, FloorStatistics, solveModel, transmitterKey } from './radio-model';
-import { DEFAULT_ESTIMATOR_OPTIONS, estimatePosition, EstimatorOptions, FloorEstimation, KnownTransmitter, ScanReading } from './scan-estimator';
+import { addStatistics, calibratedIndex, emptyStatistics, FloorStatistics, solveModel } from './radio-model';
+import { DEFAULT_ESTIMATOR_OPTIONS, estimatePosition, EstimatorOptions, FloorEstimation, ScanReading } from './scan-estimator';
 import { complete, Steps } from './steps';
+import { KnownTransmitter, transmitterKey } from './transmitter';
 
 /**
  * What a floor's reference points say, plain TypeScript: the model they support, and which

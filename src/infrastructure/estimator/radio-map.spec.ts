@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ISSUE_31_WORLD, seededRandom, SyntheticBuilding, WorldOptions } from '../../../test/support/synthetic-scans';
 import { buildRadioMap, DEFAULT_MAP_OPTIONS, FieldHyper, invertSymmetric, MapSample, RadioMap } from './radio-map';
-import { transmitterKey } from './radio-model';
-import { estimatePosition, KnownTransmitter, TransmitterIndex } from './scan-estimator';
+import { KnownTransmitter, transmitterKey } from './transmitter';
+import { estimatePosition, TransmitterIndex } from './scan-estimator';
 
 /**
  * One floor of 40 × 30 m with a 12 dB wall across part of it (x = 20, from y = 0 to 20), every

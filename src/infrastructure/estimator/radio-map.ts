@@ -1,7 +1,6 @@
 import { MIN_DISTANCE } from './position-fit';
-import { transmitterKey } from './radio-model';
+import { KnownTransmitter, transmitterKey } from './transmitter';
 import { complete, Steps } from './steps';
-import type { KnownTransmitter } from './scan-estimator';
 
 /**
  * A floor's radio map from its reference points, plain TypeScript: for each transmitter, the

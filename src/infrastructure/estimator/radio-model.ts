@@ -1,4 +1,5 @@
-import { FloorEstimation, KnownTransmitter, TransmitterIndex, TransmitterKind } from './scan-estimator';
+import { FloorEstimation, TransmitterIndex } from './scan-estimator';
+import { KnownTransmitter, transmitterKey, TransmitterKind } from './transmitter';
 
 /**
  * A floor's radio model, plain TypeScript: its path-loss exponent n, each transmitter's
@@ -68,7 +69,6 @@ export interface SolvedModel {
   shadowingDb: Record<TransmitterKind, number>;
 }
 
-export const transmitterKey = (transmitter: Pick<KnownTransmitter, 'kind' | 'id'>): string => `${transmitter.kind}:${transmitter.id}`;
 
 export function emptyStatistics(): FloorStatistics {
   return { scans: 0, hnn: 0, bn: 0, transmitters: {}, residuals: { ble: { sum: 0, dof: 0 }, wifi: { sum: 0, dof: 0 } } };

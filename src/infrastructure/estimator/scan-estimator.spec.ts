@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ESTIMATOR_OPTIONS, estimatePosition, KnownTransmitter, ScanReading, TransmitterIndex } from './scan-estimator';
+import { DEFAULT_ESTIMATOR_OPTIONS, estimatePosition, ScanReading, TransmitterIndex } from './scan-estimator';
 import { beaconGrid, beaconKey, DEFAULT_SCAN_OPTIONS, gaussian, seededRandom, synthesizeScan } from '../../../test/support/synthetic-scans';
+import { KnownTransmitter } from './transmitter';
 
 /** 20 × 10 beacons on a 10 m grid: a 200 m × 100 m floor. */
 const GRID = beaconGrid(20, 10, 10);

@@ -1,5 +1,6 @@
 import { FingerprintIndex } from './fingerprints';
 import type { RadioMap } from './radio-map';
+import { KnownTransmitter, TransmitterKind } from './transmitter';
 import { distanceOutsideHull, fitPosition, rangeOf, RangedReading, weightedCentroid } from './position-fit';
 
 /**
@@ -20,26 +21,6 @@ import { distanceOutsideHull, fitPosition, rangeOf, RangedReading, weightedCentr
  *    transmitter: the distance to it; collinear transmitters: the mirror ambiguity), and
  *    scaled by what the floor's reference points showed (1 without them).
  */
-
-export type TransmitterKind = 'ble' | 'wifi';
-
-export interface KnownTransmitter {
-  /** The identifier readings carry: `uuid:major:minor` (lower case) or the BSSID. */
-  key: string;
-  kind: TransmitterKind;
-  /** Database id, echoed in the transmitters used. */
-  id: number;
-  floorId: number;
-  /** Floor metres. */
-  x: number;
-  y: number;
-  /** Expected RSSI at 1 m (dBm): the registered one, plus the calibrated offset when there is a model. */
-  referenceRssi: number;
-  /** The path-loss exponent of the transmitter's floor; the options' when absent. */
-  exponent?: number;
-  /** Shadowing σ (dB) of the transmitter's floor for its kind; the options' when absent. */
-  shadowingDb?: number;
-}
 
 export interface ScanReading {
   key: string;
