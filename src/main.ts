@@ -86,7 +86,7 @@ function databaseFields(database: DatabaseConfig): Record<string, string> {
 bootstrap().catch((error: unknown) => {
   const message =
     error instanceof DataDirectoryInUse
-      ? `${error.message}: one SQLite DATA_DIR serves one server. Stop the other process first (\`fuser -v ${error.dataDir}/cartograph.lock\` names it), or use PostgreSQL (DATABASE_URL) to run several instances`
+      ? `${error.message}: one SQLite DATA_DIR serves one server. Stop the other process first (\`fuser -v ${error.lockPath}\` names it), or use PostgreSQL (DATABASE_URL) to run several instances`
       : error instanceof Error
         ? error.message
         : String(error);

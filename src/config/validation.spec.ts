@@ -17,6 +17,12 @@ describe('configurationErrors', () => {
     expect(configurationErrors({ DATA_DIR: dataDir })).toEqual([]);
   });
 
+  it('reports a wrong dashboard basemap at start, before the application loads', () => {
+    expect(configurationErrors({ DATA_DIR: dataDir, DASHBOARD_BASEMAP_URL: 'ftp://tiles.example.org/{z}/{x}/{y}' })).toEqual([
+      'DASHBOARD_BASEMAP_URL must be an http(s) URL template with {z}, {x} and {y}: ftp://tiles.example.org/{z}/{x}/{y}',
+    ]);
+  });
+
   it('reports every wrong setting once, in one message each, even several in one area', () => {
     expect(
       configurationErrors({

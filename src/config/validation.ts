@@ -1,5 +1,6 @@
 import { readAppConfig } from './app.config';
 import { readAuthConfig } from './auth.config';
+import { readBasemap } from './dashboard.config';
 import { readDatabaseConfig } from './database.config';
 import { ConfigurationError, Env, readInteger } from './env';
 import { readLoggingConfig } from './logging.config';
@@ -21,6 +22,7 @@ const READERS: Array<(env: Env) => unknown> = [
   readSetupConfig,
   readStorageConfig,
   readWebhooksConfig,
+  readBasemap,
   // Before anything writes there: an unusable DATA_DIR is reported as such, by name.
   checkDataDirectory,
   // Last: it may write the generated JWT secret into DATA_DIR.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dashboardCsp, readBasemap, withSettings } from './dashboard';
+import { readBasemap } from '../config/dashboard.config';
+import { dashboardCsp, withSettings } from './dashboard';
 
 describe('the operator basemap', () => {
   it('is off by default: nothing outside the server is allowed', () => {

@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { Basemap, readBasemap } from '../config/dashboard.config';
 
 /**
  * The web dashboard (web/, built by `npm run build` into dist/web) served at `/` by the API
@@ -58,32 +59,6 @@ export function dashboardCsp(tileOrigin?: string): string {
 }
 
 export const DASHBOARD_CSP = dashboardCsp();
-
-/**
- * An optional basemap under the floor plans, from a tile server the operator runs or trusts:
- * `DASHBOARD_BASEMAP_URL` (an http(s) URL template with {z}, {x} and {y}) and
- * `DASHBOARD_BASEMAP_ATTRIBUTION`. None by default: the dashboard works offline.
- */
-export interface Basemap {
-  url: string;
-  attribution: string;
-  origin: string;
-}
-
-export function readBasemap(env: NodeJS.ProcessEnv = process.env): Basemap | null {
-  const url = env.DASHBOARD_BASEMAP_URL?.trim();
-  if (!url) return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(url.replace(/[{}]/g, ''));
-  } catch {
-    throw new Error(`DASHBOARD_BASEMAP_URL is not a URL: ${url}`);
-  }
-  if (!/^https?:$/.test(parsed.protocol) || !['{z}', '{x}', '{y}'].every((part) => url.includes(part))) {
-    throw new Error(`DASHBOARD_BASEMAP_URL must be an http(s) URL template with {z}, {x} and {y}: ${url}`);
-  }
-  return { url, attribution: env.DASHBOARD_BASEMAP_ATTRIBUTION?.trim() ?? '', origin: parsed.origin };
-}
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 

@@ -16,8 +16,11 @@ export const DATA_DIR_LOCK_FILE = 'cartograph.lock';
 
 /** Another process holds the DATA_DIR lock: a running server, or a restore or `migrate down` under way. */
 export class DataDirectoryInUse extends Error {
+  readonly lockPath: string;
+
   constructor(readonly dataDir: string) {
     super(`DATA_DIR ${dataDir} is in use by another Cartograph process (it holds ${join(dataDir, DATA_DIR_LOCK_FILE)})`);
+    this.lockPath = join(dataDir, DATA_DIR_LOCK_FILE);
     this.name = 'DataDirectoryInUse';
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { tryLockXact } from './advisory-locks';
 import { KeyedQueue } from '../common/concurrency/keyed-queue';
 import { SqlDialect } from './sql-dialect';
 
@@ -33,14 +34,7 @@ export class TransactionLocks {
 
   /** Takes the key if no other transaction holds it; false: another instance is doing this work. */
   async tryTake(manager: EntityManager, key: number): Promise<boolean> {
-    if (this.dialect.kind !== 'postgres') return true;
-    const [row] = (await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [key])) as Array<{ locked: boolean }>;
-    return row?.locked === true;
-  }
-
-  /** Waits for the key. */
-  async take(manager: EntityManager, key: number): Promise<void> {
-    if (this.dialect.kind === 'postgres') await manager.query('SELECT pg_advisory_xact_lock($1)', [key]);
+    return this.dialect.kind !== 'postgres' || tryLockXact(manager, key);
   }
 
   async lockDevices(manager: EntityManager, organizationId: string, deviceIds: readonly string[]): Promise<void> {

@@ -32,3 +32,19 @@ export function assertUtcOffset(value: unknown, name: string): void {
   const error = utcOffsetError(value, name);
   if (error) throw ApiError.validation(`${name} has an impossible UTC offset`, [error]);
 }
+
+/** A query's date-time parameter (`YYYY-MM-DDThh:mm...`), its problems added to `errors`; null when absent or wrong. */
+export function queryDateTime(value: unknown, field: string, errors: FieldError[]): number | null {
+  if (value === undefined || value === '') return null;
+  const offset = utcOffsetError(value, field);
+  if (offset) {
+    errors.push(offset);
+    return null;
+  }
+  const parsed = typeof value === 'string' && /^\d{4}-\d\d-\d\dT/.test(value) ? Date.parse(value) : NaN;
+  if (Number.isNaN(parsed)) {
+    errors.push({ message: 'must be an ISO 8601 date-time', code: 'invalid', fields: field, value });
+    return null;
+  }
+  return parsed;
+}

@@ -120,6 +120,15 @@ export function readObservation(observation: Pick<Observation, 'distance' | 'acc
   return { classification: classifyDistance(d, r), overlap: overlapShare(d, r), entering, leaving: exitCondition && !entering };
 }
 
+/**
+ * The deadline a pair keeps when a new one is computed: a stored deadline still to come and no later
+ * than the new one stays (the timer then wakes early, finds nothing due and moves it on, so no event
+ * fires late, and a deadline that merely moves later is not rewritten). The pair upsert's SQL says the same.
+ */
+export function keptDeadline(stored: number | null, computed: number | null, now: number): number | null {
+  return stored !== null && computed !== null && stored > now && stored <= computed ? stored : computed;
+}
+
 /** The earliest time something happens without a fix, given the state. */
 export function nextDeadline(state: VisitState, rules: GeofenceRules): number | null {
   const stale = state.lastFixAt === null ? Infinity : state.lastFixAt + rules.stale_after_seconds * SECOND;

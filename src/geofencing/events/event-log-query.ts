@@ -1,6 +1,6 @@
 import { FieldError } from '../../common/errors/api-error';
 import { EventType } from '../engine/visit-state';
-import { utcOffsetError } from '../../common/time/utc-offset';
+import { queryDateTime } from '../../common/time/utc-offset';
 
 export const EVENT_TYPES: readonly EventType[] = ['geofence.enter', 'geofence.exit', 'geofence.dwell'];
 export const DEFAULT_EVENT_PAGE = 100;
@@ -40,21 +40,6 @@ function cursor(value: unknown, field: string, errors: FieldError[]): number | n
   return Number(text);
 }
 
-function time(value: unknown, field: string, errors: FieldError[]): number | null {
-  if (value === undefined || value === '') return null;
-  const offset = utcOffsetError(value, field);
-  if (offset) {
-    errors.push(offset);
-    return null;
-  }
-  const parsed = typeof value === 'string' && /^\d{4}-\d\d-\d\dT/.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(parsed)) {
-    errors.push({ message: 'must be an ISO 8601 date-time', code: 'invalid', fields: field, value });
-    return null;
-  }
-  return parsed;
-}
-
 /** Reads the query string by hand so every bad field is named at once; `[]` errors means valid. */
 export function parseEventLogQuery(query: Record<string, unknown>): { query: EventLogQuery; errors: FieldError[] } {
   const errors: FieldError[] = [];
@@ -85,8 +70,8 @@ export function parseEventLogQuery(query: Record<string, unknown>): { query: Eve
   for (const [field, values] of Object.entries({ types, geofence_ids: geofenceIds, user_ids: userIds, device_ids: deviceIds, building_ids: buildingIds })) {
     if (values.length > MAX_LIST) errors.push({ message: `at most ${MAX_LIST} values`, code: 'invalid', fields: field });
   }
-  const from = time(query.from, 'from', errors);
-  const to = time(query.to, 'to', errors);
+  const from = queryDateTime(query.from, 'from', errors);
+  const to = queryDateTime(query.to, 'to', errors);
   if (from !== null && to !== null && from > to) errors.push({ message: 'must not be after to', code: 'invalid', fields: 'from' });
   return { query: { after, before, limit, types: types as EventType[], geofenceIds, deviceIds, userIds, buildingIds, from, to }, errors };
 }

@@ -23,7 +23,7 @@ import {
 import { ProjectedRing, projectRing, signedDistance } from '../engine/classify';
 import { Clock, ENGINE_CLOCK } from '../engine/clock';
 import { decodePair, encodeForm, holds, lastFixOf, storedForm } from '../engine/pair-codec';
-import { nextDeadline, VisitState } from '../engine/visit-state';
+import { keptDeadline, nextDeadline, VisitState } from '../engine/visit-state';
 import { FloorIndexes } from '../queries/floor-indexes';
 import { GeofenceStateRepository, PairRow, PairWrite } from '../state/geofence-state.repository';
 import { LiveFencesRepository } from '../state/live-fences.repository';
@@ -345,14 +345,9 @@ export class GeofenceEvaluator implements OnModuleInit {
       const derived = track ? lastFixOf(track, fence, distanceTo(fence, track, context.indexes, rings)) : undefined;
       const form = storedForm(pair.state, pair.userId, track, derived);
       const deadline = nextDeadline(pair.state, fence.rules);
-      if (row && holds(row, form) && keepsDeadline(row.deadline, deadline, now)) continue;
+      if (row && holds(row, form) && keptDeadline(row.deadline, deadline, now) === row.deadline) continue;
       writes.push({ deviceId: pair.deviceId, fenceId: pair.fenceId, phase: pair.state.phase, visitId: pair.state.visitId, ...encodeForm(form), deadline });
     }
     await this.state.writePairs(manager, organizationId, writes, removals, now);
   }
-}
-
-/** A stored deadline needs no rewrite: the same, or still to come and no later than the new one (the timer then wakes early and moves it on). */
-function keepsDeadline(stored: number | null, computed: number | null, now: number): boolean {
-  return stored === computed || (stored !== null && computed !== null && stored > now && stored <= computed);
 }

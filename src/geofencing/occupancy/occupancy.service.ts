@@ -8,7 +8,7 @@ import { TransactionRunner } from '../../database/transactions';
 import { GeofencesService } from '../../cartography/geofences/geofences.service';
 import { SqlDialect } from '../../database/sql-dialect';
 import { GeofenceEvaluator } from '../events/geofence-evaluator.service';
-import { utcOffsetError } from '../../common/time/utc-offset';
+import { queryDateTime } from '../../common/time/utc-offset';
 
 const SECOND = 1000;
 /** The phases in which a device counts as inside: a pending exit is still a visit under way. */
@@ -51,18 +51,6 @@ function ids(value: unknown, field: string, errors: FieldError[]): number[] {
   const parts = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((part) => String(part).split(',')).map((part) => part.trim()).filter(Boolean);
   for (const part of parts) if (!/^\d{1,9}$/.test(part)) errors.push({ message: 'must be ids separated by commas', code: 'invalid', fields: field, value: part });
   return parts.map(Number);
-}
-
-function time(value: unknown, field: string, errors: FieldError[]): number | null {
-  if (value === undefined || value === '') return null;
-  const offset = utcOffsetError(value, field);
-  if (offset) {
-    errors.push(offset);
-    return null;
-  }
-  const parsed = typeof value === 'string' && /^\d{4}-\d\d-\d\dT/.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(parsed)) errors.push({ message: 'must be an ISO 8601 date-time', code: 'invalid', fields: field, value });
-  return Number.isNaN(parsed) ? null : parsed;
 }
 
 /** Contract 7.6: who is inside a fence now, counts per fence, and a fence's visits. Read from the engine's states and visits. */
@@ -140,8 +128,8 @@ export class GeofenceOccupancyService {
   async visits(principal: Principal, geofenceId: string, raw: Record<string, unknown>, page: PageQuery): Promise<Page<Visit>> {
     await this.geofences.get(principal, geofenceId);
     const errors: FieldError[] = [];
-    const from = time(raw.from, 'from', errors);
-    const to = time(raw.to, 'to', errors);
+    const from = queryDateTime(raw.from, 'from', errors);
+    const to = queryDateTime(raw.to, 'to', errors);
     if (from !== null && to !== null && from > to) errors.push({ message: 'must not be after to', code: 'invalid', fields: 'from' });
     if (errors.length > 0) throw ApiError.validation('The visits query is not valid', errors);
     const conditions = ['geofence_id = :geofenceId', 'organization_id = :organizationId'];

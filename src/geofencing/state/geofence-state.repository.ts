@@ -6,6 +6,7 @@ import { SqliteStatements } from '../../database/sqlite-statements';
 import { TransactionRunner } from '../../database/transactions';
 import { GeofenceEventBody } from '../events/geofence-event';
 import { PairText } from '../engine/pair-codec';
+import { keptDeadline } from '../engine/visit-state';
 
 /** A pair's row as stored: its state's text (see pair-codec.ts), parsed once read. */
 export interface PairRow extends PairText {
@@ -38,11 +39,7 @@ interface RawPairRow {
   deadline: number | string | null;
 }
 
-/**
- * A stored deadline still to come that is no later than the new one is kept: the timer then wakes
- * early, finds nothing due and moves it on, so no event fires late; an indexed value that merely
- * moves later is not rewritten (on PostgreSQL the update can then be HOT).
- */
+/** The deadline kept is `keptDeadline`'s (engine/visit-state): an indexed value that merely moves later is not rewritten (on PostgreSQL the update can then be HOT). */
 const PAIRS_UPSERT_TAIL = `ON CONFLICT (organization_id, device_id, geofence_id) DO UPDATE SET phase = excluded.phase, visit_id = excluded.visit_id,
   state = excluded.state,
   next_deadline_at = CASE WHEN geofence_states.next_deadline_at > excluded.updated_at AND geofence_states.next_deadline_at <= excluded.next_deadline_at
@@ -219,7 +216,7 @@ export class GeofenceStateRepository {
       const rows = this.kept.get(key);
       if (!rows) continue;
       const stored = rows.get(write.fenceId)?.deadline ?? null;
-      const deadline = stored !== null && write.deadline !== null && stored > now && stored <= write.deadline ? stored : write.deadline;
+      const deadline = keptDeadline(stored, write.deadline, now);
       rows.set(write.fenceId, { deviceId: write.deviceId, fenceId: write.fenceId, text: write.text, parsed: write.parsed, deadline });
     }
     for (const removal of removals) {

@@ -1,6 +1,6 @@
 import { FingerprintIndex } from './fingerprints';
 import type { RadioMap } from './radio-map';
-import { KnownTransmitter, TransmitterKind } from './transmitter';
+import { KnownTransmitter, transmitterKey, TransmitterKind } from './transmitter';
 import { distanceOutsideHull, fitPosition, rangeOf, RangedReading, weightedCentroid } from './position-fit';
 
 /**
@@ -174,7 +174,7 @@ export function estimatePosition(readings: readonly ScanReading[], index: Transm
     }
   }
   if (floor?.method === 'map' && floor.radioMap) {
-    const fix = floor.radioMap.locate(onFloor.map((item) => ({ key: `${item.transmitter.kind}:${item.transmitter.id}`, rssi: item.rssi, x: item.x, y: item.y })));
+    const fix = floor.radioMap.locate(onFloor.map((item) => ({ key: transmitterKey(item.transmitter), rssi: item.rssi, x: item.x, y: item.y })));
     if (fix) return { ok: true, floorId, x: fix.x, y: fix.y, accuracy: Math.max(options.minAccuracy, (floor.mapScale ?? 1) * RADIUS_68_FACTOR * fix.spread), method: 'radio_map', used, unknown };
   }
   const placed = placeByModel(onFloor, options);
