@@ -20,7 +20,7 @@ const RELEASE_ALL = `UPDATE webhook_deliveries SET lease_owner = NULL, lease_exp
  * than MISSED_HEARTBEATS beats are given back, and those rows forgotten, and the worker claims
  * them at once. A worker's deliveries are free again at most MISSED_HEARTBEATS + 1 beats after
  * its last one. On SQLite one process serves the database, so a starting worker
- * gives back every lease at once: only a process that died can have left them.
+ * gives back every lease at once (only a process that died can have left them) and never beats.
  */
 export class WorkerHeartbeats {
   private readonly logger = new Logger('Webhooks');
@@ -36,8 +36,10 @@ export class WorkerHeartbeats {
   ) {}
 
   async start(): Promise<void> {
+    // SQLite: no other process can hold a lease once we hold DATA_DIR, so there is nobody to beat for.
     if (!this.postgres) {
       await this.transactions.run((manager) => manager.query(RELEASE_ALL));
+      return;
     }
     await this.beat();
     this.resume();
@@ -50,7 +52,7 @@ export class WorkerHeartbeats {
   }
 
   resume(): void {
-    if (this.timer) return;
+    if (this.timer || !this.postgres) return;
     this.timer = setInterval(() => void this.beat().catch((error: unknown) => this.logger.warn(`worker heartbeat failed: ${String(error)}`)), this.heartbeatMs);
     this.timer.unref();
   }
@@ -58,6 +60,7 @@ export class WorkerHeartbeats {
   /** Stops beating and removes this worker's row (its leases were given back by the worker). */
   async stop(): Promise<void> {
     this.suspend();
+    if (!this.postgres) return;
     await this.transactions
       .run((manager) => manager.query(...this.transactions.escape('DELETE FROM worker_heartbeats WHERE instance = :instance', { instance: this.instance })))
       .catch((error: unknown) => this.logger.warn(`could not remove the worker heartbeat: ${String(error)}`));
