@@ -157,7 +157,8 @@ export function* referenceFitSteps(floorId: number, references: readonly Referen
         for (const member of groups.get(point)!) {
           const scan = references[member];
           const far = held.far(() => place(scan));
-          const near = held.near(mapSamples[member].readings, () => place(scan));
+          // A point's only scan moves the map as the point itself does: placing it again would give the same runs.
+          const near = groups.get(point)!.length > 1 ? held.near(mapSamples[member].readings, () => place(scan)) : far;
           far.forEach((run, t) => {
             if (run) runs[t].push({ far: run, near: near[t] ?? run });
           });
