@@ -7,18 +7,23 @@
 export type Freshness = 'online' | 'stale' | 'offline';
 
 /** A fix this recent is live; older ones are shown frozen. */
-export const ONLINE_WITHIN_MS = 30_000;
+const ONLINE_WITHIN_MS = 30_000;
 /** The geofencing default of `stale_after_seconds`, until the organization's settings are read. */
 export const DEFAULT_STALE_AFTER_S = 120;
 
-export function freshness(lastSeen: number | null, now: number, staleAfterS: number): Freshness {
-  if (lastSeen === null || Number.isNaN(lastSeen)) return 'offline';
-  const age = now - lastSeen;
-  if (age > staleAfterS * 1000) return 'offline';
-  return age > Math.min(ONLINE_WITHIN_MS, staleAfterS * 1000) ? 'stale' : 'online';
+/** How old a fix may be and still be live: 30 s, or the stale timeout when it is shorter. */
+const frozenAfterMs = (staleAfterMs: number): number => Math.min(ONLINE_WITHIN_MS, staleAfterMs);
+
+/** The freshness of a fix `ageMs` old, with the stale timeout in milliseconds (as the live map counts). */
+export function freshnessOfAge(ageMs: number, staleAfterMs: number): Freshness {
+  if (ageMs > staleAfterMs) return 'offline';
+  return ageMs > frozenAfterMs(staleAfterMs) ? 'stale' : 'online';
 }
 
-export const FRESHNESS_WORDS: Record<Freshness, string> = { online: 'online', stale: 'stale', offline: 'offline' };
+export function freshness(lastSeen: number | null, now: number, staleAfterS: number): Freshness {
+  if (lastSeen === null || Number.isNaN(lastSeen)) return 'offline';
+  return freshnessOfAge(now - lastSeen, staleAfterS * 1000);
+}
 
 /** An age in words: `12 s`, `4 min`, `3 h`, `2 d`. */
 export function formatAge(ms: number): string {
@@ -33,7 +38,7 @@ export function formatAge(ms: number): string {
 
 /** The instants that bound each status for a list query (`last_seen_after` / `last_seen_before`). */
 export function lastSeenBounds(status: Freshness, now: number, staleAfterS: number): { last_seen_after?: string; last_seen_before?: string } {
-  const online = new Date(now - Math.min(ONLINE_WITHIN_MS, staleAfterS * 1000)).toISOString();
+  const online = new Date(now - frozenAfterMs(staleAfterS * 1000)).toISOString();
   const stale = new Date(now - staleAfterS * 1000).toISOString();
   if (status === 'online') return { last_seen_after: online };
   if (status === 'stale') return { last_seen_after: stale, last_seen_before: online };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_STALE_AFTER_S } from './freshness';
 import { LatestPerDevice, LiveDevice, occupancyColour, OCCUPANCY_SCALE, RecentTrails, staleDevices, toLiveDevice } from './live';
 
 const device = (id: string, time: number, lng = 0): LiveDevice => ({ id, lngLat: [lng, 0], accuracy: 3, time, floorId: 1 });
@@ -70,7 +71,7 @@ describe('live devices', () => {
 
   it('finds the devices whose last fix is too old to show', () => {
     const now = 1_000_000;
-    expect(staleDevices(new Map([['fresh', now - 1000], ['old', now - 121_000]]), now)).toEqual(['old']);
+    expect(staleDevices(new Map([['fresh', now - 1000], ['old', now - 121_000]]), now, DEFAULT_STALE_AFTER_S * 1000)).toEqual(['old']);
     expect(staleDevices(new Map([['fresh', now - 1000], ['old', now - 61_000]]), now, 60_000)).toEqual(['old']);
   });
 });

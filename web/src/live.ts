@@ -3,6 +3,7 @@
  * fix per device between two frames, device features in GeoJSON order, accuracy in pixels,
  * and the colour a fence takes for its occupancy.
  */
+import { freshnessOfAge } from './freshness';
 
 /** A feature of `GET /realtime/positions` and of the realtime stream (contract 6.1: coordinates are [lat, lng]). */
 export interface PositionFeature {
@@ -120,15 +121,10 @@ export function occupancyColour(occupants: number): string {
   return colour;
 }
 
-/**
- * The default of how long a device stays on the map without a fix: the geofencing default of
- * `stale_after_seconds` (see freshness.ts); the map uses the organization's own setting.
- */
-export const STALE_AFTER_MS = 120_000;
-
-export function staleDevices(times: ReadonlyMap<string, number>, now: number, staleAfterMs = STALE_AFTER_MS): string[] {
+/** The devices gone offline (see freshness.ts): too long without a fix to stay on the map. */
+export function staleDevices(times: ReadonlyMap<string, number>, now: number, staleAfterMs: number): string[] {
   const stale: string[] = [];
-  for (const [id, time] of times) if (now - time > staleAfterMs) stale.push(id);
+  for (const [id, time] of times) if (freshnessOfAge(now - time, staleAfterMs) === 'offline') stale.push(id);
   return stale;
 }
 

@@ -1,6 +1,6 @@
 import * as L from 'leaflet';
 import { canvasFor, latLng } from './floor-map/map-setup';
-import { formatAge, ONLINE_WITHIN_MS } from './freshness';
+import { DEFAULT_STALE_AFTER_S, formatAge, freshnessOfAge } from './freshness';
 import { LatestPerDevice, LiveDevice, RecentTrails, staleDevices } from './live';
 
 const SWEEP_EVERY_MS = 2_000;
@@ -76,7 +76,7 @@ export class LiveDeviceLayer {
     private readonly map: L.Map,
     private readonly floorId: number,
     private readonly onCount: (count: number) => void = () => {},
-    private readonly staleAfterMs = 120_000,
+    private readonly staleAfterMs = DEFAULT_STALE_AFTER_S * 1000,
     options: { trails?: boolean } = {},
   ) {
     this.trailsOn = options.trails ?? true;
@@ -196,10 +196,8 @@ export class LiveDeviceLayer {
     const times = new Map([...this.shown].map(([id, d]) => [id, d.time]));
     const stale = staleDevices(times, now, this.staleAfterMs);
     if (stale.length) this.remove(stale);
-    const gone = new Set(stale);
-    const frozenAfter = Math.min(ONLINE_WITHIN_MS, this.staleAfterMs);
     for (const [id, time] of times) {
-      if (!gone.has(id) && now - time > frozenAfter && !this.frozen.has(id)) this.freezing.add(id);
+      if (freshnessOfAge(now - time, this.staleAfterMs) === 'stale' && !this.frozen.has(id)) this.freezing.add(id);
     }
     if (this.freezing.size) this.schedule();
     this.updateLabels(now);
@@ -250,11 +248,10 @@ export class LiveDeviceLayer {
     }
     this.leaving.clear();
     const now = Date.now();
-    const frozenAfter = Math.min(ONLINE_WITHIN_MS, this.staleAfterMs);
     const drained = this.latest.drain();
     for (const device of drained) {
       // A snapshot fix may already be old: it is drawn frozen from the start.
-      const frozen = now - device.time > frozenAfter;
+      const frozen = freshnessOfAge(now - device.time, this.staleAfterMs) !== 'online';
       this.freezing.delete(device.id);
       const at = latLng(device.lngLat);
       const existing = this.shown.get(device.id);

@@ -34,4 +34,19 @@ describe('placing a building on the map', () => {
     close(toLocal(target, [fitted.lng, fitted.lat]), [0, 0], 3);
     expect(fitAnchors(image, [0.5, 0.5], [0.5, 0.5], [0, 0], [1, 1])).toBeNull();
   });
+
+  it('places a building across the antimeridian with longitudes kept in -180 to 180, as the server does', () => {
+    const across: Placement = { lat: -16.5, lng: 179.9999, width: 40, length: 20, rotation: 0 };
+    const [sw, se, ne, nw] = corners(across);
+    for (const [lng] of [sw, se, ne, nw]) {
+      expect(lng).toBeGreaterThanOrEqual(-180);
+      expect(lng).toBeLessThan(180);
+    }
+    expect(se[0]).toBeLessThan(-179.99);
+    expect(sw[0]).toBeGreaterThan(179.99);
+    // Dragging the eastern corner a little further east (past the antimeridian) widens the plan by metres, not by the globe.
+    const moved = dragCorner(across, 1, [se[0] + (10 / 40) * (se[0] + 360 - sw[0]), se[1]]);
+    expect(moved.width).toBeCloseTo(50, 1);
+    expect(moved.length).toBeCloseTo(20, 1);
+  });
 });

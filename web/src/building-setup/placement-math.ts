@@ -3,6 +3,8 @@
  * corner, turning it, or fitting two anchor points of the plan to two points of the map. In
  * local metres east and north of a reference point (exact enough over a building).
  */
+import { type BuildingFrame, buildingCorners, toCartesian, toGeoreference } from '../../../src/common/geometry/cartesian';
+
 export interface Placement {
   lat: number;
   lng: number;
@@ -13,15 +15,21 @@ export interface Placement {
 }
 
 type Vec = [number, number];
-const METRES_PER_DEGREE = (Math.PI / 180) * 6_371_008.8;
 const MIN_SIDE_M = 1;
 
+// The server's building frame, so the plan placed here lands where the API puts it (longitudes wrapped at ±180°).
+const frameOf = (p: Placement): BuildingFrame => ({ latitude: p.lat, longitude: p.lng, width: p.width, length: p.length, rotation: p.rotation });
+// Local metres east and north of a point: the frame of an unturned building of no size there.
+const pointFrame = (origin: { lat: number; lng: number }): BuildingFrame => ({ latitude: origin.lat, longitude: origin.lng, width: 0, length: 0, rotation: 0 });
+
 export function toLocal(origin: { lat: number; lng: number }, lngLat: Vec): Vec {
-  return [(lngLat[0] - origin.lng) * METRES_PER_DEGREE * Math.cos((origin.lat * Math.PI) / 180), (lngLat[1] - origin.lat) * METRES_PER_DEGREE];
+  const { x, y } = toCartesian(pointFrame(origin), { lat: lngLat[1], lng: lngLat[0] });
+  return [x, y];
 }
 
 export function fromLocal(origin: { lat: number; lng: number }, [east, north]: Vec): Vec {
-  return [origin.lng + east / (METRES_PER_DEGREE * Math.cos((origin.lat * Math.PI) / 180)), origin.lat + north / METRES_PER_DEGREE];
+  const { lat, lng } = toGeoreference(pointFrame(origin), { x: east, y: north });
+  return [lng, lat];
 }
 
 const axes = (rotation: number): [Vec, Vec] => [
@@ -32,14 +40,12 @@ const dot = (a: Vec, b: Vec) => a[0] * b[0] + a[1] * b[1];
 
 /** A point of the plan frame (x along the width from the left edge, y along the length from the bottom) on the map. */
 export function planPoint(p: Placement, x: number, y: number): Vec {
-  const [ax, ay] = axes(p.rotation);
-  const u = x - p.width / 2;
-  const v = y - p.length / 2;
-  return fromLocal(p, [u * ax[0] + v * ay[0], u * ax[1] + v * ay[1]]);
+  const { lat, lng } = toGeoreference(frameOf(p), { x, y });
+  return [lng, lat];
 }
 
 /** The corners in plan order (0,0), (w,0), (w,l), (0,l). */
-export const corners = (p: Placement): Vec[] => [planPoint(p, 0, 0), planPoint(p, p.width, 0), planPoint(p, p.width, p.length), planPoint(p, 0, p.length)];
+export const corners = (p: Placement): Vec[] => buildingCorners(frameOf(p)).map(({ lat, lng }): Vec => [lng, lat]);
 
 /** Corner `index` dragged to `to`: the opposite corner stays, the rotation too; the sides follow. */
 export function dragCorner(p: Placement, index: number, to: Vec): Placement {

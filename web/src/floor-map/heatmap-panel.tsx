@@ -1,5 +1,6 @@
 import * as L from 'leaflet';
 import { useEffect, useState } from 'preact/hooks';
+import { CELL_SIZES, DEFAULT_CELL_SIZE } from '../../../src/reports/heatmaps/heatmap-grid';
 import { api, query } from '../api';
 import { ActionButton, ErrorBox, Field, formatTime, submitWith, useAction } from '../components/ui';
 import { fromFloorMetres } from '../geo';
@@ -22,7 +23,6 @@ const PERIODS = [
   { label: 'Last 30 days', ms: 30 * 86_400_000 },
   { label: 'Custom', ms: 0 },
 ];
-const CELL_SIZES = [0.5, 1, 2, 5, 10];
 
 /** From few to many positions in a cell: blue to red. */
 const RAMP = ['#2c7bb6', '#abd9e9', '#ffffbf', '#fdae61', '#d7191c'];
@@ -38,7 +38,7 @@ export function HeatmapPanel({ context }: { context: FloorContext }) {
   const [period, setPeriod] = useState(PERIODS[1].ms);
   const [from, setFrom] = useState(localInput(Date.now() - 86_400_000));
   const [to, setTo] = useState(localInput(Date.now()));
-  const [cellSize, setCellSize] = useState(2);
+  const [cellSize, setCellSize] = useState<number>(DEFAULT_CELL_SIZE);
   const [heat, setHeat] = useState<Heatmap | null>(null);
 
   const [drawn, setDrawn] = useState<{ group: L.LayerGroup; renderer: L.Canvas } | null>(null);
