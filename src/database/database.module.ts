@@ -8,6 +8,7 @@ import { NotificationBus } from './notification-bus';
 import { PreparedQueries } from './prepared-queries';
 import { dialectOf, SqlDialect } from './sql-dialect';
 import { SqliteCheckpointer } from './sqlite-checkpointer';
+import { SqliteStatements } from './sqlite-statements';
 import { TransactionRunner } from './transactions';
 import { buildDataSourceOptions } from './typeorm-options';
 
@@ -34,9 +35,10 @@ import { buildDataSourceOptions } from './typeorm-options';
     NotificationBus,
     SqliteCheckpointer,
     TransactionLocks,
+    SqliteStatements,
     // The SQL dialect, chosen once from the configured database.
     { provide: SqlDialect, inject: [getDataSourceToken()], useFactory: (dataSource: DataSource) => dialectOf(dataSource) },
   ],
-  exports: [TransactionRunner, PreparedQueries, NotificationBus, TransactionLocks, SqlDialect],
+  exports: [TransactionRunner, PreparedQueries, NotificationBus, TransactionLocks, SqlDialect, SqliteStatements],
 })
 export class DatabaseModule {}

@@ -1,3 +1,5 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
 interface Statement {
@@ -17,11 +19,13 @@ const MAX_STATEMENTS = 256;
  * The hottest writes and reads of SQLite straight on the driver's connection, prepared once:
  * TypeORM's query path costs as much as the statement itself for a small one. They run in
  * whatever transaction that connection has open (TransactionRunner's, on SQLite the only one).
+ * One per process (DatabaseModule), so the stores share one cache; unused on PostgreSQL.
  */
+@Injectable()
 export class SqliteStatements {
   private readonly statements = new Map<string, Statement>();
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   run(sql: string, parameters: readonly unknown[]): number {
     return this.statement(sql).run(...parameters).changes;

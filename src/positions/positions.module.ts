@@ -32,9 +32,9 @@ import { SqlitePositionStore } from './sqlite-position-store';
     },
     {
       provide: PositionStore,
-      inject: [getDataSourceToken(), SqlDialect, TransactionRunner, PreparedQueries],
-      useFactory: (dataSource: DataSource, dialect: SqlDialect, transactions: TransactionRunner, queries: PreparedQueries): PositionStore =>
-        dialect.kind === 'sqlite' ? new SqlitePositionStore(new SqliteStatements(dataSource), transactions, dialect) : new PostgresPositionStore(queries, dataSource),
+      inject: [getDataSourceToken(), SqlDialect, TransactionRunner, PreparedQueries, SqliteStatements],
+      useFactory: (dataSource: DataSource, dialect: SqlDialect, transactions: TransactionRunner, queries: PreparedQueries, statements: SqliteStatements): PositionStore =>
+        dialect.kind === 'sqlite' ? new SqlitePositionStore(statements, transactions, dialect) : new PostgresPositionStore(queries, dataSource),
     },
   ],
   exports: [PositionsRetention, RealtimePositionsService, PositionRollups, PositionStore],

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { chunks, memoized, SqlDialect } from '../../database/sql-dialect';
 import { SqliteStatements } from '../../database/sqlite-statements';
 import { TransactionRunner } from '../../database/transactions';
@@ -76,11 +75,11 @@ export class GeofenceStateRepository {
   private readonly kept = new Map<string, Map<string, PairRow>>();
 
   constructor(
-    @InjectDataSource() dataSource: DataSource,
     private readonly dialect: SqlDialect,
     private readonly transactions: TransactionRunner,
+    statements: SqliteStatements,
   ) {
-    this.sqlite = dialect.kind === 'sqlite' ? new SqliteStatements(dataSource) : null;
+    this.sqlite = dialect.kind === 'sqlite' ? statements : null;
   }
 
   /** Every pair row of the devices. */
