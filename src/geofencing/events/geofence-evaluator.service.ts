@@ -30,10 +30,9 @@ import { LiveFencesRepository } from '../state/live-fences.repository';
 import { GeofenceEventRecorder } from './geofence-event-recorder';
 import { GeofenceEventBody, newVisitId } from './geofence-event';
 
-/** What a batch of pairs is read with: their rows, their devices' newest fixes, the floors and fences they need. */
+/** What a batch of pairs is read with: their rows, the floors and fences they need. */
 interface Context {
   rows: Map<string, PairRow>;
-  tracks: ReadonlyMap<string, DeviceTrack>;
   indexes: Map<number, FloorFences>;
   fences: Map<string, LiveFence>;
 }
@@ -212,7 +211,7 @@ export class GeofenceEvaluator implements OnModuleInit {
     const { pairs, pending } = fenceCreated(devices, fence, at, newVisitId);
     const fences = new Map<string, LiveFence>([[fence.id, fence]]);
     const tracks = new Map(seen.map((track) => [track.deviceId, track]));
-    await this.persist(manager, organizationId, pairs, { rows: new Map(), tracks, indexes: new Map([[floor.floorId, floor]]), fences }, fences, tracks, at);
+    await this.persist(manager, organizationId, pairs, { rows: new Map(), indexes: new Map([[floor.floorId, floor]]), fences }, fences, tracks, at);
     return this.recorder.record(manager, organizationId, pending, at);
   }
 
@@ -299,7 +298,7 @@ export class GeofenceEvaluator implements OnModuleInit {
       else unindexed.add(fenceId);
     }
     if (unindexed.size > 0) for (const [id, fence] of await this.liveFences.byIds(manager, organizationId, [...unindexed])) fences.set(id, fence);
-    return { rows, tracks, indexes, fences };
+    return { rows, indexes, fences };
   }
 
   /** The pairs of the rows, each with its last fix (its own when pinned, else what its device's newest fix gives). */
