@@ -5,13 +5,7 @@ import { NotificationBus } from '../database/notification-bus';
 import { TransactionRunner } from '../database/transactions';
 import { CacheTicket, CredentialCache, CredentialCacheStats } from './credential-cache';
 import { Principal } from '../access/principal';
-
-/** Every instance listens here for "credentials of this user changed". */
-export const CREDENTIAL_REVOCATIONS_CHANNEL = 'credential_revocations';
-
-interface RevocationMessage {
-  user: string;
-}
+import { CREDENTIAL_REVOCATIONS_CHANNEL, credentialRevocationMessage, CredentialRevocationMessage } from './credential-revocations';
 
 /** Live caches of this process (tests run several apps in one process), for the metrics. */
 export const liveCredentialCaches = new Set<CredentialCacheService>();
@@ -43,7 +37,7 @@ export class CredentialCacheService implements OnModuleInit, OnModuleDestroy {
   async onModuleInit(): Promise<void> {
     liveCredentialCaches.add(this);
     this.unsubscribe.push(
-      await this.notifications.subscribe<RevocationMessage>(CREDENTIAL_REVOCATIONS_CHANNEL, (message) => {
+      await this.notifications.subscribe<CredentialRevocationMessage>(CREDENTIAL_REVOCATIONS_CHANNEL, (message) => {
         if (message && typeof message.user === 'string') this.cache.invalidateUser(message.user);
       }),
       this.notifications.onDeliveryGap(() => this.cache.clear()),
@@ -81,7 +75,7 @@ export class CredentialCacheService implements OnModuleInit, OnModuleDestroy {
    * acknowledged; the others when the notification (sent on commit) reaches them.
    */
   async revokeUser(manager: EntityManager, userId: string): Promise<void> {
-    await this.notifications.publish(CREDENTIAL_REVOCATIONS_CHANNEL, { user: userId } satisfies RevocationMessage, { transaction: manager });
+    await this.notifications.publish(CREDENTIAL_REVOCATIONS_CHANNEL, credentialRevocationMessage(userId), { transaction: manager });
     this.transactions.afterCommit(manager, () => this.cache.invalidateUser(userId));
   }
 

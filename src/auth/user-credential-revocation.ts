@@ -1,8 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { EntityManager, IsNull } from 'typeorm';
 import { UserCredentialHooks } from '../users/user-credential-hooks';
 import { CredentialCacheService } from './credential-cache.service';
-import { AuthSession } from './sessions/auth-session.entity';
+import { revokeUserCredentials } from './credential-revocations';
 
 /**
  * A user's credentials stop working as soon as what they stand for changes: its cached
@@ -17,11 +16,7 @@ export class UserCredentialRevocation implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.hooks.register((manager, userId, change) => this.revoke(manager, userId, change.passwordSessions));
-  }
-
-  private async revoke(manager: EntityManager, userId: string, passwordSessions: boolean): Promise<void> {
-    if (passwordSessions) await manager.update(AuthSession, { userId, apiKeyId: IsNull(), revokedAt: IsNull() }, { revokedAt: new Date() });
-    await this.credentials.revokeUser(manager, userId);
+    // Through the cache: this instance forgets the user on commit, before the change is acknowledged.
+    this.hooks.register((manager, userId, change) => revokeUserCredentials(manager, userId, change, (m, user) => this.credentials.revokeUser(m, user)));
   }
 }

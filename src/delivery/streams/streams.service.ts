@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { CREDENTIAL_REVOCATIONS_CHANNEL } from '../../auth/credential-cache.service';
+import { CREDENTIAL_REVOCATIONS_CHANNEL } from '../../auth/credential-revocations';
 import { Principal } from '../../access/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
