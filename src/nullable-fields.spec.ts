@@ -20,7 +20,7 @@ describe('fields that accept null', () => {
     const files = validatedFiles();
     expect(files.length).toBeGreaterThan(20);
     for (const file of files) await import(join(SOURCE, file));
-    const storage = getMetadataStorage() as unknown as { validationMetadatas: Map<Function, Array<{ name?: string; propertyName: string }>> };
+    const storage = getMetadataStorage() as unknown as { validationMetadatas: Map<abstract new (...args: never[]) => unknown, Array<{ name?: string; propertyName: string }>> };
     const undocumented: string[] = [];
     let nullable = 0;
     for (const [target, metadatas] of storage.validationMetadatas) {
