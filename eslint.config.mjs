@@ -16,6 +16,24 @@ export default tseslint.config(
     },
   },
   {
+    // class-validator's IsOptional and Swagger's PartialType let null through as well as undefined: a
+    // null reaching a NOT NULL column is a 500. src/common/validation/optional.ts says which to use.
+    files: ['src/**/*.ts'],
+    ignores: ['src/common/validation/optional.ts', 'src/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'class-validator', importNames: ['IsOptional'], message: 'Use Optional() (may be left out, never null) or Nullable() (null clears the field; document it nullable) from common/validation/optional.' },
+            { name: '@nestjs/swagger', importNames: ['PartialType'], message: 'Use PartialUpdate() from common/validation/optional: PartialType lets null through every field.' },
+            { name: '@nestjs/mapped-types', importNames: ['PartialType'], message: 'Use PartialUpdate() from common/validation/optional: PartialType lets null through every field.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read answers as loose JSON (the official client's too).
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

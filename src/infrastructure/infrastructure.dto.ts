@@ -1,9 +1,9 @@
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { IntegerFromString } from '../common/validation/transforms';
-import { Optional } from '../common/validation/optional';
+import { Nullable, Optional, PartialUpdate } from '../common/validation/optional';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 
@@ -69,15 +69,13 @@ export class WifiInputDto extends TransmitterPositionDto {
   bssid: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 255, example: 'Office' })
-  @IsOptional()
-  @ValidateIf((_object, value) => value !== null)
+  @Nullable()
   @IsString()
   @MaxLength(255)
   ssid?: string | null;
 
   @ApiPropertyOptional({ nullable: true, type: Number, description: 'MHz', example: 2437 })
-  @IsOptional()
-  @ValidateIf((_object, value) => value !== null)
+  @Nullable()
   @IsInt()
   @Min(1)
   @Max(100_000)
@@ -110,24 +108,22 @@ export class BleInputDto extends TransmitterPositionDto {
     maximum: 20,
     description: 'dBm: the calibrated RSSI at 1 m (e.g. −59), or the radiated power when above −30 (e.g. 0 or +4)',
   })
-  @IsOptional()
-  @ValidateIf((_object, value) => value !== null)
+  @Nullable()
   @IsInt()
   @Min(-100)
   @Max(20)
   tx_power?: number | null;
 
   @ApiPropertyOptional({ nullable: true, type: Number, minimum: 0, maximum: 100, description: 'Percent' })
-  @IsOptional()
-  @ValidateIf((_object, value) => value !== null)
+  @Nullable()
   @IsInt()
   @Min(0)
   @Max(100)
   battery?: number | null;
 }
 
-export class UpdateWifiDto extends PartialType(WifiInputDto, { skipNullProperties: false }) {}
-export class UpdateBleDto extends PartialType(BleInputDto, { skipNullProperties: false }) {}
+export class UpdateWifiDto extends PartialUpdate(WifiInputDto) {}
+export class UpdateBleDto extends PartialUpdate(BleInputDto) {}
 
 export class InfrastructureQuery {
   @ApiProperty({ example: 5962 })

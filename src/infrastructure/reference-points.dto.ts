@@ -1,8 +1,8 @@
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsObject, Max, Min, ValidateNested } from 'class-validator';
 import { MAX_INTEGER_ID } from '../common/http/params';
-import { Optional } from '../common/validation/optional';
+import { Optional, PartialUpdate } from '../common/validation/optional';
 import { IntegerFromString } from '../common/validation/transforms';
 import { TransmitterPositionDto } from './infrastructure.dto';
 import { BleReadingDto, MAX_READINGS_PER_KIND, WifiReadingDto } from './scans.dto';
@@ -28,7 +28,7 @@ export class ReferencePointInputDto extends TransmitterPositionDto {
   wifi?: WifiReadingDto[];
 }
 
-export class UpdateReferencePointDto extends PartialType(ReferencePointInputDto) {}
+export class UpdateReferencePointDto extends PartialUpdate(ReferencePointInputDto) {}
 
 export class BuildingFloorQuery {
   @ApiProperty({ example: 5962 })

@@ -1,11 +1,11 @@
-import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
 import { Role } from '../access/roles';
 import { IdListQuery, ListQuery } from '../common/http/list-query';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { PageQuery } from '../common/pagination/pagination';
-import { Optional } from '../common/validation/optional';
+import { Optional, PartialUpdate } from '../common/validation/optional';
 import { BooleanFromString, Trim } from '../common/validation/transforms';
 
 export const ROLES = [Role.AdminOrg, Role.User];
@@ -84,7 +84,7 @@ export class CreateUserDto {
 }
 
 /** Partial; `password` here is an administrator's reset of another user's password. */
-export class UpdateUserDto extends PartialType(CreateUserDto, { skipNullProperties: false }) {}
+export class UpdateUserDto extends PartialUpdate(CreateUserDto) {}
 
 /** What a USER may change of itself. */
 export const SELF_EDITABLE_FIELDS = ['full_name', 'locale', 'info', 'icon_colour'] as const;

@@ -91,6 +91,28 @@ describe('reference points (issue 31)', () => {
     expect((await t.http.get(`${BASE}?building_id=${site.building.id}`).set(admin.auth).expect(200)).body).toEqual([]);
   });
 
+  it('refuses null floor_id or x on PUT and PATCH by id with 422 naming the field, and writes nothing (issue 35)', async () => {
+    const created = await t.http.post(BASE).set(admin.auth).send(point(site.floor.id, 10, 10));
+    expectStatus(created, 201);
+    const id = created.body.id as number;
+    const { ble } = point(site.floor.id, 15, 15);
+    const bodies: Array<[string, Record<string, unknown>]> = [
+      ['floor_id', { floor_id: null, x: 15, y: 15, ble }],
+      ['x', { floor_id: site.floor.id, x: null, y: 15, ble }],
+    ];
+    for (const method of ['put', 'patch'] as const) {
+      for (const [field, body] of bodies) {
+        const response = await t.http[method](`${BASE}/${id}`).set(admin.auth).send(body);
+        expectError(response, 422, 'validation_failed');
+        expect(new Set(errorFields(response)), `${method} ${JSON.stringify(body)}`).toEqual(new Set([field]));
+      }
+    }
+    const stored = await t.http.get(`${BASE}/${id}`).set(admin.auth).expect(200);
+    expect(stored.body).toEqual(created.body);
+    expect(stored.headers.etag).toBe('"1"');
+    await t.http.delete(`${BASE}/${id}`).set(admin.auth).expect(204);
+  });
+
   it('exports CSV with every text cell escaped, and a CSV sent back replaces the set unchanged', async () => {
     const floor2 = await createFloor(t, admin.auth, site.building.id, { level: 1 });
     const replaced = await t.http

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsObject, IsNotEmpty, IsNumber, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { CustomFieldDto } from '../../common/custom-fields';
@@ -8,7 +8,7 @@ import { FloorResponseDto } from '../floors/floors.dto';
 import { GeofenceResponseDto } from '../geofences/geofences.dto';
 import { PathLinkDto, PathNodeDto } from '../paths/paths.dto';
 import { PoiResponseDto } from '../pois/pois.dto';
-import { Optional } from '../../common/validation/optional';
+import { Optional, PartialUpdate } from '../../common/validation/optional';
 import { BoundedRichText } from '../../common/html/rich-text';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
@@ -79,7 +79,7 @@ export class CreateBuildingDto {
   custom_fields?: CustomFieldDto[];
 }
 
-export class UpdateBuildingDto extends PartialType(CreateBuildingDto, { skipNullProperties: false }) {}
+export class UpdateBuildingDto extends PartialUpdate(CreateBuildingDto) {}
 
 export class BuildingResponseDto {
   @ApiProperty({ example: 5962 }) id: number;

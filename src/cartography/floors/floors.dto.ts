@@ -1,10 +1,10 @@
-import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsNumber, IsObject, IsString, IsUUID, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { CustomFieldDto } from '../../common/custom-fields';
 import { MAX_INTEGER_ID } from '../../common/http/params';
 import { IntegerFromString, Trim } from '../../common/validation/transforms';
-import { Optional } from '../../common/validation/optional';
+import { Optional, PartialUpdate } from '../../common/validation/optional';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 
@@ -60,7 +60,7 @@ export class CreateFloorDto {
 }
 
 /** A floor stays in its building: `building_id` cannot change. */
-export class UpdateFloorDto extends PartialType(OmitType(CreateFloorDto, ['building_id'] as const), { skipNullProperties: false }) {
+export class UpdateFloorDto extends PartialUpdate(OmitType(CreateFloorDto, ['building_id'] as const)) {
   @ApiPropertyOptional({ description: 'Must be the current building if sent' })
   @Optional()
   @IntegerFromString()

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsNotEmpty, IsObject, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { CustomFieldDto } from '../../common/custom-fields';
@@ -6,7 +6,7 @@ import { MAX_INTEGER_ID } from '../../common/http/params';
 import { IdListQuery } from '../../common/http/list-query';
 import { PageQuery } from '../../common/pagination/pagination';
 import { BooleanFromString, IntegerFromString, Trim } from '../../common/validation/transforms';
-import { Optional } from '../../common/validation/optional';
+import { Optional, PartialUpdate } from '../../common/validation/optional';
 import { BoundedRichText } from '../../common/html/rich-text';
 
 export const GEOFENCE_TYPES = ['POLYGON'] as const;
@@ -79,7 +79,7 @@ export class CreateGeofenceDto {
   custom_fields?: CustomFieldDto[];
 }
 
-export class UpdateGeofenceDto extends PartialType(CreateGeofenceDto, { skipNullProperties: false }) {}
+export class UpdateGeofenceDto extends PartialUpdate(CreateGeofenceDto) {}
 
 export class SearchGeofencesQuery extends PageQuery {
   @ApiPropertyOptional({ type: [Number], description: 'Comma-separated or repeated' })

@@ -1,8 +1,8 @@
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsInt, IsNotEmpty, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { MAX_INTEGER_ID } from '../../common/http/params';
 import { IntegerFromString, Trim } from '../../common/validation/transforms';
-import { Optional } from '../../common/validation/optional';
+import { Nullable, Optional, PartialUpdate } from '../../common/validation/optional';
 
 export class CreatePoiCategoryDto {
   @ApiProperty({ maxLength: 255, example: 'Toilets' })
@@ -28,14 +28,14 @@ export class CreatePoiCategoryDto {
   code: string;
 
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'Id of an uploaded image; null or "" removes it' })
-  @IsOptional()
-  @ValidateIf((_object, value) => value !== null && value !== '')
+  @Nullable()
+  @ValidateIf((_object, value) => value !== '')
   @IsUUID()
   icon?: string | null;
 
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'Id of an uploaded image; null or "" removes it' })
-  @IsOptional()
-  @ValidateIf((_object, value) => value !== null && value !== '')
+  @Nullable()
+  @ValidateIf((_object, value) => value !== '')
   @IsUUID()
   selected_icon?: string | null;
 
@@ -45,7 +45,7 @@ export class CreatePoiCategoryDto {
   public?: boolean;
 }
 
-export class UpdatePoiCategoryDto extends PartialType(CreatePoiCategoryDto, { skipNullProperties: false }) {}
+export class UpdatePoiCategoryDto extends PartialUpdate(CreatePoiCategoryDto) {}
 
 export class DeletePoiCategoryQuery {
   @ApiPropertyOptional({ description: 'Move the POIs of the deleted category to this one instead of answering 409' })

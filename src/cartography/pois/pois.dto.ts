@@ -1,11 +1,11 @@
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsObject, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsObject, IsInt, IsNotEmpty, IsNumber, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { CustomFieldDto } from '../../common/custom-fields';
 import { MAX_INTEGER_ID } from '../../common/http/params';
 import { IntegerFromString, Trim } from '../../common/validation/transforms';
 import { LocationDto } from '../../common/location.dto';
-import { Optional } from '../../common/validation/optional';
+import { Nullable, Optional, PartialUpdate } from '../../common/validation/optional';
 import { BoundedRichText } from '../../common/html/rich-text';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
@@ -26,8 +26,7 @@ export class CartesiansDto {
 
 export class PoiPositionInputDto {
   @ApiPropertyOptional({ nullable: true, type: Number, description: 'The floor; absent or null for an outdoor POI' })
-  @IsOptional()
-  @ValidateIf((_object, value) => value !== null)
+  @Nullable()
   @IntegerFromString()
   @IsInt()
   @Min(1)
@@ -79,8 +78,7 @@ export class CreatePoiDto {
   info?: string;
 
   @ApiPropertyOptional({ nullable: true, type: Number })
-  @IsOptional()
-  @ValidateIf((_object, value) => value !== null)
+  @Nullable()
   @IntegerFromString()
   @IsInt()
   @Min(1)
@@ -104,7 +102,7 @@ export class CreatePoiDto {
   position: PoiPositionInputDto;
 }
 
-export class UpdatePoiDto extends PartialType(CreatePoiDto, { skipNullProperties: false }) {}
+export class UpdatePoiDto extends PartialUpdate(CreatePoiDto) {}
 
 export const POI_TYPES = ['indoor', 'outdoor'] as const;
 

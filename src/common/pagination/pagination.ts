@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
 import { ownValue } from '../safety/own-lookup';
+import { Optional } from '../validation/optional';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;
@@ -13,7 +14,7 @@ const toInteger = ({ value }: { value: unknown }) => (typeof value === 'string' 
 /** `page` (1-based; 0 also means the first page, as the official client sends it), `size`, `sort`. */
 export class PageQuery {
   @ApiPropertyOptional({ minimum: 0, default: 1, description: '1-based page number (0 is read as 1)' })
-  @IsOptional()
+  @Optional()
   @Transform(toInteger)
   @IsInt()
   @Min(0)
@@ -21,7 +22,7 @@ export class PageQuery {
   page?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
-  @IsOptional()
+  @Optional()
   @Transform(toInteger)
   @IsInt()
   @Min(1)
@@ -29,7 +30,7 @@ export class PageQuery {
   size?: number;
 
   @ApiPropertyOptional({ description: '`field` ascending or `-field` descending', example: '-created_at' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Matches(/^-?[a-z_]+$/)
   sort?: string;

@@ -1,7 +1,7 @@
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsISO8601, IsNotEmpty, IsObject, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { Optional } from '../../common/validation/optional';
+import { Optional, PartialUpdate } from '../../common/validation/optional';
 import { Trim } from '../../common/validation/transforms';
 import { PageQuery } from '../../common/pagination/pagination';
 import { WEBHOOK_EVENT_TYPES } from './event-types';
@@ -60,7 +60,7 @@ export class CreateWebhookDto {
   enabled?: boolean;
 }
 
-export class UpdateWebhookDto extends PartialType(CreateWebhookDto, { skipNullProperties: false }) {}
+export class UpdateWebhookDto extends PartialUpdate(CreateWebhookDto) {}
 
 export class WebhookFiltersResponseDto {
   @ApiProperty({ type: [String] }) building_ids: string[];

@@ -1,5 +1,5 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { IsOptional, IsString } from 'class-validator';
+import { IsString } from 'class-validator';
 import { ApiNotFoundResponse, ApiPropertyOptional, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { Access } from '../../access/decorators/access.decorator';
 import { CurrentPrincipal } from '../../access/decorators/current-principal.decorator';
@@ -8,17 +8,18 @@ import { Principal } from '../../access/principal';
 import { ErrorResponseDto } from '../../common/errors/error-response.dto';
 import { UuidParam } from '../../common/http/params';
 import { Page, PageQuery } from '../../common/pagination/pagination';
+import { Optional } from '../../common/validation/optional';
 import { FenceOccupancy, GeofenceOccupancyService, Occupant, Visit } from './occupancy.service';
 
 /** page and size as every list; from and to are read by the service, which names a bad one. */
 export class VisitsQuery extends PageQuery {
   @ApiPropertyOptional({ description: 'ISO 8601: visits still under way at or after this time' })
-  @IsOptional()
+  @Optional()
   @IsString()
   from?: string;
 
   @ApiPropertyOptional({ description: 'ISO 8601: visits that began at or before this time' })
-  @IsOptional()
+  @Optional()
   @IsString()
   to?: string;
 }

@@ -1,6 +1,6 @@
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
-import { Optional } from '../../common/validation/optional';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsBoolean, IsNotEmpty, IsString, IsUUID, MaxLength } from 'class-validator';
+import { Nullable, Optional, PartialUpdate } from '../../common/validation/optional';
 import { BooleanFromString, Trim } from '../../common/validation/transforms';
 
 export class CreateGroupDto {
@@ -18,8 +18,7 @@ export class CreateGroupDto {
   description?: string;
 
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String, description: 'null: a top-level group' })
-  @IsOptional()
-  @ValidateIf((_object, value) => value !== null)
+  @Nullable()
   @IsUUID()
   parent_group_id?: string | null;
 
@@ -31,7 +30,7 @@ export class CreateGroupDto {
   user_ids?: string[];
 }
 
-export class UpdateGroupDto extends PartialType(CreateGroupDto, { skipNullProperties: false }) {}
+export class UpdateGroupDto extends PartialUpdate(CreateGroupDto) {}
 
 export class ListGroupsQuery {
   @ApiPropertyOptional({ description: 'true: only groups with a parent; false: only top-level groups' })
