@@ -246,14 +246,22 @@ export class GeofencesService implements OnModuleDestroy {
   }
 
   /** With `update`, the row stays locked until the transaction ends, so concurrent writers take turns. */
-  /** Geofences named in a request body (filters, lists): 422 naming the field and the first unknown id. One query. */
+  /**
+   * Geofences named in a request body (filters, lists): 422 naming the field and each id that is
+   * not a live fence the caller sees (unknown, deleted, another organization's or another
+   * building's alike). One query.
+   */
   async assertAllReferenced(principal: Principal, ids: readonly string[], field: string): Promise<void> {
     if (ids.length === 0) return;
-    const found = await this.geofences.find({ select: { id: true, buildingId: true }, where: { id: In([...new Set(ids)]), organizationId: principal.organizationId, deleted: false } });
+    const unique = [...new Set(ids)];
+    const found = await this.geofences.find({ select: { id: true, buildingId: true }, where: { id: In(unique), organizationId: principal.organizationId, deleted: false } });
     const visible = new Set(found.filter((g) => canSeeBuilding(principal, g.buildingId)).map((g) => g.id));
-    const missing = ids.find((id) => !visible.has(id));
-    if (missing !== undefined) {
-      throw ApiError.validation('A referenced geofence does not exist', [{ message: `geofence ${missing} does not exist`, code: 'not_found', fields: field, value: missing }]);
+    const missing = unique.filter((id) => !visible.has(id));
+    if (missing.length > 0) {
+      throw ApiError.validation(
+        'A referenced geofence does not exist',
+        missing.map((id) => ({ message: `geofence ${id} does not exist`, code: 'not_found', fields: field, value: id })),
+      );
     }
   }
 
