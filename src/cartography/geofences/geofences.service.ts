@@ -2,6 +2,7 @@ import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, In, Repository } from 'typeorm';
+import { assertCallerOrganization } from '../../access/caller-organization';
 import { canSeeBuilding } from '../../access/building-scope';
 import { Principal } from '../../access/principal';
 import { BuildingRevisions } from '../buildings/building-revisions';
@@ -109,8 +110,7 @@ export class GeofencesService implements OnModuleDestroy {
     const window = pageWindow(query);
     const sort = parseSort(query.sort, SORTABLE, { column: '"created_at"', direction: 'ASC' });
     if (!sort) throw ApiError.badRequest(`sort must be one of ${Object.keys(SORTABLE).join(', ')}, optionally prefixed with -`);
-    // The official client always sends its own organization; another one has nothing for the caller.
-    if (query.organization_id !== undefined && query.organization_id !== principal.organizationId) return toPage([], 0, window);
+    assertCallerOrganization(principal, query.organization_id);
 
     // Booleans as 0/1: better-sqlite3 takes no booleans, and PostgreSQL reads '0'/'1' as booleans.
     const parameters: SqlParameters = { organizationId: principal.organizationId, deleted: query.deleted ? 1 : 0 };
