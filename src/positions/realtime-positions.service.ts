@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Principal } from '../access/principal';
+import { assertCallerOrganization } from '../access/caller-organization';
 import { BuildingsService } from '../cartography/buildings/buildings.service';
-import { ApiError } from '../common/errors/api-error';
 import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { appConfig, AppConfig } from '../config/app.config';
 import { PreparedQueries } from '../database/prepared-queries';
@@ -118,7 +118,7 @@ export class RealtimePositionsService {
   }
 
   async forOrganization(principal: Principal, organizationId: string, query: RealtimePositionsQuery): Promise<RealtimePositionsJson> {
-    if (organizationId !== principal.organizationId) throw ApiError.notFound('Organization', organizationId);
+    assertCallerOrganization(principal, organizationId);
     return this.list(principal, query);
   }
 

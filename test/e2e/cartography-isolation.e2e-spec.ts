@@ -166,8 +166,6 @@ describe('organization isolation of buildings, floors and geofences', () => {
           `floor_ids=${theirs.floor.id}`,
           `building_ids=${theirs.building.id}&deleted=true`,
           `building_ids=${theirs.building.id},${mine.building.id}&floor_ids[]=${theirs.floor.id}`,
-          `organization_id=${b.org.organizationId}`,
-          `organization_id=${b.org.organizationId}&building_ids=${theirs.building.id}`,
           'deleted=true&size=1000',
           'name=zone&size=1000',
         ]) {
@@ -175,6 +173,10 @@ describe('organization isolation of buildings, floors and geofences', () => {
           expectStatus(response, 200);
           expect(leaks(response.body.data), query).toEqual([]);
           expect(response.body.data.every((item: GeofenceBody) => item.organization_id === a.org.organizationId), query).toBe(true);
+        }
+        // Their organization named: 404, as any of their resources.
+        for (const query of [`organization_id=${b.org.organizationId}`, `organization_id=${b.org.organizationId}&building_ids=${theirs.building.id}`]) {
+          expectError(await t.http.get(`${path}?${query}`).set(a.auth), 404, 'entity_not_found');
         }
         const theirsOnly = await t.http.get(`${path}?building_ids=${theirs.building.id}`).set(a.auth).expect(200);
         expect(theirsOnly.body.metadata.total_elements).toBe(0);

@@ -676,6 +676,32 @@ describe('simulate (contract 7.6)', () => {
     expect((await simulate(b.auth, { positions: track(siteB, 'sim', base, [[0, IN]]) })).body).toEqual({ events: [] });
   });
 
+  it("refuses geofence_ids that are not the caller's with 422 naming each: another organization's, deleted and unknown ones alike", async () => {
+    const theirs = await fenceWithRules(t, b.auth, siteB, { min_dwell_seconds: 0 }, 'Theirs');
+    const deleted = await fenceWithRules(t, a.auth, site, { min_dwell_seconds: 0 }, 'Deleted');
+    await t.http.delete(`/api/v1/geofences/${deleted.id}`).set(a.auth).expect(204);
+    const unknown = '00000000-0000-4000-8000-00000000abcd';
+    const positions = track(site, 'sim', base, [[0, IN], [5, IN], [9, OUT]]);
+    const refused = await simulate(a.auth, { positions, geofence_ids: [fence.id, theirs.id, unknown, deleted.id] });
+    expectError(refused, 422, 'validation_failed');
+    expect(refused.body.errors).toEqual([
+      { message: `geofence ${theirs.id} does not exist`, code: 'not_found', fields: 'geofence_ids', value: theirs.id },
+      { message: `geofence ${unknown} does not exist`, code: 'not_found', fields: 'geofence_ids', value: unknown },
+      { message: `geofence ${deleted.id} does not exist`, code: 'not_found', fields: 'geofence_ids', value: deleted.id },
+    ]);
+    // The same answer for either: another organization's fence is not told to exist.
+    const foreignOnly = await simulate(a.auth, { positions, geofence_ids: [theirs.id] });
+    const unknownOnly = await simulate(a.auth, { positions, geofence_ids: [unknown] });
+    expect(foreignOnly.status).toBe(422);
+    expect(unknownOnly.status).toBe(422);
+    expect({ ...foreignOnly.body, errors: foreignOnly.body.errors.map((error: { code: string; fields: string }) => [error.code, error.fields]) }).toEqual({
+      ...unknownOnly.body,
+      errors: unknownOnly.body.errors.map((error: { code: string; fields: string }) => [error.code, error.fields]),
+    });
+    // Their owner simulates against it.
+    expect((await simulate(b.auth, { positions: track(siteB, 'sim', base, [[0, IN]]), geofence_ids: [theirs.id] })).status).toBe(200);
+  });
+
   it('takes 10,000 positions with long fields (a body over the 1 MiB of other routes); 10,001 are 422, a body over 8 MiB 413', async () => {
     // 10 devices of 64 characters, 1,000 fixes each at full precision, alternating in and out every 5 s.
     const devices = Array.from({ length: 10 }, (_, index) => `${'d'.repeat(62)}${String(index).padStart(2, '0')}`);

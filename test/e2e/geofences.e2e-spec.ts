@@ -627,10 +627,20 @@ describe('geofences', () => {
       await expectFound(`building_ids[]=${b1}&building_ids[]=${b2}&name=snake`, ['underscore', 'snakeX']);
     });
 
-    it("accepts the caller's own organization_id (the official client sends it); another organization's gives nothing", async () => {
+    it("accepts the caller's own organization_id (the official client sends it); another organization's is 404, as an unknown one", async () => {
       await expectFound(`organization_id=${org.org.organizationId}`, live());
+      await expectFound(`organization_id=${org.org.organizationId.toUpperCase()}`, live());
       await expectFound(`organization_id=${org.org.organizationId}&page=0&size=50&building_ids=${b2}`, ['x100', 'underscore', 'snakeX']);
-      await expectFound(`organization_id=${a.org.organizationId}`, []);
+      for (const path of ['/api/v1/geofences', '/api/v1/geofences/search']) {
+        const theirs = await t.http.get(`${path}?organization_id=${a.org.organizationId}`).set(org.auth);
+        expectError(theirs, 404, 'entity_not_found');
+        const nobodys = await t.http.get(`${path}?organization_id=${randomUUID()}`).set(org.auth);
+        expectError(nobodys, 404, 'entity_not_found');
+        // Their organization is not told to exist: the same answer, but for the id it repeats.
+        expect(theirs.body).toEqual({ ...nobodys.body, message: `Organization ${a.org.organizationId} not found` });
+      }
+      // The analytics take the same rule.
+      expectError(await t.http.get(`/api/v1/geofencing/analytics?organization_id=${a.org.organizationId}`).set(org.auth), 404, 'entity_not_found');
     });
 
     it('answers 400 bad_request to malformed parameters', async () => {

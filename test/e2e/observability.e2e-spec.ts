@@ -13,6 +13,8 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 import { eventSite, visits } from '../support/geofence-events';
 import { fix, report } from '../support/positions';
 import { SseClient } from '../support/sse-client';
+import { ensureServerBuilt, RunningProcess, startProcess } from '../support/server-process';
+import { FreshDatabase, freshDatabase } from '../support/test-app';
 import { packageVersion } from '../../src/version/package-version';
 
 const METRICS_TOKEN = 'metrics-token-for-the-scraper-0123';
@@ -189,8 +191,43 @@ function metricNamesIn(expression: string): string[] {
   return [...withoutLabels.matchAll(/\b((?:cartograph|nodejs|process)_[a-z0-9_]+)/g)].map((match) => match[1]);
 }
 
+/**
+ * The series a PromQL expression selects: each metric name with the labels it must have
+ * exactly (`name{label="value"}`). Regular expressions, negations and the dashboard's
+ * `$instance` select whatever is there, so they ask for no label.
+ */
+function seriesIn(expression: string): Array<{ name: string; labels: Record<string, string> }> {
+  const selectors = [...expression.matchAll(/\b((?:cartograph|nodejs|process)_[a-z0-9_]+)\s*(\{[^}]*\})?/g)];
+  return selectors.map(([, name, braces]) => ({
+    name,
+    labels: Object.fromEntries([...(braces ?? '').matchAll(/(\w+)\s*=\s*"([^"]*)"/g)].filter(([, , value]) => !value.includes('$')).map(([, label, value]) => [label, value])),
+  }));
+}
+
 /** The family a series belongs to: a histogram's `_bucket`, `_sum` and `_count` are its own name's. */
 const familyOf = (name: string, families: Set<string>) => (families.has(name) ? name : name.replace(/_(bucket|sum|count)$/, ''));
+
+/** Every PromQL expression of the shipped Grafana dashboard (panels and variables) and Prometheus alert rules, with where it is. */
+function shippedExpressions(): Array<{ where: string; expr: string }> {
+  const root = join(__dirname, '..', '..');
+  const dashboard = JSON.parse(readFileSync(join(root, 'deploy/grafana/cartograph.json'), 'utf8')) as {
+    panels: Array<{ title: string; targets?: Array<{ expr: string }> }>;
+    templating: { list: Array<{ name: string; type: string; query?: string | { query?: string } }> };
+  };
+  const rules = load(readFileSync(join(root, 'deploy/prometheus/alerts.yml'), 'utf8')) as { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> };
+  const expressions = [
+    ...dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ where: `dashboard panel "${panel.title}"`, expr: target.expr }))),
+    // A query variable's PromQL (the data source variable's query is a plugin name).
+    ...dashboard.templating.list
+      .filter((variable) => variable.type === 'query')
+      .map((variable) => ({ where: `dashboard variable ${variable.name}`, expr: typeof variable.query === 'string' ? variable.query : (variable.query?.query ?? '') })),
+    ...rules.groups.flatMap((group) => group.rules.map((rule) => ({ where: `alert ${rule.alert}`, expr: rule.expr }))),
+  ];
+  expect(dashboard.panels.filter((panel) => panel.targets).length).toBeGreaterThan(15);
+  expect(rules.groups[0].rules.length).toBeGreaterThan(8);
+  expect(dashboard.templating.list.filter((variable) => variable.type === 'query').length).toBeGreaterThan(0);
+  return expressions;
+}
 
 describe('/metrics for operators (issue 26)', () => {
   let t: TestApp;
@@ -279,20 +316,66 @@ describe('/metrics for operators (issue 26)', () => {
   it('every metric the shipped Grafana dashboard and Prometheus alert rules read is exported', async () => {
     const { text } = await scrape();
     const families = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((match) => match[1]));
-    const root = join(__dirname, '..', '..');
-    const dashboard = JSON.parse(readFileSync(join(root, 'deploy/grafana/cartograph.json'), 'utf8')) as { panels: Array<{ title: string; targets?: Array<{ expr: string }> }>; templating: { list: Array<{ query?: unknown }> } };
-    const rules = load(readFileSync(join(root, 'deploy/prometheus/alerts.yml'), 'utf8')) as { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> };
-    const expressions = [
-      ...dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ where: `dashboard panel "${panel.title}"`, expr: target.expr }))),
-      ...dashboard.templating.list.map((variable) => ({ where: 'dashboard variable', expr: JSON.stringify(variable.query ?? '') })),
-      ...rules.groups.flatMap((group) => group.rules.map((rule) => ({ where: `alert ${rule.alert}`, expr: rule.expr }))),
-    ];
-    expect(dashboard.panels.filter((panel) => panel.targets).length).toBeGreaterThan(15);
-    expect(rules.groups[0].rules.length).toBeGreaterThan(8);
-    const named = expressions.flatMap(({ where, expr }) => metricNamesIn(expr).map((name) => ({ where, name })));
+    const named = shippedExpressions().flatMap(({ where, expr }) => metricNamesIn(expr).map((name) => ({ where, name })));
     expect(named.length).toBeGreaterThan(30);
     const missing = named.filter(({ name }) => !families.has(familyOf(name, families)));
     expect(missing).toEqual([]);
+  });
+});
+
+/**
+ * A server process just started, as Prometheus first sees it (issue 35, item 4): every series
+ * the dashboard and the alert rules read already has a sample, so a rate() or an absent-series
+ * alert has something from the start. A process of its own: the metrics of this file's other
+ * apps share their process's registry.
+ */
+describe('/metrics of a server just started', () => {
+  let root: string;
+  let database: FreshDatabase;
+  let server: RunningProcess | undefined;
+  let url: string;
+
+  beforeAll(async () => {
+    root = await ensureServerBuilt();
+    database = await freshDatabase();
+    server = startProcess('node', ['dist/src/main.js'], {
+      cwd: root,
+      env: { ...database.env, NODE_ENV: 'production', JWT_SECRET: 'fresh-metrics-secret-that-is-long-enough-0123456789', HOST: '127.0.0.1', PORT: '0', METRICS_TOKEN, LOG_REQUESTS: 'false' },
+    });
+    const listening = await server.waitForLine((line) => typeof line.url === 'string' && String(line.msg).startsWith('Cartograph listening'), 90_000);
+    url = listening.url as string;
+  }, 240_000);
+  afterAll(async () => {
+    if (server && server.child.exitCode === null && server.child.signalCode === null) {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+    await database?.drop();
+  });
+
+  const scrape = async () => {
+    const response = await fetch(`${url}/metrics`, { headers: asBearer(METRICS_TOKEN) });
+    expect(response.status).toBe(200);
+    return parseMetrics(await response.text());
+  };
+
+  it('has a sample of every series the shipped dashboard and alert rules read, before any traffic but the scrapes', async () => {
+    // Prometheus' first scrape is the server's first answer: its request figures come with it (a route and status are known once answered).
+    await scrape();
+    const samples = await scrape();
+    const named = shippedExpressions().flatMap(({ where, expr }) => seriesIn(expr).map((series) => ({ where, ...series })));
+    expect(named.length).toBeGreaterThan(30);
+    const missing = named.filter(({ name, labels }) => !samples.some((sample) => sample.name === name && Object.entries(labels).every(([label, value]) => sample.labels[label] === value)));
+    expect(missing).toEqual([]);
+    // Each known label value, at 0 before its first observation.
+    for (const kind of ['positions', 'events']) expect(valueOf(samples, 'cartograph_streams_open', { kind }), kind).toBe(0);
+    for (const reason of ['shutdown', 'credential_revoked', 'too_slow']) expect(valueOf(samples, 'cartograph_streams_ended_by_server_total', { reason }), reason).toBe(0);
+    for (const outcome of ['succeeded', 'failed', 'endpoint_gone']) {
+      expect(valueOf(samples, 'cartograph_webhook_attempts_total', { outcome }), outcome).toBe(0);
+      expect(valueOf(samples, 'cartograph_webhook_attempt_duration_seconds_count', { outcome }), outcome).toBe(0);
+      expect(valueOf(samples, 'cartograph_webhook_attempt_duration_seconds_bucket', { outcome, le: '+Inf' }), outcome).toBe(0);
+    }
+    for (const kind of ['insert', 'update', 'delete', 'with', 'other']) expect(valueOf(samples, 'cartograph_db_query_duration_seconds_count', { kind }), kind).toBeGreaterThanOrEqual(0);
   });
 });
 

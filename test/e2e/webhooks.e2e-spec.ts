@@ -75,6 +75,20 @@ describe('webhook endpoints (contract 7.5)', () => {
     expect(response.body.errors.map((e: { fields: string }) => e.fields).join(',')).toContain(field);
   });
 
+  it('names each unknown id of a filter, not only the first', async () => {
+    const building = await createBuilding(t, admin);
+    const floor = await createFloor(t, admin, building.id);
+    const fence = await createGeofence(t, admin, { buildingId: building.id, floorId: floor.id });
+    const buildings = await create(admin, { url: HOOK, filters: { building_ids: [String(building.id), '999998', '999999'] } }).expect(422);
+    expect(buildings.body.errors.map((e: { fields: string; value: unknown }) => [e.fields, e.value])).toEqual([
+      ['filters.building_ids', 999998],
+      ['filters.building_ids', 999999],
+    ]);
+    const unknown = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
+    const fences = await create(admin, { url: HOOK, filters: { geofence_ids: [fence.id, ...unknown] } }).expect(422);
+    expect(fences.body.errors.map((e: { fields: string; value: unknown }) => [e.fields, e.value])).toEqual(unknown.map((id) => ['filters.geofence_ids', id]));
+  });
+
   it('updates partially, and rotation gives a new secret while the old one keeps signing for 24 h', async () => {
     const created = await create(admin, { url: HOOK }).expect(201);
     const updated = await t.http.put(`/api/v1/webhooks/${created.body.id}`).set(admin).send({ enabled: false, description: 'paused' }).expect(200);

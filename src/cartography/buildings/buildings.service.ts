@@ -56,13 +56,14 @@ export class BuildingsService {
     return building;
   }
 
-  /** Buildings named in a request body (filters, lists): 422 naming the field and the first unknown id. One query. */
+  /** Buildings named in a request body (filters, lists): 422 naming the field and each id that is not one the caller sees. One query. */
   async assertAllReferenced(principal: Principal, ids: readonly number[], field: string): Promise<void> {
     if (ids.length === 0) return;
-    const found = await this.buildings.find({ select: { id: true }, where: { id: In([...new Set(ids)]), organizationId: principal.organizationId, deletedAt: IsNull() } });
+    const unique = [...new Set(ids)];
+    const found = await this.buildings.find({ select: { id: true }, where: { id: In(unique), organizationId: principal.organizationId, deletedAt: IsNull() } });
     const visible = new Set(found.filter((b) => canSeeBuilding(principal, b.id)).map((b) => b.id));
-    const missing = ids.find((id) => !visible.has(id));
-    if (missing !== undefined) throw referenceNotFound('building', field, missing);
+    const missing = unique.filter((id) => !visible.has(id));
+    if (missing.length > 0) throw referenceNotFound('building', field, ...missing);
   }
 
   async list(principal: Principal): Promise<BuildingResponseDto[]> {
@@ -178,8 +179,10 @@ export class BuildingsService {
   }
 }
 
-export function referenceNotFound(entity: string, field: string, id: number): ApiError {
-  return ApiError.validation(`The ${field} does not name a ${entity} of your organization`, [
-    { message: `no such ${entity}`, code: 'not_found', fields: field, value: id },
-  ]);
+/** 422 naming `field` and each id that names no `entity` of the caller's. */
+export function referenceNotFound(entity: string, field: string, ...ids: number[]): ApiError {
+  return ApiError.validation(
+    `The ${field} does not name a ${entity} of your organization`,
+    ids.map((id) => ({ message: `no such ${entity}`, code: 'not_found', fields: field, value: id })),
+  );
 }

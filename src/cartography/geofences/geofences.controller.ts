@@ -23,6 +23,7 @@ export class GeofencesController {
   @Access(AccessScope.CartographyRead)
   @ApiOperation({ summary: 'Search geofences (paginated); deleted ones only with deleted=true' })
   @ApiPaginatedResponse(GeofenceResponseDto)
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: "organization_id is not the caller's organization" })
   search(@CurrentPrincipal() principal: Principal, @Query() query: SearchGeofencesQuery): Promise<Page<GeofenceResponseDto>> {
     return this.geofences.search(principal, query);
   }
@@ -31,6 +32,7 @@ export class GeofencesController {
   @Access(AccessScope.CartographyRead)
   @ApiOperation({ summary: 'Same as /geofences/search' })
   @ApiPaginatedResponse(GeofenceResponseDto)
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: "organization_id is not the caller's organization" })
   list(@CurrentPrincipal() principal: Principal, @Query() query: SearchGeofencesQuery): Promise<Page<GeofenceResponseDto>> {
     return this.geofences.search(principal, query);
   }

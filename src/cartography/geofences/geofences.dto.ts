@@ -110,7 +110,7 @@ export class SearchGeofencesQuery extends PageQuery {
   @IsBoolean()
   deleted?: boolean;
 
-  @ApiPropertyOptional({ format: 'uuid', description: "Sent by the official client; must be the caller's organization" })
+  @ApiPropertyOptional({ format: 'uuid', description: "Sent by the official client; must be the caller's organization (another is 404)" })
   @Optional()
   @IsUUID()
   organization_id?: string;

@@ -2,6 +2,7 @@ import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, In, Repository } from 'typeorm';
+import { assertCallerOrganization } from '../../access/caller-organization';
 import { canSeeBuilding } from '../../access/building-scope';
 import { Principal } from '../../access/principal';
 import { BuildingRevisions } from '../buildings/building-revisions';
@@ -109,8 +110,7 @@ export class GeofencesService implements OnModuleDestroy {
     const window = pageWindow(query);
     const sort = parseSort(query.sort, SORTABLE, { column: '"created_at"', direction: 'ASC' });
     if (!sort) throw ApiError.badRequest(`sort must be one of ${Object.keys(SORTABLE).join(', ')}, optionally prefixed with -`);
-    // The official client always sends its own organization; another one has nothing for the caller.
-    if (query.organization_id !== undefined && query.organization_id !== principal.organizationId) return toPage([], 0, window);
+    assertCallerOrganization(principal, query.organization_id);
 
     // Booleans as 0/1: better-sqlite3 takes no booleans, and PostgreSQL reads '0'/'1' as booleans.
     const parameters: SqlParameters = { organizationId: principal.organizationId, deleted: query.deleted ? 1 : 0 };
@@ -246,14 +246,22 @@ export class GeofencesService implements OnModuleDestroy {
   }
 
   /** With `update`, the row stays locked until the transaction ends, so concurrent writers take turns. */
-  /** Geofences named in a request body (filters, lists): 422 naming the field and the first unknown id. One query. */
+  /**
+   * Geofences named in a request body (filters, lists): 422 naming the field and each id that is
+   * not a live fence the caller sees (unknown, deleted, another organization's or another
+   * building's alike). One query.
+   */
   async assertAllReferenced(principal: Principal, ids: readonly string[], field: string): Promise<void> {
     if (ids.length === 0) return;
-    const found = await this.geofences.find({ select: { id: true, buildingId: true }, where: { id: In([...new Set(ids)]), organizationId: principal.organizationId, deleted: false } });
+    const unique = [...new Set(ids)];
+    const found = await this.geofences.find({ select: { id: true, buildingId: true }, where: { id: In(unique), organizationId: principal.organizationId, deleted: false } });
     const visible = new Set(found.filter((g) => canSeeBuilding(principal, g.buildingId)).map((g) => g.id));
-    const missing = ids.find((id) => !visible.has(id));
-    if (missing !== undefined) {
-      throw ApiError.validation('A referenced geofence does not exist', [{ message: `geofence ${missing} does not exist`, code: 'not_found', fields: field, value: missing }]);
+    const missing = unique.filter((id) => !visible.has(id));
+    if (missing.length > 0) {
+      throw ApiError.validation(
+        'A referenced geofence does not exist',
+        missing.map((id) => ({ message: `geofence ${id} does not exist`, code: 'not_found', fields: field, value: id })),
+      );
     }
   }
 

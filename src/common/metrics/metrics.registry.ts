@@ -41,6 +41,10 @@ export const databaseQueryDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
+/** The bounded values of the `kind` label; each has its series from the start, at 0. */
+const STATEMENT_KINDS = ['select', 'insert', 'update', 'delete', 'with', 'other'] as const;
+for (const kind of STATEMENT_KINDS) databaseQueryDuration.zero({ kind });
+
 /** What a connection pool reports; PostgreSQL's `pg.Pool` has these three counts. */
 export interface PoolCounts {
   totalCount: number;
@@ -81,5 +85,5 @@ new Gauge({
 /** The statement's kind from its first word: a bounded label, never the query text. */
 export function statementKind(query: string): string {
   const word = /^\s*(\w+)/.exec(query)?.[1]?.toLowerCase();
-  return word && ['select', 'insert', 'update', 'delete', 'with'].includes(word) ? word : 'other';
+  return STATEMENT_KINDS.find((kind) => kind === word) ?? 'other';
 }

@@ -1,8 +1,13 @@
 import type { FastifyReply } from 'fastify';
 import type { ServerResponse } from 'node:http';
 
+/** What a live stream carries; `cartograph_streams_open` has one series for each, 0 when none is open. */
+export const STREAM_KINDS = ['positions', 'events'] as const;
+export type StreamKind = (typeof STREAM_KINDS)[number];
+
 /** Why the server ended a stream; sent to the client as the last frame (`event: close`). */
-export type StreamEndReason = 'shutdown' | 'credential_revoked' | 'too_slow';
+export const STREAM_END_REASONS = ['shutdown', 'credential_revoked', 'too_slow'] as const;
+export type StreamEndReason = (typeof STREAM_END_REASONS)[number];
 
 export interface SseStreamOptions {
   heartbeatMs: number;

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import { metricsRegistry } from '../../common/metrics/metrics.registry';
+import { STREAM_END_REASONS, STREAM_KINDS } from './sse-stream';
 
 const METRIC_PREFIX = 'cartograph_streams_';
 
@@ -33,6 +34,8 @@ export function registerStreamMetrics(registry: Registry = metricsRegistry): voi
     registers: [registry],
     collect() {
       this.reset();
+      // Every kind has a series from the start (0 when none is open), so a panel or an alert sees it.
+      for (const kind of STREAM_KINDS) this.set({ kind }, 0);
       for (const [kind, n] of totals().open) this.set({ kind }, n);
     },
   });
@@ -43,6 +46,7 @@ export function registerStreamMetrics(registry: Registry = metricsRegistry): voi
     registers: [registry],
     collect() {
       this.reset();
+      for (const reason of STREAM_END_REASONS) this.inc({ reason }, 0);
       for (const [reason, n] of totals().ended) this.inc({ reason }, n);
     },
   });

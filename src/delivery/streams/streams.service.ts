@@ -6,12 +6,12 @@ import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
 import { NotificationBus } from '../../database/notification-bus';
-import { SseStream, StreamEndReason } from './sse-stream';
+import { SseStream, StreamEndReason, StreamKind } from './sse-stream';
 import { StreamLeases } from './stream-leases';
 import { liveStreamRegistries, registerStreamMetrics, StreamCounts } from './streams.metrics';
 
 interface OpenStream {
-  kind: string;
+  kind: StreamKind;
   principal: Principal;
   stream: SseStream;
   /** Whether the stream's credentials still hold (asked when a revocation names its user). */
@@ -78,7 +78,7 @@ export class StreamsService implements OnModuleInit, OnModuleDestroy {
    * contract's 429 when its organization already has the most streams allowed open, counted
    * over every instance.
    */
-  async open(kind: string, principal: Principal, reply: FastifyReply, stillAuthorized: () => Promise<boolean>): Promise<SseStream> {
+  async open(kind: StreamKind, principal: Principal, reply: FastifyReply, stillAuthorized: () => Promise<boolean>): Promise<SseStream> {
     if (this.closing) throw ApiError.serviceUnavailable('The server is shutting down');
     const lease = await this.leases.acquire(principal.organizationId, kind, this.config.streamsPerOrganization);
     if (!lease) {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { canSeeBuilding } from '../../access/building-scope';
 import { Principal } from '../../access/principal';
+import { GeofencesService } from '../../cartography/geofences/geofences.service';
 import { ApiError, FieldError } from '../../common/errors/api-error';
 import { effectiveRules, GeofenceRules, pickRulePatch, RulePatch, validateRulePatch } from '../engine/rules';
 import { onDeadline } from '../engine/visit-state';
@@ -16,6 +17,8 @@ export const MAX_SIMULATED_POSITIONS = 10_000;
  */
 export const SIMULATE_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 const MAX_ERRORS = 100;
+/** Fences one simulation may name (they are looked up in one query). */
+const MAX_GEOFENCE_IDS = 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A simulated event: the 7.3 shape, but nothing was stored, so it has no id and was never detected. */
@@ -30,7 +33,10 @@ const isNumber = (value: unknown, min: number, max: number): value is number => 
  */
 @Injectable()
 export class GeofenceSimulation {
-  constructor(private readonly floors: FloorIndexes) {}
+  constructor(
+    private readonly floors: FloorIndexes,
+    private readonly geofences: GeofencesService,
+  ) {}
 
   async simulate(principal: Principal, body: unknown): Promise<{ events: SimulatedEvent[] }> {
     const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
@@ -38,8 +44,8 @@ export class GeofenceSimulation {
     const fixes = this.readPositions(input.positions, errors);
     let only: Set<string> | null = null;
     if (input.geofence_ids !== undefined && input.geofence_ids !== null) {
-      if (!Array.isArray(input.geofence_ids) || input.geofence_ids.some((id) => typeof id !== 'string' || !UUID.test(id))) {
-        errors.push({ message: 'must be a list of geofence ids', code: 'invalid', fields: 'geofence_ids' });
+      if (!Array.isArray(input.geofence_ids) || input.geofence_ids.length > MAX_GEOFENCE_IDS || input.geofence_ids.some((id) => typeof id !== 'string' || !UUID.test(id))) {
+        errors.push({ message: `must be a list of at most ${MAX_GEOFENCE_IDS} geofence ids`, code: 'invalid', fields: 'geofence_ids' });
       } else only = new Set(input.geofence_ids.map((id) => (id as string).toLowerCase()));
     }
     let override: RulePatch = {};
@@ -52,6 +58,8 @@ export class GeofenceSimulation {
       }
     }
     if (errors.length > 0) throw ApiError.validation('The simulation is not valid', errors.slice(0, MAX_ERRORS));
+    // An id that is not one of the caller's live fences is refused, not silently left out.
+    if (only) await this.geofences.assertAllReferenced(principal, [...only], 'geofence_ids');
 
     const floorIds = [...new Set(fixes.map((fix) => fix.floorId as number))];
     const indexes = new Map<number, FloorFences>();

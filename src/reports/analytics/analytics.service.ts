@@ -1,5 +1,6 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
 import { Readable } from 'node:stream';
+import { assertCallerOrganization } from '../../access/caller-organization';
 import { Principal } from '../../access/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -7,7 +8,7 @@ import { ReportJob } from '../worker/report-db';
 import { ReportQueries, StreamedBatch } from '../worker/report-queries';
 import { ANALYTICS_GROUPINGS, AnalyticsGrouping, bucketStarts, parseGrouping, parseReportWindow } from '../report-window';
 import { ANALYTICS_JOB, AnalyticsInput, OCCUPANCY_HISTORY_JOB } from './analytics.jobs';
-import { aliased, assertOwnOrganization, idList, singleValue, uuidList } from './visit-query';
+import { aliased, idList, organizationIdOf, singleValue, uuidList } from './visit-query';
 import { VisitReader } from './visit-reader';
 
 export type { AnalyticsAnswer, AnalyticsRow, OccupancyHistoryAnswer, OccupancyPoint } from './analytics.jobs';
@@ -29,7 +30,7 @@ export class GeofencingAnalyticsService {
   ) {}
 
   async analytics(principal: Principal, raw: Record<string, unknown>, now = Date.now()): Promise<StreamableFile> {
-    assertOwnOrganization(raw, principal.organizationId);
+    assertCallerOrganization(principal, organizationIdOf(raw));
     return this.answer(ANALYTICS_JOB, await this.prepare(principal, raw, now, 'none', false));
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../common/errors/api-error';
-import { aliased, assertOwnOrganization, idList, singleValue, uuidList } from './visit-query';
+import { assertCallerOrganization } from '../../access/caller-organization';
+import { aliased, idList, organizationIdOf, singleValue, uuidList } from './visit-query';
 
 const ORG = '0b7c3f0e-4a57-4f7e-9d1e-2f1c8a9b6d10';
 const OTHER = '5f0d9c3e-1b2a-4c3d-8e9f-0a1b2c3d4e5f';
@@ -40,10 +41,12 @@ describe('analytics query parameters', () => {
   });
 
   it("accepts the caller's organization in either spelling, 404 for another, 400 for a malformed one", () => {
-    expect(() => assertOwnOrganization({ organizationId: ORG.toUpperCase() }, ORG)).not.toThrow();
-    expect(() => assertOwnOrganization({ organization_id: ORG }, ORG)).not.toThrow();
-    expect(() => assertOwnOrganization({}, ORG)).not.toThrow();
-    expect(failure(() => assertOwnOrganization({ organizationId: OTHER }, ORG))).toMatchObject({ status: 404, code: 'entity_not_found' });
-    expect(failure(() => assertOwnOrganization({ organizationId: 'x' }, ORG))).toMatchObject({ status: 400, fields: 'organizationId' });
+    const caller = { organizationId: ORG };
+    const check = (raw: Record<string, unknown>) => assertCallerOrganization(caller, organizationIdOf(raw));
+    expect(() => check({ organizationId: ORG.toUpperCase() })).not.toThrow();
+    expect(() => check({ organization_id: ORG })).not.toThrow();
+    expect(() => check({})).not.toThrow();
+    expect(failure(() => check({ organizationId: OTHER }))).toMatchObject({ status: 404, code: 'entity_not_found' });
+    expect(failure(() => check({ organizationId: 'x' }))).toMatchObject({ status: 400, fields: 'organizationId' });
   });
 });

@@ -50,13 +50,10 @@ export function uuidList(raw: Record<string, unknown>, name: string, required = 
   });
 }
 
-/**
- * `organizationId` / `organization_id` of the 2020 analytics client: the caller's own
- * organization, or 404 as any other organization's resource (its existence is not told).
- */
-export function assertOwnOrganization(raw: Record<string, unknown>, organizationId: string): void {
+/** `organizationId` / `organization_id` of the 2020 analytics client, checked as a UUID (the caller's is checked by `assertCallerOrganization`). */
+export function organizationIdOf(raw: Record<string, unknown>): string | undefined {
   const { name, value } = aliased(raw, 'organization_id', 'organizationId');
-  if (value === undefined || value === '') return;
+  if (value === undefined || value === '') return undefined;
   if (!UUID.test(value)) throw bad(name, 'must be a UUID', value.slice(0, 64));
-  if (value.toLowerCase() !== organizationId.toLowerCase()) throw ApiError.notFound('Organization', value);
+  return value;
 }
