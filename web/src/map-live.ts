@@ -1,6 +1,7 @@
 import * as L from 'leaflet';
 import { canvasFor, latLng } from './floor-map/map-setup';
 import { DEFAULT_STALE_AFTER_S, formatAge, freshnessOfAge } from './freshness';
+import { placeLabels } from './label-placement';
 import { LatestPerDevice, LiveDevice, RecentTrails, staleDevices } from './live';
 
 const SWEEP_EVERY_MS = 2_000;
@@ -84,6 +85,7 @@ export class LiveDeviceLayer {
     this.dots = canvasFor('devices').addTo(map);
     this.group.addTo(map);
     map.getContainer().addEventListener('click', this.onClickCapture, true);
+    map.on('zoomend moveend resize', this.declutter);
     this.sweepTimer = setInterval(() => this.sweep(), SWEEP_EVERY_MS);
   }
 
@@ -130,9 +132,9 @@ export class LiveDeviceLayer {
     return [...this.shown].map(([id, d]) => ({ id, time: d.time, accuracy: d.accuracy, frozen: this.frozen.has(id) })).sort((a, b) => b.time - a.time);
   }
 
-  /** The age labels shown, for the page's probe. */
+  /** The age labels shown (not those hidden for want of room), for the page's probe. */
   get frozenLabels(): Array<{ id: string; text: string }> {
-    return [...this.labels].map(([id, label]) => ({ id, text: label.element.textContent ?? '' }));
+    return [...this.labels].filter(([, label]) => label.element.style.visibility !== 'hidden').map(([id, label]) => ({ id, text: label.element.textContent ?? '' }));
   }
 
   /** A device shown now: where, since when, frozen or not. */
@@ -176,6 +178,7 @@ export class LiveDeviceLayer {
     cancelAnimationFrame(this.paintFrame);
     clearInterval(this.sweepTimer);
     this.map.getContainer().removeEventListener('click', this.onClickCapture, true);
+    this.map.off('zoomend moveend resize', this.declutter);
     for (const label of this.labels.values()) label.marker.remove();
     this.labels.clear();
     this.group.remove();
@@ -226,7 +229,24 @@ export class LiveDeviceLayer {
       const marker = L.marker(latLng(shown.lngLat), { icon, interactive: false, keyboard: false }).addTo(this.map);
       this.labels.set(id, { marker, element });
     }
+    this.declutter();
   }
+
+  /** Age labels never overlap nor leave the map: each goes right or left of its dot, or waits hidden (hover shows the age). */
+  private readonly declutter = () => {
+    if (!this.labels.size) return;
+    const size = this.map.getSize();
+    const wanted = [...this.labels].map(([id, { element, marker }]) => {
+      const at = this.map.latLngToContainerPoint(marker.getLatLng());
+      return { id, x: at.x, y: at.y, width: element.offsetWidth, height: element.offsetHeight };
+    });
+    const sides = placeLabels(wanted, size.x, size.y);
+    for (const [id, { element }] of this.labels) {
+      const side = sides.get(id);
+      element.classList.toggle('left', side === 'left');
+      element.style.visibility = side ? '' : 'hidden';
+    }
+  };
 
   private schedule(): void {
     if (this.frame || this.destroyed) return;

@@ -91,6 +91,6 @@ export interface GeofencingSettings {
   [rule: string]: unknown;
 }
 
-/** A device's display name: its name when an administrator gave one, else its id. */
-export const deviceLabel = (device: Pick<Device, 'id' | 'name'>) => (device.name ? `${device.name} (${device.id})` : device.id);
+/** A device's display name, the one every view shows: its name when an administrator gave one, else its id. */
+export const deviceLabel = (device: Pick<Device, 'id' | 'name'>) => device.name.trim() || device.id;
 export const floorLabel = (floor: Pick<Floor, 'name' | 'level'>) => floor.name || `Level ${floor.level}`;

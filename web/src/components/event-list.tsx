@@ -1,3 +1,4 @@
+import { useDeviceName } from '../devices/device-names';
 import { formatTime } from './ui';
 
 /** A geofence event as the log, the stream and the webhooks carry it (contract 7.3). */
@@ -48,6 +49,7 @@ export function formatDuration(seconds: number): string {
 
 /** Events newest first; `fresh` marks the ones that just arrived live. */
 export function EventList({ events, fresh, showFence = true }: { events: GeofenceEvent[]; fresh?: ReadonlySet<number>; showFence?: boolean }) {
+  const name = useDeviceName();
   if (events.length === 0) return <p class="muted">No events.</p>;
   return (
     <ol class="events" aria-label="Geofence events">
@@ -55,7 +57,7 @@ export function EventList({ events, fresh, showFence = true }: { events: Geofenc
         <li class={`event ${e.type.replace('geofence.', '')}${fresh?.has(e.seq) ? ' fresh' : ''}`} data-seq={e.seq} data-event-type={e.type}>
           <span class="event-type">{EVENT_LABELS[e.type] ?? e.type}</span>
           <span class="event-what">
-            {showFence && <strong>{e.geofence.name}</strong>} <span>device {e.device_id}</span>
+            {showFence && <strong>{e.geofence.name}</strong>} <span>device {name(e.device_id)}</span>
             {e.type === 'geofence.dwell' || (e.type === 'geofence.exit' && e.dwell_seconds > 0) ? <span class="muted"> · after {formatDuration(e.dwell_seconds)}</span> : null}
             {REASONS[e.reason] ? <span class="muted"> · {REASONS[e.reason]}</span> : null}
           </span>

@@ -1,4 +1,5 @@
 import { api, query } from '../api';
+import { useDeviceName } from '../devices/device-names';
 import { EventList, EventPage, formatDuration, NEWEST } from './event-list';
 import { RulesForm } from './rules-form';
 import { ErrorBox, formatTime, Loading, useLoad } from './ui';
@@ -22,6 +23,7 @@ const LAST_EVENTS = 10;
 export function FenceDetails({ fenceId, refreshKey }: { fenceId: string; refreshKey: number }) {
   const occupants = useLoad((s) => api.get<{ data: Occupant[] }>(`/geofences/${fenceId}/occupants`, s), [fenceId, refreshKey]);
   const events = useLoad((s) => api.get<EventPage>(`/geofencing/events${query({ geofence_ids: fenceId, before: NEWEST, limit: LAST_EVENTS })}`, s), [fenceId, refreshKey]);
+  const name = useDeviceName();
   return (
     <div class="fence-details">
       <h3>Inside now{occupants.data ? ` (${occupants.data.data.length})` : ''}</h3>
@@ -32,7 +34,7 @@ export function FenceDetails({ fenceId, refreshKey }: { fenceId: string; refresh
         <ul class="occupants" data-testid="occupants">
           {occupants.data.data.map((o) => (
             <li data-device-id={o.device_id}>
-              <strong>{o.device_id}</strong>
+              <strong>{name(o.device_id)}</strong>
               <span class="muted">
                 {' '}
                 since {formatTime(o.entered_at)} · {formatDuration(o.dwell_seconds)}

@@ -2,7 +2,8 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError, getAll, query } from '../api';
 import { ActionButton, ConfirmDialog, Dialog, ErrorBox, Field, Loading, submitWith, useAction, useLoad } from '../components/ui';
 import { DEFAULT_STALE_AFTER_S, formatAge, freshness, Freshness, lastSeenBounds } from '../freshness';
-import { type Building, type Device, type Floor, floorLabel, type GeofencingSettings, type Page } from '../model';
+import { type Building, type Device, deviceLabel, type Floor, floorLabel, type GeofencingSettings, type Page } from '../model';
+import { deviceRenamed, rememberDevices } from './device-names';
 
 const PAGE_SIZE = 50;
 const REFRESH_MS = 15_000;
@@ -66,7 +67,10 @@ export function DevicesPage({ search, isAdmin }: { search: string; isAdmin: bool
           size: PAGE_SIZE,
         })}`,
         signal,
-      ),
+      ).then((loaded) => {
+        rememberDevices(loaded.data);
+        return loaded;
+      }),
     [filters, tick, staleAfterS],
   );
   const floorName = useMemo(() => {
@@ -140,7 +144,7 @@ export function DevicesPage({ search, isAdmin }: { search: string; isAdmin: bool
                   return (
                     <tr data-device-id={d.id} data-status={status}>
                       <td>
-                        <strong>{d.name || d.id}</strong>
+                        <strong>{deviceLabel(d)}</strong>
                         {d.name && <div class="muted">{d.id}</div>}
                       </td>
                       <td>
@@ -218,7 +222,7 @@ export function DevicesPage({ search, isAdmin }: { search: string; isAdmin: bool
         }}
       >
         <p>
-          Delete <strong>{deleting?.name || deleting?.id}</strong> and its whole position history? Reports and the heatmap no longer count it. If it reports again, it comes
+          Delete <strong>{deleting && deviceLabel(deleting)}</strong> and its whole position history? Reports and the heatmap no longer count it. If it reports again, it comes
           back as a new device.
         </p>
       </ConfirmDialog>
@@ -230,7 +234,8 @@ function RenameForm({ device, onSaved }: { device: Device; onSaved: () => void }
   const [name, setName] = useState(device.name);
   const [code, setCode] = useState(device.code);
   const { error, run } = useAction(async () => {
-    await api.put(`/devices/${encodeURIComponent(device.id)}`, { name: name.trim(), code: code.trim() });
+    const saved = await api.put<Device>(`/devices/${encodeURIComponent(device.id)}`, { name: name.trim(), code: code.trim() });
+    deviceRenamed(saved.body);
     onSaved();
   });
   return (

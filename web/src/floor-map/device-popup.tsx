@@ -5,6 +5,7 @@ import { api } from '../api';
 import { ErrorBox, formatTime, useLoad } from '../components/ui';
 import { formatAge } from '../freshness';
 import { deviceClicked, LiveDeviceLayer } from '../map-live';
+import { rememberDevices, useDeviceName } from '../devices/device-names';
 import type { Device } from '../model';
 import type { FloorContext } from './floor-context';
 import { latLng } from './map-setup';
@@ -55,6 +56,7 @@ export function DevicesOnFloor({ context, layer, focusDevice, onHistory }: { con
   }, [listOpen, pinned, hovered]);
 
   const devices = useMemo(() => (listOpen ? layer.devices() : []), [listOpen, tick, layer]);
+  const name = useDeviceName();
   return (
     <>
       {hovered && hovered !== pinned && <DevicePopup context={context} layer={layer} id={hovered} />}
@@ -66,8 +68,9 @@ export function DevicesOnFloor({ context, layer, focusDevice, onHistory }: { con
           {devices.slice(0, 300).map((d) => (
             <li>
               <button type="button" class="btn link" onClick={() => setPinned(d.id)}>
-                {d.id}
+                {name(d.id)}
               </button>{' '}
+              {name(d.id) !== d.id && <span class="muted">{d.id}</span>}
               <span class="muted">{d.frozen ? `frozen, ${formatAge(Date.now() - d.time)} ago` : `${formatAge(Date.now() - d.time)} ago`}</span>
             </li>
           ))}
@@ -81,6 +84,7 @@ export function DevicesOnFloor({ context, layer, focusDevice, onHistory }: { con
 function DevicePopup({ context, layer, id }: { context: FloorContext; layer: LiveDeviceLayer; id: string }) {
   const element = useMemo(() => document.createElement('div'), []);
   const shown = layer.device(id);
+  const name = useDeviceName();
   const lngLat = shown?.lngLat;
   useEffect(() => {
     if (!lngLat) return;
@@ -92,8 +96,14 @@ function DevicePopup({ context, layer, id }: { context: FloorContext; layer: Liv
   if (!shown) return null;
   return createPortal(
     <div class="map-popup" role="tooltip" data-testid="device-popup">
-      <strong>{id}</strong>
+      <strong>{name(id)}</strong>
       <dl>
+        {name(id) !== id && (
+          <>
+            <dt>Id</dt>
+            <dd>{id}</dd>
+          </>
+        )}
         <Facts shown={shown} />
       </dl>
     </div>,
@@ -116,19 +126,27 @@ function Facts({ shown }: { shown: { time: number; accuracy: number; frozen: boo
 
 /** A device chosen (a click on its dot, or in the list): its name and model from the API, beside the map. */
 function DeviceDetails({ layer, id, onClose, onHistory }: { layer: LiveDeviceLayer; id: string; onClose: () => void; onHistory: (id: string) => void }) {
-  const details = useLoad((signal) => api.get<Device>(`/devices/${encodeURIComponent(id)}`, signal), [id]);
+  const details = useLoad(
+    (signal) =>
+      api.get<Device>(`/devices/${encodeURIComponent(id)}`, signal).then((d) => {
+        rememberDevices([d]);
+        return d;
+      }),
+    [id],
+  );
   const shown = layer.device(id);
   const device = details.data;
+  const name = useDeviceName();
   return (
     <section class="device-details card" aria-label={`Device ${id}`} data-testid="device-details">
       <div class="section-head">
-        <h2>{device?.name || id}</h2>
+        <h2>{name(id)}</h2>
         <button type="button" class="btn plain close" aria-label="Close the device details" onClick={onClose}>
           ×
         </button>
       </div>
       <dl class="facts">
-        {device?.name && (
+        {name(id) !== id && (
           <>
             <dt>Id</dt>
             <dd>{id}</dd>

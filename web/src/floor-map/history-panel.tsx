@@ -1,3 +1,4 @@
+import { deviceName } from '../devices/device-names';
 import * as L from 'leaflet';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, query } from '../api';
@@ -140,7 +141,7 @@ export function HistoryPanel({ context, initialDevice }: { context: FloorContext
               <ul class="plain-list" data-testid="history-devices">
                 {here.slice(0, 50).map(({ id, point }) => (
                   <li data-device-id={id}>
-                    {id} <span class="muted">at {formatTime(new Date(point.time).toISOString())}</span>
+                    {deviceName(id)} <span class="muted">at {formatTime(new Date(point.time).toISOString())}</span>
                   </li>
                 ))}
               </ul>

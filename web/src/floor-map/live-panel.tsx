@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, query } from '../api';
 import type { GeofenceEvent } from '../components/event-list';
 import { ErrorBox } from '../components/ui';
+import { loadBuildingDeviceNames } from '../devices/device-names';
 import { LiveMapProbe, PositionFeature, toLiveDevice } from '../live';
 import { openLiveStream, StreamStatus } from '../live-stream';
 import { LiveDeviceLayer } from '../map-live';
@@ -17,6 +18,7 @@ declare global {
   }
 }
 
+const NAMES_EVERY_MS = 60_000;
 const STATUS_WORDS: Record<StreamStatus, string> = { connecting: 'connecting…', live: 'live', reconnecting: 'reconnecting…', stopped: 'stopped' };
 
 function probe(map: FloorMap, floor: FloorLayers, layer: LiveDeviceLayer): LiveMapProbe {
@@ -118,6 +120,10 @@ export function LivePanel({ context, buildingId, focusDevice, onHistory }: { con
         },
       }),
     ];
+    // The names of the building's devices (GET /devices, as the device list), read again each minute for renames made elsewhere.
+    const readNames = () => loadBuildingDeviceNames(buildingId).catch(() => undefined);
+    readNames();
+    const namesTimer = setInterval(readNames, NAMES_EVERY_MS);
     api.get<{ features: PositionFeature[] }>(`/realtime/positions${query({ building_ids: buildingId, max_sec_threshold: staleAfterS })}`).then(
       (snapshot) => !cancelled && snapshot.features.forEach(offer),
       (e) => !cancelled && setLiveError(e),
@@ -125,6 +131,7 @@ export function LivePanel({ context, buildingId, focusDevice, onHistory }: { con
     return () => {
       cancelled = true;
       clearTimeout(occupancyTimer);
+      clearInterval(namesTimer);
       streams.forEach((s) => s.close());
       live.destroy();
       delete window.cartographLiveMap;

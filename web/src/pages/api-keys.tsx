@@ -54,6 +54,7 @@ function ApiKeys() {
       {!keys.data && !keys.error && <Loading what="API keys" />}
       {keys.data && keys.data.length === 0 && <p>No API keys yet.</p>}
       {keys.data && keys.data.length > 0 && (
+        <div class="table-scroll">
         <table class="keys">
           <thead>
             <tr>
@@ -90,6 +91,7 @@ function ApiKeys() {
             ))}
           </tbody>
         </table>
+        </div>
       )}
 
       <Dialog title="Create new API key" open={creating} onClose={() => setCreating(false)}>

@@ -1,3 +1,4 @@
+import { useDeviceName } from '../devices/device-names';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, request } from '../api';
 import type { GeofenceEvent } from '../components/event-list';
@@ -155,12 +156,13 @@ function EventOf({ messageId }: { messageId: string }) {
       mounted.current = false;
     };
   }, [messageId]);
+  const name = useDeviceName();
   if (test) return <div class="muted delivery-about">A test event</div>;
   if (event === undefined) return null;
   if (event === null) return <div class="muted delivery-about">The event is no longer in the log</div>;
   return (
     <div class="delivery-about" data-testid="delivery-about">
-      device <strong>{event.device_id}</strong> · geofence <strong>{event.geofence.name}</strong>
+      device <strong>{name(event.device_id)}</strong> · geofence <strong>{event.geofence.name}</strong>
     </div>
   );
 }
