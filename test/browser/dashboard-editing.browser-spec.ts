@@ -78,23 +78,23 @@ describe('dashboard editing and review in a browser', () => {
   const linkPairs = (links: Array<{ source: number; target: number }>) => links.map((l) => [Math.min(l.source, l.target), Math.max(l.source, l.target)]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
 
   it('History shows every fix of the last minute with its default period, up to now, and says which period it shows', async () => {
-    // 20 devices walking, 3 fixes each over the last minute, the newest a moment ago.
-    const posted = Date.now();
-    const fixes = Array.from({ length: 60 }, (_, i) => fixAt(`walker-${String(i % 20).padStart(2, '0')}`, posted - 59_000 + i * 980, (i % 20) * 2 - 20, Math.floor(i / 20) * 3 - 3));
-    await report(fixes);
-    const reportQuery = `building_id=${building.id}&floor_id=${floor.id}&from_date=${new Date(posted - 3600_000).toISOString()}&to_date=${new Date(Date.now() + 1000).toISOString()}`;
-    expect((await t.http.get(`/api/v1/reports/user_positions.json?${reportQuery}`).set(admin).expect(200)).body.data).toHaveLength(60);
-
     const { page, problems } = await newPage(browser, PHONE);
     await page.emulateMedia({ colorScheme: 'dark' });
     await logIn(page, domain, org.email, org.password);
     await openMap(page, '?view=history');
+    // Then the incident: 20 devices walking, 3 fixes each over the last minute, the newest a moment ago.
+    const posted = Date.now();
+    const fixes = Array.from({ length: 60 }, (_, i) => fixAt(`walker-${String(i % 20).padStart(2, '0')}`, posted - 59_000 + i * 1000, (i % 20) * 2 - 20, Math.floor(i / 20) * 3 - 3));
+    await report(fixes);
+    const reportQuery = `building_id=${building.id}&floor_id=${floor.id}&from_date=${new Date(posted - 3600_000).toISOString()}&to_date=${new Date(Date.now() + 1000).toISOString()}`;
+    expect((await t.http.get(`/api/v1/reports/user_positions.json?${reportQuery}`).set(admin).expect(200)).body.data).toHaveLength(60);
+
     const form = page.getByRole('form', { name: 'History period' });
-    expect(await form.getByRole('checkbox', { name: 'Up to now' }).isChecked()).toBe(true);
     const fromField = await form.getByLabel('From').inputValue();
     const pressed = Date.now();
     await form.getByRole('button', { name: 'Show history' }).click();
     await expect.poll(() => page.getByTestId('history-summary').innerText(), { timeout: 20_000 }).toBe('60 positions of 20 devices.');
+    expect(await form.getByRole('checkbox', { name: 'Up to now' }).isChecked()).toBe(true);
 
     // The period in words: from the From field to now (the moment the button was pressed), both in.
     const period = page.getByTestId('history-period');
