@@ -361,14 +361,17 @@ describe('dashboard setup and administration in a browser', () => {
     await node.getByRole('heading', { name: 'Node 2' }).waitFor();
     await node.getByLabel('Link to a node').selectOption({ label: 'node 1' });
     await node.getByText('Linked to node 1').waitFor();
-    // A node drawn on the map by a click, in the link tool: linked to the one selected.
+    // Nodes drawn on the map by clicks, in the link tool: the second linked to the first (selected).
     await page.getByRole('button', { name: 'Draw links' }).click();
     await clickMap(page, -10, -10);
     await node.getByRole('heading', { name: 'Node 3' }).waitFor();
+    await clickMap(page, -10, 0);
+    await node.getByRole('heading', { name: 'Node 4' }).waitFor();
+    await node.getByText('Linked to node 3').waitFor();
     await page.getByRole('button', { name: 'Save paths' }).click();
     await expect.poll(async () => (await t.http.get(`/api/v1/buildings/${building.id}/paths`).set(admin)).body.links?.length ?? 0).toBe(2);
     const graph = (await t.http.get(`/api/v1/buildings/${building.id}/paths`).set(admin).expect(200)).body as { nodes: Array<{ id: number; floor_id: number }>; links: Array<{ source: number; target: number }> };
-    expect(graph.nodes.map((n) => n.id).sort()).toEqual([1, 2, 3]);
+    expect(graph.nodes.map((n) => n.id).sort()).toEqual([1, 2, 3, 4]);
     await screenshot(page, 'paths-editor');
 
     // A stair: node 1 linked to a node of the first floor.
@@ -527,15 +530,17 @@ describe('dashboard setup and administration in a browser', () => {
       const { page, problems } = await newPage(browser);
       await logIn(page, domain, org.email, org.password);
       await page.getByRole('link', { name: 'Webhooks' }).click();
-      await page.locator(`tr[data-webhook-id="${created.body.id}"]`).getByRole('button', { name: 'Deliveries' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Webhook' });
-      await dialog.getByRole('button', { name: 'Edit' }).click();
-      const form = dialog.getByRole('form', { name: 'Webhook settings' });
+      const row = page.locator(`tr[data-webhook-id="${created.body.id}"]`);
+      await row.getByRole('button', { name: 'Edit' }).click();
+      const form = page.getByRole('dialog', { name: 'Edit webhook' }).getByRole('form', { name: 'Webhook settings' });
       await form.getByLabel('URL').fill(receiver.url);
       await form.getByLabel('geofence.enter').check();
       await form.getByLabel('Warehouse').check();
       await form.getByLabel('Gate').check();
       await form.getByRole('button', { name: 'Save webhook' }).click();
+      await row.getByText(receiver.url).waitFor();
+      await row.getByRole('button', { name: 'Deliveries' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Webhook deliveries' });
       await dialog.getByText(receiver.url).waitFor();
       const stored = (await t.http.get(`/api/v1/webhooks/${created.body.id}`).set(admin).expect(200)).body;
       expect(stored).toMatchObject({ url: receiver.url, filters: { building_ids: [String(building.id)], geofence_ids: [fence.id] } });

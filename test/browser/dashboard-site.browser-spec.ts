@@ -214,7 +214,7 @@ describe('dashboard site operations in a browser', () => {
     await page.getByTestId('device-details').getByRole('button', { name: 'Close the device details' }).click();
     await page.locator('.devices-on-floor summary').click();
     await page.locator('.devices-on-floor').getByRole('button', { name: 'frozen-1' }).click();
-    await expect.poll(() => page.getByTestId('device-details').innerText()).toContain('frozen');
+    await expect.poll(() => page.getByTestId('device-details').innerText()).toContain('stale');
 
     // Past the stale timeout the fences let it go, and so does the map.
     await t.http.put('/api/v1/geofencing/settings').set(admin).send({ stale_after_seconds: 50 }).expect(200);

@@ -188,8 +188,9 @@ describe('dashboard in a browser', () => {
       receiver.secrets.push(secret);
       await page.getByRole('dialog', { name: 'Signing secret' }).getByRole('button', { name: 'Done' }).click();
 
-      await page.getByRole('row', { name: new RegExp(receiver.url.replace(/[/.:]/g, '.')) }).getByRole('button', { name: 'Deliveries' }).click();
-      await page.getByRole('button', { name: 'Send a test event' }).click();
+      const row = page.getByRole('row', { name: new RegExp(receiver.url.replace(/[/.:]/g, '.')) });
+      await row.getByRole('button', { name: 'Send a test event' }).click();
+      await row.getByRole('button', { name: 'Deliveries' }).click();
       await waitFor(() => receiver.received.length, (n) => n >= 1, 10_000, 'the test delivery');
       expect(receiver.received[0].verifiedWith).toBe(0);
       await expect.poll(async () => {

@@ -1,12 +1,15 @@
 /**
  * One rule for how fresh a device is, shared by the map, the device list and the fences: a
- * device is `online` while its last fix is recent, `stale` (shown frozen, with its age) until
+ * device is `online` while its last fix is recent, `stale` (shown grey, with its age) until
  * the organization's `stale_after_seconds` (the timeout after which the fences let it go), and
  * `offline` after that (off the map, out of every fence).
  */
 export type Freshness = 'online' | 'stale' | 'offline';
 
-/** A fix this recent is live; older ones are shown frozen. */
+/** The one word for each status, wherever a device is shown (the device list, the map's list, popup and details). */
+export const FRESHNESS_WORDS: Readonly<Record<Freshness, string>> = { online: 'online', stale: 'stale', offline: 'offline' };
+
+/** A fix this recent is live; older ones are stale. */
 const ONLINE_WITHIN_MS = 30_000;
 /** The geofencing default of `stale_after_seconds`, until the organization's settings are read. */
 export const DEFAULT_STALE_AFTER_S = 120;

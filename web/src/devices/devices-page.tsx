@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError, getAll, query } from '../api';
 import { ActionButton, ConfirmDialog, Dialog, ErrorBox, Field, Loading, submitWith, useAction, useLoad } from '../components/ui';
-import { DEFAULT_STALE_AFTER_S, formatAge, freshness, Freshness, lastSeenBounds } from '../freshness';
+import { DEFAULT_STALE_AFTER_S, formatAge, freshness, Freshness, FRESHNESS_WORDS, lastSeenBounds } from '../freshness';
 import { type Building, type Device, deviceLabel, type Floor, floorLabel, type GeofencingSettings, type Page } from '../model';
 import { deviceRenamed, rememberDevices } from './device-names';
 
@@ -148,7 +148,7 @@ export function DevicesPage({ search, isAdmin }: { search: string; isAdmin: bool
                         {d.name && <div class="muted">{d.id}</div>}
                       </td>
                       <td>
-                        <span class={`badge ${status}`}>{status}</span>
+                        <span class={`badge ${status}`}>{FRESHNESS_WORDS[status]}</span>
                       </td>
                       <td>{seen ? `${formatAge(now - seen)} ago` : 'never'}</td>
                       <td>

@@ -3,7 +3,7 @@ import { createPortal } from 'preact/compat';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api';
 import { ErrorBox, formatTime, useLoad } from '../components/ui';
-import { formatAge } from '../freshness';
+import { formatAge, FRESHNESS_WORDS } from '../freshness';
 import { deviceClicked, LiveDeviceLayer } from '../map-live';
 import { rememberDevices, useDeviceName } from '../devices/device-names';
 import type { Device } from '../model';
@@ -71,7 +71,7 @@ export function DevicesOnFloor({ context, layer, focusDevice, onHistory }: { con
                 {name(d.id)}
               </button>{' '}
               {name(d.id) !== d.id && <span class="muted">{d.id}</span>}
-              <span class="muted">{d.frozen ? `frozen, ${formatAge(Date.now() - d.time)} ago` : `${formatAge(Date.now() - d.time)} ago`}</span>
+              <span class="muted">{d.frozen ? `${FRESHNESS_WORDS.stale}, ${formatAge(Date.now() - d.time)} ago` : `${formatAge(Date.now() - d.time)} ago`}</span>
             </li>
           ))}
         </ul>
@@ -118,7 +118,7 @@ function Facts({ shown }: { shown: { time: number; accuracy: number; frozen: boo
       <dd>{Math.round(shown.accuracy * 10) / 10} m</dd>
       <dt>Last fix</dt>
       <dd>
-        {formatTime(new Date(shown.time).toISOString())} ({formatAge(Date.now() - shown.time)} ago{shown.frozen ? ', frozen' : ''})
+        {formatTime(new Date(shown.time).toISOString())} ({formatAge(Date.now() - shown.time)} ago{shown.frozen ? `, ${FRESHNESS_WORDS.stale}` : ''})
       </dd>
     </>
   );

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import './edit-panel.css';
 import type { FloorContext } from './floor-context';
 import { FenceFiles } from './fence-files';
 import { InfrastructureEditor } from './infrastructure-editor';
@@ -19,7 +20,16 @@ export function EditPanel({ context }: { context: FloorContext }) {
     <div class="edit-panel">
       <div class="subtabs" role="group" aria-label="What to edit">
         {EDITORS.map((e) => (
-          <button type="button" class="btn plain" aria-pressed={editor === e.id} onClick={() => setEditor(e.id)}>
+          <button
+            type="button"
+            class="btn plain"
+            aria-pressed={editor === e.id}
+            onClick={(event) => {
+              setEditor(e.id);
+              // In a strip that scrolls, the chosen editor comes into view.
+              event.currentTarget.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+            }}
+          >
             {e.label}
           </button>
         ))}

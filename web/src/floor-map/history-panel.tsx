@@ -1,11 +1,11 @@
 import { deviceName } from '../devices/device-names';
 import * as L from 'leaflet';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, query } from '../api';
+import { api, ApiError, query } from '../api';
 import { ActionButton, ErrorBox, Field, formatTime, submitWith, useAction } from '../components/ui';
 import { type FloorContext, useLoadedEffect } from './floor-context';
 import { canvasFor, latLng } from './map-setup';
-import { localInput, positionsAt, tracksOf, trailsGeoJson, TrackPoint, TrajectoryRow } from './playback';
+import { historyPeriod, localInput, positionsAt, tracksOf, trailsGeoJson, TrackPoint, TrajectoryRow } from './playback';
 
 const SPEEDS = [1, 10, 60, 600];
 
@@ -18,7 +18,10 @@ export function HistoryPanel({ context, initialDevice }: { context: FloorContext
   const now = Date.now();
   const [device, setDevice] = useState(initialDevice ?? '');
   const [from, setFrom] = useState(localInput(now - 3600_000));
+  // "To" is now by default: the moment "Show history" is pressed, so the newest fixes are in.
+  const [toNow, setToNow] = useState(true);
   const [to, setTo] = useState(localInput(now));
+  const [period, setPeriod] = useState<{ from: number; to: number; toNow: boolean } | null>(null);
   const [tracks, setTracks] = useState<Map<string, TrackPoint[]> | null>(null);
   const [range, setRange] = useState<[number, number]>([0, 0]);
   const [at, setAt] = useState(0);
@@ -40,12 +43,17 @@ export function HistoryPanel({ context, initialDevice }: { context: FloorContext
   const load = useAction(async () => {
     setPlaying(false);
     await context.loaded;
-    const fromMs = new Date(from).getTime();
-    const toMs = new Date(to).getTime();
-    const q = query({ building_id: building.id, floor_id: floor.id, device_id: device.trim() || undefined, from_date: new Date(fromMs).toISOString(), to_date: new Date(toMs).toISOString() });
+    const asked = historyPeriod(from, toNow ? 'now' : to, Date.now());
+    if ('error' in asked) {
+      const message = asked.error === 'from' ? 'Choose when the period starts.' : asked.error === 'to' ? 'Choose when the period ends, or tick "Up to now".' : 'The period ends before it starts.';
+      throw new ApiError(422, 'validation_failed', message, [{ fields: asked.error === 'to' || (asked.error === 'order' && !toNow) ? 'to' : 'from', message }]);
+    }
+    const { from: fromMs, to: toMs } = asked;
+    const q = query({ building_id: building.id, floor_id: floor.id, device_id: device.trim() || undefined, ...asked.query });
     const report = await api.get<{ data: TrajectoryRow[] }>(`/reports/user_positions.json${q}`);
     const loaded = tracksOf(report.data, floor.id);
     setTracks(loaded);
+    setPeriod({ from: fromMs, to: toMs, toNow: asked.toNow });
     let first = Infinity;
     let last = -Infinity;
     for (const track of loaded.values()) {
@@ -87,15 +95,28 @@ export function HistoryPanel({ context, initialDevice }: { context: FloorContext
     for (const { point } of here) group.addLayer(L.circleMarker(latLng(point.lngLat), { renderer, radius: 6, color: '#fff', weight: 2, fillColor: '#6a3fb5', fillOpacity: 1, interactive: false }));
   }, [tracks, at, here, drawn]);
 
+  const fieldError = load.error instanceof ApiError ? load.error : null;
   const fixes = tracks ? [...tracks.values()].reduce((n, t) => n + t.length, 0) : 0;
   return (
     <div class="history-panel">
       <h2>History</h2>
       <form class="history-form" aria-label="History period" onSubmit={submitWith(load.run)}>
         <Field label="Device" name="device_id" value={device} placeholder="All devices on this floor" onInput={(e) => setDevice(e.currentTarget.value)} hint="A device id, or empty for every device" />
-        <Field label="From" name="from" type="datetime-local" value={from} onInput={(e) => setFrom(e.currentTarget.value)} />
-        <Field label="To" name="to" type="datetime-local" value={to} onInput={(e) => setTo(e.currentTarget.value)} />
-        <ErrorBox error={load.error} onRetry={load.run} fields={[]} />
+        <Field label="From" name="from" type="datetime-local" step={1} value={from} onInput={(e) => setFrom(e.currentTarget.value)} error={fieldError} />
+        <label class="checkbox">
+          <input
+            type="checkbox"
+            checked={toNow}
+            onChange={(e) => {
+              setToNow(e.currentTarget.checked);
+              // A chosen end starts from this second, not from when the panel opened.
+              if (!e.currentTarget.checked) setTo(localInput(Date.now(), true));
+            }}
+          />{' '}
+          Up to now
+        </label>
+        {!toNow && <Field label="To" name="to" type="datetime-local" step={1} value={to} onInput={(e) => setTo(e.currentTarget.value)} error={fieldError} />}
+        <ErrorBox error={load.error} onRetry={load.run} fields={toNow ? ['from'] : ['from', 'to']} />
         <ActionButton kind="primary" onAction={load.run}>
           Show history
         </ActionButton>
@@ -105,6 +126,7 @@ export function HistoryPanel({ context, initialDevice }: { context: FloorContext
           <p role="status" data-testid="history-summary">
             {tracks.size === 0 ? 'No position on this floor in this period.' : `${fixes} positions of ${tracks.size} ${tracks.size === 1 ? 'device' : 'devices'}.`}
           </p>
+          {period && <PeriodShown period={period} />}
           {tracks.size > 0 && (
             <>
               <label class="slider">
@@ -150,5 +172,15 @@ export function HistoryPanel({ context, initialDevice }: { context: FloorContext
         </div>
       )}
     </div>
+  );
+}
+
+/** The period of the positions shown, in words: both ends are in it. */
+function PeriodShown({ period }: { period: { from: number; to: number; toNow: boolean } }) {
+  const at = (ms: number) => <time dateTime={new Date(ms).toISOString()}>{formatTime(new Date(ms).toISOString())}</time>;
+  return (
+    <p class="muted" data-testid="history-period">
+      From {at(period.from)} to {period.toNow ? <>now ({at(period.to)})</> : at(period.to)}, both included.
+    </p>
   );
 }

@@ -38,6 +38,18 @@ export function PathsEditor({ context }: { context: FloorContext }) {
       setDirty(false);
     }
   }, [loaded.data]);
+  // A new tool, or Escape, starts afresh: "Draw links" links from a node only once it is clicked.
+  const chooseMode = (next: typeof mode) => {
+    setMode(next);
+    setSelected(null);
+  };
+  useEffect(() => {
+    const escape = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented && !document.querySelector('dialog[open]')) setSelected(null);
+    };
+    document.addEventListener('keydown', escape);
+    return () => document.removeEventListener('keydown', escape);
+  }, []);
   const change = (next: PathGraph) => {
     setGraph(next);
     setDirty(true);
@@ -118,13 +130,13 @@ export function PathsEditor({ context }: { context: FloorContext }) {
       </p>
       <div class="row" role="group" aria-label="Path tool">
         {(['select', 'add', 'connect'] as const).map((m) => (
-          <button type="button" class="btn plain" aria-pressed={mode === m} onClick={() => setMode(m)}>
+          <button type="button" class="btn plain" aria-pressed={mode === m} onClick={() => chooseMode(m)}>
             {m === 'select' ? 'Select' : m === 'add' ? 'Add nodes' : 'Draw links'}
           </button>
         ))}
       </div>
       <p class="muted small" role="status">
-        {mode === 'add' ? 'Click on the map to add a node.' : mode === 'connect' ? 'Click nodes one after another to link them; a click on an empty spot adds a linked node.' : 'Click a node to select it.'}
+        {mode === 'add' ? 'Click on the map to add a node.' : mode === 'connect' ? 'Click nodes one after another to link them; a click on an empty spot adds a linked node.' : 'Click a node to select it.'} Escape clears the selection.
       </p>
       <AddNodeForm
         onAdd={(x, y) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { positionsAt, tracksOf, trailsGeoJson, TrajectoryRow } from './playback';
+import { historyPeriod, positionsAt, tracksOf, trailsGeoJson, TrajectoryRow } from './playback';
 
 const row = (device: string, seconds: number, session: number, lng: number, floor = 7): TrajectoryRow => ({
   timestamp: new Date(Date.UTC(2026, 10, 23, 10, 0, seconds)).toISOString(),
@@ -37,5 +37,15 @@ describe('history playback', () => {
   it('draws a line per session, up to the slider', () => {
     expect(trailsGeoJson(tracks).features.map((f) => (f.geometry as GeoJSON.LineString).coordinates.length)).toEqual([2]);
     expect(trailsGeoJson(tracks, at(5)).features).toEqual([]);
+  });
+
+  it('ends the period now by default, to the millisecond, both ends included', () => {
+    const now = Date.UTC(2026, 10, 23, 10, 0, 59, 900);
+    const period = historyPeriod('2026-11-23T09:00Z', 'now', now);
+    expect(period).toEqual({ from: Date.UTC(2026, 10, 23, 9), to: now, toNow: true, query: { from_date: '2026-11-23T09:00:00.000Z', to_date: '2026-11-23T10:00:59.901Z' } });
+    expect(historyPeriod('2026-11-23T09:00Z', '2026-11-23T09:30:15Z', now)).toMatchObject({ toNow: false, query: { to_date: '2026-11-23T09:30:15.001Z' } });
+    expect(historyPeriod('', 'now', now)).toEqual({ error: 'from' });
+    expect(historyPeriod('2026-11-23T09:00Z', '', now)).toEqual({ error: 'to' });
+    expect(historyPeriod('2026-11-23T11:00Z', 'now', now)).toEqual({ error: 'order' });
   });
 });

@@ -82,8 +82,23 @@ export function trailsGeoJson(tracks: ReadonlyMap<string, TrackPoint[]>, until =
   return { type: 'FeatureCollection', features };
 }
 
-/** `YYYY-MM-DDTHH:MM` in the browser's zone, for datetime-local inputs. */
-export function localInput(ms: number): string {
+/**
+ * The period History shows: from the "From" field to the "To" field, or to `now` (the moment
+ * "Show history" is pressed, to the millisecond) when "To" is "now". Both ends are inclusive;
+ * the report's `to_date` is exclusive, so it is sent a millisecond past the end.
+ */
+export function historyPeriod(from: string, to: string | 'now', now: number): { from: number; to: number; toNow: boolean; query: { from_date: string; to_date: string } } | { error: 'from' | 'to' | 'order' } {
+  const fromMs = new Date(from).getTime();
+  if (!from || Number.isNaN(fromMs)) return { error: 'from' };
+  const toNow = to === 'now';
+  const toMs = toNow ? now : new Date(to).getTime();
+  if (!toNow && (!to || Number.isNaN(toMs))) return { error: 'to' };
+  if (toMs < fromMs) return { error: 'order' };
+  return { from: fromMs, to: toMs, toNow, query: { from_date: new Date(fromMs).toISOString(), to_date: new Date(toMs + 1).toISOString() } };
+}
+
+/** `YYYY-MM-DDTHH:MM` (with `:SS` when `seconds`) in the browser's zone, for datetime-local inputs. */
+export function localInput(ms: number, seconds = false): string {
   const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
-  return d.toISOString().slice(0, 16);
+  return d.toISOString().slice(0, seconds ? 19 : 16);
 }

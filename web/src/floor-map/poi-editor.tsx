@@ -144,7 +144,7 @@ export function PoiEditor({ context }: { context: FloorContext }) {
           return (
             <li data-poi-id={p.id}>
               {category?.icon_url ? <img class="icon" src={category.icon_url} alt="" /> : <span class="poi-dot" aria-hidden="true" />}
-              <span>
+              <span class="poi-name">
                 {p.name} {p.category_name && <span class="muted">· {p.category_name}</span>}
               </span>
               <button type="button" class="btn plain" onClick={() => setDraft(draftOf(p))} aria-label={`Edit ${p.name}`}>

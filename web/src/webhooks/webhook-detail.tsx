@@ -2,10 +2,9 @@ import { useDeviceName } from '../devices/device-names';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, request } from '../api';
 import type { GeofenceEvent } from '../components/event-list';
-import { ActionButton, ConfirmDialog, ErrorBox, formatTime, Loading, useAction, useLoad } from '../components/ui';
-import type { Building } from '../model';
+import { ActionButton, ErrorBox, formatTime, Loading, useAction, useLoad } from '../components/ui';
 import { ReplayForm } from './replay-form';
-import { Webhook, WebhookForm } from './webhook-form';
+import type { Webhook } from './webhook-form';
 
 interface Delivery {
   id: string;
@@ -20,14 +19,11 @@ interface Delivery {
 
 const REFRESH_MS = 5000;
 
-/** A webhook's actions, its settings, and its deliveries (refreshed while open) with the device and fence each was about. */
-export function WebhookDetail(props: { hook: Webhook; isAdmin: boolean; buildings: Building[]; onChanged: (hook?: Webhook) => void; onSecret: (s: string) => void; onDeleted: () => void }) {
-  const { hook, isAdmin } = props;
+/** A webhook's deliveries (refreshed while open) with the device and fence each was about, and the replay of past events; its actions are on its row of the list. */
+export function WebhookDetail({ hook, isAdmin }: { hook: Webhook; isAdmin: boolean }) {
   const [tick, setTick] = useState(0);
   const list = useLoad((s) => api.get<{ data: Delivery[] }>(`/webhooks/${hook.id}/deliveries?size=50`, s), [hook.id, tick]);
-  const [editing, setEditing] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-  // Each button's failure is shown in this panel.
+  // Each retry's failure is shown in this panel.
   const { error, run: attempt } = useAction((action: () => Promise<void>) => action());
   const guard = (action: () => Promise<void>) => () => attempt(action);
   const refreshSoon = () => setTimeout(() => setTick((n) => n + 1), 800);
@@ -42,45 +38,6 @@ export function WebhookDetail(props: { hook: Webhook; isAdmin: boolean; building
       </p>
       {hook.previous_secret_expires_at && <p class="muted">The previous secret also signs until {formatTime(hook.previous_secret_expires_at)}.</p>}
       <ErrorBox error={error} />
-      {isAdmin && !editing && (
-        <div class="row">
-          <button type="button" class="btn plain" onClick={() => setEditing(true)}>
-            Edit
-          </button>
-          <ActionButton
-            onAction={guard(async () => {
-              await request(`/webhooks/${hook.id}/test`, { method: 'POST' });
-              refreshSoon();
-            })}
-          >
-            Send a test event
-          </ActionButton>
-          <ActionButton
-            onAction={guard(async () => {
-              const r = await api.put<Webhook>(`/webhooks/${hook.id}`, { enabled: !hook.enabled });
-              props.onChanged(r.body);
-            })}
-          >
-            {hook.enabled ? 'Disable' : 'Enable'}
-          </ActionButton>
-          <ActionButton onAction={guard(async () => props.onSecret((await api.post<{ secret: string }>(`/webhooks/${hook.id}/rotate_secret`)).secret))}>Rotate secret</ActionButton>
-          <button type="button" class="btn danger" onClick={() => setDeleting(true)}>
-            Delete
-          </button>
-        </div>
-      )}
-      {editing && (
-        <WebhookForm
-          initial={hook}
-          buildings={props.buildings}
-          submitLabel="Save webhook"
-          onSubmit={async (body) => {
-            const r = await api.put<Webhook>(`/webhooks/${hook.id}`, body);
-            setEditing(false);
-            props.onChanged(r.body);
-          }}
-        />
-      )}
       {isAdmin && <ReplayForm hookId={hook.id} onReplayed={refreshSoon} />}
       <div class="section-head">
         <h3>Deliveries</h3>
@@ -118,19 +75,6 @@ export function WebhookDetail(props: { hook: Webhook; isAdmin: boolean; building
           </li>
         ))}
       </ul>
-      <ConfirmDialog
-        title="Delete webhook"
-        open={deleting}
-        confirmLabel="Delete webhook"
-        onClose={() => setDeleting(false)}
-        onConfirm={async () => {
-          await api.del(`/webhooks/${hook.id}`);
-          setDeleting(false);
-          props.onDeleted();
-        }}
-      >
-        <p>Delete the webhook to {hook.url}? Its pending deliveries are not sent.</p>
-      </ConfirmDialog>
     </div>
   );
 }
