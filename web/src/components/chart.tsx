@@ -1,6 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
-import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+import type uPlot from 'uplot';
 import type { ChartData } from '../analytics-data';
 
 /** Distinct on white and for the common colour-vision deficiencies (Okabe–Ito, then a few more). */
@@ -17,6 +16,24 @@ export function Chart({ data, kind, yLabel, title, counts = false }: { data: Cha
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    // The chart library (the heaviest part of the page) is loaded when a chart is first shown.
+    let plot: uPlot | undefined;
+    let observer: ResizeObserver | undefined;
+    let gone = false;
+    void import('./uplot').then(({ default: UPlot }) => {
+      if (gone) return;
+      ({ plot, observer } = draw(UPlot, el));
+    });
+    return () => {
+      gone = true;
+      observer?.disconnect();
+      plot?.destroy();
+    };
+  }, [data, kind, yLabel, counts]);
+  // The chart is a picture of the table that follows it: screen readers get the table.
+  return <div class="chart" ref={box} role="img" aria-label={title} data-testid="chart" />;
+
+  function draw(uPlot: typeof import('./uplot').default, el: HTMLDivElement): { plot: uPlot; observer: ResizeObserver } {
     const xs = data.labels.map((_, i) => i);
     // Bars for a single series (visitors); lines when several series share the buckets.
     const bars = kind === 'bars' && data.series.length === 1 ? uPlot.paths.bars!({ size: [0.7, 60], gap: 1 }) : undefined;
@@ -58,13 +75,8 @@ export function Chart({ data, kind, yLabel, title, counts = false }: { data: Cha
       if (plot.width !== width()) plot.setSize({ width: width(), height: 260 });
     });
     observer.observe(el);
-    return () => {
-      observer.disconnect();
-      plot.destroy();
-    };
-  }, [data, kind, yLabel, counts]);
-  // The chart is a picture of the table that follows it: screen readers get the table.
-  return <div class="chart" ref={box} role="img" aria-label={title} data-testid="chart" />;
+    return { plot, observer };
+  }
 }
 
 /** The bucket under the cursor with the exact value of each series, next to the cursor. */
