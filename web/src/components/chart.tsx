@@ -2,8 +2,13 @@ import { useEffect, useRef } from 'preact/hooks';
 import type uPlot from 'uplot';
 import type { ChartData } from '../analytics-data';
 
-/** Distinct on white and for the common colour-vision deficiencies (Okabe–Ito, then a few more). */
-export const CHART_COLOURS = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#f0e442', '#000000', '#8c564b', '#7f7f7f'];
+import { CHART_COLOURS, CHART_DASHES } from './series-style';
+
+/** A series' colour: the page's (a fence's colour in every chart), else the palette's in turn. */
+const colourOf = (data: ChartData, i: number) => data.series[i].colour ?? CHART_COLOURS[i % CHART_COLOURS.length];
+/** A line's pattern by drawing order (see CHART_DASHES), and its legend marker's border style to match. */
+const dashOf = (i: number) => CHART_DASHES[i % CHART_DASHES.length];
+const markerStyle = (dash: number[] | null) => (dash === null ? 'solid' : dash[0] <= 3 ? 'dotted' : 'dashed');
 
 /**
  * A uPlot chart over ordinal buckets: x is the bucket's index and the axis prints the bucket's
@@ -58,14 +63,19 @@ export function Chart({ data, kind, yLabel, title, counts = false }: { data: Cha
         // Counts of people have no halves on their axis.
         { label: yLabel, size: 60, ...ink, ...(counts && { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000] }) },
       ],
-      legend: { live: false },
+      // The legend's marker shows the line's pattern as well as its colour (series 0 is the buckets).
+      legend: { live: false, markers: { width: 3, dash: (_u, i) => (i === 0 || bars ? 'solid' : markerStyle(dashOf(i - 1))) } },
       cursor: { drag: { x: false, y: false } },
       plugins: [tooltip(data)],
       series: [
         { label: 'Bucket', value: (_u, v) => (v === null ? '' : (data.labels[v] ?? '')) },
         ...data.series.map((s, i) => {
-          const colour = CHART_COLOURS[i % CHART_COLOURS.length];
-          if (!bars) return { label: s.label, stroke: colour, width: 2, points: { show: data.labels.length <= 60 } };
+          const colour = colourOf(data, i);
+          // Each line after the first has gaps, so one that lies on another leaves both visible;
+          // its points are smaller rings drawn over the earlier ones' larger rings.
+          const dash = dashOf(i);
+          const points = { show: data.labels.length <= 60, size: Math.max(5, 11 - 2 * i), width: 2 };
+          if (!bars) return { label: s.label, stroke: colour, width: 2, ...(dash && { dash }), points };
           return { label: s.label, stroke: colour, fill: `${colour}cc`, width: 1, paths: bars, points: { show: false } };
         }),
       ],
@@ -105,7 +115,7 @@ function tooltip(data: ChartData): uPlot.Plugin {
           const line = document.createElement('div');
           const value = series.values[index];
           line.textContent = `${series.label}: ${value === null || value === undefined ? '—' : value.toLocaleString()}`;
-          line.style.setProperty('color', CHART_COLOURS[i % CHART_COLOURS.length]);
+          line.style.setProperty('color', colourOf(data, i));
           box.append(line);
         });
         box.hidden = false;
