@@ -27,7 +27,8 @@ describe('image thumbnails: GET /api/v1/images/{id}?width=', () => {
   let bigId: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { IMAGE_STORAGE: 'local' } });
+    // Local storage, so a test can remove an original from disk; one instance, so it is safe on PostgreSQL too.
+    t = await createTestApp({ env: { IMAGE_STORAGE: 'local', IMAGE_STORAGE_LOCAL_SHARED: 'true' } });
     a = await signUp(t, 'Thumbnails A');
     b = await signUp(t, 'Thumbnails B');
     big = await plan(1600, 900);
