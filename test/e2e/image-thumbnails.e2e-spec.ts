@@ -138,6 +138,11 @@ describe('image thumbnails on two instances of one database', () => {
     const url = `/api/v1/images/${image.id}?width=640`;
     const fromA = await pair.a.http.get(url).set(a.auth).buffer(true).parse(binaryParser);
     expectStatus(fromA, 200);
+    // A thumbnail, not the plan: WebP, 640 wide, with its own ETag.
+    expect(mediaType(fromA)).toBe('image/webp');
+    expect((await sharp(fromA.body as Buffer).metadata()).width).toBe(640);
+    const original = await pair.a.http.get(`/api/v1/images/${image.id}`).set(a.auth).buffer(true).parse(binaryParser);
+    expect(fromA.headers.etag).not.toBe(original.headers.etag);
     const revalidated = await pair.b.http.get(url).set(a.auth).set('If-None-Match', String(fromA.headers.etag));
     expectStatus(revalidated, 304);
     const fromB = await pair.b.http.get(url).set(a.auth).buffer(true).parse(binaryParser);
