@@ -1,5 +1,5 @@
-import { Controller, Get, Headers, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { Controller, Get, Headers, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiBody, ApiConsumes, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Access } from '../access/decorators/access.decorator';
 import { CurrentPrincipal } from '../access/decorators/current-principal.decorator';
@@ -7,7 +7,7 @@ import { AccessScope } from '../access/permissions';
 import { Principal } from '../access/principal';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { UuidParam } from '../common/http/params';
-import { ImageResponseDto, UploadImageDto } from './images.dto';
+import { ImageQuery, ImageResponseDto, UploadImageDto } from './images.dto';
 import { ImagesService, MAX_IMAGE_BYTES } from './images.service';
 import { readUploadedFile } from './multipart';
 
@@ -38,26 +38,30 @@ export class ImagesController {
 
   @Get(':id')
   @Access(AccessScope.CartographyRead)
-  @ApiOperation({ summary: 'The bytes of an image, with its content type and an ETag' })
+  @ApiOperation({ summary: 'The bytes of an image, with its content type and an ETag; `width` asks for a thumbnail' })
   @ApiOkResponse({ description: 'The image', content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiBadRequestResponse({ type: ErrorResponseDto })
   async get(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('id') id: string,
+    @Query() query: ImageQuery,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const image = await this.images.read(principal, id);
-    // Images never change under an id: clients may keep them for good.
+    const image = await this.images.read(principal, id, query.width);
+    const matches = etagMatches(ifNoneMatch, image.etag);
+    const bytes = matches ? undefined : await image.bytes();
+    // Images (and so their thumbnails) never change under an id: clients may keep them for good.
     reply
       .header('ETag', image.etag)
       .header('Cache-Control', 'private, max-age=31536000, immutable')
       // An SVG opened on its own must not run anything, whatever slipped through sanitizing.
       .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox");
-    if (etagMatches(ifNoneMatch, image.etag)) {
+    if (!bytes) {
       await reply.code(304).send();
       return;
     }
-    await reply.code(200).type(image.contentType).send(image.bytes);
+    await reply.code(200).type(image.contentType).send(bytes);
   }
 }

@@ -8,12 +8,14 @@ import { ImagesService } from './images.service';
 import { DatabaseStorage } from './storage/database.storage';
 import { IMAGE_STORAGE, ImageStorage } from './storage/image-storage';
 import { LocalDiskStorage } from './storage/local-disk.storage';
+import { ImageThumbnails } from './thumbnails';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Image])],
   controllers: [ImagesController],
   providers: [
     ImagesService,
+    ImageThumbnails,
     {
       provide: IMAGE_STORAGE,
       inject: [storageConfig.KEY, getDataSourceToken()],

@@ -12,13 +12,15 @@ import { ImageResponseDto } from './images.dto';
 import { scanSvg, SVG_LIMITS } from './svg-limits';
 import { SanitizerPool } from '../common/html/sanitizer-pool';
 import { IMAGE_STORAGE, ImageStorage } from './storage/image-storage';
+import { ImageThumbnails, ThumbnailWidth } from './thumbnails';
 
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 export interface ImageContent {
-  bytes: Buffer;
   contentType: string;
   etag: string;
+  /** Read (or made) only when sent: a matching If-None-Match needs only the tag. */
+  bytes: () => Promise<Buffer>;
 }
 
 @Injectable()
@@ -28,6 +30,7 @@ export class ImagesService {
     @Inject(IMAGE_STORAGE) private readonly storage: ImageStorage,
     private readonly transactions: TransactionRunner,
     private readonly sanitizer: SanitizerPool,
+    private readonly thumbnails: ImageThumbnails,
   ) {}
 
   async upload(principal: Principal, uploaded: Buffer): Promise<ImageResponseDto> {
@@ -65,12 +68,21 @@ export class ImagesService {
     return Buffer.from(await this.sanitizer.sanitizeSvg(svg), 'utf8');
   }
 
-  async read(principal: Principal, id: string): Promise<ImageContent> {
+  /** The image, or with `width` its thumbnail (made once per content and width, then cached). */
+  async read(principal: Principal, id: string, width?: ThumbnailWidth): Promise<ImageContent> {
     const image = await this.images.findOneBy({ id, organizationId: principal.organizationId });
     if (!image) throw ApiError.notFound('Image', id);
-    const bytes = await this.storage.read(image.id);
-    if (!bytes) throw ApiError.notFound('Image', id);
-    return { bytes, contentType: image.contentType, etag: `"${image.sha256}"` };
+    const original = async () => {
+      const bytes = await this.storage.read(image.id);
+      if (!bytes) throw ApiError.notFound('Image', id);
+      return bytes;
+    };
+    if (width === undefined) return { contentType: image.contentType, etag: `"${image.sha256}"`, bytes: original };
+    return {
+      contentType: this.thumbnails.contentType,
+      etag: this.thumbnails.etag(image.sha256, width),
+      bytes: () => this.thumbnails.of(image.sha256, width, original),
+    };
   }
 
   /** For references in bodies (floor plans, category icons): 422 naming the field when unknown. */

@@ -21,6 +21,7 @@ import {
   visitorsChart,
   visitorsQuery,
 } from './analytics-data';
+import { CHART_COLOURS, coloursByKey } from './components/series-style';
 
 const P: AnalyticsParams = { buildingId: 7, from: '2026-11-01', to: '2026-11-07', timeZone: 'Asia/Tokyo', grouping: 'day' };
 
@@ -97,12 +98,13 @@ describe('analytics data shaping', () => {
       ['Cafe', [90, 600], [90, 600], [1, 1], 690],
       ['Attic', [0, 0], [null, null], [0, 0], 0],
     ]);
-    expect(stayChart(stay, 'day', 2)).toEqual({
+    const colours = coloursByKey(['c', 'b', 'a']);
+    expect(stayChart(stay, 'day', 2, colours)).toEqual({
       labels: ['2026-11-01', '2026-11-02'],
       ticks: ['Nov 1\n2026', 'Nov 2'],
       series: [
-        { label: 'Lobby', values: [0, 60] },
-        { label: 'Cafe', values: [1.5, 10] },
+        { label: 'Lobby', values: [0, 60], colour: CHART_COLOURS[0] },
+        { label: 'Cafe', values: [1.5, 10], colour: CHART_COLOURS[1] },
       ],
     });
     expect(stayByFence([])).toEqual({ buckets: [], fences: [] });
@@ -129,16 +131,25 @@ describe('analytics data shaping', () => {
     ],
   };
 
-  it('charts the peak occupancy per fence', () => {
-    expect(occupancyChart(history, 'day')).toEqual({
+  it('charts the peak occupancy per fence, each in its colour of the page', () => {
+    // The page's fences in another order, and one more: the colours follow the fences, not the chart.
+    const colours = coloursByKey(['b', 'z', 'a']);
+    expect(occupancyChart(history, 'day', colours)).toEqual({
       labels: ['2026-11-01', '2026-11-02'],
       ticks: ['Nov 1\n2026', 'Nov 2'],
       series: [
-        { label: 'Lobby', values: [2, 0] },
-        { label: '=HYPERLINK("x"), "Cafe"', values: [1, 1] },
+        { label: 'Lobby', values: [2, 0], colour: CHART_COLOURS[0] },
+        { label: '=HYPERLINK("x"), "Cafe"', values: [1, 1], colour: CHART_COLOURS[1] },
       ],
     });
-    expect(occupancyChart({ data: [] }, 'day')).toEqual({ labels: [], ticks: [], series: [] });
+    expect(occupancyChart({ data: [] }, 'day', colours)).toEqual({ labels: [], ticks: [], series: [] });
+  });
+
+  it('gives each fence one colour whatever order its ids come in, repeating the palette only past its end', () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `f${String(i).padStart(2, '0')}`);
+    const colours = coloursByKey([...ids].reverse().concat(ids));
+    expect(colours).toEqual(coloursByKey(ids));
+    expect(ids.map((id) => colours.get(id))).toEqual([...CHART_COLOURS, CHART_COLOURS[0], CHART_COLOURS[1]]);
   });
 
   it('writes the occupancy as RFC 4180 CSV, quoting what needs it and defusing formulas', () => {

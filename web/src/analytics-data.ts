@@ -124,7 +124,8 @@ export function formatDuration(seconds: number | null): string {
 export interface ChartData {
   labels: string[];
   ticks: string[];
-  series: Array<{ label: string; values: Array<number | null> }>;
+  /** `colour`: the series' colour on the whole page (a fence's), when the page gives one. */
+  series: Array<{ label: string; values: Array<number | null>; colour?: string }>;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -199,17 +200,17 @@ export function stayByFence(rows: AnalyticsRow[]): { buckets: string[]; fences: 
   return { buckets, fences: ordered };
 }
 
-/** Stay time per fence and bucket, in minutes (a readable axis), one series per fence. */
-export function stayChart(stay: { buckets: string[]; fences: FenceStay[] }, grouping: Grouping, maxSeries: number): ChartData {
+/** Stay time per fence and bucket, in minutes (a readable axis), one series per fence in the fence's colour. */
+export function stayChart(stay: { buckets: string[]; fences: FenceStay[] }, grouping: Grouping, maxSeries: number, colours: ReadonlyMap<string, string>): ChartData {
   return {
     labels: stay.buckets.map((b) => bucketLabel(b, grouping)),
     ticks: axisTicks(stay.buckets, grouping),
-    series: stay.fences.slice(0, maxSeries).map((f) => ({ label: f.name, values: f.total.map((s) => Math.round((s / 60) * 10) / 10) })),
+    series: stay.fences.slice(0, maxSeries).map((f) => ({ label: f.name, values: f.total.map((s) => Math.round((s / 60) * 10) / 10), colour: colours.get(f.id) })),
   };
 }
 
-/** Peak occupancy per fence and bucket, one series per fence (the history's fences in its order). */
-export function occupancyChart(history: OccupancyHistory, grouping: Grouping): ChartData {
+/** Peak occupancy per fence and bucket, one series per fence (the history's fences in its order) in the fence's colour. */
+export function occupancyChart(history: OccupancyHistory, grouping: Grouping, colours: ReadonlyMap<string, string>): ChartData {
   const first = history.data[0]?.series ?? [];
   return {
     labels: first.map((p) => bucketLabel(p.bucket, grouping)),
@@ -217,7 +218,7 @@ export function occupancyChart(history: OccupancyHistory, grouping: Grouping): C
       first.map((p) => p.bucket),
       grouping,
     ),
-    series: history.data.map((f) => ({ label: f.geofence_name, values: f.series.map((p) => p.max_occupancy) })),
+    series: history.data.map((f) => ({ label: f.geofence_name, values: f.series.map((p) => p.max_occupancy), colour: colours.get(f.geofence_id) })),
   };
 }
 

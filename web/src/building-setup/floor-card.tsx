@@ -4,6 +4,9 @@ import { ActionButton, Dialog, ErrorBox, Field, submitWith, useAction } from '..
 import { type Building, type Floor, floorLabel } from '../model';
 import { CascadeDelete } from './cascade-delete';
 
+/** A floor card shows the plan small: the server's thumbnail (one of its widths), not the full plan. */
+const planThumbnail = (url: string) => `${url}?width=640`;
+
 /** One floor: its plan, its map, and renaming, a new plan and deleting it. */
 export function FloorCard({ building, floor, onChanged }: { building: Building; floor: Floor; onChanged: () => void }) {
   const [renaming, setRenaming] = useState(false);
@@ -14,7 +17,7 @@ export function FloorCard({ building, floor, onChanged }: { building: Building; 
       <h3>
         {label} <small>level {floor.level}</small>
       </h3>
-      {floor.maps.map_url ? <img src={floor.maps.map_url} alt={`Plan of ${label}`} loading="lazy" /> : <p class="muted">No plan uploaded.</p>}
+      {floor.maps.map_url ? <img src={planThumbnail(floor.maps.map_url)} alt={`Plan of ${label}`} loading="lazy" /> : <p class="muted">No plan uploaded.</p>}
       <p>
         <a href={`/buildings/${building.id}/floors/${floor.id}/map`}>Open the floor map</a>
       </p>

@@ -1,10 +1,14 @@
 import { useEffect, useRef } from 'preact/hooks';
-import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+import type uPlot from 'uplot';
 import type { ChartData } from '../analytics-data';
 
-/** Distinct on white and for the common colour-vision deficiencies (Okabe–Ito, then a few more). */
-export const CHART_COLOURS = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#f0e442', '#000000', '#8c564b', '#7f7f7f'];
+import { CHART_COLOURS, CHART_DASHES } from './series-style';
+
+/** A series' colour: the page's (a fence's colour in every chart), else the palette's in turn. */
+const colourOf = (data: ChartData, i: number) => data.series[i].colour ?? CHART_COLOURS[i % CHART_COLOURS.length];
+/** A line's pattern by drawing order (see CHART_DASHES), and its legend marker's border style to match. */
+const dashOf = (i: number) => CHART_DASHES[i % CHART_DASHES.length];
+const markerStyle = (dash: number[] | null) => (dash === null ? 'solid' : dash[0] <= 3 ? 'dotted' : 'dashed');
 
 /**
  * A uPlot chart over ordinal buckets: x is the bucket's index and the axis prints the bucket's
@@ -17,6 +21,24 @@ export function Chart({ data, kind, yLabel, title, counts = false }: { data: Cha
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    // The chart library (the heaviest part of the page) is loaded when a chart is first shown.
+    let plot: uPlot | undefined;
+    let observer: ResizeObserver | undefined;
+    let gone = false;
+    void import('./uplot').then(({ default: UPlot }) => {
+      if (gone) return;
+      ({ plot, observer } = draw(UPlot, el));
+    });
+    return () => {
+      gone = true;
+      observer?.disconnect();
+      plot?.destroy();
+    };
+  }, [data, kind, yLabel, counts]);
+  // The chart is a picture of the table that follows it: screen readers get the table.
+  return <div class="chart" ref={box} role="img" aria-label={title} data-testid="chart" />;
+
+  function draw(uPlot: typeof import('./uplot').default, el: HTMLDivElement): { plot: uPlot; observer: ResizeObserver } {
     const xs = data.labels.map((_, i) => i);
     // Bars for a single series (visitors); lines when several series share the buckets.
     const bars = kind === 'bars' && data.series.length === 1 ? uPlot.paths.bars!({ size: [0.7, 60], gap: 1 }) : undefined;
@@ -41,14 +63,19 @@ export function Chart({ data, kind, yLabel, title, counts = false }: { data: Cha
         // Counts of people have no halves on their axis.
         { label: yLabel, size: 60, ...ink, ...(counts && { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000] }) },
       ],
-      legend: { live: false },
+      // The legend's marker shows the line's pattern as well as its colour (series 0 is the buckets).
+      legend: { live: false, markers: { width: 3, dash: (_u, i) => (i === 0 || bars ? 'solid' : markerStyle(dashOf(i - 1))) } },
       cursor: { drag: { x: false, y: false } },
       plugins: [tooltip(data)],
       series: [
         { label: 'Bucket', value: (_u, v) => (v === null ? '' : (data.labels[v] ?? '')) },
         ...data.series.map((s, i) => {
-          const colour = CHART_COLOURS[i % CHART_COLOURS.length];
-          if (!bars) return { label: s.label, stroke: colour, width: 2, points: { show: data.labels.length <= 60 } };
+          const colour = colourOf(data, i);
+          // Each line after the first has gaps, so one that lies on another leaves both visible;
+          // its points are smaller rings drawn over the earlier ones' larger rings.
+          const dash = dashOf(i);
+          const points = { show: data.labels.length <= 60, size: Math.max(5, 11 - 2 * i), width: 2 };
+          if (!bars) return { label: s.label, stroke: colour, width: 2, ...(dash && { dash }), points };
           return { label: s.label, stroke: colour, fill: `${colour}cc`, width: 1, paths: bars, points: { show: false } };
         }),
       ],
@@ -58,13 +85,8 @@ export function Chart({ data, kind, yLabel, title, counts = false }: { data: Cha
       if (plot.width !== width()) plot.setSize({ width: width(), height: 260 });
     });
     observer.observe(el);
-    return () => {
-      observer.disconnect();
-      plot.destroy();
-    };
-  }, [data, kind, yLabel, counts]);
-  // The chart is a picture of the table that follows it: screen readers get the table.
-  return <div class="chart" ref={box} role="img" aria-label={title} data-testid="chart" />;
+    return { plot, observer };
+  }
 }
 
 /** The bucket under the cursor with the exact value of each series, next to the cursor. */
@@ -93,7 +115,7 @@ function tooltip(data: ChartData): uPlot.Plugin {
           const line = document.createElement('div');
           const value = series.values[index];
           line.textContent = `${series.label}: ${value === null || value === undefined ? '—' : value.toLocaleString()}`;
-          line.style.setProperty('color', CHART_COLOURS[i % CHART_COLOURS.length]);
+          line.style.setProperty('color', colourOf(data, i));
           box.append(line);
         });
         box.hidden = false;

@@ -27,6 +27,7 @@ import {
 } from '../analytics-data';
 import { api, ApiError, getAll } from '../api';
 import { Chart } from '../components/chart';
+import { coloursByKey } from '../components/series-style';
 import { ErrorBox, Field, Loading, useLoad } from '../components/ui';
 import type { Building } from '../model';
 
@@ -126,11 +127,17 @@ function FencesSections({ params }: { params: AnalyticsParams }) {
   const q = analyticsQuery(params);
   const analytics = useRead<{ data: AnalyticsRow[] }>(`/geofencing/analytics${q}`);
   const stay = useMemo(() => analytics.data && stayByFence(analytics.data.data), [analytics.data]);
-  const chart = useMemo(() => stay && stayChart(stay, params.grouping, MAX_FENCES_CHARTED), [stay]);
 
   // The occupancy history names its fences, and a deleted one (still in the analytics with its
   // visits) is a 404 there: only live fences are asked for, the busiest first.
   const fences = useLoad((signal) => getAll<{ id: string; name: string }>(`/geofences?building_ids=${params.buildingId}`, signal), [params.buildingId]);
+  // One colour per fence in every chart: from the building's fences (and the deleted ones the
+  // analytics still has), in one order that does not depend on what a chart draws.
+  const colours = useMemo(
+    () => (stay && (fences.data || fences.error) ? coloursByKey([...(fences.data ?? []).map((f) => f.id), ...stay.fences.map((f) => f.id)]) : undefined),
+    [stay, fences.data, fences.error],
+  );
+  const chart = useMemo(() => stay && colours && stayChart(stay, params.grouping, MAX_FENCES_CHARTED, colours), [stay, colours]);
   const charted = useMemo(() => {
     if (!fences.data || !stay) return undefined;
     const rank = new Map(stay.fences.map((f, i) => [f.id, i]));
@@ -143,7 +150,7 @@ function FencesSections({ params }: { params: AnalyticsParams }) {
   const oq = charted && charted.length > 0 ? occupancyQuery(params, charted) : undefined;
   const occupancy = useRead<OccupancyHistory>(oq && `/geofencing/occupancy/history${oq}`);
   const occupancyData = oq ? occupancy.data : undefined;
-  const occChart = useMemo(() => occupancyData && occupancyChart(occupancyData, params.grouping), [occupancyData]);
+  const occChart = useMemo(() => occupancyData && colours && occupancyChart(occupancyData, params.grouping, colours), [occupancyData, colours]);
   const csv = useObjectUrl(occupancyData ? occupancyCsv(occupancyData) : undefined, 'text/csv');
 
   const noFences = fences.data?.length === 0 && stay?.fences.length === 0;
