@@ -29,6 +29,7 @@ describe('floor map labels in a browser', () => {
   let building: BuildingBody;
   let floor: FloorBody;
   let iconUrl: string;
+  let admin: Record<string, string>;
 
   beforeAll(async () => {
     process.env.DASHBOARD_DIR = ensureDashboardBuilt();
@@ -36,7 +37,7 @@ describe('floor map labels in a browser', () => {
     domain = await listenOnLoopback(t);
     const org = await createOrganization(t, 'Map labels');
     ({ email, password } = org);
-    const admin = (await login(t, org.email, org.password)).auth;
+    admin = (await login(t, org.email, org.password)).auth;
     building = await createBuilding(t, admin, { name: 'Harbour', location: CENTRE, dimensions: { width: 80, length: 50 }, rotation: 0 });
     floor = await createFloor(t, admin, building.id, { name: 'Ground', level: 0 });
     const image = await t.http.post('/api/v1/images').set(admin).attach('image', makePng(24, 24), { filename: 'cafe.png', contentType: 'image/png' });
@@ -127,6 +128,35 @@ describe('floor map labels in a browser', () => {
     // And back close, they return.
     await zoomTo(page, closeZoom);
     await expect.poll(() => shownLabels(page), { timeout: 30_000 }).toEqual(labels);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the icon a category is given in the editor on the map at once, without a reload', async () => {
+    const exits = await t.http.post('/api/v1/poi_categories').set(admin).send({ name_en: 'Exits', code: 'exits' });
+    expectStatus(exits, 201);
+    const poi = (await t.http.get(`/api/v1/buildings/${building.id}/pois`).set(admin).expect(200)).body as Array<{ id: number; name: string }>;
+    const fireExit = poi.find((p) => p.name === 'Fire exit')!;
+    await t.http.put(`/api/v1/pois/${fireExit.id}`).set(admin).send({ category_id: (exits.body as { id: number }).id }).expect(200);
+
+    const { page, problems } = await newPage(browser);
+    await logIn(page, domain, email, password);
+    await page.goto(`${domain}/buildings/${building.id}/floors/${floor.id}/map?view=edit`);
+    await page.locator('[data-testid="floor-map"][data-ready="true"]').waitFor({ timeout: 30_000 });
+    const exitIcon = page.locator('.leaflet-container img.poi-icon[alt="Fire exit"]');
+    await page.locator('.leaflet-container img.poi-icon[alt="Harbour café"]').waitFor({ timeout: 30_000 });
+    expect(await exitIcon.count()).toBe(0);
+
+    await page.getByRole('button', { name: 'POIs', exact: true }).click();
+    await page.getByRole('button', { name: 'Categories', exact: true }).click();
+    await page.getByRole('button', { name: 'Edit Exits' }).click();
+    await page.locator('form[aria-label="Edit category"] input[type="file"]').setInputFiles({ name: 'exit.png', mimeType: 'image/png', buffer: makePng(24, 24) });
+    await page.getByRole('button', { name: 'Save category' }).click();
+
+    await exitIcon.waitFor({ timeout: 30_000 });
+    const stored = (await t.http.get(`/api/v1/poi_categories/${(exits.body as { id: number }).id}`).set(admin).expect(200)).body as { icon_url: string };
+    expect(stored.icon_url).toMatch(/^\/api\/v1\/images\//);
+    expect(await exitIcon.getAttribute('src')).toBe(stored.icon_url);
     expect(problems).toEqual([]);
     await page.close();
   });
