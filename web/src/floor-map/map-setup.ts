@@ -2,6 +2,7 @@ import * as L from 'leaflet';
 import { type LngLat, planCorners } from '../geo';
 import { occupancyColour } from '../live';
 import type { Building, Floor, Geofence, Poi, PoiCategory } from '../model';
+import { labelPoint, MapLabels, POI_NAMES_ZOOM } from './map-labels';
 import './map.css';
 
 export type Occupancy = Readonly<Record<string, number>>;
@@ -135,12 +136,15 @@ interface FenceShown {
   colour: string;
 }
 
-/** The floor's geofences as polygons coloured by occupancy (the list beside the map uses the same colours). */
+/** The floor's geofences as polygons coloured by occupancy (the list beside the map uses the same colours), each named where its name fits. */
 export class FenceLayer {
   readonly group: L.FeatureGroup;
   private readonly shown = new Map<L.Layer, FenceShown>();
 
-  constructor(map: L.Map) {
+  constructor(
+    map: L.Map,
+    private readonly labels: MapLabels,
+  ) {
     this.group = L.featureGroup().addTo(map);
   }
 
@@ -155,6 +159,15 @@ export class FenceLayer {
       this.shown.set(polygon, { id: f.id, name: f.name, occupants, colour });
       this.group.addLayer(polygon);
     }
+    this.labels.set(
+      'fence',
+      fences
+        .filter((f) => f.name && f.geometric.length >= 3)
+        .map((f) => {
+          const bounds = L.latLngBounds(f.geometric as L.LatLngTuple[]);
+          return { at: labelPoint(f.geometric as L.LatLngTuple[]), text: f.name, fits: (width: number) => this.labels.widthOf(bounds) > width };
+        }),
+    );
   }
 
   /** The fence a clicked layer draws. */
@@ -167,14 +180,30 @@ export class FenceLayer {
   }
 }
 
-/** The floor's POIs: a dot each, or its category's icon once that has loaded (an icon that does not load leaves a dot). */
+/** One icon per image URL, whatever POIs and maps use it. */
+const ICONS = new Map<string, L.Icon>();
+const iconFor = (url: string): L.Icon => {
+  let icon = ICONS.get(url);
+  if (!icon) ICONS.set(url, (icon = L.icon({ iconUrl: url, iconSize: [24, 24], className: 'poi-icon' })));
+  return icon;
+};
+const POI_ICON_SIZE = 24;
+
+/**
+ * The floor's POIs: a dot each, or its category's icon once that has loaded (an icon that does
+ * not load leaves a dot), and its name above it from POI_NAMES_ZOOM on.
+ */
 export class PoiLayer {
   readonly group: L.FeatureGroup;
   private readonly names = new Map<L.Layer, string>();
+  /** Category id to the URL of its icon, for the icons that loaded. */
   private icons = new Map<number, string>();
   private pois: readonly Poi[] = [];
 
-  constructor(map: L.Map) {
+  constructor(
+    private readonly map: L.Map,
+    private readonly labels: MapLabels,
+  ) {
     this.group = L.featureGroup().addTo(map);
   }
 
@@ -182,18 +211,21 @@ export class PoiLayer {
     this.pois = pois;
     this.group.clearLayers();
     this.names.clear();
+    const named: Parameters<MapLabels['set']>[1] = [];
     for (const p of pois) {
       const at: L.LatLngTuple = [p.position.lat, p.position.lng];
       const icon = p.category_id !== null ? this.icons.get(p.category_id) : undefined;
       const layer = icon
-        ? L.marker(at, { icon: L.icon({ iconUrl: icon, iconSize: [24, 24], className: 'poi-icon' }), interactive: false, keyboard: false, alt: p.name })
+        ? L.marker(at, { icon: iconFor(icon), interactive: false, keyboard: false, alt: p.name })
         : L.circleMarker(at, { pane: 'floor', radius: 5, color: '#fff', weight: 1.5, fillColor: '#e07a1f', fillOpacity: 1, interactive: false });
       this.names.set(layer, p.name);
       this.group.addLayer(layer);
+      if (p.name) named.push({ at, text: p.name, offsetY: icon ? -POI_ICON_SIZE / 2 : -6, fits: () => this.map.getZoom() >= POI_NAMES_ZOOM });
     }
+    this.labels.set('poi', named);
   }
 
-  /** Loads the categories' icons; the POIs of those that load are drawn with them. */
+  /** Loads the categories' icons (again when the categories change); the POIs of those that load are drawn with them. */
   async useIcons(categories: readonly PoiCategory[]): Promise<void> {
     const loaded = await Promise.all(
       categories
@@ -208,8 +240,10 @@ export class PoiLayer {
             }),
         ),
     );
-    this.icons = new Map(loaded.filter((l): l is [number, string] => l !== null));
-    if (this.icons.size) this.set(this.pois);
+    const icons = new Map(loaded.filter((l): l is [number, string] => l !== null));
+    const changed = icons.size !== this.icons.size || [...icons].some(([id, url]) => this.icons.get(id) !== url);
+    this.icons = icons;
+    if (changed) this.set(this.pois);
   }
 
   rendered(): Array<{ name: string }> {
@@ -217,18 +251,20 @@ export class PoiLayer {
   }
 }
 
-/** What every view of the floor shows under its own layers: the plan, the fences coloured by occupancy, the POIs. */
+/** What every view of the floor shows under its own layers: the plan, the fences coloured by occupancy, the POIs, their names. */
 export interface FloorLayers {
   plan: PlacedImage | null;
   fences: FenceLayer;
   pois: PoiLayer;
+  labels: MapLabels;
 }
 
 export function addFloorLayers(map: L.Map, building: Building, floor: Floor, fences: readonly Geofence[], occupancy: Occupancy, pois: readonly Poi[]): FloorLayers {
   const plan = floor.maps.map_url ? new PlacedImage(floor.maps.map_url, planCorners(building)).addTo(map) : null;
-  const fenceLayer = new FenceLayer(map);
+  const labels = new MapLabels(map);
+  const fenceLayer = new FenceLayer(map, labels);
   fenceLayer.set(fences, occupancy);
-  const poiLayer = new PoiLayer(map);
+  const poiLayer = new PoiLayer(map, labels);
   poiLayer.set(pois);
-  return { plan, fences: fenceLayer, pois: poiLayer };
+  return { plan, fences: fenceLayer, pois: poiLayer, labels };
 }

@@ -31,6 +31,10 @@ export function PoiEditor({ context }: { context: FloorContext }) {
   const [deleting, setDeleting] = useState<Poi | null>(null);
   const [managing, setManaging] = useState(false);
   const [cats, setCats] = useState(categories);
+  // A category given an icon here shows it on the map too.
+  useEffect(() => {
+    if (cats !== categories) void context.layers.pois.useIcons(cats);
+  }, [cats]);
 
   const pick = useCallback(
     (lngLat: [number, number]) => {
