@@ -1,5 +1,5 @@
 /** The running self-calibration as the server runs it, for the radio benchmarks. */
-import { calibrate, CalibrationScan, calibrationReadings } from '../src/infrastructure/estimator/calibration';
+import { calibrate, CalibrationScan, calibrationScan } from '../src/infrastructure/estimator/calibration';
 import { calibratedIndex, emptyStatistics, FloorRadio, FloorStatistics, mergeStatistics, solveModel } from '../src/infrastructure/estimator/radio-model';
 import { CalibrationQueue, RUNNING_CALIBRATION } from '../src/infrastructure/estimator/running-calibration';
 import { estimatePosition, ScanReading, TransmitterIndex } from '../src/infrastructure/estimator/scan-estimator';
@@ -8,7 +8,7 @@ import { SyntheticBuilding } from '../test/support/synthetic-scans';
 /** The server's running self-calibration, fed the calibration scans in arrival order. */
 export function selfCalibrate(building: SyntheticBuilding, scans: Array<{ readings: ScanReading[] }>): { index: TransmitterIndex; statistics: Map<number, FloorStatistics> } {
   const base = building.transmitters;
-  const byKey = new Map(base.map((transmitter) => [transmitter.key, transmitter]));
+  const registered = new TransmitterIndex(base);
   const statistics = new Map<number, FloorStatistics>();
   const queue = new CalibrationQueue();
   let index = new TransmitterIndex(base);
@@ -25,9 +25,9 @@ export function selfCalibrate(building: SyntheticBuilding, scans: Array<{ readin
     if (estimate.ok && estimate.method !== 'single') {
       const stored = statistics.get(estimate.floorId)?.scans ?? 0;
       if (queue.wants(estimate.floorId, stored, now)) {
-        // As the server does: every reading of the scan on its floor.
-        const readings = calibrationReadings(scan.readings.map((reading) => ({ transmitter: byKey.get(reading.key)!, rssi: reading.rssi })), estimate.floorId);
-        if (readings.length >= 3) queue.add(estimate.floorId, { readings, x: estimate.x, y: estimate.y, known: false }, now);
+        // As the server does: every reading of the scan on its floor, and what it did not hear.
+        const calibration = calibrationScan(scan.readings, registered, estimate.floorId, { x: estimate.x, y: estimate.y, known: false });
+        if (calibration.readings.length >= 3) queue.add(estimate.floorId, calibration, now);
       }
     }
     const due = queue.due(now);
@@ -35,6 +35,7 @@ export function selfCalibrate(building: SyntheticBuilding, scans: Array<{ readin
       const stored = statistics.get(batch.floorId) ?? emptyStatistics();
       const { contribution } = calibrate(batch.scans as CalibrationScan[], stored);
       statistics.set(batch.floorId, mergeStatistics(stored, contribution, RUNNING_CALIBRATION.maxScans));
+      if (process.env.TRACE_CALIBRATION) console.log(`floor ${batch.floorId}: ${batch.scans.length} scans -> n ${solveModel(statistics.get(batch.floorId)!).exponent.toFixed(3)} (${Math.round(statistics.get(batch.floorId)!.scans)})`);
     }
     if (due.length > 0) rebuild();
   }

@@ -1,4 +1,4 @@
-import { FloorEstimation, TransmitterIndex } from './scan-estimator';
+import { AdjacentTransmitter, FloorEstimation, TransmitterIndex } from './scan-estimator';
 import { KnownTransmitter, transmitterKey, TransmitterKind } from './transmitter';
 
 /**
@@ -62,8 +62,27 @@ export const RADIO_PRIOR: RadioPrior = {
   minShadowingDb: 1.5,
 };
 
+/**
+ * Whether the scans tell the exponent: `prior` while they say too little about it beside the
+ * offsets (the prior's exponent is kept, not a value pulled towards a bound), `unidentified`
+ * when the evidence points outside the plausible range (the scans do not fit the model: the
+ * prior's exponent is kept), `fitted` otherwise.
+ */
+export interface ExponentFit {
+  state: 'prior' | 'fitted' | 'unidentified';
+  /** Why not fitted; null when fitted. */
+  reason: string | null;
+  /** The posterior standard deviation of the exponent. */
+  sd: number;
+}
+
+/** The data must carry at least this share of the prior's information about n to move it. */
+const MIN_EXPONENT_EVIDENCE = 0.25;
+
 export interface SolvedModel {
   exponent: number;
+  /** How the exponent was found (solveModel; a batch's intermediate steps leave it out). */
+  exponentFit?: ExponentFit;
   /** δ_j by transmitter key `kind:id` (dB). */
   offsets: Map<string, number>;
   shadowingDb: Record<TransmitterKind, number>;
@@ -105,8 +124,9 @@ export function mergeStatistics(stored: FloorStatistics, contribution: FloorStat
 
 /**
  * The posterior mode: minimises ½θᵀHθ − bᵀθ plus the prior, by eliminating each δ_j
- * (the arrow's diagonal) and solving for n. The exponent is clamped to its bounds, the
- * offsets then solved at that exponent.
+ * (the arrow's diagonal) and solving for n; the offsets are then solved at that exponent.
+ * Where the evidence cannot tell n, the prior's n is kept and `exponentFit` says why: never
+ * a value clamped to a bound.
  */
 export function solveModel(statistics: FloorStatistics, prior: RadioPrior = RADIO_PRIOR): SolvedModel {
   const offsetInformation = 1 / (prior.offsetSd * prior.offsetSd);
@@ -119,15 +139,25 @@ export function solveModel(statistics: FloorStatistics, prior: RadioPrior = RADI
     a -= (value.hn * value.hn) / d;
     rhs -= (value.hn * value.b) / d;
   }
-  let exponent = a > 1e-9 ? rhs / a : prior.exponent;
-  if (!Number.isFinite(exponent)) exponent = prior.exponent;
-  exponent = Math.min(prior.exponentBounds[1], Math.max(prior.exponentBounds[0], exponent));
+  // a is the exponent's information with the offsets eliminated: the prior's plus the data's.
+  const evidence = a - exponentInformation;
+  const solved = a > 1e-9 ? rhs / a : NaN;
+  let exponent = prior.exponent;
+  let exponentFit: ExponentFit;
+  if (statistics.scans <= 0 || !(evidence >= MIN_EXPONENT_EVIDENCE * exponentInformation) || !Number.isFinite(solved)) {
+    exponentFit = { state: 'prior', reason: statistics.scans <= 0 ? 'no scans yet' : 'the scans do not yet tell the exponent apart from the transmitters\' offsets', sd: prior.exponentSd };
+  } else if (solved < prior.exponentBounds[0] || solved > prior.exponentBounds[1]) {
+    exponentFit = { state: 'unidentified', reason: `the scans point to ${solved.toFixed(2)}, outside ${prior.exponentBounds[0]}-${prior.exponentBounds[1]}: they do not fit the path-loss model`, sd: prior.exponentSd };
+  } else {
+    exponent = solved;
+    exponentFit = { state: 'fitted', reason: null, sd: 1 / Math.sqrt(a) };
+  }
   const offsets = new Map<string, number>();
   for (const [key, value] of entries) {
     const offset = (value.b - value.hn * exponent) / (value.h + offsetInformation);
     offsets.set(key, Math.max(-prior.offsetBound, Math.min(prior.offsetBound, Number.isFinite(offset) ? offset : 0)));
   }
-  return { exponent, offsets, shadowingDb: { ble: shadowingOf(statistics, 'ble', prior), wifi: shadowingOf(statistics, 'wifi', prior) } };
+  return { exponent, exponentFit, offsets, shadowingDb: { ble: shadowingOf(statistics, 'ble', prior), wifi: shadowingOf(statistics, 'wifi', prior) } };
 }
 
 function shadowingOf(statistics: FloorStatistics, kind: TransmitterKind, prior: RadioPrior): number {
@@ -153,7 +183,8 @@ export interface FloorRadio {
  * and its reference RSSI moved by its offset. Floors without a model keep the registered
  * references and the estimator's defaults.
  */
-export function calibratedIndex(transmitters: Iterable<KnownTransmitter>, floors: ReadonlyMap<number, FloorRadio>): TransmitterIndex {
+export function calibratedIndex(all: Iterable<KnownTransmitter>, floors: ReadonlyMap<number, FloorRadio>): TransmitterIndex {
+  const transmitters = [...all];
   const calibrated: KnownTransmitter[] = [];
   const estimations = new Map<number, FloorEstimation>();
   for (const transmitter of transmitters) {
@@ -165,6 +196,17 @@ export function calibratedIndex(transmitters: Iterable<KnownTransmitter>, floors
     const offset = floor.model.offsets.get(transmitterKey(transmitter)) ?? 0;
     calibrated.push({ ...transmitter, referenceRssi: transmitter.referenceRssi + offset, exponent: floor.model.exponent, shadowingDb: floor.model.shadowingDb[transmitter.kind] });
   }
-  for (const [floorId, floor] of floors) estimations.set(floorId, floor.estimation);
+  // Each model's view of the floors next to it: the transmitters it has learnt an offset for through the floor.
+  const registered = new TransmitterIndex(transmitters);
+  for (const [floorId, floor] of floors) {
+    const adjacent = new Map<string, AdjacentTransmitter>();
+    for (const { transmitter, lossDb, dz2 } of registered.adjacent(floorId)) {
+      const key = transmitterKey(transmitter);
+      const offset = floor.model.offsets.get(key);
+      if (offset === undefined) continue;
+      adjacent.set(key, { kind: transmitter.kind, x: transmitter.x, y: transmitter.y, reference: transmitter.referenceRssi - lossDb + offset, dz2, shadowingDb: floor.model.shadowingDb[transmitter.kind], exponent: floor.model.exponent });
+    }
+    estimations.set(floorId, adjacent.size > 0 ? { ...floor.estimation, adjacent } : floor.estimation);
+  }
   return new TransmitterIndex(calibrated, estimations);
 }

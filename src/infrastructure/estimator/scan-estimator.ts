@@ -1,7 +1,8 @@
 import { FingerprintIndex } from './fingerprints';
 import type { RadioMap } from './radio-map';
-import { KnownTransmitter, transmitterKey, TransmitterKind } from './transmitter';
-import { distanceOutsideHull, fitPosition, rangeOf, RangedReading, weightedCentroid } from './position-fit';
+import { crossFloor, KnownTransmitter, transmitterKey, TransmitterKind } from './transmitter';
+import { CENSORED_REACH_SIGMAS, censoringThreshold } from './censoring';
+import { distanceOutsideHull, fitPosition, fitPositionAndExponent, PositionFit, rangeOf, RangedReading, weightedCentroid } from './position-fit';
 
 /**
  * Estimates where a device is from what it hears: plain TypeScript, no framework, no I/O.
@@ -12,7 +13,10 @@ import { distanceOutsideHull, fitPosition, rangeOf, RangedReading, weightedCentr
  * 3. Position, by the floor's method: the log-distance path-loss model
  *      rssi = reference − 10 · n · log10(distance)   (+ Gaussian shadowing in dB)
  *    with the floor's exponent n, shadowing σ and each transmitter's calibrated reference
- *    (position-fit.ts, started from the weighted centroid, which is also the fallback), or
+ *    (position-fit.ts, started from the weighted centroid, which is also the fallback), every
+ *    reading of the floor counted and every known transmitter of the floor that was not
+ *    reported counted as censored below the scan's weakest reading (censoring.ts); on a floor
+ *    with no model yet, the exponent of the scan itself when it has enough readings; or
  *    weighted k-nearest-neighbour fingerprinting over the floor's reference points
  *    (fingerprints.ts), or the radio map (the model plus the reference points' residuals
  *    interpolated in space, radio-map.ts), where cross-validation chose it.
@@ -35,8 +39,14 @@ export interface EstimatorOptions {
   shadowingDb: Record<TransmitterKind, number>;
   /** How many of the strongest known readings vote for the floor. */
   floorVoters: number;
-  /** At most this many readings (the strongest on the floor) enter the fit. */
+  /** At most this many readings (the strongest on the floor) enter the fit: every one a scanner reports, in practice. */
   maxReadings: number;
+  /** Transmitters of the floor not reported count as censored (false: the heard readings alone). */
+  censoring: boolean;
+  /** On a floor with no model, a scan with at least this many readings gets its own exponent. */
+  minReadingsForExponent: number;
+  /** The exponents a scan of a floor with no model may take. */
+  scanExponentRange: [number, number];
   /** Readings outside this range are discarded as corrupt (dBm). */
   rssiRange: [number, number];
   /** No accuracy below this (metres): model error the residuals cannot reveal. */
@@ -47,7 +57,10 @@ export const DEFAULT_ESTIMATOR_OPTIONS: EstimatorOptions = {
   pathLossExponent: 3,
   shadowingDb: { ble: 4, wifi: 6 },
   floorVoters: 5,
-  maxReadings: 16,
+  maxReadings: 100,
+  censoring: true,
+  minReadingsForExponent: 6,
+  scanExponentRange: [1.6, 4],
   rssiRange: [-120, 0],
   minAccuracy: 1,
 };
@@ -66,8 +79,24 @@ export interface FloorEstimation {
   /** Fingerprint accuracy never below this (metres): half the reference points' spacing. */
   fingerprintFloor?: number;
   radioMap?: RadioMap;
+  /** The transmitters of the floors above and below that the floor's model has learnt, by key. */
+  adjacent?: ReadonlyMap<string, AdjacentTransmitter>;
   /** Radio map accuracy = this × the posterior's radius (what the reference points showed). */
   mapScale?: number;
+}
+
+/** A transmitter of the floor above or below, as a floor's model sees it. */
+export interface AdjacentTransmitter {
+  kind: TransmitterKind;
+  x: number;
+  y: number;
+  /** Its expected RSSI at 1 m through the floor (dBm): registered, less the floor's loss, plus the learnt offset. */
+  reference: number;
+  /** The squared height between the floors (m²). */
+  dz2: number;
+  /** The floor's σ for its kind, and its exponent. */
+  shadowingDb: number;
+  exponent: number;
 }
 
 export type RejectionReason = 'no_readings' | 'no_known_transmitters';
@@ -99,6 +128,8 @@ export type Estimate =
 /** The transmitters of one building, indexed for lookups by reading key, and how each floor places scans. */
 export class TransmitterIndex {
   private readonly byKey = new Map<string, KnownTransmitter>();
+  private byFloor?: Map<number, KnownTransmitter[]>;
+  private readonly nextTo = new Map<number, Array<{ transmitter: KnownTransmitter; lossDb: number; dz2: number }>>();
 
   constructor(
     transmitters: Iterable<KnownTransmitter>,
@@ -113,6 +144,36 @@ export class TransmitterIndex {
 
   floor(floorId: number): FloorEstimation | undefined {
     return this.floors.get(floorId);
+  }
+
+  /** The transmitters of one floor (indexed on first use). */
+  onFloor(floorId: number): readonly KnownTransmitter[] {
+    if (!this.byFloor) {
+      this.byFloor = new Map();
+      for (const transmitter of this.byKey.values()) {
+        const list = this.byFloor.get(transmitter.floorId) ?? [];
+        list.push(transmitter);
+        this.byFloor.set(transmitter.floorId, list);
+      }
+    }
+    return this.byFloor.get(floorId) ?? [];
+  }
+
+  /** The transmitters of the floors above and below `floorId` (where levels and heights are known), as its model sees them. */
+  adjacent(floorId: number): ReadonlyArray<{ transmitter: KnownTransmitter; lossDb: number; dz2: number }> {
+    let list = this.nextTo.get(floorId);
+    if (!list) {
+      list = [];
+      const floor = this.onFloor(floorId)[0];
+      if (floor) {
+        for (const transmitter of this.byKey.values()) {
+          const cross = transmitter.floorId === floorId ? null : crossFloor(transmitter, floor);
+          if (cross) list.push({ transmitter, ...cross });
+        }
+      }
+      this.nextTo.set(floorId, list);
+    }
+    return list;
   }
 
   all(): IterableIterator<KnownTransmitter> {
@@ -139,8 +200,11 @@ export function estimatePosition(readings: readonly ScanReading[], index: Transm
   // The strongest reading per transmitter (a scan may repeat one).
   const strongest = new Map<KnownTransmitter, number>();
   let unknown = 0;
+  // The weakest reading of each kind, known transmitter or not: what the scanner reported down to.
+  const weakest: Record<TransmitterKind, number> = { ble: Infinity, wifi: Infinity };
   for (const reading of readings) {
     if (!(reading.rssi >= options.rssiRange[0] && reading.rssi <= options.rssiRange[1])) continue;
+    if (reading.kind === 'ble' || reading.kind === 'wifi') weakest[reading.kind] = Math.min(weakest[reading.kind], reading.rssi);
     const transmitter = index.get(reading.key);
     if (!transmitter || transmitter.kind !== reading.kind) {
       unknown += 1;
@@ -177,7 +241,10 @@ export function estimatePosition(readings: readonly ScanReading[], index: Transm
     const fix = floor.radioMap.locate(onFloor.map((item) => ({ key: transmitterKey(item.transmitter), rssi: item.rssi, x: item.x, y: item.y })));
     if (fix) return { ok: true, floorId, x: fix.x, y: fix.y, accuracy: Math.max(options.minAccuracy, (floor.mapScale ?? 1) * RADIUS_68_FACTOR * fix.spread), method: 'radio_map', used, unknown };
   }
-  const placed = placeByModel(onFloor, options);
+  // Beyond the floor's own readings: its transmitters not heard, and those of the floors above and below.
+  const extra = options.censoring ? notHeard(index.onFloor(floorId), strongest, weakest, onFloor, options) : [];
+  if (floor?.adjacent) throughFloors(floor.adjacent, strongest, weakest, options.censoring, reachBox(onFloor), extra);
+  const placed = placeByModel(onFloor, extra, options);
   const scale = floor?.accuracyScale ?? 1;
   return { ok: true, floorId, x: placed.x, y: placed.y, accuracy: Math.max(options.minAccuracy, placed.accuracy * scale), method: placed.method, used, unknown };
 }
@@ -193,8 +260,83 @@ function scanVector(readings: readonly ScanReading[], options: EstimatorOptions)
   return vector;
 }
 
+/**
+ * The known transmitters of the floor the scan did not report, as censored readings: each was
+ * below the weakest reading of its kind (a kind the scan has no reading of is not censored:
+ * the scanner may not scan it). Only those the model could have heard from near the heard
+ * transmitters: beyond that the term weighs nothing.
+ */
+function notHeard(floorTransmitters: readonly KnownTransmitter[], strongest: ReadonlyMap<KnownTransmitter, number>, weakest: Record<TransmitterKind, number>, onFloor: readonly Heard[], options: EstimatorOptions): RangedReading[] {
+  if (onFloor.length === 0 || floorTransmitters.length <= onFloor.length) return [];
+  const box = reachBox(onFloor);
+  const censored: RangedReading[] = [];
+  for (const transmitter of floorTransmitters) {
+    if (strongest.has(transmitter)) continue;
+    const floor = weakest[transmitter.kind];
+    if (floor === Infinity) continue;
+    const threshold = censoringThreshold([{ rssi: floor }]);
+    const n = transmitter.exponent ?? options.pathLossExponent;
+    const sigma = transmitter.shadowingDb ?? options.shadowingDb[transmitter.kind];
+    if (!withinReach(box, transmitter, transmitter.referenceRssi, threshold, sigma, n)) continue;
+    censored.push({ x: transmitter.x, y: transmitter.y, reference: transmitter.referenceRssi, rssi: threshold, weight: 1 / (sigma * sigma), censored: true });
+  }
+  return censored;
+}
+
+/**
+ * The transmitters of the floors above and below as the floor's model sees them (their
+ * learnt references through the floor, and the height between): heard ones as readings and,
+ * with `censoring`, the others as censored below the weakest reading of their kind.
+ */
+function throughFloors(adjacent: ReadonlyMap<string, AdjacentTransmitter>, strongest: ReadonlyMap<KnownTransmitter, number>, weakest: Record<TransmitterKind, number>, censoring: boolean, box: Box, into: RangedReading[]): void {
+  const heard = new Map<string, number>();
+  for (const [transmitter, rssi] of strongest) heard.set(transmitterKey(transmitter), rssi);
+  for (const [key, item] of adjacent) {
+    const rssi = heard.get(key);
+    const weight = 1 / (item.shadowingDb * item.shadowingDb);
+    if (rssi !== undefined) into.push({ x: item.x, y: item.y, reference: item.reference, rssi, weight, dz2: item.dz2 });
+    else if (censoring && weakest[item.kind] !== Infinity) {
+      const threshold = censoringThreshold([{ rssi: weakest[item.kind] }]);
+      if (!withinReach(box, item, item.reference, threshold, item.shadowingDb, item.exponent)) continue;
+      into.push({ x: item.x, y: item.y, reference: item.reference, rssi: threshold, weight, dz2: item.dz2, censored: true });
+    }
+  }
+}
+
+/** Where the device can be: the box of the heard transmitters, each grown by its range. */
+interface Box {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+function reachBox(onFloor: readonly Heard[]): Box {
+  const box = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+  for (const item of onFloor) {
+    box.minX = Math.min(box.minX, item.x - item.range);
+    box.minY = Math.min(box.minY, item.y - item.range);
+    box.maxX = Math.max(box.maxX, item.x + item.range);
+    box.maxY = Math.max(box.maxY, item.y + item.range);
+  }
+  return box;
+}
+
+/** Whether a transmitter not heard could matter: the model would expect it above the threshold less the reach somewhere in the box. */
+function withinReach(box: Box, at: { x: number; y: number }, reference: number, threshold: number, sigma: number, n: number): boolean {
+  const reach = rangeOf(reference, threshold - CENSORED_REACH_SIGMAS * sigma, n);
+  const dx = Math.max(0, box.minX - at.x, at.x - box.maxX);
+  const dy = Math.max(0, box.minY - at.y, at.y - box.maxY);
+  return dx * dx + dy * dy <= reach * reach;
+}
+
+/** The fit of a scan at exponent n: the heard readings (nearest first) and the others (censored, through floors). */
+function fitAt(heard: readonly Heard[], censored: readonly RangedReading[], start: { x: number; y: number }, n: number): PositionFit {
+  return fitPosition(censored.length === 0 ? heard : [...heard, ...censored], start, n);
+}
+
 /** The path-loss model's position of the readings of one floor (nearest first), with its unscaled accuracy. */
-function placeByModel(onFloor: readonly Heard[], options: EstimatorOptions): { x: number; y: number; accuracy: number; method: 'fit' | 'centroid' | 'single' } {
+function placeByModel(onFloor: readonly Heard[], censored: readonly RangedReading[], options: EstimatorOptions): { x: number; y: number; accuracy: number; method: 'fit' | 'centroid' | 'single' } {
   const n = onFloor[0].transmitter.exponent ?? options.pathLossExponent;
   if (onFloor.length === 1) {
     const [only] = onFloor;
@@ -203,10 +345,16 @@ function placeByModel(onFloor: readonly Heard[], options: EstimatorOptions): { x
     return { x: only.transmitter.x, y: only.transmitter.y, accuracy: only.range * 10 ** (sigma / (10 * n)), method: 'single' };
   }
   const centroid = weightedCentroid(onFloor, n);
-  const fit = onFloor.length >= 3 ? fitPosition(onFloor, centroid, n) : null;
+  // A floor with no model yet: the scan's own exponent, where it has readings enough to tell it from the position.
+  const ownExponent = onFloor[0].transmitter.exponent === undefined && onFloor.length >= options.minReadingsForExponent;
+  const fit = ownExponent
+    ? fitPositionAndExponent(censored.length === 0 ? onFloor : [...onFloor, ...censored], centroid, n, options.scanExponentRange)
+    : onFloor.length >= 3
+      ? fitAt(onFloor, censored, centroid, n)
+      : null;
   const geometry = spreadOf(onFloor);
   if (fit && fit.ok) {
-    const inflation = Math.max(1, fit.cost / Math.max(1, onFloor.length - 2));
+    const inflation = Math.max(1, fit.heardCost / Math.max(1, onFloor.length - 2));
     let variance = (fit.covariance[0] + fit.covariance[2]) * inflation;
     let { x, y } = fit;
     if (geometry.collinear) {
