@@ -59,7 +59,7 @@ const SWEEP: Array<{ name: string; options: Partial<WorldOptions> }> = [
   { name: 'sd2', options: { shadowingDb: 2 } },
   { name: 'sd6', options: { shadowingDb: 6 } },
   { name: 'static', options: { staticShare: 0.5 } },
-  { name: 'corner-far', options: { exponent: 3.5, sensitivity: -90, readings: [10, 10], spacing: 15 } },
+  { name: 'corner-far', options: { exponent: 3.5, sensitivity: -90, readings: [10, 10], spacing: 10 } },
   { name: 'corner-open', options: { exponent: 1.8, sensitivity: -105, readings: [1000, 1000], shadowingDb: 6, spacing: 7 } },
   { name: 'corner-mixed', options: { exponent: 2.2, sensitivity: -100, readings: [10, 30], shadowingDb: 5, storeyM: 4.5, staticShare: 0.5 } },
 ];
@@ -116,8 +116,10 @@ function oracleFix(building: SyntheticBuilding, readings: readonly ScanReading[]
   for (let x = 0.5; x < options.width; x += 1) for (let y = 0.5; y < options.length; y += 1) cells.push({ x, y, cost: nll(x, y) });
   cells.sort((a, b) => a.cost - b.cost);
   let best = cells[0];
+  // Within the building: a scan that hears almost nothing has no maximum inside it, only a direction.
+  const bounded = (x: number, y: number) => (x < 0 || y < 0 || x > options.width || y > options.length ? Infinity : nll(x, y));
   for (const start of cells.slice(0, 3)) {
-    const found = nelderMead(nll, start.x, start.y, 0.7);
+    const found = nelderMead(bounded, start.x, start.y, 0.7);
     if (found.cost < best.cost) best = found;
   }
   return best;
@@ -195,10 +197,13 @@ function run(world: { name: string; options: Partial<WorldOptions> }): Row {
   const building = new SyntheticBuilding(options, SEED);
   const random = seededRandom(SEED * 7919 + world.name.length * 131 + Math.round(options.exponent * 100));
   const calibration = Array.from({ length: CALIBRATION_SCANS * options.floors }, (_, i) => ({ readings: building.scanAt(building.randomPosition(random, 1 + (i % options.floors)), random) }));
-  const tests = Array.from({ length: TEST_SCANS }, () => {
+  // Scans that hear nothing are placed by no one: they are not scored.
+  const tests: Array<{ truth: { floor: number; x: number; y: number }; readings: ScanReading[] }> = [];
+  while (tests.length < TEST_SCANS) {
     const truth = building.randomPosition(random);
-    return { truth, readings: building.scanAt(truth, random) };
-  });
+    const readings = building.scanAt(truth, random);
+    if (readings.length > 0) tests.push({ truth, readings });
+  }
   const registered = new TransmitterIndex(building.transmitters);
   const fresh = figures(tests.map((test) => ({ truth: test.truth, estimate: estimatePosition(test.readings, registered) })));
   const self = selfCalibrate(building, calibration);

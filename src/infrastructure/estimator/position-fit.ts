@@ -39,6 +39,9 @@ export interface PositionFit {
 }
 
 export const MIN_DISTANCE = 0.5;
+/** A fit has converged when its step is under a centimetre or it gains less than this in χ²: nothing a position could show. */
+const STEP_TOLERANCE_M = 0.01;
+const COST_TOLERANCE = 1e-4;
 const LN10 = Math.LN10;
 
 /**
@@ -170,7 +173,7 @@ export function fitPosition(readings: readonly RangedReading[], start: { x: numb
       const stepY = -(b11 * g2 - a12 * g1) / det;
       normalEquations(count, x + stepX, y + stepY, n, candidate);
       if (candidate[5] < current[5]) {
-        converged = Math.hypot(stepX, stepY) < 1e-3;
+        converged = Math.hypot(stepX, stepY) < STEP_TOLERANCE_M || current[5] - candidate[5] < COST_TOLERANCE;
         x += stepX;
         y += stepY;
         current.set(candidate);
@@ -207,14 +210,23 @@ export interface PositionExponentFit extends PositionFit {
  * the scan itself shows (within `bounds`), so a building unlike the default is not placed
  * badly before it has calibrated. The covariance is the position's with n free (marginal).
  */
-export function fitPositionAndExponent(readings: readonly RangedReading[], start: { x: number; y: number }, n0: number, bounds: readonly [number, number]): PositionExponentFit {
+export function fitPositionAndExponent(readings: readonly RangedReading[], start: { x: number; y: number }, prior: { exponent: number; sd: number }, bounds: readonly [number, number]): PositionExponentFit {
   const count = loadPoints(readings);
   let x = start.x;
   let y = start.y;
-  let n = n0;
+  let n = prior.exponent;
   let lambda = 1e-3;
   const step = new Float64Array(3);
-  normalEquations(count, x, y, n, current, true);
+  // The prior on n as one more residual (n − n₀)/sd: a scan that cannot tell n keeps the default.
+  const priorWeight = 1 / (prior.sd * prior.sd);
+  const equations = (atX: number, atY: number, atN: number, out: Float64Array) => {
+    normalEquations(count, atX, atY, atN, out, true);
+    const offset = atN - prior.exponent;
+    out[9] += priorWeight;
+    out[10] += priorWeight * offset;
+    out[5] += priorWeight * offset * offset;
+  };
+  equations(x, y, n, current);
   for (let iteration = 0; iteration < 60; iteration += 1) {
     let improved = false;
     let converged = false;
@@ -224,9 +236,9 @@ export function fitPositionAndExponent(readings: readonly RangedReading[], start
         continue;
       }
       const nextN = Math.min(bounds[1], Math.max(bounds[0], n + step[2]));
-      normalEquations(count, x + step[0], y + step[1], nextN, candidate, true);
+      equations(x + step[0], y + step[1], nextN, candidate);
       if (candidate[5] < current[5]) {
-        converged = Math.hypot(step[0], step[1]) < 1e-3 && Math.abs(nextN - n) < 1e-4;
+        converged = (Math.hypot(step[0], step[1]) < STEP_TOLERANCE_M && Math.abs(nextN - n) < 1e-3) || current[5] - candidate[5] < COST_TOLERANCE;
         x += step[0];
         y += step[1];
         n = nextN;

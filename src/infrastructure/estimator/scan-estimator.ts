@@ -1,8 +1,8 @@
 import { FingerprintIndex } from './fingerprints';
 import type { RadioMap } from './radio-map';
 import { crossFloor, KnownTransmitter, transmitterKey, TransmitterKind } from './transmitter';
-import { CENSORED_REACH_SIGMAS, censoringThreshold } from './censoring';
-import { distanceOutsideHull, fitPosition, fitPositionAndExponent, PositionFit, rangeOf, RangedReading, weightedCentroid } from './position-fit';
+import { CENSORED_SELECT_SIGMAS, censoringThreshold } from './censoring';
+import { distanceOutsideHull, fitPosition, fitPositionAndExponent, MIN_DISTANCE, rangeOf, RangedReading, weightedCentroid } from './position-fit';
 
 /**
  * Estimates where a device is from what it hears: plain TypeScript, no framework, no I/O.
@@ -45,8 +45,9 @@ export interface EstimatorOptions {
   censoring: boolean;
   /** On a floor with no model, a scan with at least this many readings gets its own exponent. */
   minReadingsForExponent: number;
-  /** The exponents a scan of a floor with no model may take. */
+  /** The exponents a scan of a floor with no model may take, and how far from the default it takes evidence to go (sd). */
   scanExponentRange: [number, number];
+  scanExponentSd: number;
   /** Readings outside this range are discarded as corrupt (dBm). */
   rssiRange: [number, number];
   /** No accuracy below this (metres): model error the residuals cannot reveal. */
@@ -61,6 +62,7 @@ export const DEFAULT_ESTIMATOR_OPTIONS: EstimatorOptions = {
   censoring: true,
   minReadingsForExponent: 6,
   scanExponentRange: [1.6, 4],
+  scanExponentSd: 0.5,
   rssiRange: [-120, 0],
   minAccuracy: 1,
 };
@@ -241,10 +243,10 @@ export function estimatePosition(readings: readonly ScanReading[], index: Transm
     const fix = floor.radioMap.locate(onFloor.map((item) => ({ key: transmitterKey(item.transmitter), rssi: item.rssi, x: item.x, y: item.y })));
     if (fix) return { ok: true, floorId, x: fix.x, y: fix.y, accuracy: Math.max(options.minAccuracy, (floor.mapScale ?? 1) * RADIUS_68_FACTOR * fix.spread), method: 'radio_map', used, unknown };
   }
-  // Beyond the floor's own readings: its transmitters not heard, and those of the floors above and below.
-  const extra = options.censoring ? notHeard(index.onFloor(floorId), strongest, weakest, onFloor, options) : [];
-  if (floor?.adjacent) throughFloors(floor.adjacent, strongest, weakest, options.censoring, reachBox(onFloor), extra);
-  const placed = placeByModel(onFloor, extra, options);
+  // Beyond the floor's own readings: those of the floors above and below, and every transmitter not heard.
+  const heardExtra = floor?.adjacent ? heardThroughFloors(floor.adjacent, strongest) : [];
+  const unheard = options.censoring ? (at: { x: number; y: number }) => notHeard(index.onFloor(floorId), floor?.adjacent, strongest, weakest, at, options) : null;
+  const placed = placeByModel(onFloor, heardExtra, unheard, options);
   const scale = floor?.accuracyScale ?? 1;
   return { ok: true, floorId, x: placed.x, y: placed.y, accuracy: Math.max(options.minAccuracy, placed.accuracy * scale), method: placed.method, used, unknown };
 }
@@ -261,82 +263,86 @@ function scanVector(readings: readonly ScanReading[], options: EstimatorOptions)
 }
 
 /**
- * The known transmitters of the floor the scan did not report, as censored readings: each was
- * below the weakest reading of its kind (a kind the scan has no reading of is not censored:
- * the scanner may not scan it). Only those the model could have heard from near the heard
- * transmitters: beyond that the term weighs nothing.
+ * The transmitters of the floors above and below that the scan heard, as the floor's model
+ * sees them (their learnt references through the floor, and the height between).
  */
-function notHeard(floorTransmitters: readonly KnownTransmitter[], strongest: ReadonlyMap<KnownTransmitter, number>, weakest: Record<TransmitterKind, number>, onFloor: readonly Heard[], options: EstimatorOptions): RangedReading[] {
-  if (onFloor.length === 0 || floorTransmitters.length <= onFloor.length) return [];
-  const box = reachBox(onFloor);
+function heardThroughFloors(adjacent: ReadonlyMap<string, AdjacentTransmitter>, strongest: ReadonlyMap<KnownTransmitter, number>): RangedReading[] {
+  const readings: RangedReading[] = [];
+  for (const [transmitter, rssi] of strongest) {
+    const item = adjacent.get(transmitterKey(transmitter));
+    if (item) readings.push({ x: item.x, y: item.y, reference: item.reference, rssi, weight: 1 / (item.shadowingDb * item.shadowingDb), dz2: item.dz2 });
+  }
+  return readings;
+}
+
+/** How far the fit may move from its heard-only start (metres): the censored terms that can matter are those within reach from this close. */
+const CENSORED_MARGIN_M = 5;
+/** The floor's references differ by their offsets: one radius serves every transmitter up to this many dB louder than the one it was computed for. */
+const RADIUS_HEADROOM_DB = 6;
+
+/**
+ * The known transmitters of the floor (and of the floors above and below its model has learnt)
+ * that the scan did not report and that may weigh in a fit near `at`, as censored readings:
+ * each was below the weakest reading of its kind (a kind the scan has no reading of is not
+ * censored: the scanner may not scan it). Those the model expects far below the threshold
+ * from within the margin of `at` say nothing and are left out: one distance test each, and
+ * a logarithm only for those near enough.
+ */
+function notHeard(
+  floorTransmitters: readonly KnownTransmitter[],
+  adjacent: ReadonlyMap<string, AdjacentTransmitter> | undefined,
+  strongest: ReadonlyMap<KnownTransmitter, number>,
+  weakest: Record<TransmitterKind, number>,
+  at: { x: number; y: number },
+  options: EstimatorOptions,
+): RangedReading[] {
   const censored: RangedReading[] = [];
+  const thresholds: Record<TransmitterKind, number> = { ble: censoringThreshold([{ rssi: weakest.ble }]), wifi: censoringThreshold([{ rssi: weakest.wifi }]) };
+  const radius2Of = (reference: number, kind: TransmitterKind, n: number, sigma: number) => {
+    const radius = rangeOf(reference, thresholds[kind] - CENSORED_SELECT_SIGMAS * sigma, n) + CENSORED_MARGIN_M;
+    return radius * radius;
+  };
+  const consider = (x: number, y: number, kind: TransmitterKind, reference: number, n: number, sigma: number, dz2: number, radius2: number) => {
+    const threshold = thresholds[kind];
+    if (threshold === Infinity) return;
+    const dx = at.x - x;
+    const dy = at.y - y;
+    const planar2 = dx * dx + dy * dy;
+    if (planar2 > radius2) return;
+    const distance = Math.max(0, Math.sqrt(planar2) - CENSORED_MARGIN_M);
+    const d2 = Math.max(MIN_DISTANCE * MIN_DISTANCE, distance * distance + dz2);
+    if (threshold - (reference - 5 * n * Math.log10(d2)) >= CENSORED_SELECT_SIGMAS * sigma) return;
+    censored.push({ x, y, reference, rssi: threshold, weight: 1 / (sigma * sigma), censored: true, dz2: dz2 > 0 ? dz2 : undefined });
+  };
+  let cached = { reference: NaN, kind: '', n: NaN, sigma: NaN, radius2: 0 };
   for (const transmitter of floorTransmitters) {
-    if (strongest.has(transmitter)) continue;
-    const floor = weakest[transmitter.kind];
-    if (floor === Infinity) continue;
-    const threshold = censoringThreshold([{ rssi: floor }]);
+    if (strongest.has(transmitter) || thresholds[transmitter.kind] === Infinity) continue;
     const n = transmitter.exponent ?? options.pathLossExponent;
     const sigma = transmitter.shadowingDb ?? options.shadowingDb[transmitter.kind];
-    if (!withinReach(box, transmitter, transmitter.referenceRssi, threshold, sigma, n)) continue;
-    censored.push({ x: transmitter.x, y: transmitter.y, reference: transmitter.referenceRssi, rssi: threshold, weight: 1 / (sigma * sigma), censored: true });
+    if (!(transmitter.referenceRssi <= cached.reference && cached.kind === transmitter.kind && cached.n === n && cached.sigma === sigma)) {
+      const reference = transmitter.referenceRssi + RADIUS_HEADROOM_DB;
+      cached = { reference, kind: transmitter.kind, n, sigma, radius2: radius2Of(reference, transmitter.kind, n, sigma) };
+    }
+    consider(transmitter.x, transmitter.y, transmitter.kind, transmitter.referenceRssi, n, sigma, 0, cached.radius2);
+  }
+  if (adjacent) {
+    const heard = new Set<string>();
+    for (const transmitter of strongest.keys()) heard.add(transmitterKey(transmitter));
+    for (const [key, item] of adjacent) {
+      if (heard.has(key) || thresholds[item.kind] === Infinity) continue;
+      consider(item.x, item.y, item.kind, item.reference, item.exponent, item.shadowingDb, item.dz2, radius2Of(item.reference, item.kind, item.exponent, item.shadowingDb));
+    }
   }
   return censored;
 }
 
-/**
- * The transmitters of the floors above and below as the floor's model sees them (their
- * learnt references through the floor, and the height between): heard ones as readings and,
- * with `censoring`, the others as censored below the weakest reading of their kind.
- */
-function throughFloors(adjacent: ReadonlyMap<string, AdjacentTransmitter>, strongest: ReadonlyMap<KnownTransmitter, number>, weakest: Record<TransmitterKind, number>, censoring: boolean, box: Box, into: RangedReading[]): void {
-  const heard = new Map<string, number>();
-  for (const [transmitter, rssi] of strongest) heard.set(transmitterKey(transmitter), rssi);
-  for (const [key, item] of adjacent) {
-    const rssi = heard.get(key);
-    const weight = 1 / (item.shadowingDb * item.shadowingDb);
-    if (rssi !== undefined) into.push({ x: item.x, y: item.y, reference: item.reference, rssi, weight, dz2: item.dz2 });
-    else if (censoring && weakest[item.kind] !== Infinity) {
-      const threshold = censoringThreshold([{ rssi: weakest[item.kind] }]);
-      if (!withinReach(box, item, item.reference, threshold, item.shadowingDb, item.exponent)) continue;
-      into.push({ x: item.x, y: item.y, reference: item.reference, rssi: threshold, weight, dz2: item.dz2, censored: true });
-    }
-  }
-}
-
-/** Where the device can be: the box of the heard transmitters, each grown by its range. */
-interface Box {
-  minX: number;
-  minY: number;
-  maxX: number;
-  maxY: number;
-}
-
-function reachBox(onFloor: readonly Heard[]): Box {
-  const box = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
-  for (const item of onFloor) {
-    box.minX = Math.min(box.minX, item.x - item.range);
-    box.minY = Math.min(box.minY, item.y - item.range);
-    box.maxX = Math.max(box.maxX, item.x + item.range);
-    box.maxY = Math.max(box.maxY, item.y + item.range);
-  }
-  return box;
-}
-
-/** Whether a transmitter not heard could matter: the model would expect it above the threshold less the reach somewhere in the box. */
-function withinReach(box: Box, at: { x: number; y: number }, reference: number, threshold: number, sigma: number, n: number): boolean {
-  const reach = rangeOf(reference, threshold - CENSORED_REACH_SIGMAS * sigma, n);
-  const dx = Math.max(0, box.minX - at.x, at.x - box.maxX);
-  const dy = Math.max(0, box.minY - at.y, at.y - box.maxY);
-  return dx * dx + dy * dy <= reach * reach;
-}
-
-/** The fit of a scan at exponent n: the heard readings (nearest first) and the others (censored, through floors). */
-function fitAt(heard: readonly Heard[], censored: readonly RangedReading[], start: { x: number; y: number }, n: number): PositionFit {
-  return fitPosition(censored.length === 0 ? heard : [...heard, ...censored], start, n);
-}
-
 /** The path-loss model's position of the readings of one floor (nearest first), with its unscaled accuracy. */
-function placeByModel(onFloor: readonly Heard[], censored: readonly RangedReading[], options: EstimatorOptions): { x: number; y: number; accuracy: number; method: 'fit' | 'centroid' | 'single' } {
+function placeByModel(
+  onFloor: readonly Heard[],
+  heardExtra: readonly RangedReading[],
+  unheard: ((at: { x: number; y: number }) => RangedReading[]) | null,
+  options: EstimatorOptions,
+): { x: number; y: number; accuracy: number; method: 'fit' | 'centroid' | 'single' } {
   const n = onFloor[0].transmitter.exponent ?? options.pathLossExponent;
   if (onFloor.length === 1) {
     const [only] = onFloor;
@@ -345,12 +351,22 @@ function placeByModel(onFloor: readonly Heard[], censored: readonly RangedReadin
     return { x: only.transmitter.x, y: only.transmitter.y, accuracy: only.range * 10 ** (sigma / (10 * n)), method: 'single' };
   }
   const centroid = weightedCentroid(onFloor, n);
+  // First the readings heard alone (cheap), then with the transmitters not heard that matter from there.
+  const heardOnly = heardExtra.length === 0 ? onFloor : [...onFloor, ...heardExtra];
+  let start = centroid;
+  let readings: readonly RangedReading[] = heardOnly;
+  if (unheard && onFloor.length >= 3) {
+    const first = fitPosition(heardOnly, centroid, n);
+    if (first.ok) start = { x: first.x, y: first.y };
+    const near = unheard(start);
+    if (near.length > 0) readings = [...heardOnly, ...near];
+  }
   // A floor with no model yet: the scan's own exponent, where it has readings enough to tell it from the position.
   const ownExponent = onFloor[0].transmitter.exponent === undefined && onFloor.length >= options.minReadingsForExponent;
   const fit = ownExponent
-    ? fitPositionAndExponent(censored.length === 0 ? onFloor : [...onFloor, ...censored], centroid, n, options.scanExponentRange)
+    ? fitPositionAndExponent(readings, start, { exponent: n, sd: options.scanExponentSd }, options.scanExponentRange)
     : onFloor.length >= 3
-      ? fitAt(onFloor, censored, centroid, n)
+      ? fitPosition(readings, start, n)
       : null;
   const geometry = spreadOf(onFloor);
   if (fit && fit.ok) {
