@@ -305,7 +305,7 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       s2 += weight * c2 * residual;
       coupled.push({ key, q1: weight * c1, q2: weight * c2 });
     }
-    // Not heard: the censored terms as pseudo-readings (weight: the curvature; weighted residual: the slope).
+    // Not heard: the censored terms, as readings whose weight is the curvature and whose weighted residual is the slope.
     for (const item of scan.censored ?? []) {
       const transmitter = item.transmitter;
       const key = transmitterKey(transmitter);
@@ -318,15 +318,16 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       if (d2 > reach * reach) continue;
       const logDistance = 5 * Math.log10(d2);
       const term = censoredTerm((item.threshold - (reference - n * logDistance)) / sigma);
-      if (term.curvature <= 1e-9) continue;
+      if (term.lambda === 0) continue;
+      // The weight is the curvature (never negative), the weighted residual the slope −λ/σ, even where the term is concave.
       const weight = term.curvature / (sigma * sigma);
-      const residual = -(term.lambda * sigma) / term.curvature;
+      const slope = -term.lambda / sigma;
       statistics.hnn += weight * logDistance * logDistance;
-      gn -= weight * logDistance * residual;
+      gn -= logDistance * slope;
       const entry = (statistics.transmitters[key] ??= { h: 0, hn: 0, b: 0, readings: 0 });
       entry.h += weight;
       entry.hn -= weight * logDistance;
-      gradients.set(key, (gradients.get(key) ?? 0) + weight * residual);
+      gradients.set(key, (gradients.get(key) ?? 0) + slope);
       if (scan.known) continue;
       const c1 = (-k * dx) / d2;
       const c2 = (-k * dy) / d2;
@@ -335,8 +336,8 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       m22 += weight * c2 * c2;
       qn1 -= weight * logDistance * c1;
       qn2 -= weight * logDistance * c2;
-      s1 += weight * c1 * residual;
-      s2 += weight * c2 * residual;
+      s1 += c1 * slope;
+      s2 += c2 * slope;
       coupled.push({ key, q1: weight * c1, q2: weight * c2 });
     }
     const count = kinds.ble + kinds.wifi;

@@ -101,26 +101,31 @@ function normalEquations(count: number, x: number, y: number, n: number, out: Fl
     // d(model)/dx = −k·dx/d², so d(residual)/dx = +k·dx/d².
     const jx = (k * dx) / d2;
     const jy = (k * dy) / d2;
+    // w·r: what each reading adds to the gradient (per unit of its Jacobian).
+    let slope: number;
     if (points[at + 5] === 1) {
-      // Not heard: z = (t − μ)/σ is the residual in σ; the term's curvature is its weight and
-      // its slope is w·r (see censoring.ts), its cost −2 log P.
+      // Not heard: z = (t − μ)/σ is the residual in σ; the term's cost is −2 log P, its slope
+      // −λ/σ (even where it is concave) and its weight the curvature, never negative (censoring.ts).
       const sigma = 1 / Math.sqrt(w);
       const term = censoredTerm(residual / sigma);
       cost += term.cost;
-      if (term.curvature <= 0) continue;
+      if (term.lambda === 0) continue;
+      slope = -term.lambda / sigma;
       w *= term.curvature;
-      residual = -(term.lambda * sigma) / term.curvature;
-    } else heardCost += w * residual * residual;
+    } else {
+      slope = w * residual;
+      heardCost += slope * residual;
+    }
     a11 += w * jx * jx;
     a12 += w * jx * jy;
     a22 += w * jy * jy;
-    g1 += w * jx * residual;
-    g2 += w * jy * residual;
+    g1 += jx * slope;
+    g2 += jy * slope;
     if (exponent) {
       a13 += w * jx * jn;
       a23 += w * jy * jn;
       a33 += w * jn * jn;
-      g3 += w * jn * residual;
+      g3 += jn * slope;
     }
   }
   cost += heardCost;
@@ -203,6 +208,8 @@ export function fitPosition(readings: readonly RangedReading[], start: { x: numb
 export interface PositionExponentFit extends PositionFit {
   /** The exponent that explains the readings best, within the bounds. */
   exponent: number;
+  /** Its variance (with the position free), at the readings' weights. */
+  exponentVariance: number;
 }
 
 /**
@@ -210,11 +217,16 @@ export interface PositionExponentFit extends PositionFit {
  * the scan itself shows (within `bounds`), so a building unlike the default is not placed
  * badly before it has calibrated. The covariance is the position's with n free (marginal).
  */
-export function fitPositionAndExponent(readings: readonly RangedReading[], start: { x: number; y: number }, prior: { exponent: number; sd: number }, bounds: readonly [number, number]): PositionExponentFit {
+export function fitPositionAndExponent(
+  readings: readonly RangedReading[],
+  start: { x: number; y: number; exponent?: number },
+  prior: { exponent: number; sd: number },
+  bounds: readonly [number, number],
+): PositionExponentFit {
   const count = loadPoints(readings);
   let x = start.x;
   let y = start.y;
-  let n = prior.exponent;
+  let n = start.exponent ?? prior.exponent;
   let lambda = 1e-3;
   const step = new Float64Array(3);
   // The prior on n as one more residual (n − n₀)/sd: a scan that cannot tell n keeps the default.
@@ -254,6 +266,7 @@ export function fitPositionAndExponent(readings: readonly RangedReading[], start
   const cost = current[5];
   const heardCost = current[6];
   const covariance = marginalCovariance(current);
+  const exponentVariance = covariance ? covariance[3] : Infinity;
   let farthest = 0;
   let nearest = Infinity;
   for (const item of readings) {
@@ -262,7 +275,7 @@ export function fitPositionAndExponent(readings: readonly RangedReading[], start
     nearest = Math.min(nearest, Math.hypot(x - item.x, y - item.y));
   }
   const ok = covariance !== null && Number.isFinite(x) && Number.isFinite(y) && nearest <= 3 * farthest + 10;
-  return { ok, x, y, exponent: n, cost, heardCost, covariance: covariance ?? [Infinity, 0, Infinity] };
+  return { ok, x, y, exponent: n, exponentVariance, cost, heardCost, covariance: covariance ? [covariance[0], covariance[1], covariance[2]] : [Infinity, 0, Infinity] };
 }
 
 /** The damped step −(A + (damping − 1)·diag A)⁻¹ g of the 3 × 3 normal equations in `e`, into `out`; false when singular. */
@@ -290,8 +303,8 @@ function solve3(e: Float64Array, damping: number, out: Float64Array): boolean {
   return true;
 }
 
-/** The (x, y) block of the inverse of the 3 × 3 information: the position's covariance with n free. */
-function marginalCovariance(e: Float64Array): [number, number, number] | null {
+/** The (x, y) block of the inverse of the 3 × 3 information (the position's covariance with n free), then n's variance. */
+function marginalCovariance(e: Float64Array): [number, number, number, number] | null {
   const a11 = e[0];
   const a12 = e[1];
   const a22 = e[2];
@@ -303,7 +316,7 @@ function marginalCovariance(e: Float64Array): [number, number, number] | null {
   const c13 = a12 * a23 - a13 * a22;
   const det = a11 * c11 + a12 * c12 + a13 * c13;
   if (!(det > 1e-12)) return null;
-  return [c11 / det, c12 / det, (a11 * a33 - a13 * a13) / det];
+  return [c11 / det, c12 / det, (a11 * a33 - a13 * a13) / det, (a11 * a22 - a12 * a12) / det];
 }
 
 /** Weights 1/range²: the nearest transmitters pull hardest. */
