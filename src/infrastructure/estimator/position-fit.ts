@@ -96,7 +96,7 @@ function normalEquations(count: number, x: number, y: number, n: number, out: Fl
     const d2 = Math.max(minimum, dx * dx + dy * dy + points[at + 6]);
     // d(residual)/dn = 5 log10 d².
     const jn = 5 * Math.log10(d2);
-    let residual = points[at + 3] - (points[at + 2] - n * jn);
+    const residual = points[at + 3] - (points[at + 2] - n * jn);
     let w = points[at + 4];
     // d(model)/dx = −k·dx/d², so d(residual)/dx = +k·dx/d².
     const jx = (k * dx) / d2;
