@@ -10,7 +10,7 @@ import { TransactionRunner } from '../database/transactions';
 import { FloorsService } from '../cartography/floors/floors.service';
 import { BatchCalibration, CalibrationScan, calibrationScan } from './estimator/calibration';
 import { floorStatistics, ReferenceFit, referenceFitSteps, ReferenceScan } from './estimator/cross-validation';
-import { calibratedIndex, emptyStatistics, FloorRadio, FloorStatistics, mergeStatistics, solveModel } from './estimator/radio-model';
+import { calibratedIndex, emptyStatistics, FloorRadio, FloorStatistics, mergeStatistics, solveModel, STATISTICS_VERSION } from './estimator/radio-model';
 import { CalibrationQueue, RUNNING_CALIBRATION } from './estimator/running-calibration';
 import { DEFAULT_ESTIMATOR_OPTIONS, EstimateMethod, FloorEstimation, ScanReading } from './estimator/scan-estimator';
 import { completeYielding } from './estimator/steps';
@@ -259,10 +259,11 @@ function methodOf(running: FloorStatistics, references: ReferenceFit | null): Ra
   return running.scans > 0 ? 'self_calibrated' : 'default';
 }
 
+/** Stored statistics; unreadable ones, and those of an older format (fitted without the censored terms, biased), start again from the prior. */
 function parseStatistics(text: string): FloorStatistics {
   try {
     const parsed = JSON.parse(text) as FloorStatistics;
-    if (parsed && typeof parsed === 'object' && parsed.transmitters && parsed.residuals) return parsed;
+    if (parsed && typeof parsed === 'object' && parsed.version === STATISTICS_VERSION && parsed.transmitters && parsed.residuals) return parsed;
   } catch {
     // Unreadable statistics start again from the prior.
   }

@@ -1,6 +1,6 @@
 import { CENSORED_REACH_SIGMAS, censoredTerm, censoringThreshold } from './censoring';
 import { fitPosition, rangeOf, RangedReading } from './position-fit';
-import { addStatistics, emptyStatistics, FloorStatistics, RADIO_PRIOR, RadioPrior, solveModel, SolvedModel } from './radio-model';
+import { addScan, addStatistics, emptyStatistics, FloorStatistics, RADIO_PRIOR, RadioPrior, solveModel, SolvedModel } from './radio-model';
 import { KnownTransmitter, transmitterKey, TransmitterKind } from './transmitter';
 
 /**
@@ -36,6 +36,8 @@ export interface CalibrationScan {
   readings: CalibrationReading[];
   /** Known transmitters of the floor the scan did not report, each below its threshold (dBm). */
   censored?: CensoredReading[];
+  /** What the scanner reported: every reading (known transmitters or not) and the weakest of each kind. */
+  reported?: { readings: number; weakest: Partial<Record<TransmitterKind, number>> };
   /** Where the scan was: known (a reference point) or the live estimate to start from. */
   x: number;
   y: number;
@@ -346,6 +348,7 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       statistics.residuals[kind].dof += kinds[kind] - (scan.known ? 0 : (2 * kinds[kind]) / count);
     }
     statistics.scans += 1;
+    if (scan.reported) addScan(statistics.scanner!, scan.reported.readings, scan.reported.weakest);
     if (scan.known) continue;
     const det = m11 * m22 - m12 * m12;
     if (!(det > 1e-12)) continue;
@@ -419,8 +422,10 @@ export function calibrationScan(
 ): CalibrationScan {
   const weakest: Record<TransmitterKind, number> = { ble: Infinity, wifi: Infinity };
   const heard: Array<{ transmitter: KnownTransmitter; rssi: number }> = [];
+  let count = 0;
   for (const reading of readings) {
     if (!(reading.rssi >= rssiRange[0] && reading.rssi <= rssiRange[1])) continue;
+    count += 1;
     if (reading.kind === 'ble' || reading.kind === 'wifi') weakest[reading.kind] = Math.min(weakest[reading.kind], reading.rssi);
     const transmitter = transmitters.get(reading.key);
     if (transmitter && transmitter.kind === reading.kind) heard.push({ transmitter, rssi: reading.rssi });
@@ -439,7 +444,9 @@ export function calibrationScan(
     if (rssi !== undefined) onFloor.push({ transmitter, rssi, lossDb, dz2 });
     else if (weakest[transmitter.kind] !== Infinity) censored.push({ transmitter, threshold: censoringThreshold([{ rssi: weakest[transmitter.kind] }]), lossDb, dz2 });
   }
-  return { readings: onFloor, censored, x: at.x, y: at.y, known: at.known };
+  const weakestReported: Partial<Record<TransmitterKind, number>> = {};
+  for (const kind of ['ble', 'wifi'] as const) if (weakest[kind] !== Infinity) weakestReported[kind] = weakest[kind];
+  return { readings: onFloor, censored, reported: { readings: count, weakest: weakestReported }, x: at.x, y: at.y, known: at.known };
 }
 
 /** The readings of a scan as calibration readings: one per known transmitter of `floorId` (the strongest). */

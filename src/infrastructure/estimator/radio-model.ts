@@ -25,7 +25,24 @@ export interface TransmitterStatistics {
   readings: number;
 }
 
+/**
+ * What the scans say of the scanners that sent them: the weakest reading of each kind, the
+ * most readings one scan had, and how many scans had that many (a share near 1: the scanner
+ * keeps its strongest N). Reported, not used: the censoring threshold of each scan is its own
+ * weakest reading, which holds whatever mix of scanners a site has.
+ */
+export interface ScannerStatistics {
+  weakest: Record<TransmitterKind, number | null>;
+  maxReadings: number;
+  /** Scans (decayed) with maxReadings readings. */
+  atMax: number;
+}
+
+/** The statistics' format: stored statistics of an older one start again (issue 36: theirs were fitted without the censored terms and are biased). */
+export const STATISTICS_VERSION = 2;
+
 export interface FloorStatistics {
+  version?: number;
   /** Scans behind the statistics (decayed: the model forgets the oldest beyond a cap). */
   scans: number;
   hnn: number;
@@ -34,6 +51,7 @@ export interface FloorStatistics {
   transmitters: Record<string, TransmitterStatistics>;
   /** Σ r² (dB²) and its degrees of freedom per kind: the shadowing σ. */
   residuals: Record<TransmitterKind, { sum: number; dof: number }>;
+  scanner?: ScannerStatistics;
 }
 
 export interface RadioPrior {
@@ -90,7 +108,35 @@ export interface SolvedModel {
 
 
 export function emptyStatistics(): FloorStatistics {
-  return { scans: 0, hnn: 0, bn: 0, transmitters: {}, residuals: { ble: { sum: 0, dof: 0 }, wifi: { sum: 0, dof: 0 } } };
+  return { version: STATISTICS_VERSION, scans: 0, hnn: 0, bn: 0, transmitters: {}, residuals: { ble: { sum: 0, dof: 0 }, wifi: { sum: 0, dof: 0 } }, scanner: emptyScanner() };
+}
+
+export function emptyScanner(): ScannerStatistics {
+  return { weakest: { ble: null, wifi: null }, maxReadings: 0, atMax: 0 };
+}
+
+/** One scan's part of the scanner statistics: `readings` reported, the weakest of each kind. */
+export function addScan(scanner: ScannerStatistics, readings: number, weakest: Partial<Record<TransmitterKind, number>>): void {
+  for (const kind of ['ble', 'wifi'] as const) {
+    const value = weakest[kind];
+    if (value !== undefined && (scanner.weakest[kind] === null || value < scanner.weakest[kind]!)) scanner.weakest[kind] = value;
+  }
+  if (readings > scanner.maxReadings) {
+    scanner.maxReadings = readings;
+    scanner.atMax = 1;
+  } else if (readings === scanner.maxReadings) scanner.atMax += 1;
+}
+
+function combineScanners(a: ScannerStatistics | undefined, b: ScannerStatistics | undefined, scaleA: number, scaleB: number): ScannerStatistics {
+  const left = a ?? emptyScanner();
+  const right = b ?? emptyScanner();
+  const weakest = (kind: TransmitterKind) => {
+    const values = [left.weakest[kind], right.weakest[kind]].filter((value): value is number => value !== null);
+    return values.length === 0 ? null : Math.min(...values);
+  };
+  const maxReadings = Math.max(left.maxReadings, right.maxReadings);
+  const atMax = (left.maxReadings === maxReadings ? left.atMax * scaleA : 0) + (right.maxReadings === maxReadings ? right.atMax * scaleB : 0);
+  return { weakest: { ble: weakest('ble'), wifi: weakest('wifi') }, maxReadings, atMax };
 }
 
 /** a + b, each scaled (b's weight 1 by default): statistics are additive. */
@@ -103,11 +149,13 @@ export function addStatistics(a: FloorStatistics, b: FloorStatistics, scaleA = 1
   }
   const residual = (kind: TransmitterKind) => ({ sum: a.residuals[kind].sum * scaleA + b.residuals[kind].sum * scaleB, dof: a.residuals[kind].dof * scaleA + b.residuals[kind].dof * scaleB });
   return {
+    version: STATISTICS_VERSION,
     scans: a.scans * scaleA + b.scans * scaleB,
     hnn: a.hnn * scaleA + b.hnn * scaleB,
     bn: a.bn * scaleA + b.bn * scaleB,
     transmitters,
     residuals: { ble: residual('ble'), wifi: residual('wifi') },
+    scanner: combineScanners(a.scanner, b.scanner, scaleA, scaleB),
   };
 }
 
