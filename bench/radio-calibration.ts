@@ -35,7 +35,6 @@ export function selfCalibrate(building: SyntheticBuilding, scans: Array<{ readin
       const stored = statistics.get(batch.floorId) ?? emptyStatistics();
       const { contribution } = calibrate(batch.scans as CalibrationScan[], stored);
       statistics.set(batch.floorId, mergeStatistics(stored, contribution, RUNNING_CALIBRATION.maxScans));
-      if (process.env.TRACE_CALIBRATION) console.log(`floor ${batch.floorId}: ${batch.scans.length} scans -> n ${solveModel(statistics.get(batch.floorId)!).exponent.toFixed(3)} (${Math.round(statistics.get(batch.floorId)!.scans)})`);
     }
     if (due.length > 0) rebuild();
   }

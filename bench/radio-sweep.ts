@@ -7,7 +7,9 @@
  * −59 ± 3 dBm while −59 is registered, 15 dB per floor) with one or more factors moved from the
  * base: sensitivity, the strongest-N cap, storey height, beacon spacing, exponent, shadowing
  * (independent per scan or half of it static and spatially correlated). Seeded, so every run
- * prints the same figures. `node bench/radio.mjs --sweep` runs it; `--worlds=base,n1.8` runs some.
+ * prints the same figures. `node bench/radio.mjs --sweep` runs it; `--worlds=base,n1.8` runs some;
+ * `--scans=1000 --calibration-scans=2000` (per floor) are the defaults; `--oracle=own-floor` scores
+ * against an oracle that uses the scan's floor only. `npm run bench` runs it as scenario 19.
  */
 import { quantile } from '../src/infrastructure/estimator/cross-validation';
 import { solveModel } from '../src/infrastructure/estimator/radio-model';
@@ -20,6 +22,8 @@ const args = Object.fromEntries(process.argv.slice(2).map((argument) => argument
 const TEST_SCANS = Number(args.scans ?? 1000);
 const CALIBRATION_SCANS = Number(args['calibration-scans'] ?? 2000);
 const SEED = Number(args.seed ?? 1);
+/** `--oracle=own-floor`: an oracle that uses only the scan's own floor (what the floors above and below are worth). */
+const OWN_FLOOR_ORACLE = args.oracle === 'own-floor';
 
 const BASE: WorldOptions = {
   floors: 3,
@@ -95,7 +99,7 @@ function oracleFix(building: SyntheticBuilding, readings: readonly ScanReading[]
   // The scanner keeps its strongest N (N drawn from readings[]): a scan that may have been cut says only "below the weakest kept".
   const mayBeCut = readings.length >= options.readings[0];
   const threshold = mayBeCut ? weakest + 0.5 : options.sensitivity - 0.5;
-  const transmitters = building.transmitters.filter((transmitter) => !process.env.OWN_FLOOR || transmitter.floorId === floor).map((transmitter) => ({
+  const transmitters = building.transmitters.filter((transmitter) => !OWN_FLOOR_ORACLE || transmitter.floorId === floor).map((transmitter) => ({
     x: transmitter.x,
     y: transmitter.y,
     power: building.truePower.get(transmitter.id)! - Math.abs(transmitter.floorId - floor) * options.floorLossDb,

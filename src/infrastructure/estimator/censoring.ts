@@ -26,7 +26,7 @@ export const ROUNDING_DB = 0.5;
 /** Beyond this many σ below the threshold a censored term is worth nothing: it is left out (λ(3) < 0.005). */
 export const CENSORED_REACH_SIGMAS = 3;
 /** Which transmitters not heard a live estimate takes: those the model expects less than this many σ below the threshold near the first fit. */
-export const CENSORED_SELECT_SIGMAS = Number(process.env.SEL ?? 2);
+export const CENSORED_SELECT_SIGMAS = 2;
 
 /** log Φ(z), stable far into both tails (Numerical Recipes' erfc, relative error < 1.2e-7). */
 export function logPhi(z: number): number {
