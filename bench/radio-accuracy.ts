@@ -9,12 +9,11 @@
  *            (the bound of any method learning the place from reference points).
  * Seeded, so every run prints the same figures. Run it with `node bench/run.mjs --only=radio`.
  */
-import { calibrate, CalibrationScan, calibrationReadings } from '../src/infrastructure/estimator/calibration';
 import { fitReferences, floorStatistics, quantile, ReferenceFit, ReferenceScan } from '../src/infrastructure/estimator/cross-validation';
 import { RadioMap } from '../src/infrastructure/estimator/radio-map';
-import { calibratedIndex, emptyStatistics, FloorRadio, FloorStatistics, mergeStatistics, solveModel } from '../src/infrastructure/estimator/radio-model';
-import { CalibrationQueue, RUNNING_CALIBRATION } from '../src/infrastructure/estimator/running-calibration';
-import { DEFAULT_ESTIMATOR_OPTIONS, Estimate, estimatePosition, ScanReading, TransmitterIndex } from '../src/infrastructure/estimator/scan-estimator';
+import { calibratedIndex, emptyStatistics, FloorRadio, solveModel } from '../src/infrastructure/estimator/radio-model';
+import { DEFAULT_ESTIMATOR_OPTIONS, Estimate, estimatePosition, TransmitterIndex } from '../src/infrastructure/estimator/scan-estimator';
+import { selfCalibrate } from './radio-calibration';
 import { ISSUE_31_WORLD, seededRandom, SyntheticBuilding, WorldOptions } from '../test/support/synthetic-scans';
 import { KnownTransmitter, transmitterKey } from '../src/infrastructure/estimator/transmitter';
 
@@ -96,47 +95,6 @@ function figures(results: Array<{ estimate: Estimate; truth: { floor: number; x:
   errors.sort((a, b) => a - b);
   ratios.sort((a, b) => a - b);
   return { median: quantile(errors, 0.5), p90: quantile(errors, 0.9), floors: onFloor / results.length, coverage: within / errors.length, ratio: quantile(ratios, 0.5) };
-}
-
-/** The server's running self-calibration, fed the calibration scans in arrival order. */
-function selfCalibrate(building: SyntheticBuilding, scans: Array<{ readings: ScanReading[] }>): { index: TransmitterIndex; statistics: Map<number, FloorStatistics> } {
-  const base = building.transmitters;
-  const byKey = new Map(base.map((transmitter) => [transmitter.key, transmitter]));
-  const statistics = new Map<number, FloorStatistics>();
-  const queue = new CalibrationQueue();
-  let index = new TransmitterIndex(base);
-  const rebuild = () => {
-    const floors = new Map<number, FloorRadio>();
-    for (const [floorId, stats] of statistics) floors.set(floorId, { model: solveModel(stats), estimation: { method: 'model', accuracyScale: 1 } });
-    index = calibratedIndex(base, floors);
-  };
-  // A scan every 2 ms: batches close on their size, as under load.
-  let now = 0;
-  for (const scan of scans) {
-    now += 2;
-    const estimate = estimatePosition(scan.readings, index);
-    if (estimate.ok && estimate.method !== 'single') {
-      const stored = statistics.get(estimate.floorId)?.scans ?? 0;
-      if (queue.wants(estimate.floorId, stored, now)) {
-        // As the server does: every reading of the scan on its floor.
-        const readings = calibrationReadings(scan.readings.map((reading) => ({ transmitter: byKey.get(reading.key)!, rssi: reading.rssi })), estimate.floorId);
-        if (readings.length >= 3) queue.add(estimate.floorId, { readings, x: estimate.x, y: estimate.y, known: false }, now);
-      }
-    }
-    const due = queue.due(now);
-    for (const batch of due) {
-      const stored = statistics.get(batch.floorId) ?? emptyStatistics();
-      const { contribution } = calibrate(batch.scans as CalibrationScan[], stored);
-      statistics.set(batch.floorId, mergeStatistics(stored, contribution, RUNNING_CALIBRATION.maxScans));
-    }
-    if (due.length > 0) rebuild();
-  }
-  for (const batch of queue.due(now, true)) {
-    const stored = statistics.get(batch.floorId) ?? emptyStatistics();
-    statistics.set(batch.floorId, mergeStatistics(stored, calibrate(batch.scans, stored).contribution, RUNNING_CALIBRATION.maxScans));
-  }
-  rebuild();
-  return { index, statistics };
 }
 
 /** The expected RSSI of each beacon of a floor on a 1 m grid, as the synthetic building knows it. */

@@ -14,7 +14,10 @@ const out = mkdtempSync(join(tmpdir(), 'cartograph-radio-bench-'));
 try {
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'bench/tsconfig.radio.json'), '--outDir', out], { stdio: 'inherit' });
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
-  const run = spawnSync(process.execPath, [join(out, 'bench/radio-accuracy.js'), ...process.argv.slice(2)], { stdio: 'inherit' });
+  // `--sweep`: issue 36's sweep of worlds against the maximum-likelihood oracle (bench/radio-sweep.ts) instead.
+  const sweep = process.argv.includes('--sweep');
+  const script = join(out, sweep ? 'bench/radio-sweep.js' : 'bench/radio-accuracy.js');
+  const run = spawnSync(process.execPath, [script, ...process.argv.slice(2).filter((argument) => argument !== '--sweep')], { stdio: 'inherit' });
   process.exitCode = run.status ?? 1;
 } finally {
   rmSync(out, { recursive: true, force: true });

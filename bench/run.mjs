@@ -17,7 +17,7 @@
 //                                         timed (15), then ingest at 5,000 fixes/s with reports running beside it (16).
 //                                         --fixes= and --visits= scale the seed (e.g. --fixes=200000 for a quick look)
 //   npm run bench -- --scenarios=17 --delivery-rate=5000   event delivery: ingest answer -> SSE client / webhook receiver, webhook throughput
-//   node bench/run.mjs --only=radio       issue 31's radio model accuracy alone (scenario 18: offline, seeded, no server);
+//   node bench/run.mjs --only=radio       issue 31's radio model accuracy and issue 36's sweep of worlds alone (scenarios 18 and 19: offline, seeded, no server);
 //                                         --radio-seeds=1,2 --radio-worlds=iid,static pass through to bench/radio.mjs
 //   npm run bench -- --only=fix-pipeline  issue 28's fix pipeline (bench/fix-pipeline.mjs: 1,000 devices walking and
 //                                         jumping over 400 fences beside /health/live in the same run); its options
@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { cpuSecondsOf, freePort, rssOf, scratchDatabase } from './server-process.mjs';
 import { seedReports, TRACKED_DEVICE } from './reports-seed.mjs';
 
-const DEFAULT_SCENARIOS = '1,2,3,4,5,6,7,8,11,12,13,14,18';
+const DEFAULT_SCENARIOS = '1,2,3,4,5,6,7,8,11,12,13,14,18,19';
 /** Scenario 13: 200 beacons on a 10 m grid over 200 × 100 m of the first floor. */
 const SCAN_UUID = 'f7826da6-4fa2-4e98-8024-bc5b71e0893e';
 const SCAN_BEACONS = Array.from({ length: 200 }, (_, i) => ({ minor: i + 1, x: 5 + (i % 20) * 10, y: 5 + Math.floor(i / 20) * 10 }));
@@ -55,12 +55,14 @@ function parseOptions(argv) {
     quick,
     only: values.only,
     radioArguments: [values['radio-seeds'] && `--seeds=${values['radio-seeds']}`, values['radio-worlds'] && `--worlds=${values['radio-worlds']}`].filter(Boolean),
+    // Scenario 19: --sweep-worlds=base,n1.8 --sweep-scans=1000 pass through to bench/radio.mjs --sweep.
+    sweepArguments: [values['sweep-worlds'] && `--worlds=${values['sweep-worlds']}`, values['sweep-scans'] && `--scans=${values['sweep-scans']}`].filter(Boolean),
     duration: Number(values.duration ?? (quick ? 3 : 10)),
     connections: Number(values.connections ?? 50),
     geofences: Number(values.geofences ?? (quick ? 2000 : 10000)),
     floors: 10,
     loginConnections: Number(values['login-connections'] ?? 8),
-    scenarios: (values.only === 'radio' ? '18' : (values.scenarios ?? DEFAULT_SCENARIOS)).split(',').map(Number),
+    scenarios: (values.only === 'radio' ? '18,19' : (values.scenarios ?? DEFAULT_SCENARIOS)).split(',').map(Number),
     /** Simulated devices of the positions scenarios (11, 12). */
     devices: Number(values.devices ?? 1000),
     /**
@@ -420,6 +422,10 @@ function scenarioSpecs(base, seeded) {
       title: 'Radio model accuracy on a synthetic building (issue 31; offline, seeded)',
       measure: () => radioScenario(),
     },
+    19: {
+      title: 'Radio sweep: 22 worlds against a maximum-likelihood oracle (issue 36; offline, seeded)',
+      measure: () => radioScenario(['--sweep', ...options.sweepArguments]),
+    },
     6: {
       title: 'POST /auth/access_tokens (Basic, argon2id) beside scenario 1',
       runs: [
@@ -616,8 +622,8 @@ async function deliveryScenario(base, seeded) {
  * Scenario 18 (issue 31): bench/radio.mjs in a process of its own: old estimator, self-calibrated,
  * oracle and reference points, per condition; its table is printed as it runs, its figures kept.
  */
-async function radioScenario() {
-  const child = track(spawn(process.execPath, [join(root, 'bench/radio.mjs'), ...options.radioArguments], { stdio: ['ignore', 'pipe', 'inherit'] }));
+async function radioScenario(args = options.radioArguments) {
+  const child = track(spawn(process.execPath, [join(root, 'bench/radio.mjs'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] }));
   let output = '';
   let printed = 0;
   const printLines = (all) => {

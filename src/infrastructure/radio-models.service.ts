@@ -8,9 +8,9 @@ import { BuildingsService } from '../cartography/buildings/buildings.service';
 import { ApiError } from '../common/errors/api-error';
 import { TransactionRunner } from '../database/transactions';
 import { FloorsService } from '../cartography/floors/floors.service';
-import { BatchCalibration, CalibrationScan, calibrationReadings } from './estimator/calibration';
+import { BatchCalibration, CalibrationScan, calibrationScan } from './estimator/calibration';
 import { floorStatistics, ReferenceFit, referenceFitSteps, ReferenceScan } from './estimator/cross-validation';
-import { calibratedIndex, emptyStatistics, FloorRadio, FloorStatistics, mergeStatistics, solveModel } from './estimator/radio-model';
+import { calibratedIndex, emptyStatistics, FloorRadio, FloorStatistics, mergeStatistics, solveModel, STATISTICS_VERSION } from './estimator/radio-model';
 import { CalibrationQueue, RUNNING_CALIBRATION } from './estimator/running-calibration';
 import { DEFAULT_ESTIMATOR_OPTIONS, EstimateMethod, FloorEstimation, ScanReading } from './estimator/scan-estimator';
 import { completeYielding } from './estimator/steps';
@@ -111,15 +111,11 @@ export class RadioModelsService implements OnModuleInit, OnModuleDestroy {
       if (fix.method === 'single') continue;
       const stored = calibrated.floors.get(fix.floorId)?.running.scans ?? 0;
       if (!this.queue.wants(fix.floorId, stored, now)) continue;
-      // Every reading of the floor, not only those the fit used: the nearest by measured strength are biased loud.
-      const heard: Array<{ transmitter: KnownTransmitter; rssi: number }> = [];
-      for (const reading of fix.readings) {
-        const transmitter = site.index.get(reading.key);
-        if (transmitter && transmitter.kind === reading.kind && reading.rssi >= RSSI_RANGE[0] && reading.rssi <= RSSI_RANGE[1]) heard.push({ transmitter, rssi: reading.rssi });
-      }
-      const readings = calibrationReadings(heard, fix.floorId);
-      if (readings.length < 3) continue;
-      this.queue.add(fix.floorId, { readings, x: fix.x, y: fix.y, known: false }, now);
+      // Every reading of the floor, not only those the fit used (the nearest by measured strength
+      // are biased loud), and the floor's transmitters the scan did not hear.
+      const scan = calibrationScan(fix.readings, site.index, fix.floorId, { x: fix.x, y: fix.y, known: false }, RSSI_RANGE);
+      if (scan.readings.length < 3) continue;
+      this.queue.add(fix.floorId, scan, now);
       this.owners.set(fix.floorId, { organizationId: site.organizationId, buildingId: site.buildingId });
       added = true;
     }
@@ -263,10 +259,11 @@ function methodOf(running: FloorStatistics, references: ReferenceFit | null): Ra
   return running.scans > 0 ? 'self_calibrated' : 'default';
 }
 
+/** Stored statistics; unreadable ones, and those of an older format (fitted without the censored terms, biased), start again from the prior. */
 function parseStatistics(text: string): FloorStatistics {
   try {
     const parsed = JSON.parse(text) as FloorStatistics;
-    if (parsed && typeof parsed === 'object' && parsed.transmitters && parsed.residuals) return parsed;
+    if (parsed && typeof parsed === 'object' && parsed.version === STATISTICS_VERSION && parsed.transmitters && parsed.residuals) return parsed;
   } catch {
     // Unreadable statistics start again from the prior.
   }

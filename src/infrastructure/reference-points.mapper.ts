@@ -1,5 +1,6 @@
 import { formatTimestamp } from '../common/time/timestamps';
 import { KnownTransmitter, transmitterKey } from './estimator/transmitter';
+import type { FloorStatistics } from './estimator/radio-model';
 import { CalibratedSite, FloorRadioState } from './radio-state';
 import { ReferencePoint } from './reference-point.entity';
 import { parseStoredReadings } from './reference-point-readings';
@@ -41,6 +42,12 @@ function toFloorRadioModel(floor: FloorRadioState, registered: ReadonlyMap<strin
     floor_id: floor.floorId,
     method: floor.method,
     exponent: rounded(floor.model.exponent, 3),
+    exponent_fit: {
+      state: floor.model.exponentFit?.state ?? 'fitted',
+      reason: floor.model.exponentFit?.reason ?? null,
+      sd: rounded(floor.model.exponentFit?.sd ?? 0, 3),
+    },
+    scanner: scannerOf(floor.running),
     shadowing_db: { ble: rounded(floor.model.shadowingDb.ble, 2), wifi: rounded(floor.model.shadowingDb.wifi, 2) },
     scans: Math.round(floor.running.scans),
     updated_at: floor.runningUpdatedAt ? formatTimestamp(floor.runningUpdatedAt) : null,
@@ -55,5 +62,16 @@ function toFloorRadioModel(floor: FloorRadioState, registered: ReadonlyMap<strin
           }
         : null,
     transmitters,
+  };
+}
+
+/** What the running calibration's scans say of their scanners; null before any. */
+function scannerOf(running: FloorStatistics): FloorRadioModelDto['scanner'] {
+  const scanner = running.scanner;
+  if (!scanner || scanner.maxReadings === 0 || running.scans <= 0) return null;
+  return {
+    weakest_rssi: { ble: scanner.weakest.ble, wifi: scanner.weakest.wifi },
+    max_readings: scanner.maxReadings,
+    at_max_share: rounded(Math.min(1, scanner.atMax / running.scans), 3),
   };
 }

@@ -10,7 +10,7 @@ import { BleBeacon } from './ble-beacon.entity';
 import { TransmitterIndex } from './estimator/scan-estimator';
 import { beaconKey, DEFAULT_WIFI_REFERENCE_RSSI, referenceRssiOf } from './transmitter-radio';
 import { WifiAccessPoint } from './wifi-access-point.entity';
-import { KnownTransmitter } from './estimator/transmitter';
+import { DEFAULT_STOREY_M, KnownTransmitter } from './estimator/transmitter';
 
 /** A live building of the caller with its transmitters on live floors, indexed for the estimator. */
 export interface TransmitterSite {
@@ -135,20 +135,38 @@ export class TransmitterSites {
 
   private async load(manager: EntityManager, buildingId: number): Promise<TransmitterIndex> {
     const [floors, wifi, ble] = await Promise.all([
-      manager.find(Floor, { select: { id: true }, where: { buildingId, deletedAt: IsNull() } }),
+      manager.find(Floor, { select: { id: true, level: true, levelHeight: true }, where: { buildingId, deletedAt: IsNull() } }),
       manager.find(WifiAccessPoint, { select: { id: true, bssid: true, floorId: true, x: true, y: true }, where: { buildingId } }),
       manager.find(BleBeacon, { select: { id: true, uuid: true, major: true, minor: true, txPower: true, floorId: true, x: true, y: true }, where: { buildingId } }),
     ]);
-    const liveFloors = new Set(floors.map((floor) => floor.id));
+    const heights = floorHeights(floors);
     const transmitters: KnownTransmitter[] = [];
     for (const row of wifi) {
-      if (liveFloors.has(row.floorId)) transmitters.push({ key: row.bssid, kind: 'wifi', id: row.id, floorId: row.floorId, x: row.x, y: row.y, referenceRssi: DEFAULT_WIFI_REFERENCE_RSSI });
+      const floor = heights.get(row.floorId);
+      if (floor) transmitters.push({ key: row.bssid, kind: 'wifi', id: row.id, floorId: row.floorId, x: row.x, y: row.y, referenceRssi: DEFAULT_WIFI_REFERENCE_RSSI, ...floor });
     }
     for (const row of ble) {
-      if (liveFloors.has(row.floorId)) {
-        transmitters.push({ key: beaconKey(row.uuid, row.major, row.minor), kind: 'ble', id: row.id, floorId: row.floorId, x: row.x, y: row.y, referenceRssi: referenceRssiOf(row.txPower) });
-      }
+      const floor = heights.get(row.floorId);
+      if (floor) transmitters.push({ key: beaconKey(row.uuid, row.major, row.minor), kind: 'ble', id: row.id, floorId: row.floorId, x: row.x, y: row.y, referenceRssi: referenceRssiOf(row.txPower), ...floor });
     }
     return new TransmitterIndex(transmitters);
   }
+}
+
+/**
+ * Each live floor's level and its height above the building's lowest level (metres): the
+ * storeys below it, each its floor's `level_height` or the default where it has none (or no
+ * floor at that level). The radio model reaches through one floor with it.
+ */
+export function floorHeights(floors: ReadonlyArray<Pick<Floor, 'id' | 'level' | 'levelHeight'>>): Map<number, { level: number; z: number }> {
+  const heightOf = new Map<number, number>();
+  for (const floor of floors) if (floor.levelHeight !== null && floor.levelHeight > 0) heightOf.set(floor.level, floor.levelHeight);
+  const lowest = Math.min(...floors.map((floor) => floor.level));
+  const heights = new Map<number, { level: number; z: number }>();
+  for (const floor of floors) {
+    let z = 0;
+    for (let level = lowest; level < floor.level; level += 1) z += heightOf.get(level) ?? DEFAULT_STOREY_M;
+    heights.set(floor.id, { level: floor.level, z });
+  }
+  return heights;
 }

@@ -5,6 +5,8 @@ import { asApiKey, createApiKey } from '../support/auth';
 import { createFloor, createSite, expectError, expectStatus, signUp, Site } from '../support/cartography';
 import { bleOf, eventually, installBeacons } from '../support/radio';
 import { ISSUE_31_WORLD, seededRandom, SyntheticBuilding } from '../support/synthetic-scans';
+import { Building } from '../../src/cartography/buildings/building.entity';
+import { RadioModelRecord } from '../../src/infrastructure/radio-model.entity';
 import { createTestApp, FreshDatabase, freshDatabase, TestApp, testDatabaseKind, TwoInstances, twoInstances } from '../support/test-app';
 
 type Auth = Record<string, string>;
@@ -13,6 +15,8 @@ interface FloorModel {
   floor_id: number;
   method: string;
   exponent: number;
+  exponent_fit: { state: 'prior' | 'fitted' | 'unidentified'; reason: string | null; sd: number };
+  scanner: { weakest_rssi: { ble: number | null; wifi: number | null }; max_readings: number; at_max_share: number } | null;
   shadowing_db: { ble: number; wifi: number };
   scans: number;
   updated_at: string | null;
@@ -69,7 +73,7 @@ describe('the radio model learns from the scans it sees, and keeps what it learn
     await installBeacons(first, admin.auth, site.building.id, [site.floor.id], building);
 
     const [fresh] = await radioModel(first, reader, site.building.id);
-    expect(fresh).toMatchObject({ floor_id: site.floor.id, method: 'default', exponent: 2.8, scans: 0, updated_at: null, reference_points: null });
+    expect(fresh).toMatchObject({ floor_id: site.floor.id, method: 'default', exponent: 2.8, exponent_fit: { state: 'prior', reason: 'no scans yet', sd: 0.5 }, scanner: null, scans: 0, updated_at: null, reference_points: null });
     expect(fresh.transmitters).toHaveLength(24);
     expect(fresh.transmitters.every((transmitter) => transmitter.offset_db === 0 && transmitter.reference_rssi === -59)).toBe(true);
 
@@ -81,6 +85,10 @@ describe('the radio model learns from the scans it sees, and keeps what it learn
       ([floor]) => floor.scans >= 500,
     );
     expect(model.method).toBe('self_calibrated');
+    expect(model.exponent_fit).toMatchObject({ state: 'fitted', reason: null });
+    expect(model.exponent_fit.sd).toBeLessThan(0.1);
+    // Every beacon of the floor heard in every scan.
+    expect(model.scanner).toMatchObject({ max_readings: 24, at_max_share: 1 });
     expect(model.updated_at).not.toBeNull();
     expect(model.exponent).toBeGreaterThan(1.8);
     expect(model.exponent).toBeLessThan(2.2);
@@ -295,3 +303,66 @@ function correlation(pairs: number[][]): number {
   }
   return sxy / Math.sqrt(sxx * syy);
 }
+
+describe('self-calibration with a scanner that cuts at −95 dBm and keeps its strongest 30 (issue 36)', () => {
+  let database: FreshDatabase;
+  let t: TestApp;
+  beforeAll(async () => {
+    database = await freshDatabase();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await database?.drop();
+  });
+
+  it('fits the true exponent on both floors, says it is fitted, and reads the scanner off the scans', async () => {
+    t = await createTestApp({ database: { ...database, drop: async () => undefined } });
+    const admin = await signUp(t, 'Cutting scanner');
+    const device = asApiKey((await createApiKey(t, admin.token, ApiPermission.Positioning)).apikey);
+    const site = await createSite(t, admin.auth);
+    const upstairs = await createFloor(t, admin.auth, site.building.id, { level: 1 });
+    // Issue 36's building: two floors of 60 × 40 m, 3.5 m storeys (the default height), 15 dB a floor, true n = 2.
+    const building = new SyntheticBuilding({ ...ISSUE_31_WORLD, floors: 2, exponent: 2, storeyM: 3.5, sensitivity: -95, readings: [30, 30] }, 13);
+    await installBeacons(t, admin.auth, site.building.id, [site.floor.id, upstairs.id], building);
+    const random = seededRandom(29);
+    for (let batch = 0; batch < 30; batch += 1) {
+      const time = Date.now() - 5000;
+      const scans = Array.from({ length: 100 }, (_, i) => ({
+        device_id: `cut-${i % 9}`,
+        time: time + i,
+        building_id: site.building.id,
+        ble: bleOf(building.scanAt(building.randomPosition(random, 1 + (i % 2)), random)),
+      }));
+      expectStatus(await t.http.post('/api/v1/realtime/scans').set(device).send({ scans }), 200);
+    }
+    const floors = await eventually(
+      () => radioModel(t, admin.auth, site.building.id),
+      (models) => models.length === 2 && models.every((floor) => floor.scans >= 1000),
+      60_000,
+    );
+    for (const floor of floors) {
+      expect(floor.method).toBe('self_calibrated');
+      // Before issue 36, 1.69 from 2,000 scans: the loud far beacons pulled it low.
+      expect(Math.abs(floor.exponent - 2)).toBeLessThan(0.25);
+      expect(floor.exponent_fit.state).toBe('fitted');
+      expect(floor.scanner!.weakest_rssi).toEqual({ ble: -95, wifi: null });
+      // The cap: no scan had more than 30, and where more than 30 beacons were loud enough, scans had exactly 30.
+      expect(floor.scanner!.max_readings).toBe(30);
+      expect(floor.scanner!.at_max_share).toBeGreaterThan(0.05);
+    }
+  });
+
+  it('starts again from the prior where the stored statistics are of the format before issue 36', async () => {
+    const admin = await signUp(t, 'Old statistics');
+    const site = await createSite(t, admin.auth);
+    const building = new SyntheticBuilding({ ...ISSUE_31_WORLD, floors: 1 }, 3);
+    await installBeacons(t, admin.auth, site.building.id, [site.floor.id], building);
+    // What the server before issue 36 stored: no format version, an exponent fitted without the censored terms.
+    const old = { scans: 800, hnn: 4000, bn: 4000 * 1.7, transmitters: {}, residuals: { ble: { sum: 12000, dof: 790 }, wifi: { sum: 0, dof: 0 } } };
+    const { organizationId } = await t.dataSource.getRepository(Building).findOneByOrFail({ id: site.building.id });
+    const now = new Date();
+    await t.dataSource.getRepository(RadioModelRecord).insert({ floorId: site.floor.id, organizationId, buildingId: site.building.id, version: 1, scans: 800, statistics: JSON.stringify(old), createdAt: now, updatedAt: now });
+    const [floor] = await radioModel(t, admin.auth, site.building.id);
+    expect(floor).toMatchObject({ method: 'default', exponent: 2.8, scans: 0, exponent_fit: { state: 'prior' } });
+  });
+});

@@ -1,5 +1,5 @@
 import { ScanReading } from '../../src/infrastructure/estimator/scan-estimator';
-import { KnownTransmitter } from '../../src/infrastructure/estimator/transmitter';
+import { DEFAULT_STOREY_M, KnownTransmitter } from '../../src/infrastructure/estimator/transmitter';
 
 /**
  * Synthetic scans for tests and benchmarks: transmitters on a grid, a device at a known
@@ -142,7 +142,8 @@ export class SyntheticBuilding {
     for (let floor = 1; floor <= options.floors; floor += 1) {
       for (const beacon of beaconGrid(columns, rows, options.spacing, floor, options.registeredRssi)) {
         const id = (floor - 1) * columns * rows + beacon.id;
-        this.transmitters.push({ ...beacon, id, key: beaconKey(GRID_UUID, floor, beacon.id) });
+        // Level and height as a server knows them with no level_height set: the default storey.
+        this.transmitters.push({ ...beacon, id, key: beaconKey(GRID_UUID, floor, beacon.id), level: floor - 1, z: (floor - 1) * DEFAULT_STOREY_M });
         this.truePower.set(id, options.registeredRssi + options.powerSpreadDb * gaussian(random));
       }
     }

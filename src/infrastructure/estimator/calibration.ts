@@ -1,9 +1,15 @@
-import { fitPosition, RangedReading } from './position-fit';
-import { addStatistics, emptyStatistics, FloorStatistics, RADIO_PRIOR, RadioPrior, solveModel, SolvedModel } from './radio-model';
+import { CENSORED_REACH_SIGMAS, censoredTerm, censoringThreshold } from './censoring';
+import { fitPosition, rangeOf, RangedReading } from './position-fit';
+import { addScan, addStatistics, emptyStatistics, FloorStatistics, RADIO_PRIOR, RadioPrior, solveModel, SolvedModel } from './radio-model';
 import { KnownTransmitter, transmitterKey, TransmitterKind } from './transmitter';
 
 /**
  * Calibration of a floor's radio model from scans, plain TypeScript.
+ *
+ * A scan says what it heard and, by omission, what it did not: each known transmitter of the
+ * floor it did not report was below its weakest reading of that kind (censoring.ts). Both
+ * enter the fit (a censored, Tobit-style likelihood), so far transmitters that were heard
+ * only because they happened to be loud do not pull the exponent low.
  *
  * Scans at unknown positions (what the server sees) are fitted jointly with their positions:
  * robust Gauss–Newton on θ = (n, δ) where each scan's position is re-estimated at every step
@@ -20,15 +26,30 @@ export interface CalibrationReading {
   /** The transmitter with its registered reference RSSI (no offset applied). */
   transmitter: KnownTransmitter;
   rssi: number;
+  /** A transmitter of the floor above or below: the floor's loss its offset starts from (dB), and the squared height between (m²). */
+  lossDb?: number;
+  dz2?: number;
 }
 
 export interface CalibrationScan {
   /** One reading per transmitter, all of one floor. */
   readings: CalibrationReading[];
+  /** Known transmitters of the floor the scan did not report, each below its threshold (dBm). */
+  censored?: CensoredReading[];
+  /** What the scanner reported: every reading (known transmitters or not) and the weakest of each kind. */
+  reported?: { readings: number; weakest: Partial<Record<TransmitterKind, number>> };
   /** Where the scan was: known (a reference point) or the live estimate to start from. */
   x: number;
   y: number;
   known: boolean;
+}
+
+export interface CensoredReading {
+  transmitter: KnownTransmitter;
+  /** It was below this (dBm): the scan's weakest reading of its kind, less the rounding. */
+  threshold: number;
+  lossDb?: number;
+  dz2?: number;
 }
 
 export interface CalibrationOptions {
@@ -81,7 +102,9 @@ export class BatchCalibration {
     this.model = solveModel(base, options.prior);
     this.positions = scans.map((scan) => ({ x: scan.x, y: scan.y }));
     for (const key of Object.keys(base.transmitters)) this.slots.set(key, this.slots.size + 1);
-    for (const scan of scans) for (const reading of scan.readings) if (!this.slots.has(transmitterKey(reading.transmitter))) this.slots.set(transmitterKey(reading.transmitter), this.slots.size + 1);
+    for (const scan of scans) {
+      for (const reading of [...scan.readings, ...(scan.censored ?? [])]) if (!this.slots.has(transmitterKey(reading.transmitter))) this.slots.set(transmitterKey(reading.transmitter), this.slots.size + 1);
+    }
   }
 
   /** One step; true when converged or out of steps. */
@@ -89,9 +112,10 @@ export class BatchCalibration {
     if (this.done) return true;
     const size = this.slots.size + 1;
     const couplings = size <= MAX_DENSE ? new Float64Array(size * size) : undefined;
-    this.contribution = evidence(this.scans, this.positions, this.model, this.options, couplings && { matrix: couplings, size, slots: this.slots });
-    const total = addStatistics(this.base, this.contribution);
-    const next = couplings ? denseStep(total, { matrix: couplings, size, slots: this.slots }, this.model, this.options.prior) : solveModel(total, this.options.prior);
+    const { reduced, conditional } = evidence(this.scans, this.positions, this.model, this.options, couplings && { matrix: couplings, size, slots: this.slots });
+    this.contribution = conditional;
+    // A joint step with every coupling where the floor is small enough; else the positions are held (alternating).
+    const next = couplings ? denseStep(addStatistics(this.base, reduced), { matrix: couplings, size, slots: this.slots }, this.model, this.options.prior) : solveModel(addStatistics(this.base, conditional), this.options.prior);
     const settled = Math.abs(next.exponent - this.model.exponent) < 1e-3 && maxOffsetChange(this.model, next) < 0.02;
     this.model = next;
     this.iteration += 1;
@@ -143,7 +167,8 @@ function denseStep(statistics: FloorStatistics, couplings: Couplings, current: S
     b[slot] += entry.b;
   }
   const solution = choleskySolve(h, b, size);
-  if (!solution || !(solution[0] >= prior.exponentBounds[0] && solution[0] <= prior.exponentBounds[1])) return solveModel(statistics, prior);
+  // No step out of the plausible range (or along a direction the data leaves free): the model stays.
+  if (!solution || !(solution[0] >= prior.exponentBounds[0] && solution[0] <= prior.exponentBounds[1])) return current;
   const offsets = new Map<string, number>();
   for (const [key, slot] of slots) if (statistics.transmitters[key]) offsets.set(key, Math.max(-prior.offsetBound, Math.min(prior.offsetBound, solution[slot])));
   return { exponent: solution[0], offsets, shadowingDb: solveModel(statistics, prior).shadowingDb };
@@ -186,7 +211,7 @@ function choleskySolve(h: Float64Array, b: Float64Array, size: number): Float64A
  */
 export function knownEvidence(scans: readonly CalibrationScan[], model: SolvedModel, options: CalibrationOptions = DEFAULT_CALIBRATION_OPTIONS): FloorStatistics {
   const known = scans.filter((scan) => scan.known);
-  return evidence(known, known.map((scan) => ({ x: scan.x, y: scan.y })), model, options);
+  return evidence(known, known.map((scan) => ({ x: scan.x, y: scan.y })), model, options).conditional;
 }
 
 function maxOffsetChange(a: SolvedModel, b: SolvedModel): number {
@@ -196,11 +221,20 @@ function maxOffsetChange(a: SolvedModel, b: SolvedModel): number {
 }
 
 /**
- * At `model`: the positions of unknown scans refitted (in place), then the reduced normal
- * equations of θ in arrow form, as absolute statistics (b = Hθ + g).
+ * At `model`: the positions of unknown scans refitted (in place), then the normal equations of
+ * θ in arrow form, as absolute statistics (b = Hθ + g), twice: `reduced`, each position
+ * eliminated (its Schur complement: what a Gauss–Newton step needs, with the couplings it
+ * creates between the offsets heard together), and `conditional`, each position held where
+ * it was fitted. Only the conditional form can be stored: the arrow form drops those
+ * couplings, and a reduced arrow without them is not positive definite (its exponent would
+ * be unidentified however many scans it rests on). At the joint optimum the positions'
+ * gradients vanish, so both forms agree on the gradient; the conditional one only claims
+ * more certainty about θ than the batch has, which the decay of old scans bounds.
  */
-function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: number; y: number } | null>, model: SolvedModel, options: CalibrationOptions, couplings?: Couplings): FloorStatistics {
+function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: number; y: number } | null>, model: SolvedModel, options: CalibrationOptions, couplings?: Couplings): { reduced: FloorStatistics; conditional: FloorStatistics } {
   const statistics = emptyStatistics();
+  // What eliminating each unknown scan's position takes off (its Schur complement), kept apart.
+  const schur = { hnn: 0, gn: 0, transmitters: new Map<string, { h: number; hn: number; g: number }>() };
   const n = model.exponent;
   const k = n * LOG10_SCALE;
   let gn = 0;
@@ -216,7 +250,12 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       for (const reading of scan.readings) {
         const sigma = model.shadowingDb[reading.transmitter.kind];
         const offset = model.offsets.get(transmitterKey(reading.transmitter)) ?? 0;
-        ranged.push({ x: reading.transmitter.x, y: reading.transmitter.y, reference: reading.transmitter.referenceRssi + offset, rssi: reading.rssi, weight: 1 / (sigma * sigma) });
+        ranged.push({ x: reading.transmitter.x, y: reading.transmitter.y, reference: reading.transmitter.referenceRssi - (reading.lossDb ?? 0) + offset, rssi: reading.rssi, weight: 1 / (sigma * sigma), dz2: reading.dz2 });
+      }
+      for (const item of scan.censored ?? []) {
+        const sigma = model.shadowingDb[item.transmitter.kind];
+        const offset = model.offsets.get(transmitterKey(item.transmitter)) ?? 0;
+        ranged.push({ x: item.transmitter.x, y: item.transmitter.y, reference: item.transmitter.referenceRssi - (item.lossDb ?? 0) + offset, rssi: item.threshold, weight: 1 / (sigma * sigma), censored: true, dz2: item.dz2 });
       }
       const fit = fitPosition(ranged, position ?? { x: scan.x, y: scan.y }, n);
       position = fit.ok ? { x: fit.x, y: fit.y } : null;
@@ -240,9 +279,9 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       const sigma = model.shadowingDb[transmitter.kind];
       const dx = position.x - transmitter.x;
       const dy = position.y - transmitter.y;
-      const d2 = Math.max(MIN_D2, dx * dx + dy * dy);
+      const d2 = Math.max(MIN_D2, dx * dx + dy * dy + (reading.dz2 ?? 0));
       const logDistance = 5 * Math.log10(d2);
-      const residual = reading.rssi - (transmitter.referenceRssi + (model.offsets.get(key) ?? 0) - n * logDistance);
+      const residual = reading.rssi - (transmitter.referenceRssi - (reading.lossDb ?? 0) + (model.offsets.get(key) ?? 0) - n * logDistance);
       const scaled = Math.abs(residual) / sigma;
       const weight = (scaled > options.huber ? options.huber / scaled : 1) / (sigma * sigma);
       kinds[transmitter.kind] += 1;
@@ -268,12 +307,48 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       s2 += weight * c2 * residual;
       coupled.push({ key, q1: weight * c1, q2: weight * c2 });
     }
+    // Not heard: the censored terms, as readings whose weight is the curvature and whose weighted residual is the slope.
+    for (const item of scan.censored ?? []) {
+      const transmitter = item.transmitter;
+      const key = transmitterKey(transmitter);
+      const sigma = model.shadowingDb[transmitter.kind];
+      const reference = transmitter.referenceRssi - (item.lossDb ?? 0) + (model.offsets.get(key) ?? 0);
+      const dx = position.x - transmitter.x;
+      const dy = position.y - transmitter.y;
+      const d2 = Math.max(MIN_D2, dx * dx + dy * dy + (item.dz2 ?? 0));
+      const reach = rangeOf(reference, item.threshold - CENSORED_REACH_SIGMAS * sigma, n);
+      if (d2 > reach * reach) continue;
+      const logDistance = 5 * Math.log10(d2);
+      const term = censoredTerm((item.threshold - (reference - n * logDistance)) / sigma);
+      if (term.lambda === 0) continue;
+      // The weight is the curvature (never negative), the weighted residual the slope −λ/σ, even where the term is concave.
+      const weight = term.curvature / (sigma * sigma);
+      const slope = -term.lambda / sigma;
+      statistics.hnn += weight * logDistance * logDistance;
+      gn -= logDistance * slope;
+      const entry = (statistics.transmitters[key] ??= { h: 0, hn: 0, b: 0, readings: 0 });
+      entry.h += weight;
+      entry.hn -= weight * logDistance;
+      gradients.set(key, (gradients.get(key) ?? 0) + slope);
+      if (scan.known) continue;
+      const c1 = (-k * dx) / d2;
+      const c2 = (-k * dy) / d2;
+      m11 += weight * c1 * c1;
+      m12 += weight * c1 * c2;
+      m22 += weight * c2 * c2;
+      qn1 -= weight * logDistance * c1;
+      qn2 -= weight * logDistance * c2;
+      s1 += c1 * slope;
+      s2 += c2 * slope;
+      coupled.push({ key, q1: weight * c1, q2: weight * c2 });
+    }
     const count = kinds.ble + kinds.wifi;
     for (const kind of ['ble', 'wifi'] as const) {
       // Two degrees of freedom go to the position of an unknown scan, shared by kind.
       statistics.residuals[kind].dof += kinds[kind] - (scan.known ? 0 : (2 * kinds[kind]) / count);
     }
     statistics.scans += 1;
+    if (scan.reported) addScan(statistics.scanner!, scan.reported.readings, scan.reported.weakest);
     if (scan.known) continue;
     const det = m11 * m22 - m12 * m12;
     if (!(det > 1e-12)) continue;
@@ -282,13 +357,14 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
     const i12 = -m12 / det;
     const i22 = m11 / det;
     const quad = (a1: number, a2: number, b1: number, b2: number) => a1 * (i11 * b1 + i12 * b2) + a2 * (i12 * b1 + i22 * b2);
-    statistics.hnn -= quad(qn1, qn2, qn1, qn2);
-    gn -= quad(qn1, qn2, s1, s2);
+    schur.hnn += quad(qn1, qn2, qn1, qn2);
+    schur.gn += quad(qn1, qn2, s1, s2);
     for (const { key, q1, q2 } of coupled) {
-      const entry = statistics.transmitters[key];
-      entry.hn -= quad(qn1, qn2, q1, q2);
-      entry.h -= quad(q1, q2, q1, q2);
-      gradients.set(key, gradients.get(key)! - quad(q1, q2, s1, s2));
+      const entry = schur.transmitters.get(key) ?? { h: 0, hn: 0, g: 0 };
+      entry.hn += quad(qn1, qn2, q1, q2);
+      entry.h += quad(q1, q2, q1, q2);
+      entry.g += quad(q1, q2, s1, s2);
+      schur.transmitters.set(key, entry);
     }
     if (couplings) {
       // The offsets of transmitters heard together trade off through the scan's position.
@@ -306,15 +382,71 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       }
     }
   }
-  // Absolute form: b = Hθ + g.
-  let bn = statistics.hnn * n + gn;
-  for (const [key, entry] of Object.entries(statistics.transmitters)) {
-    const offset = model.offsets.get(key) ?? 0;
-    bn += entry.hn * offset;
-    entry.b = entry.hn * n + entry.h * offset + (gradients.get(key) ?? 0);
+  // Absolute form: b = Hθ + g, with the positions held (conditional) and eliminated (reduced).
+  const absolute = (target: FloorStatistics, eliminated: boolean): FloorStatistics => {
+    if (eliminated) target.hnn -= schur.hnn;
+    let bn = target.hnn * n + gn - (eliminated ? schur.gn : 0);
+    for (const [key, entry] of Object.entries(target.transmitters)) {
+      const removed = eliminated ? schur.transmitters.get(key) : undefined;
+      if (removed) {
+        entry.h -= removed.h;
+        entry.hn -= removed.hn;
+      }
+      const offset = model.offsets.get(key) ?? 0;
+      bn += entry.hn * offset;
+      entry.b = entry.hn * n + entry.h * offset + (gradients.get(key) ?? 0) - (removed?.g ?? 0);
+    }
+    target.bn = bn;
+    return target;
+  };
+  return { reduced: absolute(addStatistics(emptyStatistics(), statistics), true), conditional: absolute(statistics, false) };
+}
+
+/**
+ * A scan as the calibration takes it: every reading of a known transmitter of `floorId` (the
+ * strongest per transmitter), and every known transmitter of the floor it did not report,
+ * censored below the scan's weakest reading of that kind (any transmitter's, known or not).
+ * A kind the scan has no reading of is not censored: the scanner may not scan it. Used alike
+ * by the server's running calibration and the benchmarks.
+ */
+export function calibrationScan(
+  readings: ReadonlyArray<{ key: string; kind: TransmitterKind; rssi: number }>,
+  transmitters: {
+    get(key: string): KnownTransmitter | undefined;
+    onFloor(floorId: number): readonly KnownTransmitter[];
+    adjacent(floorId: number): ReadonlyArray<{ transmitter: KnownTransmitter; lossDb: number; dz2: number }>;
+  },
+  floorId: number,
+  at: { x: number; y: number; known: boolean },
+  rssiRange: readonly [number, number] = [-120, 0],
+): CalibrationScan {
+  const weakest: Record<TransmitterKind, number> = { ble: Infinity, wifi: Infinity };
+  const heard: Array<{ transmitter: KnownTransmitter; rssi: number }> = [];
+  let count = 0;
+  for (const reading of readings) {
+    if (!(reading.rssi >= rssiRange[0] && reading.rssi <= rssiRange[1])) continue;
+    count += 1;
+    if (reading.kind === 'ble' || reading.kind === 'wifi') weakest[reading.kind] = Math.min(weakest[reading.kind], reading.rssi);
+    const transmitter = transmitters.get(reading.key);
+    if (transmitter && transmitter.kind === reading.kind) heard.push({ transmitter, rssi: reading.rssi });
   }
-  statistics.bn = bn;
-  return statistics;
+  const onFloor = calibrationReadings(heard, floorId);
+  const reported = new Set(onFloor.map((reading) => reading.transmitter));
+  const censored: CensoredReading[] = [];
+  for (const transmitter of transmitters.onFloor(floorId)) {
+    if (reported.has(transmitter) || weakest[transmitter.kind] === Infinity) continue;
+    censored.push({ transmitter, threshold: censoringThreshold([{ rssi: weakest[transmitter.kind] }]) });
+  }
+  // The floors above and below, heard through a floor: readings and non-detections alike.
+  const heardLevel = new Map(heard.map((reading) => [reading.transmitter, reading.rssi]));
+  for (const { transmitter, lossDb, dz2 } of transmitters.adjacent(floorId)) {
+    const rssi = heardLevel.get(transmitter);
+    if (rssi !== undefined) onFloor.push({ transmitter, rssi, lossDb, dz2 });
+    else if (weakest[transmitter.kind] !== Infinity) censored.push({ transmitter, threshold: censoringThreshold([{ rssi: weakest[transmitter.kind] }]), lossDb, dz2 });
+  }
+  const weakestReported: Partial<Record<TransmitterKind, number>> = {};
+  for (const kind of ['ble', 'wifi'] as const) if (weakest[kind] !== Infinity) weakestReported[kind] = weakest[kind];
+  return { readings: onFloor, censored, reported: { readings: count, weakest: weakestReported }, x: at.x, y: at.y, known: at.known };
 }
 
 /** The readings of a scan as calibration readings: one per known transmitter of `floorId` (the strongest). */

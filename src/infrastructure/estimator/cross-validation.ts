@@ -1,8 +1,8 @@
-import { BatchCalibration, CalibrationOptions, CalibrationScan, DEFAULT_CALIBRATION_OPTIONS, knownEvidence } from './calibration';
+import { BatchCalibration, CalibrationOptions, CalibrationScan, calibrationScan, DEFAULT_CALIBRATION_OPTIONS, knownEvidence } from './calibration';
 import { FingerprintIndex } from './fingerprints';
 import { MapSample, radioMapSteps } from './radio-map';
 import { addStatistics, calibratedIndex, emptyStatistics, FloorStatistics, solveModel } from './radio-model';
-import { DEFAULT_ESTIMATOR_OPTIONS, estimatePosition, EstimatorOptions, FloorEstimation, ScanReading } from './scan-estimator';
+import { DEFAULT_ESTIMATOR_OPTIONS, estimatePosition, EstimatorOptions, FloorEstimation, ScanReading, TransmitterIndex } from './scan-estimator';
 import { complete, Steps } from './steps';
 import { KnownTransmitter, transmitterKey } from './transmitter';
 
@@ -71,12 +71,13 @@ export function fitReferences(floorId: number, references: readonly ReferenceSca
 export function* referenceFitSteps(floorId: number, references: readonly ReferenceScan[], transmitters: readonly KnownTransmitter[], options: ReferenceFitOptions = {}): Steps<ReferenceFit> {
   const estimator = options.estimator ?? DEFAULT_ESTIMATOR_OPTIONS;
   const calibration = options.calibration ?? DEFAULT_CALIBRATION_OPTIONS;
-  const byKey = new Map(transmitters.map((transmitter) => [transmitter.key, transmitter]));
   const fingerprints = new FingerprintIndex(references.map((scan) => ({ x: scan.x, y: scan.y, readings: vectorOf(scan.readings) })));
   const none: ReferenceFit = { points: fingerprints.size, scans: references.length, statistics: emptyStatistics(), estimation: { method: 'model', accuracyScale: 1 }, model: null, fingerprint: null, map: null };
   if (references.length < MIN_REFERENCE_SCANS) return none;
 
-  const calibrationScans: CalibrationScan[] = references.map((scan) => ({ x: scan.x, y: scan.y, known: true, readings: onFloor(scan.readings, byKey, floorId) }));
+  // As the running calibration takes scans: every reading of the floor and of the floors next to it, and what was not heard.
+  const registered = new TransmitterIndex(transmitters);
+  const calibrationScans: CalibrationScan[] = references.map((scan) => calibrationScan(scan.readings, registered, floorId, { x: scan.x, y: scan.y, known: true }));
   const job = new BatchCalibration(calibrationScans, emptyStatistics(), calibration);
   while (!job.step()) yield;
   const full = job.result();
@@ -252,16 +253,6 @@ export function vectorOf(readings: readonly ScanReading[]): Map<string, number> 
   return vector;
 }
 
-function onFloor(readings: readonly ScanReading[], byKey: ReadonlyMap<string, KnownTransmitter>, floorId: number): CalibrationScan['readings'] {
-  const strongest = new Map<KnownTransmitter, number>();
-  for (const reading of readings) {
-    const transmitter = byKey.get(reading.key);
-    if (!transmitter || transmitter.kind !== reading.kind || transmitter.floorId !== floorId) continue;
-    const previous = strongest.get(transmitter);
-    if (previous === undefined || reading.rssi > previous) strongest.set(transmitter, reading.rssi);
-  }
-  return [...strongest].map(([transmitter, rssi]) => ({ transmitter, rssi }));
-}
 
 /** The scale that puts COVERAGE_AIM of the ratios error/accuracy within 1; 1 when too few to tell. */
 function scaleFor(ratios: number[]): number {

@@ -3,9 +3,12 @@
  *
  *   rssi_i = reference_i − 10 · n · log10(distance_i)   (+ Gaussian shadowing in dB)
  *
- * fitted in dB with weights 1/σ_i² by Levenberg–Marquardt over (x, y). Used for every live
- * estimate and, inside the calibration, for the positions of the scans it learns from.
+ * fitted in dB with weights 1/σ_i² by Levenberg–Marquardt over (x, y), together with the
+ * transmitters the scan did not report, each censored below a threshold (censoring.ts): a
+ * transmitter not heard is evidence of distance. Used for every live estimate and, inside the
+ * calibration, for the positions of the scans it learns from.
  */
+import { censoredTerm } from './censoring';
 
 /** A reading ready for the fit: where its transmitter is, what it sends at 1 m, what was heard. */
 export interface RangedReading {
@@ -13,22 +16,32 @@ export interface RangedReading {
   y: number;
   /** Expected RSSI at 1 m (dBm), calibrated. */
   reference: number;
+  /** What was heard (dBm), or for a censored reading the threshold it was below. */
   rssi: number;
   /** 1/σ² of the reading in dB. */
   weight: number;
+  /** Not heard: the transmitter was below `rssi` (censoring.ts). */
+  censored?: boolean;
+  /** The squared vertical distance to the transmitter (m²): one on the floor above or below. */
+  dz2?: number;
 }
 
 export interface PositionFit {
   ok: boolean;
   x: number;
   y: number;
-  /** Weighted sum of squared residuals (χ² when the weights are right). */
+  /** Weighted sum of squared residuals (χ² when the weights are right), plus −2 log P of each censored reading. */
   cost: number;
+  /** The heard readings' share of the cost: their χ². */
+  heardCost: number;
   /** [var x, cov xy, var y] of the estimate. */
   covariance: [number, number, number];
 }
 
 export const MIN_DISTANCE = 0.5;
+/** A fit has converged when its step is under a centimetre or it gains less than this in χ²: nothing a position could show. */
+const STEP_TOLERANCE_M = 0.01;
+const COST_TOLERANCE = 1e-4;
 const LN10 = Math.LN10;
 
 /**
@@ -36,10 +49,10 @@ const LN10 = Math.LN10;
  * overlap): per reading x, y, reference, RSSI and weight, then the normal equations at the
  * current point and at a candidate. Thousands of scans a second allocate nothing here.
  */
-const STRIDE = 5;
-let points = new Float64Array(16 * STRIDE);
-const current = new Float64Array(6);
-const candidate = new Float64Array(6);
+const STRIDE = 7;
+let points = new Float64Array(64 * STRIDE);
+const current = new Float64Array(11);
+const candidate = new Float64Array(11);
 
 function loadPoints(readings: readonly RangedReading[]): number {
   if (points.length < readings.length * STRIDE) points = new Float64Array(readings.length * STRIDE);
@@ -51,16 +64,19 @@ function loadPoints(readings: readonly RangedReading[]): number {
     points[at + 2] = item.reference;
     points[at + 3] = item.rssi;
     points[at + 4] = item.weight;
+    points[at + 5] = item.censored ? 1 : 0;
+    points[at + 6] = item.dz2 ?? 0;
   }
   return readings.length;
 }
 
 /**
- * At (x, y), into `out`: JᵀWJ (a11, a12, a22), JᵀWr (g1, g2) and the cost Σ w·r², for the
- * residuals r_i = rssi_i − (A_i − 10 n log10 d_i). One pass, one logarithm per reading: the
- * equations of an accepted candidate are the next iteration's.
+ * At (x, y), into `out`: JᵀWJ (a11, a12, a22), JᵀWr (g1, g2), the cost Σ w·r² and the heard
+ * readings' share of it, for the residuals r_i = rssi_i − (A_i − 10 n log10 d_i); with
+ * `exponent`, also the exponent's column (a13, a23, a33, g3). One pass, one logarithm per
+ * reading: the equations of an accepted candidate are the next iteration's.
  */
-function normalEquations(count: number, x: number, y: number, n: number, out: Float64Array): void {
+function normalEquations(count: number, x: number, y: number, n: number, out: Float64Array, exponent = false): void {
   const k = (10 * n) / LN10;
   const minimum = MIN_DISTANCE * MIN_DISTANCE;
   let a11 = 0;
@@ -69,28 +85,61 @@ function normalEquations(count: number, x: number, y: number, n: number, out: Fl
   let g1 = 0;
   let g2 = 0;
   let cost = 0;
+  let heardCost = 0;
+  let a13 = 0;
+  let a23 = 0;
+  let a33 = 0;
+  let g3 = 0;
   for (let at = 0; at < count * STRIDE; at += STRIDE) {
     const dx = x - points[at];
     const dy = y - points[at + 1];
-    const d2 = Math.max(minimum, dx * dx + dy * dy);
-    const residual = points[at + 3] - (points[at + 2] - 5 * n * Math.log10(d2));
-    const w = points[at + 4];
+    const d2 = Math.max(minimum, dx * dx + dy * dy + points[at + 6]);
+    // d(residual)/dn = 5 log10 d².
+    const jn = 5 * Math.log10(d2);
+    const residual = points[at + 3] - (points[at + 2] - n * jn);
+    let w = points[at + 4];
     // d(model)/dx = −k·dx/d², so d(residual)/dx = +k·dx/d².
     const jx = (k * dx) / d2;
     const jy = (k * dy) / d2;
+    // w·r: what each reading adds to the gradient (per unit of its Jacobian).
+    let slope: number;
+    if (points[at + 5] === 1) {
+      // Not heard: z = (t − μ)/σ is the residual in σ; the term's cost is −2 log P, its slope
+      // −λ/σ (even where it is concave) and its weight the curvature, never negative (censoring.ts).
+      const sigma = 1 / Math.sqrt(w);
+      const term = censoredTerm(residual / sigma);
+      cost += term.cost;
+      if (term.lambda === 0) continue;
+      slope = -term.lambda / sigma;
+      w *= term.curvature;
+    } else {
+      slope = w * residual;
+      heardCost += slope * residual;
+    }
     a11 += w * jx * jx;
     a12 += w * jx * jy;
     a22 += w * jy * jy;
-    g1 += w * jx * residual;
-    g2 += w * jy * residual;
-    cost += w * residual * residual;
+    g1 += jx * slope;
+    g2 += jy * slope;
+    if (exponent) {
+      a13 += w * jx * jn;
+      a23 += w * jy * jn;
+      a33 += w * jn * jn;
+      g3 += jn * slope;
+    }
   }
+  cost += heardCost;
   out[0] = a11;
   out[1] = a12;
   out[2] = a22;
   out[3] = g1;
   out[4] = g2;
   out[5] = cost;
+  out[6] = heardCost;
+  out[7] = a13;
+  out[8] = a23;
+  out[9] = a33;
+  out[10] = g3;
 }
 
 /** Distance the model predicts from the RSSI alone (metres). */
@@ -129,7 +178,7 @@ export function fitPosition(readings: readonly RangedReading[], start: { x: numb
       const stepY = -(b11 * g2 - a12 * g1) / det;
       normalEquations(count, x + stepX, y + stepY, n, candidate);
       if (candidate[5] < current[5]) {
-        converged = Math.hypot(stepX, stepY) < 1e-3;
+        converged = Math.hypot(stepX, stepY) < STEP_TOLERANCE_M || current[5] - candidate[5] < COST_TOLERANCE;
         x += stepX;
         y += stepY;
         current.set(candidate);
@@ -142,16 +191,132 @@ export function fitPosition(readings: readonly RangedReading[], start: { x: numb
     if (!improved || converged) break;
   }
   const cost = current[5];
+  const heardCost = current[6];
   const det = current[0] * current[2] - current[1] * current[1];
-  if (!(det > 1e-12) || !Number.isFinite(x) || !Number.isFinite(y)) return { ok: false, x, y, cost, covariance: [Infinity, 0, Infinity] };
+  if (!(det > 1e-12) || !Number.isFinite(x) || !Number.isFinite(y)) return { ok: false, x, y, cost, heardCost, covariance: [Infinity, 0, Infinity] };
   let farthest = 0;
   let nearest = Infinity;
   for (const item of readings) {
+    if (item.censored) continue;
     farthest = Math.max(farthest, rangeOf(item.reference, item.rssi, n));
     nearest = Math.min(nearest, Math.hypot(x - item.x, y - item.y));
   }
-  if (nearest > 3 * farthest + 10) return { ok: false, x, y, cost, covariance: [Infinity, 0, Infinity] };
-  return { ok: true, x, y, cost, covariance: [current[2] / det, -current[1] / det, current[0] / det] };
+  if (nearest > 3 * farthest + 10) return { ok: false, x, y, cost, heardCost, covariance: [Infinity, 0, Infinity] };
+  return { ok: true, x, y, cost, heardCost, covariance: [current[2] / det, -current[1] / det, current[0] / det] };
+}
+
+export interface PositionExponentFit extends PositionFit {
+  /** The exponent that explains the readings best, within the bounds. */
+  exponent: number;
+  /** Its variance (with the position free), at the readings' weights. */
+  exponentVariance: number;
+}
+
+/**
+ * Levenberg–Marquardt over (x, y, n) together: for a floor with no model yet, the exponent
+ * the scan itself shows (within `bounds`), so a building unlike the default is not placed
+ * badly before it has calibrated. The covariance is the position's with n free (marginal).
+ */
+export function fitPositionAndExponent(
+  readings: readonly RangedReading[],
+  start: { x: number; y: number; exponent?: number },
+  prior: { exponent: number; sd: number },
+  bounds: readonly [number, number],
+): PositionExponentFit {
+  const count = loadPoints(readings);
+  let x = start.x;
+  let y = start.y;
+  let n = start.exponent ?? prior.exponent;
+  let lambda = 1e-3;
+  const step = new Float64Array(3);
+  // The prior on n as one more residual (n − n₀)/sd: a scan that cannot tell n keeps the default.
+  const priorWeight = 1 / (prior.sd * prior.sd);
+  const equations = (atX: number, atY: number, atN: number, out: Float64Array) => {
+    normalEquations(count, atX, atY, atN, out, true);
+    const offset = atN - prior.exponent;
+    out[9] += priorWeight;
+    out[10] += priorWeight * offset;
+    out[5] += priorWeight * offset * offset;
+  };
+  equations(x, y, n, current);
+  for (let iteration = 0; iteration < 60; iteration += 1) {
+    let improved = false;
+    let converged = false;
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      if (!solve3(current, 1 + lambda, step)) {
+        lambda *= 10;
+        continue;
+      }
+      const nextN = Math.min(bounds[1], Math.max(bounds[0], n + step[2]));
+      equations(x + step[0], y + step[1], nextN, candidate);
+      if (candidate[5] < current[5]) {
+        converged = (Math.hypot(step[0], step[1]) < STEP_TOLERANCE_M && Math.abs(nextN - n) < 1e-3) || current[5] - candidate[5] < COST_TOLERANCE;
+        x += step[0];
+        y += step[1];
+        n = nextN;
+        current.set(candidate);
+        lambda = Math.max(1e-7, lambda / 10);
+        improved = true;
+        break;
+      }
+      lambda *= 10;
+    }
+    if (!improved || converged) break;
+  }
+  const cost = current[5];
+  const heardCost = current[6];
+  const covariance = marginalCovariance(current);
+  const exponentVariance = covariance ? covariance[3] : Infinity;
+  let farthest = 0;
+  let nearest = Infinity;
+  for (const item of readings) {
+    if (item.censored) continue;
+    farthest = Math.max(farthest, rangeOf(item.reference, item.rssi, n));
+    nearest = Math.min(nearest, Math.hypot(x - item.x, y - item.y));
+  }
+  const ok = covariance !== null && Number.isFinite(x) && Number.isFinite(y) && nearest <= 3 * farthest + 10;
+  return { ok, x, y, exponent: n, exponentVariance, cost, heardCost, covariance: covariance ? [covariance[0], covariance[1], covariance[2]] : [Infinity, 0, Infinity] };
+}
+
+/** The damped step −(A + (damping − 1)·diag A)⁻¹ g of the 3 × 3 normal equations in `e`, into `out`; false when singular. */
+function solve3(e: Float64Array, damping: number, out: Float64Array): boolean {
+  const a11 = e[0] * damping;
+  const a22 = e[2] * damping;
+  const a33 = e[9] * damping;
+  const a12 = e[1];
+  const a13 = e[7];
+  const a23 = e[8];
+  const c11 = a22 * a33 - a23 * a23;
+  const c12 = a13 * a23 - a12 * a33;
+  const c13 = a12 * a23 - a13 * a22;
+  const det = a11 * c11 + a12 * c12 + a13 * c13;
+  if (!(Math.abs(det) > 1e-18)) return false;
+  const c22 = a11 * a33 - a13 * a13;
+  const c23 = a12 * a13 - a11 * a23;
+  const c33 = a11 * a22 - a12 * a12;
+  const g1 = e[3];
+  const g2 = e[4];
+  const g3 = e[10];
+  out[0] = -(c11 * g1 + c12 * g2 + c13 * g3) / det;
+  out[1] = -(c12 * g1 + c22 * g2 + c23 * g3) / det;
+  out[2] = -(c13 * g1 + c23 * g2 + c33 * g3) / det;
+  return true;
+}
+
+/** The (x, y) block of the inverse of the 3 × 3 information (the position's covariance with n free), then n's variance. */
+function marginalCovariance(e: Float64Array): [number, number, number, number] | null {
+  const a11 = e[0];
+  const a12 = e[1];
+  const a22 = e[2];
+  const a13 = e[7];
+  const a23 = e[8];
+  const a33 = e[9];
+  const c11 = a22 * a33 - a23 * a23;
+  const c12 = a13 * a23 - a12 * a33;
+  const c13 = a12 * a23 - a13 * a22;
+  const det = a11 * c11 + a12 * c12 + a13 * c13;
+  if (!(det > 1e-12)) return null;
+  return [c11 / det, c12 / det, (a11 * a33 - a13 * a13) / det, (a11 * a22 - a12 * a12) / det];
 }
 
 /** Weights 1/range²: the nearest transmitters pull hardest. */

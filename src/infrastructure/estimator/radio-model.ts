@@ -1,4 +1,4 @@
-import { FloorEstimation, TransmitterIndex } from './scan-estimator';
+import { AdjacentTransmitter, FloorEstimation, TransmitterIndex } from './scan-estimator';
 import { KnownTransmitter, transmitterKey, TransmitterKind } from './transmitter';
 
 /**
@@ -25,7 +25,24 @@ export interface TransmitterStatistics {
   readings: number;
 }
 
+/**
+ * What the scans say of the scanners that sent them: the weakest reading of each kind, the
+ * most readings one scan had, and how many scans had that many (a share near 1: the scanner
+ * keeps its strongest N). Reported, not used: the censoring threshold of each scan is its own
+ * weakest reading, which holds whatever mix of scanners a site has.
+ */
+export interface ScannerStatistics {
+  weakest: Record<TransmitterKind, number | null>;
+  maxReadings: number;
+  /** Scans (decayed) with maxReadings readings. */
+  atMax: number;
+}
+
+/** The statistics' format: stored statistics of an older one start again (issue 36: theirs were fitted without the censored terms and are biased). */
+export const STATISTICS_VERSION = 2;
+
 export interface FloorStatistics {
+  version?: number;
   /** Scans behind the statistics (decayed: the model forgets the oldest beyond a cap). */
   scans: number;
   hnn: number;
@@ -34,6 +51,7 @@ export interface FloorStatistics {
   transmitters: Record<string, TransmitterStatistics>;
   /** Σ r² (dB²) and its degrees of freedom per kind: the shadowing σ. */
   residuals: Record<TransmitterKind, { sum: number; dof: number }>;
+  scanner?: ScannerStatistics;
 }
 
 export interface RadioPrior {
@@ -62,8 +80,27 @@ export const RADIO_PRIOR: RadioPrior = {
   minShadowingDb: 1.5,
 };
 
+/**
+ * Whether the scans tell the exponent: `prior` while they say too little about it beside the
+ * offsets (the prior's exponent is kept, not a value pulled towards a bound), `unidentified`
+ * when the evidence points outside the plausible range (the scans do not fit the model: the
+ * prior's exponent is kept), `fitted` otherwise.
+ */
+export interface ExponentFit {
+  state: 'prior' | 'fitted' | 'unidentified';
+  /** Why not fitted; null when fitted. */
+  reason: string | null;
+  /** The posterior standard deviation of the exponent. */
+  sd: number;
+}
+
+/** The data must carry at least this share of the prior's information about n to move it. */
+const MIN_EXPONENT_EVIDENCE = 0.25;
+
 export interface SolvedModel {
   exponent: number;
+  /** How the exponent was found (solveModel; a batch's intermediate steps leave it out). */
+  exponentFit?: ExponentFit;
   /** δ_j by transmitter key `kind:id` (dB). */
   offsets: Map<string, number>;
   shadowingDb: Record<TransmitterKind, number>;
@@ -71,7 +108,35 @@ export interface SolvedModel {
 
 
 export function emptyStatistics(): FloorStatistics {
-  return { scans: 0, hnn: 0, bn: 0, transmitters: {}, residuals: { ble: { sum: 0, dof: 0 }, wifi: { sum: 0, dof: 0 } } };
+  return { version: STATISTICS_VERSION, scans: 0, hnn: 0, bn: 0, transmitters: {}, residuals: { ble: { sum: 0, dof: 0 }, wifi: { sum: 0, dof: 0 } }, scanner: emptyScanner() };
+}
+
+export function emptyScanner(): ScannerStatistics {
+  return { weakest: { ble: null, wifi: null }, maxReadings: 0, atMax: 0 };
+}
+
+/** One scan's part of the scanner statistics: `readings` reported, the weakest of each kind. */
+export function addScan(scanner: ScannerStatistics, readings: number, weakest: Partial<Record<TransmitterKind, number>>): void {
+  for (const kind of ['ble', 'wifi'] as const) {
+    const value = weakest[kind];
+    if (value !== undefined && (scanner.weakest[kind] === null || value < scanner.weakest[kind]!)) scanner.weakest[kind] = value;
+  }
+  if (readings > scanner.maxReadings) {
+    scanner.maxReadings = readings;
+    scanner.atMax = 1;
+  } else if (readings === scanner.maxReadings) scanner.atMax += 1;
+}
+
+function combineScanners(a: ScannerStatistics | undefined, b: ScannerStatistics | undefined, scaleA: number, scaleB: number): ScannerStatistics {
+  const left = a ?? emptyScanner();
+  const right = b ?? emptyScanner();
+  const weakest = (kind: TransmitterKind) => {
+    const values = [left.weakest[kind], right.weakest[kind]].filter((value): value is number => value !== null);
+    return values.length === 0 ? null : Math.min(...values);
+  };
+  const maxReadings = Math.max(left.maxReadings, right.maxReadings);
+  const atMax = (left.maxReadings === maxReadings ? left.atMax * scaleA : 0) + (right.maxReadings === maxReadings ? right.atMax * scaleB : 0);
+  return { weakest: { ble: weakest('ble'), wifi: weakest('wifi') }, maxReadings, atMax };
 }
 
 /** a + b, each scaled (b's weight 1 by default): statistics are additive. */
@@ -84,11 +149,13 @@ export function addStatistics(a: FloorStatistics, b: FloorStatistics, scaleA = 1
   }
   const residual = (kind: TransmitterKind) => ({ sum: a.residuals[kind].sum * scaleA + b.residuals[kind].sum * scaleB, dof: a.residuals[kind].dof * scaleA + b.residuals[kind].dof * scaleB });
   return {
+    version: STATISTICS_VERSION,
     scans: a.scans * scaleA + b.scans * scaleB,
     hnn: a.hnn * scaleA + b.hnn * scaleB,
     bn: a.bn * scaleA + b.bn * scaleB,
     transmitters,
     residuals: { ble: residual('ble'), wifi: residual('wifi') },
+    scanner: combineScanners(a.scanner, b.scanner, scaleA, scaleB),
   };
 }
 
@@ -105,8 +172,9 @@ export function mergeStatistics(stored: FloorStatistics, contribution: FloorStat
 
 /**
  * The posterior mode: minimises ½θᵀHθ − bᵀθ plus the prior, by eliminating each δ_j
- * (the arrow's diagonal) and solving for n. The exponent is clamped to its bounds, the
- * offsets then solved at that exponent.
+ * (the arrow's diagonal) and solving for n; the offsets are then solved at that exponent.
+ * Where the evidence cannot tell n, the prior's n is kept and `exponentFit` says why: never
+ * a value clamped to a bound.
  */
 export function solveModel(statistics: FloorStatistics, prior: RadioPrior = RADIO_PRIOR): SolvedModel {
   const offsetInformation = 1 / (prior.offsetSd * prior.offsetSd);
@@ -119,15 +187,25 @@ export function solveModel(statistics: FloorStatistics, prior: RadioPrior = RADI
     a -= (value.hn * value.hn) / d;
     rhs -= (value.hn * value.b) / d;
   }
-  let exponent = a > 1e-9 ? rhs / a : prior.exponent;
-  if (!Number.isFinite(exponent)) exponent = prior.exponent;
-  exponent = Math.min(prior.exponentBounds[1], Math.max(prior.exponentBounds[0], exponent));
+  // a is the exponent's information with the offsets eliminated: the prior's plus the data's.
+  const evidence = a - exponentInformation;
+  const solved = a > 1e-9 ? rhs / a : NaN;
+  let exponent = prior.exponent;
+  let exponentFit: ExponentFit;
+  if (statistics.scans <= 0 || !(evidence >= MIN_EXPONENT_EVIDENCE * exponentInformation) || !Number.isFinite(solved)) {
+    exponentFit = { state: 'prior', reason: statistics.scans <= 0 ? 'no scans yet' : 'the scans do not yet tell the exponent apart from the transmitters\' offsets', sd: prior.exponentSd };
+  } else if (solved < prior.exponentBounds[0] || solved > prior.exponentBounds[1]) {
+    exponentFit = { state: 'unidentified', reason: `the scans point to ${solved.toFixed(2)}, outside ${prior.exponentBounds[0]}-${prior.exponentBounds[1]}: they do not fit the path-loss model`, sd: prior.exponentSd };
+  } else {
+    exponent = solved;
+    exponentFit = { state: 'fitted', reason: null, sd: 1 / Math.sqrt(a) };
+  }
   const offsets = new Map<string, number>();
   for (const [key, value] of entries) {
     const offset = (value.b - value.hn * exponent) / (value.h + offsetInformation);
     offsets.set(key, Math.max(-prior.offsetBound, Math.min(prior.offsetBound, Number.isFinite(offset) ? offset : 0)));
   }
-  return { exponent, offsets, shadowingDb: { ble: shadowingOf(statistics, 'ble', prior), wifi: shadowingOf(statistics, 'wifi', prior) } };
+  return { exponent, exponentFit, offsets, shadowingDb: { ble: shadowingOf(statistics, 'ble', prior), wifi: shadowingOf(statistics, 'wifi', prior) } };
 }
 
 function shadowingOf(statistics: FloorStatistics, kind: TransmitterKind, prior: RadioPrior): number {
@@ -153,7 +231,8 @@ export interface FloorRadio {
  * and its reference RSSI moved by its offset. Floors without a model keep the registered
  * references and the estimator's defaults.
  */
-export function calibratedIndex(transmitters: Iterable<KnownTransmitter>, floors: ReadonlyMap<number, FloorRadio>): TransmitterIndex {
+export function calibratedIndex(all: Iterable<KnownTransmitter>, floors: ReadonlyMap<number, FloorRadio>): TransmitterIndex {
+  const transmitters = [...all];
   const calibrated: KnownTransmitter[] = [];
   const estimations = new Map<number, FloorEstimation>();
   for (const transmitter of transmitters) {
@@ -165,6 +244,17 @@ export function calibratedIndex(transmitters: Iterable<KnownTransmitter>, floors
     const offset = floor.model.offsets.get(transmitterKey(transmitter)) ?? 0;
     calibrated.push({ ...transmitter, referenceRssi: transmitter.referenceRssi + offset, exponent: floor.model.exponent, shadowingDb: floor.model.shadowingDb[transmitter.kind] });
   }
-  for (const [floorId, floor] of floors) estimations.set(floorId, floor.estimation);
+  // Each model's view of the floors next to it: the transmitters it has learnt an offset for through the floor.
+  const registered = new TransmitterIndex(transmitters);
+  for (const [floorId, floor] of floors) {
+    const adjacent = new Map<string, AdjacentTransmitter>();
+    for (const { transmitter, lossDb, dz2 } of registered.adjacent(floorId)) {
+      const key = transmitterKey(transmitter);
+      const offset = floor.model.offsets.get(key);
+      if (offset === undefined) continue;
+      adjacent.set(key, { kind: transmitter.kind, x: transmitter.x, y: transmitter.y, reference: transmitter.referenceRssi - lossDb + offset, dz2, shadowingDb: floor.model.shadowingDb[transmitter.kind], exponent: floor.model.exponent });
+    }
+    estimations.set(floorId, adjacent.size > 0 ? { ...floor.estimation, adjacent } : floor.estimation);
+  }
   return new TransmitterIndex(calibrated, estimations);
 }

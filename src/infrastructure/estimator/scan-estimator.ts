@@ -1,7 +1,8 @@
 import { FingerprintIndex } from './fingerprints';
 import type { RadioMap } from './radio-map';
-import { KnownTransmitter, transmitterKey, TransmitterKind } from './transmitter';
-import { distanceOutsideHull, fitPosition, rangeOf, RangedReading, weightedCentroid } from './position-fit';
+import { crossFloor, KnownTransmitter, transmitterKey, TransmitterKind } from './transmitter';
+import { CENSORED_SELECT_SIGMAS, censoringThreshold } from './censoring';
+import { distanceOutsideHull, fitPosition, fitPositionAndExponent, MIN_DISTANCE, PositionExponentFit, PositionFit, rangeOf, RangedReading, weightedCentroid } from './position-fit';
 
 /**
  * Estimates where a device is from what it hears: plain TypeScript, no framework, no I/O.
@@ -12,7 +13,10 @@ import { distanceOutsideHull, fitPosition, rangeOf, RangedReading, weightedCentr
  * 3. Position, by the floor's method: the log-distance path-loss model
  *      rssi = reference − 10 · n · log10(distance)   (+ Gaussian shadowing in dB)
  *    with the floor's exponent n, shadowing σ and each transmitter's calibrated reference
- *    (position-fit.ts, started from the weighted centroid, which is also the fallback), or
+ *    (position-fit.ts, started from the weighted centroid, which is also the fallback), every
+ *    reading of the floor counted and every known transmitter of the floor that was not
+ *    reported counted as censored below the scan's weakest reading (censoring.ts); on a floor
+ *    with no model yet, the exponent of the scan itself when it has enough readings; or
  *    weighted k-nearest-neighbour fingerprinting over the floor's reference points
  *    (fingerprints.ts), or the radio map (the model plus the reference points' residuals
  *    interpolated in space, radio-map.ts), where cross-validation chose it.
@@ -35,8 +39,17 @@ export interface EstimatorOptions {
   shadowingDb: Record<TransmitterKind, number>;
   /** How many of the strongest known readings vote for the floor. */
   floorVoters: number;
-  /** At most this many readings (the strongest on the floor) enter the fit. */
+  /** At most this many readings (the strongest on the floor) enter the fit: every one a scanner reports, in practice. */
   maxReadings: number;
+  /** On a floor with no model yet (no censoring): the strongest this many. */
+  freshMaxReadings: number;
+  /** Transmitters of the floor not reported count as censored (false: the heard readings alone). */
+  censoring: boolean;
+  /** On a floor with no model, a scan with at least this many readings gets its own exponent. */
+  minReadingsForExponent: number;
+  /** The exponents a scan of a floor with no model may take, and how far from the default it takes evidence to go (sd). */
+  scanExponentRange: [number, number];
+  scanExponentSd: number;
   /** Readings outside this range are discarded as corrupt (dBm). */
   rssiRange: [number, number];
   /** No accuracy below this (metres): model error the residuals cannot reveal. */
@@ -47,7 +60,12 @@ export const DEFAULT_ESTIMATOR_OPTIONS: EstimatorOptions = {
   pathLossExponent: 3,
   shadowingDb: { ble: 4, wifi: 6 },
   floorVoters: 5,
-  maxReadings: 16,
+  maxReadings: 100,
+  freshMaxReadings: 16,
+  censoring: true,
+  minReadingsForExponent: 6,
+  scanExponentRange: [1.6, 4],
+  scanExponentSd: 2,
   rssiRange: [-120, 0],
   minAccuracy: 1,
 };
@@ -66,8 +84,24 @@ export interface FloorEstimation {
   /** Fingerprint accuracy never below this (metres): half the reference points' spacing. */
   fingerprintFloor?: number;
   radioMap?: RadioMap;
+  /** The transmitters of the floors above and below that the floor's model has learnt, by key. */
+  adjacent?: ReadonlyMap<string, AdjacentTransmitter>;
   /** Radio map accuracy = this × the posterior's radius (what the reference points showed). */
   mapScale?: number;
+}
+
+/** A transmitter of the floor above or below, as a floor's model sees it. */
+export interface AdjacentTransmitter {
+  kind: TransmitterKind;
+  x: number;
+  y: number;
+  /** Its expected RSSI at 1 m through the floor (dBm): registered, less the floor's loss, plus the learnt offset. */
+  reference: number;
+  /** The squared height between the floors (m²). */
+  dz2: number;
+  /** The floor's σ for its kind, and its exponent. */
+  shadowingDb: number;
+  exponent: number;
 }
 
 export type RejectionReason = 'no_readings' | 'no_known_transmitters';
@@ -99,6 +133,8 @@ export type Estimate =
 /** The transmitters of one building, indexed for lookups by reading key, and how each floor places scans. */
 export class TransmitterIndex {
   private readonly byKey = new Map<string, KnownTransmitter>();
+  private byFloor?: Map<number, KnownTransmitter[]>;
+  private readonly nextTo = new Map<number, Array<{ transmitter: KnownTransmitter; lossDb: number; dz2: number }>>();
 
   constructor(
     transmitters: Iterable<KnownTransmitter>,
@@ -113,6 +149,36 @@ export class TransmitterIndex {
 
   floor(floorId: number): FloorEstimation | undefined {
     return this.floors.get(floorId);
+  }
+
+  /** The transmitters of one floor (indexed on first use). */
+  onFloor(floorId: number): readonly KnownTransmitter[] {
+    if (!this.byFloor) {
+      this.byFloor = new Map();
+      for (const transmitter of this.byKey.values()) {
+        const list = this.byFloor.get(transmitter.floorId) ?? [];
+        list.push(transmitter);
+        this.byFloor.set(transmitter.floorId, list);
+      }
+    }
+    return this.byFloor.get(floorId) ?? [];
+  }
+
+  /** The transmitters of the floors above and below `floorId` (where levels and heights are known), as its model sees them. */
+  adjacent(floorId: number): ReadonlyArray<{ transmitter: KnownTransmitter; lossDb: number; dz2: number }> {
+    let list = this.nextTo.get(floorId);
+    if (!list) {
+      list = [];
+      const floor = this.onFloor(floorId)[0];
+      if (floor) {
+        for (const transmitter of this.byKey.values()) {
+          const cross = transmitter.floorId === floorId ? null : crossFloor(transmitter, floor);
+          if (cross) list.push({ transmitter, ...cross });
+        }
+      }
+      this.nextTo.set(floorId, list);
+    }
+    return list;
   }
 
   all(): IterableIterator<KnownTransmitter> {
@@ -139,8 +205,11 @@ export function estimatePosition(readings: readonly ScanReading[], index: Transm
   // The strongest reading per transmitter (a scan may repeat one).
   const strongest = new Map<KnownTransmitter, number>();
   let unknown = 0;
+  // The weakest reading of each kind, known transmitter or not: what the scanner reported down to.
+  const weakest: Record<TransmitterKind, number> = { ble: Infinity, wifi: Infinity };
   for (const reading of readings) {
     if (!(reading.rssi >= options.rssiRange[0] && reading.rssi <= options.rssiRange[1])) continue;
+    if (reading.kind === 'ble' || reading.kind === 'wifi') weakest[reading.kind] = Math.min(weakest[reading.kind], reading.rssi);
     const transmitter = index.get(reading.key);
     if (!transmitter || transmitter.kind !== reading.kind) {
       unknown += 1;
@@ -162,7 +231,12 @@ export function estimatePosition(readings: readonly ScanReading[], index: Transm
   heard.sort((a, b) => a.range - b.range);
 
   const floorId = voteFloor(heard, options.floorVoters);
-  const onFloor = heard.filter((item) => item.transmitter.floorId === floorId).slice(0, options.maxReadings);
+  const sameFloor = heard.filter((item) => item.transmitter.floorId === floorId);
+  // A floor with a model counts every reading, the weakest through the censored terms that
+  // account for the cut; a fresh floor has no σ to censor with, and there the weakest readings
+  // (the ones that happened to be loud enough) are biased: its strongest few only.
+  const fresh = sameFloor[0].transmitter.exponent === undefined;
+  const onFloor = sameFloor.slice(0, fresh ? options.freshMaxReadings : options.maxReadings);
   const used = onFloor.map((item) => ({ id: item.transmitter.id, kind: item.transmitter.kind, rssi: item.rssi }));
   const floor = index.floor(floorId);
 
@@ -177,7 +251,10 @@ export function estimatePosition(readings: readonly ScanReading[], index: Transm
     const fix = floor.radioMap.locate(onFloor.map((item) => ({ key: transmitterKey(item.transmitter), rssi: item.rssi, x: item.x, y: item.y })));
     if (fix) return { ok: true, floorId, x: fix.x, y: fix.y, accuracy: Math.max(options.minAccuracy, (floor.mapScale ?? 1) * RADIUS_68_FACTOR * fix.spread), method: 'radio_map', used, unknown };
   }
-  const placed = placeByModel(onFloor, options);
+  // Beyond the floor's own readings: those of the floors above and below, and every transmitter not heard.
+  const heardExtra = floor?.adjacent ? heardThroughFloors(floor.adjacent, strongest, used) : [];
+  const unheard = options.censoring ? (at: { x: number; y: number }, n: number) => notHeard(index.onFloor(floorId), floor?.adjacent, strongest, weakest, at, n, options) : null;
+  const placed = placeByModel(onFloor, heardExtra, unheard, options);
   const scale = floor?.accuracyScale ?? 1;
   return { ok: true, floorId, x: placed.x, y: placed.y, accuracy: Math.max(options.minAccuracy, placed.accuracy * scale), method: placed.method, used, unknown };
 }
@@ -193,8 +270,162 @@ function scanVector(readings: readonly ScanReading[], options: EstimatorOptions)
   return vector;
 }
 
+/**
+ * The transmitters of the floors above and below that the scan heard, as the floor's model
+ * sees them (their learnt references through the floor, and the height between); each is
+ * added to the transmitters the fix says it used.
+ */
+function heardThroughFloors(adjacent: ReadonlyMap<string, AdjacentTransmitter>, strongest: ReadonlyMap<KnownTransmitter, number>, used: TransmitterUsed[]): RangedReading[] {
+  const readings: RangedReading[] = [];
+  for (const [transmitter, rssi] of strongest) {
+    const item = adjacent.get(transmitterKey(transmitter));
+    if (!item) continue;
+    readings.push({ x: item.x, y: item.y, reference: item.reference, rssi, weight: 1 / (item.shadowingDb * item.shadowingDb), dz2: item.dz2 });
+    used.push({ id: transmitter.id, kind: transmitter.kind, rssi });
+  }
+  return readings;
+}
+
+/** A scan's own exponent is used only where, with it, the readings are this much cleaner than the default σ says (χ²/dof; 0.25: residuals under half of σ). */
+const MAX_SCAN_EXPONENT_CHI2 = 0.25;
+
+/**
+ * Whether a fit with n free is one to trust: its residuals far below the default σ. Then a
+ * wrong default exponent is what the scan's error is made of, and its own removes it; in a
+ * scan as noisy as σ says, its own exponent soaks up the unknown powers and the noise instead
+ * (measured: p90 6.3 → 7.3 m at 6 dB), and the floor's calibration is what finds n.
+ */
+function pinsExponent(fit: PositionExponentFit, readings: number): boolean {
+  const dof = readings - 3;
+  return dof >= 3 && fit.heardCost / dof < MAX_SCAN_EXPONENT_CHI2;
+}
+
+/** Two-sided 99 % quantiles of Student's t by degrees of freedom (3, 4, 5, 6, 8, 10, 15, 20, 30, ∞). */
+const T99: ReadonlyArray<[number, number]> = [
+  [3, 5.841],
+  [4, 4.604],
+  [5, 4.032],
+  [6, 3.707],
+  [8, 3.355],
+  [10, 3.169],
+  [15, 2.947],
+  [20, 2.845],
+  [30, 2.75],
+  [Infinity, 2.576],
+];
+
+/**
+ * Whether a scan's readings reject the default exponent: the nested models' F-test at 99 %
+ * (F(1, ν) = t²(ν)), the gain of a free n against what the free fit leaves unexplained. A scan
+ * the default fits keeps it, as an exponent of its own only adds noise there; noise-free
+ * readings of another exponent reject it at once.
+ */
+function rejectsDefault(defaultCost: number, ownCost: number, readings: number): boolean {
+  const dof = readings - 3;
+  if (dof < 3) return false;
+  let t = T99[T99.length - 1][1];
+  for (let i = 0; i < T99.length - 1; i += 1) {
+    const [low, lowT] = T99[i];
+    const [high, highT] = T99[i + 1];
+    if (dof >= low && dof <= high) {
+      t = high === Infinity ? highT : lowT + ((dof - low) / (high - low)) * (highT - lowT);
+      break;
+    }
+  }
+  return defaultCost - ownCost > t * t * (Math.max(ownCost, 1e-9) / dof);
+}
+
+/**
+ * The fit of (x, y, n) together (the default n as a weak prior): the best of `found` and the
+ * fits from the centroid and from around the nearest transmitter at its range.
+ */
+function ownExponentFit(readings: readonly RangedReading[], nearest: Heard, centroid: { x: number; y: number }, options: EstimatorOptions, found: PositionExponentFit): PositionExponentFit {
+  const prior = { exponent: nearest.transmitter.exponent ?? options.pathLossExponent, sd: options.scanExponentSd };
+  let best = found;
+  for (const start of [centroid, ...FRESH_STARTS.map(([dx, dy]) => ({ x: nearest.x + dx * nearest.range, y: nearest.y + dy * nearest.range }))]) {
+    const fit = fitPositionAndExponent(readings, start, prior, options.scanExponentRange);
+    if (fit.ok && (!best.ok || fit.cost < best.cost)) best = fit;
+  }
+  return best;
+}
+
+/** Where a fit with its own exponent also starts: around the nearest transmitter, at its range. */
+const FRESH_STARTS: ReadonlyArray<[number, number]> = [
+  [1, 0],
+  [-1, 0],
+  [0, 1],
+  [0, -1],
+];
+
+/** How far the fit may move from its heard-only start (metres): the censored terms that can matter are those within reach from this close. */
+const CENSORED_MARGIN_M = 5;
+/** The floor's references differ by their offsets: one radius serves every transmitter up to this many dB louder than the one it was computed for. */
+const RADIUS_HEADROOM_DB = 6;
+
+/**
+ * The known transmitters of the floor (and of the floors above and below its model has learnt)
+ * that the scan did not report and that may weigh in a fit near `at`, as censored readings:
+ * each was below the weakest reading of its kind (a kind the scan has no reading of is not
+ * censored: the scanner may not scan it). Those the model expects far below the threshold
+ * from within the margin of `at` say nothing and are left out: one distance test each, and
+ * a logarithm only for those near enough.
+ */
+function notHeard(
+  floorTransmitters: readonly KnownTransmitter[],
+  adjacent: ReadonlyMap<string, AdjacentTransmitter> | undefined,
+  strongest: ReadonlyMap<KnownTransmitter, number>,
+  weakest: Record<TransmitterKind, number>,
+  at: { x: number; y: number },
+  fitN: number,
+  options: EstimatorOptions,
+): RangedReading[] {
+  const censored: RangedReading[] = [];
+  const thresholds: Record<TransmitterKind, number> = { ble: censoringThreshold([{ rssi: weakest.ble }]), wifi: censoringThreshold([{ rssi: weakest.wifi }]) };
+  const radius2Of = (reference: number, kind: TransmitterKind, n: number, sigma: number) => {
+    const radius = rangeOf(reference, thresholds[kind] - CENSORED_SELECT_SIGMAS * sigma, n) + CENSORED_MARGIN_M;
+    return radius * radius;
+  };
+  const consider = (x: number, y: number, kind: TransmitterKind, reference: number, n: number, sigma: number, dz2: number, radius2: number) => {
+    const threshold = thresholds[kind];
+    if (threshold === Infinity) return;
+    const dx = at.x - x;
+    const dy = at.y - y;
+    const planar2 = dx * dx + dy * dy;
+    if (planar2 > radius2) return;
+    const distance = Math.max(0, Math.sqrt(planar2) - CENSORED_MARGIN_M);
+    const d2 = Math.max(MIN_DISTANCE * MIN_DISTANCE, distance * distance + dz2);
+    if (threshold - (reference - 5 * n * Math.log10(d2)) >= CENSORED_SELECT_SIGMAS * sigma) return;
+    censored.push({ x, y, reference, rssi: threshold, weight: 1 / (sigma * sigma), censored: true, dz2: dz2 > 0 ? dz2 : undefined });
+  };
+  let cached = { reference: NaN, kind: '', n: NaN, sigma: NaN, radius2: 0 };
+  for (const transmitter of floorTransmitters) {
+    if (strongest.has(transmitter) || thresholds[transmitter.kind] === Infinity) continue;
+    const n = transmitter.exponent ?? fitN;
+    const sigma = transmitter.shadowingDb ?? options.shadowingDb[transmitter.kind];
+    if (!(transmitter.referenceRssi <= cached.reference && cached.kind === transmitter.kind && cached.n === n && cached.sigma === sigma)) {
+      const reference = transmitter.referenceRssi + RADIUS_HEADROOM_DB;
+      cached = { reference, kind: transmitter.kind, n, sigma, radius2: radius2Of(reference, transmitter.kind, n, sigma) };
+    }
+    consider(transmitter.x, transmitter.y, transmitter.kind, transmitter.referenceRssi, n, sigma, 0, cached.radius2);
+  }
+  if (adjacent) {
+    const heard = new Set<string>();
+    for (const transmitter of strongest.keys()) heard.add(transmitterKey(transmitter));
+    for (const [key, item] of adjacent) {
+      if (heard.has(key) || thresholds[item.kind] === Infinity) continue;
+      consider(item.x, item.y, item.kind, item.reference, item.exponent, item.shadowingDb, item.dz2, radius2Of(item.reference, item.kind, item.exponent, item.shadowingDb));
+    }
+  }
+  return censored;
+}
+
 /** The path-loss model's position of the readings of one floor (nearest first), with its unscaled accuracy. */
-function placeByModel(onFloor: readonly Heard[], options: EstimatorOptions): { x: number; y: number; accuracy: number; method: 'fit' | 'centroid' | 'single' } {
+function placeByModel(
+  onFloor: readonly Heard[],
+  heardExtra: readonly RangedReading[],
+  unheard: ((at: { x: number; y: number }, n: number) => RangedReading[]) | null,
+  options: EstimatorOptions,
+): { x: number; y: number; accuracy: number; method: 'fit' | 'centroid' | 'single' } {
   const n = onFloor[0].transmitter.exponent ?? options.pathLossExponent;
   if (onFloor.length === 1) {
     const [only] = onFloor;
@@ -203,10 +434,44 @@ function placeByModel(onFloor: readonly Heard[], options: EstimatorOptions): { x
     return { x: only.transmitter.x, y: only.transmitter.y, accuracy: only.range * 10 ** (sigma / (10 * n)), method: 'single' };
   }
   const centroid = weightedCentroid(onFloor, n);
-  const fit = onFloor.length >= 3 ? fitPosition(onFloor, centroid, n) : null;
-  const geometry = spreadOf(onFloor);
+  // First the readings heard alone (nearly quadratic), then with the transmitters not heard that
+  // matter from there: the censored terms are not convex, and started far off they can hold the
+  // fit in a false minimum.
+  const heardOnly = heardExtra.length === 0 ? onFloor : [...onFloor, ...heardExtra];
+  let fit: PositionFit | null = onFloor.length >= 3 ? fitPosition(heardOnly, centroid, n) : null;
+  const fresh = onFloor[0].transmitter.exponent === undefined;
+  let ownExponent: PositionExponentFit | null = null;
+  if (fit && fresh && onFloor.length >= options.minReadingsForExponent) {
+    // A floor with no model yet: the scan's own exponent where its readings reject the default.
+    // One fit with n free, from the default's position, asks; where it says yes, where the
+    // default's fit lies beyond the transmitters' hull (with n free, false minima lie towards
+    // the inside there) or where the readings are clean, it is searched from several starts.
+    const prior = { exponent: n, sd: options.scanExponentSd };
+    const probe = fitPositionAndExponent(heardOnly, fit.ok ? fit : centroid, prior, options.scanExponentRange);
+    const outside = fit.ok && distanceOutsideHull(onFloor, fit.x, fit.y) > 0;
+    const rejects = (candidate: PositionExponentFit) => candidate.ok && (!fit!.ok || rejectsDefault(fit!.cost, candidate.cost, heardOnly.length));
+    // A scan the default fits no worse than σ says may still be one of another exponent caught in a false minimum.
+    const clean = fit.ok && fit.cost / Math.max(1, heardOnly.length - 2) < 1;
+    if (rejects(probe) || outside || clean) {
+      const best = ownExponentFit(heardOnly, onFloor[0], centroid, options, probe);
+      if (rejects(best) && pinsExponent(best, heardOnly.length)) {
+        fit = best;
+        ownExponent = best;
+      }
+    }
+  }
+  // Only on a floor with a model: the censored terms rest on its σ and powers, which a fresh
+  // floor only guesses (noise-free scans near the edge of a grid were pulled 2 m inwards).
+  if (fit && unheard && !fresh) {
+    const start = fit.ok ? { x: fit.x, y: fit.y } : centroid;
+    const near = unheard(start, n);
+    if (near.length > 0) fit = fitPosition([...heardOnly, ...near], start, n);
+  }
+  // The geometry of every transmitter heard, the floors above and below included.
+  const geometry = spreadOf(heardOnly);
   if (fit && fit.ok) {
-    const inflation = Math.max(1, fit.cost / Math.max(1, onFloor.length - 2));
+    // χ² per degree of freedom: two go to the position, a third to an exponent of its own.
+    const inflation = Math.max(1, fit.heardCost / Math.max(1, onFloor.length - (ownExponent ? 3 : 2)));
     let variance = (fit.covariance[0] + fit.covariance[2]) * inflation;
     let { x, y } = fit;
     if (geometry.collinear) {
@@ -219,7 +484,7 @@ function placeByModel(onFloor: readonly Heard[], options: EstimatorOptions): { x
     } else {
       // Beyond the transmitters' hull only the ranges place the device, and they are biased
       // short and skewed there: the covariance alone understates the error.
-      const outside = distanceOutsideHull(onFloor, x, y);
+      const outside = distanceOutsideHull(heardOnly, x, y);
       variance += (OUTSIDE_HULL_FACTOR * outside) ** 2;
     }
     const accuracy = RADIUS_68_FACTOR * Math.sqrt(variance);
@@ -272,12 +537,12 @@ interface Spread {
 }
 
 /** Principal axes of the transmitter positions: collinear when they spread less than a metre across. */
-function spreadOf(heard: readonly Heard[]): Spread {
+function spreadOf(heard: readonly { x: number; y: number }[]): Spread {
   let cx = 0;
   let cy = 0;
   for (const item of heard) {
-    cx += item.transmitter.x;
-    cy += item.transmitter.y;
+    cx += item.x;
+    cy += item.y;
   }
   cx /= heard.length;
   cy /= heard.length;
@@ -285,8 +550,8 @@ function spreadOf(heard: readonly Heard[]): Spread {
   let sxy = 0;
   let syy = 0;
   for (const item of heard) {
-    const dx = item.transmitter.x - cx;
-    const dy = item.transmitter.y - cy;
+    const dx = item.x - cx;
+    const dy = item.y - cy;
     sxx += dx * dx;
     sxy += dx * dy;
     syy += dy * dy;
