@@ -349,6 +349,37 @@ function ownExponentFit(readings: readonly RangedReading[], nearest: Heard, cent
   return best;
 }
 
+/**
+ * One or two readings of a floor with a model: the heard readings alone cannot place the
+ * device (a ring, or two mirror points), but with the transmitters not heard they can, as the
+ * oracle does. Fitted from around each heard transmitter at its range, the best kept; its
+ * accuracy never below the spread of those starts' answers. Null where no fit holds.
+ */
+function sparseFit(onFloor: readonly Heard[], heardExtra: readonly RangedReading[], unheard: (at: { x: number; y: number }, n: number) => RangedReading[], n: number): { x: number; y: number; accuracy: number; method: 'fit' } | null {
+  const heardOnly = heardExtra.length === 0 ? onFloor : [...onFloor, ...heardExtra];
+  const centroid = weightedCentroid(onFloor, n);
+  const near = unheard(centroid, n);
+  if (near.length === 0) return null;
+  const readings = [...heardOnly, ...near];
+  let best: PositionFit | null = null;
+  const answers: Array<{ x: number; y: number; cost: number }> = [];
+  for (const item of onFloor) {
+    for (const [dx, dy] of FRESH_STARTS) {
+      const fit = fitPosition(readings, { x: item.x + dx * item.range, y: item.y + dy * item.range }, n);
+      if (!fit.ok) continue;
+      answers.push(fit);
+      if (!best || fit.cost < best.cost) best = fit;
+    }
+  }
+  if (!best) return null;
+  // Starts that end in other minima about as good say how far the answer may be off.
+  let spread2 = 0;
+  for (const answer of answers) if (answer.cost - best.cost < 2) spread2 = Math.max(spread2, (answer.x - best.x) ** 2 + (answer.y - best.y) ** 2);
+  const variance = best.covariance[0] + best.covariance[2] + spread2;
+  const accuracy = RADIUS_68_FACTOR * Math.sqrt(variance);
+  return Number.isFinite(accuracy) ? { x: best.x, y: best.y, accuracy, method: 'fit' } : null;
+}
+
 /** Where a fit with its own exponent also starts: around the nearest transmitter, at its range. */
 const FRESH_STARTS: ReadonlyArray<[number, number]> = [
   [1, 0],
@@ -427,6 +458,8 @@ function placeByModel(
   options: EstimatorOptions,
 ): { x: number; y: number; accuracy: number; method: 'fit' | 'centroid' | 'single' } {
   const n = onFloor[0].transmitter.exponent ?? options.pathLossExponent;
+  const sparse = onFloor.length < 3 && unheard && onFloor[0].transmitter.exponent !== undefined ? sparseFit(onFloor, heardExtra, unheard, n) : null;
+  if (sparse) return sparse;
   if (onFloor.length === 1) {
     const [only] = onFloor;
     // Anywhere on a ring around the transmitter: the ring's radius (at one sigma longer) bounds the error.
