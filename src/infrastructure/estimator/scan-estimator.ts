@@ -300,6 +300,9 @@ function pinsExponent(fit: PositionExponentFit, readings: number): boolean {
   return dof >= 3 && fit.heardCost / dof < MAX_SCAN_EXPONENT_CHI2;
 }
 
+/** The default exponent is kept for a scan it fits within this mean square residual (dB²). */
+const MIN_DEFAULT_MISFIT_DB2 = 1;
+
 /** Two-sided 99 % quantiles of Student's t by degrees of freedom (3, 4, 5, 6, 8, 10, 15, 20, 30, ∞). */
 const T99: ReadonlyArray<[number, number]> = [
   [3, 5.841],
@@ -482,7 +485,10 @@ function placeByModel(
     const prior = { exponent: n, sd: options.scanExponentSd };
     const probe = fitPositionAndExponent(heardOnly, fit.ok ? fit : centroid, prior, options.scanExponentRange);
     const outside = fit.ok && distanceOutsideHull(onFloor, fit.x, fit.y) > 0;
-    const rejects = (candidate: PositionExponentFit) => candidate.ok && (!fit!.ok || rejectsDefault(fit!.cost, candidate.cost, heardOnly.length));
+    // A default that fits within a dB (its mean square residual) is not rejected whatever the F-test says: rounding alone gives that much.
+    const sigma = onFloor[0].transmitter.shadowingDb ?? options.shadowingDb[onFloor[0].transmitter.kind];
+    const defaultOff = !fit.ok || (fit.heardCost * sigma * sigma) / Math.max(1, heardOnly.length - 2) > MIN_DEFAULT_MISFIT_DB2;
+    const rejects = (candidate: PositionExponentFit) => candidate.ok && defaultOff && (!fit!.ok || rejectsDefault(fit!.cost, candidate.cost, heardOnly.length));
     // A scan the default fits no worse than σ says may still be one of another exponent caught in a false minimum.
     const clean = fit.ok && fit.cost / Math.max(1, heardOnly.length - 2) < 1;
     if (rejects(probe) || outside || clean) {
