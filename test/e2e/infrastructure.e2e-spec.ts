@@ -489,7 +489,7 @@ describe('infrastructure (contract section 9)', () => {
       const service = t.app.get(ScanPositioningService);
       const theirs = await createSite(t, b.auth);
       const spots = [{ x: 12, y: 17 }, { x: 41, y: 9 }, { x: 30, y: 30 }];
-      const result = await service.estimateBatch(principal, [
+      const scans = [
         { device_id: 'tag-1', time: '2026-11-23T01:00:00.000Z', building_id: site.building.id, ble: scanAt(spots[0], random) },
         { device_id: 'tag-1', time: Date.parse('2026-11-23T01:00:01.000Z'), ble: scanAt(spots[1], random), wifi: [{ bssid: 'A4-5E-60-E8-1F-01', rssi: -60 }] },
         { device_id: 'tag-2', time: '2026-11-23T01:00:02.000Z', ble: scanAt(spots[2], random) },
@@ -498,7 +498,8 @@ describe('infrastructure (contract section 9)', () => {
         { device_id: 'tag-5', time: 'yesterday', ble: scanAt(spots[0], random) },
         { device_id: 'tag-6', time: '2026-11-23T01:00:00.000Z', building_id: theirs.building.id, ble: scanAt(spots[0], random) },
         { device_id: 'tag-7', time: '2026-11-23T01:00:00.000Z', ble: [{ uuid: UUID_A, major: 70000, minor: 1, rssi: -50 }] },
-      ]);
+      ];
+      const result = await service.estimateBatch(principal, scans);
       expect(result.rejected).toEqual([
         { index: 3, code: 'no_known_transmitters', fields: '[3]', message: expect.any(String) },
         { index: 4, code: 'no_readings', fields: '[4]', message: expect.any(String) },
@@ -516,6 +517,8 @@ describe('infrastructure (contract section 9)', () => {
         expect(fix.lat).toBeCloseTo(expected.lat, 10);
         expect(fix.lng).toBeCloseTo(expected.lng, 10);
       }
+      // A floor with no model yet: its strongest 16 of the 25 heard (issue 36: a floor with a model counts every reading).
+      expect(new Set((scans[1].ble as Array<{ minor: number }>).map((reading) => reading.minor)).size + 1).toBeGreaterThan(16);
       expect(result.fixes[1]).toMatchObject({ device_id: 'tag-1', time: new Date('2026-11-23T01:00:01.000Z'), transmitters_used: 16 });
       expect(result.fixes[1].used.some((used) => used.type === 'wifi')).toBe(true);
     });

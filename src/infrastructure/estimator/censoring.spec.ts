@@ -79,6 +79,31 @@ describe('a position that knows what was not heard', () => {
     expect(median(errors.censored)).toBeLessThan(0.9 * median(errors.heardOnly));
   });
 
+  it('places a scan that heard one or two transmitters by those it did not hear, with an accuracy that holds', () => {
+    // n = 3.5 and a −95 dBm cut: about 10 m of range on a 10 m grid, so many scans hear one or two beacons.
+    const building = new SyntheticBuilding({ ...ISSUE_36_WORLD, floors: 1, exponent: 3.5 }, 23);
+    const sigma = Math.sqrt(16 + 1 / 12);
+    const index = new TransmitterIndex(building.trueTransmitters().map((transmitter) => ({ ...transmitter, exponent: 3.5, shadowingDb: sigma })));
+    const random = seededRandom(4);
+    const errors = { censored: [] as number[], heardOnly: [] as number[] };
+    let within = 0;
+    while (errors.censored.length < 200) {
+      const at = building.randomPosition(random, 1);
+      const scan = building.scanAt(at, random);
+      if (scan.length === 0 || scan.length > 2) continue;
+      const censored = estimatePosition(scan, index);
+      const heardOnly = estimatePosition(scan, index, { ...DEFAULT_ESTIMATOR_OPTIONS, censoring: false });
+      if (!censored.ok || !heardOnly.ok) throw new Error('rejected');
+      const error = Math.hypot(censored.x - at.x, censored.y - at.y);
+      errors.censored.push(error);
+      errors.heardOnly.push(Math.hypot(heardOnly.x - at.x, heardOnly.y - at.y));
+      if (error <= censored.accuracy) within += 1;
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    expect(median(errors.censored)).toBeLessThan(0.8 * median(errors.heardOnly));
+    expect(within / errors.censored.length).toBeGreaterThanOrEqual(0.68);
+  });
+
   it.each([-95, -105])('on a fresh floor, places noise-free scans (cut at %s dBm, strongest 30) within 1 m for any exponent from 1.8 to 3.5, edges included', (sensitivity) => {
     const beacons = beaconGrid(6, 4, 10);
     const index = new TransmitterIndex(beacons);

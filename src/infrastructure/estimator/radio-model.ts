@@ -101,6 +101,8 @@ export interface SolvedModel {
   exponent: number;
   /** How the exponent was found (solveModel; a batch's intermediate steps leave it out). */
   exponentFit?: ExponentFit;
+  /** False for the prior alone (no scans): its floor is placed as a fresh one (calibratedIndex). */
+  evidence?: boolean;
   /** δ_j by transmitter key `kind:id` (dB). */
   offsets: Map<string, number>;
   shadowingDb: Record<TransmitterKind, number>;
@@ -205,7 +207,7 @@ export function solveModel(statistics: FloorStatistics, prior: RadioPrior = RADI
     const offset = (value.b - value.hn * exponent) / (value.h + offsetInformation);
     offsets.set(key, Math.max(-prior.offsetBound, Math.min(prior.offsetBound, Number.isFinite(offset) ? offset : 0)));
   }
-  return { exponent, exponentFit, offsets, shadowingDb: { ble: shadowingOf(statistics, 'ble', prior), wifi: shadowingOf(statistics, 'wifi', prior) } };
+  return { exponent, exponentFit, evidence: statistics.scans > 0, offsets, shadowingDb: { ble: shadowingOf(statistics, 'ble', prior), wifi: shadowingOf(statistics, 'wifi', prior) } };
 }
 
 function shadowingOf(statistics: FloorStatistics, kind: TransmitterKind, prior: RadioPrior): number {
@@ -237,7 +239,9 @@ export function calibratedIndex(all: Iterable<KnownTransmitter>, floors: Readonl
   const estimations = new Map<number, FloorEstimation>();
   for (const transmitter of transmitters) {
     const floor = floors.get(transmitter.floorId);
-    if (!floor) {
+    // A model of no scans is the prior: the floor is placed as a fresh one (the scan's own
+    // exponent where it shows one, no censored terms on a σ nothing measured).
+    if (!floor || floor.model.evidence === false) {
       calibrated.push(transmitter);
       continue;
     }
@@ -247,6 +251,10 @@ export function calibratedIndex(all: Iterable<KnownTransmitter>, floors: Readonl
   // Each model's view of the floors next to it: the transmitters it has learnt an offset for through the floor.
   const registered = new TransmitterIndex(transmitters);
   for (const [floorId, floor] of floors) {
+    if (floor.model.evidence === false) {
+      estimations.set(floorId, floor.estimation);
+      continue;
+    }
     const adjacent = new Map<string, AdjacentTransmitter>();
     for (const { transmitter, lossDb, dz2 } of registered.adjacent(floorId)) {
       const key = transmitterKey(transmitter);

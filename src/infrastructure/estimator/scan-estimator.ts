@@ -300,6 +300,9 @@ function pinsExponent(fit: PositionExponentFit, readings: number): boolean {
   return dof >= 3 && fit.heardCost / dof < MAX_SCAN_EXPONENT_CHI2;
 }
 
+/** The default exponent is kept for a scan it fits within this mean square residual (dB²). */
+const MIN_DEFAULT_MISFIT_DB2 = 1;
+
 /** Two-sided 99 % quantiles of Student's t by degrees of freedom (3, 4, 5, 6, 8, 10, 15, 20, 30, ∞). */
 const T99: ReadonlyArray<[number, number]> = [
   [3, 5.841],
@@ -347,6 +350,37 @@ function ownExponentFit(readings: readonly RangedReading[], nearest: Heard, cent
     if (fit.ok && (!best.ok || fit.cost < best.cost)) best = fit;
   }
   return best;
+}
+
+/**
+ * One or two readings of a floor with a model: the heard readings alone cannot place the
+ * device (a ring, or two mirror points), but with the transmitters not heard they can, as the
+ * oracle does. Fitted from around each heard transmitter at its range, the best kept; its
+ * accuracy never below the spread of those starts' answers. Null where no fit holds.
+ */
+function sparseFit(onFloor: readonly Heard[], heardExtra: readonly RangedReading[], unheard: (at: { x: number; y: number }, n: number) => RangedReading[], n: number): { x: number; y: number; accuracy: number; method: 'fit' } | null {
+  const heardOnly = heardExtra.length === 0 ? onFloor : [...onFloor, ...heardExtra];
+  const centroid = weightedCentroid(onFloor, n);
+  const near = unheard(centroid, n);
+  if (near.length === 0) return null;
+  const readings = [...heardOnly, ...near];
+  let best: PositionFit | null = null;
+  const answers: Array<{ x: number; y: number; cost: number }> = [];
+  for (const item of onFloor) {
+    for (const [dx, dy] of FRESH_STARTS) {
+      const fit = fitPosition(readings, { x: item.x + dx * item.range, y: item.y + dy * item.range }, n);
+      if (!fit.ok) continue;
+      answers.push(fit);
+      if (!best || fit.cost < best.cost) best = fit;
+    }
+  }
+  if (!best) return null;
+  // Starts that end in other minima about as good say how far the answer may be off.
+  let spread2 = 0;
+  for (const answer of answers) if (answer.cost - best.cost < 2) spread2 = Math.max(spread2, (answer.x - best.x) ** 2 + (answer.y - best.y) ** 2);
+  const variance = best.covariance[0] + best.covariance[2] + spread2;
+  const accuracy = RADIUS_68_FACTOR * Math.sqrt(variance);
+  return Number.isFinite(accuracy) ? { x: best.x, y: best.y, accuracy, method: 'fit' } : null;
 }
 
 /** Where a fit with its own exponent also starts: around the nearest transmitter, at its range. */
@@ -427,6 +461,8 @@ function placeByModel(
   options: EstimatorOptions,
 ): { x: number; y: number; accuracy: number; method: 'fit' | 'centroid' | 'single' } {
   const n = onFloor[0].transmitter.exponent ?? options.pathLossExponent;
+  const sparse = onFloor.length < 3 && unheard && onFloor[0].transmitter.exponent !== undefined ? sparseFit(onFloor, heardExtra, unheard, n) : null;
+  if (sparse) return sparse;
   if (onFloor.length === 1) {
     const [only] = onFloor;
     // Anywhere on a ring around the transmitter: the ring's radius (at one sigma longer) bounds the error.
@@ -449,7 +485,10 @@ function placeByModel(
     const prior = { exponent: n, sd: options.scanExponentSd };
     const probe = fitPositionAndExponent(heardOnly, fit.ok ? fit : centroid, prior, options.scanExponentRange);
     const outside = fit.ok && distanceOutsideHull(onFloor, fit.x, fit.y) > 0;
-    const rejects = (candidate: PositionExponentFit) => candidate.ok && (!fit!.ok || rejectsDefault(fit!.cost, candidate.cost, heardOnly.length));
+    // A default that fits within a dB (its mean square residual) is not rejected whatever the F-test says: rounding alone gives that much.
+    const sigma = onFloor[0].transmitter.shadowingDb ?? options.shadowingDb[onFloor[0].transmitter.kind];
+    const defaultOff = !fit.ok || (fit.heardCost * sigma * sigma) / Math.max(1, heardOnly.length - 2) > MIN_DEFAULT_MISFIT_DB2;
+    const rejects = (candidate: PositionExponentFit) => candidate.ok && defaultOff && (!fit!.ok || rejectsDefault(fit!.cost, candidate.cost, heardOnly.length));
     // A scan the default fits no worse than σ says may still be one of another exponent caught in a false minimum.
     const clean = fit.ok && fit.cost / Math.max(1, heardOnly.length - 2) < 1;
     if (rejects(probe) || outside || clean) {
