@@ -77,11 +77,11 @@ describe('dashboard administration in a browser', () => {
     await page.locator('li.floor input[type="file"]').setInputFiles({ name: 'plan.png', mimeType: 'image/png', buffer: TINY_PNG });
     const plan = page.getByRole('img', { name: 'Plan of Ground' });
     await plan.waitFor();
-    // The image the page shows is the one the floor points at, and it loads.
+    // The image the page shows is the one the floor points at (its thumbnail, issue 35), and it loads.
     await expect.poll(() => plan.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(1);
     const floorList = listOf<{ maps: { map_url: string | null } }>((await t.http.get(`/api/v1/buildings/${stored.id}/floors`).set(admin).expect(200)).body);
     expect(floorList[0].maps.map_url).toBeTruthy();
-    expect(await plan.getAttribute('src')).toBe(floorList[0].maps.map_url);
+    expect(await plan.getAttribute('src')).toBe(`${floorList[0].maps.map_url}?width=640`);
     await shot(page, 'building-floors');
     expect(problems).toEqual([]);
     await page.close();
