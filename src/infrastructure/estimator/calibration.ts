@@ -1,5 +1,5 @@
 import { CENSORED_REACH_SIGMAS, censoredTerm, censoringThreshold } from './censoring';
-import { fitPosition, rangeOf, RangedReading } from './position-fit';
+import { fitPosition, RangedReading } from './position-fit';
 import { addScan, addStatistics, emptyStatistics, FloorStatistics, RADIO_PRIOR, RadioPrior, solveModel, SolvedModel } from './radio-model';
 import { KnownTransmitter, transmitterKey, TransmitterKind } from './transmitter';
 
@@ -72,6 +72,10 @@ export interface CalibrationResult {
 }
 
 const LOG10_SCALE = 10 / Math.LN10;
+/** Transmitters not heard are kept for the calibration up to this far beyond the farthest one heard (metres). */
+const CENSORED_BEYOND_HEARD_M = 15;
+/** How far a batch's refit may move a scan (metres): the transmitters not heard that can weigh within this of where it was. */
+const CENSORED_MARGIN_M = 5;
 const MIN_D2 = 0.25;
 
 /**
@@ -252,10 +256,19 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
         const offset = model.offsets.get(transmitterKey(reading.transmitter)) ?? 0;
         ranged.push({ x: reading.transmitter.x, y: reading.transmitter.y, reference: reading.transmitter.referenceRssi - (reading.lossDb ?? 0) + offset, rssi: reading.rssi, weight: 1 / (sigma * sigma), dz2: reading.dz2 });
       }
+      // The transmitters not heard that can weigh near where the scan was (as the live fit takes them).
+      const from = position ?? { x: scan.x, y: scan.y };
       for (const item of scan.censored ?? []) {
         const sigma = model.shadowingDb[item.transmitter.kind];
-        const offset = model.offsets.get(transmitterKey(item.transmitter)) ?? 0;
-        ranged.push({ x: item.transmitter.x, y: item.transmitter.y, reference: item.transmitter.referenceRssi - (item.lossDb ?? 0) + offset, rssi: item.threshold, weight: 1 / (sigma * sigma), censored: true, dz2: item.dz2 });
+        const registered = item.transmitter.referenceRssi - (item.lossDb ?? 0);
+        const distance = Math.max(0, Math.hypot(from.x - item.transmitter.x, from.y - item.transmitter.y) - CENSORED_MARGIN_M);
+        const d2 = Math.max(MIN_D2, distance * distance + (item.dz2 ?? 0));
+        const loss = 5 * n * Math.log10(d2);
+        // Even at the largest offset, far below the threshold: skipped before any lookup.
+        if (item.threshold - (registered + options.prior.offsetBound - loss) >= CENSORED_REACH_SIGMAS * sigma) continue;
+        const reference = registered + (model.offsets.get(transmitterKey(item.transmitter)) ?? 0);
+        if (item.threshold - (reference - loss) >= CENSORED_REACH_SIGMAS * sigma) continue;
+        ranged.push({ x: item.transmitter.x, y: item.transmitter.y, reference, rssi: item.threshold, weight: 1 / (sigma * sigma), censored: true, dz2: item.dz2 });
       }
       const fit = fitPosition(ranged, position ?? { x: scan.x, y: scan.y }, n);
       position = fit.ok ? { x: fit.x, y: fit.y } : null;
@@ -310,16 +323,20 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
     // Not heard: the censored terms, as readings whose weight is the curvature and whose weighted residual is the slope.
     for (const item of scan.censored ?? []) {
       const transmitter = item.transmitter;
-      const key = transmitterKey(transmitter);
       const sigma = model.shadowingDb[transmitter.kind];
-      const reference = transmitter.referenceRssi - (item.lossDb ?? 0) + (model.offsets.get(key) ?? 0);
       const dx = position.x - transmitter.x;
       const dy = position.y - transmitter.y;
       const d2 = Math.max(MIN_D2, dx * dx + dy * dy + (item.dz2 ?? 0));
-      const reach = rangeOf(reference, item.threshold - CENSORED_REACH_SIGMAS * sigma, n);
-      if (d2 > reach * reach) continue;
       const logDistance = 5 * Math.log10(d2);
-      const term = censoredTerm((item.threshold - (reference - n * logDistance)) / sigma);
+      const registered = transmitter.referenceRssi - (item.lossDb ?? 0);
+      // Even at the largest offset, far below the threshold: skipped before any lookup.
+      if ((item.threshold - (registered + options.prior.offsetBound - n * logDistance)) / sigma > CENSORED_REACH_SIGMAS) continue;
+      const key = transmitterKey(transmitter);
+      const reference = registered + (model.offsets.get(key) ?? 0);
+      const z = (item.threshold - (reference - n * logDistance)) / sigma;
+      // Expected far below its threshold: nothing to add (censoredTerm would give zeros).
+      if (z > CENSORED_REACH_SIGMAS) continue;
+      const term = censoredTerm(z);
       if (term.lambda === 0) continue;
       // The weight is the curvature (never negative), the weighted residual the slope −λ/σ, even where the term is concave.
       const weight = term.curvature / (sigma * sigma);
@@ -369,14 +386,25 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
     if (couplings) {
       // The offsets of transmitters heard together trade off through the scan's position.
       const { matrix, size, slots } = couplings;
-      for (let a = 0; a < coupled.length; a += 1) {
-        const i = slots.get(coupled[a].key)!;
-        const a1 = i11 * coupled[a].q1 + i12 * coupled[a].q2;
-        const a2 = i12 * coupled[a].q1 + i22 * coupled[a].q2;
-        for (let b = a + 1; b < coupled.length; b += 1) {
-          const j = slots.get(coupled[b].key)!;
-          const value = a1 * coupled[b].q1 + a2 * coupled[b].q2;
-          matrix[i * size + j] -= value;
+      // Slots and weights in flat arrays first: the pairs are the batch's hottest loop.
+      const count = coupled.length;
+      const slotOf = new Int32Array(count);
+      const q1s = new Float64Array(count);
+      const q2s = new Float64Array(count);
+      for (let a = 0; a < count; a += 1) {
+        slotOf[a] = slots.get(coupled[a].key)!;
+        q1s[a] = coupled[a].q1;
+        q2s[a] = coupled[a].q2;
+      }
+      for (let a = 0; a < count; a += 1) {
+        const i = slotOf[a];
+        const a1 = i11 * q1s[a] + i12 * q2s[a];
+        const a2 = i12 * q1s[a] + i22 * q2s[a];
+        const row = i * size;
+        for (let b = a + 1; b < count; b += 1) {
+          const j = slotOf[b];
+          const value = a1 * q1s[b] + a2 * q2s[b];
+          matrix[row + j] -= value;
           matrix[j * size + i] -= value;
         }
       }
@@ -432,9 +460,16 @@ export function calibrationScan(
   }
   const onFloor = calibrationReadings(heard, floorId);
   const reported = new Set(onFloor.map((reading) => reading.transmitter));
+  // What a scan did not hear says most within the reach of what it heard: transmitters not
+  // heard beyond the farthest one heard (from where the scan was placed) and a margin are left
+  // out, so a large floor costs the batch its neighbourhood, not its every transmitter.
+  let farthest2 = 0;
+  for (const reading of onFloor) farthest2 = Math.max(farthest2, (reading.transmitter.x - at.x) ** 2 + (reading.transmitter.y - at.y) ** 2);
+  const reach = Math.sqrt(farthest2) + CENSORED_BEYOND_HEARD_M;
   const censored: CensoredReading[] = [];
   for (const transmitter of transmitters.onFloor(floorId)) {
     if (reported.has(transmitter) || weakest[transmitter.kind] === Infinity) continue;
+    if ((transmitter.x - at.x) ** 2 + (transmitter.y - at.y) ** 2 > reach * reach) continue;
     censored.push({ transmitter, threshold: censoringThreshold([{ rssi: weakest[transmitter.kind] }]) });
   }
   // The floors above and below, heard through a floor: readings and non-detections alike.
@@ -442,6 +477,7 @@ export function calibrationScan(
   for (const { transmitter, lossDb, dz2 } of transmitters.adjacent(floorId)) {
     const rssi = heardLevel.get(transmitter);
     if (rssi !== undefined) onFloor.push({ transmitter, rssi, lossDb, dz2 });
+    else if ((transmitter.x - at.x) ** 2 + (transmitter.y - at.y) ** 2 > reach * reach) continue;
     else if (weakest[transmitter.kind] !== Infinity) censored.push({ transmitter, threshold: censoringThreshold([{ rssi: weakest[transmitter.kind] }]), lossDb, dz2 });
   }
   const weakestReported: Partial<Record<TransmitterKind, number>> = {};

@@ -20,7 +20,7 @@ export interface RunningCalibrationPolicy {
 }
 
 export const RUNNING_CALIBRATION: RunningCalibrationPolicy = {
-  learningScans: 5_000,
+  learningScans: 2_000,
   steadyScansPerMinute: 300,
   batchScans: 250,
   maxWaitMs: 10_000,
