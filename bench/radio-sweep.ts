@@ -11,6 +11,7 @@
  * `--scans=1000 --calibration-scans=2000` (per floor) are the defaults; `--oracle=own-floor` scores
  * against an oracle that uses the scan's floor only. `npm run bench` runs it as scenario 19.
  */
+import { logPhi } from '../src/infrastructure/estimator/censoring';
 import { quantile } from '../src/infrastructure/estimator/cross-validation';
 import { solveModel } from '../src/infrastructure/estimator/radio-model';
 import { Estimate, estimatePosition, TransmitterIndex } from '../src/infrastructure/estimator/scan-estimator';
@@ -76,15 +77,6 @@ interface Figures {
 }
 
 
-/** log Φ(z), stable far into both tails (Numerical Recipes' erfc, relative error < 1.2e-7). */
-function logPhi(z: number): number {
-  const x = -z / Math.SQRT2;
-  const ax = Math.abs(x);
-  const t = 1 / (1 + 0.5 * ax);
-  const poly = -ax * ax - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
-  const logErfc = Math.log(t) + poly;
-  return x >= 0 ? logErfc - Math.LN2 : Math.log1p(-0.5 * Math.exp(logErfc));
-}
 
 /**
  * The oracle: the maximum-likelihood position of one scan on its true floor under the true model,

@@ -194,14 +194,7 @@ export function fitPosition(readings: readonly RangedReading[], start: { x: numb
   const heardCost = current[6];
   const det = current[0] * current[2] - current[1] * current[1];
   if (!(det > 1e-12) || !Number.isFinite(x) || !Number.isFinite(y)) return { ok: false, x, y, cost, heardCost, covariance: [Infinity, 0, Infinity] };
-  let farthest = 0;
-  let nearest = Infinity;
-  for (const item of readings) {
-    if (item.censored) continue;
-    farthest = Math.max(farthest, rangeOf(item.reference, item.rssi, n));
-    nearest = Math.min(nearest, Math.hypot(x - item.x, y - item.y));
-  }
-  if (nearest > 3 * farthest + 10) return { ok: false, x, y, cost, heardCost, covariance: [Infinity, 0, Infinity] };
+  if (diverged(readings, x, y, n)) return { ok: false, x, y, cost, heardCost, covariance: [Infinity, 0, Infinity] };
   return { ok: true, x, y, cost, heardCost, covariance: [current[2] / det, -current[1] / det, current[0] / det] };
 }
 
@@ -267,14 +260,7 @@ export function fitPositionAndExponent(
   const heardCost = current[6];
   const covariance = marginalCovariance(current);
   const exponentVariance = covariance ? covariance[3] : Infinity;
-  let farthest = 0;
-  let nearest = Infinity;
-  for (const item of readings) {
-    if (item.censored) continue;
-    farthest = Math.max(farthest, rangeOf(item.reference, item.rssi, n));
-    nearest = Math.min(nearest, Math.hypot(x - item.x, y - item.y));
-  }
-  const ok = covariance !== null && Number.isFinite(x) && Number.isFinite(y) && nearest <= 3 * farthest + 10;
+  const ok = covariance !== null && Number.isFinite(x) && Number.isFinite(y) && !diverged(readings, x, y, n);
   return { ok, x, y, exponent: n, exponentVariance, cost, heardCost, covariance: covariance ? [covariance[0], covariance[1], covariance[2]] : [Infinity, 0, Infinity] };
 }
 
@@ -317,6 +303,18 @@ function marginalCovariance(e: Float64Array): [number, number, number, number] |
   const det = a11 * c11 + a12 * c12 + a13 * c13;
   if (!(det > 1e-12)) return null;
   return [c11 / det, c12 / det, (a11 * a33 - a13 * a13) / det, (a11 * a22 - a12 * a12) / det];
+}
+
+/** Far beyond every transmitter heard (censored ones aside): a divergence, not a position. */
+function diverged(readings: readonly RangedReading[], x: number, y: number, n: number): boolean {
+  let farthest = 0;
+  let nearest = Infinity;
+  for (const item of readings) {
+    if (item.censored) continue;
+    farthest = Math.max(farthest, rangeOf(item.reference, item.rssi, n));
+    nearest = Math.min(nearest, Math.hypot(x - item.x, y - item.y));
+  }
+  return nearest > 3 * farthest + 10;
 }
 
 /** Weights 1/range²: the nearest transmitters pull hardest. */
