@@ -132,6 +132,7 @@ describe('dashboard editing and review in a browser', () => {
     // The first click selects node 1; it links nothing.
     await click(spots[0]);
     await node.getByRole('heading', { name: 'Node 1' }).waitFor();
+    await page.locator('.path-node-selected').waitFor();
     expect(await node.innerText()).not.toContain('Linked to');
     await click(spots[1]);
     await node.getByText('Linked to node 1').waitFor();
@@ -146,6 +147,7 @@ describe('dashboard editing and review in a browser', () => {
     await tool('Draw links').click();
     await click(spots[2]);
     await node.getByRole('heading', { name: 'Node 3' }).waitFor();
+    await page.locator('.path-node-selected').waitFor();
     expect(await node.innerText()).not.toContain('Linked to');
     await click(spots[3]);
     await node.getByText('Linked to node 3').waitFor();

@@ -74,9 +74,14 @@ export function PathsEditor({ context }: { context: FloorContext }) {
   };
 
   // Draw this floor's part of the graph; a node linked to another floor is a connector (red).
+  // A change of selection restyles the markers in place: redrawing them would drop a click whose
+  // press landed on the old marker and whose release on the new one.
+  const markers = useRef(new Map<number, L.CircleMarker>());
+  const [drawnGraph, setDrawnGraph] = useState<PathGraph | null>(null);
   useEffect(() => {
     if (!graph || !drawn) return;
     drawn.clearLayers();
+    markers.current.clear();
     const here = new Map(graph.nodes.filter((n) => n.floor_id === floor.id).map((n) => [n.id, n]));
     const floorOf = new Map(graph.nodes.map((n) => [n.id, n.floor_id]));
     const connectors = new Set(graph.links.filter((l) => floorOf.get(l.source) !== floorOf.get(l.target)).flatMap((l) => [l.source, l.target]));
@@ -85,12 +90,20 @@ export function PathsEditor({ context }: { context: FloorContext }) {
       if (here.has(l.source) && here.has(l.target)) drawn.addLayer(L.polyline([at(l.source), at(l.target)], { pane: 'floor', color: '#0b7a75', weight: 3, interactive: false }));
     }
     for (const n of here.values()) {
-      const node = L.circleMarker(at(n.id), { pane: 'floor', radius: n.id === selected ? 8 : 6, color: '#fff', weight: 2, fillColor: connectors.has(n.id) ? '#c0392b' : '#0b7a75', fillOpacity: 1, bubblingMouseEvents: false });
+      const node = L.circleMarker(at(n.id), { pane: 'floor', radius: 6, color: '#fff', weight: 2, fillColor: connectors.has(n.id) ? '#c0392b' : '#0b7a75', fillOpacity: 1, bubblingMouseEvents: false });
       // Not passed on to the map: a click on a node is not a new node on top of it.
       node.on('click', () => onNode.current(n.id));
       drawn.addLayer(node);
+      markers.current.set(n.id, node);
     }
-  }, [graph, selected, drawn]);
+    setDrawnGraph(graph);
+  }, [graph, drawn]);
+  useEffect(() => {
+    for (const [id, marker] of markers.current) {
+      marker.setRadius(id === selected ? 8 : 6);
+      marker.getElement()?.classList.toggle('path-node-selected', id === selected);
+    }
+  }, [selected, drawnGraph]);
 
   const pick = useCallback(
     (lngLat: [number, number]) => {
