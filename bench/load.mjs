@@ -33,9 +33,9 @@ function gaussian() {
 }
 
 /**
- * A batch of scans (issue 15): each device stands somewhere over the beacon grid and hears its
- * 10 to 30 loudest beacons, as a log-distance path-loss model (exponent 3, -59 dBm at 1 m)
- * with 4 dB shadowing says.
+ * A batch of scans (issue 15): each device walks a circle of 8 m radius at 1.2 m/s somewhere
+ * over the beacon grid (so a tracker follows it, issue 37) and hears its 10 to 30 loudest
+ * beacons, as a log-distance path-loss model (exponent 3, -59 dBm at 1 m) with 4 dB shadowing says.
  */
 function scansBody({ devices, batch, buildingId, uuid, beacons, width, length }) {
   const first = (counter * batch) % devices;
@@ -43,8 +43,12 @@ function scansBody({ devices, batch, buildingId, uuid, beacons, width, length })
   const parts = [];
   for (let i = 0; i < batch; i += 1) {
     const device = (first + i) % devices;
-    const x = 5 + Math.random() * (width - 10);
-    const y = 5 + Math.random() * (length - 10);
+    // The circle's centre is the device's own (a fixed hash of its number), its phase the time.
+    const cx = 13 + ((device * 7919) % 1000) / 1000 * (width - 26);
+    const cy = 13 + ((device * 104729) % 1000) / 1000 * (length - 26);
+    const angle = (time / 1000) * (1.2 / 8) + device;
+    const x = cx + 8 * Math.cos(angle);
+    const y = cy + 8 * Math.sin(angle);
     const heard = beacons
       .map((b) => ({ b, rssi: Math.round(-59 - 30 * Math.log10(Math.max(0.5, Math.hypot(b.x - x, b.y - y))) + 4 * gaussian()) }))
       .sort((p, q) => q.rssi - p.rssi)

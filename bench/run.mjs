@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { cpuSecondsOf, freePort, rssOf, scratchDatabase } from './server-process.mjs';
 import { seedReports, TRACKED_DEVICE } from './reports-seed.mjs';
 
-const DEFAULT_SCENARIOS = '1,2,3,4,5,6,7,8,11,12,13,14,18,19';
+const DEFAULT_SCENARIOS = '1,2,3,4,5,6,7,8,11,12,13,20,14,18,19';
 /** Scenario 13: 200 beacons on a 10 m grid over 200 × 100 m of the first floor. */
 const SCAN_UUID = 'f7826da6-4fa2-4e98-8024-bc5b71e0893e';
 const SCAN_BEACONS = Array.from({ length: 200 }, (_, i) => ({ minor: i + 1, x: 5 + (i % 20) * 10, y: 5 + Math.floor(i / 20) * 10 }));
@@ -368,9 +368,30 @@ function scenarioSpecs(base, seeded) {
       ],
     },
     13: {
-      title: `POST /realtime/scans (${POSITIONS_PER_BATCH} scans per request, ${SCAN_BEACONS.length} beacons, 10 to 30 readings each)`,
+      title: `POST /realtime/scans, tracked (${POSITIONS_PER_BATCH} scans per request, ${SCAN_BEACONS.length} beacons, 10 to 30 readings each)`,
       itemsPerRequest: POSITIONS_PER_BATCH,
       prepare: async () => {
+        await api(base, 'PUT', `/api/v1/infrastructure/tracking?building_id=${seeded.building.id}`, { token: seeded.token, body: { scans: true } });
+        await api(base, 'PUT', `/api/v1/infrastructure?building_id=${seeded.building.id}`, {
+          token: seeded.token,
+          body: { wifi: [], ble: SCAN_BEACONS.map((b) => ({ floor_id: seeded.floors[0].id, uuid: SCAN_UUID, major: 1, minor: b.minor, tx_power: -59, x: b.x, y: b.y })) },
+        });
+      },
+      runs: [
+        {
+          ...common,
+          method: 'POST',
+          path: '/api/v1/realtime/scans',
+          headers: { 'x-api-key': seeded.positioningKey, 'content-type': 'application/json' },
+          scans: { devices: options.devices, batch: POSITIONS_PER_BATCH, buildingId: seeded.building.id, uuid: SCAN_UUID, beacons: SCAN_BEACONS, width: 200, length: 100 },
+        },
+      ],
+    },
+    20: {
+      title: `POST /realtime/scans, tracking off (compare with 13: the tracker's cost; ${POSITIONS_PER_BATCH} scans per request, ${SCAN_BEACONS.length} beacons, 10 to 30 readings each)`,
+      itemsPerRequest: POSITIONS_PER_BATCH,
+      prepare: async () => {
+        await api(base, 'PUT', `/api/v1/infrastructure/tracking?building_id=${seeded.building.id}`, { token: seeded.token, body: { scans: false } });
         await api(base, 'PUT', `/api/v1/infrastructure?building_id=${seeded.building.id}`, {
           token: seeded.token,
           body: { wifi: [], ble: SCAN_BEACONS.map((b) => ({ floor_id: seeded.floors[0].id, uuid: SCAN_UUID, major: 1, minor: b.minor, tx_power: -59, x: b.x, y: b.y })) },
@@ -749,6 +770,13 @@ async function main() {
     console.log('');
     printTable(rows);
     for (const row of rows.filter((row) => row.itemsPerSecond)) console.log(`${row.name}: ${row.itemsPerSecond.toFixed(0)} fixes/s accepted`);
+    // Issue 37: the tracker's cost, 13 (tracked) against 20 (the same scans placed one by one), in this run.
+    const tracked = rows.find((row) => row.name.startsWith('13. '));
+    const untracked = rows.find((row) => row.name.startsWith('20. '));
+    if (tracked && untracked && untracked.cpuPerRequest > 0) {
+      const ratio = tracked.cpuPerRequest / untracked.cpuPerRequest;
+      console.log(`Tracking: server CPU per scan ${(tracked.cpuPerRequest / POSITIONS_PER_BATCH).toFixed(0)} µs tracked, ${(untracked.cpuPerRequest / POSITIONS_PER_BATCH).toFixed(0)} µs untracked: ${ratio.toFixed(2)}x (target <= 1.5x); ${tracked.itemsPerSecond.toFixed(0)} scans/s tracked (target >= 5,000), peak RSS ${mb(tracked.peakRss)} (target < 300 MB) ${ratio <= 1.5 && tracked.itemsPerSecond >= 5000 && tracked.peakRss < 300 * 1024 * 1024 ? 'MET' : 'NOT MET'}`);
+    }
 
     const date = new Date().toISOString().slice(0, 10);
     // Only a full default run is the record of the day; quick and custom runs are kept apart.

@@ -19,6 +19,7 @@ import { WorkerHeartbeats1763985000000 } from './1763985000000-WorkerHeartbeats'
 import { RadioModels1763991000000 } from './1763991000000-RadioModels';
 import { HeatmapDays1763991300000 } from './1763991300000-HeatmapDays';
 import { DeviceIndexesThatStay1764000000000 } from './1764000000000-DeviceIndexesThatStay';
+import { DeviceTracks1764100000000 } from './1764100000000-DeviceTracks';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   RadioModels1763991000000,
   HeatmapDays1763991300000,
   DeviceIndexesThatStay1764000000000,
+  DeviceTracks1764100000000,
 ];

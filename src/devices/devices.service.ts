@@ -11,6 +11,7 @@ import { MAX_DEVICE_ID_LENGTH } from '../positions/fix';
 import { PositionRecord } from '../positions/position-record.entity';
 import { deleteDeviceRollups } from '../positions/position-rollups.service';
 import { PositionStore } from '../positions/position-store';
+import { DeviceTrackStates } from '../positions/device-track-states';
 import { GeofenceEvaluator } from '../geofencing/events/geofence-evaluator.service';
 import { Device } from './device.entity';
 import { toDeviceResponse } from './device.mapper';
@@ -32,6 +33,7 @@ export class DevicesService {
     private readonly transactions: TransactionRunner,
     private readonly store: PositionStore,
     private readonly geofencing: GeofenceEvaluator,
+    private readonly trackStates: DeviceTrackStates,
   ) {}
 
   async list(principal: Principal, query: ListDevicesQuery): Promise<Page<DeviceResponseDto>> {
@@ -95,6 +97,7 @@ export class DevicesService {
       this.transactions.afterCommit(manager, () => this.store.forget(device.organizationId, device.id));
       await manager.delete(PositionRecord, { organizationId: device.organizationId, deviceId: device.id });
       await deleteDeviceRollups(manager, device.organizationId, device.id);
+      await this.trackStates.remove(manager, device.organizationId, device.id);
       await manager.delete(Device, { organizationId: device.organizationId, id: device.id });
     });
   }

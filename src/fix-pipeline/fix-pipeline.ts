@@ -16,6 +16,7 @@ import { AcceptedFix, DeviceTrack } from '../positions/fix';
 import { POSITION_CHANGES_CHANNEL, PositionChangesMessage } from '../positions/position-changes';
 import { PositionRollups } from '../positions/position-rollups.service';
 import { PositionStore, trackOf } from '../positions/position-store';
+import { DeviceTrackState, DeviceTrackStates } from '../positions/device-track-states';
 import { PositionsRetention } from '../positions/positions-retention.service';
 import { BatchShapeError, BatchTooLargeError, batchItems, ItemRejection, MAX_BATCH_ITEMS, orderAndDeduplicate, readItem, ReportedFix } from './fix-batch';
 import { FixPlaces } from './fix-places';
@@ -26,6 +27,22 @@ export interface IngestResult {
   rejected: ItemRejection[];
   /** The geofence events the batch fired (contract 7.3), in seq order. */
   events: GeofenceEventBody[];
+}
+
+/**
+ * A stage a caller adds between the lock and the store (positions from scans: the tracker). It
+ * sees each device's newest stored fix and stored tracker state, may replace each fix (same
+ * index, device and time), and gives the states to keep; it may run again if the transaction
+ * is retried, so it depends on nothing but what it is given.
+ */
+export interface FixRefiner {
+  refine(fixes: readonly AcceptedFix[], previous: ReadonlyMap<string, DeviceTrack>, states: ReadonlyMap<string, DeviceTrackState>): { fixes: AcceptedFix[]; states: Map<string, DeviceTrackState> };
+}
+
+export interface IngestOptions {
+  /** `false` leaves the fired events out of the answer (they are stored all the same). */
+  returnEvents?: boolean;
+  refine?: FixRefiner;
 }
 
 
@@ -48,6 +65,7 @@ export class FixPipeline {
     private readonly transactions: TransactionRunner,
     private readonly locks: TransactionLocks,
     private readonly store: PositionStore,
+    private readonly trackStates: DeviceTrackStates,
     private readonly retention: PositionsRetention,
     private readonly rollups: PositionRollups,
     private readonly geofencing: GeofenceEvaluator,
@@ -56,22 +74,24 @@ export class FixPipeline {
     @Inject(ENGINE_CLOCK) private readonly clock: Clock,
   ) {}
 
-  async ingest(principal: Principal, body: unknown, options: { returnEvents?: boolean } = {}): Promise<IngestResult> {
+  async ingest(principal: Principal, body: unknown, options: IngestOptions = {}): Promise<IngestResult> {
     const organizationId = principal.organizationId;
     // 1. Parse and validate: every item on its own, so one bad item never sinks the batch.
     const { reported, rejected } = this.read(body);
     // 2. References and coordinates: buildings, floors and users, read once for the batch.
     const resolved = await this.places.resolve(principal, reported, rejected);
     // 3. One fix per device and time, ordered by device and time.
-    const fixes = this.deduplicate(resolved, rejected);
-    await this.retention.ensurePartitionsFor(fixes.map((fix) => fix.time));
-    const deviceIds = distinctDevices(fixes);
-    const newest = newestOfEachDevice(fixes);
+    const deduplicated = this.deduplicate(resolved, rejected);
+    await this.retention.ensurePartitionsFor(deduplicated.map((fix) => fix.time));
+    const deviceIds = distinctDevices(deduplicated);
     const events = await this.locks.inTurn(organizationId, deviceIds, () =>
       this.transactions.run(async (manager) => {
         // 4. Lock the devices: two batches of one device take turns, on any instance.
         await this.locks.lockDevices(manager, organizationId, deviceIds);
         const previous = await this.store.newest(manager, organizationId, deviceIds);
+        // 4b. Refine (the tracker of positions from scans): from the devices' stored states, kept with the fixes.
+        const fixes = options.refine ? await this.refine(manager, organizationId, options.refine, deduplicated, deviceIds, previous) : deduplicated;
+        const newest = newestOfEachDevice(fixes);
         // 5. Store: the history rows, the rollups, each device's newest fix.
         await this.rollups.record(manager, organizationId, fixes, previous);
         await this.store.append(manager, organizationId, fixes, newest);
@@ -85,8 +105,15 @@ export class FixPipeline {
         return recorded;
       }, INGEST_TRANSACTION),
     );
-    countPositionFixes(fixes.length, rejected);
-    return { accepted: fixes.length, rejected, events: options.returnEvents === false ? [] : events };
+    countPositionFixes(deduplicated.length, rejected);
+    return { accepted: deduplicated.length, rejected, events: options.returnEvents === false ? [] : events };
+  }
+
+  private async refine(manager: EntityManager, organizationId: string, refiner: FixRefiner, fixes: AcceptedFix[], deviceIds: string[], previous: ReadonlyMap<string, DeviceTrack>): Promise<AcceptedFix[]> {
+    const stored = await this.trackStates.read(manager, organizationId, deviceIds);
+    const refined = refiner.refine(fixes, previous, stored);
+    if (refined.states.size > 0) await this.trackStates.write(manager, organizationId, refined.states);
+    return refined.fixes;
   }
 
   private read(body: unknown): { reported: ReportedFix[]; rejected: ItemRejection[] } {

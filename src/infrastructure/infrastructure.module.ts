@@ -19,11 +19,14 @@ import { ReferencePoint } from './reference-point.entity';
 import { ReferencePointsController } from './reference-points.controller';
 import { ReferencePointsRepository } from './reference-points.repository';
 import { ReferencePointsService } from './reference-points.service';
+import { ScanTracking } from './scan-tracking';
+import { TrackingSettingsController } from './tracking-settings.controller';
+import { TrackingSettingsService } from './tracking-settings.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([WifiAccessPoint, BleBeacon, ReferencePoint, RadioModelRecord]), BuildingsModule, FloorsModule, FixPipelineModule],
-  controllers: [InfrastructureController, ScansController, ReferencePointsController, RadioModelController],
-  providers: [InfrastructureService, ScanPositioningService, ScansService, TransmitterSites, RadioModelsRepository, RadioModelsService, ReferencePointsRepository, ReferencePointsService],
+  controllers: [InfrastructureController, ScansController, ReferencePointsController, RadioModelController, TrackingSettingsController],
+  providers: [InfrastructureService, ScanPositioningService, ScansService, ScanTracking, TrackingSettingsService, TransmitterSites, RadioModelsRepository, RadioModelsService, ReferencePointsRepository, ReferencePointsService],
   exports: [InfrastructureService, ScanPositioningService],
 })
 export class InfrastructureModule {}

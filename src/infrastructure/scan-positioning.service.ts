@@ -6,13 +6,13 @@ import { Principal } from '../access/principal';
 import { toGeoreference } from '../common/geometry/cartesian';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { BleBeacon } from './ble-beacon.entity';
-import { DEFAULT_ESTIMATOR_OPTIONS, EstimateMethod, estimatePosition, EstimatorOptions, ScanReading } from './estimator/scan-estimator';
+import { DEFAULT_ESTIMATOR_OPTIONS, Estimate, EstimateMethod, estimatePosition, EstimatorOptions, ScanReading, TransmitterIndex } from './estimator/scan-estimator';
 import { BSSID, normalizeBssid, UUID_TEXT } from './infrastructure.dto';
 import { beaconKey } from './transmitter-radio';
 import { LearnableFix, RadioModelsService } from './radio-models.service';
 import { CalibratedSite } from './radio-state';
 import { MAX_READINGS_PER_KIND } from './scans.dto';
-import { TransmitterSites } from './transmitter-sites';
+import { TransmitterSite, TransmitterSites } from './transmitter-sites';
 import { WifiAccessPoint } from './wifi-access-point.entity';
 
 const isUint16 = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 65535;
@@ -31,6 +31,15 @@ export interface EstimatedFix {
   method: EstimateMethod;
   transmitters_used: number;
   used: Array<{ type: 'wifi' | 'ble'; id: number; rssi: number }>;
+  /** What the tracker needs of the scan: its readings and the single-scan estimate (not answered as such). */
+  readings: ScanReading[];
+  estimate: Extract<Estimate, { ok: true }>;
+}
+
+/** A building a batch's scans were placed in: where it is, its settings, and the radio model the estimates used. */
+export interface PlacedSite {
+  site: TransmitterSite;
+  index: TransmitterIndex;
 }
 
 export interface RejectedScan {
@@ -43,6 +52,8 @@ export interface RejectedScan {
 export interface ScanBatchResult {
   fixes: EstimatedFix[];
   rejected: RejectedScan[];
+  /** The buildings of the fixes, by id. */
+  sites: Map<number, PlacedSite>;
 }
 
 interface ValidScan {
@@ -160,6 +171,8 @@ export class ScanPositioningService {
         method: estimate.method,
         transmitters_used: estimate.used.length,
         used: estimate.used.map((used) => ({ type: used.kind, id: used.id, rssi: used.rssi })),
+        readings: item.readings,
+        estimate,
       };
       fixes.push(fix);
       const learnt: LearnableFix = { floorId: estimate.floorId, x: estimate.x, y: estimate.y, method: estimate.method, readings: item.readings };
@@ -169,7 +182,9 @@ export class ScanPositioningService {
     }
     for (const [buildingId, list] of learnable) this.radio.learn(loaded.get(buildingId)!, calibrated.get(buildingId)!, list);
     rejected.sort((a, b) => a.index - b.index);
-    return { fixes, rejected };
+    const sites = new Map<number, PlacedSite>();
+    for (const [buildingId, site] of loaded) if (calibrated.has(buildingId)) sites.set(buildingId, { site, index: calibrated.get(buildingId)!.index });
+    return { fixes, rejected, sites };
   }
 
   /**

@@ -14,6 +14,20 @@ class ScanBatchDto {
   @ApiProperty({ type: [ScanDto], maxItems: 1000 }) scans: ScanDto[];
 }
 
+class RawEstimateDto {
+  @ApiProperty() floor_id: number;
+  @ApiProperty({ description: 'Floor metres' }) x: number;
+  @ApiProperty({ description: 'Floor metres' }) y: number;
+  @ApiProperty() lat: number;
+  @ApiProperty() lng: number;
+  @ApiProperty() accuracy: number;
+}
+
+class TrackOutcomeDto {
+  @ApiProperty({ enum: ['tracked', 'started', 'late', 'off'], description: 'tracked: the track went on; started: a new track (see reason); late: older than the track, stored as estimated; off: the building does not track' }) status: string;
+  @ApiProperty({ enum: ['first', 'silence', 'contradiction', 'building'], nullable: true, type: String }) reason: string | null;
+}
+
 class EstimatedFixDto {
   @ApiProperty({ description: 'Index of the scan in the request' }) index: number;
   @ApiProperty() device_id: string;
@@ -27,6 +41,8 @@ class EstimatedFixDto {
   @ApiProperty({ description: 'Metres: the true position lies within it for about two fixes in three' }) accuracy: number;
   @ApiProperty({ enum: ['fit', 'centroid', 'single', 'fingerprint', 'radio_map'], description: 'fit: the path-loss model; centroid: its fallback; single: one transmitter heard; fingerprint: k-NN over the floor\'s reference points; radio_map: the radio map of the floor\'s reference points' }) method: string;
   @ApiProperty() transmitters_used: number;
+  @ApiProperty({ type: RawEstimateDto, description: 'The single-scan estimate; the fix itself is the tracked one where the building tracks' }) raw: RawEstimateDto;
+  @ApiProperty({ type: TrackOutcomeDto }) track: TrackOutcomeDto;
 }
 
 class ScanIngestResponseDto {

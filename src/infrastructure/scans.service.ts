@@ -4,6 +4,7 @@ import { ApiError, FieldError } from '../common/errors/api-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { FixPipeline, IngestResult } from '../fix-pipeline/fix-pipeline';
 import { EstimatedFix, ScanPositioningService } from './scan-positioning.service';
+import { ScanTracking, TrackOutcome } from './scan-tracking';
 
 /** At most this many scans per request, like positions (contract 6.2). */
 export const MAX_SCANS_PER_REQUEST = 1000;
@@ -24,9 +25,28 @@ export interface ScanRejection {
 export interface ScanIngestResult {
   accepted: number;
   rejected: ScanRejection[];
-  /** Each position estimated from a scan and accepted, in scan order. */
-  fixes: Array<Omit<EstimatedFix, 'time' | 'used'> & { time: string }>;
+  /** Each position estimated from a scan and accepted, in scan order: the tracked one, with the single-scan estimate as `raw`. */
+  fixes: AnsweredFix[];
   events: unknown[];
+}
+
+export interface AnsweredFix {
+  index: number;
+  device_id: string;
+  time: string;
+  building_id: number;
+  floor_id: number;
+  lat: number;
+  lng: number;
+  x: number;
+  y: number;
+  accuracy: number;
+  method: EstimatedFix['method'];
+  transmitters_used: number;
+  /** The single-scan estimate. */
+  raw: { floor_id: number; x: number; y: number; lat: number; lng: number; accuracy: number };
+  /** What the tracker made of the scan: `tracked` (the track went on), `started` (with `reason`), `late` (older than the track: stored as estimated, the track unmoved), `off`. */
+  track: { status: TrackOutcome['status']; reason: TrackOutcome['reason'] };
 }
 
 function scansOf(body: unknown): unknown[] {
@@ -47,11 +67,12 @@ export class ScansService {
   constructor(
     private readonly estimator: ScanPositioningService,
     private readonly positions: FixPipeline,
+    private readonly tracking: ScanTracking,
   ) {}
 
   /** `returnEvents: false` leaves the fired events out of the answer (they are stored all the same), as for positions. */
   async ingest(principal: Principal, body: unknown, options: { returnEvents?: boolean } = {}): Promise<ScanIngestResult> {
-    const { fixes, rejected } = await this.estimator.estimateBatch(principal, scansOf(body));
+    const { fixes, rejected, sites } = await this.estimator.estimateBatch(principal, scansOf(body));
     if (fixes.length === 0) throw ApiError.validation('No scan of the batch gave a position; none was stored', rejected);
     const items = fixes.map((fix) => ({
       device_id: fix.device_id,
@@ -62,9 +83,11 @@ export class ScansService {
       lng: fix.lng,
       accuracy: fix.accuracy,
     }));
+    // Filled by the tracker under the devices' lock, by the pipeline's index (the position in `fixes`), with what it stored.
+    const outcomes = new Map<number, TrackOutcome>();
     let stored: IngestResult;
     try {
-      stored = await this.positions.ingest(principal, { positions: items }, options);
+      stored = await this.positions.ingest(principal, { positions: items }, { ...options, refine: this.tracking.refiner(fixes, sites, outcomes) });
     } catch (error) {
       // Every estimated fix refused by the pipeline (too old, in the future…): one list for the whole batch.
       if (error instanceof ApiError && error.status === 422) throw ApiError.validation('No scan of the batch was stored', merge(rejected, relabel(error.errors, fixes)));
@@ -75,12 +98,32 @@ export class ScansService {
     return {
       accepted: stored.accepted,
       rejected: merge(rejected, refusedByPipeline),
-      fixes: fixes
-        .filter((fix) => !refused.has(fix.index))
-        .map(({ used: _used, time, ...fix }) => ({ ...fix, time: time.toISOString() })),
+      fixes: fixes.flatMap((fix, at) => (refused.has(fix.index) ? [] : [answered(fix, outcomes.get(at))])),
       events: stored.events,
     };
   }
+}
+
+/** A fix as answered: what was stored (the tracked position where there is one), and the single-scan estimate. */
+function answered(fix: EstimatedFix, outcome: TrackOutcome | undefined): AnsweredFix {
+  const kept = outcome?.position;
+  const raw = { floor_id: fix.floor_id, x: fix.x, y: fix.y, lat: fix.lat, lng: fix.lng, accuracy: fix.accuracy };
+  return {
+    index: fix.index,
+    device_id: fix.device_id,
+    time: fix.time.toISOString(),
+    building_id: fix.building_id,
+    floor_id: kept?.floorId ?? fix.floor_id,
+    lat: kept?.lat ?? fix.lat,
+    lng: kept?.lng ?? fix.lng,
+    x: kept?.x ?? fix.x,
+    y: kept?.y ?? fix.y,
+    accuracy: kept?.accuracy ?? fix.accuracy,
+    method: fix.method,
+    transmitters_used: fix.transmitters_used,
+    raw,
+    track: { status: outcome?.status ?? 'off', reason: outcome?.reason ?? null },
+  };
 }
 
 /** The pipeline numbers the estimated fixes; the caller knows its scans. */

@@ -5,6 +5,8 @@ import { BuildingFrame } from '../common/geometry/cartesian';
 import { PreparedQueries } from '../database/prepared-queries';
 import { TransactionRunner } from '../database/transactions';
 import { Floor } from '../cartography/floors/floor.entity';
+import { PathGraph } from '../cartography/paths/path-graph.entity';
+import type { TrackerSpace } from './tracker/tracker-contract';
 import { namedList } from '../database/sql-dialect';
 import { BleBeacon } from './ble-beacon.entity';
 import { TransmitterIndex } from './estimator/scan-estimator';
@@ -24,7 +26,21 @@ export interface TransmitterSite {
   /** Revisions of the building's stored radio models and of its reference points. */
   modelRevision: number;
   referenceRevision: number;
+  /** Where people walk: the building's rectangle, its floors' levels and its paths graph (for the tracker). */
+  space: TrackerSpace;
+  /** The building's tracking settings. */
+  tracking: TrackingSettings;
 }
+
+/** A building's tracking settings (`building_tracking`; a building without a row has the defaults). */
+export interface TrackingSettings {
+  /** Positions from scans are tracked (a filter over each device's scans), not placed one by one. */
+  scans: boolean;
+  /** A track starts afresh after this long without a scan. */
+  resetAfterSeconds: number;
+}
+
+export const DEFAULT_TRACKING_SETTINGS: TrackingSettings = { scans: true, resetAfterSeconds: 30 };
 
 interface SiteRow {
   id: number | string;
@@ -37,12 +53,19 @@ interface SiteRow {
   infrastructure_revision: number | string;
   model_revision: number | string;
   reference_revision: number | string;
+  tracking_scans: boolean | number | null;
+  tracking_reset_after_seconds: number | string | null;
 }
 
 interface CachedIndex {
   /** The building's revision (its floors) and its infrastructure revision when the index was read. */
   key: string;
   index: TransmitterIndex;
+  /** The floors' levels and the paths graph, read with the transmitters (a paths write bumps the building's revision). */
+  floors: TrackerSpace['floors'];
+  paths: TrackerSpace['paths'];
+  /** The space of the last frame it was asked for, kept so that a tracker built for it is reused. */
+  space?: TrackerSpace;
 }
 
 /**
@@ -65,7 +88,7 @@ const MAX_CACHED_TRANSMITTERS = 100_000;
 export class TransmitterSites {
   private readonly cache = new LRUCache<number, CachedIndex>({ maxSize: MAX_CACHED_TRANSMITTERS, sizeCalculation: (entry) => entry.index.size + 1 });
   /** Reads under way, so concurrent batches for one building share one read. */
-  private readonly loading = new Map<string, Promise<TransmitterIndex>>();
+  private readonly loading = new Map<string, Promise<CachedIndex>>();
 
   constructor(
     private readonly queries: PreparedQueries,
@@ -82,11 +105,13 @@ export class TransmitterSites {
     const rows = await this.queries.cached<SiteRow>(
       `SELECT b."id", b."latitude", b."longitude", b."width", b."length", b."rotation",
               COALESCE(v."revision", 0) AS "building_revision", COALESCE(i."revision", 0) AS "infrastructure_revision",
-              COALESCE(r."model_revision", 0) AS "model_revision", COALESCE(r."reference_revision", 0) AS "reference_revision"
+              COALESCE(r."model_revision", 0) AS "model_revision", COALESCE(r."reference_revision", 0) AS "reference_revision",
+              t."scans" AS "tracking_scans", t."reset_after_seconds" AS "tracking_reset_after_seconds"
        FROM "buildings" b
        LEFT JOIN "building_revisions" v ON v."building_id" = b."id"
        LEFT JOIN "infrastructure_revisions" i ON i."building_id" = b."id"
        LEFT JOIN "radio_revisions" r ON r."building_id" = b."id"
+       LEFT JOIN "building_tracking" t ON t."building_id" = b."id"
        WHERE b."organization_id" = :organizationId AND b."deleted_at" IS NULL AND b."id" IN (${list.sql})`,
     )(parameters);
     await Promise.all(
@@ -94,9 +119,24 @@ export class TransmitterSites {
         const buildingId = Number(row.id);
         const key = `${Number(row.building_revision)}:${Number(row.infrastructure_revision)}`;
         const cached = this.cache.get(buildingId);
-        const index = cached?.key === key ? cached.index : await this.loadOnce(manager, buildingId, key);
+        const entry = cached?.key === key ? cached : await this.loadOnce(manager, buildingId, key);
         const frame = { latitude: Number(row.latitude), longitude: Number(row.longitude), width: Number(row.width), length: Number(row.length), rotation: Number(row.rotation) };
-        sites.set(buildingId, { buildingId, organizationId, frame, index, key, modelRevision: Number(row.model_revision), referenceRevision: Number(row.reference_revision) });
+        if (entry.space?.width !== frame.width || entry.space.length !== frame.length) entry.space = { width: frame.width, length: frame.length, floors: entry.floors, paths: entry.paths };
+        const tracking: TrackingSettings =
+          row.tracking_scans === null || row.tracking_scans === undefined
+            ? DEFAULT_TRACKING_SETTINGS
+            : { scans: Boolean(row.tracking_scans), resetAfterSeconds: Number(row.tracking_reset_after_seconds) };
+        sites.set(buildingId, {
+          buildingId,
+          organizationId,
+          frame,
+          index: entry.index,
+          key,
+          modelRevision: Number(row.model_revision),
+          referenceRevision: Number(row.reference_revision),
+          space: entry.space,
+          tracking,
+        });
       }),
     );
     return sites;
@@ -117,15 +157,15 @@ export class TransmitterSites {
     this.cache.clear();
   }
 
-  private loadOnce(manager: EntityManager, buildingId: number, key: string): Promise<TransmitterIndex> {
+  private loadOnce(manager: EntityManager, buildingId: number, key: string): Promise<CachedIndex> {
     const loadKey = `${buildingId}:${key}`;
     let pending = this.loading.get(loadKey);
     if (!pending) {
       // Read after the revisions: the transmitters are at least as new as the key they are cached under.
-      pending = this.load(manager, buildingId)
-        .then((index) => {
-          this.cache.set(buildingId, { key, index });
-          return index;
+      pending = this.load(manager, buildingId, key)
+        .then((entry) => {
+          this.cache.set(buildingId, entry);
+          return entry;
         })
         .finally(() => this.loading.delete(loadKey));
       this.loading.set(loadKey, pending);
@@ -133,11 +173,12 @@ export class TransmitterSites {
     return pending;
   }
 
-  private async load(manager: EntityManager, buildingId: number): Promise<TransmitterIndex> {
-    const [floors, wifi, ble] = await Promise.all([
+  private async load(manager: EntityManager, buildingId: number, key: string): Promise<CachedIndex> {
+    const [floors, wifi, ble, graph] = await Promise.all([
       manager.find(Floor, { select: { id: true, level: true, levelHeight: true }, where: { buildingId, deletedAt: IsNull() } }),
       manager.find(WifiAccessPoint, { select: { id: true, bssid: true, floorId: true, x: true, y: true }, where: { buildingId } }),
       manager.find(BleBeacon, { select: { id: true, uuid: true, major: true, minor: true, txPower: true, floorId: true, x: true, y: true }, where: { buildingId } }),
+      manager.findOne(PathGraph, { select: { buildingId: true, nodes: true, links: true }, where: { buildingId } }),
     ]);
     const heights = floorHeights(floors);
     const transmitters: KnownTransmitter[] = [];
@@ -149,7 +190,11 @@ export class TransmitterSites {
       const floor = heights.get(row.floorId);
       if (floor) transmitters.push({ key: beaconKey(row.uuid, row.major, row.minor), kind: 'ble', id: row.id, floorId: row.floorId, x: row.x, y: row.y, referenceRssi: referenceRssiOf(row.txPower), ...floor });
     }
-    return new TransmitterIndex(transmitters);
+    const live = new Map(floors.map((floor) => [floor.id, { level: floor.level }]));
+    const nodes = (graph?.nodes ?? []).filter((node) => live.has(node.floor_id)).map((node) => ({ id: node.id, floorId: node.floor_id, x: node.x, y: node.y }));
+    const known = new Set(nodes.map((node) => node.id));
+    const links = (graph?.links ?? []).filter((link) => known.has(link.source) && known.has(link.target)).map((link) => ({ source: link.source, target: link.target, tags: link.tags }));
+    return { key, index: new TransmitterIndex(transmitters), floors: live, paths: nodes.length > 0 && links.length > 0 ? { nodes, links } : null };
   }
 }
 

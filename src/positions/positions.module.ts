@@ -6,6 +6,7 @@ import { PreparedQueries } from '../database/prepared-queries';
 import { SqlDialect } from '../database/sql-dialect';
 import { SqliteStatements } from '../database/sqlite-statements';
 import { TransactionRunner } from '../database/transactions';
+import { DeviceTrackStates } from './device-track-states';
 import { PositionRecord } from './position-record.entity';
 import { PostgresRollupStore, RollupStore, SqliteRollupStore } from './position-rollup-store';
 import { PositionRollups } from './position-rollups.service';
@@ -22,6 +23,7 @@ import { SqlitePositionStore } from './sqlite-position-store';
   controllers: [PositionsController],
   providers: [
     RealtimePositionsService,
+    DeviceTrackStates,
     PositionsRetention,
     PositionRollups,
     {
@@ -37,6 +39,6 @@ import { SqlitePositionStore } from './sqlite-position-store';
         dialect.kind === 'sqlite' ? new SqlitePositionStore(statements, transactions, dialect) : new PostgresPositionStore(queries, dataSource),
     },
   ],
-  exports: [PositionsRetention, RealtimePositionsService, PositionRollups, PositionStore],
+  exports: [PositionsRetention, RealtimePositionsService, PositionRollups, PositionStore, DeviceTrackStates],
 })
 export class PositionsModule {}
