@@ -88,6 +88,8 @@ const DECLARED_ROUTES: RouteDeclaration[] = [
   { method: 'DELETE', path: 'infrastructure/reference_points/:id', access: 'cartography:write' },
   { method: 'GET', path: 'infrastructure/reference_points/:id', access: 'cartography:read' },
   { method: 'PUT', path: 'infrastructure/reference_points/:id', access: 'cartography:write' },
+  { method: 'GET', path: 'infrastructure/tracking', access: 'cartography:read' },
+  { method: 'PUT', path: 'infrastructure/tracking', access: 'cartography:write' },
   { method: 'POST', path: 'infrastructure/wifi', access: 'cartography:write' },
   { method: 'DELETE', path: 'infrastructure/wifi/:id', access: 'cartography:write' },
   { method: 'GET', path: 'infrastructure/wifi/:id', access: 'cartography:read' },

@@ -83,10 +83,12 @@ describe('tracking of positions from scans', () => {
     }
     // What is stored and served is the tracked fix.
     const last = fixes.at(-1)!;
-    const live = await t.http.get(`/api/v1/realtime/positions?building_ids=${site.building.id}`).set(admin.auth).expect(200);
+    const live = await t.http.get(`/api/v1/realtime/positions?building_ids=${site.building.id}&max_sec_threshold=3600`).set(admin.auth).expect(200);
     const feature = live.body.features.find((f: { id: string }) => f.id === 'walker');
     expect(feature.properties.accuracy).toBeCloseTo(last.accuracy, 6);
-    expect(feature.properties.x ?? feature.properties.cartesians?.x ?? null).not.toBe(last.raw.x);
+    expect(last.accuracy).not.toBe(last.raw.accuracy);
+    expect(feature.geometry.coordinates[0]).toBeCloseTo(last.lat, 6);
+    expect(feature.geometry.coordinates[1]).toBeCloseTo(last.lng, 6);
     const stateRows: Array<{ state: string; time: number | string }> = await t.dataSource.query(`SELECT "state", "time" FROM "device_tracks" WHERE "device_id" = 'walker'`);
     expect(stateRows).toHaveLength(1);
     expect(Number(stateRows[0].time)).toBe(Date.parse(last.time));
