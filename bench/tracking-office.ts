@@ -30,19 +30,19 @@ export interface Office {
   connectors: Set<number>;
 }
 
-/** The corridor loop runs on the rectangle (10, 10)-(50, 30), a node every 5 m. */
+/** The corridor loop runs on the rectangle (10, 10)-(50, 30), a node every 5 m; it is 3 m wide (the rooms' walls 1.5 m from its line). */
 const LOOP = { x0: 10, y0: 10, x1: 50, y1: 30, step: 5 };
 const STAIRS = { x: 5, y: 5, from: { x: 10, y: 10 } };
 const LIFT = { x: 55, y: 35, from: { x: 50, y: 30 } };
 
 /** Rooms of one floor: rectangle, door on the loop, and the place inside where people stay (off the 10 m beacon grid, which puts one in the middle of most rooms). */
 const ROOMS: Array<{ name: string; x0: number; y0: number; x1: number; y1: number; door: [number, number]; centre: [number, number] }> = [
-  ...[1, 2, 3, 4].map((k) => ({ name: `S${k}`, x0: 10 * k, y0: 0, x1: 10 * k + 10, y1: 9, door: [10 * k + 5, 10] as [number, number], centre: [10 * k + 2.5, 3.5] as [number, number] })),
-  ...[1, 2, 3, 4].map((k) => ({ name: `N${k}`, x0: 10 * k, y0: 31, x1: 10 * k + 10, y1: 40, door: [10 * k + 5, 30] as [number, number], centre: [10 * k + 7.5, 36.5] as [number, number] })),
-  { name: 'W', x0: 0, y0: 11, x1: 9, y1: 29, door: [10, 20], centre: [4.5, 17] },
-  { name: 'E', x0: 51, y0: 11, x1: 60, y1: 29, door: [50, 20], centre: [55.5, 23] },
-  { name: 'I1', x0: 11, y0: 11, x1: 29, y1: 29, door: [20, 10], centre: [17, 22] },
-  { name: 'I2', x0: 31, y0: 11, x1: 49, y1: 29, door: [40, 30], centre: [43, 18] },
+  ...[1, 2, 3, 4].map((k) => ({ name: `S${k}`, x0: 10 * k, y0: 0, x1: 10 * k + 10, y1: 8.5, door: [10 * k + 5, 10] as [number, number], centre: [10 * k + 2.5, 3.5] as [number, number] })),
+  ...[1, 2, 3, 4].map((k) => ({ name: `N${k}`, x0: 10 * k, y0: 31.5, x1: 10 * k + 10, y1: 40, door: [10 * k + 5, 30] as [number, number], centre: [10 * k + 7.5, 36.5] as [number, number] })),
+  { name: 'W', x0: 0, y0: 11.5, x1: 8.5, y1: 28.5, door: [10, 20], centre: [4.5, 17] },
+  { name: 'E', x0: 51.5, y0: 11.5, x1: 60, y1: 28.5, door: [50, 20], centre: [55.5, 23] },
+  { name: 'I1', x0: 11.5, y0: 11.5, x1: 28.5, y1: 28.5, door: [20, 10], centre: [17, 22] },
+  { name: 'I2', x0: 31.5, y0: 11.5, x1: 48.5, y1: 28.5, door: [40, 30], centre: [43, 18] },
 ];
 
 /** The office on floors 1…floors (floor ids; level = id − 1), node ids floor × 1000 + n. */
