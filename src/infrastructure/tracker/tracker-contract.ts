@@ -28,14 +28,58 @@ export interface TrackerSpace {
   /** Each floor's storey number (0 = ground), for floor changes of one storey at a time. */
   floors: ReadonlyMap<number, { level: number }>;
   paths: { nodes: readonly TrackerNode[]; links: readonly TrackerLink[] } | null;
+  /** The building's id, kept in the state: a state of another building starts a new track ('building'). */
+  buildingId?: number;
 }
 
 export interface TrackerOptions {
   /** A track is started afresh after this long without a scan (ms). */
   resetAfterMs: number;
+  /** Pedestrian motion: each axis's velocity is a random walk pulled back to rest (Ornstein–Uhlenbeck) with this spread (m/s) and this memory (s). */
+  speedSd: number;
+  velocityMemoryS: number;
+  /** Walkable: within this distance of a link of the paths graph (m); beyond it a position's weight falls off as a Gaussian of this sd (m). */
+  pathWidthM: number;
+  pathSoftnessM: number;
+  /** Draws that enforce the floor's rectangle and the paths graph on the fitted posterior. */
+  particles: number;
+  /** Weigh the draws by the scan's exact likelihood too (a logarithm per term and draw), not only by where they are. */
+  exactWeights: boolean;
+  /** How far from a floor change node of the graph (m, plus twice the track's spread) the other floor is weighed. */
+  floorChangeRadiusM: number;
+  /** Prior odds of a floor change near such a node, per scan (natural log). */
+  floorChangeLogPrior: number;
+  /** With no graph: the other floor needs this much better log evidence at once, or a better one for `floorVotes` scans in a row. */
+  strongFloorEvidence: number;
+  floorVotes: number;
+  /** A scan contradicts the track when its single-scan estimate explains it this much better (−2 log L) and lies this many sd outside the predicted spread. */
+  contradictionCost: number;
+  contradictionSds: number;
+  /** The reported accuracy: this × the 68 % radius of the posterior (at least `minAccuracy`). */
+  accuracyScale: number;
+  minAccuracy: number;
+  /** The scan's likelihood enters raised to this power (below 1 where the model is known to be only approximately right). */
+  likelihoodPower: number;
 }
 
-export const DEFAULT_TRACKER_OPTIONS: TrackerOptions = { resetAfterMs: 30_000 };
+export const DEFAULT_TRACKER_OPTIONS: TrackerOptions = {
+  resetAfterMs: 30_000,
+  speedSd: 1,
+  velocityMemoryS: 5,
+  pathWidthM: 1,
+  pathSoftnessM: 0.3,
+  particles: 48,
+  exactWeights: false,
+  floorChangeRadiusM: 5,
+  floorChangeLogPrior: -3,
+  strongFloorEvidence: 15,
+  floorVotes: 3,
+  contradictionCost: 30,
+  contradictionSds: 4,
+  accuracyScale: 1,
+  minAccuracy: 0.5,
+  likelihoodPower: 1,
+};
 
 /** One scan of a device: its time (ms), its readings and the single-scan estimate of it. */
 export interface TrackerObservation {

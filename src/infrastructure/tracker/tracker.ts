@@ -1,0 +1,510 @@
+/**
+ * The server's tracker of one device (issue 37), plain TypeScript: a Gaussian filter of
+ * (x, y, vx, vy) on a floor, one scan at a time, whose state is a short string.
+ *
+ * Each step
+ * 1. predicts the Gaussian with a pedestrian motion model: each axis's velocity a random walk
+ *    pulled back to rest (Ornstein–Uhlenbeck: walking, turning, pausing), the position its
+ *    integral, in closed form for any interval;
+ * 2. updates the position with the scan's likelihood under the radio model, every transmitter
+ *    not heard included (estimator/scan-likelihood.ts): the posterior's mode by Gauss–Newton
+ *    from the prediction (and from the single-scan estimate where that explains the scan
+ *    better), its covariance from the curvature there (Laplace); the velocity follows through
+ *    its correlation with the position;
+ * 3. keeps the posterior to where people are: a few dozen draws from it (a fixed spiral of
+ *    points, turned by the step's seed) weighed by the floor's rectangle and, where the floor
+ *    has a paths graph, by the distance to its links (walkable within about a metre), refitted
+ *    as a Gaussian (Kotecha & Djurić's Gaussian particle filter, its proposal the Laplace fit);
+ * 4. changes floor only near a floor change node of the graph (stairs, lifts, escalators), where
+ *    the other floor's Laplace evidence beats this one's with the prior odds of a change; with no
+ *    graph, on strong evidence or a better one for several scans in a row;
+ * 5. starts afresh from the single-scan estimate on the first scan, after a silence, in another
+ *    building, or when the scan contradicts the track (the estimate far outside the predicted
+ *    spread and explaining the scan far better).
+ * The state: floor, time, mean, the Cholesky factor of the covariance and three counters, as a
+ * JSON array of rounded numbers (about 150 bytes), so it round-trips exactly.
+ */
+import type { TransmitterIndex } from '../estimator/scan-estimator';
+import { DEFAULT_LIKELIHOOD_OPTIONS, LikelihoodOptions, NormalEquations, PreparedScan, scanRadio, ScanRadio, ScanTerms } from '../estimator/scan-likelihood';
+import { hashSeed, seededRandom } from './seeded-random';
+import { DEFAULT_TRACKER_OPTIONS, TrackerObservation, TrackerOptions, TrackerSpace, TrackStep } from './tracker-contract';
+import { WalkableSpace } from './walkable';
+
+const STATE_VERSION = 1;
+/** 68 % radius of a circular 2-D Gaussian over √(trace): exact when circular, conservative when elongated. */
+const RADIUS_68_PER_ROOT_TRACE = 1.0675;
+/** The 68 % radius over the sd of one axis, circular. */
+const RADIUS_68_PER_SD = 1.5096;
+/** The draws come from the fitted posterior widened by this much: the constraints cut its tails. */
+const PROPOSAL_WIDTH = 1.5;
+const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5));
+
+interface State {
+  floorId: number;
+  time: number;
+  /** x, y, vx, vy. */
+  mean: Float64Array;
+  /** Row-major 4 × 4 covariance. */
+  covariance: Float64Array;
+  /** Consecutive scans whose single-scan floor differed, and that floor. */
+  votes: number;
+  voteFloor: number;
+  /** Consecutive scans that contradicted the track. */
+  contradictions: number;
+  buildingId: number | null;
+}
+
+/** A Laplace fit of the position on one floor. */
+interface Hypothesis {
+  floorId: number;
+  x: number;
+  y: number;
+  /** Posterior covariance of the position (xx, xy, yy). */
+  sxx: number;
+  sxy: number;
+  syy: number;
+  /** −2 log L of the scan at the mode, and at the single-scan estimate (NaN where that is on another floor). */
+  cost: number;
+  rawCost: number;
+  /** −2 log of the posterior's peak (likelihood and prior). */
+  total: number;
+  /** log ∫ prior · L, up to a constant common to every floor. */
+  evidence: number;
+  terms: ScanTerms;
+  /** The prior it was fitted from: 4-vector and 4 × 4 covariance. */
+  mean: Float64Array;
+  covariance: Float64Array;
+}
+
+export class Tracker {
+  private readonly options: TrackerOptions;
+  private readonly radio: ScanRadio;
+  private readonly walkable: WalkableSpace;
+  /** The unit spiral of draws (x, y pairs) and the weights that undo the proposal's widening. */
+  private readonly spiral: Float64Array;
+  private readonly spiralWeight: Float64Array;
+  private readonly normal: NormalEquations = { cost: 0, heardCost: 0, gx: 0, gy: 0, hxx: 0, hxy: 0, hyy: 0 };
+  private readonly candidate: NormalEquations = { cost: 0, heardCost: 0, gx: 0, gy: 0, hxx: 0, hxy: 0, hyy: 0 };
+  private readonly kept: NormalEquations = { cost: 0, heardCost: 0, gx: 0, gy: 0, hxx: 0, hxy: 0, hyy: 0 };
+
+  constructor(
+    index: TransmitterIndex,
+    private readonly space: TrackerSpace,
+    options: Partial<TrackerOptions> = {},
+    likelihood: LikelihoodOptions = DEFAULT_LIKELIHOOD_OPTIONS,
+  ) {
+    this.options = { ...DEFAULT_TRACKER_OPTIONS, ...options };
+    this.radio = scanRadio(index, likelihood);
+    this.walkable = new WalkableSpace(space, this.options.pathWidthM + 4 * this.options.pathSoftnessM);
+    const count = Math.max(0, Math.round(this.options.particles));
+    this.spiral = new Float64Array(2 * count);
+    this.spiralWeight = new Float64Array(count);
+    for (let i = 0; i < count; i += 1) {
+      // Radii at the quantiles of a 2-D standard normal's radius, angles on the golden spiral.
+      const radius = Math.sqrt(-2 * Math.log(1 - (i + 0.5) / count));
+      this.spiral[2 * i] = radius * Math.cos(i * GOLDEN_ANGLE);
+      this.spiral[2 * i + 1] = radius * Math.sin(i * GOLDEN_ANGLE);
+      this.spiralWeight[i] = Math.exp(-0.5 * (PROPOSAL_WIDTH * PROPOSAL_WIDTH - 1) * radius * radius);
+    }
+  }
+
+  /**
+   * One scan of a device: the tracked position and the state to keep, or null when the scan is
+   * not newer than the state (a late scan: the track stays as it is). Deterministic in
+   * (state, observation, seed).
+   */
+  step(stateText: string | null, observation: TrackerObservation, seed: string): TrackStep | null {
+    const previous = stateText === null ? null : decodeState(stateText);
+    const buildingId = this.space.buildingId ?? null;
+    if (!previous) return this.start(observation, 'first');
+    if (previous.buildingId !== buildingId || !this.space.floors.has(previous.floorId)) return this.start(observation, 'building');
+    if (!(observation.time > previous.time)) return null;
+    if (observation.time - previous.time > this.options.resetAfterMs) return this.start(observation, 'silence');
+
+    const { mean, covariance } = this.predict(previous, (observation.time - previous.time) / 1000);
+    const scan = this.radio.prepare(observation.readings);
+    const { raw } = observation;
+    let best = this.fit(previous.floorId, mean, covariance, scan, raw);
+
+    // Another floor: near the graph's floor changes, or (with none on this floor) where the single-scan estimate says so.
+    let votes = 0;
+    let voteFloor = previous.floorId;
+    const changes = this.walkable.changesFrom(previous.floorId);
+    if (raw.floorId !== previous.floorId) {
+      votes = previous.voteFloor === raw.floorId ? previous.votes + 1 : 1;
+      voteFloor = raw.floorId;
+    }
+    if (changes.length > 0) {
+      const reach = this.options.floorChangeRadiusM + 2 * Math.sqrt(covariance[0] + covariance[5]);
+      const nearest = new Map<number, { distance: number; toX: number; toY: number }>();
+      for (const change of changes) {
+        const distance = Math.hypot(change.x - mean[0], change.y - mean[1]);
+        if (distance > reach || !this.space.floors.has(change.toFloorId)) continue;
+        const known = nearest.get(change.toFloorId);
+        if (!known || distance < known.distance) nearest.set(change.toFloorId, { distance, toX: change.toX, toY: change.toY });
+      }
+      let chosen = best;
+      for (const [floorId, change] of nearest) {
+        const shifted = mean.slice();
+        shifted[0] = change.toX;
+        shifted[1] = change.toY;
+        const widened = covariance.slice();
+        widened[0] += 4;
+        widened[5] += 4;
+        const other = this.fit(floorId, shifted, widened, scan, raw);
+        if (other.evidence + this.options.floorChangeLogPrior > chosen.evidence) chosen = other;
+      }
+      if (chosen !== best) {
+        best = chosen;
+        votes = 0;
+        voteFloor = best.floorId;
+      }
+    }
+    if (raw.floorId !== best.floorId && this.space.floors.has(raw.floorId) && (changes.length === 0 || votes >= 2 * this.options.floorVotes)) {
+      const widened = covariance.slice();
+      widened[0] += 1;
+      widened[5] += 1;
+      const other = this.fit(raw.floorId, mean, widened, scan, raw);
+      const gain = other.evidence - best.evidence;
+      if (changes.length > 0) {
+        // A graph that offers no way there: only overwhelming, lasting evidence starts the track over.
+        if (gain > 2 * this.options.strongFloorEvidence) return this.start(observation, 'contradiction');
+      } else if (gain > this.options.strongFloorEvidence || (votes >= this.options.floorVotes && gain > 0)) {
+        best = other;
+        votes = 0;
+        voteFloor = best.floorId;
+      }
+    }
+
+    // A contradiction: the single-scan estimate far outside the predicted spread, explaining the scan far better.
+    let contradictions = 0;
+    if (raw.floorId === best.floorId) {
+      const gain = best.cost - best.rawCost;
+      if (gain > this.options.contradictionCost) {
+        const spread = (raw.accuracy / RADIUS_68_PER_SD) ** 2;
+        const distance2 = mahalanobis2(raw.x - best.mean[0], raw.y - best.mean[1], best.covariance[0] + spread, best.covariance[1], best.covariance[5] + spread);
+        if (distance2 > this.options.contradictionSds ** 2) {
+          contradictions = previous.contradictions + 1;
+          if (contradictions >= 2 || gain > 2 * this.options.contradictionCost) return this.start(observation, 'contradiction');
+        }
+      }
+    }
+
+    const position = this.constrain(best, seed);
+    const next = joint(best, position);
+    const state: State = { floorId: best.floorId, time: observation.time, mean: next.mean, covariance: next.covariance, votes, voteFloor, contradictions, buildingId };
+    const encoded = encodeState(state);
+    const accuracy = Math.max(this.options.minAccuracy, this.options.accuracyScale * RADIUS_68_PER_ROOT_TRACE * Math.sqrt(position.sxx + position.syy));
+    return { floorId: best.floorId, x: position.x, y: position.y, accuracy, started: null, state: encoded };
+  }
+
+  /** A new track at the single-scan estimate, as wide as its accuracy, at rest. */
+  private start(observation: TrackerObservation, started: NonNullable<TrackStep['started']>): TrackStep {
+    const { raw } = observation;
+    const x = clamp(raw.x, 0, this.space.width);
+    const y = clamp(raw.y, 0, this.space.length);
+    const sd = Math.max(0.1, raw.accuracy / RADIUS_68_PER_SD);
+    const covariance = new Float64Array(16);
+    covariance[0] = sd * sd;
+    covariance[5] = sd * sd;
+    covariance[10] = this.options.speedSd ** 2;
+    covariance[15] = this.options.speedSd ** 2;
+    const state: State = { floorId: raw.floorId, time: observation.time, mean: Float64Array.of(x, y, 0, 0), covariance, votes: 0, voteFloor: raw.floorId, contradictions: 0, buildingId: this.space.buildingId ?? null };
+    return { floorId: raw.floorId, x, y, accuracy: raw.accuracy, started, state: encodeState(state) };
+  }
+
+  /** The state after `dt` seconds of walking: per axis, (position, velocity) of an integrated Ornstein–Uhlenbeck process. */
+  private predict(state: State, dt: number): { mean: Float64Array; covariance: Float64Array } {
+    const tau = this.options.velocityMemoryS;
+    const variance = this.options.speedSd ** 2;
+    const a = Math.exp(-dt / tau);
+    const b = tau * (1 - a);
+    const qvv = variance * (1 - a * a);
+    const qpv = variance * tau * (1 - a) ** 2;
+    const qpp = variance * tau * tau * (2 * (dt / tau) - 3 + 4 * a - a * a);
+    const m = state.mean;
+    const mean = Float64Array.of(m[0] + b * m[2], m[1] + b * m[3], a * m[2], a * m[3]);
+    // F = [[1, 0, b, 0], [0, 1, 0, b], [0, 0, a, 0], [0, 0, 0, a]]; P' = F P Fᵀ + Q.
+    const f = Float64Array.of(1, 0, b, 0, 0, 1, 0, b, 0, 0, a, 0, 0, 0, 0, a);
+    const p = state.covariance;
+    const fp = new Float64Array(16);
+    for (let i = 0; i < 4; i += 1) for (let j = 0; j < 4; j += 1) {
+      let sum = 0;
+      for (let k = 0; k < 4; k += 1) sum += f[i * 4 + k] * p[k * 4 + j];
+      fp[i * 4 + j] = sum;
+    }
+    const covariance = new Float64Array(16);
+    for (let i = 0; i < 4; i += 1) for (let j = 0; j < 4; j += 1) {
+      let sum = 0;
+      for (let k = 0; k < 4; k += 1) sum += fp[i * 4 + k] * f[j * 4 + k];
+      covariance[i * 4 + j] = sum;
+    }
+    covariance[0] += qpp;
+    covariance[5] += qpp;
+    covariance[10] += qvv;
+    covariance[15] += qvv;
+    covariance[2] += qpv;
+    covariance[8] += qpv;
+    covariance[7] += qpv;
+    covariance[13] += qpv;
+    return { mean, covariance };
+  }
+
+  /** The Laplace fit of the position on a floor, from a predicted Gaussian. */
+  private fit(floorId: number, mean: Float64Array, covariance: Float64Array, scan: PreparedScan, raw: TrackerObservation['raw']): Hypothesis {
+    const pxx = covariance[0];
+    const pxy = covariance[1];
+    const pyy = covariance[5];
+    const det = pxx * pyy - pxy * pxy;
+    const ixx = pyy / det;
+    const ixy = -pxy / det;
+    const iyy = pxx / det;
+    const terms = this.radio.terms(scan, floorId, { x: mean[0], y: mean[1], radius: 3 * Math.sqrt(pxx + pyy) + 3 });
+    const power = this.options.likelihoodPower;
+    const prior = (x: number, y: number) => {
+      const dx = x - mean[0];
+      const dy = y - mean[1];
+      return ixx * dx * dx + 2 * ixy * dx * dy + iyy * dy * dy;
+    };
+    let found = this.descend(terms, mean[0], mean[1], mean, ixx, ixy, iyy);
+    const normal = Object.assign(this.kept, this.normal);
+    let rawCost = NaN;
+    if (raw.floorId === floorId) {
+      rawCost = terms.cost(raw.x, raw.y);
+      if (Math.hypot(raw.x - found.x, raw.y - found.y) > 0.5 && power * rawCost + prior(raw.x, raw.y) < found.total) {
+        const other = this.descend(terms, raw.x, raw.y, mean, ixx, ixy, iyy);
+        if (other.total < found.total) {
+          found = other;
+          Object.assign(normal, this.normal);
+        }
+      }
+    }
+    const hxx = power * normal.hxx + ixx;
+    const hxy = power * normal.hxy + ixy;
+    const hyy = power * normal.hyy + iyy;
+    const hdet = hxx * hyy - hxy * hxy;
+    const sxx = hyy / hdet;
+    const sxy = -hxy / hdet;
+    const syy = hxx / hdet;
+    // Laplace: log ∫ prior · L ≈ −½ total + ½ log det Σ_posterior − ½ log det Σ_prior.
+    const evidence = -0.5 * found.total - 0.5 * Math.log(hdet) - 0.5 * Math.log(det);
+    return { floorId, x: found.x, y: found.y, sxx, sxy, syy, cost: normal.cost, rawCost, total: found.total, evidence, terms, mean, covariance };
+  }
+
+  /** Gauss–Newton on −2 log (L^power · prior) from (x, y), with step halving; the normal equations at the result are left in `this.normal`. */
+  private descend(terms: ScanTerms, x: number, y: number, mean: Float64Array, ixx: number, ixy: number, iyy: number): { x: number; y: number; total: number } {
+    const power = this.options.likelihoodPower;
+    const normal = this.normal;
+    const candidate = this.candidate;
+    const total = (at: NormalEquations, px: number, py: number) => {
+      const dx = px - mean[0];
+      const dy = py - mean[1];
+      return power * at.cost + ixx * dx * dx + 2 * ixy * dx * dy + iyy * dy * dy;
+    };
+    terms.normal(x, y, normal);
+    let current = total(normal, x, y);
+    for (let iteration = 0; iteration < 10; iteration += 1) {
+      const dx = x - mean[0];
+      const dy = y - mean[1];
+      const gx = power * normal.gx + ixx * dx + ixy * dy;
+      const gy = power * normal.gy + ixy * dx + iyy * dy;
+      const hxx = power * normal.hxx + ixx;
+      const hxy = power * normal.hxy + ixy;
+      const hyy = power * normal.hyy + iyy;
+      const det = hxx * hyy - hxy * hxy;
+      if (!(det > 0)) break;
+      let stepX = -(hyy * gx - hxy * gy) / det;
+      let stepY = -(hxx * gy - hxy * gx) / det;
+      let accepted = false;
+      for (let attempt = 0; attempt < 4; attempt += 1) {
+        terms.normal(x + stepX, y + stepY, candidate);
+        const next = total(candidate, x + stepX, y + stepY);
+        if (next < current) {
+          x += stepX;
+          y += stepY;
+          Object.assign(normal, candidate);
+          accepted = current - next > 1e-3 && stepX * stepX + stepY * stepY > 1e-4;
+          current = next;
+          break;
+        }
+        stepX /= 2;
+        stepY /= 2;
+      }
+      if (!accepted) break;
+    }
+    return { x, y, total: current };
+  }
+
+  /**
+   * The position kept to where people are: the fitted Gaussian where it lies well inside the
+   * floor and no graph applies, else the moments of draws from it weighed by the rectangle and
+   * the distance to the graph.
+   */
+  private constrain(fit: Hypothesis, seed: string): { x: number; y: number; sxx: number; sxy: number; syy: number } {
+    const { width, length } = this.space;
+    const sdx = Math.sqrt(fit.sxx);
+    const sdy = Math.sqrt(fit.syy);
+    const graph = this.walkable.has(fit.floorId);
+    const edge = fit.x - 3 * sdx < 0 || fit.x + 3 * sdx > width || fit.y - 3 * sdy < 0 || fit.y + 3 * sdy > length;
+    const count = this.spiralWeight.length;
+    const fallback = { x: clamp(fit.x, 0, width), y: clamp(fit.y, 0, length), sxx: fit.sxx, sxy: fit.sxy, syy: fit.syy };
+    if ((!graph && !edge) || count === 0) return fallback;
+    // Cholesky of the widened posterior.
+    const l00 = PROPOSAL_WIDTH * sdx;
+    const l10 = (PROPOSAL_WIDTH * fit.sxy) / sdx;
+    const l11 = PROPOSAL_WIDTH * Math.sqrt(Math.max(1e-12, fit.syy - (fit.sxy * fit.sxy) / fit.sxx));
+    const angle = 2 * Math.PI * seededRandom(hashSeed(seed))();
+    const cos = Math.cos(angle);
+    const sin = Math.sin(angle);
+    const { pathWidthM, pathSoftnessM, exactWeights, likelihoodPower } = this.options;
+    let sum = 0;
+    let sx = 0;
+    let sy = 0;
+    let sxx = 0;
+    let sxy = 0;
+    let syy = 0;
+    let active = false;
+    for (let i = 0; i < count; i += 1) {
+      const u = this.spiral[2 * i];
+      const v = this.spiral[2 * i + 1];
+      const z0 = cos * u - sin * v;
+      const z1 = sin * u + cos * v;
+      const x = fit.x + l00 * z0;
+      const y = fit.y + l10 * z0 + l11 * z1;
+      if (x < 0 || x > width || y < 0 || y > length) {
+        active = true;
+        continue;
+      }
+      let weight = this.spiralWeight[i];
+      if (graph) {
+        const distance = this.walkable.distance(fit.floorId, x, y);
+        if (distance > pathWidthM) {
+          const excess = (distance - pathWidthM) / pathSoftnessM;
+          weight *= Math.exp(-0.5 * excess * excess);
+          active = true;
+        }
+      }
+      if (exactWeights) {
+        // The exact posterior over its Laplace fit, at the draw.
+        const dx = x - fit.x;
+        const dy = y - fit.y;
+        const quadratic = mahalanobis2(dx, dy, fit.sxx, fit.sxy, fit.syy);
+        const dmx = x - fit.mean[0];
+        const dmy = y - fit.mean[1];
+        const exact = likelihoodPower * fit.terms.cost(x, y) + mahalanobis2(dmx, dmy, fit.covariance[0], fit.covariance[1], fit.covariance[5]);
+        weight *= Math.exp(-0.5 * clamp(exact - fit.total - quadratic, -20, 20));
+        active = true;
+      }
+      sum += weight;
+      sx += weight * x;
+      sy += weight * y;
+      sxx += weight * x * x;
+      sxy += weight * x * y;
+      syy += weight * y * y;
+    }
+    if (!active || !(sum > 1e-9)) return fallback;
+    const mx = sx / sum;
+    const my = sy / sum;
+    // Never narrower than a tenth of the fit (a handful of draws can agree by chance), nor than 5 cm.
+    const floor = 0.0025;
+    return {
+      x: clamp(mx, 0, width),
+      y: clamp(my, 0, length),
+      sxx: Math.max(floor, 0.01 * fit.sxx, sxx / sum - mx * mx),
+      sxy: sxy / sum - mx * my,
+      syy: Math.max(floor, 0.01 * fit.syy, syy / sum - my * my),
+    };
+  }
+}
+
+/**
+ * The whole posterior from the position's: the velocity follows the position through the
+ * prior's correlation (the scan says nothing of it directly).
+ */
+function joint(fit: Hypothesis, position: { x: number; y: number; sxx: number; sxy: number; syy: number }): { mean: Float64Array; covariance: Float64Array } {
+  const p = fit.covariance;
+  const m = fit.mean;
+  const det = p[0] * p[5] - p[1] * p[1];
+  // B = P_vp · P_pp⁻¹ (rows vx, vy; columns x, y).
+  const i00 = p[5] / det;
+  const i01 = -p[1] / det;
+  const i11 = p[0] / det;
+  const b00 = p[8] * i00 + p[9] * i01;
+  const b01 = p[8] * i01 + p[9] * i11;
+  const b10 = p[12] * i00 + p[13] * i01;
+  const b11 = p[12] * i01 + p[13] * i11;
+  const dx = position.x - m[0];
+  const dy = position.y - m[1];
+  const mean = Float64Array.of(position.x, position.y, m[2] + b00 * dx + b01 * dy, m[3] + b10 * dx + b11 * dy);
+  const s00 = position.sxx;
+  const s01 = position.sxy;
+  const s11 = position.syy;
+  // Σ_vp = B Σ.
+  const c00 = b00 * s00 + b01 * s01;
+  const c01 = b00 * s01 + b01 * s11;
+  const c10 = b10 * s00 + b11 * s01;
+  const c11 = b10 * s01 + b11 * s11;
+  // Σ_vv = P_vv − B P_pv + B Σ Bᵀ.
+  const v00 = p[10] - (b00 * p[8] + b01 * p[9]) + (c00 * b00 + c01 * b01);
+  const v01 = p[11] - (b00 * p[12] + b01 * p[13]) + (c00 * b10 + c01 * b11);
+  const v11 = p[15] - (b10 * p[12] + b11 * p[13]) + (c10 * b10 + c11 * b11);
+  const covariance = Float64Array.of(s00, s01, c00, c10, s01, s11, c01, c11, c00, c01, v00, v01, c10, c11, v01, v11);
+  return { mean, covariance };
+}
+
+function mahalanobis2(dx: number, dy: number, sxx: number, sxy: number, syy: number): number {
+  const det = sxx * syy - sxy * sxy;
+  return (syy * dx * dx - 2 * sxy * dx * dy + sxx * dy * dy) / det;
+}
+
+function clamp(value: number, low: number, high: number): number {
+  return value < low ? low : value > high ? high : value;
+}
+
+const round = (value: number, scale: number) => Math.round(value * scale) / scale;
+
+/** Lower Cholesky factor of a 4 × 4 covariance (row-major, lower triangle by rows: 10 numbers), regularized where it is not positive. */
+function cholesky(covariance: Float64Array): number[] {
+  const l = new Float64Array(16);
+  for (let i = 0; i < 4; i += 1) {
+    for (let j = 0; j <= i; j += 1) {
+      let sum = covariance[i * 4 + j];
+      for (let k = 0; k < j; k += 1) sum -= l[i * 4 + k] * l[j * 4 + k];
+      if (i === j) l[i * 4 + i] = Math.sqrt(Math.max(1e-6, sum));
+      else l[i * 4 + j] = sum / l[j * 4 + j];
+    }
+  }
+  return [l[0], l[4], l[5], l[8], l[9], l[10], l[12], l[13], l[14], l[15]];
+}
+
+/** The state as a JSON array: version, floor, time, mean (mm), the covariance's Cholesky factor (1e-4), votes, vote floor, contradictions, building. */
+export function encodeState(state: State): string {
+  const factor = cholesky(state.covariance).map((value, i) => ([0, 2, 5, 9].includes(i) ? Math.max(1e-3, round(value, 1e4)) : round(value, 1e4)));
+  const mean = Array.from(state.mean, (value) => round(value, 1e3));
+  return JSON.stringify([STATE_VERSION, state.floorId, state.time, ...mean, ...factor, state.votes, state.voteFloor, state.contradictions, state.buildingId]);
+}
+
+/** The state of a string, or null where it is not one this version wrote. */
+export function decodeState(text: string): State | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 21 || parsed[0] !== STATE_VERSION) return null;
+  const numbers = parsed.slice(0, 20);
+  if (!numbers.every((value) => typeof value === 'number' && Number.isFinite(value))) return null;
+  const building = parsed[20];
+  if (building !== null && typeof building !== 'number') return null;
+  const [, floorId, time, x, y, vx, vy, ...rest] = numbers as number[];
+  const [l00, l10, l11, l20, l21, l22, l30, l31, l32, l33, votes, voteFloor, contradictions] = rest;
+  const l = [l00, 0, 0, 0, l10, l11, 0, 0, l20, l21, l22, 0, l30, l31, l32, l33];
+  const covariance = new Float64Array(16);
+  for (let i = 0; i < 4; i += 1) for (let j = 0; j < 4; j += 1) {
+    let sum = 0;
+    for (let k = 0; k < 4; k += 1) sum += l[i * 4 + k] * l[j * 4 + k];
+    covariance[i * 4 + j] = sum;
+  }
+  return { floorId, time, mean: Float64Array.of(x, y, vx, vy), covariance, votes, voteFloor, contradictions, buildingId: building };
+}
