@@ -268,6 +268,21 @@ function shortestPath(
   return path;
 }
 
+/**
+ * How long a walk's floor changes took to show in a sequence of fixes (s): for each change, the
+ * time to the first fix on the new floor before the next change (Infinity: none); the longest.
+ * `samples[i]` is the index of the walk's sample that fix i is of, `floors[i]` the fix's floor.
+ */
+export function floorChangeDelay(walked: Walk, samples: readonly number[], floors: readonly number[]): number {
+  let longest = 0;
+  walked.floorChanges.forEach((change, c) => {
+    const until = walked.floorChanges[c + 1]?.t ?? Infinity;
+    const i = samples.findIndex((sample, k) => walked.samples[sample].t >= change.t && walked.samples[sample].t < until && floors[k] === change.to);
+    longest = Math.max(longest, i < 0 ? Infinity : walked.samples[samples[i]].t - change.t);
+  });
+  return longest;
+}
+
 /** Distance from (x, y) to the nearest link of a floor (floor changes count as their landing). */
 export function distanceToGraph(office: Office, floorId: number, x: number, y: number): number {
   const byId = new Map(office.nodes.map((node) => [node.id, node]));

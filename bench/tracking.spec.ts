@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom, SyntheticBuilding } from '../test/support/synthetic-scans';
 import { BASE, oracleFix } from './radio-worlds';
 import { DEFAULT_PARTICLES, ParticleOracle } from './tracking-oracle';
-import { buildOffice, DEFAULT_WALK, distanceToGraph, roomAt, roomEvents, walk } from './tracking-office';
+import { buildOffice, DEFAULT_WALK, distanceToGraph, floorChangeDelay, roomAt, roomEvents, walk, Walk } from './tracking-office';
 
 describe('the tracking sweep office', () => {
   const office = buildOffice(2);
@@ -49,6 +49,28 @@ describe('the tracking sweep office', () => {
     expect(roomEvents(['a', 'a', 'a'])).toBe(0);
     expect(roomEvents(['a', null, 'a', null])).toBe(3);
     expect(roomEvents([])).toBe(0);
+  });
+});
+
+describe('the floor change delay', () => {
+  const walked: Walk = {
+    samples: [1, 1, 1, 2, 2, 2, 2, 1, 1, 1].map((floorId, t) => ({ t, floorId, x: 5, y: 5 })),
+    floorChanges: [
+      { t: 3, from: 1, to: 2, via: 'stairs' },
+      { t: 7, from: 2, to: 1, via: 'elevator' },
+    ],
+  };
+  const all = walked.samples.map((_, i) => i);
+
+  it('is the longest wait for the first fix on the new floor', () => {
+    expect(floorChangeDelay(walked, all, [1, 1, 1, 2, 2, 2, 2, 1, 1, 1])).toBe(0);
+    expect(floorChangeDelay(walked, all, [1, 1, 1, 1, 1, 2, 2, 2, 1, 1])).toBe(2);
+    // Scans not scored (nothing heard) are skipped: the first scored fix after the change counts.
+    expect(floorChangeDelay(walked, [0, 1, 2, 5, 6, 7, 9], [1, 1, 1, 2, 2, 2, 1])).toBe(2);
+  });
+
+  it('is Infinity when a change never showed before the next one', () => {
+    expect(floorChangeDelay(walked, all, [1, 1, 1, 1, 1, 1, 1, 1, 1, 1])).toBe(Infinity);
   });
 });
 
