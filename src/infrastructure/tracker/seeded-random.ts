@@ -1,7 +1,8 @@
 /** A small seeded generator for the tracker's draws: the same seed gives the same numbers on any machine. */
 
-/** FNV-1a of a string: the 32-bit seed of a step. */
-export function hashSeed(seed: string): number {
+/** FNV-1a of a string (a number is taken as its decimal string): the 32-bit seed of a step. */
+export function hashSeed(value: string | number): number {
+  const seed = String(value);
   let hash = 0x811c9dc5;
   for (let i = 0; i < seed.length; i += 1) {
     hash ^= seed.charCodeAt(i);

@@ -113,7 +113,7 @@ export class Tracker {
    * not newer than the state (a late scan: the track stays as it is). Deterministic in
    * (state, observation, seed).
    */
-  step(stateText: string | null, observation: TrackerObservation, seed: string): TrackStep | null {
+  step(stateText: string | null, observation: TrackerObservation, seed: string | number): TrackStep | null {
     const previous = stateText === null ? null : decodeState(stateText);
     const buildingId = this.space.buildingId ?? null;
     if (!previous) return this.start(observation, 'first');
@@ -340,7 +340,7 @@ export class Tracker {
    * floor and no graph applies, else the moments of draws from it weighed by the rectangle and
    * the distance to the graph.
    */
-  private constrain(fit: Hypothesis, seed: string): { x: number; y: number; sxx: number; sxy: number; syy: number } {
+  private constrain(fit: Hypothesis, seed: string | number): { x: number; y: number; sxx: number; sxy: number; syy: number } {
     const { width, length } = this.space;
     const sdx = Math.sqrt(fit.sxx);
     const sdy = Math.sqrt(fit.syy);
