@@ -187,7 +187,8 @@ export function walk(office: Office, random: () => number, options: WalkOptions 
     const here = byId.get(room.centre)!;
     const side = (random() * 2 - 1) * options.sideM;
     pause({ floorId: here.floorId, x: here.x, y: here.y + side }, between(options.pause));
-    const others = office.rooms.filter((r) => r !== room && (random() < options.otherFloor ? r.floorId !== room.floorId : r.floorId === room.floorId));
+    const otherFloor = random() < options.otherFloor;
+    const others = office.rooms.filter((r) => r !== room && (otherFloor ? r.floorId !== room.floorId : r.floorId === room.floorId));
     const next = others.length > 0 ? others[Math.floor(random() * others.length)] : office.rooms.find((r) => r !== room)!;
     const via = random() < 0.5 ? 'stairs' : 'elevator';
     const path = shortestPath(adjacent, byId, room.centre, next.centre, via);
