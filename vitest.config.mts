@@ -5,7 +5,7 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     projects: [
-      { test: { name: 'unit', include: ['src/**/*.spec.ts', 'web/src/**/*.spec.ts'], environment: 'node' } },
+      { test: { name: 'unit', include: ['src/**/*.spec.ts', 'web/src/**/*.spec.ts', 'bench/**/*.spec.ts'], environment: 'node' } },
       {
         test: {
           name: 'e2e',

@@ -19,6 +19,9 @@
 //   npm run bench -- --scenarios=17 --delivery-rate=5000   event delivery: ingest answer -> SSE client / webhook receiver, webhook throughput
 //   node bench/run.mjs --only=radio       issue 31's radio model accuracy and issue 36's sweep of worlds alone (scenarios 18 and 19: offline, seeded, no server);
 //                                         --radio-seeds=1,2 --radio-worlds=iid,static pass through to bench/radio.mjs
+//   node bench/run.mjs --only=tracking    issue 37's tracking sweep alone (scenario 20: walkers in a two-floor office, the tracker
+//                                         against two oracles; offline, seeded, no server); --tracking-worlds=base,n1.8
+//                                         --tracking-walkers=30 pass through, --tracking-full runs all 22 worlds with 30 walkers
 //   npm run bench -- --only=fix-pipeline  issue 28's fix pipeline (bench/fix-pipeline.mjs: 1,000 devices walking and
 //                                         jumping over 400 fences beside /health/live in the same run); its options
 //                                         pass through, e.g. --compare=/path/to/old/checkout --duration=10
@@ -31,7 +34,7 @@ import { fileURLToPath } from 'node:url';
 import { cpuSecondsOf, freePort, rssOf, scratchDatabase } from './server-process.mjs';
 import { seedReports, TRACKED_DEVICE } from './reports-seed.mjs';
 
-const DEFAULT_SCENARIOS = '1,2,3,4,5,6,7,8,11,12,13,20,14,18,19';
+const DEFAULT_SCENARIOS = '1,2,3,4,5,6,7,8,11,12,13,21,14,18,19,20';
 /** Scenario 13: 200 beacons on a 10 m grid over 200 × 100 m of the first floor. */
 const SCAN_UUID = 'f7826da6-4fa2-4e98-8024-bc5b71e0893e';
 const SCAN_BEACONS = Array.from({ length: 200 }, (_, i) => ({ minor: i + 1, x: 5 + (i % 20) * 10, y: 5 + Math.floor(i / 20) * 10 }));
@@ -49,20 +52,26 @@ function parseOptions(argv) {
     }),
   );
   const quick = values.quick === 'true';
-  // `--only=radio`: scenario 18 alone, which needs no server; `--only=fix-pipeline`: bench/fix-pipeline.mjs.
-  if (values.only !== undefined && values.only !== 'radio' && values.only !== 'fix-pipeline') throw new Error(`Unknown --only=${values.only} (radio and fix-pipeline are known)`);
+  // `--only=radio`: scenarios 18 and 19 alone, which need no server; `--only=tracking`: scenario 20 alone; `--only=fix-pipeline`: bench/fix-pipeline.mjs.
+  if (values.only !== undefined && !['radio', 'tracking', 'fix-pipeline'].includes(values.only)) throw new Error(`Unknown --only=${values.only} (radio, tracking and fix-pipeline are known)`);
   return {
     quick,
     only: values.only,
     radioArguments: [values['radio-seeds'] && `--seeds=${values['radio-seeds']}`, values['radio-worlds'] && `--worlds=${values['radio-worlds']}`].filter(Boolean),
     // Scenario 19: --sweep-worlds=base,n1.8 --sweep-scans=1000 pass through to bench/radio.mjs --sweep.
     sweepArguments: [values['sweep-worlds'] && `--worlds=${values['sweep-worlds']}`, values['sweep-scans'] && `--scans=${values['sweep-scans']}`].filter(Boolean),
+    // Scenario 20: --tracking-worlds=base,n1.8 --tracking-walkers=30 --tracking-full pass through to bench/radio.mjs --tracking.
+    trackingArguments: [
+      values['tracking-worlds'] && `--worlds=${values['tracking-worlds']}`,
+      values['tracking-walkers'] && `--walkers=${values['tracking-walkers']}`,
+      values['tracking-full'] === 'true' && '--full',
+    ].filter(Boolean),
     duration: Number(values.duration ?? (quick ? 3 : 10)),
     connections: Number(values.connections ?? 50),
     geofences: Number(values.geofences ?? (quick ? 2000 : 10000)),
     floors: 10,
     loginConnections: Number(values['login-connections'] ?? 8),
-    scenarios: (values.only === 'radio' ? '18,19' : (values.scenarios ?? DEFAULT_SCENARIOS)).split(',').map(Number),
+    scenarios: (values.only === 'radio' ? '18,19' : values.only === 'tracking' ? '20' : (values.scenarios ?? DEFAULT_SCENARIOS)).split(',').map(Number),
     /** Simulated devices of the positions scenarios (11, 12). */
     devices: Number(values.devices ?? 1000),
     /**
@@ -387,7 +396,7 @@ function scenarioSpecs(base, seeded) {
         },
       ],
     },
-    20: {
+    21: {
       title: `POST /realtime/scans, tracking off (compare with 13: the tracker's cost; ${POSITIONS_PER_BATCH} scans per request, ${SCAN_BEACONS.length} beacons, 10 to 30 readings each)`,
       itemsPerRequest: POSITIONS_PER_BATCH,
       prepare: async () => {
@@ -446,6 +455,10 @@ function scenarioSpecs(base, seeded) {
     19: {
       title: 'Radio sweep: 22 worlds against a maximum-likelihood oracle (issue 36; offline, seeded)',
       measure: () => radioScenario(['--sweep', ...options.sweepArguments]),
+    },
+    20: {
+      title: 'Tracking sweep: walkers in a two-floor office, the tracker against a single-scan and a particle-filter oracle (issue 37; offline, seeded)',
+      measure: () => radioScenario(['--tracking', ...options.trackingArguments]),
     },
     6: {
       title: 'POST /auth/access_tokens (Basic, argon2id) beside scenario 1',
@@ -684,19 +697,20 @@ function printTable(rows) {
   for (const line of lines) console.log(format(line));
 }
 
-/** `--only=radio`: the offline scenario without a server, its figures written beside the others'. */
+/** `--only=radio` (`--only=tracking`): the offline scenario without a server, its figures written beside the others'. */
 async function radioOnly() {
-  console.log(`Cartograph benchmark: scenario 18 only, ${cpus().length} cores, node ${process.version}`);
-  const result = await radioScenario();
-  const file = join(root, 'bench/results', `${new Date().toISOString().slice(0, 10)}-radio.json`);
+  const tracking = options.only === 'tracking';
+  console.log(`Cartograph benchmark: scenario ${tracking ? 20 : 18} only, ${cpus().length} cores, node ${process.version}`);
+  const result = await radioScenario(tracking ? ['--tracking', ...options.trackingArguments] : options.radioArguments);
+  const file = join(root, 'bench/results', `${new Date().toISOString().slice(0, 10)}-${tracking ? 'tracking' : 'radio'}.json`);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), cores: cpus().length, node: process.version, radio: result }, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), cores: cpus().length, node: process.version, [tracking ? 'tracking' : 'radio']: result }, null, 2)}\n`);
   console.log(`\nWritten to ${file}`);
   rmSync(work, { recursive: true, force: true });
 }
 
 async function main() {
-  if (options.only === 'radio') return radioOnly();
+  if (options.only === 'radio' || options.only === 'tracking') return radioOnly();
   if (options.only === 'fix-pipeline') {
     rmSync(work, { recursive: true, force: true });
     const run = spawnSync(process.execPath, [join(root, 'bench/fix-pipeline.mjs'), ...process.argv.slice(2).filter((argument) => !argument.startsWith('--only='))], { stdio: 'inherit' });
@@ -770,9 +784,9 @@ async function main() {
     console.log('');
     printTable(rows);
     for (const row of rows.filter((row) => row.itemsPerSecond)) console.log(`${row.name}: ${row.itemsPerSecond.toFixed(0)} fixes/s accepted`);
-    // Issue 37: the tracker's cost, 13 (tracked) against 20 (the same scans placed one by one), in this run.
+    // Issue 37: the tracker's cost, 13 (tracked) against 21 (the same scans placed one by one), in this run.
     const tracked = rows.find((row) => row.name.startsWith('13. '));
-    const untracked = rows.find((row) => row.name.startsWith('20. '));
+    const untracked = rows.find((row) => row.name.startsWith('21. '));
     if (tracked && untracked && untracked.cpuPerRequest > 0) {
       const ratio = tracked.cpuPerRequest / untracked.cpuPerRequest;
       console.log(`Tracking: server CPU per scan ${(tracked.cpuPerRequest / POSITIONS_PER_BATCH).toFixed(0)} µs tracked, ${(untracked.cpuPerRequest / POSITIONS_PER_BATCH).toFixed(0)} µs untracked: ${ratio.toFixed(2)}x (target <= 1.5x); ${tracked.itemsPerSecond.toFixed(0)} scans/s tracked (target >= 5,000), peak RSS ${mb(tracked.peakRss)} (target < 300 MB) ${ratio <= 1.5 && tracked.itemsPerSecond >= 5000 && tracked.peakRss < 300 * 1024 * 1024 ? 'MET' : 'NOT MET'}`);
