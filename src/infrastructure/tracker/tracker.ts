@@ -286,23 +286,19 @@ export class Tracker {
     const qpp = variance * tau * tau * (2 * (dt / tau) - 3 + 4 * a - a * a);
     const m = moving.mean;
     const mean = Float64Array.of(m[0] + b * m[2], m[1] + b * m[3], a * m[2], a * m[3]);
-    // F = [[1, 0, b, 0], [0, 1, 0, b], [0, 0, a, 0], [0, 0, 0, a]]; P' = F P Fᵀ + Q.
-    const f = Float64Array.of(1, 0, b, 0, 0, 1, 0, b, 0, 0, a, 0, 0, 0, 0, a);
+    // F = [[I, b·I], [0, a·I]] in (position, velocity) blocks: P' = F P Fᵀ + Q, block by block.
     const p = moving.covariance;
-    const fp = new Float64Array(16);
-    for (let i = 0; i < 4; i += 1) {
-      for (let j = 0; j < 4; j += 1) {
-        let sum = 0;
-        for (let k = 0; k < 4; k += 1) sum += f[i * 4 + k] * p[k * 4 + j];
-        fp[i * 4 + j] = sum;
-      }
-    }
     const covariance = new Float64Array(16);
-    for (let i = 0; i < 4; i += 1) {
-      for (let j = 0; j < 4; j += 1) {
-        let sum = 0;
-        for (let k = 0; k < 4; k += 1) sum += fp[i * 4 + k] * f[j * 4 + k];
-        covariance[i * 4 + j] = sum;
+    for (let i = 0; i < 2; i += 1) {
+      for (let j = 0; j < 2; j += 1) {
+        const pp = p[i * 4 + j];
+        const pv = p[i * 4 + j + 2];
+        const vp = p[(i + 2) * 4 + j];
+        const vv = p[(i + 2) * 4 + j + 2];
+        covariance[i * 4 + j] = pp + b * (pv + vp) + b * b * vv;
+        covariance[i * 4 + j + 2] = a * (pv + b * vv);
+        covariance[(i + 2) * 4 + j] = a * (vp + b * vv);
+        covariance[(i + 2) * 4 + j + 2] = a * a * vv;
       }
     }
     covariance[0] += qpp;
