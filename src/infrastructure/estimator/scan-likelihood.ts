@@ -209,10 +209,11 @@ export class ScanRadio {
    * The terms of a prepared scan on one floor: every reading the floor's model sees, and the
    * transmitters not heard that can weigh anywhere within `region` (beyond it, each is
    * expected more than 3σ below its threshold, where a censored term is worth nothing).
+   * `into`: terms to reuse (cleared), for callers that place many scans.
    */
-  terms(scan: PreparedScan, floorId: number, region: Region = { x: 0, y: 0, radius: Infinity }): ScanTerms {
+  terms(scan: PreparedScan, floorId: number, region: Region = { x: 0, y: 0, radius: Infinity }, into?: ScanTerms): ScanTerms {
     const floor = this.floor(floorId);
-    const terms = new ScanTerms(this.options.missProbability);
+    const terms = into ? into.clear() : new ScanTerms(this.options.missProbability);
     let unmodelled = 0;
     // Marks the floor's transmitters heard (a stamp per call: no clearing).
     const stamp = (floor.stamp += 1);
@@ -298,6 +299,22 @@ export class ScanTerms {
   far = 0;
 
   constructor(private readonly missProbability: number) {}
+
+  /** Empties the terms for another scan or floor (the same miss probability). */
+  clear(): this {
+    this.count = 0;
+    this.heard = 0;
+    this.constant = 0;
+    this.unmodelled = 0;
+    this.farCost = 0;
+    this.farGx = 0;
+    this.farGy = 0;
+    this.farHxx = 0;
+    this.farHxy = 0;
+    this.farHyy = 0;
+    this.far = 0;
+    return this;
+  }
 
   /** Where the far terms are expanded. */
   centre(x: number, y: number): void {

@@ -41,6 +41,8 @@ export interface TrackerOptions {
   /** Walkable: within this distance of a link of the paths graph (m); beyond it a position's weight falls off as a Gaussian of this sd (m). */
   pathWidthM: number;
   pathSoftnessM: number;
+  /** Walking on a link (not at a junction), the velocity across it is taken as 0 with this sd (m/s); 0: not. */
+  acrossPathSpeedSd: number;
   /** Draws that enforce the floor's rectangle and the paths graph on the fitted posterior. */
   particles: number;
   /** Two motion modes, walking and at rest: a walker stops after this long on average (s), one at rest walks on after this long (s), and at rest drifts this much (m²/s). */
@@ -73,10 +75,11 @@ export interface TrackerOptions {
 export const DEFAULT_TRACKER_OPTIONS: TrackerOptions = {
   resetAfterMs: 30_000,
   speedSd: 1,
-  velocityMemoryS: 5,
+  velocityMemoryS: 20,
   pathWidthM: 0.75,
   pathSoftnessM: 0.3,
-  particles: 32,
+  acrossPathSpeedSd: 0,
+  particles: 20,
   pauseAfterS: 30,
   resumeAfterS: 30,
   restDriftM2PerS: 0.03,

@@ -88,7 +88,6 @@ interface Hypothesis {
   hxx: number;
   hxy: number;
   hyy: number;
-  terms: ScanTerms;
   /** The prior it was fitted from: 4-vector and 4 × 4 covariance. */
   mean: Float64Array;
   covariance: Float64Array;
@@ -103,6 +102,7 @@ export class Tracker {
   private readonly spiralWeight: Float64Array;
   private readonly normal: NormalEquations = { cost: 0, heardCost: 0, gx: 0, gy: 0, hxx: 0, hxy: 0, hyy: 0 };
   private readonly candidate: NormalEquations = { cost: 0, heardCost: 0, gx: 0, gy: 0, hxx: 0, hxy: 0, hyy: 0 };
+  private readonly termsByFloor = new Map<number, ScanTerms>();
   private readonly kept: NormalEquations = { cost: 0, heardCost: 0, gx: 0, gy: 0, hxx: 0, hxy: 0, hyy: 0 };
 
   constructor(
@@ -230,6 +230,9 @@ export class Tracker {
     rest = still > NEGLIGIBLE_MODE ? this.constrain(best.floorId, rest, seed, 0) : this.clampTo(rest);
     walking = still < 1 - NEGLIGIBLE_MODE ? this.constrain(best.floorId, walking, seed, 1) : this.clampTo(walking);
     const moving = joint(walkingPrior, walking);
+    // On a link, walking goes along it: its velocity across the link is about 0.
+    const along = this.options.acrossPathSpeedSd > 0 ? this.walkable.direction(best.floorId, walking.x, walking.y, this.options.pathWidthM) : null;
+    if (along) observeAcross(moving, along, this.options.acrossPathSpeedSd);
     const state: State = { floorId: best.floorId, time: observation.time, still, mean: moving.mean, covariance: moving.covariance, rest, votes, voteFloor, excess, buildingId };
     const encoded = encodeState(state);
     const fix = mixture(still, rest, walking);
@@ -283,23 +286,19 @@ export class Tracker {
     const qpp = variance * tau * tau * (2 * (dt / tau) - 3 + 4 * a - a * a);
     const m = moving.mean;
     const mean = Float64Array.of(m[0] + b * m[2], m[1] + b * m[3], a * m[2], a * m[3]);
-    // F = [[1, 0, b, 0], [0, 1, 0, b], [0, 0, a, 0], [0, 0, 0, a]]; P' = F P Fᵀ + Q.
-    const f = Float64Array.of(1, 0, b, 0, 0, 1, 0, b, 0, 0, a, 0, 0, 0, 0, a);
+    // F = [[I, b·I], [0, a·I]] in (position, velocity) blocks: P' = F P Fᵀ + Q, block by block.
     const p = moving.covariance;
-    const fp = new Float64Array(16);
-    for (let i = 0; i < 4; i += 1) {
-      for (let j = 0; j < 4; j += 1) {
-        let sum = 0;
-        for (let k = 0; k < 4; k += 1) sum += f[i * 4 + k] * p[k * 4 + j];
-        fp[i * 4 + j] = sum;
-      }
-    }
     const covariance = new Float64Array(16);
-    for (let i = 0; i < 4; i += 1) {
-      for (let j = 0; j < 4; j += 1) {
-        let sum = 0;
-        for (let k = 0; k < 4; k += 1) sum += fp[i * 4 + k] * f[j * 4 + k];
-        covariance[i * 4 + j] = sum;
+    for (let i = 0; i < 2; i += 1) {
+      for (let j = 0; j < 2; j += 1) {
+        const pp = p[i * 4 + j];
+        const pv = p[i * 4 + j + 2];
+        const vp = p[(i + 2) * 4 + j];
+        const vv = p[(i + 2) * 4 + j + 2];
+        covariance[i * 4 + j] = pp + b * (pv + vp) + b * b * vv;
+        covariance[i * 4 + j + 2] = a * (pv + b * vv);
+        covariance[(i + 2) * 4 + j] = a * (vp + b * vv);
+        covariance[(i + 2) * 4 + j + 2] = a * a * vv;
       }
     }
     covariance[0] += qpp;
@@ -323,7 +322,13 @@ export class Tracker {
     const ixx = pyy / det;
     const ixy = -pxy / det;
     const iyy = pxx / det;
-    const terms = this.radio.terms(scan, floorId, { x: mean[0], y: mean[1], radius: 3 * Math.sqrt(pxx + pyy) + 3 });
+    // Terms reused step after step: one set per floor a step may weigh (a step fits each floor at most once).
+    let reused = this.termsByFloor.get(floorId);
+    if (!reused) {
+      reused = new ScanTerms(this.radio.options.missProbability);
+      this.termsByFloor.set(floorId, reused);
+    }
+    const terms = this.radio.terms(scan, floorId, { x: mean[0], y: mean[1], radius: 3 * Math.sqrt(pxx + pyy) + 3 }, reused);
     const power = this.options.likelihoodPower;
     const prior = (x: number, y: number) => {
       const dx = x - mean[0];
@@ -368,7 +373,6 @@ export class Tracker {
       hxx: power * normal.hxx,
       hxy: power * normal.hxy,
       hyy: power * normal.hyy,
-      terms,
       mean,
       covariance,
     };
@@ -526,6 +530,19 @@ function joint(prior: { mean: Float64Array; covariance: Float64Array }, position
   const v11 = p[15] - (b10 * p[12] + b11 * p[13]) + (c10 * b10 + c11 * b11);
   const covariance = Float64Array.of(s00, s01, c00, c10, s01, s11, c01, c11, c00, c01, v00, v01, c10, c11, v01, v11);
   return { mean, covariance };
+}
+
+/** A Kalman update of a 4-D Gaussian on the velocity across a direction being 0 (sd `sd`). */
+function observeAcross(gaussian: { mean: Float64Array; covariance: Float64Array }, along: { dx: number; dy: number }, sd: number): void {
+  const h2 = -along.dy;
+  const h3 = along.dx;
+  const p = gaussian.covariance;
+  const ph = new Float64Array(4);
+  for (let i = 0; i < 4; i += 1) ph[i] = p[i * 4 + 2] * h2 + p[i * 4 + 3] * h3;
+  const innovation = ph[2] * h2 + ph[3] * h3 + sd * sd;
+  const residual = -(gaussian.mean[2] * h2 + gaussian.mean[3] * h3);
+  for (let i = 0; i < 4; i += 1) gaussian.mean[i] += (ph[i] / innovation) * residual;
+  for (let i = 0; i < 4; i += 1) for (let j = 0; j < 4; j += 1) p[i * 4 + j] -= (ph[i] * ph[j]) / innovation;
 }
 
 /** The smallest probability a motion mode keeps: it must be able to come back. */
@@ -709,12 +726,21 @@ export function decodeState(text: string): State | null {
   for (let i = 0; i < STATE_LENGTH - 1; i += 1) if (Number.isNaN(parsed[i])) return null;
   const building = Number.isNaN(parsed[STATE_LENGTH - 1]) ? null : parsed[STATE_LENGTH - 1];
   const p = parsed;
-  const [floorId, time, still] = [p[1], p[2], p[3] / FACTOR_UNIT];
-  const [x, y, vx, vy] = [p[4] / MEAN_UNIT, p[5] / MEAN_UNIT, p[6] / MEAN_UNIT, p[7] / MEAN_UNIT];
-  const [l00, l10, l11, l20, l21, l22, l30, l31, l32, l33] = [p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15], p[16], p[17]].map((value) => value / FACTOR_UNIT);
-  const [rx, ry, r00, r10, r11] = [p[18] / MEAN_UNIT, p[19] / MEAN_UNIT, p[20] / FACTOR_UNIT, p[21] / FACTOR_UNIT, p[22] / FACTOR_UNIT];
-  const [votes, voteFloor, excess] = [p[23], p[24], p[25] / 100];
-  const l = [l00, 0, 0, 0, l10, l11, 0, 0, l20, l21, l22, 0, l30, l31, l32, l33];
+  const l = new Float64Array(16);
+  // Lower triangle by rows: (0,0) (1,0) (1,1) (2,0) (2,1) (2,2) (3,0) (3,1) (3,2) (3,3).
+  l[0] = p[8] / FACTOR_UNIT;
+  l[4] = p[9] / FACTOR_UNIT;
+  l[5] = p[10] / FACTOR_UNIT;
+  l[8] = p[11] / FACTOR_UNIT;
+  l[9] = p[12] / FACTOR_UNIT;
+  l[10] = p[13] / FACTOR_UNIT;
+  l[12] = p[14] / FACTOR_UNIT;
+  l[13] = p[15] / FACTOR_UNIT;
+  l[14] = p[16] / FACTOR_UNIT;
+  l[15] = p[17] / FACTOR_UNIT;
+  const r00 = p[20] / FACTOR_UNIT;
+  const r10 = p[21] / FACTOR_UNIT;
+  const r11 = p[22] / FACTOR_UNIT;
   const covariance = new Float64Array(16);
   for (let i = 0; i < 4; i += 1) {
     for (let j = 0; j < 4; j += 1) {
@@ -723,6 +749,7 @@ export function decodeState(text: string): State | null {
       covariance[i * 4 + j] = sum;
     }
   }
-  const atRest = { x: rx, y: ry, sxx: r00 * r00, sxy: r00 * r10, syy: r10 * r10 + r11 * r11 };
-  return { floorId, time, still: clamp(still, MIN_MODE, 1 - MIN_MODE), mean: Float64Array.of(x, y, vx, vy), covariance, rest: atRest, votes, voteFloor, excess, buildingId: building };
+  const atRest = { x: p[18] / MEAN_UNIT, y: p[19] / MEAN_UNIT, sxx: r00 * r00, sxy: r00 * r10, syy: r10 * r10 + r11 * r11 };
+  const mean = Float64Array.of(p[4] / MEAN_UNIT, p[5] / MEAN_UNIT, p[6] / MEAN_UNIT, p[7] / MEAN_UNIT);
+  return { floorId: p[1], time: p[2], still: clamp(p[3] / FACTOR_UNIT, MIN_MODE, 1 - MIN_MODE), mean, covariance, rest: atRest, votes: p[23], voteFloor: p[24], excess: p[25] / 100, buildingId: building };
 }
