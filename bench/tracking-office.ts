@@ -272,14 +272,18 @@ function shortestPath(
 /**
  * How long a walk's floor changes took to show in a sequence of fixes (s): for each change, the
  * time to the first fix on the new floor before the next change (Infinity: none); the longest.
- * `samples[i]` is the index of the walk's sample that fix i is of, `floors[i]` the fix's floor.
+ * A change the walk ends too soon after to show counts as the time it had (a lower bound), not as
+ * never. `samples[i]` is the index of the walk's sample that fix i is of, `floors[i]` the fix's floor.
  */
 export function floorChangeDelay(walked: Walk, samples: readonly number[], floors: readonly number[]): number {
   let longest = 0;
+  const end = walked.samples[walked.samples.length - 1]?.t ?? 0;
   walked.floorChanges.forEach((change, c) => {
-    const until = walked.floorChanges[c + 1]?.t ?? Infinity;
+    const next = walked.floorChanges[c + 1];
+    const until = next?.t ?? Infinity;
     const i = samples.findIndex((sample, k) => walked.samples[sample].t >= change.t && walked.samples[sample].t < until && floors[k] === change.to);
-    longest = Math.max(longest, i < 0 ? Infinity : walked.samples[samples[i]].t - change.t);
+    const delay = i >= 0 ? walked.samples[samples[i]].t - change.t : next ? Infinity : end + 1 - change.t;
+    longest = Math.max(longest, delay);
   });
   return longest;
 }

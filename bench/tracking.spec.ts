@@ -72,6 +72,11 @@ describe('the floor change delay', () => {
   it('is Infinity when a change never showed before the next one', () => {
     expect(floorChangeDelay(walked, all, [1, 1, 1, 1, 1, 1, 1, 1, 1, 1])).toBe(Infinity);
   });
+
+  it('counts a change the walk ends too soon after to show as the time it had', () => {
+    // The return to floor 1 at t = 7 is not shown by the last fix (t = 9): at least 3 s.
+    expect(floorChangeDelay(walked, all, [1, 1, 1, 2, 2, 2, 2, 2, 2, 2])).toBe(3);
+  });
 });
 
 describe('oracle B, the particle filter on the graph', () => {

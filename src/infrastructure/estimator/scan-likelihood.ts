@@ -55,6 +55,9 @@ class FloorRadio {
   readonly loudest = [-Infinity, -Infinity];
   readonly smallestK = [Infinity, Infinity];
   readonly largestSigma = [0, 0];
+  /** Scratch of `terms`: the call that last heard each slot. */
+  readonly heardAt: Int32Array;
+  stamp = 0;
 
   constructor(entries: ReadonlyArray<{ number: number; x: number; y: number; reference: number; n: number; sigma: number; dz2: number; kind: TransmitterKind }>, transmitters: number) {
     this.count = entries.length;
@@ -66,6 +69,7 @@ class FloorRadio {
     this.dz2 = new Float64Array(this.count);
     this.kind = new Uint8Array(this.count);
     this.slotOf = new Int32Array(transmitters).fill(-1);
+    this.heardAt = new Int32Array(this.count);
     entries.forEach((entry, slot) => {
       const kind = entry.kind === 'ble' ? 0 : 1;
       this.x[slot] = entry.x;
@@ -205,19 +209,21 @@ export class ScanRadio {
    * The terms of a prepared scan on one floor: every reading the floor's model sees, and the
    * transmitters not heard that can weigh anywhere within `region` (beyond it, each is
    * expected more than 3σ below its threshold, where a censored term is worth nothing).
+   * `into`: terms to reuse (cleared), for callers that place many scans.
    */
-  terms(scan: PreparedScan, floorId: number, region: Region = { x: 0, y: 0, radius: Infinity }): ScanTerms {
+  terms(scan: PreparedScan, floorId: number, region: Region = { x: 0, y: 0, radius: Infinity }, into?: ScanTerms): ScanTerms {
     const floor = this.floor(floorId);
-    const terms = new ScanTerms(this.options.missProbability);
+    const terms = into ? into.clear() : new ScanTerms(this.options.missProbability);
     let unmodelled = 0;
-    const heardSlots = new Set<number>();
+    // Marks the floor's transmitters heard (a stamp per call: no clearing).
+    const stamp = (floor.stamp += 1);
     for (let i = 0; i < scan.heard.length; i += 1) {
       const slot = floor.slotOf[scan.heard[i]];
       if (slot < 0) {
         unmodelled += 1;
         continue;
       }
-      heardSlots.add(slot);
+      floor.heardAt[slot] = stamp;
       terms.add(floor.x[slot], floor.y[slot], floor.reference[slot], floor.k[slot], scan.rssi[i], floor.sigma[slot], floor.dz2[slot], false);
     }
     terms.constant = unmodelled * this.options.unmodelledCost;
@@ -237,7 +243,7 @@ export class ScanRadio {
     for (let slot = 0; slot < floor.count; slot += 1) {
       const kind = floor.kind[slot];
       const radius = reach[kind];
-      if (radius < 0 || heardSlots.has(slot)) continue;
+      if (radius < 0 || floor.heardAt[slot] === stamp) continue;
       const dx = floor.x[slot] - region.x;
       const dy = floor.y[slot] - region.y;
       const planar2 = dx * dx + dy * dy;
@@ -293,6 +299,22 @@ export class ScanTerms {
   far = 0;
 
   constructor(private readonly missProbability: number) {}
+
+  /** Empties the terms for another scan or floor (the same miss probability). */
+  clear(): this {
+    this.count = 0;
+    this.heard = 0;
+    this.constant = 0;
+    this.unmodelled = 0;
+    this.farCost = 0;
+    this.farGx = 0;
+    this.farGy = 0;
+    this.farHxx = 0;
+    this.farHxy = 0;
+    this.farHyy = 0;
+    this.far = 0;
+    return this;
+  }
 
   /** Where the far terms are expanded. */
   centre(x: number, y: number): void {

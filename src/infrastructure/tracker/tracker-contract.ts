@@ -41,10 +41,14 @@ export interface TrackerOptions {
   /** Walkable: within this distance of a link of the paths graph (m); beyond it a position's weight falls off as a Gaussian of this sd (m). */
   pathWidthM: number;
   pathSoftnessM: number;
+  /** Walking on a link (not at a junction), the velocity across it is taken as 0 with this sd (m/s); 0: not. */
+  acrossPathSpeedSd: number;
   /** Draws that enforce the floor's rectangle and the paths graph on the fitted posterior. */
   particles: number;
-  /** Weigh the draws by the scan's exact likelihood too (a logarithm per term and draw), not only by where they are. */
-  exactWeights: boolean;
+  /** Two motion modes, walking and at rest: a walker stops after this long on average (s), one at rest walks on after this long (s), and at rest drifts this much (m²/s). */
+  pauseAfterS: number;
+  resumeAfterS: number;
+  restDriftM2PerS: number;
   /** How far from a floor change node of the graph (m, plus twice the track's spread) the other floor is weighed. */
   floorChangeRadiusM: number;
   /** Prior odds of a floor change near such a node, per scan (natural log). */
@@ -52,9 +56,15 @@ export interface TrackerOptions {
   /** With no graph: the other floor needs this much better log evidence at once, or a better one for `floorVotes` scans in a row. */
   strongFloorEvidence: number;
   floorVotes: number;
-  /** A scan contradicts the track when its single-scan estimate explains it this much better (−2 log L) and lies this many sd outside the predicted spread. */
+  /**
+   * A scan contradicts the track when its single-scan estimate explains it this much better (−2 log L)
+   * and lies this many sd outside the predicted spread; scans do together when their excess over
+   * `contradictionSlack` each, summed with this memory per scan, reaches the same.
+   */
   contradictionCost: number;
   contradictionSds: number;
+  contradictionSlack: number;
+  contradictionMemory: number;
   /** The reported accuracy: this × the 68 % radius of the posterior (at least `minAccuracy`). */
   accuracyScale: number;
   minAccuracy: number;
@@ -65,18 +75,23 @@ export interface TrackerOptions {
 export const DEFAULT_TRACKER_OPTIONS: TrackerOptions = {
   resetAfterMs: 30_000,
   speedSd: 1,
-  velocityMemoryS: 5,
-  pathWidthM: 1,
+  velocityMemoryS: 20,
+  pathWidthM: 0.75,
   pathSoftnessM: 0.3,
-  particles: 48,
-  exactWeights: false,
-  floorChangeRadiusM: 5,
+  acrossPathSpeedSd: 0,
+  particles: 20,
+  pauseAfterS: 30,
+  resumeAfterS: 30,
+  restDriftM2PerS: 0.03,
+  floorChangeRadiusM: 3,
   floorChangeLogPrior: -3,
   strongFloorEvidence: 15,
   floorVotes: 3,
   contradictionCost: 30,
   contradictionSds: 4,
-  accuracyScale: 1,
+  contradictionSlack: 4,
+  contradictionMemory: 0.9,
+  accuracyScale: 1.1,
   minAccuracy: 0.5,
   likelihoodPower: 1,
 };

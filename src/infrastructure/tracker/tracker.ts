@@ -30,7 +30,7 @@ import { hashSeed, seededRandom } from './seeded-random';
 import { DEFAULT_TRACKER_OPTIONS, TrackerObservation, TrackerOptions, TrackerSpace, TrackStep } from './tracker-contract';
 import { WalkableSpace } from './walkable';
 
-const STATE_VERSION = 1;
+const STATE_VERSION = 2;
 /** 68 % radius of a circular 2-D Gaussian over √(trace): exact when circular, conservative when elongated. */
 const RADIUS_68_PER_ROOT_TRACE = 1.0675;
 /** The 68 % radius over the sd of one axis, circular. */
@@ -39,18 +39,30 @@ const RADIUS_68_PER_SD = 1.5096;
 const PROPOSAL_WIDTH = 1.5;
 const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5));
 
+/** A Gaussian of the position alone: mean and covariance (xx, xy, yy). */
+interface Position {
+  x: number;
+  y: number;
+  sxx: number;
+  sxy: number;
+  syy: number;
+}
+
 interface State {
   floorId: number;
   time: number;
-  /** x, y, vx, vy. */
+  /** The probability that the device is at rest. */
+  still: number;
+  /** Walking: x, y, vx, vy, and its row-major 4 × 4 covariance. */
   mean: Float64Array;
-  /** Row-major 4 × 4 covariance. */
   covariance: Float64Array;
+  /** At rest: the position. */
+  rest: Position;
   /** Consecutive scans whose single-scan floor differed, and that floor. */
   votes: number;
   voteFloor: number;
-  /** Consecutive scans that contradicted the track. */
-  contradictions: number;
+  /** What the scans held against the track, summed with a fading memory (−2 log L beyond the slack). */
+  excess: number;
   buildingId: number | null;
 }
 
@@ -70,7 +82,12 @@ interface Hypothesis {
   total: number;
   /** log ∫ prior · L, up to a constant common to every floor. */
   evidence: number;
-  terms: ScanTerms;
+  /** The scan's likelihood about the mode, as −log L ≈ g·δ + ½ δᵀHδ: what each motion mode's update uses. */
+  gx: number;
+  gy: number;
+  hxx: number;
+  hxy: number;
+  hyy: number;
   /** The prior it was fitted from: 4-vector and 4 × 4 covariance. */
   mean: Float64Array;
   covariance: Float64Array;
@@ -85,6 +102,7 @@ export class Tracker {
   private readonly spiralWeight: Float64Array;
   private readonly normal: NormalEquations = { cost: 0, heardCost: 0, gx: 0, gy: 0, hxx: 0, hxy: 0, hyy: 0 };
   private readonly candidate: NormalEquations = { cost: 0, heardCost: 0, gx: 0, gy: 0, hxx: 0, hxy: 0, hyy: 0 };
+  private readonly termsByFloor = new Map<number, ScanTerms>();
   private readonly kept: NormalEquations = { cost: 0, heardCost: 0, gx: 0, gy: 0, hxx: 0, hxy: 0, hyy: 0 };
 
   constructor(
@@ -121,10 +139,12 @@ export class Tracker {
     if (!(observation.time > previous.time)) return null;
     if (observation.time - previous.time > this.options.resetAfterMs) return this.start(observation, 'silence');
 
-    const { mean, covariance } = this.predict(previous, (observation.time - previous.time) / 1000);
+    const prior = this.predict(previous, (observation.time - previous.time) / 1000);
+    const { mean, covariance } = prior.combined;
     const scan = this.radio.prepare(observation.readings);
     const { raw } = observation;
-    let best = this.fit(previous.floorId, mean, covariance, scan, raw);
+    const here = this.fit(previous.floorId, mean, covariance, scan, raw);
+    let best = here;
 
     // Another floor: near the graph's floor changes, or (with none on this floor) where the single-scan estimate says so.
     let votes = 0;
@@ -143,7 +163,6 @@ export class Tracker {
         const known = nearest.get(change.toFloorId);
         if (!known || distance < known.distance) nearest.set(change.toFloorId, { distance, toX: change.toX, toY: change.toY });
       }
-      let chosen = best;
       for (const [floorId, change] of nearest) {
         const shifted = mean.slice();
         shifted[0] = change.toX;
@@ -152,12 +171,7 @@ export class Tracker {
         widened[0] += 4;
         widened[5] += 4;
         const other = this.fit(floorId, shifted, widened, scan, raw);
-        if (other.evidence + this.options.floorChangeLogPrior > chosen.evidence) chosen = other;
-      }
-      if (chosen !== best) {
-        best = chosen;
-        votes = 0;
-        voteFloor = best.floorId;
+        if (other.evidence + this.options.floorChangeLogPrior > best.evidence) best = other;
       }
     }
     if (raw.floorId !== best.floorId && this.space.floors.has(raw.floorId) && (changes.length === 0 || votes >= 2 * this.options.floorVotes)) {
@@ -171,34 +185,62 @@ export class Tracker {
         if (gain > 2 * this.options.strongFloorEvidence) return this.start(observation, 'contradiction');
       } else if (gain > this.options.strongFloorEvidence || (votes >= this.options.floorVotes && gain > 0)) {
         best = other;
-        votes = 0;
-        voteFloor = best.floorId;
       }
     }
+    if (best.floorId !== previous.floorId) {
+      votes = 0;
+      voteFloor = best.floorId;
+    }
 
-    // A contradiction: the single-scan estimate far outside the predicted spread, explaining the scan far better.
-    let contradictions = 0;
+    // A contradiction: the single-scan estimate explaining the scan far better than the track,
+    // at once (and far outside the predicted spread) or scan after scan (a cumulative sum of
+    // the excess beyond what a right track shows: a track caught in a wrong place).
+    let excess = previous.excess * this.options.contradictionMemory;
     if (raw.floorId === best.floorId) {
       const gain = best.cost - best.rawCost;
+      excess = Math.max(0, excess + gain - this.options.contradictionSlack);
       if (gain > this.options.contradictionCost) {
         const spread = (raw.accuracy / RADIUS_68_PER_SD) ** 2;
         const distance2 = mahalanobis2(raw.x - best.mean[0], raw.y - best.mean[1], best.covariance[0] + spread, best.covariance[1], best.covariance[5] + spread);
-        if (distance2 > this.options.contradictionSds ** 2) {
-          contradictions = previous.contradictions + 1;
-          if (contradictions >= 2 || gain > 2 * this.options.contradictionCost) return this.start(observation, 'contradiction');
-        }
+        if (distance2 > this.options.contradictionSds ** 2) return this.start(observation, 'contradiction');
       }
+      if (excess > this.options.contradictionCost) return this.start(observation, 'contradiction');
     }
 
-    const position = this.constrain(best, seed);
-    const next = joint(best, position);
-    const state: State = { floorId: best.floorId, time: observation.time, mean: next.mean, covariance: next.covariance, votes, voteFloor, contradictions, buildingId };
+    // Each motion mode updated with the scan's likelihood about the mode of the fit, and weighed by how well it predicted it.
+    let still = prior.still;
+    let rest: Position;
+    let walking: Position;
+    let walkingPrior: { mean: Float64Array; covariance: Float64Array };
+    if (best === here) {
+      const atRest = update(prior.rest, best);
+      const moving = update(positionOf(prior.moving), best);
+      const odds = Math.log(prior.still / (1 - prior.still)) + atRest.evidence - moving.evidence;
+      still = clamp(1 / (1 + Math.exp(-clamp(odds, -30, 30))), MIN_MODE, 1 - MIN_MODE);
+      rest = atRest.position;
+      walking = moving.position;
+      walkingPrior = prior.moving;
+    } else {
+      // A change of floor: both modes start from the other floor's fit.
+      rest = { x: best.x, y: best.y, sxx: best.sxx, sxy: best.sxy, syy: best.syy };
+      walking = rest;
+      walkingPrior = { mean: best.mean, covariance: best.covariance };
+    }
+    // A mode of little weight is only clamped to the floor: it matters where it gains weight, and then it is kept again.
+    rest = still > NEGLIGIBLE_MODE ? this.constrain(best.floorId, rest, seed, 0) : this.clampTo(rest);
+    walking = still < 1 - NEGLIGIBLE_MODE ? this.constrain(best.floorId, walking, seed, 1) : this.clampTo(walking);
+    const moving = joint(walkingPrior, walking);
+    // On a link, walking goes along it: its velocity across the link is about 0.
+    const along = this.options.acrossPathSpeedSd > 0 ? this.walkable.direction(best.floorId, walking.x, walking.y, this.options.pathWidthM) : null;
+    if (along) observeAcross(moving, along, this.options.acrossPathSpeedSd);
+    const state: State = { floorId: best.floorId, time: observation.time, still, mean: moving.mean, covariance: moving.covariance, rest, votes, voteFloor, excess, buildingId };
     const encoded = encodeState(state);
-    const accuracy = Math.max(this.options.minAccuracy, this.options.accuracyScale * RADIUS_68_PER_ROOT_TRACE * Math.sqrt(position.sxx + position.syy));
-    return { floorId: best.floorId, x: position.x, y: position.y, accuracy, started: null, state: encoded };
+    const fix = mixture(still, rest, walking);
+    const accuracy = Math.max(this.options.minAccuracy, this.options.accuracyScale * RADIUS_68_PER_ROOT_TRACE * Math.sqrt(fix.sxx + fix.syy));
+    return { floorId: best.floorId, x: clamp(fix.x, 0, this.space.width), y: clamp(fix.y, 0, this.space.length), accuracy, started: null, state: encoded };
   }
 
-  /** A new track at the single-scan estimate, as wide as its accuracy, at rest. */
+  /** A new track at the single-scan estimate, as wide as its accuracy, at rest or walking alike. */
   private start(observation: TrackerObservation, started: NonNullable<TrackStep['started']>): TrackStep {
     const { raw } = observation;
     const x = clamp(raw.x, 0, this.space.width);
@@ -209,35 +251,55 @@ export class Tracker {
     covariance[5] = sd * sd;
     covariance[10] = this.options.speedSd ** 2;
     covariance[15] = this.options.speedSd ** 2;
-    const state: State = { floorId: raw.floorId, time: observation.time, mean: Float64Array.of(x, y, 0, 0), covariance, votes: 0, voteFloor: raw.floorId, contradictions: 0, buildingId: this.space.buildingId ?? null };
+    const rest = { x, y, sxx: sd * sd, sxy: 0, syy: sd * sd };
+    const state: State = { floorId: raw.floorId, time: observation.time, still: 0.5, mean: Float64Array.of(x, y, 0, 0), covariance, rest, votes: 0, voteFloor: raw.floorId, excess: 0, buildingId: this.space.buildingId ?? null };
     return { floorId: raw.floorId, x, y, accuracy: raw.accuracy, started, state: encodeState(state) };
   }
 
-  /** The state after `dt` seconds of walking: per axis, (position, velocity) of an integrated Ornstein–Uhlenbeck process. */
-  private predict(state: State, dt: number): { mean: Float64Array; covariance: Float64Array } {
-    const tau = this.options.velocityMemoryS;
-    const variance = this.options.speedSd ** 2;
+  /**
+   * The state `dt` seconds later. The modes first mix (interacting multiple models): one at rest
+   * may start walking, one walking may stop, at the options' rates. Then at rest the position
+   * barely drifts; walking, each axis's (position, velocity) is an integrated Ornstein–Uhlenbeck
+   * process. `combined` is the mixture of both as one Gaussian: what the scan's fit starts from.
+   */
+  private predict(state: State, dt: number): { still: number; rest: Position; moving: { mean: Float64Array; covariance: Float64Array }; combined: { mean: Float64Array; covariance: Float64Array } } {
+    const { speedSd, velocityMemoryS, pauseAfterS, resumeAfterS, restDriftM2PerS } = this.options;
+    const stop = 1 - Math.exp(-dt / pauseAfterS);
+    const go = 1 - Math.exp(-dt / resumeAfterS);
+    const still = state.still * (1 - go) + (1 - state.still) * stop;
+    // Mixing: what each mode starts from.
+    const restFromRest = (state.still * (1 - go)) / still;
+    const rest = mixture(restFromRest, state.rest, positionOf(state));
+    const movingFromRest = (state.still * go) / (1 - still);
+    const resting = embed(state.rest, speedSd * speedSd);
+    const moving = mix4(movingFromRest, resting, { mean: state.mean, covariance: state.covariance });
+    // At rest.
+    rest.sxx += restDriftM2PerS * dt;
+    rest.syy += restDriftM2PerS * dt;
+    // Walking.
+    const tau = velocityMemoryS;
+    const variance = speedSd * speedSd;
     const a = Math.exp(-dt / tau);
     const b = tau * (1 - a);
     const qvv = variance * (1 - a * a);
     const qpv = variance * tau * (1 - a) ** 2;
     const qpp = variance * tau * tau * (2 * (dt / tau) - 3 + 4 * a - a * a);
-    const m = state.mean;
+    const m = moving.mean;
     const mean = Float64Array.of(m[0] + b * m[2], m[1] + b * m[3], a * m[2], a * m[3]);
-    // F = [[1, 0, b, 0], [0, 1, 0, b], [0, 0, a, 0], [0, 0, 0, a]]; P' = F P Fᵀ + Q.
-    const f = Float64Array.of(1, 0, b, 0, 0, 1, 0, b, 0, 0, a, 0, 0, 0, 0, a);
-    const p = state.covariance;
-    const fp = new Float64Array(16);
-    for (let i = 0; i < 4; i += 1) for (let j = 0; j < 4; j += 1) {
-      let sum = 0;
-      for (let k = 0; k < 4; k += 1) sum += f[i * 4 + k] * p[k * 4 + j];
-      fp[i * 4 + j] = sum;
-    }
+    // F = [[I, b·I], [0, a·I]] in (position, velocity) blocks: P' = F P Fᵀ + Q, block by block.
+    const p = moving.covariance;
     const covariance = new Float64Array(16);
-    for (let i = 0; i < 4; i += 1) for (let j = 0; j < 4; j += 1) {
-      let sum = 0;
-      for (let k = 0; k < 4; k += 1) sum += fp[i * 4 + k] * f[j * 4 + k];
-      covariance[i * 4 + j] = sum;
+    for (let i = 0; i < 2; i += 1) {
+      for (let j = 0; j < 2; j += 1) {
+        const pp = p[i * 4 + j];
+        const pv = p[i * 4 + j + 2];
+        const vp = p[(i + 2) * 4 + j];
+        const vv = p[(i + 2) * 4 + j + 2];
+        covariance[i * 4 + j] = pp + b * (pv + vp) + b * b * vv;
+        covariance[i * 4 + j + 2] = a * (pv + b * vv);
+        covariance[(i + 2) * 4 + j] = a * (vp + b * vv);
+        covariance[(i + 2) * 4 + j + 2] = a * a * vv;
+      }
     }
     covariance[0] += qpp;
     covariance[5] += qpp;
@@ -247,7 +309,8 @@ export class Tracker {
     covariance[8] += qpv;
     covariance[7] += qpv;
     covariance[13] += qpv;
-    return { mean, covariance };
+    const predicted = { mean, covariance };
+    return { still, rest, moving: predicted, combined: mix4(still, embed(rest, 0), predicted) };
   }
 
   /** The Laplace fit of the position on a floor, from a predicted Gaussian. */
@@ -259,7 +322,13 @@ export class Tracker {
     const ixx = pyy / det;
     const ixy = -pxy / det;
     const iyy = pxx / det;
-    const terms = this.radio.terms(scan, floorId, { x: mean[0], y: mean[1], radius: 3 * Math.sqrt(pxx + pyy) + 3 });
+    // Terms reused step after step: one set per floor a step may weigh (a step fits each floor at most once).
+    let reused = this.termsByFloor.get(floorId);
+    if (!reused) {
+      reused = new ScanTerms(this.radio.options.missProbability);
+      this.termsByFloor.set(floorId, reused);
+    }
+    const terms = this.radio.terms(scan, floorId, { x: mean[0], y: mean[1], radius: 3 * Math.sqrt(pxx + pyy) + 3 }, reused);
     const power = this.options.likelihoodPower;
     const prior = (x: number, y: number) => {
       const dx = x - mean[0];
@@ -288,7 +357,25 @@ export class Tracker {
     const syy = hxx / hdet;
     // Laplace: log ∫ prior · L ≈ −½ total + ½ log det Σ_posterior − ½ log det Σ_prior.
     const evidence = -0.5 * found.total - 0.5 * Math.log(hdet) - 0.5 * Math.log(det);
-    return { floorId, x: found.x, y: found.y, sxx, sxy, syy, cost: normal.cost, rawCost, total: found.total, evidence, terms, mean, covariance };
+    return {
+      floorId,
+      x: found.x,
+      y: found.y,
+      sxx,
+      sxy,
+      syy,
+      cost: normal.cost,
+      rawCost,
+      total: found.total,
+      evidence,
+      gx: power * normal.gx,
+      gy: power * normal.gy,
+      hxx: power * normal.hxx,
+      hxy: power * normal.hxy,
+      hyy: power * normal.hyy,
+      mean,
+      covariance,
+    };
   }
 
   /** Gauss–Newton on −2 log (L^power · prior) from (x, y), with step halving; the normal equations at the result are left in `this.normal`. */
@@ -335,16 +422,20 @@ export class Tracker {
     return { x, y, total: current };
   }
 
+  private clampTo(position: Position): Position {
+    return { ...position, x: clamp(position.x, 0, this.space.width), y: clamp(position.y, 0, this.space.length) };
+  }
+
   /**
-   * The position kept to where people are: the fitted Gaussian where it lies well inside the
-   * floor and no graph applies, else the moments of draws from it weighed by the rectangle and
-   * the distance to the graph.
+   * A position kept to where people are: as it is where it lies well inside the floor and no
+   * graph applies, else the moments of draws from it weighed by the rectangle and the distance
+   * to the graph. `salt` tells the modes' draws apart.
    */
-  private constrain(fit: Hypothesis, seed: string | number): { x: number; y: number; sxx: number; sxy: number; syy: number } {
+  private constrain(floorId: number, fit: Position, seed: string | number, salt: number): Position {
     const { width, length } = this.space;
     const sdx = Math.sqrt(fit.sxx);
     const sdy = Math.sqrt(fit.syy);
-    const graph = this.walkable.has(fit.floorId);
+    const graph = this.walkable.has(floorId);
     const edge = fit.x - 3 * sdx < 0 || fit.x + 3 * sdx > width || fit.y - 3 * sdy < 0 || fit.y + 3 * sdy > length;
     const count = this.spiralWeight.length;
     const fallback = { x: clamp(fit.x, 0, width), y: clamp(fit.y, 0, length), sxx: fit.sxx, sxy: fit.sxy, syy: fit.syy };
@@ -353,10 +444,10 @@ export class Tracker {
     const l00 = PROPOSAL_WIDTH * sdx;
     const l10 = (PROPOSAL_WIDTH * fit.sxy) / sdx;
     const l11 = PROPOSAL_WIDTH * Math.sqrt(Math.max(1e-12, fit.syy - (fit.sxy * fit.sxy) / fit.sxx));
-    const angle = 2 * Math.PI * seededRandom(hashSeed(seed))();
+    const angle = 2 * Math.PI * seededRandom(hashSeed(seed) + salt)();
     const cos = Math.cos(angle);
     const sin = Math.sin(angle);
-    const { pathWidthM, pathSoftnessM, exactWeights, likelihoodPower } = this.options;
+    const { pathWidthM, pathSoftnessM } = this.options;
     let sum = 0;
     let sx = 0;
     let sy = 0;
@@ -377,23 +468,12 @@ export class Tracker {
       }
       let weight = this.spiralWeight[i];
       if (graph) {
-        const distance = this.walkable.distance(fit.floorId, x, y);
+        const distance = this.walkable.distance(floorId, x, y);
         if (distance > pathWidthM) {
           const excess = (distance - pathWidthM) / pathSoftnessM;
           weight *= Math.exp(-0.5 * excess * excess);
           active = true;
         }
-      }
-      if (exactWeights) {
-        // The exact posterior over its Laplace fit, at the draw.
-        const dx = x - fit.x;
-        const dy = y - fit.y;
-        const quadratic = mahalanobis2(dx, dy, fit.sxx, fit.sxy, fit.syy);
-        const dmx = x - fit.mean[0];
-        const dmy = y - fit.mean[1];
-        const exact = likelihoodPower * fit.terms.cost(x, y) + mahalanobis2(dmx, dmy, fit.covariance[0], fit.covariance[1], fit.covariance[5]);
-        weight *= Math.exp(-0.5 * clamp(exact - fit.total - quadratic, -20, 20));
-        active = true;
       }
       sum += weight;
       sx += weight * x;
@@ -405,7 +485,7 @@ export class Tracker {
     if (!active || !(sum > 1e-9)) return fallback;
     const mx = sx / sum;
     const my = sy / sum;
-    // Never narrower than a tenth of the fit (a handful of draws can agree by chance), nor than 5 cm.
+    // Never narrower than a hundredth of the fit (a handful of draws can agree by chance), nor than 5 cm.
     const floor = 0.0025;
     return {
       x: clamp(mx, 0, width),
@@ -421,9 +501,9 @@ export class Tracker {
  * The whole posterior from the position's: the velocity follows the position through the
  * prior's correlation (the scan says nothing of it directly).
  */
-function joint(fit: Hypothesis, position: { x: number; y: number; sxx: number; sxy: number; syy: number }): { mean: Float64Array; covariance: Float64Array } {
-  const p = fit.covariance;
-  const m = fit.mean;
+function joint(prior: { mean: Float64Array; covariance: Float64Array }, position: Position): { mean: Float64Array; covariance: Float64Array } {
+  const p = prior.covariance;
+  const m = prior.mean;
   const det = p[0] * p[5] - p[1] * p[1];
   // B = P_vp · P_pp⁻¹ (rows vx, vy; columns x, y).
   const i00 = p[5] / det;
@@ -452,6 +532,100 @@ function joint(fit: Hypothesis, position: { x: number; y: number; sxx: number; s
   return { mean, covariance };
 }
 
+/** A Kalman update of a 4-D Gaussian on the velocity across a direction being 0 (sd `sd`). */
+function observeAcross(gaussian: { mean: Float64Array; covariance: Float64Array }, along: { dx: number; dy: number }, sd: number): void {
+  const h2 = -along.dy;
+  const h3 = along.dx;
+  const p = gaussian.covariance;
+  const ph = new Float64Array(4);
+  for (let i = 0; i < 4; i += 1) ph[i] = p[i * 4 + 2] * h2 + p[i * 4 + 3] * h3;
+  const innovation = ph[2] * h2 + ph[3] * h3 + sd * sd;
+  const residual = -(gaussian.mean[2] * h2 + gaussian.mean[3] * h3);
+  for (let i = 0; i < 4; i += 1) gaussian.mean[i] += (ph[i] / innovation) * residual;
+  for (let i = 0; i < 4; i += 1) for (let j = 0; j < 4; j += 1) p[i * 4 + j] -= (ph[i] * ph[j]) / innovation;
+}
+
+/** The smallest probability a motion mode keeps: it must be able to come back. */
+const MIN_MODE = 1e-3;
+/** Below this weight a mode is not kept to the graph (it hardly moves the fix). */
+const NEGLIGIBLE_MODE = 0.02;
+
+/** The position marginal of a 4-D Gaussian (or of a state's walking mode). */
+function positionOf(gaussian: { mean: Float64Array; covariance: Float64Array }): Position {
+  return { x: gaussian.mean[0], y: gaussian.mean[1], sxx: gaussian.covariance[0], sxy: gaussian.covariance[1], syy: gaussian.covariance[5] };
+}
+
+/** A position as a 4-D Gaussian at rest: velocity 0 with this variance per axis, uncorrelated. */
+function embed(position: Position, velocityVariance: number): { mean: Float64Array; covariance: Float64Array } {
+  const covariance = new Float64Array(16);
+  covariance[0] = position.sxx;
+  covariance[1] = position.sxy;
+  covariance[4] = position.sxy;
+  covariance[5] = position.syy;
+  covariance[10] = velocityVariance;
+  covariance[15] = velocityVariance;
+  return { mean: Float64Array.of(position.x, position.y, 0, 0), covariance };
+}
+
+/** The mixture w · a + (1 − w) · b of two positions, as one Gaussian (its moments). */
+function mixture(w: number, a: Position, b: Position): Position {
+  const x = w * a.x + (1 - w) * b.x;
+  const y = w * a.y + (1 - w) * b.y;
+  const ax = a.x - x;
+  const ay = a.y - y;
+  const bx = b.x - x;
+  const by = b.y - y;
+  return {
+    x,
+    y,
+    sxx: w * (a.sxx + ax * ax) + (1 - w) * (b.sxx + bx * bx),
+    sxy: w * (a.sxy + ax * ay) + (1 - w) * (b.sxy + bx * by),
+    syy: w * (a.syy + ay * ay) + (1 - w) * (b.syy + by * by),
+  };
+}
+
+/** The same for two 4-D Gaussians. */
+function mix4(w: number, a: { mean: Float64Array; covariance: Float64Array }, b: { mean: Float64Array; covariance: Float64Array }): { mean: Float64Array; covariance: Float64Array } {
+  const mean = new Float64Array(4);
+  for (let i = 0; i < 4; i += 1) mean[i] = w * a.mean[i] + (1 - w) * b.mean[i];
+  const covariance = new Float64Array(16);
+  for (let i = 0; i < 4; i += 1) {
+    for (let j = 0; j < 4; j += 1) {
+      const da = (a.mean[i] - mean[i]) * (a.mean[j] - mean[j]);
+      const db = (b.mean[i] - mean[i]) * (b.mean[j] - mean[j]);
+      covariance[i * 4 + j] = w * (a.covariance[i * 4 + j] + da) + (1 - w) * (b.covariance[i * 4 + j] + db);
+    }
+  }
+  return { mean, covariance };
+}
+
+/**
+ * A mode's prior position updated with the scan's likelihood as the fit saw it about its mode
+ * (−log L ≈ g·δ + ½ δᵀHδ, δ from the mode), in information form, and the log of how well the
+ * mode predicted the scan (up to a constant common to every mode).
+ */
+function update(prior: Position, fit: Hypothesis): { position: Position; evidence: number } {
+  const det = prior.sxx * prior.syy - prior.sxy * prior.sxy;
+  const ixx = prior.syy / det;
+  const ixy = -prior.sxy / det;
+  const iyy = prior.sxx / det;
+  const dx = prior.x - fit.x;
+  const dy = prior.y - fit.y;
+  const hxx = ixx + fit.hxx;
+  const hxy = ixy + fit.hxy;
+  const hyy = iyy + fit.hyy;
+  const hdet = hxx * hyy - hxy * hxy;
+  const sxx = hyy / hdet;
+  const sxy = -hxy / hdet;
+  const syy = hxx / hdet;
+  const ex = ixx * dx + ixy * dy - fit.gx;
+  const ey = ixy * dx + iyy * dy - fit.gy;
+  const mx = sxx * ex + sxy * ey;
+  const my = sxy * ex + syy * ey;
+  const evidence = -0.5 * (dx * (ixx * dx + ixy * dy) + dy * (ixy * dx + iyy * dy) - (ex * mx + ey * my)) - 0.5 * Math.log(hdet) - 0.5 * Math.log(det);
+  return { position: { x: fit.x + mx, y: fit.y + my, sxx, sxy, syy }, evidence };
+}
+
 function mahalanobis2(dx: number, dy: number, sxx: number, sxy: number, syy: number): number {
   const det = sxx * syy - sxy * sxy;
   return (syy * dx * dx - 2 * sxy * dx * dy + sxx * dy * dy) / det;
@@ -461,7 +635,6 @@ function clamp(value: number, low: number, high: number): number {
   return value < low ? low : value > high ? high : value;
 }
 
-const round = (value: number, scale: number) => Math.round(value * scale) / scale;
 
 /** Lower Cholesky factor of a 4 × 4 covariance (row-major, lower triangle by rows: 10 numbers), regularized where it is not positive. */
 function cholesky(covariance: Float64Array): number[] {
@@ -477,34 +650,106 @@ function cholesky(covariance: Float64Array): number[] {
   return [l[0], l[4], l[5], l[8], l[9], l[10], l[12], l[13], l[14], l[15]];
 }
 
-/** The state as a JSON array: version, floor, time, mean (mm), the covariance's Cholesky factor (1e-4), votes, vote floor, contradictions, building. */
-export function encodeState(state: State): string {
-  const factor = cholesky(state.covariance).map((value, i) => ([0, 2, 5, 9].includes(i) ? Math.max(1e-3, round(value, 1e4)) : round(value, 1e4)));
-  const mean = Array.from(state.mean, (value) => round(value, 1e3));
-  return JSON.stringify([STATE_VERSION, state.floorId, state.time, ...mean, ...factor, state.votes, state.voteFloor, state.contradictions, state.buildingId]);
+/** A 2 × 2 covariance's Cholesky factor (l00, l10, l11). */
+function cholesky2(position: Position): [number, number, number] {
+  const l00 = Math.sqrt(Math.max(1e-6, position.sxx));
+  const l10 = position.sxy / l00;
+  return [l00, l10, Math.sqrt(Math.max(1e-6, position.syy - l10 * l10))];
 }
+
+const STATE_LENGTH = 27;
+
+/** Units of the state's integers: millimetres (and mm/s) for means, 1e-4 for Cholesky factors (m, m/s) and for the probability of rest. */
+const MEAN_UNIT = 1e3;
+const FACTOR_UNIT = 1e4;
+
+/**
+ * The state as a JSON array of integers (integers print and parse exactly, and fast): version,
+ * floor, time, the probability of rest, the walking mean and its covariance's Cholesky factor,
+ * the position at rest and its factor, votes, vote floor, the contradictions' sum (1/100), building.
+ */
+export function encodeState(state: State): string {
+  const f = cholesky(state.covariance);
+  const [r00, r10, r11] = cholesky2(state.rest);
+  const m = state.mean;
+  const mean = (value: number) => Math.round(value * MEAN_UNIT);
+  const factor = (value: number) => Math.round(value * FACTOR_UNIT);
+  const diagonal = (value: number) => Math.max(10, factor(value));
+  return (
+    `[${STATE_VERSION},${state.floorId},${state.time},${Math.round(state.still * FACTOR_UNIT)},${mean(m[0])},${mean(m[1])},${mean(m[2])},${mean(m[3])},` +
+    `${diagonal(f[0])},${factor(f[1])},${diagonal(f[2])},${factor(f[3])},${factor(f[4])},${diagonal(f[5])},${factor(f[6])},${factor(f[7])},${factor(f[8])},${diagonal(f[9])},` +
+    `${mean(state.rest.x)},${mean(state.rest.y)},${diagonal(r00)},${factor(r10)},${diagonal(r11)},${state.votes},${state.voteFloor},${Math.round(state.excess * 100)},${state.buildingId === null ? 'null' : state.buildingId}]`
+  );
+}
+
+
+/** The integers of a JSON array of integers (the last may be null: NaN), or null where the text is not one; no JSON.parse, no garbage. */
+function parseIntegers(text: string, out: Float64Array): boolean {
+  const end = text.length;
+  if (text.charCodeAt(0) !== 91 || text.charCodeAt(end - 1) !== 93) return false;
+  let count = 0;
+  let i = 1;
+  while (i < end - 1) {
+    if (count >= out.length) return false;
+    if (text.startsWith('null', i)) {
+      out[count] = NaN;
+      i += 4;
+    } else {
+      let negative = false;
+      if (text.charCodeAt(i) === 45) {
+        negative = true;
+        i += 1;
+      }
+      let value = 0;
+      const start = i;
+      for (let code = text.charCodeAt(i); code >= 48 && code <= 57; code = text.charCodeAt(i)) {
+        value = value * 10 + (code - 48);
+        i += 1;
+      }
+      if (i === start || i - start > 16) return false;
+      out[count] = negative ? -value : value;
+    }
+    count += 1;
+    if (i < end - 1) {
+      if (text.charCodeAt(i) !== 44) return false;
+      i += 1;
+    }
+  }
+  return count === out.length;
+}
+
+const parsed = new Float64Array(STATE_LENGTH);
 
 /** The state of a string, or null where it is not one this version wrote. */
 export function decodeState(text: string): State | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 21 || parsed[0] !== STATE_VERSION) return null;
-  const numbers = parsed.slice(0, 20);
-  if (!numbers.every((value) => typeof value === 'number' && Number.isFinite(value))) return null;
-  const building = parsed[20];
-  if (building !== null && typeof building !== 'number') return null;
-  const [, floorId, time, x, y, vx, vy, ...rest] = numbers as number[];
-  const [l00, l10, l11, l20, l21, l22, l30, l31, l32, l33, votes, voteFloor, contradictions] = rest;
-  const l = [l00, 0, 0, 0, l10, l11, 0, 0, l20, l21, l22, 0, l30, l31, l32, l33];
+  if (!parseIntegers(text, parsed) || parsed[0] !== STATE_VERSION) return null;
+  for (let i = 0; i < STATE_LENGTH - 1; i += 1) if (Number.isNaN(parsed[i])) return null;
+  const building = Number.isNaN(parsed[STATE_LENGTH - 1]) ? null : parsed[STATE_LENGTH - 1];
+  const p = parsed;
+  const l = new Float64Array(16);
+  // Lower triangle by rows: (0,0) (1,0) (1,1) (2,0) (2,1) (2,2) (3,0) (3,1) (3,2) (3,3).
+  l[0] = p[8] / FACTOR_UNIT;
+  l[4] = p[9] / FACTOR_UNIT;
+  l[5] = p[10] / FACTOR_UNIT;
+  l[8] = p[11] / FACTOR_UNIT;
+  l[9] = p[12] / FACTOR_UNIT;
+  l[10] = p[13] / FACTOR_UNIT;
+  l[12] = p[14] / FACTOR_UNIT;
+  l[13] = p[15] / FACTOR_UNIT;
+  l[14] = p[16] / FACTOR_UNIT;
+  l[15] = p[17] / FACTOR_UNIT;
+  const r00 = p[20] / FACTOR_UNIT;
+  const r10 = p[21] / FACTOR_UNIT;
+  const r11 = p[22] / FACTOR_UNIT;
   const covariance = new Float64Array(16);
-  for (let i = 0; i < 4; i += 1) for (let j = 0; j < 4; j += 1) {
-    let sum = 0;
-    for (let k = 0; k < 4; k += 1) sum += l[i * 4 + k] * l[j * 4 + k];
-    covariance[i * 4 + j] = sum;
+  for (let i = 0; i < 4; i += 1) {
+    for (let j = 0; j < 4; j += 1) {
+      let sum = 0;
+      for (let k = 0; k < 4; k += 1) sum += l[i * 4 + k] * l[j * 4 + k];
+      covariance[i * 4 + j] = sum;
+    }
   }
-  return { floorId, time, mean: Float64Array.of(x, y, vx, vy), covariance, votes, voteFloor, contradictions, buildingId: building };
+  const atRest = { x: p[18] / MEAN_UNIT, y: p[19] / MEAN_UNIT, sxx: r00 * r00, sxy: r00 * r10, syy: r10 * r10 + r11 * r11 };
+  const mean = Float64Array.of(p[4] / MEAN_UNIT, p[5] / MEAN_UNIT, p[6] / MEAN_UNIT, p[7] / MEAN_UNIT);
+  return { floorId: p[1], time: p[2], still: clamp(p[3] / FACTOR_UNIT, MIN_MODE, 1 - MIN_MODE), mean, covariance, rest: atRest, votes: p[23], voteFloor: p[24], excess: p[25] / 100, buildingId: building };
 }

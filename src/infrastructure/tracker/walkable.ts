@@ -58,6 +58,39 @@ class FloorSegments {
     return Math.min(this.rows - 1, Math.max(0, Math.floor(y / CELL_M)));
   }
 
+  /**
+   * The direction of the nearest segment of some length (a unit vector), or null where none is
+   * within reach or where another of a different direction is nearly as near (a junction).
+   */
+  direction(x: number, y: number, margin: number): { dx: number; dy: number } | null {
+    const cell = this.cells[this.row(y) * this.columns + this.column(x)];
+    let best2 = this.reach * this.reach;
+    let bx = 0;
+    let by = 0;
+    for (let i = 0; i < cell.length; i += 4) {
+      const ex = cell[i + 2] - cell[i];
+      const ey = cell[i + 3] - cell[i + 1];
+      if (ex === 0 && ey === 0) continue;
+      const d2 = segmentDistance2(x, y, cell[i], cell[i + 1], cell[i + 2], cell[i + 3]);
+      if (d2 < best2) {
+        best2 = d2;
+        const length = Math.hypot(ex, ey);
+        bx = ex / length;
+        by = ey / length;
+      }
+    }
+    if (bx === 0 && by === 0) return null;
+    const limit = (Math.sqrt(best2) + margin) ** 2;
+    for (let i = 0; i < cell.length; i += 4) {
+      const ex = cell[i + 2] - cell[i];
+      const ey = cell[i + 3] - cell[i + 1];
+      const length = Math.hypot(ex, ey);
+      if (length === 0 || Math.abs(ex * by - ey * bx) / length < 0.2) continue;
+      if (segmentDistance2(x, y, cell[i], cell[i + 1], cell[i + 2], cell[i + 3]) < limit) return null;
+    }
+    return { dx: bx, dy: by };
+  }
+
   /** Distance from (x, y) to the nearest segment, at most `reach`. */
   distance(x: number, y: number): number {
     const cell = this.cells[this.row(y) * this.columns + this.column(x)];
@@ -116,6 +149,11 @@ export class WalkableSpace {
   distance(floorId: number, x: number, y: number): number {
     const floor = this.segments.get(floorId);
     return floor ? floor.distance(x, y) : 0;
+  }
+
+  /** The direction of the floor's link near (x, y), or null (no graph, none near, a junction). */
+  direction(floorId: number, x: number, y: number, margin: number): { dx: number; dy: number } | null {
+    return this.segments.get(floorId)?.direction(x, y, margin) ?? null;
   }
 
   /** The floor changes that start on a floor. */
