@@ -65,6 +65,11 @@ export interface TrackerOptions {
   contradictionSds: number;
   contradictionSlack: number;
   contradictionMemory: number;
+  /** Keep a rival place where the single-scan estimates point far from the track, and move there when it explains the scans better. */
+  rivals: boolean;
+  /** What a rival must explain better each scan (−2 log L) for its gain to grow, and the gain (summed with `contradictionMemory`) that moves the track there. */
+  rivalSlack: number;
+  rivalCost: number;
   /** The reported accuracy: this × the 68 % radius of the posterior (at least `minAccuracy`). */
   accuracyScale: number;
   minAccuracy: number;
@@ -91,6 +96,9 @@ export const DEFAULT_TRACKER_OPTIONS: TrackerOptions = {
   contradictionSds: 4,
   contradictionSlack: 4,
   contradictionMemory: 0.9,
+  rivals: true,
+  rivalSlack: 0,
+  rivalCost: 12,
   accuracyScale: 1.1,
   minAccuracy: 0.5,
   likelihoodPower: 1,

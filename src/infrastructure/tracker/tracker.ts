@@ -63,6 +63,8 @@ interface State {
   voteFloor: number;
   /** What the scans held against the track, summed with a fading memory (−2 log L beyond the slack). */
   excess: number;
+  /** A second place the scans may point to (a false track's rival: the other side of a beacon's ring), and how much better it has explained them; null where there is none. */
+  rival: { x: number; y: number; gain: number } | null;
   buildingId: number | null;
 }
 
@@ -143,7 +145,8 @@ export class Tracker {
     const { mean, covariance } = prior.combined;
     const scan = this.radio.prepare(observation.readings);
     const { raw } = observation;
-    const here = this.fit(previous.floorId, mean, covariance, scan, raw);
+    const far = raw.floorId === previous.floorId && Math.hypot(raw.x - mean[0], raw.y - mean[1]) > RIVAL_M;
+    const here = this.fit(previous.floorId, mean, covariance, scan, raw, previous.rival ?? (far ? raw : undefined));
     let best = here;
 
     // Another floor: near the graph's floor changes, or (with none on this floor) where the single-scan estimate says so.
@@ -207,6 +210,32 @@ export class Tracker {
       if (excess > this.options.contradictionCost) return this.start(observation, 'contradiction');
     }
 
+    // A rival, while the device is most likely at rest (where a wrong place would last): started
+    // where the single-scan estimate lies far off and explains the scan better,
+    // it follows its own basin of the likelihood (a Gauss–Newton descent from where it was, held
+    // loosely there); where it explains the scans better scan after scan the track moves there,
+    // where it joins the track or explains a scan clearly worse it is dropped.
+    let rival: State['rival'] = null;
+    if (best === here && this.options.rivals && prior.still > 0.5) {
+      const terms = this.termsByFloor.get(here.floorId)!;
+      const from = previous.rival ?? (far && here.rawCost < here.cost ? { x: raw.x, y: raw.y, gain: 0 } : null);
+      if (from) {
+        const spread = RIVAL_SPREAD_M * RIVAL_SPREAD_M;
+        const found = this.descend(terms, from.x, from.y, Float64Array.of(from.x, from.y), 1 / spread, 0, 1 / spread);
+        const cost = this.normal.cost;
+        const margin = here.cost - cost;
+        const gain = Math.max(0, from.gain * this.options.contradictionMemory + margin - this.options.rivalSlack);
+        const x = clamp(found.x, 0, this.space.width);
+        const y = clamp(found.y, 0, this.space.length);
+        if (gain > this.options.rivalCost) {
+          const information = this.normal.hxx + this.normal.hyy;
+          const accuracy = Math.max(this.options.minAccuracy, RADIUS_68_PER_ROOT_TRACE * Math.sqrt(4 / Math.max(1e-6, information)));
+          return this.start({ ...observation, raw: { ...raw, x, y, accuracy } }, 'contradiction');
+        }
+        if (Math.hypot(x - here.x, y - here.y) > RIVAL_M / 2 && margin > -this.options.contradictionSlack) rival = { x, y, gain };
+      }
+    }
+
     // Each motion mode updated with the scan's likelihood about the mode of the fit, and weighed by how well it predicted it.
     let still = prior.still;
     let rest: Position;
@@ -233,7 +262,7 @@ export class Tracker {
     // On a link, walking goes along it: its velocity across the link is about 0.
     const along = this.options.acrossPathSpeedSd > 0 ? this.walkable.direction(best.floorId, walking.x, walking.y, this.options.pathWidthM) : null;
     if (along) observeAcross(moving, along, this.options.acrossPathSpeedSd);
-    const state: State = { floorId: best.floorId, time: observation.time, still, mean: moving.mean, covariance: moving.covariance, rest, votes, voteFloor, excess, buildingId };
+    const state: State = { floorId: best.floorId, time: observation.time, still, mean: moving.mean, covariance: moving.covariance, rest, votes, voteFloor, excess, rival, buildingId };
     const encoded = encodeState(state);
     const fix = mixture(still, rest, walking);
     const accuracy = Math.max(this.options.minAccuracy, this.options.accuracyScale * RADIUS_68_PER_ROOT_TRACE * Math.sqrt(fix.sxx + fix.syy));
@@ -252,7 +281,7 @@ export class Tracker {
     covariance[10] = this.options.speedSd ** 2;
     covariance[15] = this.options.speedSd ** 2;
     const rest = { x, y, sxx: sd * sd, sxy: 0, syy: sd * sd };
-    const state: State = { floorId: raw.floorId, time: observation.time, still: 0.5, mean: Float64Array.of(x, y, 0, 0), covariance, rest, votes: 0, voteFloor: raw.floorId, excess: 0, buildingId: this.space.buildingId ?? null };
+    const state: State = { floorId: raw.floorId, time: observation.time, still: 0.5, mean: Float64Array.of(x, y, 0, 0), covariance, rest, votes: 0, voteFloor: raw.floorId, excess: 0, rival: null, buildingId: this.space.buildingId ?? null };
     return { floorId: raw.floorId, x, y, accuracy: raw.accuracy, started, state: encodeState(state) };
   }
 
@@ -314,7 +343,7 @@ export class Tracker {
   }
 
   /** The Laplace fit of the position on a floor, from a predicted Gaussian. */
-  private fit(floorId: number, mean: Float64Array, covariance: Float64Array, scan: PreparedScan, raw: TrackerObservation['raw']): Hypothesis {
+  private fit(floorId: number, mean: Float64Array, covariance: Float64Array, scan: PreparedScan, raw: TrackerObservation['raw'], cover?: { x: number; y: number }): Hypothesis {
     const pxx = covariance[0];
     const pxy = covariance[1];
     const pyy = covariance[5];
@@ -328,7 +357,10 @@ export class Tracker {
       reused = new ScanTerms(this.radio.options.missProbability);
       this.termsByFloor.set(floorId, reused);
     }
-    const terms = this.radio.terms(scan, floorId, { x: mean[0], y: mean[1], radius: 3 * Math.sqrt(pxx + pyy) + 3 }, reused);
+    // The region the fit may reach, and `cover` (a rival weighed besides): the censored terms beyond it enter as one quadratic.
+    let radius = 3 * Math.sqrt(pxx + pyy) + 3;
+    if (cover) radius = Math.max(radius, Math.min(MAX_COVER_M, Math.hypot(cover.x - mean[0], cover.y - mean[1]) + 3));
+    const terms = this.radio.terms(scan, floorId, { x: mean[0], y: mean[1], radius }, reused);
     const power = this.options.likelihoodPower;
     const prior = (x: number, y: number) => {
       const dx = x - mean[0];
@@ -545,6 +577,11 @@ function observeAcross(gaussian: { mean: Float64Array; covariance: Float64Array 
   for (let i = 0; i < 4; i += 1) for (let j = 0; j < 4; j += 1) p[i * 4 + j] -= (ph[i] * ph[j]) / innovation;
 }
 
+/** A rival is started by a single-scan estimate this far from the prediction (m), and held this loosely where it was (sd, m); the fit's region reaches it up to this far (m). */
+const RIVAL_M = 4;
+const RIVAL_SPREAD_M = 3;
+const MAX_COVER_M = 25;
+
 /** The smallest probability a motion mode keeps: it must be able to come back. */
 const MIN_MODE = 1e-3;
 /** Below this weight a mode is not kept to the graph (it hardly moves the fix). */
@@ -657,7 +694,7 @@ function cholesky2(position: Position): [number, number, number] {
   return [l00, l10, Math.sqrt(Math.max(1e-6, position.syy - l10 * l10))];
 }
 
-const STATE_LENGTH = 27;
+const STATE_LENGTH = 30;
 
 /** Units of the state's integers: millimetres (and mm/s) for means, 1e-4 for Cholesky factors (m, m/s) and for the probability of rest. */
 const MEAN_UNIT = 1e3;
@@ -666,7 +703,8 @@ const FACTOR_UNIT = 1e4;
 /**
  * The state as a JSON array of integers (integers print and parse exactly, and fast): version,
  * floor, time, the probability of rest, the walking mean and its covariance's Cholesky factor,
- * the position at rest and its factor, votes, vote floor, the contradictions' sum (1/100), building.
+ * the position at rest and its factor, votes, vote floor, the contradictions' sum (1/100), the
+ * rival (mm, and its gain in 1/100; -1 where there is none), building.
  */
 export function encodeState(state: State): string {
   const f = cholesky(state.covariance);
@@ -678,7 +716,7 @@ export function encodeState(state: State): string {
   return (
     `[${STATE_VERSION},${state.floorId},${state.time},${Math.round(state.still * FACTOR_UNIT)},${mean(m[0])},${mean(m[1])},${mean(m[2])},${mean(m[3])},` +
     `${diagonal(f[0])},${factor(f[1])},${diagonal(f[2])},${factor(f[3])},${factor(f[4])},${diagonal(f[5])},${factor(f[6])},${factor(f[7])},${factor(f[8])},${diagonal(f[9])},` +
-    `${mean(state.rest.x)},${mean(state.rest.y)},${diagonal(r00)},${factor(r10)},${diagonal(r11)},${state.votes},${state.voteFloor},${Math.round(state.excess * 100)},${state.buildingId === null ? 'null' : state.buildingId}]`
+    `${mean(state.rest.x)},${mean(state.rest.y)},${diagonal(r00)},${factor(r10)},${diagonal(r11)},${state.votes},${state.voteFloor},${Math.round(state.excess * 100)},${state.rival ? `${mean(state.rival.x)},${mean(state.rival.y)},${Math.round(state.rival.gain * 100)}` : '0,0,-1'},${state.buildingId === null ? 'null' : state.buildingId}]`
   );
 }
 
@@ -751,5 +789,5 @@ export function decodeState(text: string): State | null {
   }
   const atRest = { x: p[18] / MEAN_UNIT, y: p[19] / MEAN_UNIT, sxx: r00 * r00, sxy: r00 * r10, syy: r10 * r10 + r11 * r11 };
   const mean = Float64Array.of(p[4] / MEAN_UNIT, p[5] / MEAN_UNIT, p[6] / MEAN_UNIT, p[7] / MEAN_UNIT);
-  return { floorId: p[1], time: p[2], still: clamp(p[3] / FACTOR_UNIT, MIN_MODE, 1 - MIN_MODE), mean, covariance, rest: atRest, votes: p[23], voteFloor: p[24], excess: p[25] / 100, buildingId: building };
+  return { floorId: p[1], time: p[2], still: clamp(p[3] / FACTOR_UNIT, MIN_MODE, 1 - MIN_MODE), mean, covariance, rest: atRest, votes: p[23], voteFloor: p[24], excess: p[25] / 100, rival: p[28] < 0 ? null : { x: p[26] / MEAN_UNIT, y: p[27] / MEAN_UNIT, gain: p[28] / 100 }, buildingId: building };
 }
