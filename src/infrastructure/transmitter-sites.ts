@@ -121,7 +121,7 @@ export class TransmitterSites {
         const cached = this.cache.get(buildingId);
         const entry = cached?.key === key ? cached : await this.loadOnce(manager, buildingId, key);
         const frame = { latitude: Number(row.latitude), longitude: Number(row.longitude), width: Number(row.width), length: Number(row.length), rotation: Number(row.rotation) };
-        if (entry.space?.width !== frame.width || entry.space.length !== frame.length) entry.space = { width: frame.width, length: frame.length, floors: entry.floors, paths: entry.paths };
+        if (entry.space?.width !== frame.width || entry.space.length !== frame.length) entry.space = { buildingId, width: frame.width, length: frame.length, floors: entry.floors, paths: entry.paths };
         const tracking: TrackingSettings =
           row.tracking_scans === null || row.tracking_scans === undefined
             ? DEFAULT_TRACKING_SETTINGS

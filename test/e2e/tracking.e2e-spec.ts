@@ -20,6 +20,8 @@ interface Fix {
   device_id: string;
   time: string;
   floor_id: number;
+  lat: number;
+  lng: number;
   x: number;
   y: number;
   accuracy: number;
