@@ -120,8 +120,8 @@ describe('tracking of positions from scans', () => {
 
   it('stores a late scan as estimated and says so; the track does not move back; duplicates are refused as before', async () => {
     const start = Date.now() - 80_000;
-    const steps = walk('late', start, 10, 13);
-    const first = await post(t, device, steps.map((s) => s.scan));
+    const steps = walk('late', start, 11, 13);
+    const first = await post(t, device, steps.slice(0, 10).map((s) => s.scan));
     const newest = first.at(-1)!;
     const late = walk('late', start - 30_000, 1, 17)[0].scan;
     const answer = await t.http.post('/api/v1/realtime/scans').set(device).send({ scans: [late, late] }).expect(200);
@@ -134,7 +134,7 @@ describe('tracking of positions from scans', () => {
     // In the history, not in the live picture, and the state still follows the newest scan.
     const rows: Array<{ time: number | string }> = await t.dataSource.query(`SELECT "time" FROM "device_tracks" WHERE "device_id" = 'late'`);
     expect(Number(rows[0].time)).toBe(Date.parse(newest.time));
-    const next = await post(t, device, [walk('late', start + 10_000, 1, 19)[0].scan]);
+    const next = await post(t, device, [steps[10].scan]);
     expect(next[0].track.status).toBe('tracked');
     // Every scan is in the history: the ten, the late one, the next.
     const counted: Array<{ n: number | string }> = await t.dataSource.query(`SELECT COUNT(*) AS "n" FROM "position_history" WHERE "device_id" = 'late'`);
