@@ -72,6 +72,8 @@ export interface CalibrationResult {
 }
 
 const LOG10_SCALE = 10 / Math.LN10;
+/** 5 log10 d² as 5/ln 10 · ln d²: V8's log costs about half its log10. */
+const FIVE_LOG10_E = 5 / Math.LN10;
 
 /** Each transmitter's key, built once: a batch looks its offset and statistics up for every reading of every step. */
 const keys = new WeakMap<KnownTransmitter, string>();
@@ -196,6 +198,13 @@ function denseStep(statistics: FloorStatistics, couplings: Couplings, current: S
   return { exponent: solution[0], offsets, shadowingDb: solveModel(statistics, prior).shadowingDb };
 }
 
+/**
+ * A censored term whose curvature is below this (z beyond about 2: the model puts the
+ * transmitter 2σ below its threshold) couples offsets too weakly to matter to a batch's step:
+ * the couplings serve only its direction, the evidence stored keeps every term.
+ */
+const WEAK_COUPLING = 0.1;
+
 /** Transmitters of a floor beyond which a batch is solved in arrow form only (the dense solve is cubic). */
 const MAX_DENSE = 400;
 
@@ -280,9 +289,11 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       for (const item of scan.censored ?? []) {
         const sigma = model.shadowingDb[item.transmitter.kind];
         const registered = item.transmitter.referenceRssi - (item.lossDb ?? 0);
-        const distance = Math.max(0, Math.hypot(from.x - item.transmitter.x, from.y - item.transmitter.y) - CENSORED_MARGIN_M);
+        const fx = from.x - item.transmitter.x;
+        const fy = from.y - item.transmitter.y;
+        const distance = Math.max(0, Math.sqrt(fx * fx + fy * fy) - CENSORED_MARGIN_M);
         const d2 = Math.max(MIN_D2, distance * distance + (item.dz2 ?? 0));
-        const loss = 5 * n * Math.log10(d2);
+        const loss = n * FIVE_LOG10_E * Math.log(d2);
         // Even at the largest offset, far below the threshold: skipped before any lookup.
         if (item.threshold - (registered + options.prior.offsetBound - loss) >= CENSORED_REACH_SIGMAS * sigma) continue;
         const reference = registered + (model.offsets.get(keyOf(item.transmitter)) ?? 0);
@@ -303,7 +314,7 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
     let qn2 = 0;
     let s1 = 0;
     let s2 = 0;
-    const coupled: Array<{ key: string; q1: number; q2: number }> = [];
+    const coupled: Array<{ key: string; q1: number; q2: number; weak?: boolean }> = [];
     const kinds: Record<TransmitterKind, number> = { ble: 0, wifi: 0 };
     for (const reading of scan.readings) {
       const transmitter = reading.transmitter;
@@ -312,7 +323,7 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       const dx = position.x - transmitter.x;
       const dy = position.y - transmitter.y;
       const d2 = Math.max(MIN_D2, dx * dx + dy * dy + (reading.dz2 ?? 0));
-      const logDistance = 5 * Math.log10(d2);
+      const logDistance = FIVE_LOG10_E * Math.log(d2);
       const residual = reading.rssi - (transmitter.referenceRssi - (reading.lossDb ?? 0) + (model.offsets.get(key) ?? 0) - n * logDistance);
       const scaled = Math.abs(residual) / sigma;
       const weight = (scaled > options.huber ? options.huber / scaled : 1) / (sigma * sigma);
@@ -346,7 +357,7 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       const dx = position.x - transmitter.x;
       const dy = position.y - transmitter.y;
       const d2 = Math.max(MIN_D2, dx * dx + dy * dy + (item.dz2 ?? 0));
-      const logDistance = 5 * Math.log10(d2);
+      const logDistance = FIVE_LOG10_E * Math.log(d2);
       const registered = transmitter.referenceRssi - (item.lossDb ?? 0);
       // Even at the largest offset, far below the threshold: skipped before any lookup.
       if ((item.threshold - (registered + options.prior.offsetBound - n * logDistance)) / sigma > CENSORED_REACH_SIGMAS) continue;
@@ -376,7 +387,7 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       qn2 -= weight * logDistance * c2;
       s1 += c1 * slope;
       s2 += c2 * slope;
-      coupled.push({ key, q1: weight * c1, q2: weight * c2 });
+      coupled.push({ key, q1: weight * c1, q2: weight * c2, weak: term.curvature < WEAK_COUPLING });
     }
     const count = kinds.ble + kinds.wifi;
     for (const kind of ['ble', 'wifi'] as const) {
@@ -406,14 +417,17 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       // The offsets of transmitters heard together trade off through the scan's position.
       const { matrix, size, slots } = couplings;
       // Slots and weights in flat arrays first: the pairs are the batch's hottest loop.
-      const count = coupled.length;
-      const slotOf = new Int32Array(count);
-      const q1s = new Float64Array(count);
-      const q2s = new Float64Array(count);
-      for (let a = 0; a < count; a += 1) {
-        slotOf[a] = slots.get(coupled[a].key)!;
-        q1s[a] = coupled[a].q1;
-        q2s[a] = coupled[a].q2;
+      // Transmitters not heard that the model puts near the reach weigh too little to steer the step: left out of the pairs.
+      const slotOf = new Int32Array(coupled.length);
+      const q1s = new Float64Array(coupled.length);
+      const q2s = new Float64Array(coupled.length);
+      let count = 0;
+      for (const entry of coupled) {
+        if (entry.weak) continue;
+        slotOf[count] = slots.get(entry.key)!;
+        q1s[count] = entry.q1;
+        q2s[count] = entry.q2;
+        count += 1;
       }
       for (let a = 0; a < count; a += 1) {
         const i = slotOf[a];

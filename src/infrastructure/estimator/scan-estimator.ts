@@ -400,8 +400,7 @@ const CENSORED_MARGIN_M = 5;
  * censored: the scanner may not scan it). Those the model expects far below the threshold
  * from within the margin of `at` say nothing and are left out: the floor's cells within reach
  * of the loudest of its transmitters are visited (FloorCells), then one distance test each,
- * and a logarithm only for those near enough. In the floor's order, as a scan of every one
- * would give them.
+ * and a logarithm only for those near enough.
  */
 function notHeard(
   floorTransmitters: readonly KnownTransmitter[],
@@ -420,7 +419,7 @@ function notHeard(
     const dy = at.y - y;
     const distance = Math.max(0, Math.sqrt(dx * dx + dy * dy) - CENSORED_MARGIN_M);
     const d2 = Math.max(MIN_DISTANCE * MIN_DISTANCE, distance * distance + dz2);
-    if (threshold - (reference - 5 * n * Math.log10(d2)) >= CENSORED_SELECT_SIGMAS * sigma) return;
+    if (threshold - (reference - ((5 * n) / Math.LN10) * Math.log(d2)) >= CENSORED_SELECT_SIGMAS * sigma) return;
     censored.push({ x, y, reference, rssi: threshold, weight: 1 / (sigma * sigma), censored: true, dz2: dz2 > 0 ? dz2 : undefined });
   };
   const cells = floorCells(floorTransmitters);
@@ -435,7 +434,7 @@ function notHeard(
     const minN = Math.min(bounds.minN, bounds.anyDefaultN ? fitN : Infinity);
     const maxN = Math.max(bounds.maxN, bounds.anyDefaultN ? fitN : -Infinity);
     const level = bounds.maxReference - threshold + CENSORED_SELECT_SIGMAS * sigma;
-    reach = Math.max(reach, Math.max(MIN_DISTANCE, 10 ** (level / (10 * (level > 0 ? minN : maxN)))) + CENSORED_MARGIN_M + 1e-6);
+    reach = Math.max(reach, Math.max(MIN_DISTANCE, Math.exp((Math.LN10 * level) / (10 * (level > 0 ? minN : maxN)))) + CENSORED_MARGIN_M + 1e-6);
   }
   if (reach > 0) {
     for (const transmitter of strongest.keys()) {
@@ -464,8 +463,8 @@ function notHeard(
       const slot = cells.slots.get(transmitter);
       if (slot !== undefined) cells.heard[slot] = 0;
     }
-    const order = cells.found.subarray(0, found).sort();
-    for (const slot of order) {
+    for (let index = 0; index < found; index += 1) {
+      const slot = cells.found[index];
       const transmitter = floorTransmitters[slot];
       if (thresholds[transmitter.kind] === Infinity) continue;
       const n = transmitter.exponent ?? fitN;
@@ -584,7 +583,7 @@ function placeByModel(
     const [only] = onFloor;
     // Anywhere on a ring around the transmitter: the ring's radius (at one sigma longer) bounds the error.
     const sigma = only.transmitter.shadowingDb ?? options.shadowingDb[only.transmitter.kind];
-    return { x: only.transmitter.x, y: only.transmitter.y, accuracy: only.range * 10 ** (sigma / (10 * n)), method: 'single' };
+    return { x: only.transmitter.x, y: only.transmitter.y, accuracy: only.range * Math.exp((Math.LN10 * sigma) / (10 * n)), method: 'single' };
   }
   const centroid = weightedCentroid(onFloor, n);
   // First the readings heard alone (nearly quadratic), then with the transmitters not heard that
@@ -657,7 +656,7 @@ function voteFloor(heard: readonly Heard[], voters: number): number {
   for (const item of heard.slice(0, voters)) {
     const entry = votes.get(item.transmitter.floorId) ?? { count: 0, power: 0 };
     entry.count += 1;
-    entry.power += 10 ** (item.rssi / 10);
+    entry.power += Math.exp((Math.LN10 * item.rssi) / 10);
     votes.set(item.transmitter.floorId, entry);
   }
   let best = heard[0].transmitter.floorId;
