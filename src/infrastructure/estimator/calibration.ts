@@ -72,6 +72,16 @@ export interface CalibrationResult {
 }
 
 const LOG10_SCALE = 10 / Math.LN10;
+/** 5 log10 d² as 5/ln 10 · ln d²: V8's log costs about half its log10. */
+const FIVE_LOG10_E = 5 / Math.LN10;
+
+/** Each transmitter's key, built once: a batch looks its offset and statistics up for every reading of every step. */
+const keys = new WeakMap<KnownTransmitter, string>();
+function keyOf(transmitter: KnownTransmitter): string {
+  let key = keys.get(transmitter);
+  if (key === undefined) keys.set(transmitter, (key = transmitterKey(transmitter)));
+  return key;
+}
 /** Transmitters not heard are kept for the calibration up to this far beyond the farthest one heard (metres). */
 const CENSORED_BEYOND_HEARD_M = 15;
 /** How far a batch's refit may move a scan (metres): the transmitters not heard that can weigh within this of where it was. */
@@ -97,6 +107,7 @@ export class BatchCalibration {
   private done = false;
   /** Slot of each transmitter in the dense couplings (1-based: 0 is the exponent). */
   private readonly slots = new Map<string, number>();
+  private couplings?: Float64Array;
 
   constructor(
     private readonly scans: readonly CalibrationScan[],
@@ -107,7 +118,7 @@ export class BatchCalibration {
     this.positions = scans.map((scan) => ({ x: scan.x, y: scan.y }));
     for (const key of Object.keys(base.transmitters)) this.slots.set(key, this.slots.size + 1);
     for (const scan of scans) {
-      for (const reading of [...scan.readings, ...(scan.censored ?? [])]) if (!this.slots.has(transmitterKey(reading.transmitter))) this.slots.set(transmitterKey(reading.transmitter), this.slots.size + 1);
+      for (const reading of [...scan.readings, ...(scan.censored ?? [])]) if (!this.slots.has(keyOf(reading.transmitter))) this.slots.set(keyOf(reading.transmitter), this.slots.size + 1);
     }
   }
 
@@ -115,7 +126,9 @@ export class BatchCalibration {
   step(): boolean {
     if (this.done) return true;
     const size = this.slots.size + 1;
-    const couplings = size <= MAX_DENSE ? new Float64Array(size * size) : undefined;
+    // One buffer for every step of the batch (size² doubles: 320 KB for 200 transmitters).
+    if (size <= MAX_DENSE) this.couplings = this.couplings?.length === size * size ? this.couplings.fill(0) : new Float64Array(size * size);
+    const couplings = size <= MAX_DENSE ? this.couplings : undefined;
     const { reduced, conditional } = evidence(this.scans, this.positions, this.model, this.options, couplings && { matrix: couplings, size, slots: this.slots });
     this.contribution = conditional;
     // A joint step with every coupling where the floor is small enough; else the positions are held (alternating).
@@ -132,7 +145,7 @@ export class BatchCalibration {
   }
 }
 
-/** The offsets' couplings of a batch through its scans' positions: a dense symmetric matrix over slots. */
+/** The offsets' couplings of a batch through its scans' positions: a dense symmetric matrix over slots, its lower triangle stored. */
 interface Couplings {
   matrix: Float64Array;
   size: number;
@@ -154,10 +167,17 @@ function denseStep(statistics: FloorStatistics, couplings: Couplings, current: S
   // b = Hθ + g: the couplings' share of Hθ at the current model.
   const theta = new Float64Array(size);
   for (const [key, slot] of slots) theta[slot] = current.offsets.get(key) ?? 0;
+  // The couplings are stored as their lower triangle (evidence()); the Cholesky solve reads no other.
+  const matrix = couplings.matrix;
   for (let i = 1; i < size; i += 1) {
-    let sum = 0;
-    for (let j = 1; j < size; j += 1) sum += couplings.matrix[i * size + j] * theta[j];
-    b[i] = sum;
+    const row = i * size;
+    let sum = matrix[row + i] * theta[i];
+    for (let j = 1; j < i; j += 1) {
+      const value = matrix[row + j];
+      sum += value * theta[j];
+      b[j] += value * theta[i];
+    }
+    b[i] += sum;
   }
   h[0] = statistics.hnn + exponentInformation;
   b[0] = statistics.bn + exponentInformation * prior.exponent;
@@ -178,12 +198,20 @@ function denseStep(statistics: FloorStatistics, couplings: Couplings, current: S
   return { exponent: solution[0], offsets, shadowingDb: solveModel(statistics, prior).shadowingDb };
 }
 
+/**
+ * A censored term whose curvature is below this (z beyond about 2: the model puts the
+ * transmitter 2σ below its threshold) couples offsets too weakly to matter to a batch's step:
+ * the couplings serve only its direction, the evidence stored keeps every term.
+ */
+const WEAK_COUPLING = 0.1;
+
 /** Transmitters of a floor beyond which a batch is solved in arrow form only (the dense solve is cubic). */
 const MAX_DENSE = 400;
 
-/** Solves Hx = b for a symmetric positive definite H (row-major, size × size); null when it is not. */
+/** Solves Hx = b for a symmetric positive definite H (row-major, size × size, the lower triangle read and overwritten); null when it is not. */
 function choleskySolve(h: Float64Array, b: Float64Array, size: number): Float64Array | null {
-  const l = new Float64Array(size * size);
+  // In place: each entry of h is read once, just before its factor's entry is written there.
+  const l = h;
   for (let i = 0; i < size; i += 1) {
     for (let j = 0; j <= i; j += 1) {
       let sum = h[i * size + j];
@@ -253,7 +281,7 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       ranged.length = 0;
       for (const reading of scan.readings) {
         const sigma = model.shadowingDb[reading.transmitter.kind];
-        const offset = model.offsets.get(transmitterKey(reading.transmitter)) ?? 0;
+        const offset = model.offsets.get(keyOf(reading.transmitter)) ?? 0;
         ranged.push({ x: reading.transmitter.x, y: reading.transmitter.y, reference: reading.transmitter.referenceRssi - (reading.lossDb ?? 0) + offset, rssi: reading.rssi, weight: 1 / (sigma * sigma), dz2: reading.dz2 });
       }
       // The transmitters not heard that can weigh near where the scan was (as the live fit takes them).
@@ -261,12 +289,14 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       for (const item of scan.censored ?? []) {
         const sigma = model.shadowingDb[item.transmitter.kind];
         const registered = item.transmitter.referenceRssi - (item.lossDb ?? 0);
-        const distance = Math.max(0, Math.hypot(from.x - item.transmitter.x, from.y - item.transmitter.y) - CENSORED_MARGIN_M);
+        const fx = from.x - item.transmitter.x;
+        const fy = from.y - item.transmitter.y;
+        const distance = Math.max(0, Math.sqrt(fx * fx + fy * fy) - CENSORED_MARGIN_M);
         const d2 = Math.max(MIN_D2, distance * distance + (item.dz2 ?? 0));
-        const loss = 5 * n * Math.log10(d2);
+        const loss = n * FIVE_LOG10_E * Math.log(d2);
         // Even at the largest offset, far below the threshold: skipped before any lookup.
         if (item.threshold - (registered + options.prior.offsetBound - loss) >= CENSORED_REACH_SIGMAS * sigma) continue;
-        const reference = registered + (model.offsets.get(transmitterKey(item.transmitter)) ?? 0);
+        const reference = registered + (model.offsets.get(keyOf(item.transmitter)) ?? 0);
         if (item.threshold - (reference - loss) >= CENSORED_REACH_SIGMAS * sigma) continue;
         ranged.push({ x: item.transmitter.x, y: item.transmitter.y, reference, rssi: item.threshold, weight: 1 / (sigma * sigma), censored: true, dz2: item.dz2 });
       }
@@ -284,16 +314,16 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
     let qn2 = 0;
     let s1 = 0;
     let s2 = 0;
-    const coupled: Array<{ key: string; q1: number; q2: number }> = [];
+    const coupled: Array<{ key: string; q1: number; q2: number; weak?: boolean }> = [];
     const kinds: Record<TransmitterKind, number> = { ble: 0, wifi: 0 };
     for (const reading of scan.readings) {
       const transmitter = reading.transmitter;
-      const key = transmitterKey(transmitter);
+      const key = keyOf(transmitter);
       const sigma = model.shadowingDb[transmitter.kind];
       const dx = position.x - transmitter.x;
       const dy = position.y - transmitter.y;
       const d2 = Math.max(MIN_D2, dx * dx + dy * dy + (reading.dz2 ?? 0));
-      const logDistance = 5 * Math.log10(d2);
+      const logDistance = FIVE_LOG10_E * Math.log(d2);
       const residual = reading.rssi - (transmitter.referenceRssi - (reading.lossDb ?? 0) + (model.offsets.get(key) ?? 0) - n * logDistance);
       const scaled = Math.abs(residual) / sigma;
       const weight = (scaled > options.huber ? options.huber / scaled : 1) / (sigma * sigma);
@@ -327,11 +357,11 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       const dx = position.x - transmitter.x;
       const dy = position.y - transmitter.y;
       const d2 = Math.max(MIN_D2, dx * dx + dy * dy + (item.dz2 ?? 0));
-      const logDistance = 5 * Math.log10(d2);
+      const logDistance = FIVE_LOG10_E * Math.log(d2);
       const registered = transmitter.referenceRssi - (item.lossDb ?? 0);
       // Even at the largest offset, far below the threshold: skipped before any lookup.
       if ((item.threshold - (registered + options.prior.offsetBound - n * logDistance)) / sigma > CENSORED_REACH_SIGMAS) continue;
-      const key = transmitterKey(transmitter);
+      const key = keyOf(transmitter);
       const reference = registered + (model.offsets.get(key) ?? 0);
       const z = (item.threshold - (reference - n * logDistance)) / sigma;
       // Expected far below its threshold: nothing to add (censoredTerm would give zeros).
@@ -357,7 +387,7 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       qn2 -= weight * logDistance * c2;
       s1 += c1 * slope;
       s2 += c2 * slope;
-      coupled.push({ key, q1: weight * c1, q2: weight * c2 });
+      coupled.push({ key, q1: weight * c1, q2: weight * c2, weak: term.curvature < WEAK_COUPLING });
     }
     const count = kinds.ble + kinds.wifi;
     for (const kind of ['ble', 'wifi'] as const) {
@@ -387,14 +417,17 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       // The offsets of transmitters heard together trade off through the scan's position.
       const { matrix, size, slots } = couplings;
       // Slots and weights in flat arrays first: the pairs are the batch's hottest loop.
-      const count = coupled.length;
-      const slotOf = new Int32Array(count);
-      const q1s = new Float64Array(count);
-      const q2s = new Float64Array(count);
-      for (let a = 0; a < count; a += 1) {
-        slotOf[a] = slots.get(coupled[a].key)!;
-        q1s[a] = coupled[a].q1;
-        q2s[a] = coupled[a].q2;
+      // Transmitters not heard that the model puts near the reach weigh too little to steer the step: left out of the pairs.
+      const slotOf = new Int32Array(coupled.length);
+      const q1s = new Float64Array(coupled.length);
+      const q2s = new Float64Array(coupled.length);
+      let count = 0;
+      for (const entry of coupled) {
+        if (entry.weak) continue;
+        slotOf[count] = slots.get(entry.key)!;
+        q1s[count] = entry.q1;
+        q2s[count] = entry.q2;
+        count += 1;
       }
       for (let a = 0; a < count; a += 1) {
         const i = slotOf[a];
@@ -404,8 +437,10 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
         for (let b = a + 1; b < count; b += 1) {
           const j = slotOf[b];
           const value = a1 * q1s[b] + a2 * q2s[b];
-          matrix[row + j] -= value;
-          matrix[j * size + i] -= value;
+          // The lower triangle only (row the larger slot): all denseStep reads.
+          if (j < i) matrix[row + j] -= value;
+          else if (j > i) matrix[j * size + i] -= value;
+          else matrix[row + i] -= 2 * value;
         }
       }
     }

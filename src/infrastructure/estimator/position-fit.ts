@@ -8,7 +8,7 @@
  * transmitter not heard is evidence of distance. Used for every live estimate and, inside the
  * calibration, for the positions of the scans it learns from.
  */
-import { censoredTerm } from './censoring';
+import { CENSORED_REACH_SIGMAS, censoredTerm } from './censoring';
 
 /** A reading ready for the fit: where its transmitter is, what it sends at 1 m, what was heard. */
 export interface RangedReading {
@@ -41,20 +41,34 @@ export interface PositionFit {
 export const MIN_DISTANCE = 0.5;
 /** A fit has converged when its step is under a centimetre or it gains less than this in χ²: nothing a position could show. */
 const STEP_TOLERANCE_M = 0.01;
-const COST_TOLERANCE = 1e-4;
+const COST_TOLERANCE = 1e-3;
+
+/** When a position fit stops: a step under `stepM` metres, or a gain in cost under `cost`. */
+export interface FitTolerance {
+  stepM: number;
+  cost: number;
+}
+const FINE: FitTolerance = { stepM: STEP_TOLERANCE_M, cost: COST_TOLERANCE };
+/** For a fit that only starts another (the heard readings' before the censored terms): within a few centimetres. */
+export const COARSE_FIT: FitTolerance = { stepM: 0.05, cost: 1e-2 };
 const LN10 = Math.LN10;
+/** 5 log10 d² as 5/ln 10 · ln d², and 10^x as e^(x ln 10): V8's log and exp cost a half and a quarter of its log10 and power. */
+const FIVE_LOG10_E = 5 / LN10;
 
 /**
  * Scratch space of the fit, reused by every call (the fit is synchronous, so calls never
- * overlap): per reading x, y, reference, RSSI and weight, then the normal equations at the
- * current point and at a candidate. Thousands of scans a second allocate nothing here.
+ * overlap): per reading x, y, reference, RSSI, weight, censored, height², and for a censored
+ * one its σ and the squared distance beyond which the model puts it more than the reach below
+ * its threshold (its term is nothing there: no logarithm needed); then the normal equations at
+ * the current point and at a candidate. Thousands of scans a second allocate nothing here.
  */
-const STRIDE = 7;
+const STRIDE = 9;
 let points = new Float64Array(64 * STRIDE);
 const current = new Float64Array(11);
 const candidate = new Float64Array(11);
 
-function loadPoints(readings: readonly RangedReading[]): number {
+/** Loads the readings; `n`, when the exponent is fixed for the fit, lets far censored terms be skipped by distance. */
+function loadPoints(readings: readonly RangedReading[], n = NaN): number {
   if (points.length < readings.length * STRIDE) points = new Float64Array(readings.length * STRIDE);
   for (let i = 0; i < readings.length; i += 1) {
     const item = readings[i];
@@ -66,6 +80,12 @@ function loadPoints(readings: readonly RangedReading[]): number {
     points[at + 4] = item.weight;
     points[at + 5] = item.censored ? 1 : 0;
     points[at + 6] = item.dz2 ?? 0;
+    if (item.censored) {
+      const sigma = 1 / Math.sqrt(item.weight);
+      points[at + 7] = sigma;
+      // z = (t − A + 5 n log10 d²)/σ exceeds the reach beyond this d² (never skipped when n is free).
+      points[at + 8] = n > 0 ? Math.exp((LN10 * (CENSORED_REACH_SIGMAS * sigma - item.rssi + item.reference)) / (5 * n)) : Infinity;
+    }
   }
   return readings.length;
 }
@@ -94,19 +114,23 @@ function normalEquations(count: number, x: number, y: number, n: number, out: Fl
     const dx = x - points[at];
     const dy = y - points[at + 1];
     const d2 = Math.max(minimum, dx * dx + dy * dy + points[at + 6]);
+    const censored = points[at + 5] === 1;
+    // Not heard, and far enough below its threshold to weigh nothing: no cost, no slope.
+    if (censored && d2 > points[at + 8]) continue;
     // d(residual)/dn = 5 log10 d².
-    const jn = 5 * Math.log10(d2);
+    const jn = FIVE_LOG10_E * Math.log(d2);
     const residual = points[at + 3] - (points[at + 2] - n * jn);
     let w = points[at + 4];
     // d(model)/dx = −k·dx/d², so d(residual)/dx = +k·dx/d².
-    const jx = (k * dx) / d2;
-    const jy = (k * dy) / d2;
+    const inverse = 1 / d2;
+    const jx = k * dx * inverse;
+    const jy = k * dy * inverse;
     // w·r: what each reading adds to the gradient (per unit of its Jacobian).
     let slope: number;
-    if (points[at + 5] === 1) {
+    if (censored) {
       // Not heard: z = (t − μ)/σ is the residual in σ; the term's cost is −2 log P, its slope
       // −λ/σ (even where it is concave) and its weight the curvature, never negative (censoring.ts).
-      const sigma = 1 / Math.sqrt(w);
+      const sigma = points[at + 7];
       const term = censoredTerm(residual / sigma);
       cost += term.cost;
       if (term.lambda === 0) continue;
@@ -144,7 +168,7 @@ function normalEquations(count: number, x: number, y: number, n: number, out: Fl
 
 /** Distance the model predicts from the RSSI alone (metres). */
 export function rangeOf(referenceRssi: number, rssi: number, pathLossExponent: number): number {
-  return Math.max(MIN_DISTANCE, 10 ** ((referenceRssi - rssi) / (10 * pathLossExponent)));
+  return Math.max(MIN_DISTANCE, Math.exp((LN10 * (referenceRssi - rssi)) / (10 * pathLossExponent)));
 }
 
 /**
@@ -152,11 +176,12 @@ export function rangeOf(referenceRssi: number, rssi: number, pathLossExponent: n
  * Two unknowns, so every step solves a 2×2 system in closed form. Not ok when singular or
  * when it runs far beyond every transmitter heard (a divergence, not a position).
  */
-export function fitPosition(readings: readonly RangedReading[], start: { x: number; y: number }, n: number): PositionFit {
-  const count = loadPoints(readings);
+export function fitPosition(readings: readonly RangedReading[], start: { x: number; y: number }, n: number, tolerance: FitTolerance = FINE): PositionFit {
+  const count = loadPoints(readings, n);
   let x = start.x;
   let y = start.y;
   let lambda = 1e-3;
+  let raise = 2;
   normalEquations(count, x, y, n, current);
   for (let iteration = 0; iteration < 50; iteration += 1) {
     const a11 = current[0];
@@ -177,16 +202,22 @@ export function fitPosition(readings: readonly RangedReading[], start: { x: numb
       const stepX = -(b22 * g1 - a12 * g2) / det;
       const stepY = -(b11 * g2 - a12 * g1) / det;
       normalEquations(count, x + stepX, y + stepY, n, candidate);
-      if (candidate[5] < current[5]) {
-        converged = Math.hypot(stepX, stepY) < STEP_TOLERANCE_M || current[5] - candidate[5] < COST_TOLERANCE;
+      const gain = current[5] - candidate[5];
+      if (gain > 0) {
+        converged = stepX * stepX + stepY * stepY < tolerance.stepM * tolerance.stepM || gain < tolerance.cost;
         x += stepX;
         y += stepY;
         current.set(candidate);
-        lambda = Math.max(1e-7, lambda / 10);
+        // Nielsen's damping: by how well the quadratic model predicted the gain (−gᵀh + λ·hᵀDh).
+        const predicted = -(g1 * stepX + g2 * stepY) + lambda * (a11 * stepX * stepX + a22 * stepY * stepY);
+        const ratio = predicted > 0 ? gain / predicted : 1;
+        lambda = Math.max(1e-7, lambda * Math.max(1 / 3, 1 - (2 * ratio - 1) ** 3));
+        raise = 2;
         improved = true;
         break;
       }
-      lambda *= 10;
+      lambda *= raise;
+      raise *= 2;
     }
     if (!improved || converged) break;
   }
@@ -312,7 +343,9 @@ function diverged(readings: readonly RangedReading[], x: number, y: number, n: n
   for (const item of readings) {
     if (item.censored) continue;
     farthest = Math.max(farthest, rangeOf(item.reference, item.rssi, n));
-    nearest = Math.min(nearest, Math.hypot(x - item.x, y - item.y));
+    const dx = x - item.x;
+    const dy = y - item.y;
+    nearest = Math.min(nearest, Math.sqrt(dx * dx + dy * dy));
   }
   return nearest > 3 * farthest + 10;
 }
@@ -334,6 +367,7 @@ export function weightedCentroid(readings: readonly RangedReading[], n: number):
 
 /** 0 inside the convex hull of the points, else the distance to it (metres). */
 export function distanceOutsideHull(readings: readonly { x: number; y: number }[], x: number, y: number): number {
+  if (insideExtremes(readings, x, y)) return 0;
   const order = [...readings].sort((a, b) => a.x - b.x || a.y - b.y);
   const cross = (o: { x: number; y: number }, a: { x: number; y: number }, bx: number, by: number) => (a.x - o.x) * (by - o.y) - (a.y - o.y) * (bx - o.x);
   // Andrew's monotone chain, counter-clockwise: the lower chain, then the upper one, in one array.
@@ -362,4 +396,39 @@ export function distanceOutsideHull(readings: readonly { x: number; y: number }[
     nearest = Math.min(nearest, Math.hypot(x - a.x - t * ex, y - a.y - t * ey));
   }
   return inside ? 0 : nearest;
+}
+
+/** Directions (cos, sin) of eight compass points, counter-clockwise. */
+const COMPASS = Array.from({ length: 8 }, (_, i) => [Math.cos((i * Math.PI) / 4), Math.sin((i * Math.PI) / 4)]);
+const extremes = new Int32Array(8);
+
+/**
+ * Whether (x, y) lies strictly inside the polygon of the points farthest along eight compass
+ * directions: a polygon inside the hull (its corners are hull points, in hull order), so then it
+ * is inside the hull too. One pass, no sort: most fits lie well inside what they heard.
+ */
+function insideExtremes(points: readonly { x: number; y: number }[], x: number, y: number): boolean {
+  if (points.length < 3) return false;
+  for (let d = 0; d < 8; d += 1) {
+    const [cx, cy] = COMPASS[d];
+    let best = 0;
+    let bestValue = -Infinity;
+    for (let i = 0; i < points.length; i += 1) {
+      const value = points[i].x * cx + points[i].y * cy;
+      if (value > bestValue) {
+        bestValue = value;
+        best = i;
+      }
+    }
+    extremes[d] = best;
+  }
+  let corners = 0;
+  for (let d = 0; d < 8; d += 1) {
+    const a = points[extremes[d]];
+    const b = points[extremes[(d + 1) % 8]];
+    if (a === b) continue;
+    if ((b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x) <= 0) return false;
+    corners += 1;
+  }
+  return corners >= 3;
 }

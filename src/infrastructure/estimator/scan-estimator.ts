@@ -2,7 +2,7 @@ import { FingerprintIndex } from './fingerprints';
 import type { RadioMap } from './radio-map';
 import { crossFloor, KnownTransmitter, transmitterKey, TransmitterKind } from './transmitter';
 import { CENSORED_SELECT_SIGMAS, censoringThreshold } from './censoring';
-import { distanceOutsideHull, fitPosition, fitPositionAndExponent, MIN_DISTANCE, PositionExponentFit, PositionFit, rangeOf, RangedReading, weightedCentroid } from './position-fit';
+import { COARSE_FIT, distanceOutsideHull, fitPosition, fitPositionAndExponent, MIN_DISTANCE, PositionExponentFit, PositionFit, rangeOf, RangedReading, weightedCentroid } from './position-fit';
 
 /**
  * Estimates where a device is from what it hears: plain TypeScript, no framework, no I/O.
@@ -393,16 +393,14 @@ const FRESH_STARTS: ReadonlyArray<[number, number]> = [
 
 /** How far the fit may move from its heard-only start (metres): the censored terms that can matter are those within reach from this close. */
 const CENSORED_MARGIN_M = 5;
-/** The floor's references differ by their offsets: one radius serves every transmitter up to this many dB louder than the one it was computed for. */
-const RADIUS_HEADROOM_DB = 6;
-
 /**
  * The known transmitters of the floor (and of the floors above and below its model has learnt)
  * that the scan did not report and that may weigh in a fit near `at`, as censored readings:
  * each was below the weakest reading of its kind (a kind the scan has no reading of is not
  * censored: the scanner may not scan it). Those the model expects far below the threshold
- * from within the margin of `at` say nothing and are left out: one distance test each, and
- * a logarithm only for those near enough.
+ * from within the margin of `at` say nothing and are left out: the floor's cells within reach
+ * of the loudest of its transmitters are visited (FloorCells), then one distance test each,
+ * and a logarithm only for those near enough.
  */
 function notHeard(
   floorTransmitters: readonly KnownTransmitter[],
@@ -415,42 +413,160 @@ function notHeard(
 ): RangedReading[] {
   const censored: RangedReading[] = [];
   const thresholds: Record<TransmitterKind, number> = { ble: censoringThreshold([{ rssi: weakest.ble }]), wifi: censoringThreshold([{ rssi: weakest.wifi }]) };
-  const radius2Of = (reference: number, kind: TransmitterKind, n: number, sigma: number) => {
-    const radius = rangeOf(reference, thresholds[kind] - CENSORED_SELECT_SIGMAS * sigma, n) + CENSORED_MARGIN_M;
-    return radius * radius;
-  };
-  const consider = (x: number, y: number, kind: TransmitterKind, reference: number, n: number, sigma: number, dz2: number, radius2: number) => {
+  const consider = (x: number, y: number, kind: TransmitterKind, reference: number, n: number, sigma: number, dz2: number) => {
     const threshold = thresholds[kind];
-    if (threshold === Infinity) return;
     const dx = at.x - x;
     const dy = at.y - y;
-    const planar2 = dx * dx + dy * dy;
-    if (planar2 > radius2) return;
-    const distance = Math.max(0, Math.sqrt(planar2) - CENSORED_MARGIN_M);
+    const distance = Math.max(0, Math.sqrt(dx * dx + dy * dy) - CENSORED_MARGIN_M);
     const d2 = Math.max(MIN_DISTANCE * MIN_DISTANCE, distance * distance + dz2);
-    if (threshold - (reference - 5 * n * Math.log10(d2)) >= CENSORED_SELECT_SIGMAS * sigma) return;
+    if (threshold - (reference - ((5 * n) / Math.LN10) * Math.log(d2)) >= CENSORED_SELECT_SIGMAS * sigma) return;
     censored.push({ x, y, reference, rssi: threshold, weight: 1 / (sigma * sigma), censored: true, dz2: dz2 > 0 ? dz2 : undefined });
   };
-  let cached = { reference: NaN, kind: '', n: NaN, sigma: NaN, radius2: 0 };
-  for (const transmitter of floorTransmitters) {
-    if (strongest.has(transmitter) || thresholds[transmitter.kind] === Infinity) continue;
-    const n = transmitter.exponent ?? fitN;
-    const sigma = transmitter.shadowingDb ?? options.shadowingDb[transmitter.kind];
-    if (!(transmitter.referenceRssi <= cached.reference && cached.kind === transmitter.kind && cached.n === n && cached.sigma === sigma)) {
-      const reference = transmitter.referenceRssi + RADIUS_HEADROOM_DB;
-      cached = { reference, kind: transmitter.kind, n, sigma, radius2: radius2Of(reference, transmitter.kind, n, sigma) };
+  const cells = floorCells(floorTransmitters);
+  // Beyond this from `at` no transmitter of the floor is within 2σ of its threshold, the loudest
+  // included (the test above passes only within its range at that level, plus the margin).
+  let reach = 0;
+  for (let kind = 0; kind < KINDS.length; kind += 1) {
+    const bounds = cells.kinds[kind];
+    const threshold = thresholds[KINDS[kind]];
+    if (bounds.count === 0 || threshold === Infinity) continue;
+    const sigma = Math.max(bounds.maxSigma, bounds.anyDefaultSigma ? options.shadowingDb[KINDS[kind]] : -Infinity);
+    const minN = Math.min(bounds.minN, bounds.anyDefaultN ? fitN : Infinity);
+    const maxN = Math.max(bounds.maxN, bounds.anyDefaultN ? fitN : -Infinity);
+    const level = bounds.maxReference - threshold + CENSORED_SELECT_SIGMAS * sigma;
+    reach = Math.max(reach, Math.max(MIN_DISTANCE, Math.exp((Math.LN10 * level) / (10 * (level > 0 ? minN : maxN)))) + CENSORED_MARGIN_M + 1e-6);
+  }
+  if (reach > 0) {
+    for (const transmitter of strongest.keys()) {
+      const slot = cells.slots.get(transmitter);
+      if (slot !== undefined) cells.heard[slot] = 1;
     }
-    consider(transmitter.x, transmitter.y, transmitter.kind, transmitter.referenceRssi, n, sigma, 0, cached.radius2);
+    let found = 0;
+    const reach2 = reach * reach;
+    const fromColumn = Math.max(0, Math.floor((at.x - reach - cells.x0) / cells.size));
+    const toColumn = Math.min(cells.columns - 1, Math.floor((at.x + reach - cells.x0) / cells.size));
+    const fromRow = Math.max(0, Math.floor((at.y - reach - cells.y0) / cells.size));
+    const toRow = Math.min(cells.rows - 1, Math.floor((at.y + reach - cells.y0) / cells.size));
+    for (let row = fromRow; row <= toRow; row += 1) {
+      for (let column = fromColumn; column <= toColumn; column += 1) {
+        const cell = row * cells.columns + column;
+        for (let item = cells.start[cell]; item < cells.start[cell + 1]; item += 1) {
+          const slot = cells.items[item];
+          if (cells.heard[slot] === 1) continue;
+          const dx = at.x - cells.x[slot];
+          const dy = at.y - cells.y[slot];
+          if (dx * dx + dy * dy <= reach2) cells.found[found++] = slot;
+        }
+      }
+    }
+    for (const transmitter of strongest.keys()) {
+      const slot = cells.slots.get(transmitter);
+      if (slot !== undefined) cells.heard[slot] = 0;
+    }
+    for (let index = 0; index < found; index += 1) {
+      const slot = cells.found[index];
+      const transmitter = floorTransmitters[slot];
+      if (thresholds[transmitter.kind] === Infinity) continue;
+      const n = transmitter.exponent ?? fitN;
+      const sigma = transmitter.shadowingDb ?? options.shadowingDb[transmitter.kind];
+      consider(transmitter.x, transmitter.y, transmitter.kind, transmitter.referenceRssi, n, sigma, 0);
+    }
   }
   if (adjacent) {
     const heard = new Set<string>();
     for (const transmitter of strongest.keys()) heard.add(transmitterKey(transmitter));
     for (const [key, item] of adjacent) {
       if (heard.has(key) || thresholds[item.kind] === Infinity) continue;
-      consider(item.x, item.y, item.kind, item.reference, item.exponent, item.shadowingDb, item.dz2, radius2Of(item.reference, item.kind, item.exponent, item.shadowingDb));
+      // The height between the floors only takes off: within the planar range at the threshold, plus the margin.
+      const radius = rangeOf(item.reference, thresholds[item.kind] - CENSORED_SELECT_SIGMAS * item.shadowingDb, item.exponent) + CENSORED_MARGIN_M;
+      const dx = at.x - item.x;
+      const dy = at.y - item.y;
+      if (dx * dx + dy * dy > radius * radius) continue;
+      consider(item.x, item.y, item.kind, item.reference, item.exponent, item.shadowingDb, item.dz2);
     }
   }
   return censored;
+}
+
+const KINDS: readonly TransmitterKind[] = ['ble', 'wifi'];
+
+/**
+ * A floor's transmitters in square cells (compressed rows: the slots of cell c are
+ * items[start[c]..start[c+1]), slots being indices in the floor's list), with what bounds the
+ * reach of each kind: the loudest reference, the largest σ, the exponents' range, and whether
+ * some take the estimate's default exponent or σ. Built once per floor list (a calibrated index
+ * is a new one); `heard` and `found` are scratch space of one call.
+ */
+interface FloorCells {
+  size: number;
+  x0: number;
+  y0: number;
+  columns: number;
+  rows: number;
+  start: Int32Array;
+  items: Int32Array;
+  x: Float64Array;
+  y: Float64Array;
+  slots: Map<KnownTransmitter, number>;
+  heard: Uint8Array;
+  found: Int32Array;
+  kinds: Array<{ count: number; maxReference: number; maxSigma: number; minN: number; maxN: number; anyDefaultN: boolean; anyDefaultSigma: boolean }>;
+}
+
+const cellsOfFloor = new WeakMap<readonly KnownTransmitter[], FloorCells>();
+
+function floorCells(transmitters: readonly KnownTransmitter[]): FloorCells {
+  let cells = cellsOfFloor.get(transmitters);
+  if (cells) return cells;
+  const count = transmitters.length;
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  const kinds = KINDS.map(() => ({ count: 0, maxReference: -Infinity, maxSigma: -Infinity, minN: Infinity, maxN: -Infinity, anyDefaultN: false, anyDefaultSigma: false }));
+  const x = new Float64Array(count);
+  const y = new Float64Array(count);
+  const slots = new Map<KnownTransmitter, number>();
+  for (let slot = 0; slot < count; slot += 1) {
+    const transmitter = transmitters[slot];
+    x[slot] = transmitter.x;
+    y[slot] = transmitter.y;
+    slots.set(transmitter, slot);
+    x0 = Math.min(x0, transmitter.x);
+    y0 = Math.min(y0, transmitter.y);
+    x1 = Math.max(x1, transmitter.x);
+    y1 = Math.max(y1, transmitter.y);
+    const bounds = kinds[KINDS.indexOf(transmitter.kind)];
+    if (!bounds) continue;
+    bounds.count += 1;
+    bounds.maxReference = Math.max(bounds.maxReference, transmitter.referenceRssi);
+    if (transmitter.exponent === undefined) bounds.anyDefaultN = true;
+    else {
+      bounds.minN = Math.min(bounds.minN, transmitter.exponent);
+      bounds.maxN = Math.max(bounds.maxN, transmitter.exponent);
+    }
+    if (transmitter.shadowingDb === undefined) bounds.anyDefaultSigma = true;
+    else bounds.maxSigma = Math.max(bounds.maxSigma, transmitter.shadowingDb);
+  }
+  // About two transmitters a cell, in at most 64 × 64 cells; a floor of one point, one cell.
+  const width = count > 0 ? Math.max(x1 - x0, y1 - y0, 1e-6) : 1;
+  const size = Math.max(width / 64, Math.sqrt((Math.max(x1 - x0, 1) * Math.max(y1 - y0, 1) * 2) / Math.max(1, count)));
+  const columns = count > 0 ? Math.floor((x1 - x0) / size) + 1 : 0;
+  const rows = count > 0 ? Math.floor((y1 - y0) / size) + 1 : 0;
+  const cellOf = new Int32Array(count);
+  const start = new Int32Array(columns * rows + 1);
+  for (let slot = 0; slot < count; slot += 1) {
+    const cell = Math.min(rows - 1, Math.floor((y[slot] - y0) / size)) * columns + Math.min(columns - 1, Math.floor((x[slot] - x0) / size));
+    cellOf[slot] = cell;
+    start[cell + 1] += 1;
+  }
+  for (let cell = 0; cell < columns * rows; cell += 1) start[cell + 1] += start[cell];
+  const items = new Int32Array(count);
+  const filled = start.slice(0, Math.max(0, columns * rows));
+  for (let slot = 0; slot < count; slot += 1) items[filled[cellOf[slot]]++] = slot;
+  cells = { size, x0: count > 0 ? x0 : 0, y0: count > 0 ? y0 : 0, columns, rows, start, items, x, y, slots, heard: new Uint8Array(count), found: new Int32Array(count), kinds };
+  cellsOfFloor.set(transmitters, cells);
+  return cells;
 }
 
 /** The path-loss model's position of the readings of one floor (nearest first), with its unscaled accuracy. */
@@ -467,15 +583,17 @@ function placeByModel(
     const [only] = onFloor;
     // Anywhere on a ring around the transmitter: the ring's radius (at one sigma longer) bounds the error.
     const sigma = only.transmitter.shadowingDb ?? options.shadowingDb[only.transmitter.kind];
-    return { x: only.transmitter.x, y: only.transmitter.y, accuracy: only.range * 10 ** (sigma / (10 * n)), method: 'single' };
+    return { x: only.transmitter.x, y: only.transmitter.y, accuracy: only.range * Math.exp((Math.LN10 * sigma) / (10 * n)), method: 'single' };
   }
   const centroid = weightedCentroid(onFloor, n);
   // First the readings heard alone (nearly quadratic), then with the transmitters not heard that
   // matter from there: the censored terms are not convex, and started far off they can hold the
   // fit in a false minimum.
   const heardOnly = heardExtra.length === 0 ? onFloor : [...onFloor, ...heardExtra];
-  let fit: PositionFit | null = onFloor.length >= 3 ? fitPosition(heardOnly, centroid, n) : null;
   const fresh = onFloor[0].transmitter.exponent === undefined;
+  // Where the censored terms follow, the heard readings' fit is only their start: a coarse one does.
+  const refine = unheard !== null && !fresh;
+  let fit: PositionFit | null = onFloor.length >= 3 ? fitPosition(heardOnly, centroid, n, refine ? COARSE_FIT : undefined) : null;
   let ownExponent: PositionExponentFit | null = null;
   if (fit && fresh && onFloor.length >= options.minReadingsForExponent) {
     // A floor with no model yet: the scan's own exponent where its readings reject the default.
@@ -504,7 +622,7 @@ function placeByModel(
   if (fit && unheard && !fresh) {
     const start = fit.ok ? { x: fit.x, y: fit.y } : centroid;
     const near = unheard(start, n);
-    if (near.length > 0) fit = fitPosition([...heardOnly, ...near], start, n);
+    fit = near.length > 0 ? fitPosition([...heardOnly, ...near], start, n) : fit.ok ? fitPosition(heardOnly, start, n) : fit;
   }
   // The geometry of every transmitter heard, the floors above and below included.
   const geometry = spreadOf(heardOnly);
@@ -538,7 +656,7 @@ function voteFloor(heard: readonly Heard[], voters: number): number {
   for (const item of heard.slice(0, voters)) {
     const entry = votes.get(item.transmitter.floorId) ?? { count: 0, power: 0 };
     entry.count += 1;
-    entry.power += 10 ** (item.rssi / 10);
+    entry.power += Math.exp((Math.LN10 * item.rssi) / 10);
     votes.set(item.transmitter.floorId, entry);
   }
   let best = heard[0].transmitter.floorId;
