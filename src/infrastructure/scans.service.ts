@@ -87,7 +87,9 @@ export class ScansService {
     const outcomes = new Map<number, TrackOutcome>();
     let stored: IngestResult;
     try {
-      stored = await this.positions.ingest(principal, { positions: items }, { ...options, refine: this.tracking.refiner(fixes, sites, outcomes) });
+      // The tracker's stage only where a building of the batch tracks (it reads and writes the devices' states).
+      const tracked = [...sites.values()].some((placed) => placed.site.tracking.scans);
+      stored = await this.positions.ingest(principal, { positions: items }, { ...options, ...(tracked && { refine: this.tracking.refiner(fixes, sites, outcomes) }) });
     } catch (error) {
       // Every estimated fix refused by the pipeline (too old, in the future…): one list for the whole batch.
       if (error instanceof ApiError && error.status === 422) throw ApiError.validation('No scan of the batch was stored', merge(rejected, relabel(error.errors, fixes)));

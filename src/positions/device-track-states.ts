@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { chunks, namedList } from '../database/sql-dialect';
-import { TransactionRunner } from '../database/transactions';
+import { chunks, memoized, SqlDialect } from '../database/sql-dialect';
 
 /** A device's tracker state: the scan time it follows, its building and the tracker's own encoding. */
 export interface DeviceTrackState {
@@ -18,17 +17,17 @@ export interface DeviceTrackState {
  */
 @Injectable()
 export class DeviceTrackStates {
-  constructor(private readonly transactions: TransactionRunner) {}
+  constructor(private readonly dialect: SqlDialect) {}
 
   async read(manager: EntityManager, organizationId: string, deviceIds: readonly string[]): Promise<Map<string, DeviceTrackState>> {
     const states = new Map<string, DeviceTrackState>();
     for (const chunk of chunks(deviceIds)) {
-      const list = namedList('d', chunk);
-      const [sql, parameters] = this.transactions.escape(
-        `SELECT "device_id", "time", "building_id", "state" FROM "device_tracks" WHERE "organization_id" = :organizationId AND "device_id" IN (${list.sql})`,
-        { organizationId, ...list.parameters },
-      );
-      const rows = (await manager.query(sql, parameters)) as Array<{ device_id: string; time: number | string; building_id: number | string; state: string }>;
+      // Positional parameters, the statement's text built once per size: this runs for every batch of scans.
+      const sql = memoized(`device-tracks-read:${this.dialect.kind}:${chunk.length}`, () => {
+        const list = Array.from({ length: chunk.length }, (_, i) => this.dialect.placeholder(i + 2)).join(', ');
+        return `SELECT "device_id", "time", "building_id", "state" FROM "device_tracks" WHERE "organization_id" = ${this.dialect.placeholder(1)} AND "device_id" IN (${list})`;
+      });
+      const rows = (await manager.query(sql, [organizationId, ...chunk])) as Array<{ device_id: string; time: number | string; building_id: number | string; state: string }>;
       for (const row of rows) states.set(row.device_id, { time: Number(row.time), buildingId: Number(row.building_id), state: row.state });
     }
     return states;
@@ -38,24 +37,19 @@ export class DeviceTrackStates {
   async write(manager: EntityManager, organizationId: string, states: ReadonlyMap<string, DeviceTrackState>): Promise<void> {
     const entries = [...states];
     for (const chunk of chunks(entries, 200)) {
-      const values: string[] = [];
-      const parameters: Record<string, unknown> = { organizationId };
-      chunk.forEach(([deviceId, state], i) => {
-        values.push(`(:organizationId, :d${i}, :t${i}, :b${i}, :s${i})`);
-        Object.assign(parameters, { [`d${i}`]: deviceId, [`t${i}`]: state.time, [`b${i}`]: state.buildingId, [`s${i}`]: state.state });
-      });
-      const [sql, list] = this.transactions.escape(
-        `INSERT INTO "device_tracks" ("organization_id", "device_id", "time", "building_id", "state") VALUES ${values.join(', ')}
+      const values: unknown[] = [];
+      for (const [deviceId, state] of chunk) values.push(organizationId, deviceId, state.time, state.buildingId, state.state);
+      const sql = memoized(
+        `device-tracks-write:${this.dialect.kind}:${chunk.length}`,
+        () => `INSERT INTO "device_tracks" ("organization_id", "device_id", "time", "building_id", "state") VALUES ${this.dialect.valuesList(chunk.length, 5)}
          ON CONFLICT ("organization_id", "device_id") DO UPDATE SET "time" = excluded."time", "building_id" = excluded."building_id", "state" = excluded."state"`,
-        parameters,
       );
-      await manager.query(sql, list);
+      await manager.query(sql, values);
     }
   }
 
   /** A device deleted: its track goes with it. */
   async remove(manager: EntityManager, organizationId: string, deviceId: string): Promise<void> {
-    const [sql, parameters] = this.transactions.escape(`DELETE FROM "device_tracks" WHERE "organization_id" = :organizationId AND "device_id" = :deviceId`, { organizationId, deviceId });
-    await manager.query(sql, parameters);
+    await manager.query(`DELETE FROM "device_tracks" WHERE "organization_id" = ${this.dialect.placeholder(1)} AND "device_id" = ${this.dialect.placeholder(2)}`, [organizationId, deviceId]);
   }
 }
