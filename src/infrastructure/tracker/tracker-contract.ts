@@ -43,6 +43,10 @@ export interface TrackerOptions {
   pathSoftnessM: number;
   /** Walking on a link (not at a junction), the velocity across it is taken as 0 with this sd (m/s); 0: not. */
   acrossPathSpeedSd: number;
+  /** At a junction of the paths graph (where a walker may turn) the velocity gains this much spread per second (m/s; 0: none). */
+  junctionSpeedSd: number;
+  /** The draws also weighed by the scan's likelihood against the quadratic the fit took it for (a Gaussian particle filter's weights): 0 none, 1 the likelier motion mode's draws (one evaluation of the likelihood per draw), 2 both modes'. */
+  likelihoodDraws: number;
   /** Draws that enforce the floor's rectangle and the paths graph on the fitted posterior. */
   particles: number;
   /** Two motion modes, walking and at rest: a walker stops after this long on average (s), one at rest walks on after this long (s), and at rest drifts this much (m²/s). */
@@ -84,10 +88,12 @@ export const DEFAULT_TRACKER_OPTIONS: TrackerOptions = {
   pathWidthM: 0.75,
   pathSoftnessM: 0.3,
   acrossPathSpeedSd: 0,
-  particles: 20,
+  junctionSpeedSd: 0.7,
+  likelihoodDraws: 1,
+  particles: 14,
   pauseAfterS: 30,
   resumeAfterS: 30,
-  restDriftM2PerS: 0.03,
+  restDriftM2PerS: 0.01,
   floorChangeRadiusM: 3,
   floorChangeLogPrior: -3,
   strongFloorEvidence: 15,

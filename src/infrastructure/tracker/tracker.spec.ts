@@ -148,6 +148,54 @@ describe('tracker on a simulated corridor walk (seeded)', () => {
   });
 });
 
+describe('tracker at a junction (seeded)', () => {
+  /** A corridor along y = 20 with a branch north at x = 30. */
+  const JUNCTION: TrackerSpace = {
+    ...OPEN,
+    paths: {
+      nodes: [
+        { id: 1, floorId: 1, x: 5, y: 20 },
+        { id: 2, floorId: 1, x: 30, y: 20 },
+        { id: 3, floorId: 1, x: 55, y: 20 },
+        { id: 4, floorId: 1, x: 30, y: 37 },
+      ],
+      links: [
+        { source: 1, target: 2, tags: [] },
+        { source: 2, target: 3, tags: [] },
+        { source: 2, target: 4, tags: [] },
+      ],
+    },
+  };
+  const TURNS = walk(
+    [
+      { floor: 1, x: 5, y: 20 },
+      { floor: 1, x: 30, y: 20 },
+      { floor: 1, x: 30, y: 37 },
+      { floor: 1, x: 30, y: 20 },
+      { floor: 1, x: 55, y: 20 },
+    ],
+    1.2,
+  );
+
+  it('follows a walker through turns better with its draws weighed by the likelihood and the velocity freed at the junction', () => {
+    const errors = (tracker: Tracker) => {
+      const out: number[] = [];
+      for (let run = 0; run < 16; run += 1) {
+        const { steps } = track(tracker, TURNS, 300 + run);
+        TURNS.forEach((truth, i) => {
+          if (i >= 3) out.push(Math.hypot(steps[i].x - truth.x, steps[i].y - truth.y));
+        });
+      }
+      return out;
+    };
+    const plain = errors(new Tracker(INDEX, JUNCTION, { likelihoodDraws: 0, junctionSpeedSd: 0 }));
+    const weighed = errors(new Tracker(INDEX, JUNCTION));
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    console.log(`junction walk: mean error ${mean(plain).toFixed(2)} m without, ${mean(weighed).toFixed(2)} m with; median ${median(plain).toFixed(2)} / ${median(weighed).toFixed(2)} m`);
+    expect(mean(weighed)).toBeLessThan(mean(plain));
+  });
+});
+
 describe('tracker state and steps', () => {
   const tracker = new Tracker(INDEX, CORRIDORS);
   const truths = CORRIDOR_WALK.slice(0, 20);

@@ -5,16 +5,19 @@
  * Each step
  * 1. predicts the Gaussian with a pedestrian motion model: each axis's velocity a random walk
  *    pulled back to rest (Ornstein–Uhlenbeck: walking, turning, pausing), the position its
- *    integral, in closed form for any interval;
+ *    integral, in closed form for any interval; at a junction of the paths graph the velocity
+ *    gains spread (a walker may turn there);
  * 2. updates the position with the scan's likelihood under the radio model, every transmitter
  *    not heard included (estimator/scan-likelihood.ts): the posterior's mode by Gauss–Newton
  *    from the prediction (and from the single-scan estimate where that explains the scan
  *    better), its covariance from the curvature there (Laplace); the velocity follows through
  *    its correlation with the position;
- * 3. keeps the posterior to where people are: a few dozen draws from it (a fixed spiral of
+ * 3. keeps the posterior to where people are: a dozen or so draws from it (a fixed spiral of
  *    points, turned by the step's seed) weighed by the floor's rectangle and, where the floor
- *    has a paths graph, by the distance to its links (walkable within about a metre), refitted
- *    as a Gaussian (Kotecha & Djurić's Gaussian particle filter, its proposal the Laplace fit);
+ *    has a paths graph, by the distance to its links (walkable within about a metre), and, for
+ *    the likelier motion mode, by the scan's likelihood there over the quadratic the Laplace fit
+ *    took it for; refitted as a Gaussian (Kotecha & Djurić's Gaussian particle filter, its
+ *    proposal the Laplace fit);
  * 4. changes floor only near a floor change node of the graph (stairs, lifts, escalators), where
  *    the other floor's Laplace evidence beats this one's with the prior odds of a change; with no
  *    graph, on strong evidence or a better one for several scans in a row;
@@ -256,8 +259,9 @@ export class Tracker {
       walkingPrior = { mean: best.mean, covariance: best.covariance };
     }
     // A mode of little weight is only clamped to the floor: it matters where it gains weight, and then it is kept again.
-    rest = still > NEGLIGIBLE_MODE ? this.constrain(best.floorId, rest, seed, 0) : this.clampTo(rest);
-    walking = still < 1 - NEGLIGIBLE_MODE ? this.constrain(best.floorId, walking, seed, 1) : this.clampTo(walking);
+    const weighed = this.options.likelihoodDraws;
+    rest = still > NEGLIGIBLE_MODE ? this.constrain(best.floorId, rest, seed, 0, weighed === 2 || (weighed === 1 && still >= 0.5) ? best : undefined) : this.clampTo(rest);
+    walking = still < 1 - NEGLIGIBLE_MODE ? this.constrain(best.floorId, walking, seed, 1, weighed === 2 || (weighed === 1 && still < 0.5) ? best : undefined) : this.clampTo(walking);
     const moving = joint(walkingPrior, walking);
     // On a link, walking goes along it: its velocity across the link is about 0.
     const along = this.options.acrossPathSpeedSd > 0 ? this.walkable.direction(best.floorId, walking.x, walking.y, this.options.pathWidthM) : null;
@@ -338,6 +342,13 @@ export class Tracker {
     covariance[8] += qpv;
     covariance[7] += qpv;
     covariance[13] += qpv;
+    // At a junction of the graph (links of other directions near) a walker may turn: the velocity gains spread there.
+    const { junctionSpeedSd, pathWidthM } = this.options;
+    if (junctionSpeedSd > 0 && this.walkable.has(state.floorId) && this.walkable.direction(state.floorId, mean[0], mean[1], pathWidthM) === null && this.walkable.distance(state.floorId, mean[0], mean[1]) <= pathWidthM) {
+      const extra = junctionSpeedSd * junctionSpeedSd * Math.min(1, dt);
+      covariance[10] += extra;
+      covariance[15] += extra;
+    }
     const predicted = { mean, covariance };
     return { still, rest, moving: predicted, combined: mix4(still, embed(rest, 0), predicted) };
   }
@@ -463,7 +474,7 @@ export class Tracker {
    * graph applies, else the moments of draws from it weighed by the rectangle and the distance
    * to the graph. `salt` tells the modes' draws apart.
    */
-  private constrain(floorId: number, fit: Position, seed: string | number, salt: number): Position {
+  private constrain(floorId: number, fit: Position, seed: string | number, salt: number, likelihood?: Hypothesis): Position {
     const { width, length } = this.space;
     const sdx = Math.sqrt(fit.sxx);
     const sdy = Math.sqrt(fit.syy);
@@ -471,7 +482,9 @@ export class Tracker {
     const edge = fit.x - 3 * sdx < 0 || fit.x + 3 * sdx > width || fit.y - 3 * sdy < 0 || fit.y + 3 * sdy > length;
     const count = this.spiralWeight.length;
     const fallback = { x: clamp(fit.x, 0, width), y: clamp(fit.y, 0, length), sxx: fit.sxx, sxy: fit.sxy, syy: fit.syy };
-    if ((!graph && !edge) || count === 0) return fallback;
+    if ((!graph && !edge && !likelihood) || count === 0) return fallback;
+    const terms = likelihood ? this.termsByFloor.get(likelihood.floorId) : undefined;
+    const power = this.options.likelihoodPower;
     // Cholesky of the widened posterior.
     const l00 = PROPOSAL_WIDTH * sdx;
     const l10 = (PROPOSAL_WIDTH * fit.sxy) / sdx;
@@ -499,6 +512,15 @@ export class Tracker {
         continue;
       }
       let weight = this.spiralWeight[i];
+      if (terms && likelihood) {
+        // The scan's likelihood there against the quadratic the fit took it for (both −log L from the fit's mode).
+        const dx = x - likelihood.x;
+        const dy = y - likelihood.y;
+        const quadratic = likelihood.gx * dx + likelihood.gy * dy + 0.5 * (likelihood.hxx * dx * dx + 2 * likelihood.hxy * dx * dy + likelihood.hyy * dy * dy);
+        const actual = 0.5 * power * (terms.cost(x, y) - likelihood.cost);
+        weight *= Math.exp(clamp(quadratic - actual, -20, MAX_LOG_LIKELIHOOD_RATIO));
+        active = true;
+      }
       if (graph) {
         const distance = this.walkable.distance(floorId, x, y);
         if (distance > pathWidthM) {
@@ -581,6 +603,8 @@ function observeAcross(gaussian: { mean: Float64Array; covariance: Float64Array 
 const RIVAL_M = 4;
 const RIVAL_SPREAD_M = 3;
 const MAX_COVER_M = 25;
+/** A draw's likelihood may outweigh what the fit's quadratic gave it by at most this (natural log): a few draws must not take the whole posterior. */
+const MAX_LOG_LIKELIHOOD_RATIO = 3;
 
 /** The smallest probability a motion mode keeps: it must be able to come back. */
 const MIN_MODE = 1e-3;
