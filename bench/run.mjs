@@ -312,6 +312,27 @@ function scenarioSpecs(base, seeded) {
     ),
   );
   const byIdWithJwt = { ...common, paths: byId, headers: bearer };
+  // Scenarios 13 and 21 (issues 15 and 37): the same scans over 200 beacons, with the building tracking them or not.
+  const scansScenario = (tracking, title) => ({
+    title,
+    itemsPerRequest: POSITIONS_PER_BATCH,
+    prepare: async () => {
+      await api(base, 'PUT', `/api/v1/infrastructure/tracking?building_id=${seeded.building.id}`, { token: seeded.token, body: { scans: tracking } });
+      await api(base, 'PUT', `/api/v1/infrastructure?building_id=${seeded.building.id}`, {
+        token: seeded.token,
+        body: { wifi: [], ble: SCAN_BEACONS.map((b) => ({ floor_id: seeded.floors[0].id, uuid: SCAN_UUID, major: 1, minor: b.minor, tx_power: -59, x: b.x, y: b.y })) },
+      });
+    },
+    runs: [
+      {
+        ...common,
+        method: 'POST',
+        path: '/api/v1/realtime/scans',
+        headers: { 'x-api-key': seeded.positioningKey, 'content-type': 'application/json' },
+        scans: { devices: options.devices, batch: POSITIONS_PER_BATCH, buildingId: seeded.building.id, uuid: SCAN_UUID, beacons: SCAN_BEACONS, width: 200, length: 100 },
+      },
+    ],
+  });
   // Points over the seeded grid of fences (100 × 100 steps of 1e-5°), on and between them.
   const gridPoint = (index, floor) => ({
     lat: seeded.location.lat + ((index % 97) - 50) * 1e-5 + ((index % 7) - 3) * 1e-6,
@@ -376,46 +397,8 @@ function scenarioSpecs(base, seeded) {
         },
       ],
     },
-    13: {
-      title: `POST /realtime/scans, tracked (${POSITIONS_PER_BATCH} scans per request, ${SCAN_BEACONS.length} beacons, 10 to 30 readings each)`,
-      itemsPerRequest: POSITIONS_PER_BATCH,
-      prepare: async () => {
-        await api(base, 'PUT', `/api/v1/infrastructure/tracking?building_id=${seeded.building.id}`, { token: seeded.token, body: { scans: true } });
-        await api(base, 'PUT', `/api/v1/infrastructure?building_id=${seeded.building.id}`, {
-          token: seeded.token,
-          body: { wifi: [], ble: SCAN_BEACONS.map((b) => ({ floor_id: seeded.floors[0].id, uuid: SCAN_UUID, major: 1, minor: b.minor, tx_power: -59, x: b.x, y: b.y })) },
-        });
-      },
-      runs: [
-        {
-          ...common,
-          method: 'POST',
-          path: '/api/v1/realtime/scans',
-          headers: { 'x-api-key': seeded.positioningKey, 'content-type': 'application/json' },
-          scans: { devices: options.devices, batch: POSITIONS_PER_BATCH, buildingId: seeded.building.id, uuid: SCAN_UUID, beacons: SCAN_BEACONS, width: 200, length: 100 },
-        },
-      ],
-    },
-    21: {
-      title: `POST /realtime/scans, tracking off (compare with 13: the tracker's cost; ${POSITIONS_PER_BATCH} scans per request, ${SCAN_BEACONS.length} beacons, 10 to 30 readings each)`,
-      itemsPerRequest: POSITIONS_PER_BATCH,
-      prepare: async () => {
-        await api(base, 'PUT', `/api/v1/infrastructure/tracking?building_id=${seeded.building.id}`, { token: seeded.token, body: { scans: false } });
-        await api(base, 'PUT', `/api/v1/infrastructure?building_id=${seeded.building.id}`, {
-          token: seeded.token,
-          body: { wifi: [], ble: SCAN_BEACONS.map((b) => ({ floor_id: seeded.floors[0].id, uuid: SCAN_UUID, major: 1, minor: b.minor, tx_power: -59, x: b.x, y: b.y })) },
-        });
-      },
-      runs: [
-        {
-          ...common,
-          method: 'POST',
-          path: '/api/v1/realtime/scans',
-          headers: { 'x-api-key': seeded.positioningKey, 'content-type': 'application/json' },
-          scans: { devices: options.devices, batch: POSITIONS_PER_BATCH, buildingId: seeded.building.id, uuid: SCAN_UUID, beacons: SCAN_BEACONS, width: 200, length: 100 },
-        },
-      ],
-    },
+    13: scansScenario(true, `POST /realtime/scans, tracked (${POSITIONS_PER_BATCH} scans per request, ${SCAN_BEACONS.length} beacons, 10 to 30 readings each)`),
+    21: scansScenario(false, `POST /realtime/scans, tracking off (compare with 13: the tracker's cost; ${POSITIONS_PER_BATCH} scans per request, ${SCAN_BEACONS.length} beacons, 10 to 30 readings each)`),
     14: {
       // The same ingest as 11 on a floor without fences: 11 against 14 is the cost of geofence evaluation.
       title: `POST /realtime/positions on a floor without fences (${options.devices} devices; compare with 11)`,

@@ -19,7 +19,6 @@ export class DeviceTracks1764100000000 implements MigrationInterface {
           { name: 'device_id', type: 'varchar', length: '64', isPrimary: true },
           // The time of the scan the state follows (epoch ms): a later scan only moves it on.
           { name: 'time', type: 'bigint' },
-          { name: 'building_id', type: 'integer' },
           { name: 'state', type: 'text' },
         ],
         foreignKeys: [{ columnNames: ['organization_id'], referencedTableName: 'organizations', referencedColumnNames: ['id'] }],

@@ -49,14 +49,14 @@ export class ScanTracking {
             return fix;
           }
           const before = states.get(fix.deviceId) ?? stored.get(fix.deviceId);
-          const otherBuilding = before !== undefined && before.buildingId !== placed.site.buildingId;
-          const step = this.trackerOf(placed).step(otherBuilding ? null : (before?.state ?? null), { time: fix.time, readings: scan.readings, raw: scan.estimate }, `${fix.deviceId}@${fix.time}`);
+          // A state of another building starts a new track there (the tracker knows its building).
+          const step = this.trackerOf(placed).step(before?.state ?? null, { time: fix.time, readings: scan.readings, raw: scan.estimate }, `${fix.deviceId}@${fix.time}`);
           if (step === null) {
             outcomes.set(fix.index, { status: 'late', reason: null });
             return fix;
           }
-          states.set(fix.deviceId, { time: fix.time, buildingId: placed.site.buildingId, state: step.state });
-          const reason = otherBuilding ? 'building' : step.started;
+          states.set(fix.deviceId, { time: fix.time, state: step.state });
+          const reason = step.started;
           const { lat, lng } = toGeoreference(placed.site.frame, step);
           outcomes.set(fix.index, { status: reason === null ? 'tracked' : 'started', reason, position: { floorId: step.floorId, x: step.x, y: step.y, lat, lng, accuracy: step.accuracy } });
           return { ...fix, floorId: step.floorId, x: step.x, y: step.y, lat, lng, accuracy: step.accuracy };

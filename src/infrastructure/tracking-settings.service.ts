@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Principal } from '../access/principal';
 import { BuildingsService } from '../cartography/buildings/buildings.service';
 import { TransactionRunner } from '../database/transactions';
-import { DEFAULT_TRACKING_SETTINGS, TrackingSettings } from './transmitter-sites';
+import { TrackingSettings, trackingSettingsOf } from './transmitter-sites';
 import { TrackingSettingsResponseDto, UpdateTrackingSettingsDto } from './tracking-settings.dto';
 
 interface Row {
@@ -25,14 +25,14 @@ export class TrackingSettingsService {
     const manager = this.dataSource.manager;
     const building = await this.buildings.findOwned(principal, buildingId, manager);
     const row = await this.read(manager, building.id);
-    return toResponse(building.id, row ? fromRow(row) : DEFAULT_TRACKING_SETTINGS, row !== null);
+    return toResponse(building.id, trackingSettingsOf(row?.scans, row?.reset_after_seconds), row !== null);
   }
 
   async update(principal: Principal, buildingId: number, dto: UpdateTrackingSettingsDto): Promise<TrackingSettingsResponseDto> {
     return this.transactions.run(async (manager) => {
       const building = await this.buildings.findOwned(principal, buildingId, manager);
       const row = await this.read(manager, building.id);
-      const current = row ? fromRow(row) : DEFAULT_TRACKING_SETTINGS;
+      const current = trackingSettingsOf(row?.scans, row?.reset_after_seconds);
       const next: TrackingSettings = { scans: dto.scans ?? current.scans, resetAfterSeconds: dto.reset_after_seconds ?? current.resetAfterSeconds };
       const [sql, parameters] = this.transactions.escape(
         `INSERT INTO "building_tracking" ("building_id", "organization_id", "scans", "reset_after_seconds", "version", "updated_at")
@@ -51,10 +51,6 @@ export class TrackingSettingsService {
     const rows = (await manager.query(sql, parameters)) as Row[];
     return rows[0] ?? null;
   }
-}
-
-function fromRow(row: Row): TrackingSettings {
-  return { scans: Boolean(row.scans), resetAfterSeconds: Number(row.reset_after_seconds) };
 }
 
 function toResponse(buildingId: number, settings: TrackingSettings, custom: boolean): TrackingSettingsResponseDto {

@@ -42,6 +42,12 @@ export interface TrackingSettings {
 
 export const DEFAULT_TRACKING_SETTINGS: TrackingSettings = { scans: true, resetAfterSeconds: 30 };
 
+/** A `building_tracking` row's settings (booleans are 0/1 on SQLite), or the defaults where the building has none. */
+export function trackingSettingsOf(scans: boolean | number | null | undefined, resetAfterSeconds: number | string | null | undefined): TrackingSettings {
+  if (scans === null || scans === undefined) return DEFAULT_TRACKING_SETTINGS;
+  return { scans: Boolean(scans), resetAfterSeconds: Number(resetAfterSeconds) };
+}
+
 interface SiteRow {
   id: number | string;
   latitude: number | string;
@@ -122,10 +128,7 @@ export class TransmitterSites {
         const entry = cached?.key === key ? cached : await this.loadOnce(manager, buildingId, key);
         const frame = { latitude: Number(row.latitude), longitude: Number(row.longitude), width: Number(row.width), length: Number(row.length), rotation: Number(row.rotation) };
         if (entry.space?.width !== frame.width || entry.space.length !== frame.length) entry.space = { buildingId, width: frame.width, length: frame.length, floors: entry.floors, paths: entry.paths };
-        const tracking: TrackingSettings =
-          row.tracking_scans === null || row.tracking_scans === undefined
-            ? DEFAULT_TRACKING_SETTINGS
-            : { scans: Boolean(row.tracking_scans), resetAfterSeconds: Number(row.tracking_reset_after_seconds) };
+        const tracking = trackingSettingsOf(row.tracking_scans, row.tracking_reset_after_seconds);
         sites.set(buildingId, {
           buildingId,
           organizationId,

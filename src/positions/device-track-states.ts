@@ -2,10 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { chunks, memoized, SqlDialect } from '../database/sql-dialect';
 
-/** A device's tracker state: the scan time it follows, its building and the tracker's own encoding. */
+/** A device's tracker state: the scan time it follows and the tracker's own encoding (which knows its building). */
 export interface DeviceTrackState {
   time: number;
-  buildingId: number;
   state: string;
 }
 
@@ -25,10 +24,10 @@ export class DeviceTrackStates {
       // Positional parameters, the statement's text built once per size: this runs for every batch of scans.
       const sql = memoized(`device-tracks-read:${this.dialect.kind}:${chunk.length}`, () => {
         const list = Array.from({ length: chunk.length }, (_, i) => this.dialect.placeholder(i + 2)).join(', ');
-        return `SELECT "device_id", "time", "building_id", "state" FROM "device_tracks" WHERE "organization_id" = ${this.dialect.placeholder(1)} AND "device_id" IN (${list})`;
+        return `SELECT "device_id", "time", "state" FROM "device_tracks" WHERE "organization_id" = ${this.dialect.placeholder(1)} AND "device_id" IN (${list})`;
       });
-      const rows = (await manager.query(sql, [organizationId, ...chunk])) as Array<{ device_id: string; time: number | string; building_id: number | string; state: string }>;
-      for (const row of rows) states.set(row.device_id, { time: Number(row.time), buildingId: Number(row.building_id), state: row.state });
+      const rows = (await manager.query(sql, [organizationId, ...chunk])) as Array<{ device_id: string; time: number | string; state: string }>;
+      for (const row of rows) states.set(row.device_id, { time: Number(row.time), state: row.state });
     }
     return states;
   }
@@ -38,11 +37,11 @@ export class DeviceTrackStates {
     const entries = [...states];
     for (const chunk of chunks(entries, 200)) {
       const values: unknown[] = [];
-      for (const [deviceId, state] of chunk) values.push(organizationId, deviceId, state.time, state.buildingId, state.state);
+      for (const [deviceId, state] of chunk) values.push(organizationId, deviceId, state.time, state.state);
       const sql = memoized(
         `device-tracks-write:${this.dialect.kind}:${chunk.length}`,
-        () => `INSERT INTO "device_tracks" ("organization_id", "device_id", "time", "building_id", "state") VALUES ${this.dialect.valuesList(chunk.length, 5)}
-         ON CONFLICT ("organization_id", "device_id") DO UPDATE SET "time" = excluded."time", "building_id" = excluded."building_id", "state" = excluded."state"`,
+        () => `INSERT INTO "device_tracks" ("organization_id", "device_id", "time", "state") VALUES ${this.dialect.valuesList(chunk.length, 4)}
+         ON CONFLICT ("organization_id", "device_id") DO UPDATE SET "time" = excluded."time", "state" = excluded."state"`,
       );
       await manager.query(sql, values);
     }

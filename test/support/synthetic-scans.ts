@@ -1,22 +1,14 @@
 import { ScanReading } from '../../src/infrastructure/estimator/scan-estimator';
 import { DEFAULT_STOREY_M, KnownTransmitter } from '../../src/infrastructure/estimator/transmitter';
+import { seededRandom } from '../../src/infrastructure/tracker/seeded-random';
 
 /**
  * Synthetic scans for tests and benchmarks: transmitters on a grid, a device at a known
  * position, RSSI from the log-distance model plus Gaussian shadowing, from a seeded generator.
  */
 
-/** mulberry32: small, fast and reproducible. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32: small, fast and reproducible (the tracker's own generator). */
+export { seededRandom };
 
 export function gaussian(random: () => number): number {
   const u = Math.max(1e-12, random());
