@@ -243,11 +243,36 @@ describe('dashboard review (issue 35) in a browser', () => {
       await check(`${scheme}, as opened`);
       await screenshot(page, `review-age-labels-${scheme}`);
       // Zoomed out the dots crowd closer; zoomed in they spread past the edges.
+      // Every frame drawn while the zoom animates is sampled too: no frame may show two labels on each other.
       for (const [button, times] of [['Zoom out', 1], ['Zoom in', 3]] as const) {
+        await page.evaluate(() => {
+          const w = window as unknown as { labelFrames: { overlaps: string[]; frames: number; on: boolean } };
+          w.labelFrames = { overlaps: [], frames: 0, on: true };
+          const sample = () => {
+            if (!w.labelFrames.on) return;
+            const shown = [...document.querySelectorAll<HTMLElement>('.device-label')]
+              .filter((l) => l.checkVisibility({ visibilityProperty: true, opacityProperty: true }))
+              .map((l) => ({ id: l.dataset.deviceId, box: l.getBoundingClientRect() }));
+            for (const [i, a] of shown.entries())
+              for (const b of shown.slice(i + 1))
+                if (a.box.left < b.box.right && b.box.left < a.box.right && a.box.top < b.box.bottom && b.box.top < a.box.bottom) w.labelFrames.overlaps.push(`${a.id}/${b.id}`);
+            w.labelFrames.frames++;
+            requestAnimationFrame(sample);
+          };
+          requestAnimationFrame(sample);
+        });
         for (let i = 0; i < times; i++) await page.getByRole('button', { name: button, exact: true }).click();
-        // Once the zoom has settled, the labels are placed again.
+        // Once the zoom has settled, the labels are placed again, and stay so.
         await expect.poll(() => check(`${scheme}, after ${button}`).catch(() => -1), { timeout: 15_000 }).toBeGreaterThan(0);
+        await page.waitForTimeout(500);
         await check(`${scheme}, after ${button}`);
+        const frames = await page.evaluate(() => {
+          const w = window as unknown as { labelFrames: { overlaps: string[]; frames: number; on: boolean } };
+          w.labelFrames.on = false;
+          return { overlaps: [...new Set(w.labelFrames.overlaps)], frames: w.labelFrames.frames };
+        });
+        expect(frames.frames, `${scheme}, ${button}: frames sampled`).toBeGreaterThan(0);
+        expect(frames.overlaps, `${scheme}, while zooming (${button}): overlapping labels in some frame`).toEqual([]);
       }
       expect(problems).toEqual([]);
       await context.close();

@@ -13,6 +13,13 @@ export type LabelSide = 'right' | 'left' | null;
 export const LABEL_GAP_PX = 8;
 
 /**
+ * Clear space kept between two labels, in pixels: sizes and dot positions are fractional (the map
+ * zooms in fractions), so labels that merely touch in the arithmetic could cover each other's edge
+ * by a sub-pixel once drawn; a pixel apart they read as two.
+ */
+export const LABEL_SPACING_PX = 1;
+
+/**
  * Where each age label goes, in the order given: right of its dot, else left of it, else hidden
  * (null) when both would overlap a label already placed or leave the map (width × height).
  */
@@ -30,7 +37,8 @@ export function placeLabels(labels: LabelToPlace[], width: number, height: numbe
     for (const [name, left] of options) {
       const box = { left, top, right: left + l.width, bottom };
       const inside = box.left >= 0 && box.top >= 0 && box.right <= width && box.bottom <= height;
-      if (inside && !placed.some((p) => p.left < box.right && box.left < p.right && p.top < box.bottom && box.top < p.bottom)) {
+      const s = LABEL_SPACING_PX;
+      if (inside && !placed.some((p) => p.left < box.right + s && box.left < p.right + s && p.top < box.bottom + s && box.top < p.bottom + s)) {
         placed.push(box);
         side = name;
         break;

@@ -55,6 +55,8 @@ export class LiveDeviceLayer {
   private readonly frozen = new Set<string>();
   private readonly freezing = new Set<string>();
   private readonly labels = new Map<string, { marker: L.Marker; element: HTMLElement }>();
+  /** A zoom is animating: labels are hidden and not placed until it ends. */
+  private zooming = false;
   /** Devices whose trail changed since the last frame. */
   private readonly trailsChanged = new Set<string>();
   private readonly group = L.layerGroup();
@@ -85,7 +87,9 @@ export class LiveDeviceLayer {
     this.dots = canvasFor('devices').addTo(map);
     this.group.addTo(map);
     map.getContainer().addEventListener('click', this.onClickCapture, true);
-    map.on('zoomend moveend resize', this.declutter);
+    map.on('zoomstart', this.zoomStarts);
+    map.on('zoomend', this.zoomEnds);
+    map.on('moveend resize', this.declutter);
     this.sweepTimer = setInterval(() => this.sweep(), SWEEP_EVERY_MS);
   }
 
@@ -134,6 +138,7 @@ export class LiveDeviceLayer {
 
   /** The age labels shown (not those hidden for want of room), for the page's probe. */
   get frozenLabels(): Array<{ id: string; text: string }> {
+    if (this.zooming) return [];
     return [...this.labels].filter(([, label]) => label.element.style.visibility !== 'hidden').map(([id, label]) => ({ id, text: label.element.textContent ?? '' }));
   }
 
@@ -178,7 +183,10 @@ export class LiveDeviceLayer {
     cancelAnimationFrame(this.paintFrame);
     clearInterval(this.sweepTimer);
     this.map.getContainer().removeEventListener('click', this.onClickCapture, true);
-    this.map.off('zoomend moveend resize', this.declutter);
+    this.map.off('zoomstart', this.zoomStarts);
+    this.map.off('zoomend', this.zoomEnds);
+    this.map.off('moveend resize', this.declutter);
+    this.map.getContainer().classList.remove('labels-zooming');
     for (const label of this.labels.values()) label.marker.remove();
     this.labels.clear();
     this.group.remove();
@@ -232,13 +240,30 @@ export class LiveDeviceLayer {
     this.declutter();
   }
 
+  /**
+   * While a zoom animates, every marker slides to where the new zoom puts it, but the sides and
+   * visibility were chosen for the old zoom: the labels hide until the zoom ends and are placed again.
+   */
+  private readonly zoomStarts = () => {
+    this.zooming = true;
+    this.map.getContainer().classList.add('labels-zooming');
+  };
+
+  private readonly zoomEnds = () => {
+    this.zooming = false;
+    this.declutter();
+    this.map.getContainer().classList.remove('labels-zooming');
+  };
+
   /** Age labels never overlap nor leave the map: each goes right or left of its dot, or waits hidden (hover shows the age). */
   private readonly declutter = () => {
-    if (!this.labels.size) return;
+    if (!this.labels.size || this.zooming) return;
     const size = this.map.getSize();
     const wanted = [...this.labels].map(([id, { element, marker }]) => {
       const at = this.map.latLngToContainerPoint(marker.getLatLng());
-      return { id, x: at.x, y: at.y, width: element.offsetWidth, height: element.offsetHeight };
+      // The drawn size, fractions included (offsetWidth rounds, and a rounded-down width can overlap its neighbour).
+      const drawn = element.getBoundingClientRect();
+      return { id, x: at.x, y: at.y, width: drawn.width, height: drawn.height };
     });
     const sides = placeLabels(wanted, size.x, size.y);
     for (const [id, { element }] of this.labels) {
