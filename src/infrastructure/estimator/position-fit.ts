@@ -201,6 +201,15 @@ export function fitPosition(readings: readonly RangedReading[], start: { x: numb
       }
       const stepX = -(b22 * g1 - a12 * g2) / det;
       const stepY = -(b11 * g2 - a12 * g1) / det;
+      // Nielsen's damping: by how well the quadratic model predicted the gain (−gᵀh + λ·hᵀDh).
+      const predicted = -(g1 * stepX + g2 * stepY) + lambda * (a11 * stepX * stepX + a22 * stepY * stepY);
+      // Converged where the next step, undamped, would move less than the tolerance or gain less
+      // than it: the step is not worth an evaluation of every reading (a fit's last one was such).
+      if (lambda < 1e-2 && (stepX * stepX + stepY * stepY < tolerance.stepM * tolerance.stepM || predicted < tolerance.cost)) {
+        converged = true;
+        improved = true;
+        break;
+      }
       normalEquations(count, x + stepX, y + stepY, n, candidate);
       const gain = current[5] - candidate[5];
       if (gain > 0) {
@@ -208,8 +217,6 @@ export function fitPosition(readings: readonly RangedReading[], start: { x: numb
         x += stepX;
         y += stepY;
         current.set(candidate);
-        // Nielsen's damping: by how well the quadratic model predicted the gain (−gᵀh + λ·hᵀDh).
-        const predicted = -(g1 * stepX + g2 * stepY) + lambda * (a11 * stepX * stepX + a22 * stepY * stepY);
         const ratio = predicted > 0 ? gain / predicted : 1;
         lambda = Math.max(1e-7, lambda * Math.max(1 / 3, 1 - (2 * ratio - 1) ** 3));
         raise = 2;
