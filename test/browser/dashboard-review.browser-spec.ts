@@ -248,18 +248,19 @@ describe('dashboard review (issue 35) in a browser', () => {
         await page.evaluate(() => {
           const w = window as unknown as { labelFrames: { overlaps: string[]; frames: number; on: boolean } };
           w.labelFrames = { overlaps: [], frames: 0, on: true };
+          const nextFrame = (f: () => void) => (globalThis as unknown as { requestAnimationFrame(f: () => void): void }).requestAnimationFrame(f);
           const sample = () => {
             if (!w.labelFrames.on) return;
-            const shown = [...document.querySelectorAll<HTMLElement>('.device-label')]
+            const shown = [...document.querySelectorAll('.device-label')]
               .filter((l) => l.checkVisibility({ visibilityProperty: true, opacityProperty: true }))
               .map((l) => ({ id: l.dataset.deviceId, box: l.getBoundingClientRect() }));
             for (const [i, a] of shown.entries())
               for (const b of shown.slice(i + 1))
                 if (a.box.left < b.box.right && b.box.left < a.box.right && a.box.top < b.box.bottom && b.box.top < a.box.bottom) w.labelFrames.overlaps.push(`${a.id}/${b.id}`);
             w.labelFrames.frames++;
-            requestAnimationFrame(sample);
+            nextFrame(sample);
           };
-          requestAnimationFrame(sample);
+          nextFrame(sample);
         });
         for (let i = 0; i < times; i++) await page.getByRole('button', { name: button, exact: true }).click();
         // Once the zoom has settled, the labels are placed again, and stay so.

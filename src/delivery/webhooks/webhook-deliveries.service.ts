@@ -124,11 +124,6 @@ export class WebhookDeliveriesService {
     return rows.length - taken;
   }
 
-  /** Tells this instance's worker that deliveries are due (call after the enqueuing commit). */
-  notifyEnqueued(): void {
-    this.wake();
-  }
-
   /** `POST /webhooks/{id}/test`: a `webhook.test` event for this endpoint alone, delivered like any other. */
   async sendTest(principal: Principal, endpoint: WebhookEndpoint): Promise<DeliveryResponseDto> {
     const id = `msg_test_${randomUUID().replace(/-/g, '')}`;

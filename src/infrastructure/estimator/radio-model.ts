@@ -217,11 +217,6 @@ function shadowingOf(statistics: FloorStatistics, kind: TransmitterKind, prior: 
   return Math.max(prior.minShadowingDb, Math.sqrt(variance));
 }
 
-/** The prior's model: no evidence yet. */
-export function defaultModel(prior: RadioPrior = RADIO_PRIOR): SolvedModel {
-  return solveModel(emptyStatistics(), prior);
-}
-
 /** What the estimator needs of one floor's model. */
 export interface FloorRadio {
   model: SolvedModel;
