@@ -15,7 +15,11 @@ import { WEBHOOK_SECRET_BOX, WebhookEndpointsService } from './webhooks/webhook-
 import { WebhookReplayService } from './webhooks/webhook-replay.service';
 import { WebhooksController } from './webhooks/webhooks.controller';
 
-/** Event delivery: webhooks (and, as they land, the outbox worker and the live streams). */
+/**
+ * Webhook delivery: endpoints and their signing secrets, the deliveries each event enqueues, the
+ * worker that claims, paces, sends and records them, and replays. The live streams (SSE and
+ * WebSocket) are StreamsModule's, in ./streams.
+ */
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt]), AuditModule, BuildingsModule, GeofencesModule, GeofencingModule],
   controllers: [WebhooksController],

@@ -24,7 +24,12 @@ import { GeofencingSettings } from './rules/geofencing-settings.entity';
 import { GeofencingRulesController } from './rules/rules.controller';
 import { GeofencingRulesService } from './rules/rules.service';
 
-/** Geofence evaluation (contract 7): rules and settings, and the stateless queries over a floor's fences. */
+/**
+ * Geofence evaluation (contract 7): rules and settings; the evaluator, its pair states and the
+ * events it records (with their outbox, log, retention and the deadline sweeper that fires
+ * dwell and exit timers without a fix); occupancy; simulation; and the stateless queries over a
+ * floor's fences. The engine itself (./engine) is plain TypeScript.
+ */
 @Module({
   imports: [TypeOrmModule.forFeature([GeofenceRuleSet, GeofencingSettings]), BuildingsModule, GeofencesModule, PositionsModule],
   controllers: [GeofencingRulesController, GeofencingQueriesController, GeofenceEventsController, GeofenceSimulationController, GeofenceOccupancyController],
