@@ -27,7 +27,7 @@ import { GeofencingRulesService } from './rules/rules.service';
 /**
  * Geofence evaluation (contract 7): rules and settings; the evaluator, its pair states and the
  * events it records (with their outbox, log, retention and the deadline sweeper that fires
- * dwell and exit timers without a fix); occupancy; simulation; and the stateless queries over a
+ * dwell, exit-grace and stale deadlines when no fix arrives); occupancy; simulation; and the stateless queries over a
  * floor's fences. The engine itself (./engine) is plain TypeScript.
  */
 @Module({
