@@ -203,9 +203,9 @@ export function fitPosition(readings: readonly RangedReading[], start: { x: numb
       const stepY = -(b11 * g2 - a12 * g1) / det;
       // Nielsen's damping: by how well the quadratic model predicted the gain (−gᵀh + λ·hᵀDh).
       const predicted = -(g1 * stepX + g2 * stepY) + lambda * (a11 * stepX * stepX + a22 * stepY * stepY);
-      // Converged where the next step, undamped, would move less than the tolerance or gain less
-      // than it: the step is not worth an evaluation of every reading (a fit's last one was such).
-      if (lambda < 1e-2 && (stepX * stepX + stepY * stepY < tolerance.stepM * tolerance.stepM || predicted < tolerance.cost)) {
+      // Converged where the next step, undamped, would move less than the tolerance: it is not
+      // worth an evaluation of every reading (a fit's last step was such).
+      if (lambda < 1e-2 && stepX * stepX + stepY * stepY < tolerance.stepM * tolerance.stepM) {
         converged = true;
         improved = true;
         break;
