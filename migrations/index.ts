@@ -20,6 +20,7 @@ import { RadioModels1763991000000 } from './1763991000000-RadioModels';
 import { HeatmapDays1763991300000 } from './1763991300000-HeatmapDays';
 import { DeviceIndexesThatStay1764000000000 } from './1764000000000-DeviceIndexesThatStay';
 import { DeviceTracks1764100000000 } from './1764100000000-DeviceTracks';
+import { FilteredPositions1764200000000 } from './1764200000000-FilteredPositions';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   HeatmapDays1763991300000,
   DeviceIndexesThatStay1764000000000,
   DeviceTracks1764100000000,
+  FilteredPositions1764200000000,
 ];

@@ -20,6 +20,7 @@ import { DeviceTrackState, DeviceTrackStates } from '../positions/device-track-s
 import { PositionsRetention } from '../positions/positions-retention.service';
 import { BatchShapeError, BatchTooLargeError, batchItems, ItemRejection, MAX_BATCH_ITEMS, orderAndDeduplicate, readItem, ReportedFix } from './fix-batch';
 import { FixPlaces } from './fix-places';
+import { reportedFixRefiner } from './reported-fix-filtering';
 import { DAY_MS } from '../common/time/durations';
 
 export interface IngestResult {
@@ -43,6 +44,8 @@ export interface IngestOptions {
   /** `false` leaves the fired events out of the answer (they are stored all the same). */
   returnEvents?: boolean;
   refine?: FixRefiner;
+  /** Positions the devices report themselves: filtered in the buildings whose tracking settings ask for it (`positions`). */
+  filterReported?: boolean;
 }
 
 
@@ -79,18 +82,19 @@ export class FixPipeline {
     // 1. Parse and validate: every item on its own, so one bad item never sinks the batch.
     const { reported, rejected } = this.read(body);
     // 2. References and coordinates: buildings, floors and users, read once for the batch.
-    const resolved = await this.places.resolve(principal, reported, rejected);
+    const { accepted: resolved, filtering } = await this.places.resolve(principal, reported, rejected);
     // 3. One fix per device and time, ordered by device and time.
     const deduplicated = this.deduplicate(resolved, rejected);
     await this.retention.ensurePartitionsFor(deduplicated.map((fix) => fix.time));
     const deviceIds = distinctDevices(deduplicated);
+    const refiner = options.refine ?? (options.filterReported && filtering.size > 0 ? reportedFixRefiner(filtering) : undefined);
     const events = await this.locks.inTurn(organizationId, deviceIds, () =>
       this.transactions.run(async (manager) => {
         // 4. Lock the devices: two batches of one device take turns, on any instance.
         await this.locks.lockDevices(manager, organizationId, deviceIds);
         const previous = await this.store.newest(manager, organizationId, deviceIds);
-        // 4b. Refine (the tracker of positions from scans): from the devices' stored states, kept with the fixes.
-        const fixes = options.refine ? await this.refine(manager, organizationId, options.refine, deduplicated, deviceIds, previous) : deduplicated;
+        // 4b. Refine (the tracker of positions from scans, or the filter of reported ones): from the devices' stored states, kept with the fixes.
+        const fixes = refiner ? await this.refine(manager, organizationId, refiner, deduplicated, deviceIds, previous) : deduplicated;
         const newest = newestOfEachDevice(fixes);
         // 5. Store: the history rows, the rollups, each device's newest fix.
         await this.rollups.record(manager, organizationId, fixes, previous);

@@ -16,12 +16,28 @@ interface PlaceRow {
   width: number;
   length: number;
   rotation: number;
+  /** The building's `building_tracking` settings: null where it has none (the defaults). */
+  filter_positions: boolean | number | null;
+  reset_after_seconds: number | string | null;
+}
+
+/** A building that filters the positions its devices report (`positions` of its tracking settings): its frame and when a silent track starts afresh. */
+export interface FilteringBuilding {
+  frame: BuildingFrame;
+  resetAfterMs: number;
+}
+
+/** The fixes whose references hold, and the buildings among theirs that filter reported positions. */
+export interface ResolvedFixes {
+  accepted: AcceptedFix[];
+  filtering: Map<number, FilteringBuilding>;
 }
 
 /** The floors and buildings a batch names, each floor with its building's frame. */
 interface Places {
   floorBuilding: Map<number, number>;
   frames: Map<number, BuildingFrame>;
+  filtering: Map<number, FilteringBuilding>;
 }
 
 /**
@@ -33,7 +49,7 @@ export class FixPlaces {
   constructor(private readonly queries: PreparedQueries) {}
 
   /** The fixes whose references hold, ready to store; the others are added to `rejected` with why. */
-  async resolve(principal: Principal, fixes: readonly ReportedFix[], rejected: ItemRejection[]): Promise<AcceptedFix[]> {
+  async resolve(principal: Principal, fixes: readonly ReportedFix[], rejected: ItemRejection[]): Promise<ResolvedFixes> {
     const floorIds = new Set<number>();
     const buildingIds = new Set<number>();
     const userIds = new Set<string>();
@@ -42,7 +58,7 @@ export class FixPlaces {
       if (fix.buildingId !== null) buildingIds.add(fix.buildingId);
       if (fix.userId !== null && fix.userId !== principal.userId) userIds.add(fix.userId);
     }
-    const [{ floorBuilding, frames }, knownUsers] = await Promise.all([this.places(principal, [...floorIds], [...buildingIds]), this.knownUsers(principal, [...userIds])]);
+    const [{ floorBuilding, frames, filtering }, knownUsers] = await Promise.all([this.places(principal, [...floorIds], [...buildingIds]), this.knownUsers(principal, [...userIds])]);
 
     const accepted: AcceptedFix[] = [];
     for (const fix of fixes) {
@@ -108,7 +124,7 @@ export class FixPlaces {
         yaw: fix.yaw,
       });
     }
-    return accepted;
+    return { accepted, filtering };
   }
 
   /** The users another user's fixes may name: only an ADMIN_ORG credential reports for others. */
@@ -129,29 +145,34 @@ export class FixPlaces {
   private async places(principal: Principal, floorIds: number[], buildingIds: number[]): Promise<Places> {
     const floorBuilding = new Map<number, number>();
     const frames = new Map<number, BuildingFrame>();
-    if (floorIds.length === 0 && buildingIds.length === 0) return { floorBuilding, frames };
-    const columns = 'b.id AS building_id, b.latitude, b.longitude, b.width, b.length, b.rotation';
+    const filtering = new Map<number, FilteringBuilding>();
+    if (floorIds.length === 0 && buildingIds.length === 0) return { floorBuilding, frames, filtering };
+    // The tracking settings come with the building (no query more a batch): whether it filters reported positions.
+    const columns = 'b.id AS building_id, b.latitude, b.longitude, b.width, b.length, b.rotation, t.positions AS filter_positions, t.reset_after_seconds';
+    const tracking = 'LEFT JOIN building_tracking t ON t.building_id = b.id';
     const parts: string[] = [];
     const parameters: Record<string, string | number> = { organization: principal.organizationId };
     if (floorIds.length > 0) {
       const list = namedList('f', floorIds);
       Object.assign(parameters, list.parameters);
       parts.push(
-        `SELECT f.id AS floor_id, ${columns} FROM floors f JOIN buildings b ON b.id = f.building_id
+        `SELECT f.id AS floor_id, ${columns} FROM floors f JOIN buildings b ON b.id = f.building_id ${tracking}
          WHERE f.organization_id = :organization AND f.deleted_at IS NULL AND b.organization_id = :organization AND b.deleted_at IS NULL AND f.id IN (${list.sql})`,
       );
     }
     if (buildingIds.length > 0) {
       const list = namedList('b', buildingIds);
       Object.assign(parameters, list.parameters);
-      parts.push(`SELECT NULL AS floor_id, ${columns} FROM buildings b WHERE b.organization_id = :organization AND b.deleted_at IS NULL AND b.id IN (${list.sql})`);
+      parts.push(`SELECT NULL AS floor_id, ${columns} FROM buildings b ${tracking} WHERE b.organization_id = :organization AND b.deleted_at IS NULL AND b.id IN (${list.sql})`);
     }
     for (const row of await this.queries.cached<PlaceRow>(parts.join(' UNION ALL '))(parameters)) {
       const buildingId = Number(row.building_id);
       if (!canSeeBuilding(principal, buildingId)) continue;
-      frames.set(buildingId, { latitude: Number(row.latitude), longitude: Number(row.longitude), width: Number(row.width), length: Number(row.length), rotation: Number(row.rotation) });
+      const frame = { latitude: Number(row.latitude), longitude: Number(row.longitude), width: Number(row.width), length: Number(row.length), rotation: Number(row.rotation) };
+      frames.set(buildingId, frame);
+      if (row.filter_positions !== null && Boolean(row.filter_positions)) filtering.set(buildingId, { frame, resetAfterMs: Number(row.reset_after_seconds) * 1000 });
       if (row.floor_id !== null) floorBuilding.set(Number(row.floor_id), buildingId);
     }
-    return { floorBuilding, frames };
+    return { floorBuilding, frames, filtering };
   }
 }

@@ -22,6 +22,6 @@ export class PositionsIngestController {
   @ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'Over 1000 items or 1 MiB' })
   @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'Every item was rejected (the list is in `errors`)' })
   ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Query() query: IngestQuery): Promise<IngestResult> {
-    return this.pipeline.ingest(principal, body, { returnEvents: query.return_events });
+    return this.pipeline.ingest(principal, body, { returnEvents: query.return_events, filterReported: true });
   }
 }

@@ -36,16 +36,18 @@ export interface TransmitterSite {
 export interface TrackingSettings {
   /** Positions from scans are tracked (a filter over each device's scans), not placed one by one. */
   scans: boolean;
-  /** A track starts afresh after this long without a scan. */
+  /** Positions the devices report themselves are filtered (off by default: the apps filter them already). */
+  positions: boolean;
+  /** A track starts afresh after this long without a scan (or a filtered fix). */
   resetAfterSeconds: number;
 }
 
-export const DEFAULT_TRACKING_SETTINGS: TrackingSettings = { scans: true, resetAfterSeconds: 30 };
+export const DEFAULT_TRACKING_SETTINGS: TrackingSettings = { scans: true, positions: false, resetAfterSeconds: 30 };
 
 /** A `building_tracking` row's settings (booleans are 0/1 on SQLite), or the defaults where the building has none. */
-export function trackingSettingsOf(scans: boolean | number | null | undefined, resetAfterSeconds: number | string | null | undefined): TrackingSettings {
-  if (scans === null || scans === undefined) return DEFAULT_TRACKING_SETTINGS;
-  return { scans: Boolean(scans), resetAfterSeconds: Number(resetAfterSeconds) };
+export function trackingSettingsOf(row: { scans: boolean | number | null; positions: boolean | number | null; reset_after_seconds: number | string | null } | null | undefined): TrackingSettings {
+  if (!row || row.scans === null) return DEFAULT_TRACKING_SETTINGS;
+  return { scans: Boolean(row.scans), positions: Boolean(row.positions), resetAfterSeconds: Number(row.reset_after_seconds) };
 }
 
 interface SiteRow {
@@ -60,6 +62,7 @@ interface SiteRow {
   model_revision: number | string;
   reference_revision: number | string;
   tracking_scans: boolean | number | null;
+  tracking_positions: boolean | number | null;
   tracking_reset_after_seconds: number | string | null;
 }
 
@@ -112,7 +115,7 @@ export class TransmitterSites {
       `SELECT b."id", b."latitude", b."longitude", b."width", b."length", b."rotation",
               COALESCE(v."revision", 0) AS "building_revision", COALESCE(i."revision", 0) AS "infrastructure_revision",
               COALESCE(r."model_revision", 0) AS "model_revision", COALESCE(r."reference_revision", 0) AS "reference_revision",
-              t."scans" AS "tracking_scans", t."reset_after_seconds" AS "tracking_reset_after_seconds"
+              t."scans" AS "tracking_scans", t."positions" AS "tracking_positions", t."reset_after_seconds" AS "tracking_reset_after_seconds"
        FROM "buildings" b
        LEFT JOIN "building_revisions" v ON v."building_id" = b."id"
        LEFT JOIN "infrastructure_revisions" i ON i."building_id" = b."id"
@@ -128,7 +131,7 @@ export class TransmitterSites {
         const entry = cached?.key === key ? cached : await this.loadOnce(manager, buildingId, key);
         const frame = { latitude: Number(row.latitude), longitude: Number(row.longitude), width: Number(row.width), length: Number(row.length), rotation: Number(row.rotation) };
         if (entry.space?.width !== frame.width || entry.space.length !== frame.length) entry.space = { buildingId, width: frame.width, length: frame.length, floors: entry.floors, paths: entry.paths };
-        const tracking = trackingSettingsOf(row.tracking_scans, row.tracking_reset_after_seconds);
+        const tracking = trackingSettingsOf({ scans: row.tracking_scans, positions: row.tracking_positions, reset_after_seconds: row.tracking_reset_after_seconds });
         sites.set(buildingId, {
           buildingId,
           organizationId,

@@ -143,7 +143,7 @@ describe('tracking of positions from scans', () => {
 
   it('starts a track afresh after the building’s silence, and places each scan alone when the building turns tracking off', async () => {
     const settings = await t.http.get(`/api/v1/infrastructure/tracking?building_id=${site.building.id}`).set(admin.auth).expect(200);
-    expect(settings.body).toEqual({ building_id: site.building.id, scans: true, reset_after_seconds: 30, custom: false });
+    expect(settings.body).toEqual({ building_id: site.building.id, scans: true, positions: false, reset_after_seconds: 30, custom: false });
     // Validation: the contract's error shape, the field named.
     const bad = await t.http.put(`/api/v1/infrastructure/tracking?building_id=${site.building.id}`).set(admin.auth).send({ reset_after_seconds: 0 }).expect(422);
     expect(JSON.stringify(bad.body)).toContain('reset_after_seconds');
@@ -159,7 +159,7 @@ describe('tracking of positions from scans', () => {
     expect(after[0].track).toEqual({ status: 'started', reason: 'silence' });
 
     const off = await t.http.put(`/api/v1/infrastructure/tracking?building_id=${site.building.id}`).set(admin.auth).send({ scans: false }).expect(200);
-    expect(off.body).toEqual({ building_id: site.building.id, scans: false, reset_after_seconds: 5, custom: true });
+    expect(off.body).toEqual({ building_id: site.building.id, scans: false, positions: false, reset_after_seconds: 5, custom: true });
     const single = await post(t, device, walk('alone', start, 3, 31).map((s) => s.scan));
     for (const fix of single) {
       expect(fix.track).toEqual({ status: 'off', reason: null });
@@ -177,6 +177,146 @@ describe('tracking of positions from scans', () => {
     await t.http.delete('/api/v1/devices/gone').set(admin.auth).expect(204);
     expect(await t.dataSource.query(`SELECT 1 FROM "device_tracks" WHERE "device_id" = 'gone'`)).toHaveLength(0);
   });
+});
+
+/** A noisy walk of reported positions (a fix a second along y = 25 at 1.2 m/s, each off by `sd` per axis), from `start` (ms). */
+function reportedWalk(deviceId: string, floorId: number, start: number, seconds: number, seed: number, sd = 2.5) {
+  const random = seededRandom(seed);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  return Array.from({ length: seconds }, (_, i) => {
+    const truth = { x: 5 + 1.2 * i, y: 25 };
+    return { truth, fix: { device_id: deviceId, time: start + i * 1000, floor_id: floorId, x: truth.x + sd * normal(), y: truth.y + sd * normal(), accuracy: 1.5 * sd } };
+  });
+}
+
+interface StoredRow {
+  x: number;
+  y: number;
+  accuracy: number;
+}
+
+async function history(t: TestApp, deviceId: string): Promise<StoredRow[]> {
+  const rows: StoredRow[] = await t.dataSource.query(`SELECT "x", "y", "accuracy" FROM "position_history" WHERE "device_id" = '${deviceId}' ORDER BY "time"`);
+  return rows.map((row) => ({ x: Number(row.x), y: Number(row.y), accuracy: Number(row.accuracy) }));
+}
+
+async function report(t: TestApp, auth: Auth, fixes: object[]): Promise<void> {
+  const response = await t.http.post('/api/v1/realtime/positions').set(auth).send({ positions: fixes });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  expect(response.body.rejected).toEqual([]);
+}
+
+describe('filtering of the positions devices report themselves', () => {
+  let t: TestApp;
+  let admin: Awaited<ReturnType<typeof signUp>>;
+  let site: Site;
+  let device: Auth;
+  const settingsUrl = () => `/api/v1/infrastructure/tracking?building_id=${site.building.id}`;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await signUp(t, 'Reported filtering');
+    site = await createSite(t, admin.auth, { dimensions: { width: 60, length: 50 }, rotation: 0 });
+    device = asApiKey((await createApiKey(t, admin.token, ApiPermission.Positioning)).apikey);
+  });
+  afterAll(async () => t?.close());
+
+  it('stores reported positions as reported by default, and filtered where the building asks for it', async () => {
+    const start = Date.now() - 120_000;
+    const plain = reportedWalk('as-reported', site.floor.id, start, 30, 61);
+    await report(t, device, plain.map((s) => s.fix));
+    const stored = await history(t, 'as-reported');
+    expect(stored.map((row) => [row.x, row.y, row.accuracy])).toEqual(plain.map((s) => [s.fix.x, s.fix.y, s.fix.accuracy].map((v) => expect.closeTo(v, 6))));
+    expect(await t.dataSource.query(`SELECT 1 FROM "device_tracks" WHERE "device_id" = 'as-reported'`)).toHaveLength(0);
+
+    await t.http.put(settingsUrl()).set(admin.auth).send({ positions: 'yes' }).expect(422);
+    await t.http.put(settingsUrl()).set(device).send({ positions: true }).expect(403);
+    const on = await t.http.patch(settingsUrl()).set(admin.auth).send({ positions: true }).expect(200);
+    expect(on.body).toEqual({ building_id: site.building.id, scans: true, positions: true, reset_after_seconds: 30, custom: true });
+
+    const steps = reportedWalk('filtered', site.floor.id, start, 40, 67);
+    for (let at = 0; at < steps.length; at += 10) await report(t, device, steps.slice(at, at + 10).map((s) => s.fix));
+    const filtered = await history(t, 'filtered');
+    expect(filtered).toHaveLength(40);
+    expect(filtered[0]).toMatchObject({ x: expect.closeTo(steps[0].fix.x, 3), y: expect.closeTo(steps[0].fix.y, 3) });
+    const reportedErrors = steps.map((s) => Math.hypot(s.fix.x - s.truth.x, s.fix.y - s.truth.y)).slice(5);
+    const filteredErrors = filtered.map((row, i) => Math.hypot(row.x - steps[i].truth.x, row.y - steps[i].truth.y)).slice(5);
+    expect(median(filteredErrors)).toBeLessThan(0.8 * median(reportedErrors));
+    // The accuracy is the filter's own, tighter than the fixes' once the track has run a while.
+    expect(median(filtered.slice(10).map((row) => row.accuracy))).toBeLessThan(steps[0].fix.accuracy);
+    // The live picture is the filtered fix, with its coordinates in both systems.
+    const live = await t.http.get('/api/v1/devices/filtered').set(admin.auth).expect(200);
+    expect(live.body.last_position).toMatchObject({ x: expect.closeTo(filtered[39].x, 6), y: expect.closeTo(filtered[39].y, 6), accuracy: expect.closeTo(filtered[39].accuracy, 6) });
+    expect(Math.abs(live.body.last_position.x - steps[39].fix.x) + Math.abs(live.body.last_position.y - steps[39].fix.y)).toBeGreaterThan(1e-6);
+    const rows: Array<{ state: string }> = await t.dataSource.query(`SELECT "state" FROM "device_tracks" WHERE "device_id" = 'filtered'`);
+    expect(rows).toHaveLength(1);
+    expect(Buffer.byteLength(rows[0].state)).toBeLessThan(200);
+  });
+
+  it('stores a late position as reported without moving the track, and leaves positions of other buildings alone', async () => {
+    const start = Date.now() - 90_000;
+    const steps = reportedWalk('late-reported', site.floor.id, start, 10, 71);
+    await report(t, device, steps.map((s) => s.fix));
+    const [stateBefore]: Array<{ state: string; time: number | string }> = await t.dataSource.query(`SELECT "state", "time" FROM "device_tracks" WHERE "device_id" = 'late-reported'`);
+    expect(stateBefore.state).toMatch(/^R1;/);
+    const late = { ...reportedWalk('late-reported', site.floor.id, start - 20_000, 1, 73)[0].fix };
+    await report(t, device, [late]);
+    const [stateAfter]: Array<{ state: string; time: number | string }> = await t.dataSource.query(`SELECT "state", "time" FROM "device_tracks" WHERE "device_id" = 'late-reported'`);
+    expect(stateAfter).toEqual(stateBefore);
+    const stored = await history(t, 'late-reported');
+    expect(stored).toHaveLength(11);
+    expect(stored[0]).toMatchObject({ x: expect.closeTo(late.x, 6), y: expect.closeTo(late.y, 6), accuracy: expect.closeTo(late.accuracy, 6) });
+
+    // Another building of the organization that does not ask: stored as reported.
+    const other = await createSite(t, admin.auth, { dimensions: { width: 60, length: 50 }, rotation: 0 });
+    const elsewhere = reportedWalk('elsewhere', other.floor.id, start, 5, 79);
+    await report(t, device, elsewhere.map((s) => s.fix));
+    expect((await history(t, 'elsewhere')).map((row) => row.x)).toEqual(elsewhere.map((s) => expect.closeTo(s.fix.x, 6)));
+    // Scans are not filtered a second time: their track is the scan tracker's (answered as such).
+    await t.http.patch(settingsUrl()).set(admin.auth).send({ scans: false }).expect(200);
+    const grid = GRID.map((b) => ({ floor_id: site.floor.id, uuid: GRID_UUID, major: 1, minor: b.id, tx_power: -59, x: b.x, y: b.y }));
+    await t.http.put(`/api/v1/infrastructure?building_id=${site.building.id}`).set(admin.auth).send({ wifi: [], ble: grid }).expect(200);
+    const scans = await post(t, device, walk('scanned', start, 3, 83).map((s) => s.scan));
+    for (const fix of scans) expect([fix.x, fix.y, fix.track.status]).toEqual([fix.raw.x, fix.raw.y, 'off']);
+    await t.http.patch(settingsUrl()).set(admin.auth).send({ scans: true, positions: false }).expect(200);
+    const after = reportedWalk('after-off', site.floor.id, start, 3, 89);
+    await report(t, device, after.map((s) => s.fix));
+    expect((await history(t, 'after-off')).map((row) => row.x)).toEqual(after.map((s) => expect.closeTo(s.fix.x, 6)));
+  });
+});
+
+describe.runIf(testDatabaseKind() === 'postgres')('filtered positions on two instances of one PostgreSQL', () => {
+  it('sees a building’s setting on the other instance at its next batch, and continues a track the other instance stored', async () => {
+    const pair = await twoInstances();
+    try {
+      const one = await signUp(pair.a, 'Filter one instance');
+      const both = await signUp(pair.a, 'Filter two instances');
+      const [siteOne, siteBoth] = await Promise.all([one, both].map((org) => createSite(pair.a, org.auth, { dimensions: { width: 60, length: 50 }, rotation: 0 })));
+      for (const [org, s] of [[one, siteOne], [both, siteBoth]] as const) {
+        await pair.a.http.patch(`/api/v1/infrastructure/tracking?building_id=${s.building.id}`).set(org.auth).send({ positions: true }).expect(200);
+      }
+      const start = Date.now() - 60_000;
+      const alone = reportedWalk('shared', siteOne.floor.id, start, 24, 97);
+      const alternating = reportedWalk('shared', siteBoth.floor.id, start, 24, 97);
+      for (let at = 0; at < 24; at += 3) {
+        // The setting was written through instance a; instance b filters from its first batch.
+        await report(pair.a, one.auth, alone.slice(at, at + 3).map((s) => s.fix));
+        await report(at % 2 === 0 ? pair.b : pair.a, both.auth, alternating.slice(at, at + 3).map((s) => s.fix));
+      }
+      const rows: Array<{ organization_id: string; x: number; y: number }> = await pair.a.dataSource.query(
+        `SELECT "organization_id", "x", "y" FROM "position_history" WHERE "device_id" = 'shared' ORDER BY "organization_id", "time"`,
+      );
+      const byOrganization = (id: string) => rows.filter((row) => row.organization_id === id).map((row) => [Number(row.x), Number(row.y)]);
+      const first = byOrganization(one.org.organizationId);
+      const second = byOrganization(both.org.organizationId);
+      expect(first).toHaveLength(24);
+      expect(second).toEqual(first);
+      // Filtered, not as reported.
+      expect(first.filter((point, i) => Math.abs(point[0] - alone[i].fix.x) > 1e-6).length).toBeGreaterThan(20);
+    } finally {
+      await pair.close();
+    }
+  }, 120_000);
 });
 
 describe.runIf(testDatabaseKind() === 'postgres')('tracking on two instances of one PostgreSQL', () => {
