@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// `npm test`: the unit project once, then the e2e and browser projects on SQLite and on PostgreSQL, with one summary.
+// `npm test`: the unit project once, then the e2e, ops and browser projects on SQLite and on PostgreSQL, with one summary.
 //
 //   npm test                               everything
-//   npm test -- --only=unit                only the unit project        (--only=e2e: only the e2e runs; --only=browser: only the browser runs)
+//   npm test -- --only=unit                only the unit project        (--only=e2e: only the e2e runs, the developer's loop; --only=ops: only the
+//                                          deployment and operations files (vitest.config.mts); --only=browser: only the browser runs)
 //   npm test -- --db=sqlite                e2e on SQLite only           (--db=postgres, --db=sqlite,postgres)
 //   npm test -- test/e2e/auth              any other argument goes to every vitest run (file filters, -t NAME, ...)
 //
@@ -43,7 +44,7 @@ function parseArgs(argv) {
       opts.dbs = [...new Set(dbs)];
       opts.dbExplicit = true;
     } else {
-      if (value !== 'unit' && value !== 'e2e' && value !== 'browser') usage(`unknown --only value "${value}"`);
+      if (!['unit', 'e2e', 'ops', 'browser'].includes(value)) usage(`unknown --only value "${value}"`);
       opts.only = value;
     }
   }
@@ -51,17 +52,19 @@ function parseArgs(argv) {
 }
 
 function usage(msg) {
-  console.error(`scripts/test.mjs: ${msg}\nusage: npm test -- [--only=unit|e2e|browser] [--db=sqlite|postgres|sqlite,postgres] [vitest args...]`);
+  console.error(`scripts/test.mjs: ${msg}\nusage: npm test -- [--only=unit|e2e|ops|browser] [--db=sqlite|postgres|sqlite,postgres] [vitest args...]`);
   process.exit(2);
 }
 
 const opts = parseArgs(process.argv.slice(2));
 const runUnit = opts.only === null || opts.only === 'unit';
 const runE2e = opts.only === null || opts.only === 'e2e';
+// The deployment and operations files (whole servers built, installed and started): their own project, run by `npm test` and CI.
+const runOps = opts.only === null || opts.only === 'ops';
 // The browser project (test/browser: Swagger UI in Debian's chromium) runs beside the e2e runs, on each database.
 const runBrowser = opts.only === null || opts.only === 'browser';
-const wantSqlite = (runE2e || runBrowser) && opts.dbs.includes('sqlite');
-const wantPostgres = (runE2e || runBrowser) && opts.dbs.includes('postgres');
+const wantSqlite = (runE2e || runOps || runBrowser) && opts.dbs.includes('sqlite');
+const wantPostgres = (runE2e || runOps || runBrowser) && opts.dbs.includes('postgres');
 
 // ---------------------------------------------------------------- output helpers
 const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
@@ -229,6 +232,7 @@ async function main() {
 
   if (runUnit) results.push(await runVitest('unit', 'unit', {}));
   if (wantSqlite && runE2e) results.push(await runVitest('e2e · sqlite', 'e2e', { CARTOGRAPH_TEST_DB: 'sqlite' }));
+  if (wantSqlite && runOps) results.push(await runVitest('ops · sqlite', 'ops', { CARTOGRAPH_TEST_DB: 'sqlite' }));
   if (wantSqlite && runBrowser) results.push(await runVitest('browser · sqlite', 'browser', { CARTOGRAPH_TEST_DB: 'sqlite' }));
   if (wantPostgres) {
     let url = process.env.TEST_DATABASE_URL;
@@ -239,6 +243,7 @@ async function main() {
     }
     if (url) {
       if (runE2e) results.push(await runVitest('e2e · postgres', 'e2e', { CARTOGRAPH_TEST_DB: 'postgres', TEST_DATABASE_URL: url }));
+      if (runOps) results.push(await runVitest('ops · postgres', 'ops', { CARTOGRAPH_TEST_DB: 'postgres', TEST_DATABASE_URL: url }));
       if (runBrowser) results.push(await runVitest('browser · postgres', 'browser', { CARTOGRAPH_TEST_DB: 'postgres', TEST_DATABASE_URL: url }));
     } else {
       if (pgProblem.fatal) console.error(red(`\nscripts/test.mjs: e2e on PostgreSQL: ${pgProblem.message}`));
