@@ -16,7 +16,7 @@ function validatedFiles(): string[] {
 }
 
 describe('fields that accept null', () => {
-  it('are only those the OpenAPI document marks nullable (issue 35: null elsewhere is a 422, never a NOT NULL 500)', async () => {
+  it('are only those the OpenAPI document marks nullable (null elsewhere is a 422, never a NOT NULL 500)', async () => {
     const files = validatedFiles();
     expect(files.length).toBeGreaterThan(20);
     for (const file of files) await import(join(SOURCE, file));

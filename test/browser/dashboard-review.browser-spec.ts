@@ -33,7 +33,7 @@ const DEVICES = 20;
  * (390 px) in light and dark: one display name for a device everywhere, no page wider than the
  * screen, and age labels on the live map that never pile on each other or run off the map.
  */
-describe('dashboard review (issue 35) in a browser', () => {
+describe('dashboard review in a browser', () => {
   let t: TestApp;
   let domain: string;
   let org: TestOrganization;

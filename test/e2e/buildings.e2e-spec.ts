@@ -314,7 +314,7 @@ describe('buildings', () => {
       expect(listed.headers.etag).toBe('"3"');
     });
 
-    it('refuses a malformed If-Match like a stale one: 409 on a building, 404 on an unknown id (decisions: issue 10)', async () => {
+    it('refuses a malformed If-Match like a stale one: 409 on a building, 404 on an unknown id', async () => {
       const building = await createBuilding(t, a.auth);
       for (const header of ['abc', '1', '"x"', 'W/']) {
         const response = await t.http.put(`/api/v1/buildings/${building.id}`).set(a.auth).set('If-Match', header).send({ name: 'nope' });

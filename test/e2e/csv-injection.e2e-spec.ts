@@ -63,7 +63,7 @@ const CSV_REQUESTS: Record<string, (f: Fixture) => { url: string; accept?: strin
 /** Whether a cell is a number as the server writes numbers (those may start with "-"). */
 const isNumber = (cell: string) => cell.trim() !== '' && Number.isFinite(Number(cell));
 
-describe('CSV injection: every CSV route escapes formula cells (issue 27)', () => {
+describe('CSV injection: every CSV route escapes formula cells', () => {
   let t: TestApp;
   let fixture: Fixture;
   let documented: string[];

@@ -28,7 +28,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
  */
 const EXEMPT = (method: string, path: string): boolean => (method === 'DELETE' && /(^|\/)auth\/session$/.test(path)) || (method === 'GET' && /(^|\/)stream$/.test(path));
 
-describe('fuzzing every route (issue 9)', () => {
+describe('fuzzing every route', () => {
   let t: TestApp;
   let o: Cartographer;
   let document: OpenApi;

@@ -4,7 +4,7 @@ import { createTestApp, TestApp } from '../support/test-app';
 const TRUSTED = '127.0.0.1,::1,::ffff:127.0.0.1';
 
 // One app at a time (each test closes its own before the next starts).
-describe('Strict-Transport-Security (issue 10)', () => {
+describe('Strict-Transport-Security', () => {
   let t: TestApp | undefined;
   afterEach(async () => {
     await t?.close();

@@ -17,7 +17,7 @@ function nested(levels: number, leaf: unknown = 'x'): unknown {
 }
 
 /** Issue 9, input side: each request here once answered 500, broke the process or stored junk. */
-describe('input hardening (issue 9)', () => {
+describe('input hardening', () => {
   let t: TestApp;
   let o: Cartographer;
   let site: Site;

@@ -31,7 +31,7 @@ let addressCounter = 0;
 /** A client address no other test has used. */
 const freshAddress = () => `198.18.${Math.floor(addressCounter / 250)}.${(addressCounter++ % 250) + 1}`;
 
-describe('failed-login limits (issue 9 items 3 and 4)', () => {
+describe('failed-login limits', () => {
   let t: TestApp;
   let base: string;
   let org: TestOrganization;

@@ -109,7 +109,7 @@ describe('/metrics', () => {
     expect(valueOf(samples, 'cartograph_webhook_oldest_pending_age_seconds')).toBeGreaterThanOrEqual(0);
   });
 
-  it('reports the geofence bodies kept for GET by id (issue 16: hit rate and size)', async () => {
+  it('reports the geofence bodies kept for GET by id (hit rate and size)', async () => {
     const org = await createOrganization(t, 'Metrics bodies');
     const auth = asBearer((await passwordTokens(t, org.email, org.password)).access_token);
     const site = await createSite(t, auth);
@@ -127,7 +127,7 @@ describe('/metrics', () => {
     expect(valueOf(after, 'cartograph_geofence_body_cache_bytes')).toBeGreaterThan(100);
   });
 
-  it('counts successful attempts and dead deliveries (issue 13: successes, dead)', async () => {
+  it('counts successful attempts and dead deliveries (successes, dead)', async () => {
     const receiver = await new WebhookReceiver().start();
     try {
       const org = await createOrganization(t, 'Metrics outcomes');
@@ -229,7 +229,7 @@ function shippedExpressions(): Array<{ where: string; expr: string }> {
   return expressions;
 }
 
-describe('/metrics for operators (issue 26)', () => {
+describe('/metrics for operators', () => {
   let t: TestApp;
   let scrape: () => Promise<{ text: string; samples: Sample[] }>;
 

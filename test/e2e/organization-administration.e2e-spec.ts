@@ -12,7 +12,7 @@ import { WebhookReceiver } from '../support/webhook-receiver';
  * (OWASP API5): `ADMIN_ORG` credentials only, an administrator's keys included. Reading stays
  * as the contract says: webhooks with read-write, settings with read-only.
  */
-describe('webhooks and organization settings are administration (issue 27)', () => {
+describe('webhooks and organization settings are administration', () => {
   let t: TestApp;
   let admin: Cartographer;
   let user: Record<string, string>;

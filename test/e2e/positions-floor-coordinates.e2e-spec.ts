@@ -9,7 +9,7 @@ import { createTestApp, TestApp } from '../support/test-app';
  * max(1 km, 10 × the building's diagonal) of the building's centre; otherwise that item is
  * rejected with its reason, and the others of the batch are kept.
  */
-describe('floor coordinates outside the building (issue 27)', () => {
+describe('floor coordinates outside the building', () => {
   let t: TestApp;
   let owner: Cartographer;
   let polar: Site;

@@ -53,7 +53,7 @@ async function postScans(t: TestApp, device: Auth, site: Site, building: Synthet
   return accepted;
 }
 
-describe('the radio model learns from the scans it sees, and keeps what it learnt (issue 31)', () => {
+describe('the radio model learns from the scans it sees, and keeps what it learnt', () => {
   let database: FreshDatabase;
   const env = { JWT_SECRET: randomBytes(32).toString('hex') };
 
@@ -122,7 +122,7 @@ describe('the radio model learns from the scans it sees, and keeps what it learn
   });
 });
 
-describe('reference points fit the model, and cross-validation picks how each floor places scans (issue 31)', () => {
+describe('reference points fit the model, and cross-validation picks how each floor places scans', () => {
   let t: TestApp;
   afterAll(async () => t?.close());
 
@@ -161,7 +161,7 @@ describe('reference points fit the model, and cross-validation picks how each fl
   });
 });
 
-describe('a radio map from reference points where a wall attenuates part of the floor (issue 31)', () => {
+describe('a radio map from reference points where a wall attenuates part of the floor', () => {
   let t: TestApp;
   afterAll(async () => t?.close());
 
@@ -216,7 +216,7 @@ describe('a radio map from reference points where a wall attenuates part of the 
   });
 });
 
-describe('scan batches: the documented 1,000 scans fit, a larger body is refused naming the limit (issue 31)', () => {
+describe('scan batches: the documented 1,000 scans fit, a larger body is refused naming the limit', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -304,7 +304,7 @@ function correlation(pairs: number[][]): number {
   return sxy / Math.sqrt(sxx * syy);
 }
 
-describe('self-calibration with a scanner that cuts at −95 dBm and keeps its strongest 30 (issue 36)', () => {
+describe('self-calibration with a scanner that cuts at −95 dBm and keeps its strongest 30', () => {
   let database: FreshDatabase;
   let t: TestApp;
   beforeAll(async () => {
@@ -352,7 +352,7 @@ describe('self-calibration with a scanner that cuts at −95 dBm and keeps its s
     }
   });
 
-  it('starts again from the prior where the stored statistics are of the format before issue 36', async () => {
+  it('starts again from the prior where the stored statistics are of the format before the censored model', async () => {
     const admin = await signUp(t, 'Old statistics');
     const site = await createSite(t, admin.auth);
     const building = new SyntheticBuilding({ ...ISSUE_31_WORLD, floors: 1 }, 3);

@@ -18,7 +18,7 @@ const point = (floorId: number, x: number, y: number, rssi = -65) => ({
   wifi: [{ bssid: 'AA-BB-CC-DD-EE-01', rssi: -70 }],
 });
 
-describe('reference points (issue 31)', () => {
+describe('reference points', () => {
   let t: TestApp;
   let admin: Cartographer;
   let site: Site;
@@ -91,7 +91,7 @@ describe('reference points (issue 31)', () => {
     expect((await t.http.get(`${BASE}?building_id=${site.building.id}`).set(admin.auth).expect(200)).body).toEqual([]);
   });
 
-  it('refuses null floor_id or x on PUT and PATCH by id with 422 naming the field, and writes nothing (issue 35)', async () => {
+  it('refuses null floor_id or x on PUT and PATCH by id with 422 naming the field, and writes nothing', async () => {
     const created = await t.http.post(BASE).set(admin.auth).send(point(site.floor.id, 10, 10));
     expectStatus(created, 201);
     const id = created.body.id as number;

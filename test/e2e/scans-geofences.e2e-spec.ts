@@ -78,7 +78,7 @@ function ringOf(frame: BuildingFrame, r: Rectangle): LatLng[] {
   return [...corners, corners[0]].map((corner) => [corner.lat, corner.lng]);
 }
 
-describe('scans walking through a fence (issue 15)', () => {
+describe('scans walking through a fence', () => {
   let t: TestApp;
   let admin: Cartographer;
   let site: Site;

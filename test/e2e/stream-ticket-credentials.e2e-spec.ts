@@ -33,7 +33,7 @@ async function dashboardLogin(t: TestApp, email: string, password: string): Prom
   return { header: pairs.join('; '), csrf: pairs.find((pair) => pair.startsWith('cartograph_csrf='))!.split('=')[1] };
 }
 
-describe('stream tickets follow the credential that minted them (issue 27)', () => {
+describe('stream tickets follow the credential that minted them', () => {
   let t: TestApp;
   let owner: Cartographer;
   let site: EventSite;

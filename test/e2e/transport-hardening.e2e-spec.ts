@@ -52,7 +52,7 @@ function getFrom(port: number, localAddress: string, path: string, headers: Reco
   });
 }
 
-describe('transport and token hardening (issue 9)', () => {
+describe('transport and token hardening', () => {
   let t: TestApp;
   let owner: Cartographer;
   let port: number;

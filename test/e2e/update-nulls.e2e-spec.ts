@@ -101,7 +101,7 @@ function withNull(body: Json, steps: Array<string | number>): Json {
   return copy as Json;
 }
 
-describe('null on update routes (issue 35)', () => {
+describe('null on update routes', () => {
   let t: TestApp;
   let o: Cartographer;
   let site: Site;

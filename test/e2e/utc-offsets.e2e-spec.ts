@@ -42,7 +42,7 @@ const ROUTES: Record<string, Route> = {
 const IMPOSSIBLE = ['2026-01-01T00:00:00+99:00', '2026-01-01T00:00:00+14:30', '2026-01-01T00:00:00-12:60', '2026-01-01T00:00:00.000-1500'];
 const day = (offset: string) => `${new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)}T00:00:00${offset}`;
 
-describe('impossible UTC offsets (issue 27)', () => {
+describe('impossible UTC offsets', () => {
   let t: TestApp;
   let owner: Cartographer;
   let site: EventSite;

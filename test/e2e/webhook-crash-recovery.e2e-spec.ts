@@ -35,7 +35,7 @@ async function leaseAsDead(t: TestApp, messageId: string, owner: string): Promis
   await t.dataSource.query(...t.dataSource.driver.escapeQueryWithParameters('UPDATE webhook_deliveries SET lease_owner = :owner, lease_expires_at = :expires, status = :status WHERE message_id = :id', { owner, expires: value, status: 'pending', id: messageId }));
 }
 
-describe('delivery leases of a worker that died (issue 27)', () => {
+describe('delivery leases of a worker that died', () => {
   const receiver = new WebhookReceiver();
   const apps: TestApp[] = [];
   afterAll(async () => {
@@ -111,7 +111,7 @@ describe('delivery leases of a worker that died (issue 27)', () => {
  * attempt is under way, and started again on the same database. Its deliveries resume well
  * under the ten-minute lease: at once on SQLite, within a few heartbeats on PostgreSQL.
  */
-describe('a server killed mid-delivery and started again (issue 27)', () => {
+describe('a server killed mid-delivery and started again', () => {
   let tree: { root: string; remove(): void } | undefined;
   const receiver = new WebhookReceiver();
   const processes: RunningProcess[] = [];

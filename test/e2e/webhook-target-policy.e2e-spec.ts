@@ -21,7 +21,7 @@ interface Delivery {
   attempt_log: Array<{ status_code: number | null; error: string | null }>;
 }
 
-describe('webhook targets and the deliveries log (issue 27)', () => {
+describe('webhook targets and the deliveries log', () => {
   const receiver = new WebhookReceiver();
   const apps: TestApp[] = [];
   const app = async (env: Record<string, string>) => {

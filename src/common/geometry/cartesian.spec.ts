@@ -312,7 +312,7 @@ describe('buildingCorners', () => {
   });
 });
 
-describe('floorPointProblem (issue 27)', () => {
+describe('floorPointProblem', () => {
   const frame = { latitude: 42.87, longitude: -8.56, width: 120, length: 80, rotation: 0.3 };
   it('allows floor metres within max(1 km, 10 × the diagonal) of the centre, refuses those beyond', () => {
     expect(plausibleFloorDistance(frame)).toBeCloseTo(10 * Math.hypot(120, 80));

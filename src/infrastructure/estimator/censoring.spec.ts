@@ -166,7 +166,7 @@ describe('self-calibration with a scanner that cuts at −95 dBm and keeps its s
     for (let i = 1; i < exponents.length; i += 1) expect(Math.abs(exponents[i] - exponent)).toBeLessThan(Math.abs(exponents[i - 1] - exponent) + 0.05);
   });
 
-  it('is biased low without the censored terms (what issue 36 measured)', () => {
+  it('is biased low without the censored terms (what the self-calibration review measured)', () => {
     const building = new SyntheticBuilding({ ...ISSUE_36_WORLD, exponent: 2.5 }, 11);
     const heardOnly = runCalibration(building, 1, 4, 5, false);
     expect(heardOnly.at(-1)!).toBeLessThan(2.5 - 0.25);
