@@ -19,7 +19,7 @@ import { createTestApp, TestApp } from '../support/test-app';
 
 const METRES_PER_DEGREE = (Math.PI / 180) * 6_371_008.8;
 
-describe('API usability', () => {
+describe('error answers a client can act on', () => {
   let t: TestApp;
   let domain: string;
   let org: TestOrganization;

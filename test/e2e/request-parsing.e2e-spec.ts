@@ -17,7 +17,7 @@ function nested(levels: number, leaf: unknown = 'x'): unknown {
 }
 
 /** Issue 9, input side: each request here once answered 500, broke the process or stored junk. */
-describe('input hardening', () => {
+describe('parsing of hostile requests', () => {
   let t: TestApp;
   let o: Cartographer;
   let site: Site;
