@@ -37,7 +37,7 @@ export class DevicesService {
   ) {}
 
   async list(principal: Principal, query: ListDevicesQuery): Promise<Page<DeviceResponseDto>> {
-    await this.store.settle();
+    await this.store.flushNewest();
     const window = pageWindow(query);
     const sort = parseSort(query.sort, SORTABLE, { column: 'd.id', direction: 'ASC' });
     if (!sort) throw ApiError.badRequest(`sort must be one of ${Object.keys(SORTABLE).join(', ')}`, [{ message: 'unknown sort field', code: 'invalid', fields: 'sort' }]);
@@ -68,13 +68,13 @@ export class DevicesService {
   }
 
   async get(principal: Principal, id: string): Promise<DeviceResponseDto> {
-    await this.store.settle();
+    await this.store.flushNewest();
     return toDeviceResponse(await this.findOwned(principal, id));
   }
 
   async update(principal: Principal, id: string, dto: UpdateDeviceDto): Promise<DeviceResponseDto> {
     return this.transactions.run(async (manager) => {
-      await this.store.settle(manager);
+      await this.store.flushNewest(manager);
       const device = await this.findOwned(principal, id, manager);
       const changes: Partial<Device> = {
         ...(dto.name !== undefined && { name: dto.name }),
@@ -91,7 +91,7 @@ export class DevicesService {
   /** The device and its whole history, in one transaction. */
   async remove(principal: Principal, id: string): Promise<void> {
     await this.transactions.run(async (manager) => {
-      await this.store.settle(manager);
+      await this.store.flushNewest(manager);
       const device = await this.findOwned(principal, id, manager);
       await this.geofencing.beforeDeviceDeleted(manager, device.organizationId, device.id);
       this.transactions.afterCommit(manager, () => this.store.forget(device.organizationId, device.id));

@@ -4,7 +4,7 @@ import { BuildingsModule } from '../cartography/buildings/buildings.module';
 import { GeofencesModule } from '../cartography/geofences/geofences.module';
 import { PositionsModule } from '../positions/positions.module';
 import { ENGINE_CLOCK, systemClock } from './engine/clock';
-import { GeofenceEventOutbox } from './events/event-outbox';
+import { GeofenceEventPort } from './events/event-port';
 import { GeofenceEventRecorder } from './events/geofence-event-recorder';
 import { GeofenceStateRepository } from './state/geofence-state.repository';
 import { LiveFencesRepository } from './state/live-fences.repository';
@@ -16,7 +16,7 @@ import { GeofenceOccupancyController } from './occupancy/occupancy.controller';
 import { GeofenceOccupancyService } from './occupancy/occupancy.service';
 import { GeofenceEventsController, GeofenceSimulationController } from './events/events.controller';
 import { GeofenceSimulation } from './events/simulation.service';
-import { FloorIndexes } from './queries/floor-indexes';
+import { FloorFenceCache } from './queries/floor-fence-cache';
 import { GeofencingQueriesController } from './queries/queries.controller';
 import { GeofencingQueriesService } from './queries/queries.service';
 import { GeofenceRuleSet } from './rules/geofence-rule-set.entity';
@@ -37,11 +37,11 @@ import { GeofencingRulesService } from './rules/rules.service';
     { provide: ENGINE_CLOCK, useValue: systemClock },
     GeofencingRulesService,
     GeofencingQueriesService,
-    FloorIndexes,
+    FloorFenceCache,
     LiveFencesRepository,
     GeofenceStateRepository,
     GeofenceEventRecorder,
-    GeofenceEventOutbox,
+    GeofenceEventPort,
     GeofenceEvaluator,
     GeofenceEventLog,
     GeofenceDeadlineSweeper,
@@ -49,6 +49,6 @@ import { GeofencingRulesService } from './rules/rules.service';
     GeofenceSimulation,
     GeofenceEventRetention,
   ],
-  exports: [ENGINE_CLOCK, GeofencingRulesService, FloorIndexes, GeofenceEvaluator, GeofenceEventRecorder, GeofenceEventLog, GeofenceEventOutbox],
+  exports: [ENGINE_CLOCK, GeofencingRulesService, FloorFenceCache, GeofenceEvaluator, GeofenceEventRecorder, GeofenceEventLog, GeofenceEventPort],
 })
 export class GeofencingModule {}

@@ -20,7 +20,7 @@ export abstract class PositionStore {
   abstract append(manager: EntityManager, organizationId: string, fixes: readonly AcceptedFix[], newest: readonly AcceptedFix[]): Promise<void>;
 
   /** Makes the `devices` table say what the store knows, before a reader or an edit of that table (in `manager`'s transaction when it is in one). */
-  abstract settle(manager?: EntityManager): Promise<void>;
+  abstract flushNewest(manager?: EntityManager): Promise<void>;
 
   /** The devices whose newest fix is on the floor and no older than `since` (ms), in `manager`'s transaction. */
   abstract lastSeenOnFloor(manager: EntityManager, organizationId: string, floorId: number, since: number): Promise<DeviceTrack[]>;

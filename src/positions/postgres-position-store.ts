@@ -149,7 +149,7 @@ export class PostgresPositionStore extends PositionStore {
     return rows.map(trackOf);
   }
 
-  async settle(): Promise<void> {
+  async flushNewest(): Promise<void> {
     // The rows are written with every batch.
   }
 

@@ -45,7 +45,7 @@ describe('RealtimePositionsService.list: identical reads arriving together share
     };
     const dialect = new SqliteDialect();
     const config = { positions: { defaultMaxSecThreshold: 60 } };
-    return { reads, realtime: new RealtimePositionsService(dialect, config as never, queries as never, {} as never, { settle: async () => undefined } as never) };
+    return { reads, realtime: new RealtimePositionsService(dialect, config as never, queries as never, {} as never, { flushNewest: async () => undefined } as never) };
   }
   const ids = (answer: Buffer) => (JSON.parse(answer.toString('utf8')) as { features: Array<{ id: string }> }).features.map((feature) => feature.id);
 

@@ -178,7 +178,7 @@ export class RealtimePositionsService {
     let raw: RawLatestRow[];
     try {
       await new Promise<void>((resolve) => setImmediate(resolve));
-      await this.store.settle();
+      await this.store.flushNewest();
       read.queriedAt = Date.now();
       const since = this.dialect.timestamp(read.queriedAt - threshold * 1000) as string;
       raw = await this.queries.cachedArrays<RawLatestRow>(sql, { text: true })({ ...parameters, since });
@@ -197,7 +197,7 @@ export class RealtimePositionsService {
    * keeping what it may see. Bounded by the organization's device count, whatever the watermark.
    */
   async changedSince(organizationId: string, sinceMs: number): Promise<ChangedFix[]> {
-    await this.store.settle();
+    await this.store.flushNewest();
     const raw = await this.queries.cachedArrays<RawLatestRow>(
       `SELECT ${latestColumns(this.dialect)}
        FROM devices d LEFT JOIN floors f ON f.id = d.floor_id

@@ -45,7 +45,7 @@ const keyOf = (organizationId: string, deviceId: string) => `${organizationId}\u
  * to its row behind the ingest, at most a second later, instead of with every batch. The history
  * row of every fix is written with its batch, so nothing acknowledged is lost: at start the rows
  * are brought up to their history's newest fixes (a crash may have left them behind), and every
- * reader or editor of the `devices` table calls `settle` first. A new device's row, and a change
+ * reader or editor of the `devices` table calls `flushNewest` first. A new device's row, and a change
  * of its code (which the history does not hold), are written with the batch.
  */
 export class SqlitePositionStore extends PositionStore {
@@ -161,7 +161,7 @@ export class SqlitePositionStore extends PositionStore {
   }
 
   /** In `manager`'s transaction when given (a reader or editor already in one), else in a transaction of its own. */
-  settle(manager?: EntityManager): Promise<void> {
+  flushNewest(manager?: EntityManager): Promise<void> {
     if (manager) {
       this.writePending(manager);
       return Promise.resolve();

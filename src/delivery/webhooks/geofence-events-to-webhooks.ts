@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { NotificationBus } from '../../database/notification-bus';
-import { EventConsumer, GeofenceEventOutbox } from '../../geofencing/events/event-outbox';
+import { EventConsumer, GeofenceEventPort } from '../../geofencing/events/event-port';
 import { GeofenceEventBody } from '../../geofencing/events/geofence-event';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
 import { WEBHOOK_DELIVERIES_CHANNEL } from './webhook-delivery.worker';
@@ -13,7 +13,7 @@ import { WEBHOOK_DELIVERIES_CHANNEL } from './webhook-delivery.worker';
 @Injectable()
 export class GeofenceEventsToWebhooks implements EventConsumer, OnModuleInit {
   constructor(
-    private readonly outbox: GeofenceEventOutbox,
+    private readonly outbox: GeofenceEventPort,
     private readonly deliveries: WebhookDeliveriesService,
     private readonly notifications: NotificationBus,
   ) {}

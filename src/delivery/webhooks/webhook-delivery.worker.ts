@@ -140,7 +140,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     // Attempts under way finish (bounded by their timeout) and are recorded; nothing new starts, and what waited is released.
-    await this.settle();
+    await this.drain();
     if (this.config.workerEnabled) await this.heartbeats.stop();
     this.agents.http.destroy();
     this.agents.https.destroy();
@@ -151,7 +151,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     while (this.ticking) await new Promise((resolve) => setTimeout(resolve, 5));
-    await this.settle();
+    await this.drain();
     // Holding no lease now, it needs no heartbeat either (and counted queries stay exact).
     this.heartbeats.suspend();
   }
@@ -264,7 +264,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   }
 
   /** Waits until nothing is being sent or recorded; deliveries still waiting are released for whoever comes next. */
-  private async settle(): Promise<void> {
+  private async drain(): Promise<void> {
     while (this.inFlight.size > 0 || this.recording || this.finished.length > 0) {
       await Promise.allSettled([...this.inFlight]);
       await this.record();

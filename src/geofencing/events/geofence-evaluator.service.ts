@@ -24,7 +24,7 @@ import { ProjectedRing, projectRing, signedDistance } from '../engine/classify';
 import { Clock, ENGINE_CLOCK } from '../engine/clock';
 import { decodePair, encodeForm, holds, lastFixOf, storedForm } from '../engine/pair-codec';
 import { keptDeadline, nextDeadline, VisitState } from '../engine/visit-state';
-import { FloorIndexes } from '../queries/floor-indexes';
+import { FloorFenceCache } from '../queries/floor-fence-cache';
 import { GeofenceStateRepository, PairRow, PairWrite } from '../state/geofence-state.repository';
 import { LiveFencesRepository } from '../state/live-fences.repository';
 import { GeofenceEventRecorder } from './geofence-event-recorder';
@@ -54,7 +54,7 @@ export interface ReadPair {
 export class GeofenceEvaluator implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly floors: FloorIndexes,
+    private readonly floors: FloorFenceCache,
     private readonly liveFences: LiveFencesRepository,
     private readonly state: GeofenceStateRepository,
     private readonly recorder: GeofenceEventRecorder,

@@ -5,7 +5,7 @@ import { NotificationBus } from '../../database/notification-bus';
 import { TransactionRunner } from '../../database/transactions';
 import { PendingEvent } from '../engine/batch';
 import { GeofenceStateRepository, VisitChange } from '../state/geofence-state.repository';
-import { GeofenceEventOutbox } from './event-outbox';
+import { GeofenceEventPort } from './event-port';
 import { eventBody, GEOFENCE_EVENTS_CHANNEL, GeofenceEventBody, newEventId } from './geofence-event';
 
 /**
@@ -17,7 +17,7 @@ import { eventBody, GEOFENCE_EVENTS_CHANNEL, GeofenceEventBody, newEventId } fro
 export class GeofenceEventRecorder {
   constructor(
     private readonly state: GeofenceStateRepository,
-    private readonly outbox: GeofenceEventOutbox,
+    private readonly outbox: GeofenceEventPort,
     private readonly notifications: NotificationBus,
     private readonly transactions: TransactionRunner,
   ) {}

@@ -6,7 +6,7 @@ import { ApiError, FieldError } from '../../common/errors/api-error';
 import { effectiveRules, GeofenceRules, pickRulePatch, RulePatch, validateRulePatch } from '../engine/rules';
 import { onDeadline } from '../engine/visit-state';
 import { collectMatches, driveFixes, EvaluableFix, FloorFences, LiveFence, PairState, PendingEvent } from '../engine/batch';
-import { FloorIndexes } from '../queries/floor-indexes';
+import { FloorFenceCache } from '../queries/floor-fence-cache';
 import { eventBody, GeofenceEventBody, newVisitId } from './geofence-event';
 
 export const MAX_SIMULATED_POSITIONS = 10_000;
@@ -34,7 +34,7 @@ const isNumber = (value: unknown, min: number, max: number): value is number => 
 @Injectable()
 export class GeofenceSimulation {
   constructor(
-    private readonly floors: FloorIndexes,
+    private readonly floors: FloorFenceCache,
     private readonly geofences: GeofencesService,
   ) {}
 

@@ -4,7 +4,7 @@ import { Principal } from '../../access/principal';
 import { ApiError, FieldError } from '../../common/errors/api-error';
 import { MAX_INTEGER_ID } from '../../common/http/params';
 import { FloorFences } from '../engine/batch';
-import { FloorIndexes } from './floor-indexes';
+import { FloorFenceCache } from './floor-fence-cache';
 import { toContainsResponse } from './queries.mapper';
 import { ContainsQuery, ContainsResponseDto, EvaluateResponseDto, MAX_ACCURACY_M, MAX_EVALUATE_POINTS } from './queries.dto';
 
@@ -18,7 +18,7 @@ interface EvaluatePoint {
 /** Stateless queries of 7.6: which live fences of a floor hold a point. Nothing is written. */
 @Injectable()
 export class GeofencingQueriesService {
-  constructor(private readonly floors: FloorIndexes) {}
+  constructor(private readonly floors: FloorFenceCache) {}
 
   async contains(principal: Principal, query: ContainsQuery): Promise<ContainsResponseDto> {
     const floor = (await this.visibleFloors(principal, [query.floor_id])).get(query.floor_id);

@@ -26,7 +26,7 @@ const MAX_CACHED_FENCES = 40_000;
  * tells every instance whether its copy is still current.
  */
 @Injectable()
-export class FloorIndexes {
+export class FloorFenceCache {
   private readonly cache = new LRUCache<number, CachedIndex>({
     maxSize: MAX_CACHED_FENCES,
     sizeCalculation: (entry) => entry.floor.index.size + 1,

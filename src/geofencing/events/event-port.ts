@@ -8,11 +8,11 @@ export interface EventConsumer {
 }
 
 /**
- * The engine's outbox: every event recorded is handed, in its transaction, to the consumer that
+ * The port recorded events leave geofencing by: each is handed, in its transaction, to the consumer that
  * connected (delivery connects at start), so the engine knows nothing of what consumes it.
  */
 @Injectable()
-export class GeofenceEventOutbox {
+export class GeofenceEventPort {
   private consumer: EventConsumer | null = null;
 
   connect(consumer: EventConsumer): void {
