@@ -1,8 +1,8 @@
 import { ESLint } from 'eslint';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LAYERS } from '../eslint/layers.mjs';
+import { LAYERS, WEB_IMPORTS } from '../eslint/layers.mjs';
 
 const ROOT = join(__dirname, '..');
 
@@ -22,9 +22,9 @@ function documentedLayers(): Record<string, string[] | '*'> {
 }
 
 describe('the house keeps its shape', () => {
-  it('lints clean: typescript-eslint, and every folder of src/ imports only what its layer allows (eslint/layers.mjs)', async () => {
+  it('lints clean: typescript-eslint, and every folder (and web/src) of src/ imports only what its layer allows (eslint/layers.mjs)', async () => {
     const eslint = new ESLint({ cwd: ROOT });
-    const results = await eslint.lintFiles(['src', 'migrations', 'test']);
+    const results = await eslint.lintFiles(['src', 'migrations', 'test', 'web/src']);
     const problems = results.flatMap((result) => result.messages.map((message) => `${result.filePath.slice(ROOT.length + 1)}:${message.line} ${message.ruleId}: ${message.message}`));
     expect(problems).toEqual([]);
   }, 300_000);
@@ -49,5 +49,123 @@ describe('the house keeps its shape', () => {
   it('docs/architecture.md states the layers the lint rule enforces', () => {
     const enforced = Object.fromEntries(Object.entries(LAYERS).map(([folder, allowed]) => [folder, allowed === '*' ? '*' : [...allowed].sort()]));
     expect(documentedLayers()).toEqual(enforced);
+  });
+});
+
+/** The folder-layers problems ESLint finds in `code` as if it were the file `path`: `line messageId`. */
+async function layerProblems(path: string, code: string): Promise<string[]> {
+  const [result] = await new ESLint({ cwd: ROOT }).lintText(code, { filePath: join(ROOT, path) });
+  return result.messages.filter((message) => message.ruleId === 'cartograph/folder-layers' || message.fatal).map((message) => `${message.line} ${message.messageId ?? message.message}`);
+}
+
+describe('the folder-layers rule bites', () => {
+  it('keeps the geofence engine pure: no Nest, database, rxjs or other folder, however the module is named', async () => {
+    const probe = [
+      "import { DataSource } from 'typeorm';",
+      "import { Injectable } from '@nestjs/common';",
+      "const transactions = require('../../database/transactions');",
+      "import { GeofenceStateRepository } from '../state/geofence-state.repository';",
+      "export const pg = import('pg');",
+      "type Sqlite = import('better-sqlite3').Database;",
+      "export { Subject } from 'rxjs';",
+      "import type { Clock } from '../../common/time/durations';",
+      'const loaded = require(process.env.MODULE as string);',
+      "import { appConfig } from '../../config/app.config';",
+      "import { fc } from 'fast-check';",
+      "import { seededRandom } from '../../../test/support/synthetic-scans';",
+      "import x = require('../events/geofence-event');",
+      'export const all = [DataSource, Injectable, transactions, GeofenceStateRepository, loaded, appConfig, fc, seededRandom, x] as unknown as Sqlite & Clock;',
+    ].join('\n');
+    expect(await layerProblems('src/geofencing/engine/probe.ts', probe)).toEqual(['1 pure', '2 pure', '3 pure', '4 pure', '5 pure', '6 pure', '7 pure', '8 pure', '9 dynamic', '10 pure', '11 pure', '12 pure', '13 pure']);
+  });
+
+  it('lets pure code import itself, its pure neighbours and its packages, and its specs the test runner and test/support', async () => {
+    const engine = "import Flatbush from 'flatbush';\nimport { classifyPoint } from './classify';\nexport const all = [Flatbush, classifyPoint];";
+    expect(await layerProblems('src/geofencing/engine/probe.ts', engine)).toEqual([]);
+    const spec = "import fc from 'fast-check';\nimport { it } from 'vitest';\nimport { seededRandom } from '../../../test/support/synthetic-scans';\nimport { classifyPoint } from './classify';\nit('runs', () => void [fc, seededRandom, classifyPoint]);";
+    expect(await layerProblems('src/geofencing/engine/probe.spec.ts', spec)).toEqual([]);
+    const tracker = "import type { TransmitterIndex } from '../estimator/scan-estimator';\nimport { scanRadio } from '../estimator/scan-likelihood';\nexport const all: [TransmitterIndex?, unknown?] = [undefined, scanRadio];";
+    expect(await layerProblems('src/infrastructure/tracker/probe.ts', tracker)).toEqual([]);
+  });
+
+  it('keeps the estimator below the tracker, and both and the reported-fix filter off the server', async () => {
+    expect(await layerProblems('src/infrastructure/estimator/probe.ts', "export const tracker = require('../tracker/tracker');")).toEqual(['1 pure']);
+    expect(await layerProblems('src/infrastructure/estimator/probe.ts', "export { InfrastructureService } from '../infrastructure.service';")).toEqual(['1 pure']);
+    expect(await layerProblems('src/infrastructure/tracker/probe.ts', "export * from '../../geofencing/engine/rules';")).toEqual(['1 pure']);
+    expect(await layerProblems('src/fix-pipeline/reported-fix-filter.ts', "import type { AcceptedFix } from '../positions/fix';\nexport type A = AcceptedFix;")).toEqual(['1 pure']);
+    // The filter's wrapper in the same folder is no pure code: the layer of fix-pipeline allows positions.
+    expect(await layerProblems('src/fix-pipeline/reported-fix-filtering.ts', "import type { AcceptedFix } from '../positions/fix';\nexport type A = AcceptedFix;")).toEqual([]);
+  });
+
+  it('keeps geofencing/state from importing geofencing/events (but for the one type the repository writes)', async () => {
+    const probe = "import { GeofenceEventBody } from '../events/geofence-event';\nexport const log = require('../events/event-log.service');\nexport type B = GeofenceEventBody;";
+    expect(await layerProblems('src/geofencing/state/probe.ts', probe)).toEqual(['1 never', '2 never']);
+    expect(await layerProblems('src/geofencing/state/probe.ts', "import type { GeofenceEventBody } from '../events/geofence-event';\nexport type B = GeofenceEventBody;")).toEqual(['1 never']);
+    const repository = 'src/geofencing/state/geofence-state.repository.ts';
+    expect(await layerProblems(repository, "import type { GeofenceEventBody } from '../events/geofence-event';\nexport type B = GeofenceEventBody;")).toEqual([]);
+    expect(await layerProblems(repository, "import { newEventId } from '../events/geofence-event';\nexport const id = newEventId;")).toEqual(['1 never']);
+    expect(await layerProblems(repository, "import type { GeofenceEventLog } from '../events/event-log.service';\nexport type L = GeofenceEventLog;")).toEqual(['1 never']);
+  });
+
+  it('checks require() and import() against the top-level layers too', async () => {
+    expect(await layerProblems('src/common/probe.ts', "export const users = require('../users/users.service');\nexport const auth = import('../auth/auth.module');")).toEqual(['1 forbidden', '2 forbidden']);
+  });
+
+  it('lets web/ import from src/ only the files WEB_IMPORTS names', async () => {
+    const probe = [
+      "import { ENTER_WHEN } from '../../src/geofencing/engine/rules';",
+      "import { TransactionRunner } from '../../src/database/transactions';",
+      "const config = require('../../src/config/app.config');",
+      "export const durations = import('../../src/common/time/durations');",
+      "import { classifyPoint } from '../../src/geofencing/engine/classify';",
+      'export const all = [ENTER_WHEN, TransactionRunner, config, classifyPoint];',
+    ].join('\n');
+    expect(await layerProblems('web/src/probe.ts', probe)).toEqual(['2 web', '3 web', '4 web', '5 web']);
+    const tsx = "import { csvText } from '../../../src/common/csv/csv-cells';\nexport const Cell = () => <b>{csvText('a')}</b>;";
+    expect(await layerProblems('web/src/pages/probe.tsx', tsx)).toEqual([]);
+  });
+});
+
+/** The module specifiers a TypeScript file names (import/export from, import(), require()). */
+function specifiersOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*'([^']+)'|(?:\bimport|\brequire)\(\s*'([^']+)'\s*\)|^import\s+'([^']+)'/gm)].map((match) => match[1] ?? match[2] ?? match[3]);
+}
+
+/** A relative specifier's TypeScript file. */
+const fileOf = (from: string, specifier: string): string => {
+  const base = resolve(dirname(from), specifier).replace(/\.js$/, '');
+  return ['.ts', '.tsx', '/index.ts'].map((ending) => base + ending).find((file) => existsSync(file)) ?? base;
+};
+
+describe('what the dashboard takes from the server', () => {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : /\.tsx?$/.test(entry.name) ? [join(dir, entry.name)] : []));
+
+  it('WEB_IMPORTS is what web/src imports from src/ today, no more', () => {
+    const imported = new Set<string>();
+    for (const file of walk(join(ROOT, 'web/src')))
+      for (const specifier of specifiersOf(file)) {
+        if (!specifier.startsWith('.')) continue;
+        const target = relative(join(ROOT, 'src'), fileOf(file, specifier));
+        if (!target.startsWith('..')) imported.add(target.replace(/\.tsx?$/, ''));
+      }
+    expect([...imported].sort()).toEqual([...WEB_IMPORTS].sort());
+  });
+
+  it('the server files web/ bundles, and what they import in turn, name no npm package', () => {
+    const seen = new Set<string>();
+    const packages: string[] = [];
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const specifier of specifiersOf(file)) {
+        if (specifier.startsWith('.')) visit(fileOf(file, specifier));
+        else packages.push(`${relative(ROOT, file)}: ${specifier}`);
+      }
+    };
+    for (const id of WEB_IMPORTS) visit(join(ROOT, 'src', `${id}.ts`));
+    expect(packages).toEqual([]);
+    expect(seen.size).toBeGreaterThan(WEB_IMPORTS.length);
   });
 });

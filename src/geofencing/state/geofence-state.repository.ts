@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { chunks, memoized, SqlDialect } from '../../database/sql-dialect';
 import { SqliteStatements } from '../../database/sqlite-statements';
 import { TransactionRunner } from '../../database/transactions';
-import { GeofenceEventBody } from '../events/geofence-event';
+import type { GeofenceEventBody } from '../events/geofence-event';
 import { PairText } from '../engine/pair-codec';
 import { keptDeadline } from '../engine/visit-state';
 
