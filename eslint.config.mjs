@@ -28,9 +28,17 @@ export default tseslint.config(
         'error',
         {
           paths: [
-            { name: 'class-validator', importNames: ['IsOptional'], message: 'Use Optional() (may be left out, never null) or Nullable() (null clears the field; document it nullable) from common/validation/optional.' },
+            {
+              name: 'class-validator',
+              importNames: ['IsOptional'],
+              message: 'Use Optional() (may be left out, never null) or Nullable() (null clears the field; document it nullable) from common/validation/optional.',
+            },
             { name: '@nestjs/swagger', importNames: ['PartialType'], message: 'Use PartialUpdate() from common/validation/optional: PartialType lets null through every field.' },
-            { name: '@nestjs/mapped-types', importNames: ['PartialType'], message: 'Use PartialUpdate() from common/validation/optional: PartialType lets null through every field.' },
+            {
+              name: '@nestjs/mapped-types',
+              importNames: ['PartialType'],
+              message: 'Use PartialUpdate() from common/validation/optional: PartialType lets null through every field.',
+            },
           ],
         },
       ],

@@ -136,7 +136,7 @@ const elapsed = (now() - started) / 1000;
 
 // The tail: every event should reach both within a few seconds.
 const ids = [...answered.keys()];
-for (const until = now() + 15_000; now() < until; ) {
+for (const until = now() + 15_000; now() < until;) {
   if (ids.every((id) => sseArrivals.has(id) && hookArrivals.has(id))) break;
   await sleep(50);
 }
@@ -165,7 +165,7 @@ const serverCpu = () => {
 const cpuBefore = serverCpu();
 const replayStart = now();
 for (let i = 0; i < replayIds.length; i += 1000) await api('POST', `/api/v1/webhooks/${hook.id}/replay`, { event_ids: replayIds.slice(i, i + 1000) });
-for (const until = now() + 60_000; now() < until && hookArrivals.size < replayIds.length; ) await sleep(20);
+for (const until = now() + 60_000; now() < until && hookArrivals.size < replayIds.length;) await sleep(20);
 const replaySeconds = (now() - replayStart) / 1000;
 const replayCpu = serverCpu() - cpuBefore;
 await api('DELETE', `/api/v1/webhooks/${hook.id}`);
@@ -181,7 +181,12 @@ process.stdout.write(
     events: ids.length,
     sse,
     webhook,
-    replay: { deliveries: hookArrivals.size, seconds: replaySeconds, perSecond: hookArrivals.size / replaySeconds, cpuMicrosPerDelivery: hookArrivals.size ? (replayCpu * 1e6) / hookArrivals.size : 0 },
+    replay: {
+      deliveries: hookArrivals.size,
+      seconds: replaySeconds,
+      perSecond: hookArrivals.size / replaySeconds,
+      cpuMicrosPerDelivery: hookArrivals.size ? (replayCpu * 1e6) / hookArrivals.size : 0,
+    },
   })}\n`,
 );
 process.exit(0);

@@ -58,7 +58,6 @@ if (spawnSync('wrk', ['--version']).error) {
   process.exit(2);
 }
 
-
 async function api(base, method, path, { token, apiKey, basic, body } = {}) {
   const headers = { accept: 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
@@ -70,7 +69,6 @@ async function api(base, method, path, { token, apiKey, basic, body } = {}) {
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
   return text ? JSON.parse(text) : undefined;
 }
-
 
 /** What `npm start` of that checkout runs: its environment assignments and node flags. */
 function startCommand(root) {
@@ -153,7 +151,10 @@ async function seed(base) {
     }
   }
   const token = tokens.access_token;
-  const building = await api(base, 'POST', '/api/v1/buildings', { token, body: { name: 'Fix bench', location: LOCATION, dimensions: { width: AREA_M + 20, length: AREA_M + 20 }, rotation: 0 } });
+  const building = await api(base, 'POST', '/api/v1/buildings', {
+    token,
+    body: { name: 'Fix bench', location: LOCATION, dimensions: { width: AREA_M + 20, length: AREA_M + 20 }, rotation: 0 },
+  });
   const floor = await api(base, 'POST', '/api/v1/floors', { token, body: { building_id: building.id, level: 0, name: 'Ground' } });
   const indexes = Array.from({ length: fenceCount }, (_, index) => index);
   let next = 0;
@@ -173,8 +174,6 @@ async function seed(base) {
   const key = await api(base, 'POST', '/api/v1/auth/apikeys', { token, body: { permission: 'positioning', description: 'fix bench' } });
   return { token, building, floor, positioningKey: key.apikey };
 }
-
-
 
 /**
  * The wrk script of a positions run: each request is a batch of 100 fixes of the next 100
@@ -320,18 +319,23 @@ async function measure(root) {
 const fixed = (value, digits = 0) => (value === undefined ? '-' : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
 
 async function main() {
-  console.log(`Fix pipeline benchmark: ${process.env.DATABASE_URL ? 'postgres' : 'sqlite'}, node ${process.version}, ${devices} devices, ${fenceCount} fences on one floor, ${batch} fixes per request, ${connections} connections, ${duration} s per run`);
+  console.log(
+    `Fix pipeline benchmark: ${process.env.DATABASE_URL ? 'postgres' : 'sqlite'}, node ${process.version}, ${devices} devices, ${fenceCount} fences on one floor, ${batch} fixes per request, ${connections} connections, ${duration} s per run`,
+  );
   const rows = [];
   for (const root of roots) {
     const row = await measure(root);
     rows.push(row);
     console.log(JSON.stringify(row));
   }
-  console.log('\n| checkout | /health/live req/s | ' + modes.map((mode) => `${mode} fixes/s | ratio | CPU µs/fix | p99 ms | failed`).join(' | ') + ' | live read req/s | peak RSS MB |');
+  console.log(
+    '\n| checkout | /health/live req/s | ' + modes.map((mode) => `${mode} fixes/s | ratio | CPU µs/fix | p99 ms | failed`).join(' | ') + ' | live read req/s | peak RSS MB |',
+  );
   console.log('|---|---|' + modes.map(() => '---|---|---|---|---').join('|') + '|---|---|');
   for (const row of rows) {
     const cells = [row.root === here ? 'this' : row.root, fixed(row.healthRps)];
-    for (const mode of modes) cells.push(fixed(row[mode].fixesPerSecond), `${fixed(row[mode].ratio, 2)}×`, fixed(row[mode].cpuUsPerFix, 1), fixed(row[mode].p99, 1), String(row[mode].failed));
+    for (const mode of modes)
+      cells.push(fixed(row[mode].fixesPerSecond), `${fixed(row[mode].ratio, 2)}×`, fixed(row[mode].cpuUsPerFix, 1), fixed(row[mode].p99, 1), String(row[mode].failed));
     cells.push(row.live ? fixed(row.live.rps) : '-', fixed(row.peakRss / 1048576));
     console.log(`| ${cells.join(' | ')} |`);
   }

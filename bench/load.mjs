@@ -44,8 +44,8 @@ function scansBody({ devices, batch, buildingId, uuid, beacons, width, length })
   for (let i = 0; i < batch; i += 1) {
     const device = (first + i) % devices;
     // The circle's centre is the device's own (a fixed hash of its number), its phase the time.
-    const cx = 13 + ((device * 7919) % 1000) / 1000 * (width - 26);
-    const cy = 13 + ((device * 104729) % 1000) / 1000 * (length - 26);
+    const cx = 13 + (((device * 7919) % 1000) / 1000) * (width - 26);
+    const cy = 13 + (((device * 104729) % 1000) / 1000) * (length - 26);
     const angle = (time / 1000) * (1.2 / 8) + device;
     const x = cx + 8 * Math.cos(angle);
     const y = cy + 8 * Math.sin(angle);
@@ -149,7 +149,12 @@ async function runPaced() {
       const body = bodyOf();
       const call = httpRequest(
         target,
-        { method: spec.method ?? 'GET', agent, headers: { ...(spec.headers ?? {}), ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }) }, timeout: 10_000 },
+        {
+          method: spec.method ?? 'GET',
+          agent,
+          headers: { ...(spec.headers ?? {}), ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }) },
+          timeout: 10_000,
+        },
         (response) => {
           response.on('data', (chunk) => (bytes += chunk.length));
           response.on('end', () => {
@@ -188,35 +193,35 @@ async function runPaced() {
 }
 
 function runAutocannon() {
-const instance = autocannon(
-  {
-    url: spec.url,
-    connections: spec.connections,
-    duration: spec.duration,
-    requests: [request],
-    headers: spec.headers ?? {},
-    timeout: 10,
-    // A fixed request rate (scenario 16: ingest at 5,000 fixes/s) instead of a closed loop.
-    ...(spec.overallRate && { overallRate: spec.overallRate }),
-  },
-  (error, result) => {
-    if (error) {
-      process.stdout.write(`${JSON.stringify({ error: String(error) })}\n`);
-      process.exit(1);
-    }
-    process.stdout.write(
-      `${JSON.stringify({
-        requests: result.requests.total,
-        rps: result.requests.average,
-        p50: result.latency.p50,
-        p99: result.latency.p99,
-        max: result.latency.max,
-        errors: result.errors + result.timeouts,
-        non2xx: result.non2xx,
-        bytes: result.throughput.total,
-      })}\n`,
-    );
-  },
-);
-process.once('SIGINT', () => instance.stop());
+  const instance = autocannon(
+    {
+      url: spec.url,
+      connections: spec.connections,
+      duration: spec.duration,
+      requests: [request],
+      headers: spec.headers ?? {},
+      timeout: 10,
+      // A fixed request rate (scenario 16: ingest at 5,000 fixes/s) instead of a closed loop.
+      ...(spec.overallRate && { overallRate: spec.overallRate }),
+    },
+    (error, result) => {
+      if (error) {
+        process.stdout.write(`${JSON.stringify({ error: String(error) })}\n`);
+        process.exit(1);
+      }
+      process.stdout.write(
+        `${JSON.stringify({
+          requests: result.requests.total,
+          rps: result.requests.average,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          max: result.latency.max,
+          errors: result.errors + result.timeouts,
+          non2xx: result.non2xx,
+          bytes: result.throughput.total,
+        })}\n`,
+      );
+    },
+  );
+  process.once('SIGINT', () => instance.stop());
 }

@@ -59,9 +59,13 @@ async function main() {
   const basic = { authorization: `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}` };
   const token = (await call('POST', '/api/v1/auth/access_tokens', basic)).json().access_token;
   const bearer = { authorization: `Bearer ${token}` };
-  const building = (await call('POST', '/api/v1/buildings', bearer, { name: 'B', location: { lat: 42.87, lng: -8.56 }, dimensions: { width: 200, length: 120 }, rotation: 0.2 })).json();
+  const building = (
+    await call('POST', '/api/v1/buildings', bearer, { name: 'B', location: { lat: 42.87, lng: -8.56 }, dimensions: { width: 200, length: 120 }, rotation: 0.2 })
+  ).json();
   const floor = (await call('POST', '/api/v1/floors', bearer, { building_id: building.id, level: 0, name: 'Ground' })).json();
-  const ring = Array.from({ length: 12 }, (_, i) => [42.87 + 4e-6 * Math.sin((i / 12) * 2 * Math.PI), -8.56 + 4e-6 * Math.cos((i / 12) * 2 * Math.PI)].map((v) => Number(v.toFixed(7))));
+  const ring = Array.from({ length: 12 }, (_, i) =>
+    [42.87 + 4e-6 * Math.sin((i / 12) * 2 * Math.PI), -8.56 + 4e-6 * Math.cos((i / 12) * 2 * Math.PI)].map((v) => Number(v.toFixed(7))),
+  );
   const geofence = (
     await call('POST', '/api/v1/geofences', bearer, {
       name: 'Zone',

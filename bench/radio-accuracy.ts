@@ -104,7 +104,8 @@ function trueRadioMap(building: SyntheticBuilding, floor: number): RadioMap {
   const fields = new Map<string, Float32Array>();
   for (const transmitter of building.transmitters.filter((item) => item.floorId === floor)) {
     const values = new Float32Array(grid.columns * grid.rows);
-    for (let row = 0; row < grid.rows; row += 1) for (let column = 0; column < grid.columns; column += 1) values[row * grid.columns + column] = building.meanRssi(transmitter.id, { floor, x: column + 0.5, y: row + 0.5 });
+    for (let row = 0; row < grid.rows; row += 1)
+      for (let column = 0; column < grid.columns; column += 1) values[row * grid.columns + column] = building.meanRssi(transmitter.id, { floor, x: column + 0.5, y: row + 0.5 });
     fields.set(transmitterKey(transmitter), values);
   }
   // Each scan's own shadowing and the 1 dB rounding: all a scan adds to the map.
@@ -137,17 +138,21 @@ function run(world: { name: string; options: Partial<WorldOptions> }, exponent: 
     return { truth, readings: building.scanAt(truth, random) };
   });
   // At most CALIBRATION_SCANS of each floor, interleaved as devices move about.
-  const calibration = Array.from({ length: CALIBRATION_SCANS * options.floors }, (_, i) => building.scanAt(building.randomPosition(random, 1 + (i % options.floors)), random)).map((readings) => ({ readings }));
+  const calibration = Array.from({ length: CALIBRATION_SCANS * options.floors }, (_, i) => building.scanAt(building.randomPosition(random, 1 + (i % options.floors)), random)).map(
+    (readings) => ({ readings }),
+  );
   const survey = referenceSurvey(building, random);
 
-  const place = (index: TransmitterIndex, estimator = DEFAULT_ESTIMATOR_OPTIONS) => tests.map((test) => ({ truth: test.truth, estimate: estimatePosition(test.readings, index, estimator) }));
+  const place = (index: TransmitterIndex, estimator = DEFAULT_ESTIMATOR_OPTIONS) =>
+    tests.map((test) => ({ truth: test.truth, estimate: estimatePosition(test.readings, index, estimator) }));
 
   const old = figures(place(new TransmitterIndex(building.transmitters), { ...DEFAULT_ESTIMATOR_OPTIONS, pathLossExponent: 3 }));
   const oracleTransmitters: KnownTransmitter[] = building.trueTransmitters().map((transmitter) => ({ ...transmitter, exponent, shadowingDb }));
   const oracle = figures(place(new TransmitterIndex(oracleTransmitters)));
 
   const oracleMaps = new Map<number, FloorRadio>();
-  for (let floor = 1; floor <= options.floors; floor += 1) oracleMaps.set(floor, { model: solveModel(emptyStatistics()), estimation: { method: 'map', accuracyScale: 1, radioMap: trueRadioMap(building, floor), mapScale: 1 } });
+  for (let floor = 1; floor <= options.floors; floor += 1)
+    oracleMaps.set(floor, { model: solveModel(emptyStatistics()), estimation: { method: 'map', accuracyScale: 1, radioMap: trueRadioMap(building, floor), mapScale: 1 } });
   const mapOracle = figures(place(new TransmitterIndex(oracleTransmitters, new Map([...oracleMaps].map(([floor, radio]) => [floor, radio.estimation])))));
 
   const self = selfCalibrate(building, calibration);
@@ -180,7 +185,11 @@ function run(world: { name: string; options: Partial<WorldOptions> }, exponent: 
     }
     return best;
   };
-  const microsPerScan = { model: timed(calibratedIndex(building.transmitters, modelOnly)), knn: timed(calibratedIndex(building.transmitters, knnOnly)), map: timed(calibratedIndex(building.transmitters, mapOnly)) };
+  const microsPerScan = {
+    model: timed(calibratedIndex(building.transmitters, modelOnly)),
+    knn: timed(calibratedIndex(building.transmitters, knnOnly)),
+    map: timed(calibratedIndex(building.transmitters, mapOnly)),
+  };
   const fingerprintFloors = [...fits.values()].filter((fit) => fit.estimation.method === 'fingerprint').length;
   const mapFloors = [...fits.values()].filter((fit) => fit.estimation.method === 'map').length;
   const crossValidation = [...fits.values()].map((fit) => ({ model: fit.model?.median ?? null, fingerprint: fit.fingerprint?.median ?? null, map: fit.map?.median ?? null }));
@@ -204,12 +213,42 @@ function run(world: { name: string; options: Partial<WorldOptions> }, exponent: 
         }
       }
     }
-    console.error('map error by distance: ' + bands.map((band) => `${band.low}-${band.high} m: rms ${Math.sqrt(band.sum / band.count).toFixed(2)} bias ${(band.bias / band.count).toFixed(2)}`).join('; '));
+    console.error(
+      'map error by distance: ' +
+        bands.map((band) => `${band.low}-${band.high} m: rms ${Math.sqrt(band.sum / band.count).toFixed(2)} bias ${(band.bias / band.count).toFixed(2)}`).join('; '),
+    );
     const cv = crossValidation.map((floor) => `model ${floor.model?.toFixed(2)} knn ${floor.fingerprint?.toFixed(2)} map ${floor.map?.toFixed(2)}`).join('; ');
-    const hyper = [...fits.values()].map((fit) => (fit.estimation.radioMap ? `ℓ ${fit.estimation.radioMap.hyper.lengthM} s² ${fit.estimation.radioMap.hyper.signalVar.toFixed(1)} τ² ${fit.estimation.radioMap.hyper.noiseVar.toFixed(1)} w ${fit.estimation.radioMap.readingVar.toFixed(1)} T ${fit.estimation.radioMap.temperature} scale ${fit.estimation.mapScale?.toFixed(2)}` : 'no map')).join('; ');
-    console.error(`${world.name} n=${exponent} σ=${shadowingDb} seed ${seed}: new ${calibrated.median.toFixed(2)} map oracle ${mapOracle.median.toFixed(2)} model ${refsModel.median.toFixed(2)} knn ${refsKnn.median.toFixed(2)} map ${refsMap.median.toFixed(2)}/${refsMap.p90.toFixed(2)} cov ${refsMap.coverage.toFixed(2)} ratio ${refsMap.ratio.toFixed(2)} chosen ${refs.median.toFixed(2)}; LOO ${cv}; ${hyper}; ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const hyper = [...fits.values()]
+      .map((fit) =>
+        fit.estimation.radioMap
+          ? `ℓ ${fit.estimation.radioMap.hyper.lengthM} s² ${fit.estimation.radioMap.hyper.signalVar.toFixed(1)} τ² ${fit.estimation.radioMap.hyper.noiseVar.toFixed(1)} w ${fit.estimation.radioMap.readingVar.toFixed(1)} T ${fit.estimation.radioMap.temperature} scale ${fit.estimation.mapScale?.toFixed(2)}`
+          : 'no map',
+      )
+      .join('; ');
+    console.error(
+      `${world.name} n=${exponent} σ=${shadowingDb} seed ${seed}: new ${calibrated.median.toFixed(2)} map oracle ${mapOracle.median.toFixed(2)} model ${refsModel.median.toFixed(2)} knn ${refsKnn.median.toFixed(2)} map ${refsMap.median.toFixed(2)}/${refsMap.p90.toFixed(2)} cov ${refsMap.coverage.toFixed(2)} ratio ${refsMap.ratio.toFixed(2)} chosen ${refs.median.toFixed(2)}; LOO ${cv}; ${hyper}; ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
   }
-  return { world: world.name, exponent, shadowingDb, seed, old, new: calibrated, oracle, refs, refsModel, refsKnn, refsMap, mapOracle, microsPerScan, fingerprintFloors, mapFloors, crossValidation, exponents, seconds: (performance.now() - started) / 1000 };
+  return {
+    world: world.name,
+    exponent,
+    shadowingDb,
+    seed,
+    old,
+    new: calibrated,
+    oracle,
+    refs,
+    refsModel,
+    refsKnn,
+    refsMap,
+    mapOracle,
+    microsPerScan,
+    fingerprintFloors,
+    mapFloors,
+    crossValidation,
+    exponents,
+    seconds: (performance.now() - started) / 1000,
+  };
 }
 
 const range = (values: number[], digits = 2) => {
@@ -217,10 +256,16 @@ const range = (values: number[], digits = 2) => {
   const high = Math.max(...values);
   return low.toFixed(digits) === high.toFixed(digits) ? low.toFixed(digits) : `${low.toFixed(digits)}-${high.toFixed(digits)}`;
 };
-const percent = (values: number[]) => range(values.map((value) => value * 100), 1);
+const percent = (values: number[]) =>
+  range(
+    values.map((value) => value * 100),
+    1,
+  );
 
 function printWorld(name: string, rows: Row[]): void {
-  console.log(`\n## World "${name}" (${name === 'static' ? 'half the shadowing variance static, 4 m correlation' : 'shadowing independent per scan'}): median / p90 error (m), seeds ${SEEDS.join(', ')}\n`);
+  console.log(
+    `\n## World "${name}" (${name === 'static' ? 'half the shadowing variance static, 4 m correlation' : 'shadowing independent per scan'}): median / p90 error (m), seeds ${SEEDS.join(', ')}\n`,
+  );
   console.log(
     '| true n | σ dB | old (n = 3) | new (self-calibrated) | oracle | refs: model | refs: k-NN | refs: radio map | refs (chosen) | radio map oracle | new/oracle median, p90 | refs/new median | map oracle/new | floor new | coverage new, refs | accuracy/error new, refs | floors k-NN, map | fitted n |',
   );
@@ -228,7 +273,8 @@ function printWorld(name: string, rows: Row[]): void {
   for (const [exponent, shadowingDb] of CONDITIONS) {
     const group = rows.filter((row) => row.exponent === exponent && row.shadowingDb === shadowingDb);
     if (group.length === 0) continue;
-    const pair = (key: 'old' | 'new' | 'oracle' | 'refs' | 'refsModel' | 'refsKnn' | 'refsMap' | 'mapOracle') => `${range(group.map((row) => row[key].median))} / ${range(group.map((row) => row[key].p90))}`;
+    const pair = (key: 'old' | 'new' | 'oracle' | 'refs' | 'refsModel' | 'refsKnn' | 'refsMap' | 'mapOracle') =>
+      `${range(group.map((row) => row[key].median))} / ${range(group.map((row) => row[key].p90))}`;
     const ratio = (key: 'refs' | 'mapOracle') => range(group.map((row) => row[key].median / row.new.median));
     console.log(
       `| ${exponent.toFixed(1)} | ${shadowingDb} | ${pair('old')} | ${pair('new')} | ${pair('oracle')} | ${pair('refsModel')} | ${pair('refsKnn')} | ${pair('refsMap')} | ${pair('refs')} | ${pair('mapOracle')} | ${range(group.map((row) => row.new.median / row.oracle.median))}×, ${range(group.map((row) => row.new.p90 / row.oracle.p90))}× | ${ratio('refs')}× | ${ratio('mapOracle')}× | ${percent(group.map((row) => row.new.floors))} % | ${percent(group.map((row) => row.new.coverage))}, ${percent(group.map((row) => row.refs.coverage))} % | ${range(group.map((row) => row.new.ratio))}, ${range(group.map((row) => row.refs.ratio))} | ${group.map((row) => `${row.fingerprintFloors}, ${row.mapFloors}`).join('; ')} | ${range(group.flatMap((row) => row.exponents))} |`,
@@ -245,7 +291,9 @@ function targets(rows: Row[]): string[] {
     if (row.refs.median > 0.7 * row.new.median) {
       // Where even the true model or the true radio map cannot go 30 % below, no method using reference points can.
       const bound = Math.min(row.oracle.median, row.mapOracle.median) / row.new.median;
-      misses.push(`${label}: with references ${(row.refs.median / row.new.median).toFixed(2)}× the self-calibrated median (target 0.70×; the oracles reach ${bound.toFixed(2)}×${bound > 0.7 ? ': out of reach' : ''})`);
+      misses.push(
+        `${label}: with references ${(row.refs.median / row.new.median).toFixed(2)}× the self-calibrated median (target 0.70×; the oracles reach ${bound.toFixed(2)}×${bound > 0.7 ? ': out of reach' : ''})`,
+      );
     }
     if (row.new.floors < 0.98) misses.push(`${label}: floor right for ${(row.new.floors * 100).toFixed(1)} % (target 98 %)`);
     for (const key of ['new', 'refs'] as const) if (row[key].coverage < 0.68) misses.push(`${label}: ${key} coverage ${(row[key].coverage * 100).toFixed(1)} % (target 68 %)`);
@@ -263,10 +311,20 @@ for (const world of WORLDS) {
 console.log(
   `Radio model accuracy (issue 31): ${ISSUE_31_WORLD.floors} floors of ${ISSUE_31_WORLD.width} × ${ISSUE_31_WORLD.length} m, BLE beacons every ${ISSUE_31_WORLD.spacing} m, true power ${ISSUE_31_WORLD.registeredRssi} ± ${ISSUE_31_WORLD.powerSpreadDb} dBm (${ISSUE_31_WORLD.registeredRssi} registered), ${ISSUE_31_WORLD.floorLossDb} dB per floor; ${TEST_SCANS} test scans per condition; self-calibration from ${CALIBRATION_SCANS} scans per floor; references every ${REFERENCE_SPACING} m, ${SCANS_PER_REFERENCE} scans each`,
 );
-for (const world of WORLDS) printWorld(world.name, rows.filter((row) => row.world === world.name));
+for (const world of WORLDS)
+  printWorld(
+    world.name,
+    rows.filter((row) => row.world === world.name),
+  );
 const mapRows = rows.filter((row) => row.mapFloors === ISSUE_31_WORLD.floors);
-const micros = (key: 'model' | 'knn' | 'map', of = rows) => range(of.map((row) => row.microsPerScan[key]), 0);
-console.log(`\nCPU to place one scan (µs, this machine as it was): model ${micros('model')}, k-NN ${micros('knn')}, radio map ${mapRows.length > 0 ? micros('map', mapRows) : '-'} (rows with the map chosen on every floor)`);
+const micros = (key: 'model' | 'knn' | 'map', of = rows) =>
+  range(
+    of.map((row) => row.microsPerScan[key]),
+    0,
+  );
+console.log(
+  `\nCPU to place one scan (µs, this machine as it was): model ${micros('model')}, k-NN ${micros('knn')}, radio map ${mapRows.length > 0 ? micros('map', mapRows) : '-'} (rows with the map chosen on every floor)`,
+);
 const misses = targets(rows);
 console.log(`\nTargets: ${misses.length === 0 ? 'all met' : `${misses.length} missed`} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 for (const miss of misses) console.log(`  - ${miss}`);

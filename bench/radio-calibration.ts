@@ -45,4 +45,3 @@ export function selfCalibrate(building: SyntheticBuilding, scans: Array<{ readin
   rebuild();
   return { index, statistics };
 }
-

@@ -72,7 +72,9 @@ function run(world: { name: string; options: Partial<WorldOptions> }): Row {
   const options: WorldOptions = { ...BASE, ...world.options };
   const building = new SyntheticBuilding(options, SEED);
   const random = seededRandom(SEED * 7919 + world.name.length * 131 + Math.round(options.exponent * 100));
-  const calibration = Array.from({ length: CALIBRATION_SCANS * options.floors }, (_, i) => ({ readings: building.scanAt(building.randomPosition(random, 1 + (i % options.floors)), random) }));
+  const calibration = Array.from({ length: CALIBRATION_SCANS * options.floors }, (_, i) => ({
+    readings: building.scanAt(building.randomPosition(random, 1 + (i % options.floors)), random),
+  }));
   // Scans that hear nothing are placed by no one: they are not scored.
   const tests: Array<{ truth: { floor: number; x: number; y: number }; readings: ScanReading[] }> = [];
   while (tests.length < TEST_SCANS) {
@@ -84,7 +86,14 @@ function run(world: { name: string; options: Partial<WorldOptions> }): Row {
   const fresh = figures(tests.map((test) => ({ truth: test.truth, estimate: estimatePosition(test.readings, registered) })));
   const self = selfCalibrate(building, calibration);
   // Our estimator given the true model (powers, exponent, σ): what is left is the estimator's, not the calibration's.
-  const trueIndex = new TransmitterIndex(building.transmitters.map((transmitter) => ({ ...transmitter, referenceRssi: building.truePower.get(transmitter.id)!, exponent: options.exponent, shadowingDb: Math.sqrt(options.shadowingDb ** 2 + 1 / 12) })));
+  const trueIndex = new TransmitterIndex(
+    building.transmitters.map((transmitter) => ({
+      ...transmitter,
+      referenceRssi: building.truePower.get(transmitter.id)!,
+      exponent: options.exponent,
+      shadowingDb: Math.sqrt(options.shadowingDb ** 2 + 1 / 12),
+    })),
+  );
   const given = figures(tests.map((test) => ({ truth: test.truth, estimate: estimatePosition(test.readings, trueIndex) })));
   const placed = tests.map((test) => ({ truth: test.truth, estimate: estimatePosition(test.readings, self.index) }));
   const timed = (index: TransmitterIndex) => {
@@ -127,8 +136,12 @@ for (const world of SWEEP) if (!only || only.has(world.name)) rows.push(run(worl
 
 const describe = (o: WorldOptions) =>
   `n ${o.exponent}, σ ${o.shadowingDb} dB${o.staticShare > 0 ? ` (${o.staticShare * 100} % static)` : ''}, ≥ ${o.sensitivity} dBm, ${o.readings[0] === o.readings[1] ? (o.readings[0] >= 1000 ? 'no cap' : `strongest ${o.readings[0]}`) : `strongest ${o.readings[0]}-${o.readings[1]}`}, ${o.spacing} m grid, ${o.storeyM} m storeys`;
-console.log(`Radio sweep (issue 36): ${BASE.floors} floors of ${BASE.width} × ${BASE.length} m, true power ${BASE.registeredRssi} ± ${BASE.powerSpreadDb} dBm (${BASE.registeredRssi} registered), ${BASE.floorLossDb} dB per floor; ${CALIBRATION_SCANS} calibration scans per floor, ${TEST_SCANS} test scans per world; seed ${SEED}`);
-console.log('\n| world | conditions | fitted n (true) | model state | median / p90 (m) | oracle median / p90 | ratio median, p90 | floor | coverage | given the true model: median / p90 | fresh floor median / p90 | µs per scan |');
+console.log(
+  `Radio sweep (issue 36): ${BASE.floors} floors of ${BASE.width} × ${BASE.length} m, true power ${BASE.registeredRssi} ± ${BASE.powerSpreadDb} dBm (${BASE.registeredRssi} registered), ${BASE.floorLossDb} dB per floor; ${CALIBRATION_SCANS} calibration scans per floor, ${TEST_SCANS} test scans per world; seed ${SEED}`,
+);
+console.log(
+  '\n| world | conditions | fitted n (true) | model state | median / p90 (m) | oracle median / p90 | ratio median, p90 | floor | coverage | given the true model: median / p90 | fresh floor median / p90 | µs per scan |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) {
   const r = row.estimator;
@@ -139,7 +152,8 @@ for (const row of rows) {
 const misses: string[] = [];
 for (const row of rows) {
   const r = row.estimator;
-  for (const n of row.exponents) if (Math.abs(n - row.options.exponent) > 0.25) misses.push(`${row.world}: fitted n ${n.toFixed(2)} against ${row.options.exponent} (target ± 0.25)`);
+  for (const n of row.exponents)
+    if (Math.abs(n - row.options.exponent) > 0.25) misses.push(`${row.world}: fitted n ${n.toFixed(2)} against ${row.options.exponent} (target ± 0.25)`);
   if (r.median > 1.15 * row.oracle.median) misses.push(`${row.world}: median ${(r.median / row.oracle.median).toFixed(2)}× the oracle (target 1.15×)`);
   if (r.p90 > 1.3 * row.oracle.p90) misses.push(`${row.world}: p90 ${(r.p90 / row.oracle.p90).toFixed(2)}× the oracle (target 1.3×)`);
   if (r.floors < 0.98) misses.push(`${row.world}: floor right ${(r.floors * 100).toFixed(1)} % (target 98 %)`);
@@ -147,7 +161,9 @@ for (const row of rows) {
 }
 const worst = rows.reduce((a, b) => (b.estimator.median / b.oracle.median > a.estimator.median / a.oracle.median ? b : a));
 const worstP90 = rows.reduce((a, b) => (b.estimator.p90 / b.oracle.p90 > a.estimator.p90 / a.oracle.p90 ? b : a));
-console.log(`\nWorst world by median: ${worst.world} (${(worst.estimator.median / worst.oracle.median).toFixed(2)}× the oracle); by p90: ${worstP90.world} (${(worstP90.estimator.p90 / worstP90.oracle.p90).toFixed(2)}×)`);
+console.log(
+  `\nWorst world by median: ${worst.world} (${(worst.estimator.median / worst.oracle.median).toFixed(2)}× the oracle); by p90: ${worstP90.world} (${(worstP90.estimator.p90 / worstP90.oracle.p90).toFixed(2)}×)`,
+);
 console.log(`Targets: ${misses.length === 0 ? 'all met' : `${misses.length} missed`} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 for (const miss of misses) console.log(`  - ${miss}`);
 console.log(JSON.stringify({ rows: rows.map(({ options, ...rest }) => ({ ...rest, conditions: describe(options) })), misses }));

@@ -63,13 +63,15 @@ export function oracleFix(building: SyntheticBuilding, readings: readonly ScanRe
   // The scanner keeps its strongest N (N drawn from readings[]): a scan that may have been cut says only "below the weakest kept".
   const mayBeCut = readings.length >= options.readings[0];
   const threshold = mayBeCut ? weakest + 0.5 : options.sensitivity - 0.5;
-  const transmitters = building.transmitters.filter((transmitter) => !ownFloorOnly || transmitter.floorId === floor).map((transmitter) => ({
-    x: transmitter.x,
-    y: transmitter.y,
-    power: building.truePower.get(transmitter.id)! - Math.abs(transmitter.floorId - floor) * options.floorLossDb,
-    dz2: (Math.abs(transmitter.floorId - floor) * options.storeyM) ** 2,
-    rssi: heard.get(transmitter.key),
-  }));
+  const transmitters = building.transmitters
+    .filter((transmitter) => !ownFloorOnly || transmitter.floorId === floor)
+    .map((transmitter) => ({
+      x: transmitter.x,
+      y: transmitter.y,
+      power: building.truePower.get(transmitter.id)! - Math.abs(transmitter.floorId - floor) * options.floorLossDb,
+      dz2: (Math.abs(transmitter.floorId - floor) * options.storeyM) ** 2,
+      rssi: heard.get(transmitter.key),
+    }));
   const nll = (x: number, y: number): number => {
     let sum = 0;
     for (const transmitter of transmitters) {

@@ -90,7 +90,13 @@ export async function seedReports(target, { root, buildingId, floorIds, geofence
   const writer = target.kind === 'sqlite' ? await sqliteWriter(target.path) : await postgresWriter(target.url, now, days);
   const { organizationId, userId, frame } = await writer.owner(buildingId);
   // x and y in the building's plan frame, as the ingest stores them (the heatmap counts by them).
-  const planFrame = { latitude: Number(frame.latitude), longitude: Number(frame.longitude), width: Number(frame.width), length: Number(frame.length), rotation: Number(frame.rotation) };
+  const planFrame = {
+    latitude: Number(frame.latitude),
+    longitude: Number(frame.longitude),
+    width: Number(frame.width),
+    length: Number(frame.length),
+    rotation: Number(frame.rotation),
+  };
   let fixCount = 0;
   let visitCount = 0;
   let rollupCount = 0;
@@ -104,7 +110,10 @@ export async function seedReports(target, { root, buildingId, floorIds, geofence
   for (const { deviceId, track, visits: sessionVisits } of generate({ root, fixes, visits, days, now, floorIds, geofenceIds, location })) {
     for (const fix of track) history.push({ deviceId, ...fix, ...toCartesian(planFrame, fix) });
     fixCount += track.length;
-    for (const totals of rollupDelta([], track.map((fix) => ({ time: fix.time, buildingId })))) {
+    for (const totals of rollupDelta(
+      [],
+      track.map((fix) => ({ time: fix.time, buildingId })),
+    )) {
       const key = `${deviceId}|${totals.slot}`;
       const current = rollups.get(key);
       if (current) {
@@ -155,7 +164,9 @@ async function sqliteWriter(path) {
     // timer) wait at most SQLITE_BUSY_TIMEOUT_MS (2 s) for the one SQLite write lock.
     batchRows: 4000,
     async owner(buildingId) {
-      const { organization_id: organizationId, ...frame } = db.prepare('SELECT organization_id, latitude, longitude, width, length, rotation FROM buildings WHERE id = ?').get(buildingId);
+      const { organization_id: organizationId, ...frame } = db
+        .prepare('SELECT organization_id, latitude, longitude, width, length, rotation FROM buildings WHERE id = ?')
+        .get(buildingId);
       const { id: userId } = db.prepare('SELECT id FROM users WHERE organization_id = ? LIMIT 1').get(organizationId);
       return { organizationId, userId, frame };
     },
@@ -195,13 +206,18 @@ async function postgresWriter(url, now, days) {
   // The daily partitions the server would have made while these days were today.
   for (let day = Math.floor((now - (days + 1) * DAY) / DAY) * DAY; day <= now + DAY; day += DAY) {
     const name = `position_history_${new Date(day).toISOString().slice(0, 10).replaceAll('-', '')}`;
-    await client.query(`CREATE TABLE IF NOT EXISTS "${name}" PARTITION OF position_history FOR VALUES FROM ('${new Date(day).toISOString()}') TO ('${new Date(day + DAY).toISOString()}')`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS "${name}" PARTITION OF position_history FOR VALUES FROM ('${new Date(day).toISOString()}') TO ('${new Date(day + DAY).toISOString()}')`,
+    );
   }
   const columns = (rows, pick) => pick.map((read) => rows.map(read));
   return {
     batchRows: 20_000,
     async owner(buildingId) {
-      const { rows } = await client.query('SELECT b.organization_id, b.latitude, b.longitude, b.width, b.length, b.rotation, (SELECT u.id FROM users u WHERE u.organization_id = b.organization_id LIMIT 1) AS user_id FROM buildings b WHERE b.id = $1', [buildingId]);
+      const { rows } = await client.query(
+        'SELECT b.organization_id, b.latitude, b.longitude, b.width, b.length, b.rotation, (SELECT u.id FROM users u WHERE u.organization_id = b.organization_id LIMIT 1) AS user_id FROM buildings b WHERE b.id = $1',
+        [buildingId],
+      );
       const { organization_id: organizationId, user_id: userId, ...frame } = rows[0];
       return { organizationId, userId, frame };
     },

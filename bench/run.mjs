@@ -53,7 +53,8 @@ function parseOptions(argv) {
   );
   const quick = values.quick === 'true';
   // `--only=radio`: scenarios 18 and 19 alone, which need no server; `--only=tracking`: scenario 20 alone; `--only=fix-pipeline`: bench/fix-pipeline.mjs.
-  if (values.only !== undefined && !['radio', 'tracking', 'fix-pipeline'].includes(values.only)) throw new Error(`Unknown --only=${values.only} (radio, tracking and fix-pipeline are known)`);
+  if (values.only !== undefined && !['radio', 'tracking', 'fix-pipeline'].includes(values.only))
+    throw new Error(`Unknown --only=${values.only} (radio, tracking and fix-pipeline are known)`);
   return {
     quick,
     only: values.only,
@@ -122,7 +123,6 @@ function wrkCanDrive(spec) {
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
-
 function track(child) {
   children.add(child);
   child.once('exit', () => children.delete(child));
@@ -164,7 +164,6 @@ async function inParallel(count, concurrency, task) {
     }),
   );
 }
-
 
 /** The `NAME=value` assignments before `exec node` in `npm start` (GLIBC_TUNABLES): the server runs with them. */
 function startEnvironment() {
@@ -266,10 +265,19 @@ async function seed(base) {
   const { json: key } = await api(base, 'POST', '/api/v1/auth/apikeys', { token, body: { permission: 'read-only', description: 'benchmark' } });
   const { json: positioningKey } = await api(base, 'POST', '/api/v1/auth/apikeys', { token, body: { permission: 'positioning', description: 'benchmark devices' } });
   const sample = await api(base, 'GET', `/api/v1/geofences/${geofenceIds[0]}`, { token });
-  return { token, apiKey: key.apikey, positioningKey: positioningKey.apikey, location, building, floors, geofenceIds, sampleBody: sample.text, credentials, seconds: (Date.now() - started) / 1000 };
+  return {
+    token,
+    apiKey: key.apikey,
+    positioningKey: positioningKey.apikey,
+    location,
+    building,
+    floors,
+    geofenceIds,
+    sampleBody: sample.text,
+    credentials,
+    seconds: (Date.now() - started) / 1000,
+  };
 }
-
-
 
 /** Runs one or more load generators at once; returns their results, the server's peak RSS and its CPU time. */
 async function drive(specs, serverPid) {
@@ -307,8 +315,9 @@ function scenarioSpecs(base, seeded) {
   const bearer = { authorization: `Bearer ${seeded.token}` };
   const perFloor = Math.ceil(options.geofences / options.floors);
   const searches = seeded.floors.flatMap((floor) =>
-    Array.from({ length: Math.max(1, Math.floor(perFloor / 50)) }, (_, page) =>
-      `/api/v1/geofences/search?building_ids=${seeded.building.id}&floor_ids=${floor.id}&size=50&page=${page + 1}`,
+    Array.from(
+      { length: Math.max(1, Math.floor(perFloor / 50)) },
+      (_, page) => `/api/v1/geofences/search?building_ids=${seeded.building.id}&floor_ids=${floor.id}&size=50&page=${page + 1}`,
     ),
   );
   const byIdWithJwt = { ...common, paths: byId, headers: bearer };
@@ -361,7 +370,10 @@ function scenarioSpecs(base, seeded) {
     1: { title: 'GET /geofences/{id}, JWT', runs: [byIdWithJwt] },
     2: { title: 'GET /geofences/{id}, X-API-KEY', runs: [{ ...common, paths: byId, headers: { 'x-api-key': seeded.apiKey } }] },
     3: { title: `GET /geofences/search (floor of ${perFloor}, size 50)`, runs: [{ ...common, paths: searches, headers: bearer }] },
-    4: { title: `GET /buildings/{id} (${options.floors} floors, ${options.geofences} geofences)`, runs: [{ ...common, path: `/api/v1/buildings/${seeded.building.id}`, headers: bearer }] },
+    4: {
+      title: `GET /buildings/{id} (${options.floors} floors, ${options.geofences} geofences)`,
+      runs: [{ ...common, path: `/api/v1/buildings/${seeded.building.id}`, headers: bearer }],
+    },
     5: {
       title: 'POST /geofences',
       runs: [
@@ -398,16 +410,30 @@ function scenarioSpecs(base, seeded) {
       ],
     },
     13: scansScenario(true, `POST /realtime/scans, tracked (${POSITIONS_PER_BATCH} scans per request, ${SCAN_BEACONS.length} beacons, 10 to 30 readings each)`),
-    21: scansScenario(false, `POST /realtime/scans, tracking off (compare with 13: the tracker's cost; ${POSITIONS_PER_BATCH} scans per request, ${SCAN_BEACONS.length} beacons, 10 to 30 readings each)`),
+    21: scansScenario(
+      false,
+      `POST /realtime/scans, tracking off (compare with 13: the tracker's cost; ${POSITIONS_PER_BATCH} scans per request, ${SCAN_BEACONS.length} beacons, 10 to 30 readings each)`,
+    ),
     14: {
       // The same ingest as 11 on a floor without fences: 11 against 14 is the cost of geofence evaluation.
       title: `POST /realtime/positions on a floor without fences (${options.devices} devices; compare with 11)`,
       itemsPerRequest: POSITIONS_PER_BATCH,
       prepare: async () => {
-        const { json: floor } = await api(base, 'POST', '/api/v1/floors', { token: seeded.token, body: { building_id: seeded.building.id, level: options.floors + 1, name: 'No fences' } });
+        const { json: floor } = await api(base, 'POST', '/api/v1/floors', {
+          token: seeded.token,
+          body: { building_id: seeded.building.id, level: options.floors + 1, name: 'No fences' },
+        });
         bareFloorSpec.floorIds = [floor.id];
       },
-      runs: [{ ...common, method: 'POST', path: '/api/v1/realtime/positions', headers: { 'x-api-key': seeded.positioningKey, 'content-type': 'application/json' }, positions: bareFloorSpec }],
+      runs: [
+        {
+          ...common,
+          method: 'POST',
+          path: '/api/v1/realtime/positions',
+          headers: { 'x-api-key': seeded.positioningKey, 'content-type': 'application/json' },
+          positions: bareFloorSpec,
+        },
+      ],
     },
     17: {
       title: `event delivery, ${options.deliveryRate} fixes/s offered, ${Math.round(options.deliveryFiring * 100)} % of devices firing`,
@@ -421,7 +447,9 @@ function scenarioSpecs(base, seeded) {
           await api(base, 'POST', '/api/v1/realtime/positions', { apiKey: seeded.positioningKey, body: { positions: seedPositions(block) } });
         }
       },
-      runs: [{ ...common, connections: options.realtimeConnections, path: `/api/v1/realtime/positions?building_ids=${seeded.building.id}&max_sec_threshold=3600`, headers: bearer }],
+      runs: [
+        { ...common, connections: options.realtimeConnections, path: `/api/v1/realtime/positions?building_ids=${seeded.building.id}&max_sec_threshold=3600`, headers: bearer },
+      ],
     },
     15: {
       title: `Reports over 30 days (${options.fixes} fixes, ${options.visits} visits)`,
@@ -537,7 +565,16 @@ async function measureReports(base, seeded) {
     runs.sort((a, b) => a.ms - b.ms);
     const median = runs[1];
     const cpuMs = runs.map((run) => run.cpuMs).sort((a, b) => a - b)[1];
-    results.push({ name, status: median.status, ms: median.ms, firstMs, cpuMs, bytes: median.bytes, mbPerSecond: median.bytes / 1e6 / (median.ms / 1000), mbPerCpuSecond: cpuMs > 0 ? median.bytes / 1e6 / (cpuMs / 1000) : null });
+    results.push({
+      name,
+      status: median.status,
+      ms: median.ms,
+      firstMs,
+      cpuMs,
+      bytes: median.bytes,
+      mbPerSecond: median.bytes / 1e6 / (median.ms / 1000),
+      mbPerCpuSecond: cpuMs > 0 ? median.bytes / 1e6 / (cpuMs / 1000) : null,
+    });
   }
   const width = Math.max(...results.map((row) => row.name.length));
   console.log(`${'report'.padEnd(width)}  status  median ms  first ms  server CPU ms       bytes    MB/s  MB/CPU-s`);
@@ -547,7 +584,8 @@ async function measureReports(base, seeded) {
       `${row.name.padEnd(width)}  ${String(row.status).padStart(6)}  ${row.ms.toFixed(0).padStart(9)}  ${row.firstMs.toFixed(0).padStart(8)}  ${row.cpuMs.toFixed(0).padStart(13)}  ${String(row.bytes).padStart(10)}  ${row.mbPerSecond.toFixed(1).padStart(6)}  ${perCpu.padStart(8)}`,
     );
   }
-  if (results.some((row) => typeof row.status !== 'number')) console.log(`Server log (last lines):\n${readFileSync(join(work, 'server.log'), 'utf8').split('\n').slice(-15).join('\n')}`);
+  if (results.some((row) => typeof row.status !== 'number'))
+    console.log(`Server log (last lines):\n${readFileSync(join(work, 'server.log'), 'utf8').split('\n').slice(-15).join('\n')}`);
   return { seed: data.written, results };
 }
 
@@ -581,7 +619,9 @@ async function measureIngestBesideReports(base, seeded) {
   await besides;
   const [ingest] = results;
   const row = { fixesPerSecond: ingest.rps * POSITIONS_PER_BATCH, p50: ingest.p50, p99: ingest.p99, max: ingest.max, errors: ingest.errors + ingest.non2xx, reports };
-  console.log(`ingest ${row.fixesPerSecond.toFixed(0)} fixes/s, p50 ${ms(row.p50)}, p99 ${ms(row.p99)}, max ${ms(row.max)}, errors ${row.errors}; ${reports} reports ran beside it`);
+  console.log(
+    `ingest ${row.fixesPerSecond.toFixed(0)} fixes/s, p50 ${ms(row.p50)}, p99 ${ms(row.p99)}, max ${ms(row.max)}, errors ${row.errors}; ${reports} reports ran beside it`,
+  );
   return row;
 }
 
@@ -696,12 +736,16 @@ async function main() {
   if (options.only === 'radio' || options.only === 'tracking') return radioOnly();
   if (options.only === 'fix-pipeline') {
     rmSync(work, { recursive: true, force: true });
-    const run = spawnSync(process.execPath, [join(root, 'bench/fix-pipeline.mjs'), ...process.argv.slice(2).filter((argument) => !argument.startsWith('--only='))], { stdio: 'inherit' });
+    const run = spawnSync(process.execPath, [join(root, 'bench/fix-pipeline.mjs'), ...process.argv.slice(2).filter((argument) => !argument.startsWith('--only='))], {
+      stdio: 'inherit',
+    });
     process.exitCode = run.status ?? 1;
     return;
   }
   const database = await scratchDatabase('cartograph_bench');
-  console.log(`Cartograph benchmark: ${database.kind}, ${cpus().length} cores, node ${process.version}, ${options.duration} s per scenario, ${options.connections} connections, load by ${options.load}`);
+  console.log(
+    `Cartograph benchmark: ${database.kind}, ${cpus().length} cores, node ${process.version}, ${options.duration} s per scenario, ${options.connections} connections, load by ${options.load}`,
+  );
   const { server, base } = await startServer(database);
   serverProcessId = server.pid;
   try {
@@ -728,12 +772,24 @@ async function main() {
         const cpuBefore = cpuSecondsOf(server.pid);
         const result = await scenario.custom();
         const cpuSeconds = cpuSecondsOf(server.pid) - cpuBefore;
-        const row = (name, rps, latency, errors = 0) => ({ name: `${number}${name}`, rps, p50: latency.p50, p99: latency.p99, errors, ratio: null, peakRss: rssOf(server.pid), cpuPerRequest: 0 });
+        const row = (name, rps, latency, errors = 0) => ({
+          name: `${number}${name}`,
+          rps,
+          p50: latency.p50,
+          p99: latency.p99,
+          errors,
+          ratio: null,
+          peakRss: rssOf(server.pid),
+          cpuPerRequest: 0,
+        });
         rows.push(
           { ...row(`. ${scenario.title}: ingest`, result.batches / result.seconds, result.ingest, result.failedBatches), itemsPerSecond: result.fixesPerSecond },
           row(`a. ingest answer -> SSE client (${result.events} events, ${result.sse.missing} missing)`, result.sse.count / result.seconds, result.sse, result.sse.missing),
           row(`b. ingest answer -> webhook receiver (${result.webhook.missing} missing)`, result.webhook.count / result.seconds, result.webhook, result.webhook.missing),
-          { ...row(`c. webhook throughput, one receiver (replay of ${result.replay.deliveries})`, result.replay.perSecond, { p50: 0, p99: 0 }), cpuPerRequest: result.replay.cpuMicrosPerDelivery },
+          {
+            ...row(`c. webhook throughput, one receiver (replay of ${result.replay.deliveries})`, result.replay.perSecond, { p50: 0, p99: 0 }),
+            cpuPerRequest: result.replay.cpuMicrosPerDelivery,
+          },
         );
         console.log(`Scenario ${number}: ${JSON.stringify(result)} (server CPU ${cpuSeconds.toFixed(1)} s)`);
         await sleep(1000);
@@ -772,7 +828,9 @@ async function main() {
     const untracked = rows.find((row) => row.name.startsWith('21. '));
     if (tracked && untracked && untracked.cpuPerRequest > 0) {
       const ratio = tracked.cpuPerRequest / untracked.cpuPerRequest;
-      console.log(`Tracking: server CPU per scan ${(tracked.cpuPerRequest / POSITIONS_PER_BATCH).toFixed(0)} µs tracked, ${(untracked.cpuPerRequest / POSITIONS_PER_BATCH).toFixed(0)} µs untracked: ${ratio.toFixed(2)}x (target <= 1.5x); ${tracked.itemsPerSecond.toFixed(0)} scans/s tracked (target >= 5,000), peak RSS ${mb(tracked.peakRss)} (target < 300 MB) ${ratio <= 1.5 && tracked.itemsPerSecond >= 5000 && tracked.peakRss < 300 * 1024 * 1024 ? 'MET' : 'NOT MET'}`);
+      console.log(
+        `Tracking: server CPU per scan ${(tracked.cpuPerRequest / POSITIONS_PER_BATCH).toFixed(0)} µs tracked, ${(untracked.cpuPerRequest / POSITIONS_PER_BATCH).toFixed(0)} µs untracked: ${ratio.toFixed(2)}x (target <= 1.5x); ${tracked.itemsPerSecond.toFixed(0)} scans/s tracked (target >= 5,000), peak RSS ${mb(tracked.peakRss)} (target < 300 MB) ${ratio <= 1.5 && tracked.itemsPerSecond >= 5000 && tracked.peakRss < 300 * 1024 * 1024 ? 'MET' : 'NOT MET'}`,
+      );
     }
 
     const date = new Date().toISOString().slice(0, 10);

@@ -169,9 +169,13 @@ function report(title, fixes, { byKind, statementNs, checkpointNs, statementCpu,
   console.log(`\n${title}: ${rounds} rounds of ${fixes} fixes (${refused} statements refused${refused ? `: ${[...refusals.values()].join('; ')}` : ''})`);
   console.log('  elapsed per batch of 100, by statement:');
   for (const [kind, ns] of [...byKind].sort((a, b) => Number(b[1] - a[1])).slice(0, 10)) console.log(`  ${perBatch(ns).toFixed(3).padStart(6)} ms  ${kind}`);
-  console.log(`  statements  ${statements.toFixed(2)} ms of CPU a batch of 100 (${perBatch(statementNs).toFixed(2)} ms elapsed): one thread doing nothing else takes at most ${Math.round(100_000 / statements)} fixes/s`);
+  console.log(
+    `  statements  ${statements.toFixed(2)} ms of CPU a batch of 100 (${perBatch(statementNs).toFixed(2)} ms elapsed): one thread doing nothing else takes at most ${Math.round(100_000 / statements)} fixes/s`,
+  );
   console.log(`  checkpoints ${checkpoints.toFixed(2)} ms of CPU a batch (${perBatch(checkpointNs).toFixed(2)} ms elapsed; on the checkpoint thread)`);
-  console.log(`  SQLite in all ${(statements + checkpoints).toFixed(2)} ms of CPU a batch; ${cpus().length} cores give ${((cpus().length * 1000) / 200).toFixed(1)} ms a batch at 20,000 fixes/s`);
+  console.log(
+    `  SQLite in all ${(statements + checkpoints).toFixed(2)} ms of CPU a batch; ${cpus().length} cores give ${((cpus().length * 1000) / 200).toFixed(1)} ms a batch at 20,000 fixes/s`,
+  );
 }
 
 const work = mkdtempSync(join(tmpdir(), 'cartograph-sqlite-ceiling-'));
@@ -185,7 +189,9 @@ try {
     .split('\n')
     .filter((line) => line.startsWith('['))
     .map((line) => JSON.parse(line));
-  const fixes = statements.filter(([, sql]) => sql.startsWith('INSERT INTO position_history')).reduce((sum, [, , parameters]) => sum + parameters.length / HISTORY_COLUMNS.length, 0);
+  const fixes = statements
+    .filter(([, sql]) => sql.startsWith('INSERT INTO position_history'))
+    .reduce((sum, [, , parameters]) => sum + parameters.length / HISTORY_COLUMNS.length, 0);
   const commits = statements.filter(([, sql]) => sql === 'COMMIT').length;
   console.log(`\nCaptured ${statements.length} statements: ${fixes / 100} batches of 100 fixes in ${commits} commits (the server took ${fixesPerSecond} fixes/s)`);
   const databaseFile = join(directory, 'data', 'cartograph.sqlite');

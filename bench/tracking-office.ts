@@ -37,8 +37,24 @@ const LIFT = { x: 55, y: 35, from: { x: 50, y: 30 } };
 
 /** Rooms of one floor: rectangle, door on the loop, and the place inside where people stay (off the 10 m beacon grid, which puts one in the middle of most rooms). */
 const ROOMS: Array<{ name: string; x0: number; y0: number; x1: number; y1: number; door: [number, number]; centre: [number, number] }> = [
-  ...[1, 2, 3, 4].map((k) => ({ name: `S${k}`, x0: 10 * k, y0: 0, x1: 10 * k + 10, y1: 8.5, door: [10 * k + 5, 10] as [number, number], centre: [10 * k + 2.5, 3.5] as [number, number] })),
-  ...[1, 2, 3, 4].map((k) => ({ name: `N${k}`, x0: 10 * k, y0: 31.5, x1: 10 * k + 10, y1: 40, door: [10 * k + 5, 30] as [number, number], centre: [10 * k + 7.5, 36.5] as [number, number] })),
+  ...[1, 2, 3, 4].map((k) => ({
+    name: `S${k}`,
+    x0: 10 * k,
+    y0: 0,
+    x1: 10 * k + 10,
+    y1: 8.5,
+    door: [10 * k + 5, 10] as [number, number],
+    centre: [10 * k + 2.5, 3.5] as [number, number],
+  })),
+  ...[1, 2, 3, 4].map((k) => ({
+    name: `N${k}`,
+    x0: 10 * k,
+    y0: 31.5,
+    x1: 10 * k + 10,
+    y1: 40,
+    door: [10 * k + 5, 30] as [number, number],
+    centre: [10 * k + 7.5, 36.5] as [number, number],
+  })),
   { name: 'W', x0: 0, y0: 11.5, x1: 8.5, y1: 28.5, door: [10, 20], centre: [4.5, 17] },
   { name: 'E', x0: 51.5, y0: 11.5, x1: 60, y1: 28.5, door: [50, 20], centre: [55.5, 23] },
   { name: 'I1', x0: 11.5, y0: 11.5, x1: 28.5, y1: 28.5, door: [20, 10], centre: [17, 22] },
@@ -200,7 +216,16 @@ export function walk(office: Office, random: () => number, options: WalkOptions 
       if (a.floorId !== b.floorId) {
         if (tags.includes('elevator')) pause({ floorId: a.floorId, x: a.x, y: a.y }, between(options.liftWaitS));
         const seconds = tags.includes('elevator') ? options.liftRideS : between(options.stairsS);
-        pieces.push({ t0: t, t1: t + seconds, floorId: a.floorId, toFloor: b.floorId, switchAt: t + seconds / 2, from: a, to: b, via: tags.includes('elevator') ? 'elevator' : 'stairs' });
+        pieces.push({
+          t0: t,
+          t1: t + seconds,
+          floorId: a.floorId,
+          toFloor: b.floorId,
+          switchAt: t + seconds / 2,
+          from: a,
+          to: b,
+          via: tags.includes('elevator') ? 'elevator' : 'stairs',
+        });
         t += seconds;
         continue;
       }
@@ -210,7 +235,15 @@ export function walk(office: Office, random: () => number, options: WalkOptions 
       const nx = -(b.y - a.y) / length;
       const ny = (b.x - a.x) / length;
       const seconds = length / (speed * (0.9 + 0.2 * random()));
-      pieces.push({ t0: t, t1: t + seconds, floorId: a.floorId, toFloor: a.floorId, switchAt: Infinity, from: { x: a.x + nx * offset, y: a.y + ny * offset }, to: { x: b.x + nx * offset, y: b.y + ny * offset } });
+      pieces.push({
+        t0: t,
+        t1: t + seconds,
+        floorId: a.floorId,
+        toFloor: a.floorId,
+        switchAt: Infinity,
+        from: { x: a.x + nx * offset, y: a.y + ny * offset },
+        to: { x: b.x + nx * offset, y: b.y + ny * offset },
+      });
       t += seconds;
     }
     room = next;
@@ -260,7 +293,7 @@ function shortestPath(
     }
   }
   const path: Array<{ node: number; link: TrackerLink | null }> = [];
-  for (let node = to; node !== from; ) {
+  for (let node = to; node !== from;) {
     const step = previous.get(node)!;
     path.unshift({ node, link: step.link });
     node = step.node;

@@ -111,7 +111,20 @@ export class ParticleOracle {
       const flat = a.floorId === b.floorId;
       const length = flat ? Math.hypot(b.x - a.x, b.y - a.y) : link.tags.includes('elevator') ? options.liftM : options.stairsM;
       const index = this.edges.length;
-      this.edges.push({ a: a.id, b: b.id, ax: a.x, ay: a.y, bx: b.x, by: b.y, nx: flat ? -(b.y - a.y) / length : 0, ny: flat ? (b.x - a.x) / length : 0, length, floorA: a.floorId, floorB: b.floorId, lift: link.tags.includes('elevator') });
+      this.edges.push({
+        a: a.id,
+        b: b.id,
+        ax: a.x,
+        ay: a.y,
+        bx: b.x,
+        by: b.y,
+        nx: flat ? -(b.y - a.y) / length : 0,
+        ny: flat ? (b.x - a.x) / length : 0,
+        length,
+        floorA: a.floorId,
+        floorB: b.floorId,
+        lift: link.tags.includes('elevator'),
+      });
       this.incident.set(a.id, [...(this.incident.get(a.id) ?? []), index]);
       this.incident.set(b.id, [...(this.incident.get(b.id) ?? []), index]);
     }

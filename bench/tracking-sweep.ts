@@ -93,11 +93,25 @@ function score(office: Office, walks: Walk[], scored: number[][], fixes: Fixes):
         if (error <= fix[k].accuracy) within += 1;
       }
     });
-    floorChangeS = Math.max(floorChangeS, floorChangeDelay(walked, indices, fix.map((f) => f.floorId)));
+    floorChangeS = Math.max(
+      floorChangeS,
+      floorChangeDelay(
+        walked,
+        indices,
+        fix.map((f) => f.floorId),
+      ),
+    );
     events += roomEvents(fix.map((f) => roomAt(office, f.floorId, f.x, f.y)));
   });
   errors.sort((p, q) => p - q);
-  return { median: quantile(errors, 0.5), p90: quantile(errors, 0.9), floors: onFloor / errors.length, coverage: withAccuracy > 0 ? within / withAccuracy : null, floorChangeS, events };
+  return {
+    median: quantile(errors, 0.5),
+    p90: quantile(errors, 0.9),
+    floors: onFloor / errors.length,
+    coverage: withAccuracy > 0 ? within / withAccuracy : null,
+    floorChangeS,
+    events,
+  };
 }
 
 function run(world: { name: string; options: Partial<WorldOptions> }): Row {
@@ -107,9 +121,16 @@ function run(world: { name: string; options: Partial<WorldOptions> }): Row {
   const office = buildOffice(options.floors);
   const random = seededRandom(SEED * 7919 + world.name.length * 131 + Math.round(options.exponent * 100));
   // The running calibration settles first, on scans from anywhere in the building.
-  const calibration = Array.from({ length: CALIBRATION_SCANS * options.floors }, (_, i) => ({ readings: building.scanAt(building.randomPosition(random, 1 + (i % options.floors)), random) }));
+  const calibration = Array.from({ length: CALIBRATION_SCANS * options.floors }, (_, i) => ({
+    readings: building.scanAt(building.randomPosition(random, 1 + (i % options.floors)), random),
+  }));
   const self = selfCalibrate(building, calibration);
-  const space: TrackerSpace = { width: options.width, length: options.length, floors: new Map(office.floors.map((floorId) => [floorId, { level: floorId - 1 }])), paths: { nodes: office.nodes, links: office.links } };
+  const space: TrackerSpace = {
+    width: options.width,
+    length: options.length,
+    floors: new Map(office.floors.map((floorId) => [floorId, { level: floorId - 1 }])),
+    paths: { nodes: office.nodes, links: office.links },
+  };
   const tracker = new Tracker(self.index, space);
 
   const walks: Walk[] = [];
@@ -215,9 +236,11 @@ for (const name of WORLDS) {
 }
 
 console.log(
-  `Tracking sweep (issue 37): ${BASE.width} × ${BASE.length} m office on 2 floors (corridor loop, 12 rooms a floor, stairs and a lift), ${WALKERS} walkers × ${SECONDS} s, a scan a second; ${CALIBRATION_SCANS} calibration scans per floor first; oracle A on ${ORACLE_EVERY === 1 ? "every scan" : `one scan in ${ORACLE_EVERY}`}, oracle B ${PARTICLES} particles; seed ${SEED}`,
+  `Tracking sweep (issue 37): ${BASE.width} × ${BASE.length} m office on 2 floors (corridor loop, 12 rooms a floor, stairs and a lift), ${WALKERS} walkers × ${SECONDS} s, a scan a second; ${CALIBRATION_SCANS} calibration scans per floor first; oracle A on ${ORACLE_EVERY === 1 ? 'every scan' : `one scan in ${ORACLE_EVERY}`}, oracle B ${PARTICLES} particles; seed ${SEED}`,
 );
-console.log('\n| world | conditions | fitted n | median raw / tracked / A / B (m) | p90 raw / tracked / A / B (m) | floor raw / tracked / B | coverage raw / tracked | floor change shown (max) raw / tracked / B | events per crossing raw / tracked / B (crossings) |');
+console.log(
+  '\n| world | conditions | fitted n | median raw / tracked / A / B (m) | p90 raw / tracked / A / B (m) | floor raw / tracked / B | coverage raw / tracked | floor change shown (max) raw / tracked / B | events per crossing raw / tracked / B (crossings) |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) {
   const { raw, tracked: t, a, b } = row;
@@ -226,7 +249,9 @@ for (const row of rows) {
     `| ${row.world} | ${describe(row.options)} | ${row.exponents.map((n) => n.toFixed(2)).join(', ')} | ${m(raw.median)} / ${m(t.median)} / ${m(a.median)} / ${m(b.median)} | ${m(raw.p90)} / ${m(t.p90)} / ${m(a.p90)} / ${m(b.p90)} | ${pct(raw.floors)} / ${pct(t.floors)} / ${pct(b.floors)} | ${pct(raw.coverage)} / ${pct(t.coverage)} | ${secs(raw.floorChangeS)} / ${secs(t.floorChangeS)} / ${secs(b.floorChangeS)} (${row.floorChanges} changes) | ${perCrossing(raw.events)} / ${perCrossing(t.events)} / ${perCrossing(b.events)} (${row.crossings}) |`,
   );
 }
-console.log('\n| world | tracked median / A (≤ 0.65×) | tracked median / B (≤ 1.15×) | tracked p90 / B (≤ 1.3×) | floor (≥ 99 %) | change shown (≤ 5 s) | coverage (≥ 68 %) | events per crossing (≤ 1.3×) |');
+console.log(
+  '\n| world | tracked median / A (≤ 0.65×) | tracked median / B (≤ 1.15×) | tracked p90 / B (≤ 1.3×) | floor (≥ 99 %) | change shown (≤ 5 s) | coverage (≥ 68 %) | events per crossing (≤ 1.3×) |',
+);
 console.log('|---|---|---|---|---|---|---|---|');
 const misses: string[] = [];
 for (const row of rows) {

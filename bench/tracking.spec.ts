@@ -33,7 +33,9 @@ describe('the tracking sweep office', () => {
         // At most 1.6 m/s + 10 %, plus a change of side at a node.
         expect(Math.hypot(sample.x - previous.x, sample.y - previous.y)).toBeLessThanOrEqual(1.76 + 2 * DEFAULT_WALK.sideM);
         if (sample.floorId !== previous.floorId) {
-          const connector = office.nodes.find((node) => office.connectors.has(node.id) && node.floorId === sample.floorId && Math.hypot(node.x - sample.x, node.y - sample.y) < 1e-9);
+          const connector = office.nodes.find(
+            (node) => office.connectors.has(node.id) && node.floorId === sample.floorId && Math.hypot(node.x - sample.x, node.y - sample.y) < 1e-9,
+          );
           expect(connector).toBeDefined();
         }
       });

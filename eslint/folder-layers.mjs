@@ -13,14 +13,21 @@ function topOf(source, file) {
 function moduleOf(base, file) {
   const path = relative(base, file);
   if (path === '' || path.startsWith('..') || path.startsWith(sep)) return null;
-  return path.split(sep).join('/').replace(/\.(d\.ts|tsx?|mts|cts|jsx?|mjs|cjs)$/, '');
+  return path
+    .split(sep)
+    .join('/')
+    .replace(/\.(d\.ts|tsx?|mts|cts|jsx?|mjs|cjs)$/, '');
 }
 
 /** Whether module id `id` is inside the entry `entry` (the folder, or the file and its spec). */
 const inside = (id, entry) => id === entry || id === `${entry}.spec` || id.startsWith(`${entry}/`);
 
 /** The npm package a bare specifier names (`@scope/name`, `name`, `node:fs`). */
-const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /** The string a module specifier node holds when it is written out (a literal, a template without holes). */
 function literal(node) {
@@ -97,7 +104,12 @@ export const folderLayers = {
             : isSpec && SPEC_IMPORTS.folders.some((folder) => moduleOf(resolve(root, folder), target) !== null);
       }
       if (ok) return false;
-      const names = [pureEntry, ...pure.pure].map((entry) => `src/${entry}`).concat(pure.files.map((file) => `src/${file}`), packages);
+      const names = [pureEntry, ...pure.pure]
+        .map((entry) => `src/${entry}`)
+        .concat(
+          pure.files.map((file) => `src/${file}`),
+          packages,
+        );
       context.report({ node, messageId: 'pure', data: { entry: pureEntry, to, allowed: names.join(', ') } });
       return true;
     };

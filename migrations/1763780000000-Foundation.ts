@@ -93,9 +93,7 @@ export class Foundation1763780000000 implements MigrationInterface {
           timestamp('expires_at'),
           timestamp('used_at', true),
         ],
-        foreignKeys: [
-          { columnNames: ['session_id'], referencedTableName: 'auth_sessions', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
-        ],
+        foreignKeys: [{ columnNames: ['session_id'], referencedTableName: 'auth_sessions', referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
         indices: [{ name: 'IDX_refresh_tokens_session_id', columnNames: ['session_id'] }],
       }),
     );
@@ -103,11 +101,7 @@ export class Foundation1763780000000 implements MigrationInterface {
     await queryRunner.createTable(
       new Table({
         name: 'login_failures',
-        columns: [
-          { name: 'key', type: 'varchar', length: '400', isPrimary: true },
-          timestamp('window_started_at'),
-          { name: 'failures', type: 'integer' },
-        ],
+        columns: [{ name: 'key', type: 'varchar', length: '400', isPrimary: true }, timestamp('window_started_at'), { name: 'failures', type: 'integer' }],
       }),
     );
   }

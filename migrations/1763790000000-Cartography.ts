@@ -8,11 +8,7 @@ export class Cartography1763790000000 implements MigrationInterface {
     const t = columnBuilders(queryRunner);
     const { uuid, timestamp, double } = t;
     const serialId = t.serialKey();
-    const versioned: TableColumnOptions[] = [
-      { name: 'version', type: 'integer', default: 1 },
-      timestamp('created_at'),
-      timestamp('updated_at'),
-    ];
+    const versioned: TableColumnOptions[] = [{ name: 'version', type: 'integer', default: 1 }, timestamp('created_at'), timestamp('updated_at')];
     const organizationFk = { columnNames: ['organization_id'], referencedTableName: 'organizations', referencedColumnNames: ['id'] };
 
     await queryRunner.createTable(

@@ -32,10 +32,7 @@ export class PoisPathsImages1763800000000 implements MigrationInterface {
     await queryRunner.createTable(
       new Table({
         name: 'image_blobs',
-        columns: [
-          t.uuidKey('image_id'),
-          { name: 'bytes', type: postgres ? 'bytea' : 'blob' },
-        ],
+        columns: [t.uuidKey('image_id'), { name: 'bytes', type: postgres ? 'bytea' : 'blob' }],
         foreignKeys: [{ columnNames: ['image_id'], referencedTableName: 'images', referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
       }),
     );

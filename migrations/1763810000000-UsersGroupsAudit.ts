@@ -32,10 +32,7 @@ export class UsersGroupsAudit1763810000000 implements MigrationInterface {
     await queryRunner.createTable(
       new Table({
         name: 'user_buildings',
-        columns: [
-          t.uuidKey('user_id'),
-          { name: 'building_id', type: 'integer', isPrimary: true },
-        ],
+        columns: [t.uuidKey('user_id'), { name: 'building_id', type: 'integer', isPrimary: true }],
         foreignKeys: [
           { columnNames: ['user_id'], referencedTableName: 'users', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
           { columnNames: ['building_id'], referencedTableName: 'buildings', referencedColumnNames: ['id'] },
@@ -71,10 +68,7 @@ export class UsersGroupsAudit1763810000000 implements MigrationInterface {
     await queryRunner.createTable(
       new Table({
         name: 'group_members',
-        columns: [
-          t.uuidKey('group_id'),
-          t.uuidKey('user_id'),
-        ],
+        columns: [t.uuidKey('group_id'), t.uuidKey('user_id')],
         foreignKeys: [
           { columnNames: ['group_id'], referencedTableName: 'groups', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
           { columnNames: ['user_id'], referencedTableName: 'users', referencedColumnNames: ['id'], onDelete: 'CASCADE' },

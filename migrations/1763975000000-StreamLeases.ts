@@ -15,13 +15,7 @@ export class StreamLeases1763975000000 implements MigrationInterface {
     await queryRunner.createTable(
       new Table({
         name: 'stream_leases',
-        columns: [
-          t.uuidKey(),
-          t.uuid('organization_id'),
-          { name: 'kind', type: 'varchar', length: '16' },
-          t.uuid('instance_id'),
-          { name: 'expires_at', type: bigint },
-        ],
+        columns: [t.uuidKey(), t.uuid('organization_id'), { name: 'kind', type: 'varchar', length: '16' }, t.uuid('instance_id'), { name: 'expires_at', type: bigint }],
         indices: [
           // Counting an organization's live streams; renewing and releasing an instance's.
           { name: 'IDX_stream_leases_organization', columnNames: ['organization_id', 'expires_at'] },

@@ -23,8 +23,10 @@ function isSupported(version) {
 
 function refusal(version) {
   return (
-    'cartograph: Node.js ' + version + ' is not supported: Cartograph needs Node.js 24 LTS (24.15 or newer; ' +
-    '22.22.3+ and 26+ also work). Get it with `nvm install` (reads .nvmrc), NodeSource\'s nodejs 24 package, ' +
+    'cartograph: Node.js ' +
+    version +
+    ' is not supported: Cartograph needs Node.js 24 LTS (24.15 or newer; ' +
+    "22.22.3+ and 26+ also work). Get it with `nvm install` (reads .nvmrc), NodeSource's nodejs 24 package, " +
     'or `npm install --prefix /opt/node24 node@24` and PATH=/opt/node24/node_modules/.bin:$PATH ' +
     '(docs/operations.md, "Node.js").'
   );

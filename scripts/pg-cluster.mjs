@@ -57,8 +57,14 @@ function hasServerBinaries(dir) {
 }
 
 function compareVersionsDesc(a, b) {
-  const pa = a.split(/[^0-9]+/).filter(Boolean).map(Number);
-  const pb = b.split(/[^0-9]+/).filter(Boolean).map(Number);
+  const pa = a
+    .split(/[^0-9]+/)
+    .filter(Boolean)
+    .map(Number);
+  const pb = b
+    .split(/[^0-9]+/)
+    .filter(Boolean)
+    .map(Number);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
     const d = (pb[i] ?? -1) - (pa[i] ?? -1);
     if (d) return d;
@@ -265,12 +271,22 @@ export async function startThrowawayCluster({ log = () => {} } = {}) {
     } catch (e) {
       // --no-instructions is PostgreSQL 14+
       if (!/no-instructions/.test(e.message)) throw e;
-      await run(runAs, path.join(binDir, 'initdb'), initdbArgs.filter((a) => a !== '--no-instructions'), { cwd: baseDir });
+      await run(
+        runAs,
+        path.join(binDir, 'initdb'),
+        initdbArgs.filter((a) => a !== '--no-instructions'),
+        { cwd: baseDir },
+      );
     }
 
     const confFile = path.join(dataDir, 'postgresql.conf');
     const settings = { ...SERVER_SETTINGS, unix_socket_directories: `'${baseDir.replace(/'/g, "''")}'` };
-    fs.appendFileSync(confFile, `\n# throwaway test cluster (scripts/pg-cluster.mjs)\n${Object.entries(settings).map(([k, v]) => `${k} = ${v}`).join('\n')}\n`);
+    fs.appendFileSync(
+      confFile,
+      `\n# throwaway test cluster (scripts/pg-cluster.mjs)\n${Object.entries(settings)
+        .map(([k, v]) => `${k} = ${v}`)
+        .join('\n')}\n`,
+    );
 
     // The port is found by binding port 0; someone may grab it before postgres does, so retry a few times.
     let port;
@@ -278,7 +294,10 @@ export async function startThrowawayCluster({ log = () => {} } = {}) {
       port = await freePort();
       try {
         fs.rmSync(logFile, { force: true });
-        await run(runAs, path.join(binDir, 'pg_ctl'), ['start', '-D', dataDir, '-l', logFile, '-o', `-p ${port}`, '-w', '-t', String(READY_TIMEOUT_MS / 1000)], { cwd: baseDir, timeout: READY_TIMEOUT_MS + 10_000 });
+        await run(runAs, path.join(binDir, 'pg_ctl'), ['start', '-D', dataDir, '-l', logFile, '-o', `-p ${port}`, '-w', '-t', String(READY_TIMEOUT_MS / 1000)], {
+          cwd: baseDir,
+          timeout: READY_TIMEOUT_MS + 10_000,
+        });
         break;
       } catch (e) {
         const serverLog = readLog(logFile);

@@ -16,8 +16,9 @@ const built = existsSync(join(root, 'dist/src/main.js'));
 if (process.env.CARTOGRAPH_SKIP_PREPARE_BUILD === '1') process.exit(0);
 if (!existsSync(join(root, 'node_modules/@nestjs/cli'))) {
   if (!built) {
-    console.warn('cartograph: dist/ is missing and the build tools (dev dependencies) are not installed: ' +
-      'build with `npm ci && npm run build` first, then `npm prune --omit=dev`.');
+    console.warn(
+      'cartograph: dist/ is missing and the build tools (dev dependencies) are not installed: ' + 'build with `npm ci && npm run build` first, then `npm prune --omit=dev`.',
+    );
   }
   process.exit(0);
 }

@@ -1,6 +1,8 @@
 import { ESLint } from 'eslint';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
 import { LAYERS, WEB_IMPORTS } from '../eslint/layers.mjs';
 
@@ -25,12 +27,16 @@ describe('the house keeps its shape', () => {
   it('lints clean: typescript-eslint, and every folder (and web/src) of src/ imports only what its layer allows (eslint/layers.mjs)', async () => {
     const eslint = new ESLint({ cwd: ROOT });
     const results = await eslint.lintFiles(['src', 'migrations', 'test', 'web/src']);
-    const problems = results.flatMap((result) => result.messages.map((message) => `${result.filePath.slice(ROOT.length + 1)}:${message.line} ${message.ruleId}: ${message.message}`));
+    const problems = results.flatMap((result) =>
+      result.messages.map((message) => `${result.filePath.slice(ROOT.length + 1)}:${message.line} ${message.ruleId}: ${message.message}`),
+    );
     expect(problems).toEqual([]);
   }, 300_000);
 
   it('has a layer for every top-level folder of src/, and the layers point one way (no circle can form)', () => {
-    const entries = readdirSync(join(ROOT, 'src'), { withFileTypes: true }).filter((entry) => entry.isDirectory() || (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')));
+    const entries = readdirSync(join(ROOT, 'src'), { withFileTypes: true }).filter(
+      (entry) => entry.isDirectory() || (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')),
+    );
     const folders = [...new Set(entries.map((entry) => entry.name.replace(/\.ts$/, '')))].sort();
     expect(folders).toEqual(Object.keys(LAYERS).sort());
     // Depth-first: a folder reached again while on the path is a circle.
@@ -55,7 +61,9 @@ describe('the house keeps its shape', () => {
 /** The folder-layers problems ESLint finds in `code` as if it were the file `path`: `line messageId`. */
 async function layerProblems(path: string, code: string): Promise<string[]> {
   const [result] = await new ESLint({ cwd: ROOT }).lintText(code, { filePath: join(ROOT, path) });
-  return result.messages.filter((message) => message.ruleId === 'cartograph/folder-layers' || message.fatal).map((message) => `${message.line} ${message.messageId ?? message.message}`);
+  return result.messages
+    .filter((message) => message.ruleId === 'cartograph/folder-layers' || message.fatal)
+    .map((message) => `${message.line} ${message.messageId ?? message.message}`);
 }
 
 describe('the folder-layers rule bites', () => {
@@ -76,15 +84,31 @@ describe('the folder-layers rule bites', () => {
       "import x = require('../events/geofence-event');",
       'export const all = [DataSource, Injectable, transactions, GeofenceStateRepository, loaded, appConfig, fc, seededRandom, x] as unknown as Sqlite & Clock;',
     ].join('\n');
-    expect(await layerProblems('src/geofencing/engine/probe.ts', probe)).toEqual(['1 pure', '2 pure', '3 pure', '4 pure', '5 pure', '6 pure', '7 pure', '8 pure', '9 dynamic', '10 pure', '11 pure', '12 pure', '13 pure']);
+    expect(await layerProblems('src/geofencing/engine/probe.ts', probe)).toEqual([
+      '1 pure',
+      '2 pure',
+      '3 pure',
+      '4 pure',
+      '5 pure',
+      '6 pure',
+      '7 pure',
+      '8 pure',
+      '9 dynamic',
+      '10 pure',
+      '11 pure',
+      '12 pure',
+      '13 pure',
+    ]);
   });
 
   it('lets pure code import itself, its pure neighbours and its packages, and its specs the test runner and test/support', async () => {
     const engine = "import Flatbush from 'flatbush';\nimport { classifyPoint } from './classify';\nexport const all = [Flatbush, classifyPoint];";
     expect(await layerProblems('src/geofencing/engine/probe.ts', engine)).toEqual([]);
-    const spec = "import fc from 'fast-check';\nimport { it } from 'vitest';\nimport { seededRandom } from '../../../test/support/synthetic-scans';\nimport { classifyPoint } from './classify';\nit('runs', () => void [fc, seededRandom, classifyPoint]);";
+    const spec =
+      "import fc from 'fast-check';\nimport { it } from 'vitest';\nimport { seededRandom } from '../../../test/support/synthetic-scans';\nimport { classifyPoint } from './classify';\nit('runs', () => void [fc, seededRandom, classifyPoint]);";
     expect(await layerProblems('src/geofencing/engine/probe.spec.ts', spec)).toEqual([]);
-    const tracker = "import type { TransmitterIndex } from '../estimator/scan-estimator';\nimport { scanRadio } from '../estimator/scan-likelihood';\nexport const all: [TransmitterIndex?, unknown?] = [undefined, scanRadio];";
+    const tracker =
+      "import type { TransmitterIndex } from '../estimator/scan-estimator';\nimport { scanRadio } from '../estimator/scan-likelihood';\nexport const all: [TransmitterIndex?, unknown?] = [undefined, scanRadio];";
     expect(await layerProblems('src/infrastructure/tracker/probe.ts', tracker)).toEqual([]);
   });
 
@@ -92,7 +116,9 @@ describe('the folder-layers rule bites', () => {
     expect(await layerProblems('src/infrastructure/estimator/probe.ts', "export const tracker = require('../tracker/tracker');")).toEqual(['1 pure']);
     expect(await layerProblems('src/infrastructure/estimator/probe.ts', "export { InfrastructureService } from '../infrastructure.service';")).toEqual(['1 pure']);
     expect(await layerProblems('src/infrastructure/tracker/probe.ts', "export * from '../../geofencing/engine/rules';")).toEqual(['1 pure']);
-    expect(await layerProblems('src/fix-pipeline/reported-fix-filter.ts', "import type { AcceptedFix } from '../positions/fix';\nexport type A = AcceptedFix;")).toEqual(['1 pure']);
+    expect(await layerProblems('src/fix-pipeline/reported-fix-filter.ts', "import type { AcceptedFix } from '../positions/fix';\nexport type A = AcceptedFix;")).toEqual([
+      '1 pure',
+    ]);
     // The filter's wrapper in the same folder is no pure code: the layer of fix-pipeline allows positions.
     expect(await layerProblems('src/fix-pipeline/reported-fix-filtering.ts', "import type { AcceptedFix } from '../positions/fix';\nexport type A = AcceptedFix;")).toEqual([]);
   });
@@ -100,7 +126,9 @@ describe('the folder-layers rule bites', () => {
   it('keeps geofencing/state from importing geofencing/events (but for the one type the repository writes)', async () => {
     const probe = "import { GeofenceEventBody } from '../events/geofence-event';\nexport const log = require('../events/event-log.service');\nexport type B = GeofenceEventBody;";
     expect(await layerProblems('src/geofencing/state/probe.ts', probe)).toEqual(['1 never', '2 never']);
-    expect(await layerProblems('src/geofencing/state/probe.ts', "import type { GeofenceEventBody } from '../events/geofence-event';\nexport type B = GeofenceEventBody;")).toEqual(['1 never']);
+    expect(await layerProblems('src/geofencing/state/probe.ts', "import type { GeofenceEventBody } from '../events/geofence-event';\nexport type B = GeofenceEventBody;")).toEqual([
+      '1 never',
+    ]);
     const repository = 'src/geofencing/state/geofence-state.repository.ts';
     expect(await layerProblems(repository, "import type { GeofenceEventBody } from '../events/geofence-event';\nexport type B = GeofenceEventBody;")).toEqual([]);
     expect(await layerProblems(repository, "import { newEventId } from '../events/geofence-event';\nexport const id = newEventId;")).toEqual(['1 never']);
@@ -108,7 +136,10 @@ describe('the folder-layers rule bites', () => {
   });
 
   it('checks require() and import() against the top-level layers too', async () => {
-    expect(await layerProblems('src/common/probe.ts', "export const users = require('../users/users.service');\nexport const auth = import('../auth/auth.module');")).toEqual(['1 forbidden', '2 forbidden']);
+    expect(await layerProblems('src/common/probe.ts', "export const users = require('../users/users.service');\nexport const auth = import('../auth/auth.module');")).toEqual([
+      '1 forbidden',
+      '2 forbidden',
+    ]);
   });
 
   it('lets web/ import from src/ only the files WEB_IMPORTS names', async () => {
@@ -129,7 +160,9 @@ describe('the folder-layers rule bites', () => {
 /** The module specifiers a TypeScript file names (import/export from, import(), require()). */
 function specifiersOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*'([^']+)'|(?:\bimport|\brequire)\(\s*'([^']+)'\s*\)|^import\s+'([^']+)'/gm)].map((match) => match[1] ?? match[2] ?? match[3]);
+  return [...text.matchAll(/(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*'([^']+)'|(?:\bimport|\brequire)\(\s*'([^']+)'\s*\)|^import\s+'([^']+)'/gm)].map(
+    (match) => match[1] ?? match[2] ?? match[3],
+  );
 }
 
 /** A relative specifier's TypeScript file. */
@@ -168,4 +201,25 @@ describe('what the dashboard takes from the server', () => {
     expect(packages).toEqual([]);
     expect(seen.size).toBeGreaterThan(WEB_IMPORTS.length);
   });
+});
+
+describe('the code is formatted', () => {
+  it('as Prettier writes it (.prettierrc.json; `npm run format` fixes it)', async () => {
+    // The tracked files and the new ones not ignored by git: what a commit would hold.
+    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+    const ignorePath = join(ROOT, '.prettierignore');
+    const unformatted: string[] = [];
+    let checked = 0;
+    for (const file of files) {
+      const path = join(ROOT, file);
+      if (!existsSync(path)) continue;
+      const info = await prettier.getFileInfo(path, { ignorePath });
+      if (info.ignored || info.inferredParser === null) continue;
+      const options = await prettier.resolveConfig(path);
+      checked += 1;
+      if (!(await prettier.check(readFileSync(path, 'utf8'), { ...options, filepath: path }))) unformatted.push(file);
+    }
+    expect(unformatted).toEqual([]);
+    expect(checked).toBeGreaterThan(500);
+  }, 300_000);
 });

@@ -60,9 +60,7 @@ describe('checkAccess', () => {
 
   describe('role', () => {
     it('refuses a USER on an ADMIN_ORG route', () => {
-      expect(checkAccess(caller({ role: Role.User }), { scope: AccessScope.Write, role: Role.AdminOrg })).toBe(
-        'This operation needs the ADMIN_ORG role',
-      );
+      expect(checkAccess(caller({ role: Role.User }), { scope: AccessScope.Write, role: Role.AdminOrg })).toBe('This operation needs the ADMIN_ORG role');
     });
 
     it('grants an ADMIN_ORG on an ADMIN_ORG route', () => {
@@ -92,9 +90,7 @@ describe('checkAccess', () => {
       [ApiPermission.Positioning, AccessScope.CartographyWrite],
       [ApiPermission.CartographyReadWrite, AccessScope.Write],
     ])('refuses %s on %s with a reason naming the permission', (permission, scope) => {
-      expect(checkAccess(caller({ permission, credential: CredentialKind.ApiKey }), { scope })).toBe(
-        `The "${permission}" permission does not allow this operation`,
-      );
+      expect(checkAccess(caller({ permission, credential: CredentialKind.ApiKey }), { scope })).toBe(`The "${permission}" permission does not allow this operation`);
     });
 
     it.each([

@@ -91,17 +91,7 @@ describe('isApiPermission', () => {
     expect(isApiPermission(value)).toBe(true);
   });
 
-  it.each([
-    'READ-ONLY',
-    'read_only',
-    'readonly',
-    ' read-only',
-    'read-only ',
-    'write',
-    'admin',
-    '',
-    'Disabled',
-  ])('rejects the string %j', (value) => {
+  it.each(['READ-ONLY', 'read_only', 'readonly', ' read-only', 'read-only ', 'write', 'admin', '', 'Disabled'])('rejects the string %j', (value) => {
     expect(isApiPermission(value)).toBe(false);
   });
 

@@ -29,12 +29,7 @@ const GRANTS: Record<ApiPermission, ReadonlySet<AccessScope>> = {
   [ApiPermission.Disabled]: new Set(),
   [ApiPermission.Positioning]: new Set([AccessScope.Authenticated, AccessScope.CartographyRead, AccessScope.PositionsWrite]),
   [ApiPermission.ReadOnly]: new Set([AccessScope.Authenticated, AccessScope.CartographyRead, AccessScope.Read]),
-  [ApiPermission.CartographyReadWrite]: new Set([
-    AccessScope.Authenticated,
-    AccessScope.CartographyRead,
-    AccessScope.Read,
-    AccessScope.CartographyWrite,
-  ]),
+  [ApiPermission.CartographyReadWrite]: new Set([AccessScope.Authenticated, AccessScope.CartographyRead, AccessScope.Read, AccessScope.CartographyWrite]),
   [ApiPermission.ReadWrite]: new Set(Object.values(AccessScope)),
 };
 

@@ -51,12 +51,7 @@ export class AuditService {
     if (to) builder.andWhere('e.createdAt <= :to', { to });
     if (query.actor_id) builder.andWhere('e.actorId = :actorId', { actorId: query.actor_id.toLowerCase() });
     if (query.action) builder.andWhere('e.action = :action', { action: query.action });
-    const [rows, total] = await builder
-      .orderBy('e.createdAt', 'DESC')
-      .addOrderBy('e.id', 'DESC')
-      .skip(window.offset)
-      .take(window.size)
-      .getManyAndCount();
+    const [rows, total] = await builder.orderBy('e.createdAt', 'DESC').addOrderBy('e.id', 'DESC').skip(window.offset).take(window.size).getManyAndCount();
     return toPage(rows.map(toAuditEventResponse), total, window);
   }
 }

@@ -33,12 +33,7 @@ export const notifyInTransaction: RevocationPublisher = async (manager, userId) 
  * the user and ends its streams. The API (through the credential cache) and the CLI's
  * password reset both revoke here.
  */
-export async function revokeUserCredentials(
-  manager: EntityManager,
-  userId: string,
-  change: { passwordSessions: boolean },
-  publish: RevocationPublisher,
-): Promise<void> {
+export async function revokeUserCredentials(manager: EntityManager, userId: string, change: { passwordSessions: boolean }, publish: RevocationPublisher): Promise<void> {
   if (change.passwordSessions) await manager.update(AuthSession, { userId, apiKeyId: IsNull(), revokedAt: IsNull() }, { revokedAt: new Date() });
   await publish(manager, userId);
 }

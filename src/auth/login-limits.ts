@@ -6,7 +6,6 @@ export type { LoginLimits };
 /** How long an address counts as one the account logs in from (it skips the account backoff). */
 export const FAMILIAR_ADDRESS_DAYS = 30;
 
-
 /**
  * The wait the account dimension imposes after `failures` consecutive failures: none up to
  * the threshold, then 1 s doubling with every further failure, capped. A backoff delays

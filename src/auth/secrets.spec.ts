@@ -1,16 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  API_KEY_PREFIX,
-  generateApiKey,
-  generateRefreshToken,
-  hashesEqual,
-  looksLikeApiKey,
-  looksLikeRefreshToken,
-  maskApiKey,
-  REFRESH_TOKEN_PREFIX,
-  sha256Hex,
-} from './secrets';
+import { API_KEY_PREFIX, generateApiKey, generateRefreshToken, hashesEqual, looksLikeApiKey, looksLikeRefreshToken, maskApiKey, REFRESH_TOKEN_PREFIX, sha256Hex } from './secrets';
 
 const nodeSha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const BASE64URL_43 = /^[A-Za-z0-9_-]{43}$/;

@@ -44,10 +44,13 @@ export class StreamTicketsService {
     const p = this.placeholders(5);
     // Expired tickets are swept by whoever issues the next one (indexed on expires_at).
     await this.dataSource.query(`DELETE FROM stream_tickets WHERE expires_at < ${this.placeholders(1)[0]}`, [this.stamp(now)]);
-    await this.dataSource.query(
-      `INSERT INTO stream_tickets (ticket_hash, organization_id, user_id, principal, expires_at) VALUES (${p.join(', ')})`,
-      [sha256Hex(ticket), principal.organizationId, principal.userId, JSON.stringify(stored), this.stamp(now + STREAM_TICKET_TTL_SECONDS * 1000)],
-    );
+    await this.dataSource.query(`INSERT INTO stream_tickets (ticket_hash, organization_id, user_id, principal, expires_at) VALUES (${p.join(', ')})`, [
+      sha256Hex(ticket),
+      principal.organizationId,
+      principal.userId,
+      JSON.stringify(stored),
+      this.stamp(now + STREAM_TICKET_TTL_SECONDS * 1000),
+    ]);
     return { ticket, expires_in: STREAM_TICKET_TTL_SECONDS };
   }
 

@@ -42,7 +42,6 @@ export function existingDatabase(env: Env): DatabaseConfig {
   return database;
 }
 
-
 /** A command that must not run beside a server found one. */
 export class ServersLive extends Error {}
 

@@ -92,11 +92,8 @@ describe('readDatabaseConfig', () => {
     expect(() => readDatabaseConfig({ DATABASE_URL: 'postgres://localhost/db', [name]: value })).toThrow(ConfigurationError);
   });
 
-  it.each(['mysql://root@localhost/db', 'sqlite:///tmp/db.sqlite', 'http://postgres://x', 'localhost:5432', 'POSTGRES://x/y'])(
-    'refuses DATABASE_URL=%s',
-    (url) => {
-      expect(() => readDatabaseConfig({ DATABASE_URL: url })).toThrow(ConfigurationError);
-      expect(() => readDatabaseConfig({ DATABASE_URL: url })).toThrow('DATABASE_URL must be a postgres:// URL');
-    },
-  );
+  it.each(['mysql://root@localhost/db', 'sqlite:///tmp/db.sqlite', 'http://postgres://x', 'localhost:5432', 'POSTGRES://x/y'])('refuses DATABASE_URL=%s', (url) => {
+    expect(() => readDatabaseConfig({ DATABASE_URL: url })).toThrow(ConfigurationError);
+    expect(() => readDatabaseConfig({ DATABASE_URL: url })).toThrow('DATABASE_URL must be a postgres:// URL');
+  });
 });

@@ -54,9 +54,7 @@ describe('readInteger', () => {
   it('refuses negative values by default and values out of bounds, naming the variable', () => {
     expect(() => readInteger({ N: '-1' }, 'N', 5)).toThrow(ConfigurationError);
     expect(() => readInteger({ N: '0' }, 'N', 5, { min: 1 })).toThrow('N must be an integer between 1 and');
-    expect(() => readInteger({ PORT: '65536' }, 'PORT', 3000, { min: 0, max: 65535 })).toThrow(
-      'PORT must be an integer between 0 and 65535, got "65536"',
-    );
+    expect(() => readInteger({ PORT: '65536' }, 'PORT', 3000, { min: 0, max: 65535 })).toThrow('PORT must be an integer between 0 and 65535, got "65536"');
   });
 });
 

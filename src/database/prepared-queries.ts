@@ -46,7 +46,6 @@ const TEXT_TYPES: PgTypes = { getTypeParser: () => (value: string) => value };
  */
 const MAX_CACHED_STATEMENTS = 500;
 
-
 /** Names a statement by its SQL (PostgreSQL keeps named statements per connection). */
 const statementName = (sql: string): string => `cg_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
 

@@ -8,7 +8,16 @@ describe('namedList', () => {
   it('pads IN lists to a power of two with the last value, so few statement shapes exist', () => {
     expect(namedList('f', [7])).toEqual({ sql: ':f0', parameters: { f0: 7 } });
     expect(namedList('f', [7, 8, 9])).toEqual({ sql: ':f0, :f1, :f2, :f3', parameters: { f0: 7, f1: 8, f2: 9, f3: 9 } });
-    const shapes = new Set(Array.from({ length: 1000 }, (_, n) => namedList('d', Array.from({ length: n + 1 }, (_, i) => `id-${i}`)).sql));
+    const shapes = new Set(
+      Array.from(
+        { length: 1000 },
+        (_, n) =>
+          namedList(
+            'd',
+            Array.from({ length: n + 1 }, (_, i) => `id-${i}`),
+          ).sql,
+      ),
+    );
     expect(shapes.size).toBe(11);
   });
 });

@@ -32,7 +32,9 @@ const autocheckpoint = (dataSource: DataSource): number =>
 
 /** About `pages` pages of 4 KiB written in one commit. */
 const write = (dataSource: DataSource, pages: number) =>
-  dataSource.query(`INSERT INTO blobs (body) SELECT printf('%.4000c', 'x') FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${pages}) SELECT i FROM n)`);
+  dataSource.query(
+    `INSERT INTO blobs (body) SELECT printf('%.4000c', 'x') FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${pages}) SELECT i FROM n)`,
+  );
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

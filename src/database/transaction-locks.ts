@@ -39,9 +39,9 @@ export class TransactionLocks {
 
   async lockDevices(manager: EntityManager, organizationId: string, deviceIds: readonly string[]): Promise<void> {
     if (this.dialect.kind !== 'postgres' || deviceIds.length === 0) return;
-    await manager.query(
-      `SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtextextended($1::text || ':' || d, 7) AS k FROM unnest($2::text[]) AS d ORDER BY 1) AS keys`,
-      [organizationId, [...deviceIds]],
-    );
+    await manager.query(`SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtextextended($1::text || ':' || d, 7) AS k FROM unnest($2::text[]) AS d ORDER BY 1) AS keys`, [
+      organizationId,
+      [...deviceIds],
+    ]);
   }
 }

@@ -121,7 +121,7 @@ export class TransactionRunner {
     try {
       await this.dataSource.transaction(async (manager) => {
         const queryRunner = manager.queryRunner!;
-        for (let unit: QueuedUnit | undefined = first; unit; ) {
+        for (let unit: QueuedUnit | undefined = first; unit;) {
           const unitManager = this.dataSource.createEntityManager(queryRunner);
           const settle = this.openSettlement(unitManager);
           settlements.push(settle);

@@ -54,16 +54,14 @@ export class DevicesService {
     }
     const after = query.last_seen_after ? new Date(query.last_seen_after) : undefined;
     const before = query.last_seen_before ? new Date(query.last_seen_before) : undefined;
-    if (after && before && after > before) throw ApiError.badRequest('last_seen_after must not be after last_seen_before', [{ message: 'after last_seen_before', code: 'invalid', fields: 'last_seen_after' }]);
+    if (after && before && after > before)
+      throw ApiError.badRequest('last_seen_after must not be after last_seen_before', [{ message: 'after last_seen_before', code: 'invalid', fields: 'last_seen_after' }]);
     if (after) builder.andWhere('d.lastTime >= :after', { after });
     if (before) builder.andWhere('(d.lastTime < :before OR d.lastTime IS NULL)', { before });
     builder.orderBy(sort.column, sort.direction, 'NULLS LAST');
     // Ties in a stable order (an order on the same column would replace the first).
     if (sort.column !== 'd.id') builder.addOrderBy('d.id', 'ASC');
-    const [rows, total] = await builder
-      .skip(window.offset)
-      .take(window.size)
-      .getManyAndCount();
+    const [rows, total] = await builder.skip(window.offset).take(window.size).getManyAndCount();
     return toPage(rows.map(toDeviceResponse), total, window);
   }
 

@@ -44,8 +44,19 @@ describe('batchItems', () => {
 describe('readItem', () => {
   it('reads a valid item, ISO or epoch milliseconds, numeric device ids as strings', () => {
     expect(readItem(item(), 0, WINDOW)).toEqual({
-      index: 0, deviceId: 'd1', deviceCode: null, time: NOW - 1000, buildingId: null, floorId: null,
-      lat: 42.1, lng: -8.5, x: null, y: null, accuracy: 3, yaw: null, userId: null,
+      index: 0,
+      deviceId: 'd1',
+      deviceCode: null,
+      time: NOW - 1000,
+      buildingId: null,
+      floorId: null,
+      lat: 42.1,
+      lng: -8.5,
+      x: null,
+      y: null,
+      accuracy: 3,
+      yaw: null,
+      userId: null,
     });
     expect(readItem(item({ time: NOW - 5, device_id: 684560580327 }), 0, WINDOW)).toMatchObject({ time: NOW - 5, deviceId: '684560580327' });
     expect(readItem(item({ time: '2026-11-23T13:00:30+01:00' }), 0, WINDOW)).toMatchObject({ time: NOW + 30_000 });

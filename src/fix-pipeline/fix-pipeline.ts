@@ -37,7 +37,11 @@ export interface IngestResult {
  * is retried, so it depends on nothing but what it is given.
  */
 export interface FixRefiner {
-  refine(fixes: readonly AcceptedFix[], previous: ReadonlyMap<string, DeviceTrack>, states: ReadonlyMap<string, DeviceTrackState>): { fixes: AcceptedFix[]; states: Map<string, DeviceTrackState> };
+  refine(
+    fixes: readonly AcceptedFix[],
+    previous: ReadonlyMap<string, DeviceTrack>,
+    states: ReadonlyMap<string, DeviceTrackState>,
+  ): { fixes: AcceptedFix[]; states: Map<string, DeviceTrackState> };
 }
 
 export interface IngestOptions {
@@ -47,7 +51,6 @@ export interface IngestOptions {
   /** Positions the devices report themselves: filtered in the buildings whose tracking settings ask for it (`positions`). */
   filterReported?: boolean;
 }
-
 
 /**
  * Batches queued together on SQLite share a COMMIT (see TransactionRunner): the in-process state a
@@ -113,7 +116,14 @@ export class FixPipeline {
     return { accepted: deduplicated.length, rejected, events: options.returnEvents === false ? [] : events };
   }
 
-  private async refine(manager: EntityManager, organizationId: string, refiner: FixRefiner, fixes: AcceptedFix[], deviceIds: string[], previous: ReadonlyMap<string, DeviceTrack>): Promise<AcceptedFix[]> {
+  private async refine(
+    manager: EntityManager,
+    organizationId: string,
+    refiner: FixRefiner,
+    fixes: AcceptedFix[],
+    deviceIds: string[],
+    previous: ReadonlyMap<string, DeviceTrack>,
+  ): Promise<AcceptedFix[]> {
     const stored = await this.trackStates.read(manager, organizationId, deviceIds);
     const refined = refiner.refine(fixes, previous, stored);
     if (refined.states.size > 0) await this.trackStates.write(manager, organizationId, refined.states);

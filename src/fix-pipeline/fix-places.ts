@@ -58,7 +58,10 @@ export class FixPlaces {
       if (fix.buildingId !== null) buildingIds.add(fix.buildingId);
       if (fix.userId !== null && fix.userId !== principal.userId) userIds.add(fix.userId);
     }
-    const [{ floorBuilding, frames, filtering }, knownUsers] = await Promise.all([this.places(principal, [...floorIds], [...buildingIds]), this.knownUsers(principal, [...userIds])]);
+    const [{ floorBuilding, frames, filtering }, knownUsers] = await Promise.all([
+      this.places(principal, [...floorIds], [...buildingIds]),
+      this.knownUsers(principal, [...userIds]),
+    ]);
 
     const accepted: AcceptedFix[] = [];
     for (const fix of fixes) {
@@ -132,7 +135,10 @@ export class FixPlaces {
     const known = new Set<string>();
     if (userIds.length === 0 || principal.role !== Role.AdminOrg) return known;
     const list = namedList('u', userIds);
-    const rows = await this.queries.cached<{ id: string }>(`SELECT id FROM users WHERE organization_id = :organization AND id IN (${list.sql})`)({ organization: principal.organizationId, ...list.parameters });
+    const rows = await this.queries.cached<{ id: string }>(`SELECT id FROM users WHERE organization_id = :organization AND id IN (${list.sql})`)({
+      organization: principal.organizationId,
+      ...list.parameters,
+    });
     for (const row of rows) known.add(String(row.id).toLowerCase());
     return known;
   }

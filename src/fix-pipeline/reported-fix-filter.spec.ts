@@ -45,7 +45,10 @@ describe('the filter of reported positions', () => {
     let within = 0;
     for (const seed of [1, 2, 3, 4]) {
       const walk = noisyWalk(seed, 300, 4);
-      const steps = run(new ReportedFixFilter(), walk.map((s) => s.fix));
+      const steps = run(
+        new ReportedFixFilter(),
+        walk.map((s) => s.fix),
+      );
       walk.forEach((s, i) => {
         if (i < 5) return;
         raw.push(Math.hypot(s.fix.x - s.truth.x, s.fix.y - s.truth.y));

@@ -140,7 +140,19 @@ export class ReportedFixFilter {
 
   private start(fix: ReportedObservation, started: NonNullable<ReportedStep['started']>): ReportedStep {
     const sd = Math.max(this.options.minMeasurementSd, fix.accuracy / RADIUS_68_PER_SD);
-    const state: State = { buildingId: fix.buildingId, floorId: fix.floorId, time: fix.time, x: fix.x, y: fix.y, vx: 0, vy: 0, pp: sd * sd, pv: 0, vv: this.options.speedSd * this.options.speedSd, outliers: 0 };
+    const state: State = {
+      buildingId: fix.buildingId,
+      floorId: fix.floorId,
+      time: fix.time,
+      x: fix.x,
+      y: fix.y,
+      vx: 0,
+      vy: 0,
+      pp: sd * sd,
+      pv: 0,
+      vv: this.options.speedSd * this.options.speedSd,
+      outliers: 0,
+    };
     return this.answer(state, started);
   }
 

@@ -24,7 +24,14 @@ export function reportedFixRefiner(filtering: ReadonlyMap<number, FilteringBuild
         const building = fix.buildingId === null ? undefined : filtering.get(fix.buildingId);
         if (!building || fix.x === null || fix.y === null) return fix;
         const before = states.get(fix.deviceId) ?? stored.get(fix.deviceId);
-        const step = filterOf(fix.buildingId!, building).step(before?.state ?? null, { time: fix.time, buildingId: fix.buildingId!, floorId: fix.floorId, x: fix.x, y: fix.y, accuracy: fix.accuracy });
+        const step = filterOf(fix.buildingId!, building).step(before?.state ?? null, {
+          time: fix.time,
+          buildingId: fix.buildingId!,
+          floorId: fix.floorId,
+          x: fix.x,
+          y: fix.y,
+          accuracy: fix.accuracy,
+        });
         if (step === null) return fix;
         states.set(fix.deviceId, { time: fix.time, state: step.state });
         const { lat, lng } = toGeoreference(building.frame, step);

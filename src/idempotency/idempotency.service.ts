@@ -75,9 +75,7 @@ export class IdempotencyService {
         throw new ApiError(409, ErrorCode.Conflict, 'A request with this Idempotency-Key is still being processed; retry shortly', [], { 'Retry-After': '1' });
       }
       if (row.wrote_at !== null) {
-        throw ApiError.conflict(
-          'A request with this Idempotency-Key was executed, but its answer could not be stored; read the resource instead of retrying',
-        );
+        throw ApiError.conflict('A request with this Idempotency-Key was executed, but its answer could not be stored; read the resource instead of retrying');
       }
       // The earlier attempt ended without writing anything (it failed, or its instance died): run it again.
       await this.restart(manager, request, now, lockedUntil);

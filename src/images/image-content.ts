@@ -13,7 +13,10 @@ export function detectImageType(bytes: Buffer): ImageContentType | null {
 }
 
 function looksLikeSvg(bytes: Buffer): boolean {
-  const head = bytes.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '');
+  const head = bytes
+    .subarray(0, 4096)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   // An XML prolog, comments and a doctype may precede the root element, which must be <svg>.
   const withoutPreamble = head.replace(/^\s*(<\?xml[\s\S]*?\?>\s*)?((<!--[\s\S]*?-->|<!DOCTYPE[^>]*>)\s*)*/i, '');
   return /^<svg[\s>]/.test(withoutPreamble);

@@ -44,5 +44,8 @@ async function thumbnail(original: Buffer, width: number): Promise<Buffer> {
   const image = sharp(original, { limitInputPixels: 100_000_000 });
   const { format } = await image.metadata();
   // A vector plan has no size of its own to keep: it is drawn at the width asked for.
-  return image.resize({ width, withoutEnlargement: format !== 'svg' }).webp({ quality: 80 }).toBuffer();
+  return image
+    .resize({ width, withoutEnlargement: format !== 'svg' })
+    .webp({ quality: 80 })
+    .toBuffer();
 }

@@ -26,7 +26,8 @@ import {
 import { InfrastructureService } from './infrastructure.service';
 import { BLE, WIFI } from './transmitter-kinds';
 
-const CSV_HELP = 'Content negotiation: `Accept: text/csv` answers the CSV spreadsheet format (one row per transmitter, columns type,id,floor_id,x,y,lat,lng,bssid,ssid,frequency,uuid,major,minor,tx_power,battery).';
+const CSV_HELP =
+  'Content negotiation: `Accept: text/csv` answers the CSV spreadsheet format (one row per transmitter, columns type,id,floor_id,x,y,lat,lng,bssid,ssid,frequency,uuid,major,minor,tx_power,battery).';
 
 @ApiTags('Infrastructure')
 @Controller('infrastructure')
@@ -72,9 +73,7 @@ export class InfrastructureController {
     @Headers('content-type') contentType?: string,
     @Headers('accept') accept?: string,
   ): Promise<InfrastructureResponseDto | string> {
-    const document = isCsvContentType(contentType)
-      ? await this.infrastructure.replaceFromCsv(principal, query, body)
-      : await this.infrastructure.replace(principal, query, body);
+    const document = isCsvContentType(contentType) ? await this.infrastructure.replaceFromCsv(principal, query, body) : await this.infrastructure.replace(principal, query, body);
     if (!prefersCsv(accept)) return document;
     reply.type('text/csv; charset=utf-8');
     return this.infrastructure.exportCsv(principal, { building_id: query.building_id });

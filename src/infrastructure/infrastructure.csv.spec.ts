@@ -3,7 +3,21 @@ import { ApiError } from '../common/errors/api-error';
 import { fromInfrastructureCsv, toInfrastructureCsv } from './infrastructure.csv';
 
 const wifi = { id: 4, bssid: 'a4:5e:60:e8:1f:01', ssid: 'Lobby; "main"', frequency: 5180, floor_id: 2, lat: 42.1, lng: -8.2, x: 1.5, y: 2, created_at: '', updated_at: '' };
-const ble = { id: 9, uuid: 'f7826da6-4fa2-4e98-8024-bc5b71e0893e', major: 1, minor: 65535, tx_power: null, battery: 77, floor_id: 3, lat: 42.2, lng: -8.3, x: 0.1, y: 1e-7, created_at: '', updated_at: '' };
+const ble = {
+  id: 9,
+  uuid: 'f7826da6-4fa2-4e98-8024-bc5b71e0893e',
+  major: 1,
+  minor: 65535,
+  tx_power: null,
+  battery: 77,
+  floor_id: 3,
+  lat: 42.2,
+  lng: -8.3,
+  x: 0.1,
+  y: 1e-7,
+  created_at: '',
+  updated_at: '',
+};
 
 function refusal(text: string): ApiError {
   try {
@@ -24,8 +38,25 @@ describe('infrastructure CSV', () => {
         'ble,9,3,0.1,1e-7,42.2,-8.3,,,,f7826da6-4fa2-4e98-8024-bc5b71e0893e,1,65535,,77\r\n',
     );
     const items = fromInfrastructureCsv(text);
-    expect(items.wifi).toEqual([{ floor_id: 2, x: 1.5, y: 2, lat: 42.1, lng: -8.2, bssid: 'a4:5e:60:e8:1f:01', ssid: 'Lobby; "main"', frequency: 5180, tx_power: null, battery: null }]);
-    expect(items.ble).toEqual([{ floor_id: 3, x: 0.1, y: 1e-7, lat: 42.2, lng: -8.3, ssid: null, frequency: null, uuid: 'f7826da6-4fa2-4e98-8024-bc5b71e0893e', major: 1, minor: 65535, tx_power: null, battery: 77 }]);
+    expect(items.wifi).toEqual([
+      { floor_id: 2, x: 1.5, y: 2, lat: 42.1, lng: -8.2, bssid: 'a4:5e:60:e8:1f:01', ssid: 'Lobby; "main"', frequency: 5180, tx_power: null, battery: null },
+    ]);
+    expect(items.ble).toEqual([
+      {
+        floor_id: 3,
+        x: 0.1,
+        y: 1e-7,
+        lat: 42.2,
+        lng: -8.3,
+        ssid: null,
+        frequency: null,
+        uuid: 'f7826da6-4fa2-4e98-8024-bc5b71e0893e',
+        major: 1,
+        minor: 65535,
+        tx_power: null,
+        battery: 77,
+      },
+    ]);
     expect(items.prefixes).toEqual({ wifi: ['line 2.'], ble: ['line 3.'] });
   });
 
@@ -41,7 +72,10 @@ describe('infrastructure CSV', () => {
       ssids.map((ssid, index) => ({ ...wifi, id: index, ssid })),
       [{ ...ble, tx_power: -59 }],
     );
-    const cells = text.split('\r\n').slice(1, ssids.length + 1).map((line) => line.split(',')[8]);
+    const cells = text
+      .split('\r\n')
+      .slice(1, ssids.length + 1)
+      .map((line) => line.split(',')[8]);
     expect(cells.slice(1, 4)).toEqual(["'+1", "'-cmd", "'@SUM(A1)"]);
     expect(cells[0]).toMatch(/^"'=HYPERLINK/);
     expect(cells.slice(4)).toEqual(["''=already quoted", 'plain', "it's"]);

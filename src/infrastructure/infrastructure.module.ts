@@ -26,7 +26,18 @@ import { TrackingSettingsService } from './tracking-settings.service';
 @Module({
   imports: [TypeOrmModule.forFeature([WifiAccessPoint, BleBeacon, ReferencePoint, RadioModelRecord]), BuildingsModule, FloorsModule, FixPipelineModule],
   controllers: [InfrastructureController, ScansController, ReferencePointsController, RadioModelController, TrackingSettingsController],
-  providers: [InfrastructureService, ScanPositioningService, ScansService, ScanTracking, TrackingSettingsService, TransmitterSites, RadioModelsRepository, RadioModelsService, ReferencePointsRepository, ReferencePointsService],
+  providers: [
+    InfrastructureService,
+    ScanPositioningService,
+    ScansService,
+    ScanTracking,
+    TrackingSettingsService,
+    TransmitterSites,
+    RadioModelsRepository,
+    RadioModelsService,
+    ReferencePointsRepository,
+    ReferencePointsService,
+  ],
   exports: [InfrastructureService, ScanPositioningService],
 })
 export class InfrastructureModule {}

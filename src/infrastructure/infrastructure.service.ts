@@ -27,7 +27,16 @@ const INSERT_BATCH = 500;
 const UUID_IN_TEXT = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 const duplicate = (kind: AnyKind, identity: string, fields: string): ApiError =>
-  ApiError.conflict(`The building already has the ${kind.label} ${identity}`, [{ message: 'already in this building', code: 'taken', fields: kind.identityFields.split(',').map((field) => `${fields}${field}`).join(',') }]);
+  ApiError.conflict(`The building already has the ${kind.label} ${identity}`, [
+    {
+      message: 'already in this building',
+      code: 'taken',
+      fields: kind.identityFields
+        .split(',')
+        .map((field) => `${fields}${field}`)
+        .join(','),
+    },
+  ]);
 
 /** The items of a replacement, validated, with where each came from in the request. */
 interface Incoming {
@@ -83,7 +92,10 @@ export class InfrastructureService {
     if (query.type) {
       const other: TransmitterType = query.type === 'wifi' ? 'ble' : 'wifi';
       if (items[other].length > 0) {
-        throw ApiError.validation(`This import replaces only ${query.type}`, items.prefixes[other].map((prefix) => ({ message: `type=${query.type} was asked`, code: 'invalid', fields: `${prefix}type` })));
+        throw ApiError.validation(
+          `This import replaces only ${query.type}`,
+          items.prefixes[other].map((prefix) => ({ message: `type=${query.type} was asked`, code: 'invalid', fields: `${prefix}type` })),
+        );
       }
     }
     return this.replaceValidated(principal, query.building_id, types, items, items.prefixes, 'cartesian');
@@ -296,7 +308,16 @@ export class InfrastructureService {
     for (const fields of wanted) {
       const row = byIdentity.get(kind.identity(fields));
       if (!row) {
-        inserts.push(manager.create(kind.entity, { ...fields, organizationId: building.organizationId, buildingId: building.id, version: 1, createdAt: now, updatedAt: now }) as PlacedTransmitter);
+        inserts.push(
+          manager.create(kind.entity, {
+            ...fields,
+            organizationId: building.organizationId,
+            buildingId: building.id,
+            version: 1,
+            createdAt: now,
+            updatedAt: now,
+          }) as PlacedTransmitter,
+        );
         continue;
       }
       kept.add(row.id);

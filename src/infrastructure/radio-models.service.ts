@@ -182,7 +182,15 @@ export class RadioModelsService implements OnModuleInit, OnModuleDestroy {
           const text = JSON.stringify(statistics);
           const written = row
             ? await this.models.updateIfVersion(manager, floorId, row.version, { scans: statistics.scans, statistics: text, updatedAt: now })
-            : await this.models.insertIfAbsent(manager, { floorId, organizationId: owner.organizationId, buildingId: owner.buildingId, scans: statistics.scans, statistics: text, createdAt: now, updatedAt: now });
+            : await this.models.insertIfAbsent(manager, {
+                floorId,
+                organizationId: owner.organizationId,
+                buildingId: owner.buildingId,
+                scans: statistics.scans,
+                statistics: text,
+                createdAt: now,
+                updatedAt: now,
+              });
           if (written) await this.models.bump(manager, owner.buildingId, 'model_revision');
           return written;
         });

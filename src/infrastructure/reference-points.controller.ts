@@ -1,5 +1,15 @@
 import { Body, Controller, Delete, Get, Headers, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+  ApiProduces,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Access } from '../access/decorators/access.decorator';
 import { CurrentPrincipal } from '../access/decorators/current-principal.decorator';
@@ -32,7 +42,12 @@ export class ReferencePointsController {
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({ type: [ReferencePointResponseDto] })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  async list(@CurrentPrincipal() principal: Principal, @Query() query: BuildingFloorQuery, @Res({ passthrough: true }) reply: FastifyReply, @Headers('accept') accept?: string): Promise<ReferencePointResponseDto[] | string> {
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: BuildingFloorQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Headers('accept') accept?: string,
+  ): Promise<ReferencePointResponseDto[] | string> {
     if (!prefersCsv(accept)) return this.points.list(principal, query);
     reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="reference-points-${query.building_id}.csv"`);
     return this.points.exportCsv(principal, query);
@@ -41,14 +56,22 @@ export class ReferencePointsController {
   @Put()
   @BodyLimit(REFERENCE_POINTS_BODY_LIMIT_BYTES)
   @Access(AccessScope.CartographyWrite)
-  @ApiOperation({ summary: "Replace a building's reference points (of one floor with floor_id), in one transaction", description: `A JSON array of reference points, or a CSV body (Content-Type: text/csv); up to 16 MiB. ${CSV_HELP}` })
+  @ApiOperation({
+    summary: "Replace a building's reference points (of one floor with floor_id), in one transaction",
+    description: `A JSON array of reference points, or a CSV body (Content-Type: text/csv); up to 16 MiB. ${CSV_HELP}`,
+  })
   @ApiConsumes('application/json', 'text/csv')
   @ApiBody({ type: [ReferencePointInputDto] })
   @ApiOkResponse({ type: [ReferencePointResponseDto] })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
   @ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'The body is over 16 MiB' })
-  replace(@CurrentPrincipal() principal: Principal, @Query() query: BuildingFloorQuery, @Body() body: unknown, @Headers('content-type') contentType?: string): Promise<ReferencePointResponseDto[]> {
+  replace(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: BuildingFloorQuery,
+    @Body() body: unknown,
+    @Headers('content-type') contentType?: string,
+  ): Promise<ReferencePointResponseDto[]> {
     return isCsvContentType(contentType) ? this.points.replaceFromCsv(principal, query, body) : this.points.replace(principal, query, body);
   }
 
@@ -69,7 +92,12 @@ export class ReferencePointsController {
   @Put(':id')
   @Access(AccessScope.CartographyWrite)
   @DocumentedUpdate('Update a reference point (readings sent replace those of their kind)', ReferencePointResponseDto)
-  update(@CurrentPrincipal() principal: Principal, @IdParam('id') id: number, @Body() dto: UpdateReferencePointDto, @Headers('if-match') ifMatch?: string): Promise<Versioned<ReferencePointResponseDto>> {
+  update(
+    @CurrentPrincipal() principal: Principal,
+    @IdParam('id') id: number,
+    @Body() dto: UpdateReferencePointDto,
+    @Headers('if-match') ifMatch?: string,
+  ): Promise<Versioned<ReferencePointResponseDto>> {
     return this.points.update(principal, id, dto, parseIfMatch(ifMatch));
   }
 

@@ -52,7 +52,10 @@ export function fromReferencePointsCsv(text: unknown): CsvReferencePoints {
   const names = header.fields.map((name) => name.trim().toLowerCase());
   const missing = ['point', 'floor_id', 'type', 'rssi'].filter((name) => !names.includes(name));
   if (missing.length > 0) {
-    throw ApiError.validation('The CSV header lacks columns', missing.map((name) => ({ message: `the first line names the columns: ${REFERENCE_CSV_COLUMNS.join(',')}`, code: 'required', fields: `line 1.${name}` })));
+    throw ApiError.validation(
+      'The CSV header lacks columns',
+      missing.map((name) => ({ message: `the first line names the columns: ${REFERENCE_CSV_COLUMNS.join(',')}`, code: 'required', fields: `line 1.${name}` })),
+    );
   }
   if (rows.length > MAX_REFERENCE_CSV_ROWS) {
     throw ApiError.validation(`At most ${MAX_REFERENCE_CSV_ROWS} readings per import`, [{ message: 'too many lines', code: 'invalid', fields: 'body' }]);

@@ -82,15 +82,22 @@ class TransmitterOffsetDto {
 class CrossValidationDto {
   @ApiProperty({ description: 'Distinct reference positions and scans on the floor' }) points: number;
   @ApiProperty() scans: number;
-  @ApiProperty({ nullable: true, type: Number, description: 'Leave-one-out median error of the path-loss model fitted from the references (metres)' }) model_median_error_m: number | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'Leave-one-out median error of the path-loss model fitted from the references (metres)' }) model_median_error_m:
+    number | null;
   @ApiProperty({ nullable: true, type: Number, description: 'The same for k-NN fingerprinting (null with fewer than 10 positions)' }) fingerprint_median_error_m: number | null;
-  @ApiProperty({ nullable: true, type: Number, description: 'The same for the radio map (null with fewer than 10 positions, or where the residuals at the reference points show no spatial structure: no map is built)' }) radio_map_median_error_m: number | null;
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description: 'The same for the radio map (null with fewer than 10 positions, or where the residuals at the reference points show no spatial structure: no map is built)',
+  })
+  radio_map_median_error_m: number | null;
 }
 
 class ExponentFitDto {
   @ApiProperty({
     enum: ['prior', 'fitted', 'unidentified'],
-    description: "fitted: the scans tell the exponent; prior: they do not yet (too few, or n cannot be told from the transmitters' offsets): the prior's is kept; unidentified: they point outside 1.5-4.5 (they do not fit the path-loss model): the prior's is kept",
+    description:
+      "fitted: the scans tell the exponent; prior: they do not yet (too few, or n cannot be told from the transmitters' offsets): the prior's is kept; unidentified: they point outside 1.5-4.5 (they do not fit the path-loss model): the prior's is kept",
   })
   state: string;
   @ApiProperty({ nullable: true, type: String, description: 'Why not fitted; null when fitted' }) reason: string | null;
@@ -103,7 +110,7 @@ class WeakestRssiDto {
 }
 
 class ScannerDto {
-  @ApiProperty({ type: WeakestRssiDto, description: 'The weakest reading of each kind the scans reported (dBm): about the scanners\' sensitivity' }) weakest_rssi: WeakestRssiDto;
+  @ApiProperty({ type: WeakestRssiDto, description: "The weakest reading of each kind the scans reported (dBm): about the scanners' sensitivity" }) weakest_rssi: WeakestRssiDto;
   @ApiProperty({ description: 'The most readings one scan reported' }) max_readings: number;
   @ApiProperty({ description: 'The share of scans with that many: near 1, the scanners keep their strongest max_readings' }) at_max_share: number;
 }
@@ -113,13 +120,16 @@ export class FloorRadioModelDto {
   @ApiProperty({
     enum: ['default', 'self_calibrated', 'reference_points', 'fingerprinting', 'radio_map'],
     description:
-      'default: the prior (no evidence yet); self_calibrated: learnt from the scans the server saw; reference_points: the model fitted from the reference points; fingerprinting: k-NN over the reference points; radio_map: the model plus the reference points\' residuals interpolated in space (the last two where cross-validation found them better)',
+      "default: the prior (no evidence yet); self_calibrated: learnt from the scans the server saw; reference_points: the model fitted from the reference points; fingerprinting: k-NN over the reference points; radio_map: the model plus the reference points' residuals interpolated in space (the last two where cross-validation found them better)",
   })
   method: string;
   @ApiProperty({ description: 'Path-loss exponent n' }) exponent: number;
   @ApiProperty({ type: ExponentFitDto, description: 'Whether the scans tell the exponent, and how well' }) exponent_fit: ExponentFitDto;
   @ApiProperty({ nullable: true, type: ScannerDto, description: "What the self-calibration's scans say of their scanners; null before any" }) scanner: ScannerDto | null;
-  @ApiProperty({ description: 'Shadowing σ (dB) per kind: the weights of the fit and the size of the accuracy', example: { ble: 4, wifi: 6 } }) shadowing_db: Record<string, number>;
+  @ApiProperty({ description: 'Shadowing σ (dB) per kind: the weights of the fit and the size of the accuracy', example: { ble: 4, wifi: 6 } }) shadowing_db: Record<
+    string,
+    number
+  >;
   @ApiProperty({ description: 'Scans the running self-calibration rests on (the oldest count less beyond 20,000)' }) scans: number;
   @ApiProperty({ nullable: true, type: String, description: 'When the running self-calibration last changed' }) updated_at: string | null;
   @ApiProperty({ nullable: true, type: CrossValidationDto, description: 'What the reference points give; null without any' }) reference_points: CrossValidationDto | null;

@@ -78,7 +78,16 @@ export class ReferencePointsService {
       if (Array.isArray(placement)) throw ApiError.validation('The reference point is not valid', placement);
       const now = new Date();
       const [row] = await this.points.insert(manager, [
-        { ...placement, organizationId: principal.organizationId, buildingId: building.id, floorId: floor.id, readings: JSON.stringify(readings), version: 1, createdAt: now, updatedAt: now },
+        {
+          ...placement,
+          organizationId: principal.organizationId,
+          buildingId: building.id,
+          floorId: floor.id,
+          readings: JSON.stringify(readings),
+          version: 1,
+          createdAt: now,
+          updatedAt: now,
+        },
       ]);
       await this.radio.referencesChanged(manager, building.id);
       return new Versioned(toReferencePointResponse(row), 1);
@@ -95,7 +104,9 @@ export class ReferencePointsService {
         if (dto.floor_id !== undefined && dto.floor_id !== row.floorId) {
           const floor = await this.floors.findReferenced(principal, dto.floor_id, 'floor_id', manager);
           if (floor.buildingId !== row.buildingId) {
-            throw ApiError.validation('The reference point is not valid', [{ message: "the floor is not in the reference point's building", code: 'invalid', fields: 'floor_id', value: floor.id }]);
+            throw ApiError.validation('The reference point is not valid', [
+              { message: "the floor is not in the reference point's building", code: 'invalid', fields: 'floor_id', value: floor.id },
+            ]);
           }
           floorId = floor.id;
         }
@@ -130,7 +141,12 @@ export class ReferencePointsService {
   /** `PUT ?building_id=[&floor_id=]` with a JSON array: the points of the building (or of the floor) replaced. */
   async replace(principal: Principal, query: BuildingFloorQuery, body: unknown): Promise<ReferencePointResponseDto[]> {
     if (!Array.isArray(body)) throw ApiError.validation('The body must be an array of reference points', [{ message: 'must be a JSON array', code: 'invalid', fields: 'body' }]);
-    return this.replaceValidated(principal, query, body, body.map((_item, index) => `[${index}].`));
+    return this.replaceValidated(
+      principal,
+      query,
+      body,
+      body.map((_item, index) => `[${index}].`),
+    );
   }
 
   async replaceFromCsv(principal: Principal, query: BuildingFloorQuery, text: unknown): Promise<ReferencePointResponseDto[]> {
@@ -139,7 +155,8 @@ export class ReferencePointsService {
   }
 
   private async replaceValidated(principal: Principal, query: BuildingFloorQuery, items: unknown[], prefixes: string[]): Promise<ReferencePointResponseDto[]> {
-    if (items.length > MAX_REFERENCE_POINTS) throw ApiError.validation(`At most ${MAX_REFERENCE_POINTS} reference points per request`, [{ message: 'too many', code: 'invalid', fields: 'body' }]);
+    if (items.length > MAX_REFERENCE_POINTS)
+      throw ApiError.validation(`At most ${MAX_REFERENCE_POINTS} reference points per request`, [{ message: 'too many', code: 'invalid', fields: 'body' }]);
     const errors: FieldError[] = [];
     const valid: Array<{ dto: ReferencePointInputDto; prefix: string }> = [];
     for (const [index, item] of items.entries()) {
@@ -152,7 +169,8 @@ export class ReferencePointsService {
       const problems = await validate(dto, { whitelist: true, forbidUnknownValues: true });
       if (problems.length > 0) errors.push(...flattenValidationErrors(problems, prefix.slice(0, -1)));
       else if ((dto.ble?.length ?? 0) + (dto.wifi?.length ?? 0) === 0) errors.push(noReadings(prefix));
-      else if (query.floor_id !== undefined && dto.floor_id !== query.floor_id) errors.push({ message: `floor_id=${query.floor_id} was asked`, code: 'invalid', fields: `${prefix}floor_id`, value: dto.floor_id });
+      else if (query.floor_id !== undefined && dto.floor_id !== query.floor_id)
+        errors.push({ message: `floor_id=${query.floor_id} was asked`, code: 'invalid', fields: `${prefix}floor_id`, value: dto.floor_id });
       else valid.push({ dto, prefix });
     }
     if (errors.length > 0) throw ApiError.validation('Some reference points are not valid; nothing was changed', errors);
@@ -174,7 +192,16 @@ export class ReferencePointsService {
           errors.push(...placement);
           continue;
         }
-        rows.push({ ...placement, organizationId: building.organizationId, buildingId: building.id, floorId: dto.floor_id, readings: JSON.stringify(storedReadings(dto)), version: 1, createdAt: now, updatedAt: now });
+        rows.push({
+          ...placement,
+          organizationId: building.organizationId,
+          buildingId: building.id,
+          floorId: dto.floor_id,
+          readings: JSON.stringify(storedReadings(dto)),
+          version: 1,
+          createdAt: now,
+          updatedAt: now,
+        });
       }
       if (errors.length > 0) throw ApiError.validation('Some reference points are not valid; nothing was changed', errors);
       await this.points.deleteOnFloors(manager, building.id, floors);

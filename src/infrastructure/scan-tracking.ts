@@ -58,7 +58,11 @@ export class ScanTracking {
           states.set(fix.deviceId, { time: fix.time, state: step.state });
           const reason = step.started;
           const { lat, lng } = toGeoreference(placed.site.frame, step);
-          outcomes.set(fix.index, { status: reason === null ? 'tracked' : 'started', reason, position: { floorId: step.floorId, x: step.x, y: step.y, lat, lng, accuracy: step.accuracy } });
+          outcomes.set(fix.index, {
+            status: reason === null ? 'tracked' : 'started',
+            reason,
+            position: { floorId: step.floorId, x: step.x, y: step.y, lat, lng, accuracy: step.accuracy },
+          });
           return { ...fix, floorId: step.floorId, x: step.x, y: step.y, lat, lng, accuracy: step.accuracy };
         });
         return { fixes: refined, states };

@@ -24,7 +24,11 @@ class RawEstimateDto {
 }
 
 class TrackOutcomeDto {
-  @ApiProperty({ enum: ['tracked', 'started', 'late', 'off'], description: 'tracked: the track went on; started: a new track (see reason); late: older than the track, stored as estimated; off: the building does not track' }) status: string;
+  @ApiProperty({
+    enum: ['tracked', 'started', 'late', 'off'],
+    description: 'tracked: the track went on; started: a new track (see reason); late: older than the track, stored as estimated; off: the building does not track',
+  })
+  status: string;
   @ApiProperty({ enum: ['first', 'silence', 'contradiction', 'building'], nullable: true, type: String }) reason: string | null;
 }
 
@@ -39,7 +43,12 @@ class EstimatedFixDto {
   @ApiProperty({ description: 'Floor metres' }) x: number;
   @ApiProperty({ description: 'Floor metres' }) y: number;
   @ApiProperty({ description: 'Metres: the true position lies within it for about two fixes in three' }) accuracy: number;
-  @ApiProperty({ enum: ['fit', 'centroid', 'single', 'fingerprint', 'radio_map'], description: 'fit: the path-loss model; centroid: its fallback; single: one transmitter heard; fingerprint: k-NN over the floor\'s reference points; radio_map: the radio map of the floor\'s reference points' }) method: string;
+  @ApiProperty({
+    enum: ['fit', 'centroid', 'single', 'fingerprint', 'radio_map'],
+    description:
+      "fit: the path-loss model; centroid: its fallback; single: one transmitter heard; fingerprint: k-NN over the floor's reference points; radio_map: the radio map of the floor's reference points",
+  })
+  method: string;
   @ApiProperty() transmitters_used: number;
   @ApiProperty({ type: RawEstimateDto, description: 'The single-scan estimate; the fix itself is the tracked one where the building tracks' }) raw: RawEstimateDto;
   @ApiProperty({ type: TrackOutcomeDto }) track: TrackOutcomeDto;
@@ -64,7 +73,10 @@ export class ScansController {
   @ApiOperation({ summary: 'Report what devices heard (BLE beacons, wifi access points); the server estimates each position and stores it like a reported fix' })
   @ApiBody({ type: ScanBatchDto })
   @ApiOkResponse({ type: ScanIngestResponseDto })
-  @ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'Over 1000 scans, or a body over 3 MiB (1,000 scans of 30 readings are about 2.5 MB); the message names the limit' })
+  @ApiPayloadTooLargeResponse({
+    type: ErrorResponseDto,
+    description: 'Over 1000 scans, or a body over 3 MiB (1,000 scans of 30 readings are about 2.5 MB); the message names the limit',
+  })
   @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'No scan gave a stored position (the reasons are in `errors`)' })
   ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Query() query: IngestQuery): Promise<ScanIngestResult> {
     return this.scans.ingest(principal, body, { returnEvents: query.return_events });

@@ -31,6 +31,20 @@ export class ScanDto {
   @Min(1)
   @Max(MAX_INTEGER_ID)
   building_id?: number;
-  @ApiPropertyOptional({ type: [BleReadingDto] }) @Optional() @IsArray() @ArrayMaxSize(MAX_READINGS_PER_KIND) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => BleReadingDto) ble?: BleReadingDto[];
-  @ApiPropertyOptional({ type: [WifiReadingDto] }) @Optional() @IsArray() @ArrayMaxSize(MAX_READINGS_PER_KIND) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => WifiReadingDto) wifi?: WifiReadingDto[];
+  @ApiPropertyOptional({ type: [BleReadingDto] })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(MAX_READINGS_PER_KIND)
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => BleReadingDto)
+  ble?: BleReadingDto[];
+  @ApiPropertyOptional({ type: [WifiReadingDto] })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(MAX_READINGS_PER_KIND)
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => WifiReadingDto)
+  wifi?: WifiReadingDto[];
 }

@@ -12,14 +12,20 @@ export class UpdateTrackingSettingsDto {
   scans?: boolean;
 
   @ApiPropertyOptional({
-    description: 'Filter the positions devices report themselves (POST /realtime/positions): a Kalman filter over each device’s fixes, stored in their place. Off by default: the apps filter them already',
+    description:
+      'Filter the positions devices report themselves (POST /realtime/positions): a Kalman filter over each device’s fixes, stored in their place. Off by default: the apps filter them already',
     example: false,
   })
   @Optional()
   @IsBoolean()
   positions?: boolean;
 
-  @ApiPropertyOptional({ description: 'A track starts afresh after this many seconds without a scan (or a filtered position)', example: 30, minimum: 1, maximum: MAX_RESET_AFTER_SECONDS })
+  @ApiPropertyOptional({
+    description: 'A track starts afresh after this many seconds without a scan (or a filtered position)',
+    example: 30,
+    minimum: 1,
+    maximum: MAX_RESET_AFTER_SECONDS,
+  })
   @Optional()
   @IsInt()
   @Min(1)

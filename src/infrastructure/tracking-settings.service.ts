@@ -34,13 +34,24 @@ export class TrackingSettingsService {
       const building = await this.buildings.findOwned(principal, buildingId, manager);
       const row = await this.read(manager, building.id);
       const current = trackingSettingsOf(row);
-      const next: TrackingSettings = { scans: dto.scans ?? current.scans, positions: dto.positions ?? current.positions, resetAfterSeconds: dto.reset_after_seconds ?? current.resetAfterSeconds };
+      const next: TrackingSettings = {
+        scans: dto.scans ?? current.scans,
+        positions: dto.positions ?? current.positions,
+        resetAfterSeconds: dto.reset_after_seconds ?? current.resetAfterSeconds,
+      };
       const [sql, parameters] = this.transactions.escape(
         `INSERT INTO "building_tracking" ("building_id", "organization_id", "scans", "positions", "reset_after_seconds", "version", "updated_at")
          VALUES (:buildingId, :organizationId, :scans, :positions, :resetAfterSeconds, 1, :now)
          ON CONFLICT ("building_id") DO UPDATE SET "scans" = excluded."scans", "positions" = excluded."positions", "reset_after_seconds" = excluded."reset_after_seconds",
            "version" = "building_tracking"."version" + 1, "updated_at" = excluded."updated_at"`,
-        { buildingId: building.id, organizationId: principal.organizationId, scans: next.scans, positions: next.positions, resetAfterSeconds: next.resetAfterSeconds, now: new Date() },
+        {
+          buildingId: building.id,
+          organizationId: principal.organizationId,
+          scans: next.scans,
+          positions: next.positions,
+          resetAfterSeconds: next.resetAfterSeconds,
+          now: new Date(),
+        },
       );
       await manager.query(sql, parameters);
       return toResponse(building.id, next, true);
@@ -48,7 +59,9 @@ export class TrackingSettingsService {
   }
 
   private async read(manager: EntityManager, buildingId: number): Promise<Row | null> {
-    const [sql, parameters] = this.transactions.escape(`SELECT "scans", "positions", "reset_after_seconds" FROM "building_tracking" WHERE "building_id" = :buildingId`, { buildingId });
+    const [sql, parameters] = this.transactions.escape(`SELECT "scans", "positions", "reset_after_seconds" FROM "building_tracking" WHERE "building_id" = :buildingId`, {
+      buildingId,
+    });
     const rows = (await manager.query(sql, parameters)) as Row[];
     return rows[0] ?? null;
   }

@@ -45,7 +45,9 @@ export interface TrackingSettings {
 export const DEFAULT_TRACKING_SETTINGS: TrackingSettings = { scans: true, positions: false, resetAfterSeconds: 30 };
 
 /** A `building_tracking` row's settings (booleans are 0/1 on SQLite), or the defaults where the building has none. */
-export function trackingSettingsOf(row: { scans: boolean | number | null; positions: boolean | number | null; reset_after_seconds: number | string | null } | null | undefined): TrackingSettings {
+export function trackingSettingsOf(
+  row: { scans: boolean | number | null; positions: boolean | number | null; reset_after_seconds: number | string | null } | null | undefined,
+): TrackingSettings {
   if (!row || row.scans === null) return DEFAULT_TRACKING_SETTINGS;
   return { scans: Boolean(row.scans), positions: Boolean(row.positions), resetAfterSeconds: Number(row.reset_after_seconds) };
 }
@@ -130,7 +132,8 @@ export class TransmitterSites {
         const cached = this.cache.get(buildingId);
         const entry = cached?.key === key ? cached : await this.loadOnce(manager, buildingId, key);
         const frame = { latitude: Number(row.latitude), longitude: Number(row.longitude), width: Number(row.width), length: Number(row.length), rotation: Number(row.rotation) };
-        if (entry.space?.width !== frame.width || entry.space.length !== frame.length) entry.space = { buildingId, width: frame.width, length: frame.length, floors: entry.floors, paths: entry.paths };
+        if (entry.space?.width !== frame.width || entry.space.length !== frame.length)
+          entry.space = { buildingId, width: frame.width, length: frame.length, floors: entry.floors, paths: entry.paths };
         const tracking = trackingSettingsOf({ scans: row.tracking_scans, positions: row.tracking_positions, reset_after_seconds: row.tracking_reset_after_seconds });
         sites.set(buildingId, {
           buildingId,
@@ -194,12 +197,24 @@ export class TransmitterSites {
     }
     for (const row of ble) {
       const floor = heights.get(row.floorId);
-      if (floor) transmitters.push({ key: beaconKey(row.uuid, row.major, row.minor), kind: 'ble', id: row.id, floorId: row.floorId, x: row.x, y: row.y, referenceRssi: referenceRssiOf(row.txPower), ...floor });
+      if (floor)
+        transmitters.push({
+          key: beaconKey(row.uuid, row.major, row.minor),
+          kind: 'ble',
+          id: row.id,
+          floorId: row.floorId,
+          x: row.x,
+          y: row.y,
+          referenceRssi: referenceRssiOf(row.txPower),
+          ...floor,
+        });
     }
     const live = new Map(floors.map((floor) => [floor.id, { level: floor.level }]));
     const nodes = (graph?.nodes ?? []).filter((node) => live.has(node.floor_id)).map((node) => ({ id: node.id, floorId: node.floor_id, x: node.x, y: node.y }));
     const known = new Set(nodes.map((node) => node.id));
-    const links = (graph?.links ?? []).filter((link) => known.has(link.source) && known.has(link.target)).map((link) => ({ source: link.source, target: link.target, tags: link.tags }));
+    const links = (graph?.links ?? [])
+      .filter((link) => known.has(link.source) && known.has(link.target))
+      .map((link) => ({ source: link.source, target: link.target, tags: link.tags }));
     return { key, index: new TransmitterIndex(transmitters), floors: live, paths: nodes.length > 0 && links.length > 0 ? { nodes, links } : null };
   }
 }

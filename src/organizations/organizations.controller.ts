@@ -30,5 +30,4 @@ export class OrganizationsController {
   update(@CurrentPrincipal() principal: Principal, @Body() dto: UpdateOrganizationDto): Promise<OrganizationResponseDto> {
     return this.organizations.updateCurrent(principal, dto);
   }
-
 }

@@ -49,6 +49,9 @@ export class DeviceTrackStates {
 
   /** A device deleted: its track goes with it. */
   async remove(manager: EntityManager, organizationId: string, deviceId: string): Promise<void> {
-    await manager.query(`DELETE FROM "device_tracks" WHERE "organization_id" = ${this.dialect.placeholder(1)} AND "device_id" = ${this.dialect.placeholder(2)}`, [organizationId, deviceId]);
+    await manager.query(`DELETE FROM "device_tracks" WHERE "organization_id" = ${this.dialect.placeholder(1)} AND "device_id" = ${this.dialect.placeholder(2)}`, [
+      organizationId,
+      deviceId,
+    ]);
   }
 }

@@ -47,7 +47,10 @@ describe('position rollups', () => {
     const scenario = track.chain((points) =>
       fc.tuple(
         fc.constant(points),
-        fc.shuffledSubarray(points.map((_, i) => i), { minLength: points.length, maxLength: points.length }),
+        fc.shuffledSubarray(
+          points.map((_, i) => i),
+          { minLength: points.length, maxLength: points.length },
+        ),
         fc.integer({ min: 1, max: 8 }),
         fc.boolean(),
       ),
@@ -66,17 +69,28 @@ describe('position rollups', () => {
           }
         };
         for (let start = 0; start < order.length; start += batchSize) {
-          const batch = order.slice(start, start + batchSize).map((i) => points[i]).sort((a, b) => a.time - b.time);
+          const batch = order
+            .slice(start, start + batchSize)
+            .map((i) => points[i])
+            .sort((a, b) => a.time - b.time);
           const lo = batch[0].time - 60_000;
           const hi = batch[batch.length - 1].time + 60_000;
           const window = stored.filter((point) => point.time >= lo && point.time <= hi).sort((a, b) => a.time - b.time);
           add(rollupDelta(window, batch));
-          if (replay) add(rollupDelta([...window, ...batch].sort((a, b) => a.time - b.time), batch));
+          if (replay)
+            add(
+              rollupDelta(
+                [...window, ...batch].sort((a, b) => a.time - b.time),
+                batch,
+              ),
+            );
           stored.push(...batch);
         }
         const expected = new Map<string, SlotTotals>();
         addPositionedTime(points, expected);
-        const fixes = points.filter((point) => point.buildingId !== null).map((point) => ({ buildingId: point.buildingId!, slot: Math.floor(point.time / SLOT_MS) * SLOT_MS, fixes: 1, positionedMs: 0, firstMs: null, lastMs: null }));
+        const fixes = points
+          .filter((point) => point.buildingId !== null)
+          .map((point) => ({ buildingId: point.buildingId!, slot: Math.floor(point.time / SLOT_MS) * SLOT_MS, fixes: 1, positionedMs: 0, firstMs: null, lastMs: null }));
         expect(summary(total.values())).toEqual(summary([...expected.values(), ...fixes]));
       }),
       { numRuns: 300 },

@@ -76,8 +76,7 @@ const sqliteNearest = (before: boolean) => {
   const side = before
     ? `p."time" < json_extract(w.value, '$[1]') AND p."time" >= json_extract(w.value, '$[3]') ORDER BY p."time" DESC`
     : `p."time" > json_extract(w.value, '$[2]') AND p."time" <= json_extract(w.value, '$[4]') ORDER BY p."time" ASC`;
-  const pick = (column: string) =>
-    `(SELECT p.${column} FROM position_history p WHERE p.organization_id = ? AND p.device_id = json_extract(w.value, '$[0]') AND ${side} LIMIT 1)`;
+  const pick = (column: string) => `(SELECT p.${column} FROM position_history p WHERE p.organization_id = ? AND p.device_id = json_extract(w.value, '$[0]') AND ${side} LIMIT 1)`;
   return `SELECT n.device_id, n."time", n.building_id FROM (
       SELECT json_extract(w.value, '$[0]') AS device_id, ${pick('"time"')} AS "time", ${pick('building_id')} AS building_id FROM json_each(?) w
     ) n WHERE n."time" IS NOT NULL`;
@@ -102,7 +101,6 @@ export const sqliteNeighbourParameters = (windows: string, organizationId: strin
   organizationId,
   windows,
 ];
-
 
 function toTracks(raw: ReadonlyArray<{ device_id: string; time: unknown; building_id: number | null }>): Map<string, TrackPoint[]> {
   const byDevice = new Map<string, TrackPoint[]>();
@@ -179,7 +177,11 @@ export class SqliteRollupStore extends RollupStore {
     let total = 0;
     for (;;) {
       const changes = await this.transactions.run(async (manager) => {
-        const result = await manager.queryRunner!.query(`DELETE FROM position_rollups WHERE rowid IN (SELECT rowid FROM position_rollups WHERE slot < ? LIMIT ${SQLITE_DELETE_BATCH})`, [cutoff], true);
+        const result = await manager.queryRunner!.query(
+          `DELETE FROM position_rollups WHERE rowid IN (SELECT rowid FROM position_rollups WHERE slot < ? LIMIT ${SQLITE_DELETE_BATCH})`,
+          [cutoff],
+          true,
+        );
         return Number(result.affected ?? 0);
       });
       total += changes;

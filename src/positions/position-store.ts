@@ -43,12 +43,27 @@ export interface RemovedHistory {
   rowsDeleted: number;
 }
 
-
 /** The history's columns, in the order the stores write them. */
 export const HISTORY_COLUMNS = ['organization_id', 'device_id', 'time', 'user_id', 'building_id', 'floor_id', 'lat', 'lng', 'x', 'y', 'accuracy', 'yaw'] as const;
 
 /** The devices' columns a new device is written with. */
-export const DEVICE_COLUMNS = ['organization_id', 'id', 'code', 'user_id', 'last_time', 'building_id', 'floor_id', 'lat', 'lng', 'x', 'y', 'accuracy', 'yaw', 'created_at', 'updated_at'] as const;
+export const DEVICE_COLUMNS = [
+  'organization_id',
+  'id',
+  'code',
+  'user_id',
+  'last_time',
+  'building_id',
+  'floor_id',
+  'lat',
+  'lng',
+  'x',
+  'y',
+  'accuracy',
+  'yaw',
+  'created_at',
+  'updated_at',
+] as const;
 
 /** A track from a device's newest fix of a batch; `code` is the code stored before unless the fix gave one. */
 export function trackOf(fix: AcceptedFix, previousCode: string): DeviceTrack {

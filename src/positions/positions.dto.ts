@@ -84,4 +84,3 @@ export class IngestResponseDto {
   @ApiProperty({ type: [ItemRejectionDto] }) rejected: ItemRejectionDto[];
   @ApiProperty({ type: [Object] }) events: unknown[];
 }
-

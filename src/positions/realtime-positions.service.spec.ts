@@ -31,7 +31,23 @@ describe('isoTime', () => {
 });
 
 describe('RealtimePositionsService.list: identical reads arriving together share one read', () => {
-  const row = (id: string) => [id, 'code', null, '2026-11-23 10:26:34.801', null, null, null, 42.5, -8.5, null, null, 3, null, '2026-11-23 10:00:00.000', '2026-11-23 10:26:34.801'];
+  const row = (id: string) => [
+    id,
+    'code',
+    null,
+    '2026-11-23 10:26:34.801',
+    null,
+    null,
+    null,
+    42.5,
+    -8.5,
+    null,
+    null,
+    3,
+    null,
+    '2026-11-23 10:00:00.000',
+    '2026-11-23 10:26:34.801',
+  ];
   afterEach(() => vi.restoreAllMocks());
   const principal = (organizationId: string, buildingIds: number[] | null = null) => ({ organizationId, buildingIds }) as Principal;
 

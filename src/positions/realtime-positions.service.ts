@@ -148,7 +148,11 @@ export class RealtimePositionsService {
     const visible = principal.buildingIds === null ? query.building_ids : (query.building_ids ?? principal.buildingIds).filter((id) => principal.buildingIds!.includes(id));
     if (
       !addList('d.building_id', 'b', visible) ||
-      !addList('d.user_id', 'u', query.user_ids?.map((id) => id.toLowerCase())) ||
+      !addList(
+        'd.user_id',
+        'u',
+        query.user_ids?.map((id) => id.toLowerCase()),
+      ) ||
       !addList('d.id', 'd', query.device_ids)
     ) {
       return renderRealtimeJson(principal.organizationId, [], () => null);
@@ -217,8 +221,6 @@ export class RealtimePositionsService {
     const pois = await this.queries.cached<{ id: number; floor_id: number; x: number; y: number; radius: number }>(
       `SELECT id, floor_id, x, y, radius FROM pois WHERE organization_id = :organization AND radius IS NOT NULL AND floor_id IN (${list.sql})`,
     )({ organization: organizationId, ...list.parameters });
-    return new PoiLookup(
-      pois.map((poi): PoiCircle => ({ id: Number(poi.id), floorId: Number(poi.floor_id), x: Number(poi.x), y: Number(poi.y), radius: Number(poi.radius) })),
-    );
+    return new PoiLookup(pois.map((poi): PoiCircle => ({ id: Number(poi.id), floorId: Number(poi.floor_id), x: Number(poi.x), y: Number(poi.y), radius: Number(poi.radius) })));
   }
 }

@@ -68,7 +68,10 @@ export class SqlitePositionStore extends PositionStore {
       const changed = this.statements.run(RECONCILE, []);
       if (changed > 0) this.logger.warn(`${changed} devices' newest fixes were restored from their history (the server had stopped without writing them)`);
     });
-    this.timer = setInterval(() => void this.flush().catch((error: unknown) => this.logger.error(`Writing the devices' newest fixes failed: ${String(error)}`)), TRACK_FLUSH_INTERVAL_MS);
+    this.timer = setInterval(
+      () => void this.flush().catch((error: unknown) => this.logger.error(`Writing the devices' newest fixes failed: ${String(error)}`)),
+      TRACK_FLUSH_INTERVAL_MS,
+    );
     this.timer.unref();
   }
 
@@ -104,9 +107,13 @@ export class SqlitePositionStore extends PositionStore {
     for (let start = 0; start < fixes.length; start += ROWS_PER_INSERT) {
       const chunk = fixes.slice(start, start + ROWS_PER_INSERT);
       const values: unknown[] = [];
-      for (const fix of chunk) values.push(organizationId, fix.deviceId, stamp(fix.time), fix.userId, fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw);
+      for (const fix of chunk)
+        values.push(organizationId, fix.deviceId, stamp(fix.time), fix.userId, fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw);
       this.statements.run(
-        memoized(`history:${chunk.length}`, () => `INSERT INTO position_history (${HISTORY_COLUMNS.join(', ')}) VALUES ${this.dialect.valuesList(chunk.length, HISTORY_COLUMNS.length)} ON CONFLICT DO NOTHING`),
+        memoized(
+          `history:${chunk.length}`,
+          () => `INSERT INTO position_history (${HISTORY_COLUMNS.join(', ')}) VALUES ${this.dialect.valuesList(chunk.length, HISTORY_COLUMNS.length)} ON CONFLICT DO NOTHING`,
+        ),
         values,
       );
     }
@@ -119,7 +126,23 @@ export class SqlitePositionStore extends PositionStore {
       undo.push([key, kept]);
       const track = trackOf(fix, kept.track?.code ?? '');
       if (!kept.exists) {
-        this.statements.run(NEW_DEVICE, [organizationId, track.deviceId, track.code, track.userId, stamp(track.time), track.buildingId, track.floorId, track.lat, track.lng, track.x, track.y, track.accuracy, track.yaw, now, now]);
+        this.statements.run(NEW_DEVICE, [
+          organizationId,
+          track.deviceId,
+          track.code,
+          track.userId,
+          stamp(track.time),
+          track.buildingId,
+          track.floorId,
+          track.lat,
+          track.lng,
+          track.x,
+          track.y,
+          track.accuracy,
+          track.yaw,
+          now,
+          now,
+        ]);
         this.kept.set(key, { exists: true, track, pending: false });
         continue;
       }
@@ -146,7 +169,10 @@ export class SqlitePositionStore extends PositionStore {
     for (const { id } of this.statements.all<{ id: string }>('SELECT id FROM organizations', [])) {
       for (;;) {
         const changes = await this.transactions.run(async () =>
-          this.statements.run(`DELETE FROM position_history WHERE rowid IN (SELECT rowid FROM position_history WHERE organization_id = ? AND "time" < ? LIMIT ${DELETE_BATCH})`, [id, before]),
+          this.statements.run(`DELETE FROM position_history WHERE rowid IN (SELECT rowid FROM position_history WHERE organization_id = ? AND "time" < ? LIMIT ${DELETE_BATCH})`, [
+            id,
+            before,
+          ]),
         );
         total += changes;
         if (changes < DELETE_BATCH) break;
@@ -157,7 +183,9 @@ export class SqlitePositionStore extends PositionStore {
 
   async lastSeenOnFloor(manager: EntityManager, organizationId: string, floorId: number, since: number): Promise<DeviceTrack[]> {
     this.writePending(manager);
-    return this.statements.all<TrackRow>(`${TRACK_SELECT} WHERE organization_id = ? AND floor_id = ? AND last_time >= ?`, [organizationId, floorId, this.dialect.timestamp(since)]).map(trackFromRow);
+    return this.statements
+      .all<TrackRow>(`${TRACK_SELECT} WHERE organization_id = ? AND floor_id = ? AND last_time >= ?`, [organizationId, floorId, this.dialect.timestamp(since)])
+      .map(trackFromRow);
   }
 
   /** In `manager`'s transaction when given (a reader or editor already in one), else in a transaction of its own. */
@@ -206,7 +234,22 @@ export class SqlitePositionStore extends PositionStore {
       const track = kept.track;
       const time = this.dialect.timestamp(track.time);
       const organizationId = key.slice(0, key.indexOf('\u0000'));
-      this.statements.run(NEWEST_FIX, [track.userId, time, track.buildingId, track.floorId, track.lat, track.lng, track.x, track.y, track.accuracy, track.yaw, now, organizationId, track.deviceId, time]);
+      this.statements.run(NEWEST_FIX, [
+        track.userId,
+        time,
+        track.buildingId,
+        track.floorId,
+        track.lat,
+        track.lng,
+        track.x,
+        track.y,
+        track.accuracy,
+        track.yaw,
+        now,
+        organizationId,
+        track.deviceId,
+        time,
+      ]);
       written.push(kept);
     }
     if (written.length === 0) return;

@@ -5,7 +5,6 @@ import { MAX_INTEGER_ID } from '../common/http/params';
 import { Optional } from '../common/validation/optional';
 import { toInteger } from './reports.dto';
 
-
 /**
  * `visitors` and `positioning_time` (contract 8.1). The dates, zone and grouping are read by
  * parseReportWindow / parseGrouping, which name the parameter in every 400.

@@ -93,10 +93,10 @@ export class BuildingReports {
     const rows = await this.queries.rows<RollupRow>(
       'SELECT device_id, slot, positioned_ms FROM position_rollups WHERE organization_id = :organization AND building_id = :building AND slot >= :from AND slot < :to',
       {
-      organization: principal.organizationId,
-      building: query.building_id,
-      from: Math.floor(window.fromMs / SLOT_MS) * SLOT_MS,
-      to: window.toMs,
+        organization: principal.organizationId,
+        building: query.building_id,
+        from: Math.floor(window.fromMs / SLOT_MS) * SLOT_MS,
+        to: window.toMs,
       },
     );
     const devices = starts.map(() => new Map<string, number>());

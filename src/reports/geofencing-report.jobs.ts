@@ -83,7 +83,12 @@ export interface VisitReportInput {
 }
 
 /** Rows made from `sources` and written ROWS_PER_BATCH at a time as CSV lines or JSON objects, as the object path of report-stream writes them. */
-async function* written<Source, Row>(format: 'json' | 'csv', columns: ReadonlyArray<ReportColumn<Row>>, sources: Iterable<Source>, toRow: (source: Source) => Row): AsyncGenerator<JobBatch> {
+async function* written<Source, Row>(
+  format: 'json' | 'csv',
+  columns: ReadonlyArray<ReportColumn<Row>>,
+  sources: Iterable<Source>,
+  toRow: (source: Source) => Row,
+): AsyncGenerator<JobBatch> {
   const names = columns.map((column) => column.name);
   const flush = (batch: Row[]): JobBatch => ({ text: format === 'csv' ? csvLines(batch, names) : batch.map((row) => JSON.stringify(row)).join(','), rows: batch.length });
   let batch: Row[] = [];
@@ -105,7 +110,12 @@ async function* written<Source, Row>(format: 'json' | 'csv', columns: ReadonlyAr
 export async function* stayTimeText(db: ReportDb, input: VisitReportInput, statistics: JobStatistics): AsyncGenerator<JobBatch> {
   const { window, now } = input;
   const fences = new Map(input.fences.map((fence) => [fence.id, fence]));
-  const byFence = await visitsByFence(db, input.organizationId, input.fences.map((fence) => fence.id), window);
+  const byFence = await visitsByFence(
+    db,
+    input.organizationId,
+    input.fences.map((fence) => fence.id),
+    window,
+  );
   const starts = bucketStarts(window, input.grouping);
   // Fence by fence, then merged in the rows' order.
   const perFence: StaySlice[][] = [];
@@ -143,7 +153,12 @@ export async function* stayTimeText(db: ReportDb, input: VisitReportInput, stati
 export async function* sessionsMatchesText(db: ReportDb, input: VisitReportInput, statistics: JobStatistics): AsyncGenerator<JobBatch> {
   const { window, now } = input;
   const fences = new Map(input.fences.map((fence) => [fence.id, fence]));
-  const byFence = await visitsByFence(db, input.organizationId, input.fences.map((fence) => fence.id), window);
+  const byFence = await visitsByFence(
+    db,
+    input.organizationId,
+    input.fences.map((fence) => fence.id),
+    window,
+  );
   const lists = [...byFence.values()];
   const count = lists.reduce((sum, list) => sum + list.length, 0);
   statistics.rowsRead = count;

@@ -19,22 +19,36 @@ describe('mergeByBucket', () => {
       open: fc.boolean(),
     });
     fc.assert(
-      fc.property(fc.array(visitArbitrary, { maxLength: 40 }), fc.constantFrom(...(REPORT_GROUPINGS as Grouping[])), fc.constantFrom('UTC', 'Europe/Madrid', 'America/New_York'), (drawn, grouping, zone) => {
-        const visits: VisitSpan[] = drawn.map((v, index) => ({
-          id: `v${index}`,
-          fenceId: v.fence,
-          deviceId: v.device,
-          userId: v.user,
-          enteredAt: base + v.start,
-          exitedAt: v.open ? null : base + v.start + v.length,
-          exitReason: null,
-        }));
-        const window: ReportWindow = { fromMs: base + 24 * HOUR, toMs: base + 9 * 24 * HOUR, zone };
-        const starts = bucketStarts(window, grouping);
-        const now = base + 8 * 24 * HOUR;
-        const perFence = fences.map((fence) => staySlices(visits.filter((visit) => visit.fenceId === fence), starts, window, now)).filter((slices) => slices.length > 0);
-        expect(mergeByBucket(perFence)).toEqual(staySlices(visits, starts, window, now));
-      }),
+      fc.property(
+        fc.array(visitArbitrary, { maxLength: 40 }),
+        fc.constantFrom(...(REPORT_GROUPINGS as Grouping[])),
+        fc.constantFrom('UTC', 'Europe/Madrid', 'America/New_York'),
+        (drawn, grouping, zone) => {
+          const visits: VisitSpan[] = drawn.map((v, index) => ({
+            id: `v${index}`,
+            fenceId: v.fence,
+            deviceId: v.device,
+            userId: v.user,
+            enteredAt: base + v.start,
+            exitedAt: v.open ? null : base + v.start + v.length,
+            exitReason: null,
+          }));
+          const window: ReportWindow = { fromMs: base + 24 * HOUR, toMs: base + 9 * 24 * HOUR, zone };
+          const starts = bucketStarts(window, grouping);
+          const now = base + 8 * 24 * HOUR;
+          const perFence = fences
+            .map((fence) =>
+              staySlices(
+                visits.filter((visit) => visit.fenceId === fence),
+                starts,
+                window,
+                now,
+              ),
+            )
+            .filter((slices) => slices.length > 0);
+          expect(mergeByBucket(perFence)).toEqual(staySlices(visits, starts, window, now));
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -49,7 +49,9 @@ describe('streamed report envelope', () => {
         const streamed = JSON.parse(await collect(jsonChunks(streamOf(parts))));
         const whole = toReportEnvelope({ columns: COLUMNS as never, data: parts.flat(), rowsRead: 7, bytesRead: 99, startedAt: performance.now() });
         expect(Object.keys(streamed)).toEqual(['meta', 'data', 'rows', 'statistics']);
-        expect({ ...streamed, statistics: { ...streamed.statistics, elapsed: 0 } }).toEqual(JSON.parse(JSON.stringify({ ...whole, statistics: { ...whole.statistics, elapsed: 0 } })));
+        expect({ ...streamed, statistics: { ...streamed.statistics, elapsed: 0 } }).toEqual(
+          JSON.parse(JSON.stringify({ ...whole, statistics: { ...whole.statistics, elapsed: 0 } })),
+        );
         expect(streamed.statistics.elapsed).toBeGreaterThanOrEqual(0);
       }),
     );

@@ -105,11 +105,7 @@ describe('bucketStarts', () => {
     expect(new Date(weeks[0]).toISOString()).toBe('2026-01-12T00:00:00.000Z');
     expect(weeks.every((ms) => new Date(ms).getUTCDay() === 1)).toBe(true);
     expect(weeks.at(-1)! < window.toMs && weeks.at(-1)! + 7 * 24 * HOUR >= window.toMs).toBe(true);
-    expect(bucketStarts(window, 'month').map((ms) => formatReportTime(ms, 'UTC'))).toEqual([
-      '2026-01-01T00:00:00.000Z',
-      '2026-02-01T00:00:00.000Z',
-      '2026-03-01T00:00:00.000Z',
-    ]);
+    expect(bucketStarts(window, 'month').map((ms) => formatReportTime(ms, 'UTC'))).toEqual(['2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z']);
     expect(bucketStarts(window, 'hour')[0]).toBe(Date.UTC(2026, 0, 15, 10));
   });
 

@@ -74,11 +74,7 @@ export function parseReportInstant(value: string, zone: string, inclusiveEnd: bo
 }
 
 /** Parses and checks `from`/`to`/`time_zone` of a report or analytics request (400 naming the parameter on any fault; 422 for an impossible UTC offset). */
-export function parseReportWindow(
-  input: { from?: string; to?: string; timeZone?: string },
-  names: WindowNames,
-  options: WindowOptions = {},
-): ReportWindow {
+export function parseReportWindow(input: { from?: string; to?: string; timeZone?: string }, names: WindowNames, options: WindowOptions = {}): ReportWindow {
   const maxDays = options.maxDays ?? DEFAULT_MAX_RANGE_DAYS;
   const required = options.required ?? true;
   const zone = parseTimeZone(input.timeZone, names.timeZone);
@@ -94,7 +90,11 @@ export function parseReportWindow(
     return ms;
   };
   const to = bound(input.to, names.to, true) ?? options.now ?? Date.now();
-  const from = bound(input.from, names.from, false) ?? DateTime.fromMillis(to, { zone }).minus({ days: Math.min(options.defaultDays ?? DEFAULT_WINDOW_DAYS, maxDays) }).toMillis();
+  const from =
+    bound(input.from, names.from, false) ??
+    DateTime.fromMillis(to, { zone })
+      .minus({ days: Math.min(options.defaultDays ?? DEFAULT_WINDOW_DAYS, maxDays) })
+      .toMillis();
   if (to <= from) throw invalid(names.to, `must be after ${names.from}`, input.to);
   // Calendar days in the zone: a range of 366 local days that crosses a DST change is 366 × 24 h ± 1 h.
   if (to > DateTime.fromMillis(from, { zone }).plus({ days: maxDays }).toMillis()) {
@@ -180,4 +180,3 @@ export function zoneOffsetMinutes(zone: string, ms: number): number {
   offsetCache.set(key, start);
   return start;
 }
-

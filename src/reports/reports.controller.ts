@@ -41,7 +41,9 @@ export class ReportsController {
 
   @Get('geofencing_stay_time.json')
   @Access(AccessScope.Read)
-  @ApiOperation({ summary: 'Time spent in each geofence per bucket, device and user, visits split at bucket edges (building_ids required; from_date, to_date, time_zone, grouping)' })
+  @ApiOperation({
+    summary: 'Time spent in each geofence per bucket, device and user, visits split at bucket edges (building_ids required; from_date, to_date, time_zone, grouping)',
+  })
   @ApiOkResponse({ description: '{"meta":[…],"data":[…],"rows":N,"statistics":{…}}', schema: { type: 'object' } })
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })

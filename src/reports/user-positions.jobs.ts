@@ -25,7 +25,6 @@ export interface TrajectoryRow {
   building_id: number;
 }
 
-
 /**
  * A row's JSON, as JSON.stringify writes it (the unit tests hold them equal), at about twice
  * its speed: the strings that could need escaping go through JSON.stringify, the numbers
@@ -190,8 +189,7 @@ export async function* deviceTrackText(db: ReportDb, input: DeviceTrackInput, st
   const sql = `SELECT user_id, ${db.dialect.bulkTime('"time"')}, floor_id, lat, lng, building_id FROM position_history
      WHERE organization_id = :organization AND device_id = :device AND "time" >= :cursor AND "time" < :to ORDER BY "time" LIMIT ${input.pageRows}`;
   const to = db.dialect.timestamp(input.to);
-  const read = (cursor: number) =>
-    db.arrays<DeviceRow>(sql, { organization: input.organization, device: input.device, cursor: db.dialect.timestamp(cursor), to }, { text: true });
+  const read = (cursor: number) => db.arrays<DeviceRow>(sql, { organization: input.organization, device: input.device, cursor: db.dialect.timestamp(cursor), to }, { text: true });
   const keep = (user: unknown, floor: unknown) => (input.user === undefined || user === input.user) && (input.floor === undefined || Number(floor) === input.floor);
   const buildingId = input.buildingId;
   const writer = new UserPositionWriter(input.format, input.device, buildingId);
@@ -319,7 +317,8 @@ async function* buildingPages(db: ReportDb, input: BuildingTrackInput, statistic
   // Every device's rows at one instant, for the rare page filled by a single timestamp.
   const ownInstant = `SELECT device_id, user_id, ${timeColumn}, floor_id, lat, lng FROM position_history WHERE organization_id = :organization AND building_id = :building AND "time" = :cursor ORDER BY device_id`;
   // Three ranges of the (organization, building, time) index, never the building's own rows.
-  const elsewhere = (building: string) => `SELECT device_id, ${timeColumn}, building_id FROM position_history WHERE organization_id = :organization AND ${building} AND "time" >= :after AND "time" < :until`;
+  const elsewhere = (building: string) =>
+    `SELECT device_id, ${timeColumn}, building_id FROM position_history WHERE organization_id = :organization AND ${building} AND "time" >= :after AND "time" < :until`;
   const foreignPage = `${elsewhere('building_id < :building')} UNION ALL ${elsewhere('building_id > :building')} UNION ALL ${elsewhere('building_id IS NULL')} ORDER BY 2`;
   const stamp = (ms: number) => db.dialect.timestamp(ms);
   const base = { organization: input.organization, building: input.buildingId, to: stamp(input.to) };

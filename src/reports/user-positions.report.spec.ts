@@ -5,15 +5,15 @@ import { CSV_CAST } from '../common/csv/csv-write';
 import { doubleText, StoredTimes, USER_POSITION_COLUMNS, userPositionCsv, userPositionJson, UserPositionWriter } from './user-positions.report';
 
 const row = fc.record({
-      timestamp: fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((date) => date.toISOString()),
-      session_mark: fc.nat(),
-      floor_id: fc.option(fc.nat(), { nil: null }),
-      user_id: fc.option(fc.oneof(fc.uuid(), fc.string()), { nil: null }),
-      device_id: fc.string(),
-      lat: fc.double({ min: -90, max: 90, noNaN: true }),
-      lng: fc.double({ min: -180, max: 180, noNaN: true }),
-      building_id: fc.nat(),
-    });
+  timestamp: fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((date) => date.toISOString()),
+  session_mark: fc.nat(),
+  floor_id: fc.option(fc.nat(), { nil: null }),
+  user_id: fc.option(fc.oneof(fc.uuid(), fc.string()), { nil: null }),
+  device_id: fc.string(),
+  lat: fc.double({ min: -90, max: 90, noNaN: true }),
+  lng: fc.double({ min: -180, max: 180, noNaN: true }),
+  building_id: fc.nat(),
+});
 
 describe('user_positions fast paths', () => {
   it('writes each row exactly as JSON.stringify does', () => {
@@ -99,7 +99,16 @@ describe('user_positions written straight from what was read', () => {
           });
           written.forEach((batch, index) => {
             const part = index === 0 ? rows.slice(0, half) : rows.slice(half);
-            const ordered = part.map(({ timestamp, session_mark, floor_id, user_id, lat, lng }) => ({ timestamp, session_mark, floor_id, user_id, device_id: device, lat, lng, building_id: building }));
+            const ordered = part.map(({ timestamp, session_mark, floor_id, user_id, lat, lng }) => ({
+              timestamp,
+              session_mark,
+              floor_id,
+              user_id,
+              device_id: device,
+              lat,
+              lng,
+              building_id: building,
+            }));
             expect(batch.rows).toBe(part.length);
             expect(batch.text).toBe(format === 'csv' ? ordered.map(userPositionCsv).join('') : ordered.map(userPositionJson).join(','));
           });

@@ -78,7 +78,9 @@ export class UserPositionsReport {
     if (Number.isNaN(to)) throw ApiError.badRequest('to_date is not a valid date', [{ message: 'not a valid date', code: 'invalid', fields: 'to_date' }]);
     if (to <= from) throw ApiError.badRequest('to_date must be after from_date', [{ message: 'must be after from_date', code: 'invalid', fields: 'to_date' }]);
     if (to - from > MAX_REPORT_RANGE_DAYS * DAY_MS) {
-      throw ApiError.badRequest(`The range is at most ${MAX_REPORT_RANGE_DAYS} days`, [{ message: `at most ${MAX_REPORT_RANGE_DAYS} days after from_date`, code: 'invalid', fields: 'to_date' }]);
+      throw ApiError.badRequest(`The range is at most ${MAX_REPORT_RANGE_DAYS} days`, [
+        { message: `at most ${MAX_REPORT_RANGE_DAYS} days after from_date`, code: 'invalid', fields: 'to_date' },
+      ]);
     }
     await this.buildings.findOwned(principal, query.building_id);
 
@@ -115,12 +117,31 @@ export class UserPositionsReport {
         base.device !== undefined
           ? this.reports.stream(
               DEVICE_TRACK_JOB,
-              { format, organization: principal.organizationId, device: String(base.device), buildingId: query.building_id, from, to, user: query.user_id?.toLowerCase(), floor: query.floor_id, pageRows: this.pageRows },
+              {
+                format,
+                organization: principal.organizationId,
+                device: String(base.device),
+                buildingId: query.building_id,
+                from,
+                to,
+                user: query.user_id?.toLowerCase(),
+                floor: query.floor_id,
+                pageRows: this.pageRows,
+              },
               statistics,
             )
           : this.reports.stream(
               BUILDING_TRACK_JOB,
-              { format, organization: principal.organizationId, buildingId: query.building_id, from, to, user: query.user_id?.toLowerCase(), floor: query.floor_id, pageRows: this.pageRows },
+              {
+                format,
+                organization: principal.organizationId,
+                buildingId: query.building_id,
+                from,
+                to,
+                user: query.user_id?.toLowerCase(),
+                floor: query.floor_id,
+                pageRows: this.pageRows,
+              },
               statistics,
             ),
     };
@@ -135,7 +156,10 @@ export class UserPositionsReport {
     const hint = 'narrow the range or filter by user, device or floor';
     const count = async (condition: string) => {
       // Through the report reader: counting a month of fixes holds SQLite for tens of ms, on the worker's connection.
-      const [{ n }] = await this.reports.rows<{ n: number | string }>(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM position_history WHERE ${condition} LIMIT :limit) capped`, { ...base, limit: maxRows + 1 });
+      const [{ n }] = await this.reports.rows<{ n: number | string }>(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM position_history WHERE ${condition} LIMIT :limit) capped`, {
+        ...base,
+        limit: maxRows + 1,
+      });
       return Number(n);
     };
     if (base.device !== undefined && (await count('organization_id = :organization AND device_id = :device AND "time" >= :from AND "time" < :to')) <= maxRows) return;

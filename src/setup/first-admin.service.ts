@@ -93,9 +93,6 @@ export class FirstAdminService {
 
   private reportIgnoredPassword(logger: Logger): void {
     if (this.config.adminPassword === undefined) return;
-    logger.info(
-      { context: 'FirstAdmin' },
-      'ADMIN_PASSWORD is ignored: the database has users already (change a password with `npm run cli -- reset-password --email <e-mail>`)',
-    );
+    logger.info({ context: 'FirstAdmin' }, 'ADMIN_PASSWORD is ignored: the database has users already (change a password with `npm run cli -- reset-password --email <e-mail>`)');
   }
 }

@@ -70,12 +70,7 @@ export class UserAdminService {
     if (query.full_name) builder.andWhere("u.fullNameLower LIKE :fullName ESCAPE '\\'", { fullName: containsPattern(query.full_name.toLowerCase()) });
     if (query.codes?.length) builder.andWhere('u.code IN (:...codes)', { codes: query.codes });
     // Never-active users sort last on both databases (their NULL defaults differ).
-    const [rows, total] = await builder
-      .orderBy(sort.column, direction, 'NULLS LAST')
-      .addOrderBy('u.id', 'ASC')
-      .skip(window.offset)
-      .take(window.size)
-      .getManyAndCount();
+    const [rows, total] = await builder.orderBy(sort.column, direction, 'NULLS LAST').addOrderBy('u.id', 'ASC').skip(window.offset).take(window.size).getManyAndCount();
     return toPage(await this.render(this.users.manager, rows), total, window);
   }
 
@@ -168,7 +163,9 @@ export class UserAdminService {
    * of one is refused. A password is never "unchanged" (its hash cannot be compared).
    */
   private async withoutUnchangedAdminFields(principal: Principal, id: string, dto: UpdateUserDto): Promise<UpdateUserDto> {
-    const sent = Object.entries(dto).filter(([, value]) => value !== undefined).map(([key]) => key);
+    const sent = Object.entries(dto)
+      .filter(([, value]) => value !== undefined)
+      .map(([key]) => key);
     const guarded = sent.filter((key) => !(SELF_EDITABLE_FIELDS as readonly string[]).includes(key));
     if (guarded.length === 0) return dto;
     const [current] = await this.render(this.users.manager, [await this.findVisible(principal, id)]);
@@ -242,7 +239,11 @@ export class UserAdminService {
       }
     }
     await manager.delete(UserBuilding, { userId: user.id });
-    if (ids.length > 0) await manager.insert(UserBuilding, ids.map((buildingId) => ({ userId: user.id, buildingId })));
+    if (ids.length > 0)
+      await manager.insert(
+        UserBuilding,
+        ids.map((buildingId) => ({ userId: user.id, buildingId })),
+      );
     await manager.update(User, { id: user.id }, { buildingScope: ids });
     user.buildingScope = ids;
   }
@@ -257,7 +258,11 @@ export class UserAdminService {
       }
     }
     await manager.delete(GroupMember, { userId });
-    if (ids.length > 0) await manager.insert(GroupMember, ids.map((groupId) => ({ groupId, userId })));
+    if (ids.length > 0)
+      await manager.insert(
+        GroupMember,
+        ids.map((groupId) => ({ groupId, userId })),
+      );
   }
 
   /** Users with their group ids: one query for the memberships of the whole list. */
@@ -266,7 +271,10 @@ export class UserAdminService {
     return users.map((user) =>
       toUserResponse(
         user,
-        memberships.filter((membership) => membership.userId === user.id).map((membership) => membership.groupId).sort(),
+        memberships
+          .filter((membership) => membership.userId === user.id)
+          .map((membership) => membership.groupId)
+          .sort(),
       ),
     );
   }

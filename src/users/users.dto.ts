@@ -101,7 +101,6 @@ export class ChangePasswordDto {
   new_password: string;
 }
 
-
 export class ListUsersQuery extends OmitType(PageQuery, ['sort'] as const) {
   @ApiPropertyOptional({ description: '`field`, `-field` or `field,asc|desc`', example: 'full_name,asc' })
   @Optional()

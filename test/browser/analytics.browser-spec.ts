@@ -64,7 +64,14 @@ describe('analytics page in a browser', () => {
     expectStatus(await t.http.put(`/api/v1/geofences/${fence.id}/rules`).set(a.auth).send(RULES), 200);
 
     // dev-2 10:00–10:30Z and dev-3 10:10–10:20Z (two at once), dev-1 22:00–23:00Z (07:00 next day in Tokyo).
-    const fix = (device: string, time: string, point: { lat: number; lng: number }) => ({ device_id: device, time, lat: point.lat, lng: point.lng, accuracy: 1, floor_id: site.floor.id });
+    const fix = (device: string, time: string, point: { lat: number; lng: number }) => ({
+      device_id: device,
+      time,
+      lat: point.lat,
+      lng: point.lng,
+      accuracy: 1,
+      floor_id: site.floor.id,
+    });
     const positioning = asApiKey((await createApiKey(t, a.token, ApiPermission.Positioning)).apikey);
     const answer = (await report(t, positioning, {
       positions: [
@@ -205,9 +212,17 @@ describe('analytics page in a browser', () => {
     await page.getByLabel('From').fill(day(-1));
     await page.getByLabel('To (inclusive)').fill(day(1));
     await visitors.locator('canvas').first().waitFor();
-    const wide = await visitors.locator('canvas').first().evaluate((c) => c.getBoundingClientRect().width);
+    const wide = await visitors
+      .locator('canvas')
+      .first()
+      .evaluate((c) => c.getBoundingClientRect().width);
     await page.setViewportSize({ width: 420, height: 800 });
-    await poll(() => visitors.locator('canvas').first().evaluate((c) => c.getBoundingClientRect().width)).toBeLessThan(wide - 300);
+    await poll(() =>
+      visitors
+        .locator('canvas')
+        .first()
+        .evaluate((c) => c.getBoundingClientRect().width),
+    ).toBeLessThan(wide - 300);
 
     expect(problems).toEqual([]);
     await context.close();

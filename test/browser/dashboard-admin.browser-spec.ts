@@ -39,7 +39,7 @@ describe('dashboard administration in a browser', () => {
 
   const logIn = (page: Page, email = org.email, password = org.password) => logInAs(page, domain, email, password);
   /** A list answer, whether the route pages it (`data`) or answers an array. */
-  const listOf = <T,>(body: unknown): T[] => (Array.isArray(body) ? body : ((body as { data?: T[] }).data ?? [])) as T[];
+  const listOf = <T>(body: unknown): T[] => (Array.isArray(body) ? body : ((body as { data?: T[] }).data ?? [])) as T[];
 
   it('creates and edits a building, adds a floor, uploads its plan and shows it; a bad field is named next to it', async () => {
     const { page, problems } = await openPage(browser);
@@ -78,7 +78,9 @@ describe('dashboard administration in a browser', () => {
     const plan = page.getByRole('img', { name: 'Plan of Ground' });
     await plan.waitFor();
     // The image the page shows is the one the floor points at (its thumbnail, issue 35), and it loads.
-    await expect.poll(() => plan.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(1);
+    await expect
+      .poll(() => plan.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBe(1);
     const floorList = listOf<{ maps: { map_url: string | null } }>((await t.http.get(`/api/v1/buildings/${stored.id}/floors`).set(admin).expect(200)).body);
     expect(floorList[0].maps.map_url).toBeTruthy();
     expect(await plan.getAttribute('src')).toBe(`${floorList[0].maps.map_url}?width=640`);
@@ -88,7 +90,13 @@ describe('dashboard administration in a browser', () => {
   });
 
   it('an administrator makes a user, restricts it to a building, changes its role and makes a group; the user sees only what the API lets it', async () => {
-    const headquarters = (await t.http.post('/api/v1/buildings').set(admin).send({ name: 'Headquarters', location: { lat: 40, lng: -3 }, dimensions: { width: 10, length: 10 } }).expect(201)).body;
+    const headquarters = (
+      await t.http
+        .post('/api/v1/buildings')
+        .set(admin)
+        .send({ name: 'Headquarters', location: { lat: 40, lng: -3 }, dimensions: { width: 10, length: 10 } })
+        .expect(201)
+    ).body;
     const { page, problems } = await openPage(browser);
     await logIn(page);
     await page.getByRole('link', { name: 'Users' }).click();
@@ -161,7 +169,14 @@ describe('dashboard administration in a browser', () => {
     await edit.getByLabel('Description').fill('Nightly report');
     await edit.getByRole('button', { name: 'Save' }).click();
     await page.locator('tr', { hasText: 'Nightly report' }).waitFor();
-    const keys = listOf<{ id: string; description: string; permission: string }>((await t.http.get('/api/v1/auth/apikeys').set({ Authorization: `Bearer ${token}` }).expect(200)).body);
+    const keys = listOf<{ id: string; description: string; permission: string }>(
+      (
+        await t.http
+          .get('/api/v1/auth/apikeys')
+          .set({ Authorization: `Bearer ${token}` })
+          .expect(200)
+      ).body,
+    );
     expect(keys.find((k) => k.id === reader.id)).toMatchObject({ description: 'Nightly report', permission: 'read-only' });
     expect(problems).toEqual([]);
     await page.close();
@@ -174,23 +189,31 @@ describe('dashboard administration in a browser', () => {
       receiver.secrets.push(hook.secret);
       receiver.mode = 'fail';
       const sent = (await t.http.post(`/api/v1/webhooks/${hook.id}/test`).set(admin).expect(202)).body;
-      const deliveryOf = async () => ((await t.http.get(`/api/v1/webhooks/${hook.id}/deliveries`).set(admin).expect(200)).body.data as Array<{ id: string; status: string; attempts: number }>).find((d) => d.id === sent.id)!;
+      const deliveryOf = async () =>
+        ((await t.http.get(`/api/v1/webhooks/${hook.id}/deliveries`).set(admin).expect(200)).body.data as Array<{ id: string; status: string; attempts: number }>).find(
+          (d) => d.id === sent.id,
+        )!;
       await waitFor(deliveryOf, (d) => d.status === 'failed', 10_000, 'the failed first attempt');
       receiver.mode = 'ok';
 
       const { page, problems } = await openPage(browser);
       await logIn(page);
       await page.getByRole('link', { name: 'Webhooks' }).click();
-      await page.getByRole('row', { name: /Flaky receiver/ }).getByRole('button', { name: 'Deliveries' }).click();
+      await page
+        .getByRole('row', { name: /Flaky receiver/ })
+        .getByRole('button', { name: 'Deliveries' })
+        .click();
       const failed = page.locator('[data-delivery-status="failed"]');
       await expect.poll(() => failed.innerText()).toContain('500');
       await failed.getByRole('button', { name: 'Retry now' }).click();
       await waitFor(deliveryOf, (d) => d.status === 'succeeded', 10_000, 'the retried delivery');
       const succeeded = page.locator('[data-delivery-status="succeeded"]');
-      await expect.poll(async () => {
-        await page.getByRole('button', { name: 'Refresh' }).click();
-        return succeeded.count();
-      }).toBe(1);
+      await expect
+        .poll(async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return succeeded.count();
+        })
+        .toBe(1);
       expect(await succeeded.innerText()).toContain('2 attempts');
       expect(receiver.byId(sent.message_id).map((r) => r.verifiedWith)).toEqual([0, 0]);
       expect(problems).toEqual([]);
@@ -200,7 +223,7 @@ describe('dashboard administration in a browser', () => {
     }
   });
 
-  it('asks nothing of any other origin on any page, the floor map included (works with no internet); the map shows the floor\'s POIs', async () => {
+  it("asks nothing of any other origin on any page, the floor map included (works with no internet); the map shows the floor's POIs", async () => {
     const building = await createBuilding(t, admin, { name: 'Offline', location: { lat: 42.88, lng: -8.54 }, dimensions: { width: 40, length: 30 }, rotation: 0 });
     const floor = await createFloor(t, admin, building.id, { name: 'Only', level: 0 });
     await createPoi(t, admin, { building_id: building.id, name: 'Info desk', position: { floor_id: floor.id, georeferences: { lat: 42.88, lng: -8.54 } } });
@@ -211,7 +234,23 @@ describe('dashboard administration in a browser', () => {
       if (url.origin !== new URL(domain).origin && url.protocol !== 'data:' && url.protocol !== 'blob:') elsewhere.push(request.url());
     });
     await logIn(page);
-    for (const path of ['/buildings', `/buildings/${building.id}`, `/buildings/${building.id}/floors/${floor.id}/map`, `/buildings/${building.id}/floors/${floor.id}/map?view=heatmap`, `/buildings/${building.id}/floors/${floor.id}/map?view=edit`, `/buildings/${building.id}/place`, '/devices', '/events', '/webhooks', '/analytics', '/profile', '/api-keys', '/admin', '/settings', '/start']) {
+    for (const path of [
+      '/buildings',
+      `/buildings/${building.id}`,
+      `/buildings/${building.id}/floors/${floor.id}/map`,
+      `/buildings/${building.id}/floors/${floor.id}/map?view=heatmap`,
+      `/buildings/${building.id}/floors/${floor.id}/map?view=edit`,
+      `/buildings/${building.id}/place`,
+      '/devices',
+      '/events',
+      '/webhooks',
+      '/analytics',
+      '/profile',
+      '/api-keys',
+      '/admin',
+      '/settings',
+      '/start',
+    ]) {
       await page.goto(`${domain}${path}`);
       await page.waitForLoadState('networkidle');
     }

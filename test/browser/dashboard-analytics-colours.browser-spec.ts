@@ -58,15 +58,27 @@ describe('analytics page: one colour per fence, overlapping lines both visible',
     domain = await listenOnLoopback(t);
     a = await signUp(t, 'Analytics colours');
     site = await createSite(t, a.auth, { name: 'Twin halls' });
-    const fences = [await createGeofence(t, a.auth, site.place, { name: 'One', geometric: SQUARE }), await createGeofence(t, a.auth, site.place, { name: 'Two', geometric: SQUARE })];
+    const fences = [
+      await createGeofence(t, a.auth, site.place, { name: 'One', geometric: SQUARE }),
+      await createGeofence(t, a.auth, site.place, { name: 'Two', geometric: SQUARE }),
+    ];
     fences.sort((x, y) => (x.id < y.id ? -1 : 1));
     for (const [i, fence] of fences.entries()) {
       expectStatus(await t.http.put(`/api/v1/geofences/${fence.id}`).set(a.auth).send({ name: names[i] }), 200);
       expectStatus(await t.http.put(`/api/v1/geofences/${fence.id}/rules`).set(a.auth).send(RULES), 200);
     }
-    const fix = (device: string, time: string, point: { lat: number; lng: number }) => ({ device_id: device, time, lat: point.lat, lng: point.lng, accuracy: 1, floor_id: site.floor.id });
+    const fix = (device: string, time: string, point: { lat: number; lng: number }) => ({
+      device_id: device,
+      time,
+      lat: point.lat,
+      lng: point.lng,
+      accuracy: 1,
+      floor_id: site.floor.id,
+    });
     const positioning = asApiKey((await createApiKey(t, a.token, ApiPermission.Positioning)).apikey);
-    const answer = (await report(t, positioning, { positions: [fix('dev-1', utc(10), IN), fix('dev-1', utc(10, 30), OUT), fix('dev-2', utc(11), IN), fix('dev-2', utc(12), OUT)] })) as {
+    const answer = (await report(t, positioning, {
+      positions: [fix('dev-1', utc(10), IN), fix('dev-1', utc(10, 30), OUT), fix('dev-2', utc(11), IN), fix('dev-2', utc(12), OUT)],
+    })) as {
       events: Array<{ type: string }>;
     };
     // Every visit is in both fences.

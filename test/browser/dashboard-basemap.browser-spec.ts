@@ -48,7 +48,7 @@ describe('dashboard maps over an operator basemap', () => {
     delete process.env.DASHBOARD_BASEMAP_ATTRIBUTION;
   });
 
-  it('draws the tiles under the building on the placement page and the floor map, with the attribution, within the page\'s own security policy', async () => {
+  it("draws the tiles under the building on the placement page and the floor map, with the attribution, within the page's own security policy", async () => {
     const admin = (await login(t, org.email, org.password)).auth;
     const building = await createBuilding(t, admin, { name: 'On the map', location: { lat: 48.8584, lng: 2.2945 }, dimensions: { width: 60, length: 40 }, rotation: 0 });
     const floor = await createFloor(t, admin, building.id, { name: 'Ground', level: 0 });

@@ -52,7 +52,11 @@ describe('dashboard editing and review in a browser', () => {
   });
 
   async function report(positions: Array<Record<string, unknown>>): Promise<void> {
-    const response = await fetch(`${domain}/api/v1/realtime/positions`, { method: 'POST', headers: { 'X-API-KEY': deviceKey, 'Content-Type': 'application/json' }, body: JSON.stringify({ positions }) });
+    const response = await fetch(`${domain}/api/v1/realtime/positions`, {
+      method: 'POST',
+      headers: { 'X-API-KEY': deviceKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ positions }),
+    });
     const body = (await response.json()) as { accepted: number };
     expect(response.status, JSON.stringify(body)).toBe(200);
     expect(body.accepted).toBe(positions.length);
@@ -74,8 +78,10 @@ describe('dashboard editing and review in a browser', () => {
     await openMap(page, '?view=edit');
     await page.getByRole('group', { name: 'What to edit' }).getByRole('button', { name: editor }).click();
   }
-  const paths = async () => (await t.http.get(`/api/v1/buildings/${building.id}/paths`).set(admin).expect(200)).body as { nodes: Array<{ id: number }>; links: Array<{ source: number; target: number }> };
-  const linkPairs = (links: Array<{ source: number; target: number }>) => links.map((l) => [Math.min(l.source, l.target), Math.max(l.source, l.target)]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const paths = async () =>
+    (await t.http.get(`/api/v1/buildings/${building.id}/paths`).set(admin).expect(200)).body as { nodes: Array<{ id: number }>; links: Array<{ source: number; target: number }> };
+  const linkPairs = (links: Array<{ source: number; target: number }>) =>
+    links.map((l) => [Math.min(l.source, l.target), Math.max(l.source, l.target)]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
 
   it('History shows every fix of the last minute with its default period, up to now, and says which period it shows', async () => {
     const { page, problems } = await newPage(browser, PHONE);
@@ -84,7 +90,9 @@ describe('dashboard editing and review in a browser', () => {
     await openMap(page, '?view=history');
     // Then the incident: 20 devices walking, 3 fixes each over the last minute, the newest a moment ago.
     const posted = Date.now();
-    const fixes = Array.from({ length: 60 }, (_, i) => fixAt(`walker-${String(i % 20).padStart(2, '0')}`, posted - 59_000 + i * 1000, (i % 20) * 2 - 20, Math.floor(i / 20) * 3 - 3));
+    const fixes = Array.from({ length: 60 }, (_, i) =>
+      fixAt(`walker-${String(i % 20).padStart(2, '0')}`, posted - 59_000 + i * 1000, (i % 20) * 2 - 20, Math.floor(i / 20) * 3 - 3),
+    );
     await report(fixes);
     const reportQuery = `building_id=${building.id}&floor_id=${floor.id}&from_date=${new Date(posted - 3600_000).toISOString()}&to_date=${new Date(Date.now() + 1000).toISOString()}`;
     expect((await t.http.get(`/api/v1/reports/user_positions.json?${reportQuery}`).set(admin).expect(200)).body.data).toHaveLength(60);
@@ -99,7 +107,11 @@ describe('dashboard editing and review in a browser', () => {
     // The period in words: from the From field to now (the moment the button was pressed), both in.
     const period = page.getByTestId('history-period');
     const [fromIso, toIso] = await period.locator('time').evaluateAll((times) => times.map((e) => e.getAttribute('datetime')!));
-    const words = await page.evaluate(([f, to, field]) => ({ from: new Date(f).toLocaleString(), to: new Date(to).toLocaleString(), field: new Date(field).toISOString() }), [fromIso, toIso, fromField] as const);
+    const words = await page.evaluate(([f, to, field]) => ({ from: new Date(f).toLocaleString(), to: new Date(to).toLocaleString(), field: new Date(field).toISOString() }), [
+      fromIso,
+      toIso,
+      fromField,
+    ] as const);
     expect(fromIso).toBe(words.field);
     expect(Date.parse(toIso)).toBeGreaterThanOrEqual(Math.max(pressed, Date.parse(fixes[59].time)));
     expect(Date.parse(toIso)).toBeLessThanOrEqual(Date.now());
@@ -168,7 +180,11 @@ describe('dashboard editing and review in a browser', () => {
   ] as const) {
     it(`Edit map at ${width}: the four editors on one line, each POI's Delete beside its name`, async () => {
       for (const name of ['Loading bay 3 (north gate, refrigerated goods)', 'Café']) {
-        await t.http.post('/api/v1/pois').set(admin).send({ name, building_id: building.id, position: { floor_id: floor.id, cartesians: { x: 10, y: 10 } } }).expect(201);
+        await t.http
+          .post('/api/v1/pois')
+          .set(admin)
+          .send({ name, building_id: building.id, position: { floor_id: floor.id, cartesians: { x: 10, y: 10 } } })
+          .expect(201);
       }
       const { page, problems } = await newPage(browser, viewport);
       if (viewport === PHONE) await page.emulateMedia({ colorScheme: 'dark' });
@@ -239,7 +255,13 @@ describe('dashboard editing and review in a browser', () => {
   it('acts on a webhook from its row of the list: edit, test, disable and enable, rotate the secret, delete', async () => {
     const receiver = await new WebhookReceiver().start();
     try {
-      const created = (await t.http.post('/api/v1/webhooks').set(admin).send({ url: receiver.url, description: 'Dock alarms', event_types: ['geofence.enter'] }).expect(201)).body;
+      const created = (
+        await t.http
+          .post('/api/v1/webhooks')
+          .set(admin)
+          .send({ url: receiver.url, description: 'Dock alarms', event_types: ['geofence.enter'] })
+          .expect(201)
+      ).body;
       receiver.secrets.push(created.secret);
       const stored = async () => (await t.http.get(`/api/v1/webhooks/${created.id}`).set(admin).expect(200)).body;
       const { page, problems } = await newPage(browser, PHONE);
@@ -266,7 +288,12 @@ describe('dashboard editing and review in a browser', () => {
       // Send a test event: the receiver gets it, signed, and the page says so.
       await row.getByRole('button', { name: 'Send a test event' }).click();
       await expect.poll(() => page.getByTestId('webhook-done').innerText()).toContain('test event');
-      await waitFor(() => receiver.received.length, (n) => n >= 1, 15_000, 'the test delivery');
+      await waitFor(
+        () => receiver.received.length,
+        (n) => n >= 1,
+        15_000,
+        'the test delivery',
+      );
       expect(receiver.received[0].verifiedWith).toBe(0);
       const deliveries = listOf<{ message_id: string }>((await t.http.get(`/api/v1/webhooks/${created.id}/deliveries`).set(admin).expect(200)).body);
       expect(deliveries.some((d) => d.message_id === receiver.received[0].id)).toBe(true);
@@ -290,9 +317,16 @@ describe('dashboard editing and review in a browser', () => {
       expect((await stored()).previous_secret_expires_at).not.toBeNull();
       await expect.poll(() => row.innerText()).toContain('previous secret also signs until');
       await row.getByRole('button', { name: 'Send a test event' }).click();
-      await waitFor(() => receiver.received.length, (n) => n >= 2, 15_000, 'the delivery after the rotation');
+      await waitFor(
+        () => receiver.received.length,
+        (n) => n >= 2,
+        15_000,
+        'the delivery after the rotation',
+      );
       const second = receiver.received[1];
-      expect(() => new StandardWebhook(secret).verify(second.body, { 'webhook-id': second.id, 'webhook-timestamp': second.timestamp, 'webhook-signature': second.signature })).not.toThrow();
+      expect(() =>
+        new StandardWebhook(secret).verify(second.body, { 'webhook-id': second.id, 'webhook-timestamp': second.timestamp, 'webhook-signature': second.signature }),
+      ).not.toThrow();
 
       // Delete, after a confirmation.
       await row.getByRole('button', { name: 'Delete', exact: true }).click();

@@ -42,13 +42,28 @@ describe('floor map labels in a browser', () => {
     floor = await createFloor(t, admin, building.id, { name: 'Ground', level: 0 });
     const image = await t.http.post('/api/v1/images').set(admin).attach('image', makePng(24, 24), { filename: 'cafe.png', contentType: 'image/png' });
     expectStatus(image, 201);
-    const category = await t.http.post('/api/v1/poi_categories').set(admin).send({ name_en: 'Café', code: 'cafe', icon: (image.body as { id: string }).id });
+    const category = await t.http
+      .post('/api/v1/poi_categories')
+      .set(admin)
+      .send({ name_en: 'Café', code: 'cafe', icon: (image.body as { id: string }).id });
     expectStatus(category, 201);
     iconUrl = (category.body as { icon_url: string }).icon_url;
     expect(iconUrl).toMatch(/^\/api\/v1\/images\//);
     const categoryId = (category.body as { id: number }).id;
-    expectStatus(await t.http.post('/api/v1/pois').set(admin).send(poiInput(building.id, floor.id, { name: 'Harbour café', category_id: categoryId }, at(-15, -12))), 201);
-    expectStatus(await t.http.post('/api/v1/pois').set(admin).send(poiInput(building.id, floor.id, { name: 'Fire exit', category_id: null }, at(15, -12))), 201);
+    expectStatus(
+      await t.http
+        .post('/api/v1/pois')
+        .set(admin)
+        .send(poiInput(building.id, floor.id, { name: 'Harbour café', category_id: categoryId }, at(-15, -12))),
+      201,
+    );
+    expectStatus(
+      await t.http
+        .post('/api/v1/pois')
+        .set(admin)
+        .send(poiInput(building.id, floor.id, { name: 'Fire exit', category_id: null }, at(15, -12))),
+      201,
+    );
     // A 20 m square north of the POIs.
     const ring: Array<[number, number]> = [at(-10, 2), at(10, 2), at(10, 22), at(-10, 22), at(-10, 2)].map((p) => [p.lat, p.lng]);
     await createGeofence(t, admin, { buildingId: building.id, floorId: floor.id }, { name: 'Loading bay', geometric: ring });
@@ -114,10 +129,16 @@ describe('floor map labels in a browser', () => {
       const [r, g, b] = rgb.match(/[\d.]+/g)!.map(Number);
       return 0.2126 * r + 0.7152 * g + 0.0722 * b;
     };
-    const dark = await page.locator('.map-label', { hasText: 'Loading bay' }).last().evaluate((e) => ({ color: getComputedStyle(e).color, background: getComputedStyle(e).backgroundColor }));
+    const dark = await page
+      .locator('.map-label', { hasText: 'Loading bay' })
+      .last()
+      .evaluate((e) => ({ color: getComputedStyle(e).color, background: getComputedStyle(e).backgroundColor }));
     expect(luminance(dark.color) - luminance(dark.background), JSON.stringify(dark)).toBeGreaterThan(120);
     await page.emulateMedia({ colorScheme: 'light' });
-    const light = await page.locator('.map-label', { hasText: 'Loading bay' }).last().evaluate((e) => ({ color: getComputedStyle(e).color, background: getComputedStyle(e).backgroundColor }));
+    const light = await page
+      .locator('.map-label', { hasText: 'Loading bay' })
+      .last()
+      .evaluate((e) => ({ color: getComputedStyle(e).color, background: getComputedStyle(e).backgroundColor }));
     expect(luminance(light.background) - luminance(light.color), JSON.stringify(light)).toBeGreaterThan(120);
 
     // Zoomed far out the fence is a few pixels wide and the POIs a few pixels apart: no names.
@@ -137,7 +158,11 @@ describe('floor map labels in a browser', () => {
     expectStatus(exits, 201);
     const poi = (await t.http.get(`/api/v1/buildings/${building.id}/pois`).set(admin).expect(200)).body as Array<{ id: number; name: string }>;
     const fireExit = poi.find((p) => p.name === 'Fire exit')!;
-    await t.http.put(`/api/v1/pois/${fireExit.id}`).set(admin).send({ category_id: (exits.body as { id: number }).id }).expect(200);
+    await t.http
+      .put(`/api/v1/pois/${fireExit.id}`)
+      .set(admin)
+      .send({ category_id: (exits.body as { id: number }).id })
+      .expect(200);
 
     const { page, problems } = await newPage(browser);
     await logIn(page, domain, email, password);
@@ -154,7 +179,12 @@ describe('floor map labels in a browser', () => {
     await page.getByRole('button', { name: 'Save category' }).click();
 
     await exitIcon.waitFor({ timeout: 30_000 });
-    const stored = (await t.http.get(`/api/v1/poi_categories/${(exits.body as { id: number }).id}`).set(admin).expect(200)).body as { icon_url: string };
+    const stored = (
+      await t.http
+        .get(`/api/v1/poi_categories/${(exits.body as { id: number }).id}`)
+        .set(admin)
+        .expect(200)
+    ).body as { icon_url: string };
     expect(stored.icon_url).toMatch(/^\/api\/v1\/images\//);
     expect(await exitIcon.getAttribute('src')).toBe(stored.icon_url);
     expect(problems).toEqual([]);

@@ -72,7 +72,11 @@ describe('dashboard review in a browser', () => {
   });
 
   async function report(positions: Array<Record<string, unknown>>): Promise<void> {
-    const response = await fetch(`${domain}/api/v1/realtime/positions`, { method: 'POST', headers: { 'X-API-KEY': deviceKey, 'Content-Type': 'application/json' }, body: JSON.stringify({ positions }) });
+    const response = await fetch(`${domain}/api/v1/realtime/positions`, {
+      method: 'POST',
+      headers: { 'X-API-KEY': deviceKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ positions }),
+    });
     expect(response.status, await response.text()).toBe(200);
   }
   /** A fix `msAgo` old, `east` and `north` metres from the building's centre. */
@@ -140,12 +144,15 @@ describe('dashboard review in a browser', () => {
     const tooltip = page.getByTestId('device-popup');
     let jitter = 0;
     await expect
-      .poll(async () => {
-        jitter = (jitter + 1) % 3;
-        await page.mouse.move(box.x + at.x + 20, box.y + at.y + 20);
-        await page.mouse.move(box.x + at.x + jitter - 1, box.y + at.y, { steps: 3 });
-        return (await tooltip.count()) ? tooltip.locator('strong').innerText() : '';
-      }, { timeout: 20_000, interval: 300 })
+      .poll(
+        async () => {
+          jitter = (jitter + 1) % 3;
+          await page.mouse.move(box.x + at.x + 20, box.y + at.y + 20);
+          await page.mouse.move(box.x + at.x + jitter - 1, box.y + at.y, { steps: 3 });
+          return (await tooltip.count()) ? tooltip.locator('strong').innerText() : '';
+        },
+        { timeout: 20_000, interval: 300 },
+      )
       .toBe('Forklift 7');
     expect(await tooltip.innerText()).toContain('walker-07');
 
@@ -206,7 +213,9 @@ describe('dashboard review in a browser', () => {
       await expect.poll(() => keys.count()).toBe(2);
       for (const key of await keys.all()) {
         const code = key.locator('code');
-        const lineHeight = await code.evaluate((element) => parseFloat((globalThis as unknown as { getComputedStyle(e: unknown): { lineHeight: string } }).getComputedStyle(element).lineHeight));
+        const lineHeight = await code.evaluate((element) =>
+          parseFloat((globalThis as unknown as { getComputedStyle(e: unknown): { lineHeight: string } }).getComputedStyle(element).lineHeight),
+        );
         expect((await code.boundingBox())!.height).toBeLessThan(lineHeight * 1.5);
       }
       await screenshot(page, `review-api-keys-${scheme}`);
@@ -221,7 +230,9 @@ describe('dashboard review in a browser', () => {
     for (const scheme of ['light', 'dark'] as const) {
       const { context, page, problems } = await phone(scheme);
       await openMap(page);
-      await expect.poll(() => page.evaluate((wanted) => window.cartographLiveMap.renderedDevices().filter((d) => wanted.includes(d.id) && d.frozen).length, ids), { timeout: 20_000 }).toBe(DEVICES);
+      await expect
+        .poll(() => page.evaluate((wanted) => window.cartographLiveMap.renderedDevices().filter((d) => wanted.includes(d.id) && d.frozen).length, ids), { timeout: 20_000 })
+        .toBe(DEVICES);
       const labels = () =>
         page.evaluate(() => {
           const map = document.querySelector('[data-testid="floor-map"]')!.getBoundingClientRect();
@@ -236,7 +247,8 @@ describe('dashboard review in a browser', () => {
         expect(outside, `${where}: labels outside the map`).toEqual([]);
         const overlapping: string[] = [];
         for (const [i, a] of shown.entries())
-          for (const b of shown.slice(i + 1)) if (a.box.left < b.box.right && b.box.left < a.box.right && a.box.top < b.box.bottom && b.box.top < a.box.bottom) overlapping.push(`${a.id}/${b.id}`);
+          for (const b of shown.slice(i + 1))
+            if (a.box.left < b.box.right && b.box.left < a.box.right && a.box.top < b.box.bottom && b.box.top < a.box.bottom) overlapping.push(`${a.id}/${b.id}`);
         expect(overlapping, `${where}: overlapping labels`).toEqual([]);
         return shown.length;
       };
@@ -244,7 +256,10 @@ describe('dashboard review in a browser', () => {
       await screenshot(page, `review-age-labels-${scheme}`);
       // Zoomed out the dots crowd closer; zoomed in they spread past the edges.
       // Every frame drawn while the zoom animates is sampled too: no frame may show two labels on each other.
-      for (const [button, times] of [['Zoom out', 1], ['Zoom in', 3]] as const) {
+      for (const [button, times] of [
+        ['Zoom out', 1],
+        ['Zoom in', 3],
+      ] as const) {
         await page.evaluate(() => {
           const w = window as unknown as { labelFrames: { overlaps: string[]; frames: number; on: boolean } };
           w.labelFrames = { overlaps: [], frames: 0, on: true };

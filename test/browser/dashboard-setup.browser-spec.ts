@@ -127,7 +127,11 @@ describe('dashboard setup and administration in a browser', () => {
   });
 
   it('places a building by dragging it and by typing, rotation in degrees, and aligns the plan by two anchor points', async () => {
-    await t.http.put(`/api/v1/floors/${floor.id}`).set(admin).send({ map_id: (await uploadImage(t, admin)).id }).expect(200);
+    await t.http
+      .put(`/api/v1/floors/${floor.id}`)
+      .set(admin)
+      .send({ map_id: (await uploadImage(t, admin)).id })
+      .expect(200);
     const { page, problems } = await newPage(browser);
     await logIn(page, domain, org.email, org.password);
     await page.goto(`${domain}/buildings/${building.id}`);
@@ -175,7 +179,11 @@ describe('dashboard setup and administration in a browser', () => {
     await page.getByText('Placement saved.').waitFor();
     const aligned = (await t.http.get(`/api/v1/buildings/${building.id}`).set(admin).expect(200)).body;
     expect(aligned.dimensions.width).toBeCloseTo(aligned.dimensions.length, 1);
-    await t.http.put(`/api/v1/buildings/${building.id}`).set(admin).send({ location: CENTRE, dimensions: { width: 60, length: 40 }, rotation: 0 }).expect(200);
+    await t.http
+      .put(`/api/v1/buildings/${building.id}`)
+      .set(admin)
+      .send({ location: CENTRE, dimensions: { width: 60, length: 40 }, rotation: 0 })
+      .expect(200);
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);
@@ -258,8 +266,16 @@ describe('dashboard setup and administration in a browser', () => {
     expect(stored.location.lat).toBeCloseTo(startLat, 6);
     expect(stored.location.lng).toBeCloseTo(CENTRE.lng, 5);
     expect(stored.location.lat).toBeCloseTo(CENTRE.lat, 5);
-    await t.http.put(`/api/v1/buildings/${building.id}`).set(admin).send({ location: CENTRE, dimensions: { width: 60, length: 40 }, rotation: 0 }).expect(200);
-    await t.http.put(`/api/v1/floors/${floor.id}`).set(admin).send({ map_id: (await uploadImage(t, admin)).id }).expect(200);
+    await t.http
+      .put(`/api/v1/buildings/${building.id}`)
+      .set(admin)
+      .send({ location: CENTRE, dimensions: { width: 60, length: 40 }, rotation: 0 })
+      .expect(200);
+    await t.http
+      .put(`/api/v1/floors/${floor.id}`)
+      .set(admin)
+      .send({ map_id: (await uploadImage(t, admin)).id })
+      .expect(200);
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);
@@ -317,7 +333,9 @@ describe('dashboard setup and administration in a browser', () => {
     await form.getByLabel('y (m)').fill('8');
     await form.getByRole('button', { name: 'Save POI' }).click();
     await page.locator('.poi-list li', { hasText: 'Coffee corner' }).waitFor();
-    const [poi] = listOf<{ id: number; name: string; category_name: string; position: { x: number; y: number; floor_id: number } }>((await t.http.get(`/api/v1/buildings/${building.id}/pois`).set(admin).expect(200)).body);
+    const [poi] = listOf<{ id: number; name: string; category_name: string; position: { x: number; y: number; floor_id: number } }>(
+      (await t.http.get(`/api/v1/buildings/${building.id}/pois`).set(admin).expect(200)).body,
+    );
     expect(poi).toMatchObject({ name: 'Coffee corner', category_name: 'Cafe', position: { floor_id: floor.id } });
     expect(poi.position.x).toBeCloseTo(12.5, 1);
     expect(poi.position.y).toBeCloseTo(8, 1);
@@ -370,13 +388,20 @@ describe('dashboard setup and administration in a browser', () => {
     await node.getByText('Linked to node 3').waitFor();
     await page.getByRole('button', { name: 'Save paths' }).click();
     await expect.poll(async () => (await t.http.get(`/api/v1/buildings/${building.id}/paths`).set(admin)).body.links?.length ?? 0).toBe(2);
-    const graph = (await t.http.get(`/api/v1/buildings/${building.id}/paths`).set(admin).expect(200)).body as { nodes: Array<{ id: number; floor_id: number }>; links: Array<{ source: number; target: number }> };
+    const graph = (await t.http.get(`/api/v1/buildings/${building.id}/paths`).set(admin).expect(200)).body as {
+      nodes: Array<{ id: number; floor_id: number }>;
+      links: Array<{ source: number; target: number }>;
+    };
     expect(graph.nodes.map((n) => n.id).sort()).toEqual([1, 2, 3, 4]);
     await screenshot(page, 'paths-editor');
 
     // A stair: node 1 linked to a node of the first floor.
     const first = listOf<{ id: number; level: number }>((await t.http.get(`/api/v1/buildings/${building.id}/floors`).set(admin)).body).find((f) => f.level === 1)!;
-    await t.http.put(`/api/v1/buildings/${building.id}/paths`).set(admin).send({ nodes: [...graph.nodes.map((n) => ({ ...n })), { id: 10, floor_id: first.id, x: 5, y: 5 }], links: graph.links }).expect(200);
+    await t.http
+      .put(`/api/v1/buildings/${building.id}/paths`)
+      .set(admin)
+      .send({ nodes: [...graph.nodes.map((n) => ({ ...n })), { id: 10, floor_id: first.id, x: 5, y: 5 }], links: graph.links })
+      .expect(200);
     await page.reload();
     await page.locator('[data-testid="floor-map"][data-ready="true"]').waitFor({ timeout: 30_000 });
     await page.getByRole('group', { name: 'What to edit' }).getByRole('button', { name: 'Paths' }).click();
@@ -389,13 +414,17 @@ describe('dashboard setup and administration in a browser', () => {
     await node.getByText('Linked to node 10 (First)').waitFor();
     await page.getByRole('button', { name: 'Save paths' }).click();
     await expect
-      .poll(async () => ((await t.http.get(`/api/v1/buildings/${building.id}/paths`).set(admin)).body.links as Array<{ source: number; target: number }>).some((l) => l.source === 11 && l.target === 10))
+      .poll(async () =>
+        ((await t.http.get(`/api/v1/buildings/${building.id}/paths`).set(admin)).body.links as Array<{ source: number; target: number }>).some(
+          (l) => l.source === 11 && l.target === 10,
+        ),
+      )
       .toBe(true);
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);
 
-  it('places beacons and access points, exports the CSV and shows the API\'s reason for each bad line of an import', async () => {
+  it("places beacons and access points, exports the CSV and shows the API's reason for each bad line of an import", async () => {
     const { page, problems } = await newPage(browser);
     await logIn(page, domain, org.email, org.password);
     await openEditor(page, 'Beacons & APs');
@@ -420,7 +449,12 @@ describe('dashboard setup and administration in a browser', () => {
     await beacon.getByLabel('Minor').fill('2');
     await beacon.getByRole('button', { name: 'Save' }).click();
     await page.locator('li[data-transmitter^="ble-"]').waitFor();
-    const [ble] = (await t.http.get(`/api/v1/infrastructure?building_id=${building.id}`).set(admin).expect(200)).body.ble as Array<{ x: number; y: number; major: number; minor: number }>;
+    const [ble] = (await t.http.get(`/api/v1/infrastructure?building_id=${building.id}`).set(admin).expect(200)).body.ble as Array<{
+      x: number;
+      y: number;
+      major: number;
+      minor: number;
+    }>;
     expect(ble).toMatchObject({ major: 1, minor: 2 });
     expect(ble.x).toBeCloseTo(10, 1);
     expect(ble.y).toBeCloseTo(5, 1);
@@ -444,7 +478,7 @@ describe('dashboard setup and administration in a browser', () => {
     await page.close();
   });
 
-  it('exports the floor\'s geofences as GeoJSON and imports a file, each feature\'s result shown; fence details and custom fields are edited', async () => {
+  it("exports the floor's geofences as GeoJSON and imports a file, each feature's result shown; fence details and custom fields are edited", async () => {
     const fence = await createGeofence(t, admin, { buildingId: building.id, floorId: floor.id }, { name: 'Dock', geometric: square(CENTRE.lat, CENTRE.lng, 0.00005) });
     const { page, problems } = await newPage(browser);
     await logIn(page, domain, org.email, org.password);
@@ -457,8 +491,38 @@ describe('dashboard setup and administration in a browser', () => {
     const file = {
       type: 'FeatureCollection',
       features: [
-        { type: 'Feature', properties: { name: 'Loading bay', code: 'LB1' }, geometry: { type: 'Polygon', coordinates: [[[CENTRE.lng, CENTRE.lat], [CENTRE.lng + 0.0001, CENTRE.lat], [CENTRE.lng + 0.0001, CENTRE.lat + 0.0001], [CENTRE.lng, CENTRE.lat + 0.0001], [CENTRE.lng, CENTRE.lat]]] } },
-        { type: 'Feature', properties: { name: 'Bow tie' }, geometry: { type: 'Polygon', coordinates: [[[CENTRE.lng, CENTRE.lat], [CENTRE.lng + 0.0001, CENTRE.lat + 0.0001], [CENTRE.lng + 0.0001, CENTRE.lat], [CENTRE.lng, CENTRE.lat + 0.0001], [CENTRE.lng, CENTRE.lat]]] } },
+        {
+          type: 'Feature',
+          properties: { name: 'Loading bay', code: 'LB1' },
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [CENTRE.lng, CENTRE.lat],
+                [CENTRE.lng + 0.0001, CENTRE.lat],
+                [CENTRE.lng + 0.0001, CENTRE.lat + 0.0001],
+                [CENTRE.lng, CENTRE.lat + 0.0001],
+                [CENTRE.lng, CENTRE.lat],
+              ],
+            ],
+          },
+        },
+        {
+          type: 'Feature',
+          properties: { name: 'Bow tie' },
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [CENTRE.lng, CENTRE.lat],
+                [CENTRE.lng + 0.0001, CENTRE.lat + 0.0001],
+                [CENTRE.lng + 0.0001, CENTRE.lat],
+                [CENTRE.lng, CENTRE.lat + 0.0001],
+                [CENTRE.lng, CENTRE.lat],
+              ],
+            ],
+          },
+        },
         { type: 'Feature', properties: { name: 'A point' }, geometry: { type: 'Point', coordinates: [CENTRE.lng, CENTRE.lat] } },
       ],
     };
@@ -484,12 +548,16 @@ describe('dashboard setup and administration in a browser', () => {
     await details.getByLabel('Value 1').fill('north');
     await details.getByRole('button', { name: 'Save details' }).click();
     await page.getByTestId('fence-panel').getByRole('heading', { name: 'Dock 2' }).waitFor();
-    expect((await t.http.get(`/api/v1/geofences/${fence.id}`).set(admin).expect(200)).body).toMatchObject({ name: 'Dock 2', code: 'D2', custom_fields: [{ key: 'zone', value: 'north' }] });
+    expect((await t.http.get(`/api/v1/geofences/${fence.id}`).set(admin).expect(200)).body).toMatchObject({
+      name: 'Dock 2',
+      code: 'D2',
+      custom_fields: [{ key: 'zone', value: 'north' }],
+    });
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);
 
-  it('deletes a user, manages a group\'s members and changes the organization\'s geofencing defaults', async () => {
+  it("deletes a user, manages a group's members and changes the organization's geofencing defaults", async () => {
     const leaving = await addUser(t, admin, { email: 'leaving@example.test', full_name: 'Leaving Soon' });
     const staying = await addUser(t, admin, { email: 'staying@example.test', full_name: 'Staying On' });
     const group = await addGroup(t, admin, { name: 'Night shift' });
@@ -521,11 +589,20 @@ describe('dashboard setup and administration in a browser', () => {
   });
 
   it('edits a webhook (URL, events, building and fence filters), its deliveries refresh by themselves and name the device and fence', async () => {
-    const fence = await createGeofence(t, admin, { buildingId: building.id, floorId: floor.id }, { name: 'Gate', geometric: square(CENTRE.lat + 0.0002, CENTRE.lng + 0.0002, 0.0001) });
+    const fence = await createGeofence(
+      t,
+      admin,
+      { buildingId: building.id, floorId: floor.id },
+      { name: 'Gate', geometric: square(CENTRE.lat + 0.0002, CENTRE.lng + 0.0002, 0.0001) },
+    );
     await t.http.put(`/api/v1/geofences/${fence.id}/rules`).set(admin).send({ min_dwell_seconds: 0 }).expect(200);
     const receiver = await new WebhookReceiver().start();
     try {
-      const created = await t.http.post('/api/v1/webhooks').set(admin).send({ url: 'http://127.0.0.1:9/nowhere', event_types: ['geofence.exit'] }).expect(201);
+      const created = await t.http
+        .post('/api/v1/webhooks')
+        .set(admin)
+        .send({ url: 'http://127.0.0.1:9/nowhere', event_types: ['geofence.exit'] })
+        .expect(201);
       receiver.secrets.push(created.body.secret);
       const { page, problems } = await newPage(browser);
       await logIn(page, domain, org.email, org.password);
@@ -551,9 +628,26 @@ describe('dashboard setup and administration in a browser', () => {
       await fetch(`${domain}/api/v1/realtime/positions`, {
         method: 'POST',
         headers: { 'X-API-KEY': key, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ positions: [{ device_id: 'courier-9', time: new Date().toISOString(), building_id: building.id, floor_id: floor.id, lat: CENTRE.lat + 0.00025, lng: CENTRE.lng + 0.00025, accuracy: 1 }] }),
+        body: JSON.stringify({
+          positions: [
+            {
+              device_id: 'courier-9',
+              time: new Date().toISOString(),
+              building_id: building.id,
+              floor_id: floor.id,
+              lat: CENTRE.lat + 0.00025,
+              lng: CENTRE.lng + 0.00025,
+              accuracy: 1,
+            },
+          ],
+        }),
       });
-      await waitFor(() => receiver.received.length, (n) => n >= 1, 10_000, 'the enter delivery');
+      await waitFor(
+        () => receiver.received.length,
+        (n) => n >= 1,
+        10_000,
+        'the enter delivery',
+      );
       const about = dialog.getByTestId('delivery-about').first();
       await expect.poll(() => about.innerText(), { timeout: 15_000 }).toContain('courier-9');
       expect(await about.innerText()).toContain('Gate');

@@ -52,7 +52,11 @@ describe('dashboard site operations in a browser', () => {
   });
 
   async function report(positions: Array<Record<string, unknown>>): Promise<{ accepted: number; events: Array<{ type: string }> }> {
-    const response = await fetch(`${domain}/api/v1/realtime/positions`, { method: 'POST', headers: { 'X-API-KEY': deviceKey, 'Content-Type': 'application/json' }, body: JSON.stringify({ positions }) });
+    const response = await fetch(`${domain}/api/v1/realtime/positions`, {
+      method: 'POST',
+      headers: { 'X-API-KEY': deviceKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ positions }),
+    });
     const body = (await response.json()) as { accepted: number; events: Array<{ type: string }> };
     expect(response.status, JSON.stringify(body)).toBe(200);
     return body;
@@ -139,7 +143,12 @@ describe('dashboard site operations in a browser', () => {
   });
 
   it('handles a failed fence click and an unreachable event log in words, each with a retry that works', async () => {
-    const fence = await createGeofence(t, admin, { buildingId: building.id, floorId: floor.id }, { name: 'Quay', geometric: square(CENTRE.lat + 0.0001, CENTRE.lng + 0.0001, 0.0001) });
+    const fence = await createGeofence(
+      t,
+      admin,
+      { buildingId: building.id, floorId: floor.id },
+      { name: 'Quay', geometric: square(CENTRE.lat + 0.0001, CENTRE.lng + 0.0001, 0.0001) },
+    );
     const { page, problems } = await newPage(browser);
     await logIn(page, domain, org.email, org.password);
     await openMap(page);
@@ -180,7 +189,16 @@ describe('dashboard site operations in a browser', () => {
     await logIn(page, domain, org.email, org.password);
     await openMap(page);
     await expect.poll(() => page.getByTestId('live-status').innerText(), { timeout: 15_000 }).toMatch(/positions live · events live/);
-    await expect.poll(() => page.evaluate(() => window.cartographLiveMap.renderedDevices().map((d) => `${d.id}:${d.frozen}`).sort())).toEqual(['frozen-1:true', 'walker-1:false']);
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          window.cartographLiveMap
+            .renderedDevices()
+            .map((d) => `${d.id}:${d.frozen}`)
+            .sort(),
+        ),
+      )
+      .toEqual(['frozen-1:true', 'walker-1:false']);
     expect(await page.getByTestId('live-status').getAttribute('data-devices')).toBe('2');
     // The fence counts the same silent device the map shows.
     const cafe = page.locator(`.fence-list li[data-fence-id="${fence.id}"]`);
@@ -193,16 +211,20 @@ describe('dashboard site operations in a browser', () => {
     const walker = (await page.evaluate(() => window.cartographLiveMap.renderedDevices().find((d) => d.id === 'walker-1')!.lngLat)) as [number, number];
     const at = await page.evaluate((lngLat) => window.cartographLiveMap.project(lngLat), walker);
     const box = (await page.getByTestId('floor-map').boundingBox())!;
-    const popupText = () => page.evaluate(() => (document as unknown as { querySelector(s: string): { textContent: string } | null }).querySelector('[data-testid="device-popup"]')?.textContent ?? '');
+    const popupText = () =>
+      page.evaluate(() => (document as unknown as { querySelector(s: string): { textContent: string } | null }).querySelector('[data-testid="device-popup"]')?.textContent ?? '');
     // Hovered again at each look: the pointer over the dot is what shows it.
     let jitter = 0;
     await expect
-      .poll(async () => {
-        jitter = (jitter + 1) % 3;
-        await page.mouse.move(box.x + at.x + 20, box.y + at.y + 20);
-        await page.mouse.move(box.x + at.x + jitter - 1, box.y + at.y, { steps: 3 });
-        return popupText();
-      }, { timeout: 20_000, interval: 300 })
+      .poll(
+        async () => {
+          jitter = (jitter + 1) % 3;
+          await page.mouse.move(box.x + at.x + 20, box.y + at.y + 20);
+          await page.mouse.move(box.x + at.x + jitter - 1, box.y + at.y, { steps: 3 });
+          return popupText();
+        },
+        { timeout: 20_000, interval: 300 },
+      )
       .toMatch(/walker-1[\s\S]*3\.5 m/);
     await page.mouse.click(box.x + at.x, box.y + at.y);
     const details = page.getByTestId('device-details');
@@ -299,7 +321,12 @@ describe('dashboard site operations in a browser', () => {
     await expect.poll(() => summary.innerText(), { timeout: 20_000 }).toMatch(/\d+ positions in \d+ cells of 2 m/);
     const busiest = Number(await page.getByTestId('busiest').locator('li').first().getAttribute('data-count'));
     expect(busiest).toBeGreaterThan(0);
-    const api = (await t.http.get(`/api/v1/floors/${floor.id}/heatmap?from=${new Date(Date.now() - 7 * 86_400_000).toISOString()}&to=${new Date().toISOString()}`).set(admin).expect(200)).body;
+    const api = (
+      await t.http
+        .get(`/api/v1/floors/${floor.id}/heatmap?from=${new Date(Date.now() - 7 * 86_400_000).toISOString()}&to=${new Date().toISOString()}`)
+        .set(admin)
+        .expect(200)
+    ).body;
     expect(busiest).toBe(Math.max(...(api.cells as Array<{ count: number }>).map((c) => c.count)));
     await screenshot(page, 'floor-map-heatmap');
     expect(problems).toEqual([]);
@@ -338,7 +365,12 @@ describe('dashboard site operations in a browser', () => {
     await openMap(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(391);
 
-    const brightness = async () => (await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).match(/\d+/g)!.slice(0, 3).map(Number).reduce((x, y) => x + y, 0);
+    const brightness = async () =>
+      (await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor))
+        .match(/\d+/g)!
+        .slice(0, 3)
+        .map(Number)
+        .reduce((x, y) => x + y, 0);
     await page.emulateMedia({ colorScheme: 'light' });
     expect(await brightness()).toBeGreaterThan(600);
     await page.emulateMedia({ colorScheme: 'dark' });

@@ -117,7 +117,9 @@ describe('dashboard page weight', () => {
     const building = await createBuilding(t, admin, { name: 'Planned' });
     const pixels = Buffer.alloc(2400 * 1600 * 3, 0x80);
     for (let i = 0; i < pixels.length; i += 7) pixels[i] = i % 251;
-    const plan = await sharp(pixels, { raw: { width: 2400, height: 1600, channels: 3 } }).png().toBuffer();
+    const plan = await sharp(pixels, { raw: { width: 2400, height: 1600, channels: 3 } })
+      .png()
+      .toBuffer();
     const uploaded = await t.http.post('/api/v1/images').set(admin).attach('image', plan, 'plan.png');
     expectStatus(uploaded, 201);
     await createFloor(t, admin, building.id, { level: 0, name: 'Ground', map_id: uploaded.body.id });
@@ -127,7 +129,9 @@ describe('dashboard page weight', () => {
       await expect.poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth), { timeout: 20_000 }).toBeGreaterThan(0);
     });
     const images = received.filter((r) => r.url.includes('/api/v1/images/'));
-    console.info(`building page, cold: plan images ${images.map((r) => `${(r.bytes / KIB).toFixed(1)} KiB ${new URL(r.url).search}`).join(', ')} (the plan is ${(plan.length / KIB).toFixed(0)} KiB)`);
+    console.info(
+      `building page, cold: plan images ${images.map((r) => `${(r.bytes / KIB).toFixed(1)} KiB ${new URL(r.url).search}`).join(', ')} (the plan is ${(plan.length / KIB).toFixed(0)} KiB)`,
+    );
     expect(images.length).toBeGreaterThan(0);
     for (const image of images) expect(new URL(image.url).searchParams.get('width')).toMatch(/^\d+$/);
     expect(images.reduce((sum, r) => sum + r.bytes, 0)).toBeLessThan(plan.length / 4);

@@ -191,12 +191,19 @@ describe('dashboard in a browser', () => {
       const row = page.getByRole('row', { name: new RegExp(receiver.url.replace(/[/.:]/g, '.')) });
       await row.getByRole('button', { name: 'Send a test event' }).click();
       await row.getByRole('button', { name: 'Deliveries' }).click();
-      await waitFor(() => receiver.received.length, (n) => n >= 1, 10_000, 'the test delivery');
+      await waitFor(
+        () => receiver.received.length,
+        (n) => n >= 1,
+        10_000,
+        'the test delivery',
+      );
       expect(receiver.received[0].verifiedWith).toBe(0);
-      await expect.poll(async () => {
-        await page.getByRole('button', { name: 'Refresh' }).click();
-        return page.locator('[data-delivery-status="succeeded"]').count();
-      }).toBeGreaterThan(0);
+      await expect
+        .poll(async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return page.locator('[data-delivery-status="succeeded"]').count();
+        })
+        .toBeGreaterThan(0);
       await shot(page, 'webhooks');
       expect(problems).toEqual([]);
       await page.close();
@@ -209,7 +216,10 @@ describe('dashboard in a browser', () => {
     const { page } = await newPage();
     await logIn(page);
     // A password change elsewhere revokes every password session, this one included.
-    await t.http.put('/api/v1/users/me/password').set(admin).send({ current_password: org.password, new_password: `${org.password}-2` });
+    await t.http
+      .put('/api/v1/users/me/password')
+      .set(admin)
+      .send({ current_password: org.password, new_password: `${org.password}-2` });
     org.password = `${org.password}-2`;
     admin = (await login(t, org.email, org.password)).auth;
     await page.getByRole('link', { name: 'API keys' }).click();

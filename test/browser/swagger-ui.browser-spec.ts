@@ -29,7 +29,12 @@ async function authorize(page: Page, fill: (modal: ReturnType<Page['locator']>) 
 }
 
 /** Expands an operation, presses "Try it out", lets `prepare` fill it, executes it and returns the status Swagger UI shows. */
-async function execute(page: Page, tag: string, operationId: string, prepare: (operation: ReturnType<Page['locator']>) => Promise<void>): Promise<{ status: string; body: string }> {
+async function execute(
+  page: Page,
+  tag: string,
+  operationId: string,
+  prepare: (operation: ReturnType<Page['locator']>) => Promise<void>,
+): Promise<{ status: string; body: string }> {
   // Tags start folded (docExpansion 'none'): unfold the operation's tag first.
   await page.locator(`[id="operations-tag-${tag}"]`).click();
   const operation = page.locator(`[id="operations-${tag}-${operationId}"]`);
@@ -98,7 +103,9 @@ describe('Swagger UI in a browser', () => {
     });
     mkdirSync(dirname(SCREENSHOT), { recursive: true });
     // The operation from its title to the live answer (the documented responses below are left out).
-    const top = await page.locator('[id$="-BuildingsController_update"]').evaluate((element) => element.getBoundingClientRect().top + (globalThis as unknown as { scrollY: number }).scrollY);
+    const top = await page
+      .locator('[id$="-BuildingsController_update"]')
+      .evaluate((element) => element.getBoundingClientRect().top + (globalThis as unknown as { scrollY: number }).scrollY);
     const answerBottom = await page
       .locator('[id$="-BuildingsController_update"] .live-responses-table')
       .first()

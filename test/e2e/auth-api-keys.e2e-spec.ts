@@ -3,15 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiPermission } from '../../src/access/permissions';
 import { Role } from '../../src/access/roles';
 import { sha256Hex } from '../../src/auth/secrets';
-import {
-  asApiKey,
-  asBearer,
-  createApiKey,
-  createOrganization,
-  decodeJwt,
-  passwordTokens,
-  TestOrganization,
-} from '../support/auth';
+import { asApiKey, asBearer, createApiKey, createOrganization, decodeJwt, passwordTokens, TestOrganization } from '../support/auth';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createUser } from '../support/users';
 
@@ -147,7 +139,10 @@ describe('API keys', () => {
     });
 
     it('refuses unknown and malformed keys', async () => {
-      await t.http.get('/api/v1/version').set(asApiKey(`cgk_${'A'.repeat(43)}`)).expect(401);
+      await t.http
+        .get('/api/v1/version')
+        .set(asApiKey(`cgk_${'A'.repeat(43)}`))
+        .expect(401);
       await t.http.get('/api/v1/version').set(asApiKey('garbage')).expect(401);
       await t.http.get('/api/v1/version').set(asApiKey('')).expect(401);
     });
@@ -210,7 +205,10 @@ describe('API keys', () => {
       await t.http.get('/api/v1/version').set(asApiKey(key.apikey)).expect(401);
       await t.http.get('/api/v1/version').set(asBearer(keyToken)).expect(401);
       await t.http.post('/api/v1/auth/refresh_access_tokens').send(tokens).expect(401);
-      const login = await t.http.post('/api/v1/auth/access_tokens').set({ Authorization: `Basic ${Buffer.from(`${user.email}:${user.password}`).toString('base64')}` }).expect(401);
+      const login = await t.http
+        .post('/api/v1/auth/access_tokens')
+        .set({ Authorization: `Basic ${Buffer.from(`${user.email}:${user.password}`).toString('base64')}` })
+        .expect(401);
       expect(login.body.code).toBe('invalid_credentials');
     });
   });

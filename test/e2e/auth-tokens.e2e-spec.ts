@@ -22,11 +22,7 @@ describe('POST /api/v1/auth/access_tokens and refresh_access_tokens', () => {
   afterAll(async () => t?.close());
 
   it('issues a JWT with the contract claims from Basic credentials (e-mail case-insensitive)', async () => {
-    const response = await t.http
-      .post('/api/v1/auth/access_tokens')
-      .set(asBasic(org.email.toUpperCase(), org.password))
-      .set('Content-Type', 'application/json')
-      .expect(201);
+    const response = await t.http.post('/api/v1/auth/access_tokens').set(asBasic(org.email.toUpperCase(), org.password)).set('Content-Type', 'application/json').expect(201);
     expect(Object.keys(response.body).sort()).toEqual(['access_token', 'refresh_token']);
     const claims = decodeJwt(response.body.access_token);
     expect(claims).toMatchObject({
@@ -60,17 +56,26 @@ describe('POST /api/v1/auth/access_tokens and refresh_access_tokens', () => {
 
   describe('JWT verification', () => {
     it.each([
-      ['alg none', (claims: object) => `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`],
+      [
+        'alg none',
+        (claims: object) => `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`,
+      ],
       ['a wrong signature', (claims: object) => signJwt({ alg: 'HS256', typ: 'JWT' }, claims, 'another-secret-that-is-long-enough-000')],
-      ['HS512 with the right secret', (claims: object) => {
-        const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-        const unsigned = `${encode({ alg: 'HS512', typ: 'JWT' })}.${encode(claims)}`;
-        return `${unsigned}.${createHmac('sha512', t.env.JWT_SECRET).update(unsigned).digest('base64url')}`;
-      }],
+      [
+        'HS512 with the right secret',
+        (claims: object) => {
+          const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+          const unsigned = `${encode({ alg: 'HS512', typ: 'JWT' })}.${encode(claims)}`;
+          return `${unsigned}.${createHmac('sha512', t.env.JWT_SECRET).update(unsigned).digest('base64url')}`;
+        },
+      ],
     ])('refuses a token with %s', async (_label, forge) => {
       const tokens = await passwordTokens(t, org.email, org.password);
       const claims = decodeJwt(tokens.access_token);
-      const response = await t.http.get('/api/v1/version').set(asBearer(forge(claims))).expect(401);
+      const response = await t.http
+        .get('/api/v1/version')
+        .set(asBearer(forge(claims)))
+        .expect(401);
       expect(response.body).toMatchObject(UNAUTHORIZED);
     });
 
@@ -130,10 +135,7 @@ describe('POST /api/v1/auth/access_tokens and refresh_access_tokens', () => {
 
     it('lets only one of two concurrent exchanges of the same token win', async () => {
       const pair = await passwordTokens(t, org.email, org.password);
-      const results = await Promise.all([
-        t.http.post('/api/v1/auth/refresh_access_tokens').send(pair),
-        t.http.post('/api/v1/auth/refresh_access_tokens').send(pair),
-      ]);
+      const results = await Promise.all([t.http.post('/api/v1/auth/refresh_access_tokens').send(pair), t.http.post('/api/v1/auth/refresh_access_tokens').send(pair)]);
       expect(results.map((result) => result.status).sort()).toEqual([201, 401]);
     });
 

@@ -180,7 +180,11 @@ describe('the building document and deletion of what it holds', () => {
       await expectFresh('POI renamed');
       await t.http.put(`/api/v1/poi_categories/${category.id}`).set(a.auth).send({ name_en: 'After rename' }).expect(200);
       await expectFresh('category renamed');
-      await t.http.put(`/api/v1/pois/${poi.id}`).set(a.auth).send({ position: { floor_id: null, georeferences: CENTRE } }).expect(200);
+      await t.http
+        .put(`/api/v1/pois/${poi.id}`)
+        .set(a.auth)
+        .send({ position: { floor_id: null, georeferences: CENTRE } })
+        .expect(200);
       await expectFresh('POI moved outdoors');
       await t.http.put(`/api/v1/pois/${poi.id}`).set(a.auth).send({ building_id: other.site.building.id }).expect(200);
       await expectFresh('POI moved to the other building');
@@ -188,7 +192,11 @@ describe('the building document and deletion of what it holds', () => {
       await expectFresh('category deleted, its POIs reassigned');
       await t.http.delete(`/api/v1/pois/${poi.id}`).set(a.auth).expect(204);
       await expectFresh('POI deleted');
-      await t.http.post('/api/v1/pois_bulk').set(a.auth).send([poiInput(f.site.building.id, f.upper.id, { name: 'Bulk 1' }), poiInput(other.site.building.id, null, { name: 'Bulk 2' })]).expect(201);
+      await t.http
+        .post('/api/v1/pois_bulk')
+        .set(a.auth)
+        .send([poiInput(f.site.building.id, f.upper.id, { name: 'Bulk 1' }), poiInput(other.site.building.id, null, { name: 'Bulk 2' })])
+        .expect(201);
       await expectFresh('bulk created');
       const zone = await createGeofence(t, a.auth, f.site.place, { name: 'Fresh zone' });
       await expectFresh('geofence created');
@@ -309,7 +317,7 @@ describe('the building document and deletion of what it holds', () => {
       }
     });
 
-    it("needs no cascade when only a sibling floor or the outdoors holds POIs and nodes", async () => {
+    it('needs no cascade when only a sibling floor or the outdoors holds POIs and nodes', async () => {
       const site = await createSite(t, a.auth);
       const empty = await createFloor(t, a.auth, site.building.id, { level: 1 });
       const poi = await createPoi(t, a.auth, poiInput(site.building.id, site.floor.id));
@@ -335,7 +343,10 @@ describe('the building document and deletion of what it holds', () => {
       expect((await get(a, `/api/v1/pois/${f.outdoor[0].id}`)).body).toEqual(f.outdoor[0]);
 
       const paths = (await get(a, `/api/v1/buildings/${f.site.building.id}/paths`)).body as PathsBody;
-      expect(paths.nodes.map((node) => [node.id, node.floor_id])).toEqual([[3, f.upper.id], [4, f.upper.id]]);
+      expect(paths.nodes.map((node) => [node.id, node.floor_id])).toEqual([
+        [3, f.upper.id],
+        [4, f.upper.id],
+      ]);
       expect(paths.links).toEqual([{ source: 3, target: 4, origin: 'both', tags: [], accessible: true }]);
 
       expect((await geofenceRow(t, groundZone.id))!.deleted).toBe(true);
@@ -357,7 +368,10 @@ describe('the building document and deletion of what it holds', () => {
         const site = await createSite(t, a.auth);
         const [removal, paths, ...creations] = await Promise.all([
           t.http.delete(`/api/v1/floors/${site.floor.id}`).set(a.auth),
-          t.http.put(`/api/v1/buildings/${site.building.id}/paths`).set(a.auth).send({ nodes: [{ id: 1, floor_id: site.floor.id, x: 1, y: 1 }], links: [] }),
+          t.http
+            .put(`/api/v1/buildings/${site.building.id}/paths`)
+            .set(a.auth)
+            .send({ nodes: [{ id: 1, floor_id: site.floor.id, x: 1, y: 1 }], links: [] }),
           ...Array.from({ length: 3 }, () => t.http.post('/api/v1/pois').set(a.auth).send(poiInput(site.building.id, site.floor.id))),
         ]);
         const statuses = `round ${round}: ${[removal, paths, ...creations].map((response) => response.status).join(', ')}`;
@@ -392,7 +406,14 @@ describe('the building document and deletion of what it holds', () => {
       for (let level = 0; level < 20; level += 1) floors.push(await createFloor(t, c.auth, large.id, { level }));
       const floorIds = floors.map((floor) => floor.id);
       // 2,000 POIs over the 20 floors and the outdoors (one slot in 21), with categories.
-      await insertPois(t, c.org.organizationId, large.id, [...floorIds, null], 2000, categories.map((category) => category.id));
+      await insertPois(
+        t,
+        c.org.organizationId,
+        large.id,
+        [...floorIds, null],
+        2000,
+        categories.map((category) => category.id),
+      );
       for (const floorId of floorIds) await insertGeofences(t, c.org.organizationId, { buildingId: large.id, floorId }, 25);
       const outdoorCount = Array.from({ length: 2000 }, (_, index) => index % 21 === 20).filter(Boolean).length;
       expect(await t.dataSource.getRepository(Geofence).countBy({ buildingId: large.id })).toBe(500);

@@ -126,7 +126,10 @@ describe('visitors and positioning_time (contract 8.1), from the position rollup
     for (const grouping of ['hour', 'week', 'month']) {
       const grouped = await get(`positioning_time.json?${range}&building_id=${site.building.id}&time_zone=${ZONE}&grouping=${grouping}`);
       expectStatus(grouped, 200);
-      expect((grouped.body.data as Array<{ total: number }>).reduce((sum, row) => sum + row.total, 0), grouping).toBe(110);
+      expect(
+        (grouped.body.data as Array<{ total: number }>).reduce((sum, row) => sum + row.total, 0),
+        grouping,
+      ).toBe(110);
     }
   });
 
@@ -160,7 +163,10 @@ describe('visitors and positioning_time (contract 8.1), from the position rollup
         for (const [query, field] of cases) {
           const response = await get(`${report}.${format}?${query}`);
           expectError(response, 400, 'bad_request');
-          expect(response.body.errors.map((error: { fields: string }) => error.fields), `${report}.${format}?${query}`).toContain(field);
+          expect(
+            response.body.errors.map((error: { fields: string }) => error.fields),
+            `${report}.${format}?${query}`,
+          ).toContain(field);
         }
       }
     }
@@ -199,7 +205,8 @@ describe('visitors and positioning_time (contract 8.1), from the position rollup
     // Every read of the history is a seek on its key, one device window at a time; none scans it.
     const history = details.filter((detail) => / (h|p) /.test(detail) || /position_history/.test(detail));
     expect(history.length).toBeGreaterThanOrEqual(5);
-    for (const detail of history) expect(detail).toMatch(/^SEARCH (h|p) USING (COVERING )?INDEX sqlite_autoindex_position_history_1 \(organization_id=\? AND device_id=\? AND time[<>]\?/);
+    for (const detail of history)
+      expect(detail).toMatch(/^SEARCH (h|p) USING (COVERING )?INDEX sqlite_autoindex_position_history_1 \(organization_id=\? AND device_id=\? AND time[<>]\?/);
     expect(details.filter((detail) => /^SCAN (h|p)\b/.test(detail))).toEqual([]);
   });
 

@@ -5,19 +5,7 @@ import { PathGraph } from '../../src/cartography/paths/path-graph.entity';
 import { Poi } from '../../src/cartography/pois/poi.entity';
 import { addPoi, addUser, ApiUser, login, putPaths } from '../support/admin';
 import { asApiKey, asBearer, createApiKey } from '../support/auth';
-import {
-  buildingState,
-  Cartographer,
-  createGeofence,
-  createSite,
-  errorFields,
-  expectError,
-  expectStatus,
-  GeofenceBody,
-  signUp,
-  Site,
-  square,
-} from '../support/cartography';
+import { buildingState, Cartographer, createGeofence, createSite, errorFields, expectError, expectStatus, GeofenceBody, signUp, Site, square } from '../support/cartography';
 import { createTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -97,16 +85,17 @@ describe('Building restriction', () => {
     // ...and absent from every list and search, even when asked for by building.
     for (const url of ['/api/v1/floors', '/api/v1/pois']) {
       const everything = (await t.http.get(url).set(o.auth).expect(200)).body as Array<{ id: number; building_id: number }>;
-      expect(everything.some((item) => String(item.building_id) === String(B)), url).toBe(true);
+      expect(
+        everything.some((item) => String(item.building_id) === String(B)),
+        url,
+      ).toBe(true);
       const visible = everything.filter(inA).map((item) => item.id);
       expect(visible.length, url).toBeGreaterThan(0);
       expect(ids(await t.http.get(url).set(auth).expect(200)), url).toEqual(visible);
       expect(ids(await t.http.get(`${url}?building_id=${A}`).set(auth).expect(200)), url).toEqual(visible);
       expect(ids(await t.http.get(`${url}?building_id=${B}`).set(auth).expect(200)), url).toEqual([]);
     }
-    expect(ids(await t.http.get(`/api/v1/buildings/${A}/floors`).set(auth).expect(200))).toEqual(
-      ids(await t.http.get(`/api/v1/buildings/${A}/floors`).set(o.auth).expect(200)),
-    );
+    expect(ids(await t.http.get(`/api/v1/buildings/${A}/floors`).set(auth).expect(200))).toEqual(ids(await t.http.get(`/api/v1/buildings/${A}/floors`).set(o.auth).expect(200)));
     const paths = await t.http.get('/api/v1/paths').set(auth).expect(200);
     expect(paths.body.map((graph: { building_id: number }) => graph.building_id)).toEqual([A]);
     expect((await t.http.get(`/api/v1/paths?building_id=${B}`).set(auth).expect(200)).body).toEqual([]);
@@ -267,10 +256,17 @@ describe('Building restriction', () => {
       const all = [siteA.building.id, siteB.building.id, siteC.building.id];
       for (const auth of [session.auth, asApiKey(key.apikey)]) expect(ids(await t.http.get('/api/v1/buildings').set(auth).expect(200))).toEqual(all);
 
-      await t.http.put(`/api/v1/users/${user.id}`).set(o.auth).send({ building_ids: [siteA.building.id] }).expect(200);
+      await t.http
+        .put(`/api/v1/users/${user.id}`)
+        .set(o.auth)
+        .send({ building_ids: [siteA.building.id] })
+        .expect(200);
       for (const auth of [session.auth, asApiKey(key.apikey)]) await expectReadsRestrictedToA(auth);
 
-      const widened = await t.http.put(`/api/v1/users/${user.id}`).set(o.auth).send({ building_ids: [siteC.building.id, siteA.building.id] });
+      const widened = await t.http
+        .put(`/api/v1/users/${user.id}`)
+        .set(o.auth)
+        .send({ building_ids: [siteC.building.id, siteA.building.id] });
       expectStatus(widened, 200);
       for (const auth of [session.auth, asApiKey(key.apikey)]) {
         expect(ids(await t.http.get('/api/v1/buildings').set(auth).expect(200))).toEqual([siteA.building.id, siteC.building.id]);
@@ -309,7 +305,10 @@ describe('Building restriction', () => {
       const session = await login(t, restricted.email, restricted.password);
       expectError(await t.http.put(`/api/v1/users/${restricted.id}`).set(session.auth).send({ building_ids: [] }), 403, 'forbidden');
       expectError(
-        await t.http.put(`/api/v1/users/${restricted.id}`).set(session.auth).send({ building_ids: [siteA.building.id, siteB.building.id] }),
+        await t.http
+          .put(`/api/v1/users/${restricted.id}`)
+          .set(session.auth)
+          .send({ building_ids: [siteA.building.id, siteB.building.id] }),
         403,
         'forbidden',
       );

@@ -125,9 +125,7 @@ describe('buildings', () => {
         .set(a.auth)
         .send({ name: '   ', location: { lat: 91, lng: -181 }, dimensions: { width: -1, length: 'long' }, rotation: 'x', custom_fields: [{ key: 1 }] });
       expectError(invalid, 422, 'validation_failed');
-      expect(errorFields(invalid)).toEqual(
-        expect.arrayContaining(['name', 'location.lat', 'location.lng', 'dimensions.width', 'dimensions.length', 'rotation']),
-      );
+      expect(errorFields(invalid)).toEqual(expect.arrayContaining(['name', 'location.lat', 'location.lng', 'dimensions.width', 'dimensions.length', 'rotation']));
       expect(errorFields(invalid).some((field) => field.startsWith('custom_fields'))).toBe(true);
       expect(await t.dataSource.getRepository(Building).count()).toBe(before);
     });
@@ -182,9 +180,7 @@ describe('buildings', () => {
         const floorBodies = await Promise.all([site.floor, upper].map(async (floor) => (await t.http.get(`/api/v1/floors/${floor.id}`).set(a.auth)).body));
         expect(floors).toEqual(floorBodies);
         const geofences = [...response.body.geofences].sort((x: { id: string }, y: { id: string }) => x.id.localeCompare(y.id));
-        const geofenceBodies = await Promise.all(
-          [kept, upperZone].map(async (geofence) => (await t.http.get(`/api/v1/geofences/${geofence.id}`).set(a.auth)).body),
-        );
+        const geofenceBodies = await Promise.all([kept, upperZone].map(async (geofence) => (await t.http.get(`/api/v1/geofences/${geofence.id}`).set(a.auth)).body));
         expect(geofences).toEqual(geofenceBodies.sort((x, y) => x.id.localeCompare(y.id)));
       }
     });
@@ -231,7 +227,10 @@ describe('buildings', () => {
         location: { lat: -33.5, lng: 151.25 },
         dimensions: { width: 1, length: 1.5 },
         rotation: -1.25,
-        custom_fields: [{ key: 'a', value: '1' }, { key: 'b', value: '2' }],
+        custom_fields: [
+          { key: 'a', value: '1' },
+          { key: 'b', value: '2' },
+        ],
       };
       const response = await t.http
         .put(`/api/v1/buildings/${building.id}`)
@@ -245,7 +244,10 @@ describe('buildings', () => {
     it('refuses invalid values with 422 naming the field and leaves the row unchanged', async () => {
       const building = await createBuilding(t, a.auth);
       const before = await buildingRow(t, building.id);
-      const response = await t.http.put(`/api/v1/buildings/${building.id}`).set(a.auth).send({ name: '', location: { lat: 12 } });
+      const response = await t.http
+        .put(`/api/v1/buildings/${building.id}`)
+        .set(a.auth)
+        .send({ name: '', location: { lat: 12 } });
       expectError(response, 422, 'validation_failed');
       expect(errorFields(response)).toEqual(expect.arrayContaining(['name', 'location.lng']));
       expect(await buildingRow(t, building.id)).toEqual(before);
@@ -255,7 +257,10 @@ describe('buildings', () => {
       const building = await createBuilding(t, a.auth);
       const before = await buildingRow(t, building.id);
       for (const field of ['name', 'location', 'dimensions']) {
-        const response = await t.http.put(`/api/v1/buildings/${building.id}`).set(a.auth).send({ [field]: null });
+        const response = await t.http
+          .put(`/api/v1/buildings/${building.id}`)
+          .set(a.auth)
+          .send({ [field]: null });
         expectError(response, 422, 'validation_failed');
         expect(errorFields(response)).toContain(field);
       }
@@ -266,7 +271,10 @@ describe('buildings', () => {
       const building = await createBuilding(t, a.auth);
       const defaults: Record<string, unknown> = { description: '', info: '', rotation: 0, custom_fields: [] };
       for (const [field, empty] of Object.entries(defaults)) {
-        const response = await t.http.put(`/api/v1/buildings/${building.id}`).set(a.auth).send({ [field]: null });
+        const response = await t.http
+          .put(`/api/v1/buildings/${building.id}`)
+          .set(a.auth)
+          .send({ [field]: null });
         expect([200, 422], `${field}: ${response.status} ${JSON.stringify(response.body)}`).toContain(response.status);
         if (response.status === 422) expect(errorFields(response)).toContain(field);
         else expect(response.body[field]).toEqual(empty);
@@ -331,9 +339,7 @@ describe('buildings', () => {
 
     it('two concurrent writers with the same If-Match: one wins, the other gets 409', async () => {
       const building = await createBuilding(t, a.auth);
-      const responses = await Promise.all(
-        ['left', 'right'].map((name) => t.http.put(`/api/v1/buildings/${building.id}`).set(a.auth).set('If-Match', '"1"').send({ name })),
-      );
+      const responses = await Promise.all(['left', 'right'].map((name) => t.http.put(`/api/v1/buildings/${building.id}`).set(a.auth).set('If-Match', '"1"').send({ name })));
       expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
       const winner = responses.find((response) => response.status === 200)!;
       expect((await buildingRow(t, building.id))!).toMatchObject({ name: winner.body.name, version: 2 });
@@ -362,7 +368,17 @@ describe('buildings', () => {
       const placed = await t.http
         .post('/api/v1/geofences')
         .set(a.auth)
-        .send({ name: 'Late', building_id: site.building.id, floor_id: site.floor.id, geometric: [[1, 1], [1, 2], [2, 2], [1, 1]] });
+        .send({
+          name: 'Late',
+          building_id: site.building.id,
+          floor_id: site.floor.id,
+          geometric: [
+            [1, 1],
+            [1, 2],
+            [2, 2],
+            [1, 1],
+          ],
+        });
       expectError(placed, 422, 'validation_failed');
       expect(errorFields(placed)).toContain('building_id');
 
@@ -382,36 +398,39 @@ describe('buildings', () => {
       await t.http.get(`/api/v1/buildings/${site.building.id}`).set(a.auth).expect(200);
     });
 
-    it.each(['?cascade=true', ''])('with %s (the default cascades, as the hosted API does) deletes it and soft-deletes its live geofences, which stay readable by id', async (query) => {
-      const site = await createSite(t, a.auth, { name: 'Cascade' });
-      const second = await createFloor(t, a.auth, site.building.id, { level: 1 });
-      const live = [
-        await createGeofence(t, a.auth, site.place, { name: 'Live one' }),
-        await createGeofence(t, a.auth, { buildingId: site.building.id, floorId: second.id }, { name: 'Live two' }),
-      ];
-      const alreadyDeleted = await createGeofence(t, a.auth, site.place, { name: 'Already deleted' });
-      await t.http.delete(`/api/v1/geofences/${alreadyDeleted.id}`).set(a.auth).expect(204);
-      const alreadyDeletedRow = await geofenceRow(t, alreadyDeleted.id);
-      const other = await createSite(t, a.auth, { name: 'Untouched' });
-      const bystander = await createGeofence(t, a.auth, other.place);
+    it.each(['?cascade=true', ''])(
+      'with %s (the default cascades, as the hosted API does) deletes it and soft-deletes its live geofences, which stay readable by id',
+      async (query) => {
+        const site = await createSite(t, a.auth, { name: 'Cascade' });
+        const second = await createFloor(t, a.auth, site.building.id, { level: 1 });
+        const live = [
+          await createGeofence(t, a.auth, site.place, { name: 'Live one' }),
+          await createGeofence(t, a.auth, { buildingId: site.building.id, floorId: second.id }, { name: 'Live two' }),
+        ];
+        const alreadyDeleted = await createGeofence(t, a.auth, site.place, { name: 'Already deleted' });
+        await t.http.delete(`/api/v1/geofences/${alreadyDeleted.id}`).set(a.auth).expect(204);
+        const alreadyDeletedRow = await geofenceRow(t, alreadyDeleted.id);
+        const other = await createSite(t, a.auth, { name: 'Untouched' });
+        const bystander = await createGeofence(t, a.auth, other.place);
 
-      const response = await t.http.delete(`/api/v1/buildings/${site.building.id}${query}`).set(a.auth);
-      expectStatus(response, 204);
+        const response = await t.http.delete(`/api/v1/buildings/${site.building.id}${query}`).set(a.auth);
+        expectStatus(response, 204);
 
-      expectError(await t.http.get(`/api/v1/buildings/${site.building.id}`).set(a.auth), 404, 'entity_not_found');
-      for (const geofence of live) {
-        expect((await geofenceRow(t, geofence.id))!.deleted).toBe(true);
-        const read = await t.http.get(`/api/v1/geofences/${geofence.id}`).set(a.auth).expect(200);
-        expect(read.body).toMatchObject({ id: geofence.id, name: geofence.name, deleted: true });
-      }
-      expect(await geofenceRow(t, alreadyDeleted.id)).toEqual(alreadyDeletedRow);
-      expect((await geofenceRow(t, bystander.id))!.deleted).toBe(false);
-      const search = await t.http.get(`/api/v1/geofences?building_ids=${site.building.id}`).set(a.auth).expect(200);
-      expect(search.body.data).toEqual([]);
-      const deleted = await t.http.get(`/api/v1/geofences?building_ids=${site.building.id}&deleted=true`).set(a.auth).expect(200);
-      expect(deleted.body.data.map((geofence: { id: string }) => geofence.id).sort()).toEqual([...live, alreadyDeleted].map((geofence) => geofence.id).sort());
-      expect((await floorRowsOf(t, site.building.id)).every((floor) => floor.deletedAt !== null)).toBe(true);
-    });
+        expectError(await t.http.get(`/api/v1/buildings/${site.building.id}`).set(a.auth), 404, 'entity_not_found');
+        for (const geofence of live) {
+          expect((await geofenceRow(t, geofence.id))!.deleted).toBe(true);
+          const read = await t.http.get(`/api/v1/geofences/${geofence.id}`).set(a.auth).expect(200);
+          expect(read.body).toMatchObject({ id: geofence.id, name: geofence.name, deleted: true });
+        }
+        expect(await geofenceRow(t, alreadyDeleted.id)).toEqual(alreadyDeletedRow);
+        expect((await geofenceRow(t, bystander.id))!.deleted).toBe(false);
+        const search = await t.http.get(`/api/v1/geofences?building_ids=${site.building.id}`).set(a.auth).expect(200);
+        expect(search.body.data).toEqual([]);
+        const deleted = await t.http.get(`/api/v1/geofences?building_ids=${site.building.id}&deleted=true`).set(a.auth).expect(200);
+        expect(deleted.body.data.map((geofence: { id: string }) => geofence.id).sort()).toEqual([...live, alreadyDeleted].map((geofence) => geofence.id).sort());
+        expect((await floorRowsOf(t, site.building.id)).every((floor) => floor.deletedAt !== null)).toBe(true);
+      },
+    );
 
     it('needs no cascade when every geofence is already deleted', async () => {
       const site = await createSite(t, a.auth);
@@ -429,7 +448,17 @@ describe('buildings', () => {
             t.http
               .post('/api/v1/geofences')
               .set(a.auth)
-              .send({ name: `Racer ${index}`, building_id: site.building.id, floor_id: site.floor.id, geometric: [[1, 1], [1, 2], [2, 2], [1, 1]] }),
+              .send({
+                name: `Racer ${index}`,
+                building_id: site.building.id,
+                floor_id: site.floor.id,
+                geometric: [
+                  [1, 1],
+                  [1, 2],
+                  [2, 2],
+                  [1, 1],
+                ],
+              }),
           ),
         ]);
         // The default cascades: it never refuses, and geofences created before it are soft-deleted with it.
@@ -533,8 +562,14 @@ describe('buildings', () => {
       const count = () => t.dataSource.getRepository(Building).countBy({ organizationId: a.org.organizationId });
       const countBefore = await count();
       const before = await buildingRow(t, building.id);
-      const post = await t.http.post('/api/v1/buildings').set(auth).send(buildingInput({ name: `By ${permission}` }));
-      const put = await t.http.put(`/api/v1/buildings/${building.id}`).set(auth).send({ name: `Put by ${permission}` });
+      const post = await t.http
+        .post('/api/v1/buildings')
+        .set(auth)
+        .send(buildingInput({ name: `By ${permission}` }));
+      const put = await t.http
+        .put(`/api/v1/buildings/${building.id}`)
+        .set(auth)
+        .send({ name: `Put by ${permission}` });
       const patch = await t.http.patch(`/api/v1/buildings/${building.id}`).set(auth).send({ rotation: 1 });
       if (canWrite) {
         expectStatus(post, 201);

@@ -172,7 +172,10 @@ describe('organization isolation of buildings, floors and geofences', () => {
           const response = await t.http.get(`${path}?${query}`).set(a.auth);
           expectStatus(response, 200);
           expect(leaks(response.body.data), query).toEqual([]);
-          expect(response.body.data.every((item: GeofenceBody) => item.organization_id === a.org.organizationId), query).toBe(true);
+          expect(
+            response.body.data.every((item: GeofenceBody) => item.organization_id === a.org.organizationId),
+            query,
+          ).toBe(true);
         }
         // Their organization named: 404, as any of their resources.
         for (const query of [`organization_id=${b.org.organizationId}`, `organization_id=${b.org.organizationId}&building_ids=${theirs.building.id}`]) {
@@ -222,10 +225,7 @@ describe('organization isolation of buildings, floors and geofences', () => {
         [theirs.building.id, mine.floor.id, 'building_id'],
       ];
       for (const [buildingId, floorId, field] of cases) {
-        const response = await t.http
-          .post('/api/v1/geofences')
-          .set(a.auth)
-          .send({ name: 'Intruder', building_id: buildingId, floor_id: floorId, geometric: square() });
+        const response = await t.http.post('/api/v1/geofences').set(a.auth).send({ name: 'Intruder', building_id: buildingId, floor_id: floorId, geometric: square() });
         expectError(response, 422, 'validation_failed');
         expect(errorFields(response), `${buildingId}/${floorId}`).toEqual([field]);
       }
@@ -251,9 +251,15 @@ describe('organization isolation of buildings, floors and geofences', () => {
 
     it("ignores B's organization_id in POST and PUT bodies: the rows stay in A", async () => {
       const foreign = { organization_id: b.org.organizationId, organizationId: b.org.organizationId };
-      const building = await t.http.post('/api/v1/buildings').set(a.auth).send({ ...buildingInput(), ...foreign });
+      const building = await t.http
+        .post('/api/v1/buildings')
+        .set(a.auth)
+        .send({ ...buildingInput(), ...foreign });
       expectStatus(building, 201);
-      const floor = await t.http.post('/api/v1/floors').set(a.auth).send({ building_id: building.body.id, level: 0, ...foreign });
+      const floor = await t.http
+        .post('/api/v1/floors')
+        .set(a.auth)
+        .send({ building_id: building.body.id, level: 0, ...foreign });
       expectStatus(floor, 201);
       const geofence = await t.http
         .post('/api/v1/geofences')
@@ -262,9 +268,24 @@ describe('organization isolation of buildings, floors and geofences', () => {
       expectStatus(geofence, 201);
       expect(geofence.body.organization_id).toBe(a.org.organizationId);
 
-      expectStatus(await t.http.put(`/api/v1/buildings/${building.body.id}`).set(a.auth).send({ name: 'Still mine', ...foreign }), 200);
-      expectStatus(await t.http.patch(`/api/v1/floors/${floor.body.id}`).set(a.auth).send({ name: 'Still mine', ...foreign }), 200);
-      const updated = await t.http.put(`/api/v1/geofences/${geofence.body.id}`).set(a.auth).send({ name: 'Still mine', ...foreign });
+      expectStatus(
+        await t.http
+          .put(`/api/v1/buildings/${building.body.id}`)
+          .set(a.auth)
+          .send({ name: 'Still mine', ...foreign }),
+        200,
+      );
+      expectStatus(
+        await t.http
+          .patch(`/api/v1/floors/${floor.body.id}`)
+          .set(a.auth)
+          .send({ name: 'Still mine', ...foreign }),
+        200,
+      );
+      const updated = await t.http
+        .put(`/api/v1/geofences/${geofence.body.id}`)
+        .set(a.auth)
+        .send({ name: 'Still mine', ...foreign });
       expectStatus(updated, 200);
       expect(updated.body.organization_id).toBe(a.org.organizationId);
 

@@ -47,7 +47,11 @@ describe('edge cases of cartography writes, the building document and positionin
 
   it('keeps a POI on its floor when an update sends only new cartesians', async () => {
     const poi = await addPoi(t, o.auth, site.place);
-    const updated = await t.http.put(`/api/v1/pois/${poi.id}`).set(o.auth).send({ position: { cartesians: { x: 2, y: 2 } } }).expect(200);
+    const updated = await t.http
+      .put(`/api/v1/pois/${poi.id}`)
+      .set(o.auth)
+      .send({ position: { cartesians: { x: 2, y: 2 } } })
+      .expect(200);
     expect(updated.body).toMatchObject({ type: 'indoor', position: { floor_id: site.floor.id, x: 2, y: 2 } });
   });
 

@@ -53,7 +53,11 @@ async function ready(url: string): Promise<void> {
 }
 
 async function call(url: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; json: any }> {
-  const response = await fetch(`${url}${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await response.text();
   return { status: response.status, json: text ? JSON.parse(text) : undefined };
 }
@@ -67,9 +71,12 @@ describe('a crash in the middle of an ingest burst', () => {
       await ready(url);
       const token = (await call(url, 'POST', '/api/v1/auth/access_tokens', asBasic(ADMIN.email, ADMIN.password))).json.access_token as string;
       const auth = asBearer(token);
-      const building = (await call(url, 'POST', '/api/v1/buildings', auth, { name: 'Crash', location: { lat: 42.8723597, lng: -8.5633224 }, dimensions: { width: 200, length: 200 }, rotation: 0 })).json;
+      const building = (
+        await call(url, 'POST', '/api/v1/buildings', auth, { name: 'Crash', location: { lat: 42.8723597, lng: -8.5633224 }, dimensions: { width: 200, length: 200 }, rotation: 0 })
+      ).json;
       const floor = (await call(url, 'POST', '/api/v1/floors', auth, { building_id: building.id, level: 0, name: 'Ground' })).json;
-      const fence = (await call(url, 'POST', '/api/v1/geofences', auth, { name: 'Gate', code: 'gate', building_id: String(building.id), floor_id: floor.id, geometric: square() })).json;
+      const fence = (await call(url, 'POST', '/api/v1/geofences', auth, { name: 'Gate', code: 'gate', building_id: String(building.id), floor_id: floor.id, geometric: square() }))
+        .json;
       expect((await call(url, 'PUT', `/api/v1/geofences/${fence.id}/rules`, auth, INSTANT_RULES)).status).toBe(200);
 
       // Each device walks in and out of the fence, one fix a second of its own clock; each worker sends every device's next two fixes.
@@ -109,7 +116,7 @@ describe('a crash in the middle of an ingest burst', () => {
 
       // Every acknowledged event is in the log, once; seq numbers are unique.
       const logged: Array<{ id: string; seq: number; device_id: string; type: string }> = [];
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const page = await call(url, 'GET', `/api/v1/geofencing/events?after=${after}&limit=500`, auth);
         expect(page.status).toBe(200);
         const data = (page.json.data ?? page.json) as typeof logged;
@@ -141,7 +148,9 @@ describe('a crash in the middle of an ingest burst', () => {
         for (const [deviceId, times] of acknowledged.fixes) {
           const row = stored.get(deviceId)!;
           const all: Array<{ time: unknown }> = await check.dataSource.query(`SELECT "time" FROM position_history WHERE device_id = '${deviceId}'`);
-          const kept = new Set(all.map((entry) => new Date(typeof entry.time === 'string' && !entry.time.endsWith('Z') ? `${entry.time.replace(' ', 'T')}Z` : (entry.time as string)).getTime()));
+          const kept = new Set(
+            all.map((entry) => new Date(typeof entry.time === 'string' && !entry.time.endsWith('Z') ? `${entry.time.replace(' ', 'T')}Z` : (entry.time as string)).getTime()),
+          );
           for (const time of times) expect(kept.has(time), `${deviceId} ${new Date(time).toISOString()}`).toBe(true);
           const historyNewest = Math.max(...kept);
           expect(Number(row.n)).toBe(kept.size);

@@ -118,7 +118,10 @@ describe.runIf(testDatabaseKind() === 'postgres')('credential revocation across 
     expect((await b.app.inject({ method: 'GET', url: '/api/v1/version', headers: asApiKey(key.apikey) })).statusCode).toBe(401);
     // And revocations are delivered again after the reconnection.
     await cachedOnB(asBearer(tokens.access_token));
-    await a.http.delete(`/api/v1/users/${user.id}`).set(asBearer((await passwordTokens(a, org.email, org.password)).access_token)).expect(204);
+    await a.http
+      .delete(`/api/v1/users/${user.id}`)
+      .set(asBearer((await passwordTokens(a, org.email, org.password)).access_token))
+      .expect(204);
     const started = performance.now();
     while ((await b.app.inject({ method: 'GET', url: '/api/v1/version', headers: asBearer(tokens.access_token) })).statusCode !== 401) {
       expect(performance.now() - started).toBeLessThan(BOUND_MS * 10);

@@ -141,7 +141,11 @@ describe('credential cache revocations', () => {
     const allowed = await createBuilding(t, adminAuth);
     await warm(asBearer(user.tokens.access_token), `/api/v1/buildings/${seen.id}`);
     await warm(asApiKey(user.key), `/api/v1/buildings/${seen.id}`);
-    await t.http.put(`/api/v1/users/${user.id}`).set(adminAuth).send({ building_ids: [allowed.id] }).expect(200);
+    await t.http
+      .put(`/api/v1/users/${user.id}`)
+      .set(adminAuth)
+      .send({ building_ids: [allowed.id] })
+      .expect(200);
     await t.http.get(`/api/v1/buildings/${seen.id}`).set(asBearer(user.tokens.access_token)).expect(404);
     await t.http.get(`/api/v1/buildings/${seen.id}`).set(asApiKey(user.key)).expect(404);
   });

@@ -72,15 +72,15 @@ describe('CSV injection: every CSV route escapes formula cells', () => {
     t = await createTestApp();
     const owner = await signUp(t, 'Spreadsheet');
     const site = await eventSite(t, owner.auth, '+Lobby');
-    await t.http.put(`/api/v1/geofences/${site.fence.id}`).set(owner.auth).send({ name: `${HYPERLINK} fence` }).expect(200);
+    await t.http
+      .put(`/api/v1/geofences/${site.fence.id}`)
+      .set(owner.auth)
+      .send({ name: `${HYPERLINK} fence` })
+      .expect(200);
     site.fence.name = `${HYPERLINK} fence`;
     const events = await visits(t, owner.auth, site, [HYPERLINK, SUM]);
     expect(events.length).toBe(4);
-    await t.http
-      .post('/api/v1/infrastructure/wifi')
-      .set(owner.auth)
-      .send({ floor_id: site.floor.id, bssid: 'a4:5e:60:e8:1f:0c', ssid: SUM, x: 1, y: 1 })
-      .expect(201);
+    await t.http.post('/api/v1/infrastructure/wifi').set(owner.auth).send({ floor_id: site.floor.id, bssid: 'a4:5e:60:e8:1f:0c', ssid: SUM, x: 1, y: 1 }).expect(201);
     await t.http
       .post('/api/v1/infrastructure/reference_points')
       .set(owner.auth)

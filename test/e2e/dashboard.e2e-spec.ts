@@ -31,22 +31,25 @@ describe('dashboard serving', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each(['/', '/login', '/buildings', '/buildings/12/floors/3/map', '/profile', '/admin', '/devices', '/devices/walker-1', '/settings', '/api-keys', '/start'])('serves the page at %s with a strict CSP, never stored', async (path) => {
-    const response = await t.http.get(path).expect(200);
-    expect(response.headers['content-type']).toMatch(/^text\/html/);
-    expect(response.text).toContain('<div id="app">');
-    const csp = response.headers['content-security-policy'];
-    expect(csp).toContain("script-src 'self'");
-    expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).not.toContain('unsafe-inline');
-    expect(csp).not.toContain('unsafe-eval');
-    expect(response.headers['cache-control']).toBe('no-store');
-    // No basemap configured: nothing outside the server is allowed.
-    expect(csp).toContain("img-src 'self' data: blob:;");
-    expect(csp).toContain("connect-src 'self';");
-    expect(csp).toContain("worker-src 'none';");
-    expect(response.text).not.toContain('cartograph-basemap');
-  });
+  it.each(['/', '/login', '/buildings', '/buildings/12/floors/3/map', '/profile', '/admin', '/devices', '/devices/walker-1', '/settings', '/api-keys', '/start'])(
+    'serves the page at %s with a strict CSP, never stored',
+    async (path) => {
+      const response = await t.http.get(path).expect(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.text).toContain('<div id="app">');
+      const csp = response.headers['content-security-policy'];
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(csp).not.toContain('unsafe-eval');
+      expect(response.headers['cache-control']).toBe('no-store');
+      // No basemap configured: nothing outside the server is allowed.
+      expect(csp).toContain("img-src 'self' data: blob:;");
+      expect(csp).toContain("connect-src 'self';");
+      expect(csp).toContain("worker-src 'none';");
+      expect(response.text).not.toContain('cartograph-basemap');
+    },
+  );
 
   it('serves hashed assets precompressed and cacheable for good', async () => {
     const response = await t.http.get('/assets/index-abc123.js').set('Accept-Encoding', 'br, gzip').expect(200);
@@ -106,7 +109,9 @@ describe('dashboard with an operator basemap', () => {
 
   it('tells the page where its tiles are, escaped, and lets only that origin in', async () => {
     const response = await t.http.get('/buildings').expect(200);
-    expect(response.text).toContain('<meta name="cartograph-basemap" content="https://tiles.example.org/osm/{z}/{x}/{y}.png" data-attribution="© &quot;Map&quot; &lt;contributors&gt;">');
+    expect(response.text).toContain(
+      '<meta name="cartograph-basemap" content="https://tiles.example.org/osm/{z}/{x}/{y}.png" data-attribution="© &quot;Map&quot; &lt;contributors&gt;">',
+    );
     const csp = response.headers['content-security-policy'];
     expect(csp).toContain("img-src 'self' data: blob: https://tiles.example.org;");
     // Tiles are images: the page fetches nothing else from there.

@@ -27,7 +27,6 @@ function unitSettings(text: string): Map<string, string[]> {
   return settings;
 }
 
-
 /** The server's drain deadline: a stop must wait longer than this before it kills. */
 const drainDeadlineSeconds = Number(/SHUTDOWN_DEADLINE_MS = ([\d_]+)/.exec(read('src/common/process/shutdown.ts'))![1].replace(/_/g, '')) / 1000;
 
@@ -45,12 +44,18 @@ function nginxTest(site: string): { status: number | null; output: string } {
   const prefix = mkdtempSync(join(tmpdir(), 'cartograph-nginx-'));
   try {
     // A throwaway self-signed certificate stands for the real one.
-    const cert = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=maps.example.com', '-keyout', join(prefix, 'key.pem'), '-out', join(prefix, 'cert.pem')], { encoding: 'utf8' });
+    const cert = spawnSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=maps.example.com', '-keyout', join(prefix, 'key.pem'), '-out', join(prefix, 'cert.pem')],
+      { encoding: 'utf8' },
+    );
     expect(cert.status, cert.stderr).toBe(0);
     mkdirSync(join(prefix, 'temp'));
     writeFileSync(
       join(prefix, 'site.conf'),
-      site.replace(/ssl_certificate(\s+)\S+;/, `ssl_certificate$1${join(prefix, 'cert.pem')};`).replace(/ssl_certificate_key(\s+)\S+;/, `ssl_certificate_key$1${join(prefix, 'key.pem')};`),
+      site
+        .replace(/ssl_certificate(\s+)\S+;/, `ssl_certificate$1${join(prefix, 'cert.pem')};`)
+        .replace(/ssl_certificate_key(\s+)\S+;/, `ssl_certificate_key$1${join(prefix, 'key.pem')};`),
     );
     const temp = join(prefix, 'temp');
     writeFileSync(
@@ -121,7 +126,10 @@ describe('deployment files', () => {
       expect(sources.length).toBeGreaterThan(0);
       for (const source of sources) {
         expect(existsSync(join(root, source)), source).toBe(true);
-        expect(ignored.some((pattern) => source === pattern || source.startsWith(`${pattern}/`)), `${source} is in .dockerignore`).toBe(false);
+        expect(
+          ignored.some((pattern) => source === pattern || source.startsWith(`${pattern}/`)),
+          `${source} is in .dockerignore`,
+        ).toBe(false);
       }
       expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'dist', 'data', '.git']));
     });
@@ -151,8 +159,14 @@ describe('deployment files', () => {
       expect(new Set(images).size).toBe(1);
       expect(read('docs/decisions.md')).toMatch(/digest/i);
       const runtimeStage = readStages(join(root, 'Dockerfile')).at(-1)!;
-      const labels = Object.assign({}, ...runtimeStage.instructions.filter((instruction) => instruction.keyword === 'LABEL').map((instruction) => assignments(instruction.args))) as Record<string, string>;
-      const args = Object.assign({}, ...runtimeStage.instructions.filter((instruction) => instruction.keyword === 'ARG').map((instruction) => assignments(instruction.args))) as Record<string, string>;
+      const labels = Object.assign(
+        {},
+        ...runtimeStage.instructions.filter((instruction) => instruction.keyword === 'LABEL').map((instruction) => assignments(instruction.args)),
+      ) as Record<string, string>;
+      const args = Object.assign(
+        {},
+        ...runtimeStage.instructions.filter((instruction) => instruction.keyword === 'ARG').map((instruction) => assignments(instruction.args)),
+      ) as Record<string, string>;
       expect(labels['org.opencontainers.image.title']).toBe('Cartograph');
       expect(labels['org.opencontainers.image.description']).toBe(JSON.parse(read('package.json')).description);
       expect(labels['org.opencontainers.image.version']).toBe('${VERSION}');
@@ -164,7 +178,10 @@ describe('deployment files', () => {
 
   describe('compose.yaml', () => {
     // Compose reads YAML 1.1 merge keys (`<<: *cartograph`).
-    const compose = load(read('compose.yaml'), { schema: YAML11_SCHEMA }) as { services: Record<string, Service>; networks: Record<string, { ipam: { config: Array<{ subnet: string }> } }> };
+    const compose = load(read('compose.yaml'), { schema: YAML11_SCHEMA }) as {
+      services: Record<string, Service>;
+      networks: Record<string, { ipam: { config: Array<{ subnet: string }> } }>;
+    };
     const services = compose.services;
     const instances = Object.entries(services).filter(([, service]) => service.build === '.');
 
@@ -236,7 +253,11 @@ describe('deployment files', () => {
     const unit = unitSettings(read('deploy/cartograph.service'));
 
     it('starts what the image starts, as its own user, stopped by SIGTERM', () => {
-      const dockerCmd = exec(dockerInstructions(read('Dockerfile')).filter((instruction) => instruction.keyword === 'CMD').pop()!.args);
+      const dockerCmd = exec(
+        dockerInstructions(read('Dockerfile'))
+          .filter((instruction) => instruction.keyword === 'CMD')
+          .pop()!.args,
+      );
       const execStart = unit.get('ExecStart')![0].split(/\s+/);
       expect(execStart[0]).toMatch(/\/node$/);
       expect(execStart.slice(1)).toEqual(dockerCmd.slice(1));
@@ -291,14 +312,30 @@ describe('deployment files', () => {
         const problems = `${verify.stdout}${verify.stderr}`
           .split('\n')
           // A machine without systemd running (a container) has no unit for these dependencies and no user database.
-          .filter((line) => line.trim() !== '' && !/network-online\.target|postgresql\.service|multi-user\.target|Failed to (connect|create bus)|user cartograph|No such process|Unit \S+ not found/i.test(line));
+          .filter(
+            (line) =>
+              line.trim() !== '' &&
+              !/network-online\.target|postgresql\.service|multi-user\.target|Failed to (connect|create bus)|user cartograph|No such process|Unit \S+ not found/i.test(line),
+          );
         expect(verify.status, `${verify.stdout}${verify.stderr}`).toBe(0);
         expect(problems).toEqual([]);
         const security = spawnSync(systemdAnalyze, ['security', '--offline=yes', '--json=short', join(dir, 'cartograph.service')], { encoding: 'utf8' });
         expect(security.status, security.stderr).toBe(0);
         const checks = JSON.parse(security.stdout) as Array<{ name: string; set: boolean }>;
         const flagged = new Set(checks.filter((check) => !check.set).map((check) => check.name.split(/[=~]/)[0]));
-        for (const setting of ['SystemCallArchitectures', 'ProtectClock', 'ProtectKernelLogs', 'ProtectHostname', 'RestrictNamespaces', 'RestrictRealtime', 'ProtectProc', 'RemoveIPC', 'NoNewPrivileges', 'ProtectSystem', 'PrivateDevices']) {
+        for (const setting of [
+          'SystemCallArchitectures',
+          'ProtectClock',
+          'ProtectKernelLogs',
+          'ProtectHostname',
+          'RestrictNamespaces',
+          'RestrictRealtime',
+          'ProtectProc',
+          'RemoveIPC',
+          'NoNewPrivileges',
+          'ProtectSystem',
+          'PrivateDevices',
+        ]) {
           expect(flagged.has(setting), setting).toBe(false);
         }
         expect(checks.find((check) => check.name === 'SystemCallFilter=~@swap')?.set).toBe(true);
@@ -362,10 +399,20 @@ describe('deployment files', () => {
     });
 
     it('npm start and the CLI refuse an unsupported Node.js before anything loads, and npm start stops the server with npm', () => {
-      for (const script of ['start', 'cli', 'migration:run', 'test']) expect(manifest.scripts[script], script).toMatch(/^(\S+=\S+ )?(exec )?node --require=\.\/scripts\/check-node\.cjs /);
+      for (const script of ['start', 'cli', 'migration:run', 'test'])
+        expect(manifest.scripts[script], script).toMatch(/^(\S+=\S+ )?(exec )?node --require=\.\/scripts\/check-node\.cjs /);
       expect(manifest.scripts.start).toContain('--require=./scripts/stop-with-parent.cjs');
-      for (const entry of ['src/main.ts', 'src/cli.ts']) expect(read(entry).split('\n').find((line) => line.startsWith('import '))).toBe("import '../scripts/check-node.cjs';");
-      expect(read('scripts/prepare.mjs').split('\n').find((line) => line.startsWith('import '))).toBe("import './check-node.cjs';");
+      for (const entry of ['src/main.ts', 'src/cli.ts'])
+        expect(
+          read(entry)
+            .split('\n')
+            .find((line) => line.startsWith('import ')),
+        ).toBe("import '../scripts/check-node.cjs';");
+      expect(
+        read('scripts/prepare.mjs')
+          .split('\n')
+          .find((line) => line.startsWith('import ')),
+      ).toBe("import './check-node.cjs';");
     });
   });
 });

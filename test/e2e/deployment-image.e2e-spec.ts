@@ -30,8 +30,7 @@ interface Replayed {
   env: Record<string, string>;
 }
 
-const onHost = (replayed: Replayed, containerPath: string) =>
-  join(replayed.rootfs, posix.isAbsolute(containerPath) ? containerPath : posix.join(replayed.workdir, containerPath));
+const onHost = (replayed: Replayed, containerPath: string) => join(replayed.rootfs, posix.isAbsolute(containerPath) ? containerPath : posix.join(replayed.workdir, containerPath));
 
 /** COPY: sources from the context (or `--from` a replayed stage); a folder's content goes into the destination. */
 function copy(instruction: Instruction, into: Replayed, from: Replayed | undefined): void {
@@ -63,7 +62,8 @@ function processEnv(env: Record<string, string>): Record<string, string> {
   const basics: Record<string, string> = { PATH: [dirname(process.execPath), process.env.PATH ?? ''].join(delimiter), HOME: process.env.HOME ?? tmpdir() };
   // The machine's way to the registry (proxy, certificate authorities), Node 24's headers for
   // native modules (the machine's npm config points at Node 20's), and the npm cache.
-  const machine = /^(NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|https?_proxy|no_proxy|TMPDIR|LANG|npm_config_(nodedir|cache|cafile|registry|proxy|https_proxy|noproxy|strict_ssl))$/i;
+  const machine =
+    /^(NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|https?_proxy|no_proxy|TMPDIR|LANG|npm_config_(nodedir|cache|cafile|registry|proxy|https_proxy|noproxy|strict_ssl))$/i;
   for (const [name, value] of Object.entries(process.env)) if (machine.test(name) && value) basics[name] = value;
   return { ...basics, npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false', ...env };
 }

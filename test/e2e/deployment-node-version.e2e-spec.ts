@@ -64,7 +64,7 @@ describe.skipIf('missing' in old)(`every entry point under an older Node.js (${'
   const { binary, version } = old as { binary: string; version: string };
   const oneLine = `${refusal(version)}\n`;
 
-  it('npm install and npm ci (the README\'s first command) stop before installing anything, naming the version found and the versions needed', () => {
+  it("npm install and npm ci (the README's first command) stop before installing anything, naming the version found and the versions needed", () => {
     const clone = mkdtempSync(join(tmpdir(), 'cartograph-old-node-install-'));
     try {
       for (const file of ['package.json', 'package-lock.json', '.npmrc']) copyFileSync(join(root, file), join(clone, file));

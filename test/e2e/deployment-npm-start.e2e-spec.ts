@@ -98,7 +98,7 @@ describe('npm start', () => {
     expect(killed, 'the server had to be killed by the test').toBe(false);
   }, 150_000);
 
-  it('with --silent prints only the server\'s JSON lines on stdout; without it, npm\'s banner is all that is not JSON', async () => {
+  it("with --silent prints only the server's JSON lines on stdout; without it, npm's banner is all that is not JSON", async () => {
     const database = await freshDatabase();
     try {
       for (const args of [['--silent'], []]) {

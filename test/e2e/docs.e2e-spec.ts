@@ -1,21 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RouteDeclarations } from '../../src/access/route-declarations';
-import {
-  cspSources,
-  effectiveSecurity,
-  OpenApiDocument,
-  operationsOf,
-  pageAssets,
-  parseCsp,
-  refsIn,
-} from '../support/docs-openapi';
+import { cspSources, effectiveSecurity, OpenApiDocument, operationsOf, pageAssets, parseCsp, refsIn } from '../support/docs-openapi';
 import { createTestApp, TestApp } from '../support/test-app';
 
 const ERROR_REF = '#/components/schemas/ErrorResponseDto';
 const PUBLIC_OPERATIONS = ['POST /api/v1/auth/refresh_access_tokens', 'GET /health/live', 'GET /health/ready'];
 const isPublic = (method: string, path: string) => PUBLIC_OPERATIONS.includes(`${method} ${path}`);
-const schemaOf = (response: { content?: Record<string, { schema?: Record<string, unknown> }> } | undefined) =>
-  response?.content?.['application/json']?.schema;
+const schemaOf = (response: { content?: Record<string, { schema?: Record<string, unknown> }> } | undefined) => response?.content?.['application/json']?.schema;
 
 describe('API documentation', () => {
   let t: TestApp;
@@ -46,7 +37,13 @@ describe('API documentation', () => {
         const resolved = new URL(href, base);
         expect(resolved.origin, href).toBe(base.origin);
         const asset = await t.http.get(`${resolved.pathname}${resolved.search}`).buffer(true);
-        return { href, path: resolved.pathname, status: asset.status, typeOk: type.test(asset.headers['content-type'] ?? ''), empty: Number(asset.headers['content-length'] ?? asset.body?.length ?? 0) === 0 };
+        return {
+          href,
+          path: resolved.pathname,
+          status: asset.status,
+          typeOk: type.test(asset.headers['content-type'] ?? ''),
+          empty: Number(asset.headers['content-length'] ?? asset.body?.length ?? 0) === 0,
+        };
       };
       const results = await Promise.all([
         ...assets.scripts.map((href) => check(href, /^(application|text)\/javascript/)),
@@ -149,13 +146,14 @@ describe('API documentation', () => {
       for (const { method, path, operation } of operationsOf(document)) {
         const access = declared.get(`${method} ${path}`) ?? '';
         const schemes = new Set(effectiveSecurity(document, operation).flatMap((requirement) => Object.keys(requirement)));
-        const expected = access === 'public'
-          ? []
-          : access.includes('token-exchange')
-            ? ['api-email', 'api-key', 'basic']
-            : access.includes('user-credentials')
-              ? ['bearer']
-              : ['api-email', 'api-key', 'bearer'];
+        const expected =
+          access === 'public'
+            ? []
+            : access.includes('token-exchange')
+              ? ['api-email', 'api-key', 'basic']
+              : access.includes('user-credentials')
+                ? ['bearer']
+                : ['api-email', 'api-key', 'bearer'];
         const actual = [...schemes].sort();
         if (JSON.stringify(actual) !== JSON.stringify(expected)) problems.push(`${method} ${path} (${access}): ${actual.join(',')} instead of ${expected.join(',')}`);
       }

@@ -81,7 +81,10 @@ describe('error answers a client can act on', () => {
         [{ is_verified: !read.is_verified }, 'is_verified'],
         [{ building_ids: [123] }, 'building_ids'],
       ] as const) {
-        const response = await t.http.put(`/api/v1/users/${member.id}`).set(own.auth).send({ ...read, full_name: 'Changed', ...change });
+        const response = await t.http
+          .put(`/api/v1/users/${member.id}`)
+          .set(own.auth)
+          .send({ ...read, full_name: 'Changed', ...change });
         expectError(response, 403, 'forbidden');
         expect(response.body.message).toBe(`Only administrators change ${field}`);
       }
@@ -193,7 +196,10 @@ describe('error answers a client can act on', () => {
       close((await t.http.get('/api/v1/buildings').set(admin)).body.find((building: { id: number }) => building.id === id).corners);
 
       // Turned a quarter: the corners follow the rotation.
-      const turned = await t.http.put(`/api/v1/buildings/${id}`).set(admin).send({ rotation: Math.PI / 2 });
+      const turned = await t.http
+        .put(`/api/v1/buildings/${id}`)
+        .set(admin)
+        .send({ rotation: Math.PI / 2 });
       expectStatus(turned, 200);
       expect(turned.body.corners[0].lat).toBeCloseTo(lat - 20 / METRES_PER_DEGREE, 9);
       expect(turned.body.corners[0].lng).toBeCloseTo(lng + 10 / (METRES_PER_DEGREE * Math.cos((lat * Math.PI) / 180)), 9);

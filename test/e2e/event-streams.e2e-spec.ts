@@ -67,7 +67,10 @@ describe('live geofence event stream (contract 7.4)', () => {
     const frames = client.frames.filter((f) => f.event?.startsWith('geofence.'));
     expect(frames.map((f) => [f.id, f.event])).toEqual(fired.map((event) => [String(event.seq), event.type]));
     // Byte for byte what the log serves for the same cursor range.
-    const log = await t.http.get(`${LOG}?after=${fired[0].seq - 1}&limit=6`).set(a.auth).expect(200);
+    const log = await t.http
+      .get(`${LOG}?after=${fired[0].seq - 1}&limit=6`)
+      .set(a.auth)
+      .expect(200);
     expect(log.body.data).toHaveLength(6);
     expect(frames.map((f) => f.data)).toEqual(log.body.data.map((event: GeofenceEvent) => JSON.stringify(event)));
     await client.until((c) => c.frames.some((f) => f.comments.includes('ping')), 2000, 'a ping');
@@ -173,7 +176,13 @@ describe('live geofence event stream (contract 7.4)', () => {
   });
 
   it('shares the per-organization bound with the position stream', async () => {
-    const opened = [await open(STREAM, a.auth), await open('/api/v1/realtime/stream', a.auth), await open(STREAM, a.auth), await open('/api/v1/realtime/stream', a.auth), await open(STREAM, a.auth)];
+    const opened = [
+      await open(STREAM, a.auth),
+      await open('/api/v1/realtime/stream', a.auth),
+      await open(STREAM, a.auth),
+      await open('/api/v1/realtime/stream', a.auth),
+      await open(STREAM, a.auth),
+    ];
     for (const client of opened) expect(client.status).toBe(200);
     const beyond = await open(STREAM, a.auth);
     expect(beyond.status).toBe(429);

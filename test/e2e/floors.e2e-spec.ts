@@ -100,7 +100,10 @@ describe('floors', () => {
 
     it('defaults the optional fields; an unset map URL is "" (never null)', async () => {
       const building = await createBuilding(t, a.auth);
-      const response = await t.http.post('/api/v1/floors').set(a.auth).send({ building_id: String(building.id), level: -1 });
+      const response = await t.http
+        .post('/api/v1/floors')
+        .set(a.auth)
+        .send({ building_id: String(building.id), level: -1 });
       expectStatus(response, 201);
       expect(response.body).toEqual({
         id: expect.any(Number),
@@ -173,7 +176,12 @@ describe('floors', () => {
     it('lets exactly one of several concurrent creations at the same level through', async () => {
       const building = await createBuilding(t, a.auth);
       const responses = await Promise.all(
-        Array.from({ length: 6 }, (_, index) => t.http.post('/api/v1/floors').set(a.auth).send({ building_id: building.id, level: 4, name: `Racer ${index}` })),
+        Array.from({ length: 6 }, (_, index) =>
+          t.http
+            .post('/api/v1/floors')
+            .set(a.auth)
+            .send({ building_id: building.id, level: 4, name: `Racer ${index}` }),
+        ),
       );
       const statuses = responses.map((response) => response.status).sort();
       expect(statuses).toEqual([201, 409, 409, 409, 409, 409]);
@@ -273,7 +281,10 @@ describe('floors', () => {
       const site = await createSite(t, a.auth);
       const plan = await uploadImage(t, a.auth);
       const changes = { level: 9, level_height: 4.25, name: 'Top', custom_fields: [{ key: 'k', value: 'v' }], map_id: plan.id, scale: 2 };
-      const response = await t.http.put(`/api/v1/floors/${site.floor.id}`).set(a.auth).send({ ...changes, building_id: site.building.id });
+      const response = await t.http
+        .put(`/api/v1/floors/${site.floor.id}`)
+        .set(a.auth)
+        .send({ ...changes, building_id: site.building.id });
       expectStatus(response, 200);
       expect(response.body).toEqual({
         ...site.floor,
@@ -311,7 +322,10 @@ describe('floors', () => {
       const site = await createSite(t, a.auth);
       const before = await floorRow(t, site.floor.id);
       for (const field of ['level']) {
-        const response = await t.http.put(`/api/v1/floors/${site.floor.id}`).set(a.auth).send({ [field]: null });
+        const response = await t.http
+          .put(`/api/v1/floors/${site.floor.id}`)
+          .set(a.auth)
+          .send({ [field]: null });
         expectError(response, 422, 'validation_failed');
         expect(errorFields(response)).toContain(field);
       }
@@ -328,7 +342,10 @@ describe('floors', () => {
         ['custom_fields', (body) => body.custom_fields, []],
       ];
       for (const [field, read, empty] of defaults) {
-        const response = await t.http.put(`/api/v1/floors/${site.floor.id}`).set(a.auth).send({ [field]: null });
+        const response = await t.http
+          .put(`/api/v1/floors/${site.floor.id}`)
+          .set(a.auth)
+          .send({ [field]: null });
         expect([200, 422], `${field}: ${response.status} ${JSON.stringify(response.body)}`).toContain(response.status);
         if (response.status === 422) expect(errorFields(response)).toContain(field);
         else expect(read(response.body)).toEqual(empty);
@@ -384,7 +401,17 @@ describe('floors', () => {
       const placed = await t.http
         .post('/api/v1/geofences')
         .set(a.auth)
-        .send({ name: 'Late', building_id: site.building.id, floor_id: site.floor.id, geometric: [[1, 1], [1, 2], [2, 2], [1, 1]] });
+        .send({
+          name: 'Late',
+          building_id: site.building.id,
+          floor_id: site.floor.id,
+          geometric: [
+            [1, 1],
+            [1, 2],
+            [2, 2],
+            [1, 1],
+          ],
+        });
       expectError(placed, 422, 'validation_failed');
       expect(errorFields(placed)).toEqual(['floor_id']);
     });
@@ -426,7 +453,20 @@ describe('floors', () => {
         const [removal, ...creations] = await Promise.all([
           t.http.delete(`/api/v1/floors/${floor.id}`).set(a.auth),
           ...Array.from({ length: 4 }, (_, index) =>
-            t.http.post('/api/v1/geofences').set(a.auth).send({ name: `Racer ${index}`, building_id: building.id, floor_id: floor.id, geometric: [[1, 1], [1, 2], [2, 2], [1, 1]] }),
+            t.http
+              .post('/api/v1/geofences')
+              .set(a.auth)
+              .send({
+                name: `Racer ${index}`,
+                building_id: building.id,
+                floor_id: floor.id,
+                geometric: [
+                  [1, 1],
+                  [1, 2],
+                  [2, 2],
+                  [1, 1],
+                ],
+              }),
           ),
         ]);
         expect([204, 409]).toContain(removal.status);

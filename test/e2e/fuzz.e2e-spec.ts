@@ -20,7 +20,6 @@ import { createUser } from '../support/users';
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 
-
 /**
  * Routes the random fuzz leaves to their own suites: logging out ends the session the fuzz runs
  * with (dashboard-session.e2e-spec), and a Server-Sent Events answer never ends by design
@@ -79,7 +78,12 @@ describe('fuzzing every route', () => {
     let sent = 0;
     for (const operation of operations.filter((candidate) => candidate.queryParams.length > 0)) {
       for (const url of queryProbes(operation, fixtures)) {
-        const response = await send(t, operation, { url, ...(operation.method === 'GET' || operation.method === 'DELETE' ? {} : { body: '{}', contentType: 'application/json' }) }, o.auth);
+        const response = await send(
+          t,
+          operation,
+          { url, ...(operation.method === 'GET' || operation.method === 'DELETE' ? {} : { body: '{}', contentType: 'application/json' }) },
+          o.auth,
+        );
         expectContractAnswer(response, `${operation.method} ${url}`);
         sent += 1;
       }
@@ -116,6 +120,12 @@ describe('fuzzing every route', () => {
     const auth = asBearer((await passwordTokens(t, o.org.email, o.org.password)).access_token);
     expectStatus(await t.http.get('/api/v1/buildings').set(auth), 200);
     expectStatus(await t.http.get('/api/v1/users').query({ sort: 'email' }).set(auth), 200);
-    expectStatus(await t.http.post('/api/v1/buildings').set(auth).send({ name: 'After', location: { lat: 1, lng: 1 }, dimensions: { width: 1, length: 1 } }), 201);
+    expectStatus(
+      await t.http
+        .post('/api/v1/buildings')
+        .set(auth)
+        .send({ name: 'After', location: { lat: 1, lng: 1 }, dimensions: { width: 1, length: 1 } }),
+      201,
+    );
   });
 });

@@ -77,11 +77,20 @@ async function fenceWithRules(t: TestApp, auth: Auth, site: Site, rules: Record<
 }
 
 const events = async (t: TestApp, organizationId: string) =>
-  (await t.dataSource.query(`SELECT seq, type, body FROM geofence_events WHERE organization_id = '${organizationId}' ORDER BY seq`)) as Array<{ seq: number; type: string; body: string }>;
+  (await t.dataSource.query(`SELECT seq, type, body FROM geofence_events WHERE organization_id = '${organizationId}' ORDER BY seq`)) as Array<{
+    seq: number;
+    type: string;
+    body: string;
+  }>;
 
 /** The organization's logged events once at least `count` are in, read again 400 ms later so that one fired twice would show. */
 async function settledEvents(t: TestApp, organizationId: string, count: number, what: string): Promise<GeofenceEvent[]> {
-  await waitFor(async () => (await events(t, organizationId)).length, (logged) => logged >= count, 10_000, what);
+  await waitFor(
+    async () => (await events(t, organizationId)).length,
+    (logged) => logged >= count,
+    10_000,
+    what,
+  );
   await new Promise((resolve) => setTimeout(resolve, 400));
   return (await events(t, organizationId)).map((row) => JSON.parse(row.body) as GeofenceEvent);
 }
@@ -153,7 +162,12 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
 
   it('state carries across batches; re-entry within the grace continues the visit; late and inaccurate fixes drive nothing', async () => {
     const base = Date.now() - 100_000;
-    const first = (await report(t, a.auth, { positions: track(siteA, 'track-2', base, [[0, IN], [4, IN]]) })) as { events: GeofenceEvent[] };
+    const first = (await report(t, a.auth, {
+      positions: track(siteA, 'track-2', base, [
+        [0, IN],
+        [4, IN],
+      ]),
+    })) as { events: GeofenceEvent[] };
     expect(first.events.map((event) => event.type)).toEqual(['geofence.enter']);
     const [state] = await t.dataSource.query(`SELECT phase, visit_id FROM geofence_states WHERE device_id = 'track-2'`);
     expect(state).toEqual({ phase: 'inside', visit_id: first.events[0].visit_id });
@@ -169,7 +183,9 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
       ],
     })) as { events: GeofenceEvent[] };
     // Only the dwell due at 5 s (fired by the fix at 8 s, with its own time): no exit, no second enter.
-    expect(second.events.map((event) => [event.type, event.occurred_at, event.visit_id])).toEqual([['geofence.dwell', new Date(base + 5000).toISOString(), first.events[0].visit_id]]);
+    expect(second.events.map((event) => [event.type, event.occurred_at, event.visit_id])).toEqual([
+      ['geofence.dwell', new Date(base + 5000).toISOString(), first.events[0].visit_id],
+    ]);
     const late = (await report(t, a.auth, { positions: track(siteA, 'track-2', base, [[2, OUT]]) })) as { events: GeofenceEvent[] };
     expect(late.events).toEqual([]);
     const [after] = await t.dataSource.query(`SELECT phase, visit_id FROM geofence_states WHERE device_id = 'track-2'`);
@@ -184,12 +200,22 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
     const base = Date.now() - 90_000;
     const now = (await report(t, a.auth, { positions: track(siteA, 'late-1', base, [[20, OUT]]) })) as { events: GeofenceEvent[] };
     expect(now.events).toEqual([]);
-    const late = (await report(t, a.auth, { positions: track(siteA, 'late-1', base, [[5, IN], [10, IN]]) })) as { accepted: number; events: GeofenceEvent[] };
+    const late = (await report(t, a.auth, {
+      positions: track(siteA, 'late-1', base, [
+        [5, IN],
+        [10, IN],
+      ]),
+    })) as { accepted: number; events: GeofenceEvent[] };
     expect(late.accepted).toBe(2);
     expect(late.events).toEqual([]);
     expect(await t.dataSource.query(`SELECT * FROM geofence_states WHERE device_id = 'late-1'`)).toEqual([]);
     // Fixes after the last evaluated one drive state again.
-    const back = (await report(t, a.auth, { positions: track(siteA, 'late-1', base, [[21, IN], [25, IN]]) })) as { events: GeofenceEvent[] };
+    const back = (await report(t, a.auth, {
+      positions: track(siteA, 'late-1', base, [
+        [21, IN],
+        [25, IN],
+      ]),
+    })) as { events: GeofenceEvent[] };
     expect(back.events.map((event) => [event.type, event.occurred_at])).toEqual([['geofence.enter', new Date(base + 21_000).toISOString()]]);
   });
 
@@ -199,7 +225,12 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
     const response = await t.http
       .post('/api/v1/realtime/positions?return_events=false')
       .set(a.auth)
-      .send({ positions: track(siteA, 'track-3', base, [[0, IN], [5, IN]]) });
+      .send({
+        positions: track(siteA, 'track-3', base, [
+          [0, IN],
+          [5, IN],
+        ]),
+      });
     expect(response.status).toBe(200);
     expect(response.body.events).toEqual([]);
     const stored = await events(t, a.org.organizationId);
@@ -227,12 +258,16 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
     expect((await t.http.patch(`/api/v1/geofences/${moved.id}`).set(b.auth).send({ geometric: movedAway })).status).toBe(200);
     expect((await t.http.delete(`/api/v1/geofences/${deleted.id}`).set(b.auth)).status).toBe(204);
 
-    const exits = (await events(t, b.org.organizationId)).map((row) => JSON.parse(row.body) as GeofenceEvent).filter((event) => event.device_id === 'occupant' && event.type === 'geofence.exit');
+    const exits = (await events(t, b.org.organizationId))
+      .map((row) => JSON.parse(row.body) as GeofenceEvent)
+      .filter((event) => event.device_id === 'occupant' && event.type === 'geofence.exit');
     expect(exits.map((event) => [event.geofence.id, event.reason, event.visit_id])).toEqual([
       [moved.id, 'fence_changed', enters.get(moved.id)!.visit_id],
       [deleted.id, 'fence_deleted', enters.get(deleted.id)!.visit_id],
     ]);
-    const visits = await t.dataSource.query(`SELECT geofence_id, exit_reason FROM geofence_visits WHERE device_id = 'occupant' AND geofence_id IN ('${moved.id}', '${deleted.id}')`);
+    const visits = await t.dataSource.query(
+      `SELECT geofence_id, exit_reason FROM geofence_visits WHERE device_id = 'occupant' AND geofence_id IN ('${moved.id}', '${deleted.id}')`,
+    );
     expect(visits.map((visit: { geofence_id: string; exit_reason: string }) => [visit.geofence_id, visit.exit_reason]).sort()).toEqual(
       [
         [moved.id, 'fence_changed'],
@@ -257,9 +292,9 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
     const entered = (await report(t, org.auth, { positions: track(site, 'walker', base, [[0, IN]]) })) as { events: GeofenceEvent[] };
     const visitOf = new Map(entered.events.map((event) => [event.geofence.id, event.visit_id]));
     expect([...visitOf.keys()].sort()).toEqual([own.id, follows.id, pinned.id].sort());
-    const exits = async () =>
-      (await events(t, org.org.organizationId)).map((row) => JSON.parse(row.body) as GeofenceEvent).filter((event) => event.type === 'geofence.exit');
-    const occupants = async (fenceId: string) => ((await t.http.get(`/api/v1/geofences/${fenceId}/occupants`).set(org.auth).expect(200)).body as { data: Array<{ device_id: string }> }).data;
+    const exits = async () => (await events(t, org.org.organizationId)).map((row) => JSON.parse(row.body) as GeofenceEvent).filter((event) => event.type === 'geofence.exit');
+    const occupants = async (fenceId: string) =>
+      ((await t.http.get(`/api/v1/geofences/${fenceId}/occupants`).set(org.auth).expect(200)).body as { data: Array<{ device_id: string }> }).data;
 
     const before = Date.now();
     await t.http.put(`/api/v1/geofences/${own.id}/rules`).set(org.auth).send({ enabled: false }).expect(200);
@@ -277,7 +312,9 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
     ]);
     expect(await occupants(follows.id)).toEqual([]);
     expect((await occupants(pinned.id)).map((occupant) => occupant.device_id)).toEqual(['walker']);
-    const visits = (await t.dataSource.query(`SELECT geofence_id, exit_reason FROM geofence_visits WHERE device_id = 'walker' AND exited_at IS NOT NULL AND organization_id = '${org.org.organizationId}'`)) as Array<{
+    const visits = (await t.dataSource.query(
+      `SELECT geofence_id, exit_reason FROM geofence_visits WHERE device_id = 'walker' AND exited_at IS NOT NULL AND organization_id = '${org.org.organizationId}'`,
+    )) as Array<{
       geofence_id: string;
       exit_reason: string;
     }>;
@@ -316,7 +353,9 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
     expect((entering.result.events as GeofenceEvent[]).map((event) => [event.type, event.geofence.id])).toEqual([['geofence.enter', fence.id]]);
     const climbing = await countQueries(t, () => report(t, org.auth, { positions: [{ ...track(site, 'climber', base, [[2, IN]])[0], floor_id: upstairs.id }] }));
     // On another floor the fence is out of reach: the visit ends at that fix.
-    expect((climbing.result.events as GeofenceEvent[]).map((event) => [event.type, event.reason, event.occurred_at])).toEqual([['geofence.exit', 'position', new Date(base + 2000).toISOString()]]);
+    expect((climbing.result.events as GeofenceEvent[]).map((event) => [event.type, event.reason, event.occurred_at])).toEqual([
+      ['geofence.exit', 'position', new Date(base + 2000).toISOString()],
+    ]);
     for (const { queries } of [entering, climbing]) expect(queries.filter((sql) => /from\s+"?geofences"?\s+g/i.test(sql))).toEqual([]);
   });
 
@@ -332,7 +371,12 @@ describe('geofence events at ingest (contract 7.2, 7.3)', () => {
     const created = Date.now();
     const still = (await report(t, quiet.auth, { positions: track(quietSite, 'present', created, [[1, IN]]) })) as { events: GeofenceEvent[] };
     expect(still.events).toEqual([]);
-    const back = (await report(t, quiet.auth, { positions: track(quietSite, 'present', created, [[2, OUT], [3, IN]]) })) as { events: GeofenceEvent[] };
+    const back = (await report(t, quiet.auth, {
+      positions: track(quietSite, 'present', created, [
+        [2, OUT],
+        [3, IN],
+      ]),
+    })) as { events: GeofenceEvent[] };
     expect(back.events.map((event) => [event.type, event.occurred_at, event.geofence.id])).toEqual([['geofence.enter', new Date(created + 3000).toISOString(), fence.id]]);
 
     await t.http.put('/api/v1/geofencing/settings').set(quiet.auth).send({ initial_trigger: true }).expect(200);
@@ -390,7 +434,18 @@ describe('the geofence event log (contract 7.3)', () => {
     await fenceWithRules(t, b.auth, siteB, rules, 'Theirs');
     const base = Date.now() - 100_000;
     // Two devices in the first building (an enter and an exit each), one in the second (an enter): 5 events.
-    await report(t, a.auth, { positions: [...track(siteA, 'dev-1', base, [[0, IN], [10, OUT]]), ...track(siteA, 'dev-2', base, [[20, IN], [30, OUT]])] });
+    await report(t, a.auth, {
+      positions: [
+        ...track(siteA, 'dev-1', base, [
+          [0, IN],
+          [10, OUT],
+        ]),
+        ...track(siteA, 'dev-2', base, [
+          [20, IN],
+          [30, OUT],
+        ]),
+      ],
+    });
     await report(t, a.auth, { positions: track(otherSiteA, 'dev-3', base, [[40, IN]]) });
     await report(t, b.auth, { positions: track(siteB, 'dev-b', base, [[0, IN]]) });
     all = (await page(a.auth, '')).data;
@@ -452,7 +507,10 @@ describe('the geofence event log (contract 7.3)', () => {
 
   it.each(CARTOGRAPHY_KEY_LEVELS.map(([permission]) => permission))('a %s key reads the log unless it is a positioning key', async (permission) => {
     const key = await createApiKey(t, a.token, permission);
-    const responses = [await t.http.get('/api/v1/geofencing/events').set(asApiKey(key.apikey)), await t.http.get(`/api/v1/geofencing/events/${all[0].id}`).set(asApiKey(key.apikey))];
+    const responses = [
+      await t.http.get('/api/v1/geofencing/events').set(asApiKey(key.apikey)),
+      await t.http.get(`/api/v1/geofencing/events/${all[0].id}`).set(asApiKey(key.apikey)),
+    ];
     for (const response of responses) {
       if (permission === 'positioning') expectError(response, 403, 'forbidden');
       else expect(response.status).toBe(200);
@@ -492,19 +550,42 @@ describe('event retention: 410 cursor_expired (contract 7.3)', () => {
   it('deletes the events detected before the retention, oldest first; a cursor they passed is 410, the rest still pages', async () => {
     const base = Date.now() - 60_000;
     // Four events (seq 1 to 4), then the cut, then four more (5 to 8); organization B's come after the cut too.
-    await report(t, a.auth, { positions: track(siteA, 'old', base, [[0, IN], [1, OUT], [2, IN], [3, OUT]]) });
+    await report(t, a.auth, {
+      positions: track(siteA, 'old', base, [
+        [0, IN],
+        [1, OUT],
+        [2, IN],
+        [3, OUT],
+      ]),
+    });
     await pause(20);
     const cut = Date.now();
     await pause(20);
-    await report(t, a.auth, { positions: track(siteA, 'new', base, [[0, IN], [1, OUT], [2, IN], [3, OUT]]) });
-    await report(t, b.auth, { positions: track(siteB, 'theirs', base, [[0, IN], [1, OUT]]) });
+    await report(t, a.auth, {
+      positions: track(siteA, 'new', base, [
+        [0, IN],
+        [1, OUT],
+        [2, IN],
+        [3, OUT],
+      ]),
+    });
+    await report(t, b.auth, {
+      positions: track(siteB, 'theirs', base, [
+        [0, IN],
+        [1, OUT],
+      ]),
+    });
     expect(seqs(await list(a.auth, '?after=0'))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
 
     const retention = t.app.get(GeofenceEventRetention);
     // Nothing is 30 days old yet.
     expect(await retention.applyRetention()).toBe(0);
     expect(await retention.applyRetention(cut + 30 * DAY)).toBe(4);
-    expect(((await t.dataSource.query(`SELECT seq FROM geofence_events WHERE organization_id = '${a.org.organizationId}' ORDER BY seq`)) as Array<{ seq: number }>).map((row) => Number(row.seq))).toEqual([5, 6, 7, 8]);
+    expect(
+      ((await t.dataSource.query(`SELECT seq FROM geofence_events WHERE organization_id = '${a.org.organizationId}' ORDER BY seq`)) as Array<{ seq: number }>).map((row) =>
+        Number(row.seq),
+      ),
+    ).toEqual([5, 6, 7, 8]);
 
     expect(seqs(await list(a.auth, ''))).toEqual([5, 6, 7, 8]);
     // A reader that saw seq 4 missed nothing; one that saw only up to 3 would miss seq 4.
@@ -551,10 +632,21 @@ describe('occupants, occupancy and visits (contract 7.6)', () => {
     const rules = { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0, stale_after_seconds: 3600 };
     lobby = await fenceWithRules(t, a.auth, site, rules, 'Lobby');
     hall = await fenceWithRules(t, a.auth, site, rules, 'Hall');
-    await t.http.put(`/api/v1/geofences/${hall.id}`).set(a.auth).send({ geometric: square().map(([lat, lng]) => [lat + 50 * METRE_LAT, lng]) }).expect(200);
+    await t.http
+      .put(`/api/v1/geofences/${hall.id}`)
+      .set(a.auth)
+      .send({ geometric: square().map(([lat, lng]) => [lat + 50 * METRE_LAT, lng]) })
+      .expect(200);
     base = Date.now() - 60_000;
     const answer = (await report(t, a.auth, {
-      positions: [...track(site, 'in-1', base, [[0, IN]]), ...track(site, 'in-2', base, [[10, IN]]), ...track(site, 'left', base, [[0, IN], [20, OUT]])],
+      positions: [
+        ...track(site, 'in-1', base, [[0, IN]]),
+        ...track(site, 'in-2', base, [[10, IN]]),
+        ...track(site, 'left', base, [
+          [0, IN],
+          [20, OUT],
+        ]),
+      ],
     })) as { events: GeofenceEvent[] };
     enters = answer.events.filter((event) => event.type === 'geofence.enter');
   });
@@ -564,7 +656,9 @@ describe('occupants, occupancy and visits (contract 7.6)', () => {
     const response = await t.http.get(`/api/v1/geofences/${lobby.id}/occupants`).set(a.auth);
     expect(response.status).toBe(200);
     const visitOf = (device: string) => enters.find((event) => event.device_id === device)!.visit_id;
-    expect(response.body.data.map((o: { device_id: string; visit_id: string; entered_at: string; exiting: boolean }) => [o.device_id, o.visit_id, o.entered_at, o.exiting])).toEqual([
+    expect(
+      response.body.data.map((o: { device_id: string; visit_id: string; entered_at: string; exiting: boolean }) => [o.device_id, o.visit_id, o.entered_at, o.exiting]),
+    ).toEqual([
       ['in-1', visitOf('in-1'), new Date(base).toISOString(), false],
       ['in-2', visitOf('in-2'), new Date(base + 10_000).toISOString(), false],
     ]);
@@ -638,11 +732,19 @@ describe('simulate (contract 7.6)', () => {
   });
   afterAll(async () => t?.close());
 
-  const simulate = (auth: Auth, body: unknown) => t.http.post('/api/v1/geofencing/simulate').set(auth).send(body as object);
+  const simulate = (auth: Auth, body: unknown) =>
+    t.http
+      .post('/api/v1/geofencing/simulate')
+      .set(auth)
+      .send(body as object);
   const base = Date.parse('2026-01-01T10:00:00Z');
 
   it('answers the events a track would fire, and stores nothing', async () => {
-    const positions = track(site, 'sim', base, [[0, IN], [5, IN], [9, OUT]]);
+    const positions = track(site, 'sim', base, [
+      [0, IN],
+      [5, IN],
+      [9, OUT],
+    ]);
     const response = await simulate(a.auth, { positions, geofence_ids: [fence.id] });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body.events.map((event: GeofenceEvent) => [event.seq, event.type, event.occurred_at, event.geofence.id, event.id, event.detected_at])).toEqual([
@@ -655,7 +757,10 @@ describe('simulate (contract 7.6)', () => {
   });
 
   it('other rules change the answer; without geofence_ids every fence of the floor counts', async () => {
-    const positions = track(site, 'sim', base, [[0, IN], [1, OUT]]);
+    const positions = track(site, 'sim', base, [
+      [0, IN],
+      [1, OUT],
+    ]);
     const strict = await simulate(a.auth, { positions, geofence_ids: [fence.id] });
     expect(strict.body.events).toEqual([]);
     const relaxed = await simulate(a.auth, { positions, geofence_ids: [fence.id], rules: { min_dwell_seconds: 0 } });
@@ -681,7 +786,11 @@ describe('simulate (contract 7.6)', () => {
     const deleted = await fenceWithRules(t, a.auth, site, { min_dwell_seconds: 0 }, 'Deleted');
     await t.http.delete(`/api/v1/geofences/${deleted.id}`).set(a.auth).expect(204);
     const unknown = '00000000-0000-4000-8000-00000000abcd';
-    const positions = track(site, 'sim', base, [[0, IN], [5, IN], [9, OUT]]);
+    const positions = track(site, 'sim', base, [
+      [0, IN],
+      [5, IN],
+      [9, OUT],
+    ]);
     const refused = await simulate(a.auth, { positions, geofence_ids: [fence.id, theirs.id, unknown, deleted.id] });
     expectError(refused, 422, 'validation_failed');
     expect(refused.body.errors).toEqual([
@@ -709,14 +818,24 @@ describe('simulate (contract 7.6)', () => {
     const positions = devices.flatMap((device) =>
       Array.from({ length: 1000 }, (_, step) => {
         const point = step % 2 === 0 ? IN : OUT;
-        return { device_id: device, user_id: userId, time: new Date(base + step * 5000).toISOString(), lat: point.lat + 1e-12, lng: point.lng + 1e-12, accuracy: 2.123456789, floor_id: site.floor.id };
+        return {
+          device_id: device,
+          user_id: userId,
+          time: new Date(base + step * 5000).toISOString(),
+          lat: point.lat + 1e-12,
+          lng: point.lng + 1e-12,
+          accuracy: 2.123456789,
+          floor_id: site.floor.id,
+        };
       }),
     );
     expect(JSON.stringify({ positions }).length).toBeGreaterThan(BODY_LIMIT_BYTES);
     const response = await simulate(a.auth, { positions, geofence_ids: [other.id] });
     expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(200);
     // Each device enters at its first fix in and never leaves: out for 5 s is within the 10 s exit grace.
-    expect(response.body.events.map((event: GeofenceEvent) => [event.type, event.device_id, event.occurred_at])).toEqual(devices.map((device) => ['geofence.enter', device, new Date(base).toISOString()]));
+    expect(response.body.events.map((event: GeofenceEvent) => [event.type, event.device_id, event.occurred_at])).toEqual(
+      devices.map((device) => ['geofence.enter', device, new Date(base).toISOString()]),
+    );
 
     const tooMany = await simulate(a.auth, { positions: [...positions, positions[0]] });
     expectError(tooMany, 422, 'validation_failed');
@@ -726,7 +845,10 @@ describe('simulate (contract 7.6)', () => {
     expect(JSON.stringify({ positions: padded }).length).toBeGreaterThan(8 * 1024 * 1024);
     expectError(await simulate(a.auth, { positions: padded }), 413, 'payload_too_large');
     // Other routes keep the API's limit.
-    const evaluate = await t.http.post('/api/v1/geofencing/evaluate').set(a.auth).send({ points: positions.slice(0, 1000), padding: 'x'.repeat(BODY_LIMIT_BYTES) });
+    const evaluate = await t.http
+      .post('/api/v1/geofencing/evaluate')
+      .set(a.auth)
+      .send({ points: positions.slice(0, 1000), padding: 'x'.repeat(BODY_LIMIT_BYTES) });
     expectError(evaluate, 413, 'payload_too_large');
   });
 
@@ -782,7 +904,12 @@ describe.runIf(testDatabaseKind() === 'postgres')('geofence events on two instan
       const base = Date.now() - 150_000 + round * 10_000;
       const device = `racer-${round}`;
       // Both batches put the device inside; exactly one enter may come out of the pair.
-      const body = { positions: track(site, device, base, [[0, IN], [1, IN]]) };
+      const body = {
+        positions: track(site, device, base, [
+          [0, IN],
+          [1, IN],
+        ]),
+      };
       const answers = await Promise.all([report(one, owner.auth, body), report(two, owner.auth, body)]);
       const fired = answers.flatMap((answer) => answer.events as GeofenceEvent[]);
       expect(fired.map((event) => event.type)).toEqual(['geofence.enter']);
@@ -840,7 +967,9 @@ describe('deadlines from the server timer (contract 7.2)', () => {
     const walkerSite = await createSite(t, walker.auth);
     await fenceWithRules(t, walker.auth, walkerSite, { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0, stale_after_seconds: 5 });
     const storedDeadline = async () => {
-      const rows = (await t.dataSource.query(`SELECT next_deadline_at FROM geofence_states WHERE organization_id = '${walker.org.organizationId}'`)) as Array<{ next_deadline_at: unknown }>;
+      const rows = (await t.dataSource.query(`SELECT next_deadline_at FROM geofence_states WHERE organization_id = '${walker.org.organizationId}'`)) as Array<{
+        next_deadline_at: unknown;
+      }>;
       expect(rows).toHaveLength(1);
       return parseDatabaseTimestamp(rows[0].next_deadline_at)?.getTime();
     };
@@ -873,7 +1002,12 @@ describe('deadlines from the server timer (contract 7.2)', () => {
     for (const where of ['fence', 'settings'] as const) {
       const owner = await signUp(t, `Shortened ${where}`);
       const place = await createSite(t, owner.auth);
-      const fence = await fenceWithRules(t, owner.auth, place, { min_dwell_seconds: 0, exit_grace_seconds: 0, dwell_seconds: 0, ...(where === 'fence' && { stale_after_seconds: 600 }) });
+      const fence = await fenceWithRules(t, owner.auth, place, {
+        min_dwell_seconds: 0,
+        exit_grace_seconds: 0,
+        dwell_seconds: 0,
+        ...(where === 'fence' && { stale_after_seconds: 600 }),
+      });
       if (where === 'settings') {
         const settings = await t.http.put('/api/v1/geofencing/settings').set(owner.auth).send({ stale_after_seconds: 600 });
         expect(settings.status, JSON.stringify(settings.body)).toBe(200);
@@ -968,7 +1102,9 @@ describe.runIf(testDatabaseKind() === 'postgres')('the timer on two instances of
       for (let step = 0; step < 4; step++) {
         const time = Date.now();
         times.push(time);
-        await report(step % 2 === 0 ? one : two, owner.auth, { positions: [{ device_id: 'sleeper', time: new Date(time).toISOString(), lat: IN.lat, lng: IN.lng, accuracy: 2, floor_id: site.floor.id }] });
+        await report(step % 2 === 0 ? one : two, owner.auth, {
+          positions: [{ device_id: 'sleeper', time: new Date(time).toISOString(), lat: IN.lat, lng: IN.lng, accuracy: 2, floor_id: site.floor.id }],
+        });
         await new Promise((resolve) => setTimeout(resolve, 150));
       }
       const fired = async () => (await events(one, owner.org.organizationId)).map((row) => JSON.parse(row.body) as GeofenceEvent);

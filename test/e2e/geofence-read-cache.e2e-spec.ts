@@ -36,7 +36,10 @@ describe('GET /geofences/{id}: bodies kept per version', () => {
     expect(first.body).toEqual(geofence);
     expect(second.headers.etag).toBe('"1"');
 
-    const updated = await t.http.put(`/api/v1/geofences/${geofence.id}`).set(owner.auth).send({ name: 'After', custom_fields: [{ key: 'k', value: 'v' }] });
+    const updated = await t.http
+      .put(`/api/v1/geofences/${geofence.id}`)
+      .set(owner.auth)
+      .send({ name: 'After', custom_fields: [{ key: 'k', value: 'v' }] });
     expectStatus(updated, 200);
     const after = await read(t, geofence.id, owner.auth);
     expect(after.headers.etag).toBe('"2"');
@@ -130,7 +133,9 @@ describe.runIf(testDatabaseKind() === 'postgres')('GET /geofences/{id} on two in
     }
     latencies.sort((x, y) => x - y);
     const summary = { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] };
-    console.log(`geofence change seen on the other instance after (ms): ${JSON.stringify(summary, (_key, value: unknown) => (typeof value === 'number' ? Number(value.toFixed(2)) : value))}`);
+    console.log(
+      `geofence change seen on the other instance after (ms): ${JSON.stringify(summary, (_key, value: unknown) => (typeof value === 'number' ? Number(value.toFixed(2)) : value))}`,
+    );
     expect(summary.p99).toBeLessThan(BOUND_MS);
 
     await a.http.delete(`/api/v1/geofences/${geofence.id}`).set(owner.auth).expect(204);

@@ -50,7 +50,10 @@ describe('POST /api/v1/geofences/{id}/restore', () => {
     const inside = { building_id: site.building.id, floor_id: site.floor.id, lat: 42.8806, lng: -8.5456, accuracy: 1 };
     const outside = { ...inside, lat: 42.879, lng: -8.547 };
     const now = Date.now();
-    const whileDeleted = await report(t, a.auth, [{ device_id: 'd1', time: now - 9000, ...outside }, { device_id: 'd1', time: now - 8000, ...inside }]);
+    const whileDeleted = await report(t, a.auth, [
+      { device_id: 'd1', time: now - 9000, ...outside },
+      { device_id: 'd1', time: now - 8000, ...inside },
+    ]);
     expect(whileDeleted.events).toEqual([]);
     await t.http.post(`/api/v1/geofences/${fence.id}/restore`).set(a.auth).expect(200);
     // Sample times after the restore (a fix older than what the fence has seen drives nothing).

@@ -194,19 +194,109 @@ describe('geofences', () => {
       [lat, lng],
     ];
     const cases: Array<[string, unknown, string[]]> = [
-      ['an open ring', [[1, 1], [1, 2], [2, 2], [2, 1]], ['geometric']],
-      ['fewer than 4 pairs', [[1, 1], [1, 2], [1, 1]], ['geometric']],
+      [
+        'an open ring',
+        [
+          [1, 1],
+          [1, 2],
+          [2, 2],
+          [2, 1],
+        ],
+        ['geometric'],
+      ],
+      [
+        'fewer than 4 pairs',
+        [
+          [1, 1],
+          [1, 2],
+          [1, 1],
+        ],
+        ['geometric'],
+      ],
       ['an empty array', [], ['geometric']],
       ['not an array', 'POLYGON((1 1, 1 2, 2 2, 1 1))', ['geometric']],
       ['null', null, ['geometric']],
-      ['a latitude above 90', [[1, 1], [91, 2], [2, 2], [1, 1]], ['geometric[1][0]']],
-      ['a latitude below -90', [[-90.5, 1], [1, 2], [2, 2], [-90.5, 1]], ['geometric[0][0]', 'geometric[3][0]']],
-      ['a longitude above 180', [[1, 1], [1, 2], [2, 180.1], [1, 1]], ['geometric[2][1]']],
-      ['a longitude below -180', [[1, 1], [1, -181], [2, 2], [1, 1]], ['geometric[1][1]']],
-      ['a latitude and a longitude out of range', [[1, 1], [95, 2], [2, 200], [1, 1]], ['geometric[1][0]', 'geometric[2][1]']],
-      ['a pair that is not two numbers', [[1, 1], [1, '2'], [2, 2], [1, 1]], ['geometric[1]']],
-      ['a pair of three numbers', [[1, 1], [1, 2, 3], [2, 2], [1, 1]], ['geometric[1]']],
-      ['a self-intersecting ring (bow tie)', [[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]], ['geometric']],
+      [
+        'a latitude above 90',
+        [
+          [1, 1],
+          [91, 2],
+          [2, 2],
+          [1, 1],
+        ],
+        ['geometric[1][0]'],
+      ],
+      [
+        'a latitude below -90',
+        [
+          [-90.5, 1],
+          [1, 2],
+          [2, 2],
+          [-90.5, 1],
+        ],
+        ['geometric[0][0]', 'geometric[3][0]'],
+      ],
+      [
+        'a longitude above 180',
+        [
+          [1, 1],
+          [1, 2],
+          [2, 180.1],
+          [1, 1],
+        ],
+        ['geometric[2][1]'],
+      ],
+      [
+        'a longitude below -180',
+        [
+          [1, 1],
+          [1, -181],
+          [2, 2],
+          [1, 1],
+        ],
+        ['geometric[1][1]'],
+      ],
+      [
+        'a latitude and a longitude out of range',
+        [
+          [1, 1],
+          [95, 2],
+          [2, 200],
+          [1, 1],
+        ],
+        ['geometric[1][0]', 'geometric[2][1]'],
+      ],
+      [
+        'a pair that is not two numbers',
+        [
+          [1, 1],
+          [1, '2'],
+          [2, 2],
+          [1, 1],
+        ],
+        ['geometric[1]'],
+      ],
+      [
+        'a pair of three numbers',
+        [
+          [1, 1],
+          [1, 2, 3],
+          [2, 2],
+          [1, 1],
+        ],
+        ['geometric[1]'],
+      ],
+      [
+        'a self-intersecting ring (bow tie)',
+        [
+          [0, 0],
+          [1, 1],
+          [1, 0],
+          [0, 1],
+          [0, 0],
+        ],
+        ['geometric'],
+      ],
       ['more than 10,000 pairs', circle(10_001), ['geometric']],
     ];
 
@@ -231,10 +321,19 @@ describe('geofences', () => {
       expectStatus(response, 201);
       expect(response.body.geometric).toHaveLength(10_000);
       expect((await geofenceRow(t, response.body.id))!.geometric).toEqual(big);
-      const edges: LatLng[] = [[-90, -180], [-90, 180], [90, 180], [90, -180], [-90, -180]];
+      const edges: LatLng[] = [
+        [-90, -180],
+        [-90, 180],
+        [90, 180],
+        [90, -180],
+        [-90, -180],
+      ];
       expectStatus(await t.http.post('/api/v1/geofences').set(a.auth).send({ name: 'World', building_id: site.building.id, floor_id: site.floor.id, geometric: edges }), 201);
       expectStatus(
-        await t.http.post('/api/v1/geofences').set(a.auth).send({ name: 'Triangle', building_id: site.building.id, floor_id: site.floor.id, geometric: closedTriangle(10, 10) }),
+        await t.http
+          .post('/api/v1/geofences')
+          .set(a.auth)
+          .send({ name: 'Triangle', building_id: site.building.id, floor_id: site.floor.id, geometric: closedTriangle(10, 10) }),
         201,
       );
     });
@@ -294,7 +393,9 @@ describe('geofences', () => {
   describe('PUT and PATCH /api/v1/geofences/{id}', () => {
     it.each(['put', 'patch'] as const)('%s is a partial update: only the fields sent change', async (method) => {
       const geofence = await createGeofence(t, a.auth, site.place, { code: 'before', info: '<p>kept</p>', custom_fields: [{ key: 'k', value: 'v' }] });
-      const response = await t.http[method](`/api/v1/geofences/${geofence.id}`).set(a.auth).send({ name: `Renamed ${method}` });
+      const response = await t.http[method](`/api/v1/geofences/${geofence.id}`)
+        .set(a.auth)
+        .send({ name: `Renamed ${method}` });
       expectStatus(response, 200);
       expect(keysOf(response.body)).toEqual(GEOFENCE_KEYS);
       expect(response.body).toEqual({ ...geofence, name: `Renamed ${method}`, updated_at: expect.stringMatching(GEOFENCE_TIMESTAMP) });
@@ -352,7 +453,10 @@ describe('geofences', () => {
         expect(errorFields(refused)).toEqual(['floor_id']);
       }
       expect(await geofenceRow(t, geofence.id)).toEqual(stored);
-      const moved = await t.http.patch(`/api/v1/geofences/${geofence.id}`).set(a.auth).send({ building_id: String(other.building.id), floor_id: other.floor.id });
+      const moved = await t.http
+        .patch(`/api/v1/geofences/${geofence.id}`)
+        .set(a.auth)
+        .send({ building_id: String(other.building.id), floor_id: other.floor.id });
       expectStatus(moved, 200);
       expect(moved.body).toMatchObject({ building_id: String(other.building.id), floor_id: other.floor.id, level_id: other.floor.id });
     });
@@ -361,7 +465,10 @@ describe('geofences', () => {
       const geofence = await createGeofence(t, a.auth, site.place);
       const stored = await geofenceRow(t, geofence.id);
       for (const field of ['name', 'geometric']) {
-        const response = await t.http.put(`/api/v1/geofences/${geofence.id}`).set(a.auth).send({ [field]: null });
+        const response = await t.http
+          .put(`/api/v1/geofences/${geofence.id}`)
+          .set(a.auth)
+          .send({ [field]: null });
         expectError(response, 422, 'validation_failed');
         expect(errorFields(response)).toContain(field);
       }
@@ -372,7 +479,10 @@ describe('geofences', () => {
       const geofence = await createGeofence(t, a.auth, site.place, { code: 'c', info: '<p>i</p>', custom_fields: [{ key: 'k', value: 'v' }] });
       const defaults: Record<string, unknown> = { code: '', info: '', type: 'POLYGON', custom_fields: [] };
       for (const [field, empty] of Object.entries(defaults)) {
-        const response = await t.http.put(`/api/v1/geofences/${geofence.id}`).set(a.auth).send({ [field]: null });
+        const response = await t.http
+          .put(`/api/v1/geofences/${geofence.id}`)
+          .set(a.auth)
+          .send({ [field]: null });
         expect([200, 422], `${field}: ${response.status} ${JSON.stringify(response.body)}`).toContain(response.status);
         if (response.status === 422) expect(errorFields(response)).toContain(field);
         else expect(response.body[field]).toEqual(empty);
@@ -459,13 +569,13 @@ describe('geofences', () => {
       const geofences = await createGeofences(t, a.auth, site.place, 20);
       for (const geofence of geofences) {
         const url = `/api/v1/geofences/${geofence.id}`;
-        const put = (index: number) => t.http.put(url).set(a.auth).send({ code: `race-${index}` });
+        const put = (index: number) =>
+          t.http
+            .put(url)
+            .set(a.auth)
+            .send({ code: `race-${index}` });
         // The DELETE goes out amid the PUTs, so that some commit between its read and its write.
-        const [before, removal, after] = await Promise.all([
-          Promise.all([0, 1, 2, 3].map(put)),
-          t.http.delete(url).set(a.auth),
-          Promise.all([4, 5, 6, 7].map(put)),
-        ]);
+        const [before, removal, after] = await Promise.all([Promise.all([0, 1, 2, 3].map(put)), t.http.delete(url).set(a.auth), Promise.all([4, 5, 6, 7].map(put))]);
         const updates = [...before, ...after];
         expectStatus(removal, 204);
         for (const update of updates) expect([200, 409]).toContain(update.status);
@@ -797,11 +907,16 @@ describe('geofences', () => {
       const indexes: string[][] =
         t.dataSource.options.type === 'postgres'
           ? ((await t.dataSource.query(`SELECT indexdef FROM pg_indexes WHERE tablename = 'geofences'`)) as Array<{ indexdef: string }>).map((row) =>
-              /\(([^)]*)\)/.exec(row.indexdef)![1].split(',').map((column) => column.trim().replace(/"/g, '')),
+              /\(([^)]*)\)/
+                .exec(row.indexdef)![1]
+                .split(',')
+                .map((column) => column.trim().replace(/"/g, '')),
             )
           : await Promise.all(
-              ((await t.dataSource.query(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'geofences'`)) as Array<{ name: string }>).map(
-                async ({ name }) => ((await t.dataSource.query(`PRAGMA index_info("${name}")`)) as Array<{ seqno: number; name: string }>).sort((a, b) => a.seqno - b.seqno).map((column) => column.name),
+              ((await t.dataSource.query(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'geofences'`)) as Array<{ name: string }>).map(async ({ name }) =>
+                ((await t.dataSource.query(`PRAGMA index_info("${name}")`)) as Array<{ seqno: number; name: string }>)
+                  .sort((a, b) => a.seqno - b.seqno)
+                  .map((column) => column.name),
               ),
             );
       for (const column of ['building_id', 'floor_id', 'code', 'name_lower', 'deleted']) {
@@ -825,8 +940,14 @@ describe('geofences', () => {
       const queries = ['size=5', 'size=1000', 'page=2&size=2&sort=code', `building_ids=$B&floor_ids=$F&name=bulk&sort=-name&size=3`, 'code=bulk-1&deleted=false'];
       for (const template of queries) {
         const query = (who: Site) => template.replace('$B', String(who.building.id)).replace('$F', String(who.floor.id));
-        await t.http.get(`/api/v1/geofences/search?${query(fewSite)}`).set(few.auth).expect(200);
-        await t.http.get(`/api/v1/geofences/search?${query(manySite)}`).set(many.auth).expect(200);
+        await t.http
+          .get(`/api/v1/geofences/search?${query(fewSite)}`)
+          .set(few.auth)
+          .expect(200);
+        await t.http
+          .get(`/api/v1/geofences/search?${query(manySite)}`)
+          .set(many.auth)
+          .expect(200);
         // Both authenticate from the database: a cache hit on one side only (the cache serves nothing
         // while the notification listener misses a heartbeat on a loaded machine) is not a search cost.
         const credentials = t.app.get(CredentialCacheService);

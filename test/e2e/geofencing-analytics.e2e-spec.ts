@@ -59,7 +59,10 @@ function daylightSavingDay(): DateTime {
 const D = daylightSavingDay();
 const day = (offset: number) => D.plus({ days: offset }).toISODate()!;
 /** D's UTC midnight (02:00 CEST on D) plus `hours`: the UTC instants of the track. */
-const utc = (hours: number, minutes = 0) => DateTime.fromISO(`${day(0)}T00:00:00Z`).plus({ hours, minutes }).toMillis();
+const utc = (hours: number, minutes = 0) =>
+  DateTime.fromISO(`${day(0)}T00:00:00Z`)
+    .plus({ hours, minutes })
+    .toMillis();
 
 type Auth = Record<string, string>;
 interface Event {
@@ -79,7 +82,14 @@ interface Event {
  * - dev-2 in A from 10:00 local on D+1 (09:00Z the next day), still inside.
  */
 function track(site: Site) {
-  const fix = (device: string, ms: number, point: { lat: number; lng: number }) => ({ device_id: device, time: new Date(ms).toISOString(), lat: point.lat, lng: point.lng, accuracy: 1, floor_id: site.floor.id });
+  const fix = (device: string, ms: number, point: { lat: number; lng: number }) => ({
+    device_id: device,
+    time: new Date(ms).toISOString(),
+    lat: point.lat,
+    lng: point.lng,
+    accuracy: 1,
+    floor_id: site.floor.id,
+  });
   return [
     fix('dev-1', utc(-2, -30), IN_A),
     fix('dev-1', utc(-1), IN_A),
@@ -145,16 +155,35 @@ describe('geofencing reports and analytics over the visits of the event log (con
     await t?.close();
   });
 
-  const fenceName = () => new Map([[fenceA, 'A'], [fenceB, 'B']]);
+  const fenceName = () =>
+    new Map([
+      [fenceA, 'A'],
+      [fenceB, 'B'],
+    ]);
   const label = (offset: number, time = '00:00:00.000') => `${day(offset)}T${time}`;
 
   it('geofencing_stay_time by day in Madrid: visits split at local midnight, the 25-hour day whole (golden)', async () => {
     const response = await get(a.auth, `/api/v1/reports/geofencing_stay_time.json?building_ids=${site.building.id}&${window}`);
     expect(response.body.meta.map((column: { name: string }) => column.name)).toEqual([
-      'timestamp', 'device_id', 'user_id', 'building_id', 'floor_id', 'matched_fence_id', 'seconds_in_fence', 'stay_time', 'sessions_count',
+      'timestamp',
+      'device_id',
+      'user_id',
+      'building_id',
+      'floor_id',
+      'matched_fence_id',
+      'seconds_in_fence',
+      'stay_time',
+      'sessions_count',
     ]);
     expect(response.body.rows).toBe(7);
-    const rows = (response.body.data as Array<Record<string, unknown>>).map((row) => [row.timestamp, fenceName().get(row.matched_fence_id as string), row.device_id, row.seconds_in_fence, row.stay_time, row.sessions_count]);
+    const rows = (response.body.data as Array<Record<string, unknown>>).map((row) => [
+      row.timestamp,
+      fenceName().get(row.matched_fence_id as string),
+      row.device_id,
+      row.seconds_in_fence,
+      row.stay_time,
+      row.sessions_count,
+    ]);
     expect(rows).toEqual(
       expect.arrayContaining([
         [label(-1), 'A', 'dev-1', 1800, '00:30:00', 1],
@@ -174,7 +203,9 @@ describe('geofencing reports and analytics over the visits of the event log (con
 
   it('by hour the fall-back day has two 02:00 buckets, and every grouping sums to the same total as the analytics', async () => {
     const hourly = await get(a.auth, `/api/v1/reports/geofencing_stay_time.json?building_ids=${site.building.id}&${window}&grouping=hour&geofence_ids=${fenceA}`);
-    const dev2 = (hourly.body.data as Array<{ timestamp: string; device_id: string; seconds_in_fence: number }>).filter((row) => row.device_id === 'dev-2' && row.timestamp.startsWith(day(0)));
+    const dev2 = (hourly.body.data as Array<{ timestamp: string; device_id: string; seconds_in_fence: number }>).filter(
+      (row) => row.device_id === 'dev-2' && row.timestamp.startsWith(day(0)),
+    );
     expect(dev2.map((row) => [row.timestamp, row.seconds_in_fence])).toEqual([
       [label(0, '02:00:00.000'), 1800],
       [label(0, '02:00:00.000'), 1800],
@@ -193,7 +224,15 @@ describe('geofencing reports and analytics over the visits of the event log (con
   it('geofencing_sessions_matches: one row per visit, the visit the events carried', async () => {
     const response = await get(a.auth, `/api/v1/reports/geofencing_sessions_matches.json?building_ids=${site.building.id}&${window}`);
     expect(response.body.rows).toBe(6);
-    const rows = response.body.data as Array<{ visit_id: string; device_id: string; matched_fence_id: string; entered_at: string; exited_at: string | null; exit_reason: string | null; seconds_in_fence: number }>;
+    const rows = response.body.data as Array<{
+      visit_id: string;
+      device_id: string;
+      matched_fence_id: string;
+      entered_at: string;
+      exited_at: string | null;
+      exit_reason: string | null;
+      seconds_in_fence: number;
+    }>;
     const enters = events.filter((event) => event.type === 'geofence.enter');
     expect(rows.map((row) => row.visit_id).sort()).toEqual(enters.map((event) => event.visit_id).sort());
     const local = (iso: string) => DateTime.fromISO(iso, { zone: 'utc' }).setZone(ZONE).toFormat("yyyy-MM-dd'T'HH:mm:ss.SSS");
@@ -215,13 +254,33 @@ describe('geofencing reports and analytics over the visits of the event log (con
     const byFence = new Map((response.body.data as Array<Record<string, unknown>>).map((row) => [fenceName().get(row.geofence_id as string), row]));
     expect(byFence.size).toBe(2);
     expect(byFence.get('A')).toEqual({
-      geofence_id: fenceA, geofence_name: 'Lobby', geofence_code: 'lobby', building_id: site.building.id, floor_id: site.floor.id, bucket: label(-1),
-      entries: 3, exits: 2, unique_devices: 2, unique_users: 1,
-      total_stay_seconds: 60_300, avg_stay_seconds: 20_100, p50_stay_seconds: 6300, p90_stay_seconds: 41_580, max_occupancy: 1,
+      geofence_id: fenceA,
+      geofence_name: 'Lobby',
+      geofence_code: 'lobby',
+      building_id: site.building.id,
+      floor_id: site.floor.id,
+      bucket: label(-1),
+      entries: 3,
+      exits: 2,
+      unique_devices: 2,
+      unique_users: 1,
+      total_stay_seconds: 60_300,
+      avg_stay_seconds: 20_100,
+      p50_stay_seconds: 6300,
+      p90_stay_seconds: 41_580,
+      max_occupancy: 1,
     });
     expect(byFence.get('B')).toMatchObject({
-      geofence_name: 'Cafe', entries: 3, exits: 3, unique_devices: 2, unique_users: 1,
-      total_stay_seconds: 9300, avg_stay_seconds: 3100, p50_stay_seconds: 1800, p90_stay_seconds: 5400, max_occupancy: 2,
+      geofence_name: 'Cafe',
+      entries: 3,
+      exits: 3,
+      unique_devices: 2,
+      unique_users: 1,
+      total_stay_seconds: 9300,
+      avg_stay_seconds: 3100,
+      p50_stay_seconds: 1800,
+      p90_stay_seconds: 5400,
+      max_occupancy: 2,
     });
     expect((await get(a.auth, url.replace('/analytics?', '/analytics/search?'))).body).toEqual(response.body);
   });
@@ -242,7 +301,10 @@ describe('geofencing reports and analytics over the visits of the event log (con
     expect(response.body).toMatchObject({ grouping: 'none', time_zone: 'UTC', from: `${day(-1)}T00:00:00.000Z` });
     expect(response.body.data).toHaveLength(2);
     // The other spellings answer the same.
-    const bracketed = await get(a.auth, `/api/v1/geofencing/analytics/search?building_ids[]=${site.building.id}&organization_id=${a.org.organizationId}&from_date=${day(-1)}&to_date=${day(1)}`);
+    const bracketed = await get(
+      a.auth,
+      `/api/v1/geofencing/analytics/search?building_ids[]=${site.building.id}&organization_id=${a.org.organizationId}&from_date=${day(-1)}&to_date=${day(1)}`,
+    );
     expect(bracketed.body).toEqual(response.body);
     // Another organization's id: 404, as any other organization's resource.
     expectError(await t.http.get(raw.replace(a.org.organizationId, b.org.organizationId)).set(a.auth), 404, 'entity_not_found');
@@ -256,7 +318,11 @@ describe('geofencing reports and analytics over the visits of the event log (con
     expect(response.body).toMatchObject({ grouping: 'hour', time_zone: ZONE, from: label(0, '12:00:00.000'), to: label(0, '14:00:00.000') });
     expect(response.body.data).toEqual([
       {
-        geofence_id: fenceB, geofence_name: 'Cafe', geofence_code: 'cafe', building_id: site.building.id, floor_id: site.floor.id,
+        geofence_id: fenceB,
+        geofence_name: 'Cafe',
+        geofence_code: 'cafe',
+        building_id: site.building.id,
+        floor_id: site.floor.id,
         series: [
           { bucket: label(0, '12:00:00.000'), max_occupancy: 2, avg_occupancy: 0.833, end_occupancy: 0 },
           { bucket: label(0, '13:00:00.000'), max_occupancy: 0, avg_occupancy: 0, end_occupancy: 0 },
@@ -295,7 +361,9 @@ describe('geofencing reports and analytics over the visits of the event log (con
   it('over the output cap: 507 output_too_large before any row, in JSON and CSV', async () => {
     const today = DateTime.now().setZone(ZONE).toISODate();
     for (const format of ['json', 'csv']) {
-      const response = await t.http.get(`/api/v1/reports/geofencing_stay_time.${format}?building_ids=${site.building.id}&from_date=${day(-1)}&to_date=${today}&time_zone=${ZONE}&grouping=hour`).set(a.auth);
+      const response = await t.http
+        .get(`/api/v1/reports/geofencing_stay_time.${format}?building_ids=${site.building.id}&from_date=${day(-1)}&to_date=${today}&time_zone=${ZONE}&grouping=hour`)
+        .set(a.auth);
       expectError(response, 507, 'output_too_large');
     }
   });
@@ -391,7 +459,10 @@ describe('geofencing reports and analytics over the visits of the event log (con
     const rows = analytics.body.data as Array<{ geofence_id: string }>;
     expect(rows.map((row) => row.geofence_id).sort()).toEqual([fenceA, fenceB, fence.id].sort());
     expect(rows.find((row) => row.geofence_id === fence.id)).toMatchObject({ entries: 1, exits: 1, unique_devices: 1, max_occupancy: 1 });
-    const sessions = await get(a.auth, `/api/v1/reports/geofencing_sessions_matches.json?building_ids=${site.building.id}&${today.replace('from', 'from_date').replace('to', 'to_date')}`);
+    const sessions = await get(
+      a.auth,
+      `/api/v1/reports/geofencing_sessions_matches.json?building_ids=${site.building.id}&${today.replace('from', 'from_date').replace('to', 'to_date')}`,
+    );
     // dev-2's visit to the lobby, open since D+1, and the popup's, closed by the deletion.
     expect(sessions.body.data).toEqual([
       expect.objectContaining({ matched_fence_id: fenceA, device_id: 'dev-2', exited_at: null }),

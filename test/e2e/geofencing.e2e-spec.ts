@@ -99,7 +99,13 @@ describe('geofencing: rules, settings and stateless queries (contract 7.2, 7.6)'
       const settings = await t.http.put('/api/v1/geofencing/settings').set(a.auth).send({ dwell_seconds: 600, buffer_m: 2.5 });
       expectStatus(settings, 200);
       try {
-        expect(settings.body).toEqual({ organization_id: a.org.organizationId, ...DEFAULT_RULES, dwell_seconds: 600, buffer_m: 2.5, overrides: { buffer_m: 2.5, dwell_seconds: 600 } });
+        expect(settings.body).toEqual({
+          organization_id: a.org.organizationId,
+          ...DEFAULT_RULES,
+          dwell_seconds: 600,
+          buffer_m: 2.5,
+          overrides: { buffer_m: 2.5, dwell_seconds: 600 },
+        });
         expect((await t.http.get(`/api/v1/geofences/${plain.id}/rules`).set(a.auth).expect(200)).body).toEqual({
           geofence_id: plain.id,
           ...DEFAULT_RULES,
@@ -107,7 +113,11 @@ describe('geofencing: rules, settings and stateless queries (contract 7.2, 7.6)'
           buffer_m: 2.5,
           overrides: {},
         });
-        expect((await t.http.get(`/api/v1/geofences/${own.id}/rules`).set(a.auth).expect(200)).body).toMatchObject({ dwell_seconds: 30, buffer_m: 2.5, overrides: { dwell_seconds: 30 } });
+        expect((await t.http.get(`/api/v1/geofences/${own.id}/rules`).set(a.auth).expect(200)).body).toMatchObject({
+          dwell_seconds: 30,
+          buffer_m: 2.5,
+          overrides: { dwell_seconds: 30 },
+        });
         // Another organization keeps the contract's defaults.
         expect((await t.http.get('/api/v1/geofencing/settings').set(b.auth).expect(200)).body).toEqual({ organization_id: b.org.organizationId, ...DEFAULT_RULES, overrides: {} });
       } finally {
@@ -147,7 +157,9 @@ describe('geofencing: rules, settings and stateless queries (contract 7.2, 7.6)'
       for (const url of [`/api/v1/geofences/${fence.id}/rules`, '/api/v1/geofencing/settings']) {
         for (const method of ['put', 'patch'] as const) {
           const valid = field === 'exit_grace_seconds' ? { min_dwell_seconds: 1 } : { exit_grace_seconds: 5 };
-          const response = await t.http[method](url).set(a.auth).send({ ...valid, [field]: value });
+          const response = await t.http[method](url)
+            .set(a.auth)
+            .send({ ...valid, [field]: value });
           expectError(response, 422, 'validation_failed');
           expect(errorFields(response)).toEqual([field]);
         }
@@ -161,7 +173,10 @@ describe('geofencing: rules, settings and stateless queries (contract 7.2, 7.6)'
       const response = await t.http.put(`/api/v1/geofences/${fence.id}/rules`).set(a.auth).send({ buffer_m: -1, dwell_seconds: 'long', enabled: null });
       expectError(response, 422, 'validation_failed');
       expect(errorFields(response).sort()).toEqual(['buffer_m', 'dwell_seconds']);
-      const array = await t.http.put('/api/v1/geofencing/settings').set(a.auth).send([{ buffer_m: 1 }]);
+      const array = await t.http
+        .put('/api/v1/geofencing/settings')
+        .set(a.auth)
+        .send([{ buffer_m: 1 }]);
       expectError(array, 422, 'validation_failed');
       expect(errorFields(array)).toEqual(['body']);
     });
@@ -207,15 +222,39 @@ describe('geofencing: rules, settings and stateless queries (contract 7.2, 7.6)'
     });
 
     it('classifies a point near the edge as possibly inside with the overlap of 7.1, and a far one not at all', async () => {
-      const near = await t.http.get(containsUrl(floor, at(31, 25), 2)).set(a.auth).expect(200);
+      const near = await t.http
+        .get(containsUrl(floor, at(31, 25), 2))
+        .set(a.auth)
+        .expect(200);
       // d = 1, r = 2: h = 0.5.
       expect(near.body.inside).toEqual([]);
       expect(near.body.possibly_inside).toEqual([
-        { geofence_id: fence.id, name: 'Dock', code: 'dock', classification: 'possibly_inside', overlap: expect.closeTo((Math.acos(0.5) - 0.5 * Math.sqrt(0.75)) / Math.PI, 3), distance_to_edge_m: expect.closeTo(1, 2) },
+        {
+          geofence_id: fence.id,
+          name: 'Dock',
+          code: 'dock',
+          classification: 'possibly_inside',
+          overlap: expect.closeTo((Math.acos(0.5) - 0.5 * Math.sqrt(0.75)) / Math.PI, 3),
+          distance_to_edge_m: expect.closeTo(1, 2),
+        },
       ]);
       // Without accuracy the radius is 0.5 m.
-      expect((await t.http.get(containsUrl(floor, at(31, 25))).set(a.auth).expect(200)).body).toEqual({ inside: [], possibly_inside: [] });
-      expect((await t.http.get(containsUrl(floor, at(60, 60), 5)).set(a.auth).expect(200)).body).toEqual({ inside: [], possibly_inside: [] });
+      expect(
+        (
+          await t.http
+            .get(containsUrl(floor, at(31, 25)))
+            .set(a.auth)
+            .expect(200)
+        ).body,
+      ).toEqual({ inside: [], possibly_inside: [] });
+      expect(
+        (
+          await t.http
+            .get(containsUrl(floor, at(60, 60), 5))
+            .set(a.auth)
+            .expect(200)
+        ).body,
+      ).toEqual({ inside: [], possibly_inside: [] });
     });
 
     it('uses each fence’s effective accuracy factor, and sees rule and settings changes at once', async () => {
@@ -242,13 +281,44 @@ describe('geofencing: rules, settings and stateless queries (contract 7.2, 7.6)'
       const created = await createGeofence(t, a.auth, place, { geometric: squareAt(100, 100, 10) });
       await createGeofence(t, a.auth, { buildingId: site.building.id, floorId: otherFloor }, { geometric: squareAt(100, 100, 10) });
       expect(matchedIds((await t.http.get(point).set(a.auth).expect(200)).body)).toEqual([created.id]);
-      await t.http.put(`/api/v1/geofences/${created.id}`).set(a.auth).send({ geometric: squareAt(200, 200, 10) }).expect(200);
+      await t.http
+        .put(`/api/v1/geofences/${created.id}`)
+        .set(a.auth)
+        .send({ geometric: squareAt(200, 200, 10) })
+        .expect(200);
       expect(matchedIds((await t.http.get(point).set(a.auth).expect(200)).body)).toEqual([]);
-      expect(matchedIds((await t.http.get(containsUrl(floor, at(205, 205))).set(a.auth).expect(200)).body)).toEqual([created.id]);
+      expect(
+        matchedIds(
+          (
+            await t.http
+              .get(containsUrl(floor, at(205, 205)))
+              .set(a.auth)
+              .expect(200)
+          ).body,
+        ),
+      ).toEqual([created.id]);
       await t.http.put(`/api/v1/geofences/${created.id}`).set(a.auth).send({ floor_id: otherFloor }).expect(200);
-      expect(matchedIds((await t.http.get(containsUrl(floor, at(205, 205))).set(a.auth).expect(200)).body)).toEqual([]);
+      expect(
+        matchedIds(
+          (
+            await t.http
+              .get(containsUrl(floor, at(205, 205)))
+              .set(a.auth)
+              .expect(200)
+          ).body,
+        ),
+      ).toEqual([]);
       await t.http.delete(`/api/v1/geofences/${created.id}`).set(a.auth).expect(204);
-      expect(matchedIds((await t.http.get(containsUrl(otherFloor, at(205, 205))).set(a.auth).expect(200)).body)).toEqual([]);
+      expect(
+        matchedIds(
+          (
+            await t.http
+              .get(containsUrl(otherFloor, at(205, 205)))
+              .set(a.auth)
+              .expect(200)
+          ).body,
+        ),
+      ).toEqual([]);
     });
 
     it('answers from its cached index with one query per request', async () => {
@@ -260,7 +330,11 @@ describe('geofencing: rules, settings and stateless queries (contract 7.2, 7.6)'
       expect(queries, queries.join('\n')).toHaveLength(2);
       expect(queries[1]).toMatch(/building_revisions/);
       // Moving the building moves the projection's origin: the index is rebuilt once, then cached again.
-      await t.http.put(`/api/v1/buildings/${site.building.id}`).set(a.auth).send({ location: { lat: ORIGIN_LAT, lng: ORIGIN_LNG + 1e-7 } }).expect(200);
+      await t.http
+        .put(`/api/v1/buildings/${site.building.id}`)
+        .set(a.auth)
+        .send({ location: { lat: ORIGIN_LAT, lng: ORIGIN_LNG + 1e-7 } })
+        .expect(200);
       const rebuilt = await countQueries(t, () => t.http.get(url).set(a.auth));
       expect(rebuilt.queries.filter((sql) => sql.includes('"geofences"'))).toHaveLength(1);
       expect(matchedIds(rebuilt.result.body)).toEqual([fence.id]);
@@ -269,7 +343,16 @@ describe('geofencing: rules, settings and stateless queries (contract 7.2, 7.6)'
 
     it('is 404 for another organization’s floor, a deleted floor and an unknown one', async () => {
       await createGeofence(t, b.auth, siteB.place, { geometric: squareAt(20, 20, 10) });
-      expect(matchedIds((await t.http.get(containsUrl(siteB.floor.id, at(25, 25))).set(b.auth).expect(200)).body)).toHaveLength(1);
+      expect(
+        matchedIds(
+          (
+            await t.http
+              .get(containsUrl(siteB.floor.id, at(25, 25)))
+              .set(b.auth)
+              .expect(200)
+          ).body,
+        ),
+      ).toHaveLength(1);
       const deleted = (await createFloor(t, a.auth, site.building.id)).id;
       await t.http.delete(`/api/v1/floors/${deleted}`).set(a.auth).expect(204);
       for (const id of [siteB.floor.id, deleted, MISSING_INTEGER_ID]) expectError(await t.http.get(containsUrl(id, at(25, 25))).set(a.auth), 404, 'entity_not_found');
@@ -313,7 +396,10 @@ describe('geofencing: rules, settings and stateless queries (contract 7.2, 7.6)'
       expect(response.body.results.map(matchedIds)).toEqual([[fence1.id], [], [fence2.id], [fence1.id]]);
       for (const [position, point] of points.entries()) {
         const accuracy = 'accuracy' in point ? (point.accuracy ?? undefined) : undefined;
-        const single = await t.http.get(containsUrl(point.floor_id, point, accuracy)).set(a.auth).expect(200);
+        const single = await t.http
+          .get(containsUrl(point.floor_id, point, accuracy))
+          .set(a.auth)
+          .expect(200);
         expect(response.body.results[position]).toEqual(single.body);
       }
     });
@@ -326,7 +412,10 @@ describe('geofencing: rules, settings and stateless queries (contract 7.2, 7.6)'
       // Point 5 is 5 m inside fence 1 (floor 1); point 6, at 6 m east on floor 2, 6 m inside fence 2.
       expect(response.body.results[5].inside.map((match: Match) => match.geofence_id)).toEqual([fence1.id]);
       expect(response.body.results[6].inside.map((match: Match) => match.geofence_id)).toEqual([fence2.id]);
-      const tooMany = await t.http.post('/api/v1/geofencing/evaluate').set(a.auth).send({ points: [...points, points[0]] });
+      const tooMany = await t.http
+        .post('/api/v1/geofencing/evaluate')
+        .set(a.auth)
+        .send({ points: [...points, points[0]] });
       expectError(tooMany, 422, 'validation_failed');
       expect(errorFields(tooMany)).toEqual(['points']);
     });
@@ -345,7 +434,13 @@ describe('geofencing: rules, settings and stateless queries (contract 7.2, 7.6)'
       const foreign = await t.http
         .post('/api/v1/geofencing/evaluate')
         .set(a.auth)
-        .send({ points: [{ ...at(1, 1), floor_id: floor1 }, { ...at(25, 25), floor_id: siteB.floor.id }, { ...at(1, 1), floor_id: MISSING_INTEGER_ID }] });
+        .send({
+          points: [
+            { ...at(1, 1), floor_id: floor1 },
+            { ...at(25, 25), floor_id: siteB.floor.id },
+            { ...at(1, 1), floor_id: MISSING_INTEGER_ID },
+          ],
+        });
       expectError(foreign, 422, 'validation_failed');
       expect(errorFields(foreign)).toEqual(['points[1].floor_id', 'points[2].floor_id']);
     });
@@ -358,10 +453,22 @@ describe('geofencing: rules, settings and stateless queries (contract 7.2, 7.6)'
       const mine = await createGeofence(t, a.auth, site.place, { geometric: squareAt(0, 0, 10) });
       const user = await addUser(t, a.auth, { building_ids: [site.building.id] });
       const { auth } = await login(t, user.email, user.password);
-      expect(matchedIds((await t.http.get(containsUrl(site.floor.id, at(5, 5))).set(auth).expect(200)).body)).toContain(mine.id);
+      expect(
+        matchedIds(
+          (
+            await t.http
+              .get(containsUrl(site.floor.id, at(5, 5)))
+              .set(auth)
+              .expect(200)
+          ).body,
+        ),
+      ).toContain(mine.id);
       expectError(await t.http.get(containsUrl(other.floor.id, at(5, 5))).set(auth), 404, 'entity_not_found');
       expectError(await t.http.get(`/api/v1/geofences/${otherFence.id}/rules`).set(auth), 404, 'entity_not_found');
-      const evaluated = await t.http.post('/api/v1/geofencing/evaluate').set(auth).send({ points: [{ ...at(5, 5), floor_id: other.floor.id }] });
+      const evaluated = await t.http
+        .post('/api/v1/geofencing/evaluate')
+        .set(auth)
+        .send({ points: [{ ...at(5, 5), floor_id: other.floor.id }] });
       expectError(evaluated, 422, 'validation_failed');
       expectError(await t.http.put('/api/v1/geofencing/settings').set(auth).send({ buffer_m: 2 }), 403, 'forbidden');
       expect((await settingsRow(a.org.organizationId))?.rules ?? {}).toEqual({});
@@ -379,7 +486,10 @@ describe('geofencing: rules, settings and stateless queries (contract 7.2, 7.6)'
         await t.http.get(`/api/v1/geofences/${fence.id}/rules`).set(auth),
         await t.http.get('/api/v1/geofencing/settings').set(auth),
         await t.http.get(containsUrl(site.floor.id, at(1, 1))).set(auth),
-        await t.http.post('/api/v1/geofencing/evaluate').set(auth).send({ points: [{ ...at(1, 1), floor_id: site.floor.id }] }),
+        await t.http
+          .post('/api/v1/geofencing/evaluate')
+          .set(auth)
+          .send({ points: [{ ...at(1, 1), floor_id: site.floor.id }] }),
       ];
       for (const response of reads) {
         if (canRead) expectStatus(response, 200);
@@ -428,7 +538,11 @@ describe.runIf(testDatabaseKind() === 'postgres')('geofencing: two instances on 
     const url = containsUrl(site.floor.id, at(5, 5));
     expect(matchedIds((await first.http.get(url).set(a.auth).expect(200)).body)).toEqual([fence.id]);
 
-    await second.http.put(`/api/v1/geofences/${fence.id}`).set(a.auth).send({ geometric: squareAt(50, 50, 10) }).expect(200);
+    await second.http
+      .put(`/api/v1/geofences/${fence.id}`)
+      .set(a.auth)
+      .send({ geometric: squareAt(50, 50, 10) })
+      .expect(200);
     expect(matchedIds((await first.http.get(url).set(a.auth).expect(200)).body)).toEqual([]);
 
     const edge = containsUrl(site.floor.id, at(62.5, 55), 1);

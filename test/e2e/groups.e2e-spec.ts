@@ -29,9 +29,7 @@ describe('Groups', () => {
 
   const groupRow = async (id: string) => (await t.dataSource.query(`SELECT * FROM "groups" WHERE "id" = '${id}'`))[0] as Record<string, unknown> | undefined;
   const membersOf = async (groupId: string) =>
-    (await t.dataSource.query(`SELECT "user_id" FROM "group_members" WHERE "group_id" = '${groupId}' ORDER BY "user_id"`)).map(
-      (row: { user_id: string }) => row.user_id,
-    );
+    (await t.dataSource.query(`SELECT "user_id" FROM "group_members" WHERE "group_id" = '${groupId}' ORDER BY "user_id"`)).map((row: { user_id: string }) => row.user_id);
   const get = async (id: string, auth = a.auth) => {
     const response = await t.http.get(`/api/v1/groups/${id}`).set(auth);
     expectStatus(response, 200);
@@ -128,7 +126,10 @@ describe('Groups', () => {
       ];
       for (const [extra, field] of cases) {
         const name = `Refused ${randomUUID().slice(0, 6)}`;
-        const response = await t.http.post('/api/v1/groups').set(a.auth).send({ name, ...extra });
+        const response = await t.http
+          .post('/api/v1/groups')
+          .set(a.auth)
+          .send({ name, ...extra });
         expectError(response, 422, 'validation_failed');
         expect(errorFields(response)).toEqual([field]);
         expect(Number((await t.dataSource.query(`SELECT COUNT(*) AS "n" FROM "groups" WHERE "name" = '${name}'`))[0].n)).toBe(0);
@@ -181,9 +182,7 @@ describe('Groups', () => {
     });
 
     it('a USER and any reading key may read groups', async () => {
-      expect((await t.http.get('/api/v1/groups').set(aliceSession.auth).expect(200)).body.every((group: GroupBody) => group.organization_id === a.org.organizationId)).toBe(
-        true,
-      );
+      expect((await t.http.get('/api/v1/groups').set(aliceSession.auth).expect(200)).body.every((group: GroupBody) => group.organization_id === a.org.organizationId)).toBe(true);
       const key = await createApiKey(t, c.token, ApiPermission.ReadOnly);
       expect((await t.http.get('/api/v1/groups').set(asApiKey(key.apikey)).expect(200)).body).toHaveLength(4);
       expect((await t.http.get(`/api/v1/groups/${child.id}`).set(asApiKey(key.apikey)).expect(200)).body).toEqual(child);
@@ -217,7 +216,10 @@ describe('Groups', () => {
 
     it("user_ids replaces the members (the users' group_ids follow); [] empties the group", async () => {
       const group = await addGroup(t, a.auth, { user_ids: [alice.id] });
-      const replaced = await t.http.put(`/api/v1/groups/${group.id}`).set(a.auth).send({ user_ids: [bob.id] });
+      const replaced = await t.http
+        .put(`/api/v1/groups/${group.id}`)
+        .set(a.auth)
+        .send({ user_ids: [bob.id] });
       expectStatus(replaced, 200);
       expect(replaced.body.user_ids).toEqual([bob.id]);
       expect(await membersOf(group.id)).toEqual([bob.id]);
@@ -277,7 +279,10 @@ describe('Groups', () => {
       const parent = await t.http.put(`/api/v1/groups/${group.id}`).set(a.auth).send({ parent_group_id: foreignGroup.id });
       expectError(parent, 422, 'validation_failed');
       expect(errorFields(parent)).toEqual(['parent_group_id']);
-      const members = await t.http.put(`/api/v1/groups/${group.id}`).set(a.auth).send({ user_ids: [alice.id, foreigner.id] });
+      const members = await t.http
+        .put(`/api/v1/groups/${group.id}`)
+        .set(a.auth)
+        .send({ user_ids: [alice.id, foreigner.id] });
       expectError(members, 422, 'validation_failed');
       expect(errorFields(members)).toEqual(['user_ids']);
       expect(await get(group.id)).toEqual(group);
@@ -334,7 +339,14 @@ describe('Groups', () => {
       const key = await createApiKey(t, aliceSession.tokens.access_token, ApiPermission.ReadWrite);
       for (const auth of [aliceSession.auth, asApiKey(key.apikey)]) {
         expectError(await t.http.post('/api/v1/groups').set(auth).send({ name: 'Mine' }), 403, 'forbidden');
-        expectError(await t.http.put(`/api/v1/groups/${group.id}`).set(auth).send({ name: 'Mine', user_ids: [alice.id] }), 403, 'forbidden');
+        expectError(
+          await t.http
+            .put(`/api/v1/groups/${group.id}`)
+            .set(auth)
+            .send({ name: 'Mine', user_ids: [alice.id] }),
+          403,
+          'forbidden',
+        );
         expectError(await t.http.delete(`/api/v1/groups/${group.id}`).set(auth), 403, 'forbidden');
       }
       expect(await get(group.id)).toEqual(group);
@@ -352,7 +364,10 @@ describe('Groups', () => {
       const readWrite = await createApiKey(t, a.token, ApiPermission.ReadWrite);
       const keyToken = (await t.http.post('/api/v1/auth/access_tokens').set(asApiKey(readWrite.apikey)).expect(201)).body.access_token as string;
       for (const auth of [asApiKey(readWrite.apikey), asBearer(keyToken)]) {
-        const created = await t.http.post('/api/v1/groups').set(auth).send({ name: 'By key', user_ids: [bob.id] });
+        const created = await t.http
+          .post('/api/v1/groups')
+          .set(auth)
+          .send({ name: 'By key', user_ids: [bob.id] });
         expectStatus(created, 201);
         expect(created.body).toMatchObject({ organization_id: a.org.organizationId, user_ids: [bob.id] });
         expectStatus(await t.http.put(`/api/v1/groups/${created.body.id}`).set(auth).send({ name: 'By key, renamed' }), 200);

@@ -83,7 +83,10 @@ describe('floor heatmap', () => {
 
   it('keeps whole past days, and counts a day again when a late fix or a deleted device changes it', async () => {
     await heatmap(`?from=${from}&to=${to}`);
-    const kept = (await t.dataSource.query('SELECT day, building_fixes FROM heatmap_days WHERE floor_id = ' + site.floor.id + ' AND cell_cm = 200 ORDER BY day')) as Array<{ day: number | string; building_fixes: number | string }>;
+    const kept = (await t.dataSource.query('SELECT day, building_fixes FROM heatmap_days WHERE floor_id = ' + site.floor.id + ' AND cell_cm = 200 ORDER BY day')) as Array<{
+      day: number | string;
+      building_fixes: number | string;
+    }>;
     expect(kept.map((row) => [Number(row.day), Number(row.building_fixes)])).toEqual([
       [today - 3 * DAY, 2],
       [today - 2 * DAY, 1],
@@ -156,7 +159,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('floor heatmap on two instance
   }, 60_000);
   afterAll(async () => instances?.close());
 
-  it('both instances counting the same days at once answer the same and keep one row per day; a late fix posted to one is in the other\'s next answer', async () => {
+  it("both instances counting the same days at once answer the same and keep one row per day; a late fix posted to one is in the other's next answer", async () => {
     const { a, b } = instances!;
     const [onA, onB] = await Promise.all([heatmapOn(a), heatmapOn(b)]);
     expect(cellsOf(onA)).toEqual([
@@ -164,7 +167,10 @@ describe.runIf(testDatabaseKind() === 'postgres')('floor heatmap on two instance
       [11, 5, 1],
     ]);
     expect(cellsOf(onB)).toEqual(cellsOf(onA));
-    const kept = (await a.dataSource.query('SELECT day, building_fixes FROM heatmap_days WHERE floor_id = $1 AND cell_cm = 200 ORDER BY day', [site.floor.id])) as Array<{ day: string; building_fixes: string }>;
+    const kept = (await a.dataSource.query('SELECT day, building_fixes FROM heatmap_days WHERE floor_id = $1 AND cell_cm = 200 ORDER BY day', [site.floor.id])) as Array<{
+      day: string;
+      building_fixes: string;
+    }>;
     expect(kept.map((row) => [Number(row.day), Number(row.building_fixes)])).toEqual([
       [today - 3 * DAY, 1],
       [today - 2 * DAY, 2],

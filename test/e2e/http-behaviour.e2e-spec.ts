@@ -36,7 +36,11 @@ describe('errors, parsing and cross-cutting HTTP behaviour', () => {
   afterAll(async () => t?.close());
 
   it('answers unknown routes with 404 route_not_found', async () => {
-    for (const [method, path] of [['get', '/api/v1/nowhere'], ['post', '/api/v1/geofences-typo'], ['delete', '/nothing']] as const) {
+    for (const [method, path] of [
+      ['get', '/api/v1/nowhere'],
+      ['post', '/api/v1/geofences-typo'],
+      ['delete', '/nothing'],
+    ] as const) {
       const response = await t.http[method](path).set(asBearer(token)).expect(404);
       expect(Object.keys(response.body).sort()).toEqual(ERROR_KEYS);
       expect(response.body).toMatchObject({ status: 404, code: 'route_not_found', errors: [] });
@@ -44,12 +48,7 @@ describe('errors, parsing and cross-cutting HTTP behaviour', () => {
   });
 
   it('answers malformed JSON with 400 bad_request', async () => {
-    const response = await t.http
-      .put('/api/v1/organizations/current_organization')
-      .set(asBearer(token))
-      .set('Content-Type', 'application/json')
-      .send('{"name": ')
-      .expect(400);
+    const response = await t.http.put('/api/v1/organizations/current_organization').set(asBearer(token)).set('Content-Type', 'application/json').send('{"name": ').expect(400);
     expect(response.body).toMatchObject({ status: 400, code: 'bad_request', errors: [] });
   });
 
@@ -116,7 +115,10 @@ describe('errors, parsing and cross-cutting HTTP behaviour', () => {
   it('logs one JSON line per request without credentials', async () => {
     const before = t.requestLogs.length;
     await t.http.get('/api/v1/version').set(asBearer(token)).expect(200);
-    await t.http.post('/api/v1/auth/access_tokens').set('Authorization', `Basic ${Buffer.from(`${org.email}:${org.password}`).toString('base64')}`).expect(201);
+    await t.http
+      .post('/api/v1/auth/access_tokens')
+      .set('Authorization', `Basic ${Buffer.from(`${org.email}:${org.password}`).toString('base64')}`)
+      .expect(201);
     const lines = t.requestLogs.slice(before);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({ method: 'GET', route: '/api/v1/version', status: 200, organization_id: org.organizationId, user_id: expect.any(String) });
@@ -166,7 +168,11 @@ describe('organization, version and health routes', () => {
     expect(response.body.updated_at >= before.updated_at).toBe(true);
     const [stored] = await t.dataSource.query(`SELECT "name" FROM "organizations" WHERE "id" = '${org.organizationId}'`);
     expect(stored.name).toBe('Acme Indoor');
-    const invalid = await t.http.put('/api/v1/organizations/current_organization').set(asBearer(token)).send({ name: 'x'.repeat(256) }).expect(422);
+    const invalid = await t.http
+      .put('/api/v1/organizations/current_organization')
+      .set(asBearer(token))
+      .send({ name: 'x'.repeat(256) })
+      .expect(422);
     expect(invalid.body.errors[0].fields).toBe('name');
   });
 

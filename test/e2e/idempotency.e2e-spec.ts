@@ -11,7 +11,9 @@ import { randomUUID } from 'node:crypto';
 
 const countBuildings = async (t: TestApp, organizationId: string): Promise<number> => {
   const [row]: Array<{ count: number | string }> = await t.dataSource.query(
-    testDatabaseKind() === 'postgres' ? 'SELECT COUNT(*) AS "count" FROM "buildings" WHERE "organization_id" = $1' : 'SELECT COUNT(*) AS "count" FROM "buildings" WHERE "organization_id" = ?',
+    testDatabaseKind() === 'postgres'
+      ? 'SELECT COUNT(*) AS "count" FROM "buildings" WHERE "organization_id" = $1'
+      : 'SELECT COUNT(*) AS "count" FROM "buildings" WHERE "organization_id" = ?',
     [organizationId],
   );
   return Number(row.count);
@@ -105,7 +107,8 @@ describe('Idempotency-Key on creates', () => {
 
   it('covers uploads too, fingerprinted by their length', async () => {
     const key = randomUUID();
-    const upload = (bytes: Buffer) => t.http.post('/api/v1/images').set(owner.auth).set('Idempotency-Key', key).attach('image', bytes, { filename: 'plan.png', contentType: 'image/png' });
+    const upload = (bytes: Buffer) =>
+      t.http.post('/api/v1/images').set(owner.auth).set('Idempotency-Key', key).attach('image', bytes, { filename: 'plan.png', contentType: 'image/png' });
     const first = await upload(PNG_2X2).expect(201);
     const retry = await upload(PNG_2X2).expect(201);
     expect(retry.headers['idempotent-replayed']).toBe('true');

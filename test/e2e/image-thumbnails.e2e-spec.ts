@@ -14,10 +14,15 @@ async function plan(width: number, height: number): Promise<Buffer> {
     pixels[i * 3 + 1] = Math.floor(i / width) % 256;
     pixels[i * 3 + 2] = (i * 7) % 256;
   }
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
-const mediaType = (response: { headers: Record<string, unknown> }) => String(response.headers['content-type'] ?? '').split(';')[0].trim();
+const mediaType = (response: { headers: Record<string, unknown> }) =>
+  String(response.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim();
 
 describe('image thumbnails: GET /api/v1/images/{id}?width=', () => {
   let t: TestApp;

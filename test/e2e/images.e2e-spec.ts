@@ -6,17 +6,7 @@ import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/access/permissions';
 import { asApiKey, createApiKey } from '../support/auth';
-import {
-  Cartographer,
-  CARTOGRAPHY_KEY_LEVELS,
-  errorFields,
-  expectError,
-  expectStatus,
-  keysOf,
-  MALFORMED_UUIDS,
-  signUp,
-  UUID,
-} from '../support/cartography';
+import { Cartographer, CARTOGRAPHY_KEY_LEVELS, errorFields, expectError, expectStatus, keysOf, MALFORMED_UUIDS, signUp, UUID } from '../support/cartography';
 import {
   binaryParser,
   BOUNDARY,
@@ -57,7 +47,10 @@ const RASTERS: Array<[string, Buffer, string, string]> = [
   ['WebP (lossy)', WEBP_LOSSY_1X1, 'icon2.webp', 'image/webp'],
 ];
 
-const mediaType = (response: { headers: Record<string, unknown> }): string => String(response.headers['content-type'] ?? '').split(';')[0].trim();
+const mediaType = (response: { headers: Record<string, unknown> }): string =>
+  String(response.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim();
 
 /** Each element as `name attr="value" ...` with sorted attributes: compares drawings whatever the tag syntax. */
 function elementsOf(svg: string): string[] {
@@ -97,8 +90,7 @@ describe.each<Storage>(['local', 'database'])('images (IMAGE_STORAGE=%s)', (stor
   const upload = (auth: Record<string, string>, bytes: Buffer, filename = 'plan.png', contentType = 'image/png') =>
     t.http.post('/api/v1/images').set(auth).attach('image', bytes, { filename, contentType });
 
-  const download = (auth: Record<string, string>, url: string, headers: Record<string, string> = {}) =>
-    t.http.get(url).set(auth).set(headers).buffer(true).parse(binaryParser);
+  const download = (auth: Record<string, string>, url: string, headers: Record<string, string> = {}) => t.http.get(url).set(auth).set(headers).buffer(true).parse(binaryParser);
 
   /** What the chosen storage holds for an image: the bytes, in the right place only. */
   async function expectStored(id: string, bytes: Buffer, contentType: string): Promise<void> {
@@ -328,7 +320,11 @@ describe.each<Storage>(['local', 'database'])('images (IMAGE_STORAGE=%s)', (stor
         multipartContentType(),
         Buffer.concat([filePartHead({ field: 'image', filename: 'plan.png', contentType: 'image/png' }), PNG_2X2]),
       ],
-      ['a multipart content type without a boundary', 'multipart/form-data', Buffer.concat([filePartHead({ field: 'image', filename: 'plan.png', contentType: 'image/png' }), PNG_2X2, multipartTail()])],
+      [
+        'a multipart content type without a boundary',
+        'multipart/form-data',
+        Buffer.concat([filePartHead({ field: 'image', filename: 'plan.png', contentType: 'image/png' }), PNG_2X2, multipartTail()]),
+      ],
       ['a body that never mentions its boundary', multipartContentType(), Buffer.from('this is not multipart at all\r\n')],
     ])('answers 400 bad_request to broken multipart (%s) and writes nothing', async (_label, contentType, body) => {
       const before = await imageRowCounts(t);
@@ -341,7 +337,10 @@ describe.each<Storage>(['local', 'database'])('images (IMAGE_STORAGE=%s)', (stor
     it('answers 415 to a body that is not multipart (JSON, raw bytes, none) and writes nothing', async () => {
       const before = await imageRowCounts(t);
       const filesBefore = imageFiles(t);
-      const json = await t.http.post('/api/v1/images').set(a.auth).send({ image: PNG_2X2.toString('base64') });
+      const json = await t.http
+        .post('/api/v1/images')
+        .set(a.auth)
+        .send({ image: PNG_2X2.toString('base64') });
       expectError(json, 415, 'unsupported_media_type');
       const raw = await t.http.post('/api/v1/images').set(a.auth).set('Content-Type', 'image/png').send(PNG_2X2);
       expectError(raw, 415, 'unsupported_media_type');
@@ -377,7 +376,7 @@ describe.each<Storage>(['local', 'database'])('images (IMAGE_STORAGE=%s)', (stor
   });
 
   describe('organization isolation', () => {
-    it("hides an image from other organizations (404), not from its own; malformed ids are 400 and unknown ones 404", async () => {
+    it('hides an image from other organizations (404), not from its own; malformed ids are 400 and unknown ones 404', async () => {
       const image = expectUploaded(await upload(a.auth, PNG_2X2));
       expectError(await t.http.get(image.url).set(b.auth), 404, 'entity_not_found');
       expectStatus(await download(a.auth, image.url), 200);

@@ -52,7 +52,17 @@ describe('infrastructure (contract section 9)', () => {
   });
   afterAll(async () => t?.close());
 
-  const ble = (floorId: number, minor: number, overrides: Record<string, unknown> = {}) => ({ floor_id: floorId, uuid: UUID_A, major: 1, minor, tx_power: -59, battery: 80, x: 10 + minor, y: 20, ...overrides });
+  const ble = (floorId: number, minor: number, overrides: Record<string, unknown> = {}) => ({
+    floor_id: floorId,
+    uuid: UUID_A,
+    major: 1,
+    minor,
+    tx_power: -59,
+    battery: 80,
+    x: 10 + minor,
+    y: 20,
+    ...overrides,
+  });
   const wifi = (floorId: number, last: number, overrides: Record<string, unknown> = {}) => ({
     floor_id: floorId,
     bssid: `a4:5e:60:e8:1f:${last.toString(16).padStart(2, '0')}`,
@@ -67,7 +77,10 @@ describe('infrastructure (contract section 9)', () => {
   describe('single transmitters', () => {
     it('adds a beacon in floor metres: 201, both coordinate systems, an ETag, the stored row; GET reads it back', async () => {
       const site = await createSite(t, a.auth);
-      const response = await t.http.post('/api/v1/infrastructure/ble').set(a.auth).send({ ...ble(site.floor.id, 7), uuid: UUID_A.toUpperCase(), id: 99, organization_id: b.org.organizationId });
+      const response = await t.http
+        .post('/api/v1/infrastructure/ble')
+        .set(a.auth)
+        .send({ ...ble(site.floor.id, 7), uuid: UUID_A.toUpperCase(), id: 99, organization_id: b.org.organizationId });
       expectStatus(response, 201);
       expect(keysOf(response.body)).toEqual(BLE_KEYS);
       const expected = toGeoreference(frameOf(site.building), { x: 17, y: 20 });
@@ -128,7 +141,10 @@ describe('infrastructure (contract section 9)', () => {
     ])('refuses %s: 422 naming the field, nothing stored', async (_label, type, overrides, field) => {
       const site = await createSite(t, a.auth);
       const base = type === 'wifi' ? wifi(site.floor.id, 1) : ble(site.floor.id, 1);
-      const response = await t.http.post(`/api/v1/infrastructure/${type}`).set(a.auth).send({ ...base, ...overrides });
+      const response = await t.http
+        .post(`/api/v1/infrastructure/${type}`)
+        .set(a.auth)
+        .send({ ...base, ...overrides });
       expectError(response, 422, 'validation_failed');
       expect(errorFields(response)).toContain(field);
       expect((await document(a, site.building.id)).body[type]).toEqual([]);
@@ -147,10 +163,16 @@ describe('infrastructure (contract section 9)', () => {
       const upstairs = await createFloor(t, a.auth, site.building.id, { level: 1 });
       await t.http.post('/api/v1/infrastructure/ble').set(a.auth).send(ble(site.floor.id, 3)).expect(201);
       await t.http.post('/api/v1/infrastructure/wifi').set(a.auth).send(wifi(site.floor.id, 3)).expect(201);
-      const again = await t.http.post('/api/v1/infrastructure/ble').set(a.auth).send(ble(upstairs.id, 3, { uuid: UUID_A.toUpperCase(), x: 50 }));
+      const again = await t.http
+        .post('/api/v1/infrastructure/ble')
+        .set(a.auth)
+        .send(ble(upstairs.id, 3, { uuid: UUID_A.toUpperCase(), x: 50 }));
       expectError(again, 409, 'conflict');
       expect(errorFields(again)).toEqual(['uuid,major,minor']);
-      const sameBssid = await t.http.post('/api/v1/infrastructure/wifi').set(a.auth).send(wifi(upstairs.id, 3, { bssid: 'A4:5E:60:E8:1F:03' }));
+      const sameBssid = await t.http
+        .post('/api/v1/infrastructure/wifi')
+        .set(a.auth)
+        .send(wifi(upstairs.id, 3, { bssid: 'A4:5E:60:E8:1F:03' }));
       expectError(sameBssid, 409, 'conflict');
       const other = await createSite(t, a.auth);
       await t.http.post('/api/v1/infrastructure/ble').set(a.auth).send(ble(other.floor.id, 3)).expect(201);
@@ -206,7 +228,13 @@ describe('infrastructure (contract section 9)', () => {
       const site = await createSite(t, a.auth, { custom_fields: [{ key: 'beacons_uuids', value: `${UUID_B.toUpperCase()}, not-a-uuid;${UUID_A}` }] });
       const upstairs = await createFloor(t, a.auth, site.building.id, { level: 1 });
       const b1 = (await t.http.post('/api/v1/infrastructure/ble').set(a.auth).send(ble(site.floor.id, 1)).expect(201)).body;
-      const b2 = (await t.http.post('/api/v1/infrastructure/ble').set(a.auth).send(ble(upstairs.id, 2, { uuid: '00000000-0000-0000-0000-0000000000aa' })).expect(201)).body;
+      const b2 = (
+        await t.http
+          .post('/api/v1/infrastructure/ble')
+          .set(a.auth)
+          .send(ble(upstairs.id, 2, { uuid: '00000000-0000-0000-0000-0000000000aa' }))
+          .expect(201)
+      ).body;
       const w1 = (await t.http.post('/api/v1/infrastructure/wifi').set(a.auth).send(wifi(upstairs.id, 1)).expect(201)).body;
 
       const all = await document(a, site.building.id);
@@ -277,15 +305,24 @@ describe('infrastructure (contract section 9)', () => {
       const before = (await t.http.post('/api/v1/infrastructure/ble').set(a.auth).send(ble(site.floor.id, 1)).expect(201)).body;
       const url = `/api/v1/infrastructure?building_id=${site.building.id}`;
 
-      const invalid = await t.http.put(url).set(a.auth).send({ wifi: [wifi(site.floor.id, 1), wifi(site.floor.id, 2, { bssid: 'nope' })], ble: [ble(site.floor.id, 5, { major: 70000 }), 'x'] });
+      const invalid = await t.http
+        .put(url)
+        .set(a.auth)
+        .send({ wifi: [wifi(site.floor.id, 1), wifi(site.floor.id, 2, { bssid: 'nope' })], ble: [ble(site.floor.id, 5, { major: 70000 }), 'x'] });
       expectError(invalid, 422, 'validation_failed');
       expect(errorFields(invalid).sort()).toEqual(['ble[0].major', 'ble[1]', 'wifi[1].bssid']);
 
-      const wrongFloor = await t.http.put(url).set(a.auth).send({ wifi: [], ble: [ble(site.floor.id, 5), ble(other.floor.id, 6)] });
+      const wrongFloor = await t.http
+        .put(url)
+        .set(a.auth)
+        .send({ wifi: [], ble: [ble(site.floor.id, 5), ble(other.floor.id, 6)] });
       expectError(wrongFloor, 422, 'validation_failed');
       expect(errorFields(wrongFloor)).toEqual(['ble[1].floor_id']);
 
-      const twice = await t.http.put(url).set(a.auth).send({ wifi: [wifi(site.floor.id, 1), wifi(site.floor.id, 1, { bssid: 'A4-5E-60-E8-1F-01' })], ble: [] });
+      const twice = await t.http
+        .put(url)
+        .set(a.auth)
+        .send({ wifi: [wifi(site.floor.id, 1), wifi(site.floor.id, 1, { bssid: 'A4-5E-60-E8-1F-01' })], ble: [] });
       expectError(twice, 409, 'conflict');
       expect(errorFields(twice)).toEqual(['wifi[1].bssid']);
 
@@ -318,10 +355,14 @@ describe('infrastructure (contract section 9)', () => {
     it('exports with Accept: text/csv, and a CSV put back unchanged changes nothing (round trip)', async () => {
       const site = await createSite(t, a.auth);
       const upstairs = await createFloor(t, a.auth, site.building.id, { level: 1 });
-      await t.http.put(`/api/v1/infrastructure?building_id=${site.building.id}`).set(a.auth).send({
-        wifi: [wifi(site.floor.id, 1, { ssid: 'Guest, "free"\nwifi' }), wifi(upstairs.id, 2, { ssid: null, frequency: null })],
-        ble: [ble(site.floor.id, 1), ble(upstairs.id, 2, { tx_power: null, battery: null, x: 12.345678901234, y: 0.1 })],
-      }).expect(200);
+      await t.http
+        .put(`/api/v1/infrastructure?building_id=${site.building.id}`)
+        .set(a.auth)
+        .send({
+          wifi: [wifi(site.floor.id, 1, { ssid: 'Guest, "free"\nwifi' }), wifi(upstairs.id, 2, { ssid: null, frequency: null })],
+          ble: [ble(site.floor.id, 1), ble(upstairs.id, 2, { tx_power: null, battery: null, x: 12.345678901234, y: 0.1 })],
+        })
+        .expect(200);
       const json = (await document(a, site.building.id)).body;
 
       const csv = await t.http.get(`/api/v1/infrastructure?building_id=${site.building.id}`).set(a.auth).set('Accept', 'text/csv');
@@ -349,7 +390,12 @@ describe('infrastructure (contract section 9)', () => {
     it('imports a spreadsheet with semicolons, decimal commas, any column order, upper-case identifiers; answers CSV when asked', async () => {
       const site = await createSite(t, a.auth);
       const text = ['Type;UUID;Major;Minor;X;Y;Floor_ID;Notes', `BLE;${UUID_B.toUpperCase()};7;8;12,5;3;${site.floor.id};by the door`, ''].join('\n');
-      const response = await t.http.put(`/api/v1/infrastructure?building_id=${site.building.id}&type=ble`).set(a.auth).set('Content-Type', 'text/csv').set('Accept', 'text/csv').send(text);
+      const response = await t.http
+        .put(`/api/v1/infrastructure?building_id=${site.building.id}&type=ble`)
+        .set(a.auth)
+        .set('Content-Type', 'text/csv')
+        .set('Accept', 'text/csv')
+        .send(text);
       expectStatus(response, 200);
       expect(response.headers['content-type']).toMatch(/^text\/csv/);
       expect(response.text.split('\r\n')[1]).toMatch(new RegExp(`^ble,\\d+,${site.floor.id},12.5,3,[-\\d.]+,[-\\d.]+,,,,${UUID_B},7,8,,$`));
@@ -482,13 +528,22 @@ describe('infrastructure (contract section 9)', () => {
     });
 
     const scanAt = (at: { x: number; y: number }, random: () => number) =>
-      grid.map((beacon) => ({ uuid: UUID_A.toUpperCase(), major: 1, minor: beacon.minor, rssi: Math.round(-59 - 30 * Math.log10(Math.max(0.5, Math.hypot(at.x - beacon.x, at.y - beacon.y))) + 2 * gaussian(random)) }));
+      grid.map((beacon) => ({
+        uuid: UUID_A.toUpperCase(),
+        major: 1,
+        minor: beacon.minor,
+        rssi: Math.round(-59 - 30 * Math.log10(Math.max(0.5, Math.hypot(at.x - beacon.x, at.y - beacon.y))) + 2 * gaussian(random)),
+      }));
 
     it('turns scans into fixes (building found from the transmitters when not given) and rejects the ones it cannot place, with reasons', async () => {
       const random = seededRandom(15);
       const service = t.app.get(ScanPositioningService);
       const theirs = await createSite(t, b.auth);
-      const spots = [{ x: 12, y: 17 }, { x: 41, y: 9 }, { x: 30, y: 30 }];
+      const spots = [
+        { x: 12, y: 17 },
+        { x: 41, y: 9 },
+        { x: 30, y: 30 },
+      ];
       const scans = [
         { device_id: 'tag-1', time: '2026-11-23T01:00:00.000Z', building_id: site.building.id, ble: scanAt(spots[0], random) },
         { device_id: 'tag-1', time: Date.parse('2026-11-23T01:00:01.000Z'), ble: scanAt(spots[1], random), wifi: [{ bssid: 'A4-5E-60-E8-1F-01', rssi: -60 }] },

@@ -68,7 +68,10 @@ describe('concurrent ingest with evaluation on a small connection pool', () => {
     expect(await historyOf(t, owner.org.organizationId)).toHaveLength(BATCHES * DEVICES_PER_BLOCK);
 
     // min_dwell_seconds defaults to 3: the batches span 6 s per device, so each one entered, once.
-    const rows = (await t.dataSource.query(`SELECT device_id, type FROM geofence_events WHERE organization_id = '${owner.org.organizationId}'`)) as Array<{ device_id: string; type: string }>;
+    const rows = (await t.dataSource.query(`SELECT device_id, type FROM geofence_events WHERE organization_id = '${owner.org.organizationId}'`)) as Array<{
+      device_id: string;
+      type: string;
+    }>;
     const enters = rows.filter((row) => row.type === 'geofence.enter').map((row) => row.device_id);
     expect(enters.sort()).toEqual(Array.from({ length: BLOCKS * DEVICES_PER_BLOCK }, (_, k) => `dev-${Math.floor(k / DEVICES_PER_BLOCK)}-${k % DEVICES_PER_BLOCK}`).sort());
   });

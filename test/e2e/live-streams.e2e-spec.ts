@@ -22,7 +22,10 @@ interface Feature {
 }
 
 const positionIds = (client: SseClient) => client.events<Feature>('position').map((feature) => feature.id);
-const hasPositions = (...ids: string[]) => (client: SseClient) => ids.every((id) => positionIds(client).includes(id));
+const hasPositions =
+  (...ids: string[]) =>
+  (client: SseClient) =>
+    ids.every((id) => positionIds(client).includes(id));
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function ticketFor(t: TestApp, auth: Record<string, string>): Promise<string> {
@@ -95,7 +98,9 @@ describe('live position stream (contract 7.4)', () => {
     const one = await open(`${STREAM}?building_ids=${otherA.building.id}`, a.auth);
     const other = await open(STREAM, b.auth);
     await pause(50);
-    await report(t, a.auth, { positions: [fix('iso-a1', { building_id: siteA.building.id, floor_id: siteA.floor.id }), fix('iso-a2', { building_id: otherA.building.id, floor_id: otherA.floor.id })] });
+    await report(t, a.auth, {
+      positions: [fix('iso-a1', { building_id: siteA.building.id, floor_id: siteA.floor.id }), fix('iso-a2', { building_id: otherA.building.id, floor_id: otherA.floor.id })],
+    });
     await report(t, b.auth, { positions: [fix('iso-b1', { building_id: siteB.building.id, floor_id: siteB.floor.id })] });
     await all.until(hasPositions('iso-a1', 'iso-a2'));
     await other.until(hasPositions('iso-b1'));
@@ -266,7 +271,9 @@ describe('live position stream (contract 7.4)', () => {
   it('each open stream holds a place in the database; places another instance let lapse stop counting', async () => {
     const organizationId = a.org.organizationId;
     const places = async () =>
-      (await t.dataSource.query(...t.dataSource.driver.escapeQueryWithParameters('SELECT kind, expires_at FROM stream_leases WHERE organization_id = :organizationId', { organizationId }))) as Array<{
+      (await t.dataSource.query(
+        ...t.dataSource.driver.escapeQueryWithParameters('SELECT kind, expires_at FROM stream_leases WHERE organization_id = :organizationId', { organizationId }),
+      )) as Array<{
         kind: string;
         expires_at: number | string;
       }>;
@@ -287,7 +294,12 @@ describe('live position stream (contract 7.4)', () => {
     const refused = await open(STREAM, a.auth);
     expect(refused.status).toBe(429);
     // Once their leases lapse (nobody renews them), the places are free again.
-    await t.dataSource.createQueryBuilder().update('stream_leases').set({ expires_at: Date.now() - 1 }).where('instance_id = :instance', { instance: '00000000-0000-4000-8000-0000000000cc' }).execute();
+    await t.dataSource
+      .createQueryBuilder()
+      .update('stream_leases')
+      .set({ expires_at: Date.now() - 1 })
+      .where('instance_id = :instance', { instance: '00000000-0000-4000-8000-0000000000cc' })
+      .execute();
     const second = await open(STREAM, a.auth);
     expect(second.status).toBe(200);
     expect(await places()).toHaveLength(2);
@@ -296,7 +308,7 @@ describe('live position stream (contract 7.4)', () => {
     expect(await places()).toEqual([]);
   });
 
-  it('a stream ends when its credential is revoked; the user\'s streams on other credentials stay (a ticket\'s too: it follows its own credential)', async () => {
+  it("a stream ends when its credential is revoked; the user's streams on other credentials stay (a ticket's too: it follows its own credential)", async () => {
     const key = await createApiKey(t, a.token, ApiPermission.ReadOnly);
     const byKey = await open(STREAM, asApiKey(key.apikey));
     expect(byKey.status).toBe(200);

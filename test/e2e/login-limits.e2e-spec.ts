@@ -141,7 +141,14 @@ describe('stale login counters', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(left).toEqual(
-      ['account:recent@example.test', 'account:someone@example.test', 'ip:203.0.113.2', 'ip:203.0.113.9', 'known:recent@example.test|203.0.113.2', 'pair:someone@example.test|203.0.113.9'].sort(),
+      [
+        'account:recent@example.test',
+        'account:someone@example.test',
+        'ip:203.0.113.2',
+        'ip:203.0.113.9',
+        'known:recent@example.test|203.0.113.2',
+        'pair:someone@example.test|203.0.113.9',
+      ].sort(),
     );
   });
 });

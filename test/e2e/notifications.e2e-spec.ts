@@ -68,10 +68,12 @@ describe('the notifications home', () => {
       calls.push('in transaction');
     });
     calls.push('resolved');
-    await transactions.run(async (manager) => {
-      transactions.afterCommit(manager, () => calls.push('rolled back'));
-      throw new Error('no');
-    }).catch(() => undefined);
+    await transactions
+      .run(async (manager) => {
+        transactions.afterCommit(manager, () => calls.push('rolled back'));
+        throw new Error('no');
+      })
+      .catch(() => undefined);
     // A manager kept past its transaction has nothing to wait for.
     transactions.afterCommit(kept!, () => calls.push('late'));
     expect(calls).toEqual(['in transaction', 'committed', 'resolved', 'late']);

@@ -269,7 +269,10 @@ describe('/metrics for operators', () => {
     const site = await eventSite(t, auth);
     const events = await visits(t, auth, site, ['metrics-fence']);
     expect(events.map((event) => event.type)).toEqual(['geofence.enter', 'geofence.exit']);
-    await t.http.post('/api/v1/auth/access_tokens').set({ Authorization: `Basic ${Buffer.from(`${org.email}:wrong-password-here`).toString('base64')}` }).expect(401);
+    await t.http
+      .post('/api/v1/auth/access_tokens')
+      .set({ Authorization: `Basic ${Buffer.from(`${org.email}:wrong-password-here`).toString('base64')}` })
+      .expect(401);
     const after = (await scrape()).samples;
     // 2 stored in the first batch, 2 by the visit; refused: an invalid latitude, a missing accuracy, a duplicate.
     expect(read(after, 'cartograph_position_fixes_accepted_total') - read(before, 'cartograph_position_fixes_accepted_total')).toBe(4);
@@ -291,7 +294,11 @@ describe('/metrics for operators', () => {
   it('states the build: version, API version and Node.js version', async () => {
     const build = (await scrape()).samples.filter((sample) => sample.name === 'cartograph_build_info');
     expect(build).toHaveLength(1);
-    expect(build[0]).toEqual({ name: 'cartograph_build_info', labels: { version: packageVersion(), api_version: expect.stringMatching(/^\d+\.\d+\.\d+$/), node_version: process.version }, value: 1 });
+    expect(build[0]).toEqual({
+      name: 'cartograph_build_info',
+      labels: { version: packageVersion(), api_version: expect.stringMatching(/^\d+\.\d+\.\d+$/), node_version: process.version },
+      value: 1,
+    });
   });
 
   it('times webhook attempts in a histogram by outcome', async () => {
@@ -340,7 +347,15 @@ describe('/metrics of a server just started', () => {
     database = await freshDatabase();
     server = startProcess('node', ['dist/src/main.js'], {
       cwd: root,
-      env: { ...database.env, NODE_ENV: 'production', JWT_SECRET: 'fresh-metrics-secret-that-is-long-enough-0123456789', HOST: '127.0.0.1', PORT: '0', METRICS_TOKEN, LOG_REQUESTS: 'false' },
+      env: {
+        ...database.env,
+        NODE_ENV: 'production',
+        JWT_SECRET: 'fresh-metrics-secret-that-is-long-enough-0123456789',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        METRICS_TOKEN,
+        LOG_REQUESTS: 'false',
+      },
     });
     const listening = await server.waitForLine((line) => typeof line.url === 'string' && String(line.msg).startsWith('Cartograph listening'), 90_000);
     url = listening.url as string;
@@ -365,7 +380,9 @@ describe('/metrics of a server just started', () => {
     const samples = await scrape();
     const named = shippedExpressions().flatMap(({ where, expr }) => seriesIn(expr).map((series) => ({ where, ...series })));
     expect(named.length).toBeGreaterThan(30);
-    const missing = named.filter(({ name, labels }) => !samples.some((sample) => sample.name === name && Object.entries(labels).every(([label, value]) => sample.labels[label] === value)));
+    const missing = named.filter(
+      ({ name, labels }) => !samples.some((sample) => sample.name === name && Object.entries(labels).every(([label, value]) => sample.labels[label] === value)),
+    );
     expect(missing).toEqual([]);
     // Each known label value, at 0 before its first observation.
     for (const kind of ['positions', 'events']) expect(valueOf(samples, 'cartograph_streams_open', { kind }), kind).toBe(0);
@@ -375,7 +392,8 @@ describe('/metrics of a server just started', () => {
       expect(valueOf(samples, 'cartograph_webhook_attempt_duration_seconds_count', { outcome }), outcome).toBe(0);
       expect(valueOf(samples, 'cartograph_webhook_attempt_duration_seconds_bucket', { outcome, le: '+Inf' }), outcome).toBe(0);
     }
-    for (const kind of ['insert', 'update', 'delete', 'with', 'other']) expect(valueOf(samples, 'cartograph_db_query_duration_seconds_count', { kind }), kind).toBeGreaterThanOrEqual(0);
+    for (const kind of ['insert', 'update', 'delete', 'with', 'other'])
+      expect(valueOf(samples, 'cartograph_db_query_duration_seconds_count', { kind }), kind).toBeGreaterThanOrEqual(0);
   });
 });
 

@@ -76,9 +76,7 @@ describe('first administrator', () => {
   });
 
   it('refuses a weak ADMIN_PASSWORD before anything starts, naming the password policy', () => {
-    expect(() => readSetupConfig({ ADMIN_PASSWORD: 'short' })).toThrow(
-      'ADMIN_PASSWORD does not meet the password policy: the password must be at least 12 characters long',
-    );
+    expect(() => readSetupConfig({ ADMIN_PASSWORD: 'short' })).toThrow('ADMIN_PASSWORD does not meet the password policy: the password must be at least 12 characters long');
     expect(() => readSetupConfig({ ADMIN_PASSWORD: 'admin@cartograph.local' })).toThrow('the password must not be the e-mail address');
     expect(readSetupConfig({ ADMIN_PASSWORD: 'twelve-chars' }).adminPassword).toBe('twelve-chars');
   });

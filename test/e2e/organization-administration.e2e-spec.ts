@@ -69,7 +69,7 @@ describe('webhooks and organization settings are administration', () => {
     await t.http.get('/api/v1/geofencing/settings').set(user).expect(200);
   });
 
-  it("an administrator manages them with a password token or its own keys: read-write for webhooks, cartography-read-write for settings", async () => {
+  it('an administrator manages them with a password token or its own keys: read-write for webhooks, cartography-read-write for settings', async () => {
     const adminKey = asApiKey((await createApiKey(t, admin.token, ApiPermission.ReadWrite)).apikey);
     const created = await t.http.post('/api/v1/webhooks').set(adminKey).send({ url: receiver.url }).expect(201);
     await t.http.patch(`/api/v1/webhooks/${created.body.id}`).set(adminKey).send({ description: 'by key' }).expect(200);

@@ -16,17 +16,7 @@ import {
   signUp,
   Site,
 } from '../support/cartography';
-import {
-  createPoi,
-  metresBetween,
-  PATH_LINK_KEYS,
-  PATH_NODE_KEYS,
-  pathGraphCount,
-  pathGraphRow,
-  PATHS_KEYS,
-  PathsBody,
-  putPaths,
-} from '../support/pois';
+import { createPoi, metresBetween, PATH_LINK_KEYS, PATH_NODE_KEYS, pathGraphCount, pathGraphRow, PATHS_KEYS, PathsBody, putPaths } from '../support/pois';
 import { listenOnLoopback } from '../support/sdk-client';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -63,7 +53,11 @@ describe('paths (wayfinding graphs)', () => {
   afterAll(async () => t?.close());
 
   const get = (c: Cartographer, url: string) => t.http.get(url).set(c.auth);
-  const put = (c: Cartographer, buildingId: number, body: unknown) => t.http.put(`/api/v1/buildings/${buildingId}/paths`).set(c.auth).send(body as object);
+  const put = (c: Cartographer, buildingId: number, body: unknown) =>
+    t.http
+      .put(`/api/v1/buildings/${buildingId}/paths`)
+      .set(c.auth)
+      .send(body as object);
 
   describe('before the first PUT', () => {
     it('GET /api/v1/buildings/{id}/paths is 404 entity_not_found; the list and the document have nothing', async () => {
@@ -142,11 +136,20 @@ describe('paths (wayfinding graphs)', () => {
       await putPaths(t, a.auth, site.building.id, line(site.floor.id, 1));
       const replaced = await t.http[method](`/api/v1/buildings/${site.building.id}/paths`)
         .set(a.auth)
-        .send({ nodes: [{ id: 10, floor_id: upper.id, x: 5, y: 5 }, { id: 11, floor_id: upper.id, x: 6, y: 5 }], links: [{ source: 11, target: 10, accessible: false }] });
+        .send({
+          nodes: [
+            { id: 10, floor_id: upper.id, x: 5, y: 5 },
+            { id: 11, floor_id: upper.id, x: 6, y: 5 },
+          ],
+          links: [{ source: 11, target: 10, accessible: false }],
+        });
       expectStatus(replaced, 200);
       const read = await get(a, `/api/v1/buildings/${site.building.id}/paths`);
       expect(read.body).toEqual(replaced.body);
-      expect(read.body.nodes.map((node: { id: number; floor_id: number }) => [node.id, node.floor_id])).toEqual([[10, upper.id], [11, upper.id]]);
+      expect(read.body.nodes.map((node: { id: number; floor_id: number }) => [node.id, node.floor_id])).toEqual([
+        [10, upper.id],
+        [11, upper.id],
+      ]);
       expect(read.body.links).toEqual([{ source: 11, target: 10, origin: 'both', tags: [], accessible: false }]);
       expect((await get(a, `/api/v1/paths?building_id=${site.building.id}`)).body).toEqual([read.body]);
 
@@ -173,14 +176,94 @@ describe('paths (wayfinding graphs)', () => {
 
       const cases: Array<[string, () => Record<string, unknown>, string[]]> = [
         ['a link to a missing node', () => ({ ...line(site.floor.id), links: [{ source: 1, target: 99 }] }), ['links[0].target']],
-        ['a link from a missing node', () => ({ ...line(site.floor.id), links: [{ source: 1, target: 2 }, { source: 77, target: 3 }] }), ['links[1].source']],
-        ['a node on a floor of another building', () => ({ nodes: [{ id: 1, floor_id: site.floor.id, x: 1, y: 1 }, { id: 2, floor_id: sibling.floor.id, x: 2, y: 2 }], links: [] }), ['nodes[1].floor_id']],
-        ["a node on another organization's floor", () => ({ nodes: [{ id: 1, floor_id: site.floor.id, x: 1, y: 1 }, { id: 2, floor_id: theirs.floor.id, x: 2, y: 2 }], links: [] }), ['nodes[1].floor_id']],
-        ['a node on an unknown floor', () => ({ nodes: [{ id: 1, floor_id: site.floor.id, x: 1, y: 1 }, { id: 2, floor_id: MISSING_INTEGER_ID, x: 2, y: 2 }], links: [] }), ['nodes[1].floor_id']],
-        ['a node on a deleted floor', () => ({ nodes: [{ id: 1, floor_id: site.floor.id, x: 1, y: 1 }, { id: 2, floor_id: deletedFloor, x: 2, y: 2 }], links: [] }), ['nodes[1].floor_id']],
-        ['duplicate node ids', () => ({ nodes: [{ id: 1, floor_id: site.floor.id, x: 1, y: 1 }, { id: 1, floor_id: site.floor.id, x: 2, y: 2 }], links: [] }), ['nodes[1].id']],
-        ['a node without coordinates', () => ({ nodes: [{ id: 1, floor_id: site.floor.id, x: 1, y: 1 }, { id: 2, floor_id: site.floor.id }], links: [] }), ['nodes[1]']],
-        ['a node with x but no y', () => ({ nodes: [{ id: 1, floor_id: site.floor.id, x: 1, y: 1 }, { id: 2, floor_id: site.floor.id, x: 2, lat: 1 }], links: [] }), ['nodes[1]']],
+        [
+          'a link from a missing node',
+          () => ({
+            ...line(site.floor.id),
+            links: [
+              { source: 1, target: 2 },
+              { source: 77, target: 3 },
+            ],
+          }),
+          ['links[1].source'],
+        ],
+        [
+          'a node on a floor of another building',
+          () => ({
+            nodes: [
+              { id: 1, floor_id: site.floor.id, x: 1, y: 1 },
+              { id: 2, floor_id: sibling.floor.id, x: 2, y: 2 },
+            ],
+            links: [],
+          }),
+          ['nodes[1].floor_id'],
+        ],
+        [
+          "a node on another organization's floor",
+          () => ({
+            nodes: [
+              { id: 1, floor_id: site.floor.id, x: 1, y: 1 },
+              { id: 2, floor_id: theirs.floor.id, x: 2, y: 2 },
+            ],
+            links: [],
+          }),
+          ['nodes[1].floor_id'],
+        ],
+        [
+          'a node on an unknown floor',
+          () => ({
+            nodes: [
+              { id: 1, floor_id: site.floor.id, x: 1, y: 1 },
+              { id: 2, floor_id: MISSING_INTEGER_ID, x: 2, y: 2 },
+            ],
+            links: [],
+          }),
+          ['nodes[1].floor_id'],
+        ],
+        [
+          'a node on a deleted floor',
+          () => ({
+            nodes: [
+              { id: 1, floor_id: site.floor.id, x: 1, y: 1 },
+              { id: 2, floor_id: deletedFloor, x: 2, y: 2 },
+            ],
+            links: [],
+          }),
+          ['nodes[1].floor_id'],
+        ],
+        [
+          'duplicate node ids',
+          () => ({
+            nodes: [
+              { id: 1, floor_id: site.floor.id, x: 1, y: 1 },
+              { id: 1, floor_id: site.floor.id, x: 2, y: 2 },
+            ],
+            links: [],
+          }),
+          ['nodes[1].id'],
+        ],
+        [
+          'a node without coordinates',
+          () => ({
+            nodes: [
+              { id: 1, floor_id: site.floor.id, x: 1, y: 1 },
+              { id: 2, floor_id: site.floor.id },
+            ],
+            links: [],
+          }),
+          ['nodes[1]'],
+        ],
+        [
+          'a node with x but no y',
+          () => ({
+            nodes: [
+              { id: 1, floor_id: site.floor.id, x: 1, y: 1 },
+              { id: 2, floor_id: site.floor.id, x: 2, lat: 1 },
+            ],
+            links: [],
+          }),
+          ['nodes[1]'],
+        ],
         ['no nodes and no links', () => ({}), ['nodes', 'links']],
       ];
 
@@ -202,7 +285,10 @@ describe('paths (wayfinding graphs)', () => {
 
       it('shape errors inside nodes and links name the item the same way as the others (nodes[1].lat, links[0].target)', async () => {
         const response = await put(a, site.building.id, {
-          nodes: [{ id: 1, floor_id: site.floor.id, x: 1, y: 1 }, { id: 2, floor_id: site.floor.id, lat: 91, lng: 0 }],
+          nodes: [
+            { id: 1, floor_id: site.floor.id, x: 1, y: 1 },
+            { id: 2, floor_id: site.floor.id, lat: 91, lng: 0 },
+          ],
           links: [{ source: 1, target: 'two', origin: 'sideways' }],
         });
         expectError(response, 422, 'validation_failed');
@@ -289,7 +375,9 @@ describe('paths (wayfinding graphs)', () => {
         expectStatus(response, 405);
         expect(response.headers['content-type']).toMatch(/^application\/json/);
         expect(response.body).toEqual({ status: 405, code: expect.any(String), message: expect.any(String), errors: [] });
-        const allowed = String(response.headers.allow ?? '').split(',').map((method) => method.trim());
+        const allowed = String(response.headers.allow ?? '')
+          .split(',')
+          .map((method) => method.trim());
         expect(allowed, url).toEqual(expect.arrayContaining(methods));
         expect(allowed).not.toContain('POST');
       }
@@ -403,12 +491,10 @@ describe('paths (wayfinding graphs)', () => {
       expect(all.map((graph) => graph.buildingId)).toEqual([site.building.id, other.building.id]);
       expect(all[0]).toEqual(stored);
 
-      const error = await sdk.cartography
-        .patchPath(site.building.id, { nodes: [{ id: 1, floorId: site.floor.id, x: 1, y: 1 }], links: [{ source: 1, target: 9 }] } as never)
-        .then(
-          () => null,
-          (reason: unknown) => reason as Loose,
-        );
+      const error = await sdk.cartography.patchPath(site.building.id, { nodes: [{ id: 1, floorId: site.floor.id, x: 1, y: 1 }], links: [{ source: 1, target: 9 }] } as never).then(
+        () => null,
+        (reason: unknown) => reason as Loose,
+      );
       expect(error).toMatchObject({ status: 422, code: 'validation_failed' });
       expect(error!.errors.map((item: Loose) => item.fields)).toEqual(['links[0].target']);
       expect((await sdk.cartography.getPaths({ buildingId: site.building.id } as never)) as unknown).toEqual(stored);

@@ -108,20 +108,17 @@ describe('POI categories', () => {
     it('creates a category: 201 with exactly the documented keys, an ETag and the stored row; keys the caller may not set are ignored', async () => {
       const before = Date.now();
       const code = uniqueCode('wc');
-      const response = await t.http
-        .post(BASE)
-        .set(a.auth)
-        .send({
-          name_en: 'Toilets',
-          name_es: 'Aseos',
-          code,
-          public: true,
-          id: 424242,
-          created_at: '2000-01-01T00:00:00.000+00:00',
-          updated_at: '2000-01-01T00:00:00.000+00:00',
-          organization_id: b.org.organizationId,
-          icon_url: '/somewhere/else.png',
-        });
+      const response = await t.http.post(BASE).set(a.auth).send({
+        name_en: 'Toilets',
+        name_es: 'Aseos',
+        code,
+        public: true,
+        id: 424242,
+        created_at: '2000-01-01T00:00:00.000+00:00',
+        updated_at: '2000-01-01T00:00:00.000+00:00',
+        organization_id: b.org.organizationId,
+        icon_url: '/somewhere/else.png',
+      });
       const after = Date.now();
       expectStatus(response, 201);
       const body = response.body as CategoryBody;
@@ -218,7 +215,10 @@ describe('POI categories', () => {
       const taken = await t.http.post(BASE).set(a.auth).send({ name_en: 'Cash', code });
       expectError(taken, 409, 'conflict');
       expect(fieldsOf(taken)).toEqual(['code']);
-      const trimmedToTaken = await t.http.post(BASE).set(a.auth).send({ name_en: 'Cash', code: ` ${code} ` });
+      const trimmedToTaken = await t.http
+        .post(BASE)
+        .set(a.auth)
+        .send({ name_en: 'Cash', code: ` ${code} ` });
       expectError(trimmedToTaken, 409, 'conflict');
       expect(await categoryCount(a.org.organizationId)).toBe(before);
 
@@ -324,7 +324,10 @@ describe('POI categories', () => {
       const category = await createCategory(a.auth);
       const before = await categoryRow(category.id);
       for (const field of ['name_en', 'code', 'public']) {
-        const response = await t.http.put(`${BASE}/${category.id}`).set(a.auth).send({ [field]: null });
+        const response = await t.http
+          .put(`${BASE}/${category.id}`)
+          .set(a.auth)
+          .send({ [field]: null });
         expectError(response, 422, 'validation_failed');
         expect(fieldsOf(response)).toEqual([field]);
       }
@@ -379,7 +382,7 @@ describe('POI categories', () => {
   });
 
   describe('references to images are checked against the organization', () => {
-    it("an icon of another organization is 422 naming `icon` (or `selected_icon`), on create and on update, and nothing changes", async () => {
+    it('an icon of another organization is 422 naming `icon` (or `selected_icon`), on create and on update, and nothing changes', async () => {
       const foreign = await uploadImage(b.auth);
       const own = await uploadImage(a.auth);
       const before = await categoryCount(a.org.organizationId);
@@ -389,7 +392,10 @@ describe('POI categories', () => {
         [{ icon: randomUUID() }, 'icon'],
         [{ icon: own, selected_icon: randomUUID() }, 'selected_icon'],
       ] as const) {
-        const response = await t.http.post(BASE).set(a.auth).send({ name_en: 'Foreign icon', code: uniqueCode(), ...body });
+        const response = await t.http
+          .post(BASE)
+          .set(a.auth)
+          .send({ name_en: 'Foreign icon', code: uniqueCode(), ...body });
         expectError(response, 422, 'validation_failed');
         expect(fieldsOf(response)).toEqual([field]);
       }
@@ -401,7 +407,10 @@ describe('POI categories', () => {
         [{ icon: foreign }, 'icon'],
         [{ selected_icon: foreign }, 'selected_icon'],
       ] as const) {
-        const response = await t.http.put(`${BASE}/${category.id}`).set(a.auth).send({ name_en: 'Changed', ...body });
+        const response = await t.http
+          .put(`${BASE}/${category.id}`)
+          .set(a.auth)
+          .send({ name_en: 'Changed', ...body });
         expectError(response, 422, 'validation_failed');
         expect(fieldsOf(response)).toEqual([field]);
       }
@@ -480,7 +489,12 @@ describe('POI categories', () => {
             t.http
               .post('/api/v1/pois')
               .set(a.auth)
-              .send({ building_id: siteA.building.id, name: `Racer ${index}`, category_id: category.id, position: { floor_id: siteA.floor.id, georeferences: siteA.building.location } }),
+              .send({
+                building_id: siteA.building.id,
+                name: `Racer ${index}`,
+                category_id: category.id,
+                position: { floor_id: siteA.floor.id, georeferences: siteA.building.location },
+              }),
           ),
         ]);
         const outcome = JSON.stringify([deletion.status, ...creations.map((response) => response.status)]);
@@ -490,10 +504,16 @@ describe('POI categories', () => {
           if (creation.status === 422) expect(fieldsOf(creation)).toEqual(['category_id']);
         }
         if (deletion.status === 204) {
-          expect(creations.map((response) => response.status), outcome).toEqual([422, 422, 422, 422]);
+          expect(
+            creations.map((response) => response.status),
+            outcome,
+          ).toEqual([422, 422, 422, 422]);
           expect(await categoryRow(category.id)).toBeNull();
         } else {
-          expect(creations.some((response) => response.status === 201), outcome).toBe(true);
+          expect(
+            creations.some((response) => response.status === 201),
+            outcome,
+          ).toBe(true);
         }
       }
     });
@@ -509,7 +529,12 @@ describe('POI categories', () => {
             t.http
               .post('/api/v1/pois')
               .set(a.auth)
-              .send({ building_id: siteA.building.id, name: `Racer ${index}`, category_id: doomed.id, position: { floor_id: siteA.floor.id, georeferences: siteA.building.location } }),
+              .send({
+                building_id: siteA.building.id,
+                name: `Racer ${index}`,
+                category_id: doomed.id,
+                position: { floor_id: siteA.floor.id, georeferences: siteA.building.location },
+              }),
           ),
         ]);
         const outcome = JSON.stringify([deletion.status, ...creations.map((response) => response.status)]);
@@ -641,7 +666,13 @@ describe('POI categories', () => {
           ['patch', `${BASE}/${category.id}`],
           ['delete', `${BASE}/${category.id}`],
         ] as const) {
-          expectError(await t.http[method](url).set(headers).send(method === 'get' || method === 'delete' ? undefined : { name_en: 'x', code: uniqueCode() }), 401, 'unauthorized');
+          expectError(
+            await t.http[method](url)
+              .set(headers)
+              .send(method === 'get' || method === 'delete' ? undefined : { name_en: 'x', code: uniqueCode() }),
+            401,
+            'unauthorized',
+          );
         }
       }
       expect(await categoryRow(category.id)).not.toBeNull();

@@ -1,19 +1,7 @@
 import SitumSDK from '@situm/sdk-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Poi } from '../../src/cartography/pois/poi.entity';
-import {
-  Cartographer,
-  createFloor,
-  createSite,
-  errorFields,
-  expectError,
-  expectStatus,
-  keysOf,
-  MISSING_INTEGER_ID,
-  signUp,
-  Site,
-  TIMESTAMP,
-} from '../support/cartography';
+import { Cartographer, createFloor, createSite, errorFields, expectError, expectStatus, keysOf, MISSING_INTEGER_ID, signUp, Site, TIMESTAMP } from '../support/cartography';
 import { createCategory, createPoi, expectConsistentPosition, POI_KEYS, PoiBody, poiCount, poiInput, poiRow, poiRowsOf } from '../support/pois';
 import { listenOnLoopback } from '../support/sdk-client';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -41,7 +29,11 @@ describe('POST /api/v1/pois_bulk', () => {
   });
   afterAll(async () => t?.close());
 
-  const bulk = (c: Cartographer, body: unknown) => t.http.post('/api/v1/pois_bulk').set(c.auth).send(body as object);
+  const bulk = (c: Cartographer, body: unknown) =>
+    t.http
+      .post('/api/v1/pois_bulk')
+      .set(c.auth)
+      .send(body as object);
   const items = (count: number, prefix = 'Item') =>
     Array.from({ length: count }, (_, index) => poiInput(site.building.id, index % 2 === 0 ? site.floor.id : null, { name: `${prefix} ${index}` }, near(index)));
 
@@ -134,7 +126,10 @@ describe('POST /api/v1/pois_bulk', () => {
       expectError(response, 422, 'validation_failed');
       const fields = errorFields(response);
       expect(fields).toContain(field);
-      expect(fields.every((name) => name === '[3]' || name.startsWith('[3].')), fields.join(', ')).toBe(true);
+      expect(
+        fields.every((name) => name === '[3]' || name.startsWith('[3].')),
+        fields.join(', '),
+      ).toBe(true);
       expect(await poiCount(t)).toBe(before);
       expect(await poiRowsOf(t, site.building.id)).toEqual(rowsBefore);
     });
@@ -234,7 +229,13 @@ describe('POST /api/v1/pois_bulk', () => {
       const upper = await createFloor(t, a.auth, own.building.id, { level: 1 });
       const category = await createCategory(t, a.auth, 'SDK category');
       const forms = [
-        { buildingId: own.building.id, name: 'SDK one', categoryId: category.id, customFields: [{ key: 'my_key', value: 'v' }], position: { floorId: own.floor.id, georeferences: CENTRE } },
+        {
+          buildingId: own.building.id,
+          name: 'SDK one',
+          categoryId: category.id,
+          customFields: [{ key: 'my_key', value: 'v' }],
+          position: { floorId: own.floor.id, georeferences: CENTRE },
+        },
         { buildingId: own.building.id, name: 'SDK two', info: '<i>two</i>', position: { floorId: upper.id, georeferences: near(3) } },
       ];
       const created = (await sdk.cartography.createPoisBulk(forms as never)) as unknown as Loose[];

@@ -211,7 +211,10 @@ describe('POIs', () => {
         expect(info).toMatch(/^<p>Hi /);
       }
       expect((await poiRow(t, created.id))!.infoUnsafe).toBe(hostile);
-      const updated = await t.http.put(`/api/v1/pois/${created.id}`).set(a.auth).send({ info: `<i>new</i>${hostile}` });
+      const updated = await t.http
+        .put(`/api/v1/pois/${created.id}`)
+        .set(a.auth)
+        .send({ info: `<i>new</i>${hostile}` });
       expectStatus(updated, 200);
       expect(updated.body.info_unsafe).toBe(`<i>new</i>${hostile}`);
       expect(updated.body.info).toMatch(/^<i>new<\/i><p>Hi /);
@@ -235,10 +238,14 @@ describe('POIs', () => {
           },
           ['building_id', 'name', 'category_id', 'custom_fields', 'position.floor_id', 'position.georeferences.lat', 'position.georeferences.lng'],
         ],
-        ['bad cartesians', poiInput(site.building.id, site.floor.id, { position: { floor_id: site.floor.id, cartesians: { x: 'a', y: 1e9 } } }), ['position.cartesians.x', 'position.cartesians.y']],
+        [
+          'bad cartesians',
+          poiInput(site.building.id, site.floor.id, { position: { floor_id: site.floor.id, cartesians: { x: 'a', y: 1e9 } } }),
+          ['position.cartesians.x', 'position.cartesians.y'],
+        ],
         ['neither georeferences nor cartesians', poiInput(site.building.id, site.floor.id, { position: { floor_id: site.floor.id } }), ['position']],
         ['an unknown floor', poiInput(site.building.id, MISSING_INTEGER_ID), ['position.floor_id']],
-        ["a floor of another building", poiInput(site.building.id, otherBuilding.floor.id), ['position.floor_id']],
+        ['a floor of another building', poiInput(site.building.id, otherBuilding.floor.id), ['position.floor_id']],
         ['an unknown building', poiInput(MISSING_INTEGER_ID, null), ['building_id']],
         ['an unknown category', poiInput(site.building.id, site.floor.id, { category_id: MISSING_INTEGER_ID }), ['category_id']],
         ['a latitude out of range', poiInput(site.building.id, site.floor.id, {}, { lat: -90.5, lng: 0 }), ['position.georeferences.lat']],
@@ -247,7 +254,10 @@ describe('POIs', () => {
         const response = await t.http.post('/api/v1/pois').set(a.auth).send(body);
         expectError(response, 422, 'validation_failed');
         for (const field of fields) expect(errorFields(response), label).toContain(field);
-        expect(errorFields(response).every((field) => fields.some((expected) => field === expected || field.startsWith(`${expected}.`) || field.startsWith(`${expected}[`))), `${label}: ${errorFields(response)}`).toBe(true);
+        expect(
+          errorFields(response).every((field) => fields.some((expected) => field === expected || field.startsWith(`${expected}.`) || field.startsWith(`${expected}[`))),
+          `${label}: ${errorFields(response)}`,
+        ).toBe(true);
       }
       expect(await poiCount(t)).toBe(before);
     });
@@ -256,7 +266,10 @@ describe('POIs', () => {
       const site = await createSite(t, a.auth);
       const before = await poiCount(t);
       for (const field of ['building_id', 'name', 'position']) {
-        const response = await t.http.post('/api/v1/pois').set(a.auth).send(poiInput(site.building.id, site.floor.id, { [field]: null }));
+        const response = await t.http
+          .post('/api/v1/pois')
+          .set(a.auth)
+          .send(poiInput(site.building.id, site.floor.id, { [field]: null }));
         expectError(response, 422, 'validation_failed');
         expect(errorFields(response)).toContain(field);
       }
@@ -273,7 +286,10 @@ describe('POIs', () => {
       const site = await createSite(t, a.auth);
       for (const field of ['name', 'info']) {
         const before = await poiCount(t);
-        const response = await t.http.post('/api/v1/pois').set(a.auth).send(poiInput(site.building.id, site.floor.id, { [field]: 'a\u0000b' }));
+        const response = await t.http
+          .post('/api/v1/pois')
+          .set(a.auth)
+          .send(poiInput(site.building.id, site.floor.id, { [field]: 'a\u0000b' }));
         expect([201, 422], `${field}: ${response.status} ${JSON.stringify(response.body)}`).toContain(response.status);
         if (response.status === 422) {
           expectError(response, 422, 'validation_failed');
@@ -287,7 +303,10 @@ describe('POIs', () => {
 
     it('answers 400 bad_request to malformed JSON and 422 to a body that is not an object', async () => {
       expectError(await t.http.post('/api/v1/pois').set(a.auth).set('Content-Type', 'application/json').send('{"name": '), 400, 'bad_request');
-      const array = await t.http.post('/api/v1/pois').set(a.auth).send([{ name: 'x' }]);
+      const array = await t.http
+        .post('/api/v1/pois')
+        .set(a.auth)
+        .send([{ name: 'x' }]);
       expectError(array, 422, 'validation_failed');
     });
   });
@@ -299,14 +318,25 @@ describe('POIs', () => {
         const category = await createCategory(t, a.auth, `Racing ${round}`);
         const [removal, ...creations] = await Promise.all([
           t.http.delete(`/api/v1/poi_categories/${category.id}`).set(a.auth),
-          ...Array.from({ length: 3 }, () => t.http.post('/api/v1/pois').set(a.auth).send(poiInput(site.building.id, site.floor.id, { category_id: category.id }))),
-          t.http.post('/api/v1/pois_bulk').set(a.auth).send([poiInput(site.building.id, site.floor.id, { category_id: category.id })]),
+          ...Array.from({ length: 3 }, () =>
+            t.http
+              .post('/api/v1/pois')
+              .set(a.auth)
+              .send(poiInput(site.building.id, site.floor.id, { category_id: category.id })),
+          ),
+          t.http
+            .post('/api/v1/pois_bulk')
+            .set(a.auth)
+            .send([poiInput(site.building.id, site.floor.id, { category_id: category.id })]),
         ]);
         const statuses = `round ${round}: ${[removal, ...creations].map((response) => `${response.status} ${JSON.stringify(response.body)}`).join(' | ')}`;
         expect([204, 409], statuses).toContain(removal.status);
         for (const creation of creations) expect([201, 422], statuses).toContain(creation.status);
         for (const creation of creations.filter((response) => response.status === 422)) {
-          expect(errorFields(creation).every((field) => field.endsWith('category_id')), statuses).toBe(true);
+          expect(
+            errorFields(creation).every((field) => field.endsWith('category_id')),
+            statuses,
+          ).toBe(true);
         }
         const users = await t.dataSource.getRepository(Poi).countBy({ categoryId: category.id });
         const created = creations.filter((response) => response.status === 201).length;
@@ -370,7 +400,9 @@ describe('POIs', () => {
       const site = await createSite(t, a.auth);
       const category = await createCategory(t, a.auth, 'Desk');
       const poi = await createPoi(t, a.auth, poiInput(site.building.id, site.floor.id, { category_id: category.id }, { lat: CENTRE.lat + 0.0001, lng: CENTRE.lng }));
-      const response = await t.http[method](`/api/v1/pois/${poi.id}`).set(a.auth).send({ name: `Renamed by ${method}` });
+      const response = await t.http[method](`/api/v1/pois/${poi.id}`)
+        .set(a.auth)
+        .send({ name: `Renamed by ${method}` });
       expectStatus(response, 200);
       expect(keysOf(response.body)).toEqual(POI_KEYS);
       expect(response.body).toEqual({ ...poi, name: `Renamed by ${method}`, updated_at: expect.stringMatching(TIMESTAMP) });
@@ -396,23 +428,35 @@ describe('POIs', () => {
       expect((await poiRow(t, poi.id))!.floorId).toBe(upper.id);
       expect((await get(a, `/api/v1/pois?building_id=${site.building.id}&type=indoor`)).body.map((item: PoiBody) => item.position.floor_id)).toEqual([upper.id]);
 
-      const byCartesians = await t.http.patch(`/api/v1/pois/${poi.id}`).set(a.auth).send({ position: { floor_id: site.floor.id, cartesians: { x: 10, y: 20 } } });
+      const byCartesians = await t.http
+        .patch(`/api/v1/pois/${poi.id}`)
+        .set(a.auth)
+        .send({ position: { floor_id: site.floor.id, cartesians: { x: 10, y: 20 } } });
       expectStatus(byCartesians, 200);
       expect(byCartesians.body.position).toMatchObject({ floor_id: site.floor.id, x: 10, y: 20 });
       expect(Math.abs(metresBetween(byCartesians.body.position, CENTRE) - Math.hypot(60.25 - 10, 40 - 20))).toBeLessThan(CM);
 
-      const outdoors = await t.http.put(`/api/v1/pois/${poi.id}`).set(a.auth).send({ position: { floor_id: null, georeferences: CENTRE } });
+      const outdoors = await t.http
+        .put(`/api/v1/pois/${poi.id}`)
+        .set(a.auth)
+        .send({ position: { floor_id: null, georeferences: CENTRE } });
       expectStatus(outdoors, 200);
       expect(outdoors.body).toMatchObject({ type: 'outdoor', position: { floor_id: null, lat: CENTRE.lat, lng: CENTRE.lng } });
       expect(outdoors.body.position.x).toBeCloseTo(60.25, 9);
 
       const elsewhere = await createSite(t, a.auth);
       const before = await poiRow(t, poi.id);
-      const refused = await t.http.put(`/api/v1/pois/${poi.id}`).set(a.auth).send({ position: { floor_id: elsewhere.floor.id, georeferences: CENTRE } });
+      const refused = await t.http
+        .put(`/api/v1/pois/${poi.id}`)
+        .set(a.auth)
+        .send({ position: { floor_id: elsewhere.floor.id, georeferences: CENTRE } });
       expectError(refused, 422, 'validation_failed');
       expect(errorFields(refused)).toEqual(['position.floor_id']);
       // Moving to another building keeps its floor, which is not in that building.
-      const otherBuilding = await t.http.put(`/api/v1/pois/${poi.id}`).set(a.auth).send({ building_id: elsewhere.building.id, position: { floor_id: site.floor.id, georeferences: CENTRE } });
+      const otherBuilding = await t.http
+        .put(`/api/v1/pois/${poi.id}`)
+        .set(a.auth)
+        .send({ building_id: elsewhere.building.id, position: { floor_id: site.floor.id, georeferences: CENTRE } });
       expectError(otherBuilding, 422, 'validation_failed');
       expect(errorFields(otherBuilding)).toEqual(['position.floor_id']);
       expect(await poiRow(t, poi.id)).toEqual(before);
@@ -479,7 +523,9 @@ describe('POIs', () => {
       const before = await poiRow(t, poi.id);
       for (const field of ['name', 'building_id', 'position']) {
         for (const method of ['put', 'patch'] as const) {
-          const response = await t.http[method](`/api/v1/pois/${poi.id}`).set(a.auth).send({ [field]: null });
+          const response = await t.http[method](`/api/v1/pois/${poi.id}`)
+            .set(a.auth)
+            .send({ [field]: null });
           expectError(response, 422, 'validation_failed');
           expect(errorFields(response)).toContain(field);
         }
@@ -569,7 +615,7 @@ describe('POIs', () => {
       return { site, poi: await createPoi(t, c.auth, poiInput(site.building.id, site.floor.id, { category_id: category.id })) };
     }
 
-    it.each(routes)('%s /api/v1/pois/{id}: own id 2xx, the other organization\'s, an unknown or a malformed one not', async (method, body, ok) => {
+    it.each(routes)("%s /api/v1/pois/{id}: own id 2xx, the other organization's, an unknown or a malformed one not", async (method, body, ok) => {
       const own = await world(a);
       const theirs = await world(b);
       const send = (id: string | number): Promise<Response> => {
@@ -656,9 +702,18 @@ describe('POIs', () => {
 
       const countBefore = await poiCount(t, a.org.organizationId);
       const rowBefore = await poiRow(t, poi.id);
-      const post = await t.http.post('/api/v1/pois').set(auth).send(poiInput(site.building.id, site.floor.id, { name: `By ${permission}` }));
-      const bulk = await t.http.post('/api/v1/pois_bulk').set(auth).send([poiInput(site.building.id, null, { name: `Bulk by ${permission}` })]);
-      const put = await t.http.put(`/api/v1/pois/${poi.id}`).set(auth).send({ name: `Put by ${permission}` });
+      const post = await t.http
+        .post('/api/v1/pois')
+        .set(auth)
+        .send(poiInput(site.building.id, site.floor.id, { name: `By ${permission}` }));
+      const bulk = await t.http
+        .post('/api/v1/pois_bulk')
+        .set(auth)
+        .send([poiInput(site.building.id, null, { name: `Bulk by ${permission}` })]);
+      const put = await t.http
+        .put(`/api/v1/pois/${poi.id}`)
+        .set(auth)
+        .send({ name: `Put by ${permission}` });
       const patch = await t.http.patch(`/api/v1/pois/${poi.id}`).set(auth).send({ custom_fields: [] });
       if (canWrite) {
         expectStatus(post, 201);

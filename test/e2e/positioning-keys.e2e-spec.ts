@@ -48,7 +48,10 @@ describe('positioning keys', () => {
     expect((await storedRow(readOnly.id)).sealed_key).toBeNull();
 
     // The listed key is the real one: it authenticates (positioning may read cartography).
-    await t.http.get('/api/v1/buildings').set(asApiKey(keys.find((key) => key.id === positioning.id)!.apikey)).expect(200);
+    await t.http
+      .get('/api/v1/buildings')
+      .set(asApiKey(keys.find((key) => key.id === positioning.id)!.apikey))
+      .expect(200);
   });
 
   it("shows a user's positioning keys in full to the organization's administrators only", async () => {

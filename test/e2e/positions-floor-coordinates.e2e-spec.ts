@@ -27,7 +27,10 @@ describe('floor coordinates outside the building', () => {
   const onFloor = (site: Site, deviceId: string, x: number, y: number) => fix(deviceId, { lat: undefined, lng: undefined, x, y, floor_id: site.floor.id });
 
   it('refuses x/y of 1,000,000 m near the pole (the whole batch: 422 with the item named), and stores nothing', async () => {
-    const response = await t.http.post('/api/v1/realtime/positions').set(owner.auth).send({ positions: [onFloor(polar, 'far-north', 1_000_000, 1_000_000)] });
+    const response = await t.http
+      .post('/api/v1/realtime/positions')
+      .set(owner.auth)
+      .send({ positions: [onFloor(polar, 'far-north', 1_000_000, 1_000_000)] });
     expectError(response, 422, 'validation_failed');
     expect(response.body.errors).toEqual([expect.objectContaining({ index: 0, code: 'out_of_range', fields: 'x,y', message: expect.stringContaining('at most 1000 m') })]);
     const live = await t.http.get('/api/v1/realtime/positions?device_ids=far-north').set(owner.auth).expect(200);

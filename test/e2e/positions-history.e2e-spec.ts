@@ -35,7 +35,10 @@ describe('position history retention', () => {
     await report(t, a.auth, [fix('old', { time: old }), fix('recent', {}, 5)]);
     await report(t, b.auth, [fix('old-b', { time: old })]);
     // Older than the retention (though within POSITIONS_MAX_AGE_SECONDS): it would be deleted at once.
-    const tooOld = await t.http.post('/api/v1/realtime/positions').set(a.auth).send([fix('older', { time: now - 2 * DAY - 60_000 })]);
+    const tooOld = await t.http
+      .post('/api/v1/realtime/positions')
+      .set(a.auth)
+      .send([fix('older', { time: now - 2 * DAY - 60_000 })]);
     expect(tooOld.body.errors[0]).toMatchObject({ code: 'out_of_range', fields: 'time' });
     if (testDatabaseKind() === 'postgres') {
       expect(await partitions(t)).toEqual(expect.arrayContaining([dayName(old), dayName(now), dayName(now + 2 * DAY)]));
@@ -134,7 +137,10 @@ describe('one batch, one transaction', () => {
   afterAll(async () => t?.close());
 
   it('stores every item of a batch or none of them', async () => {
-    const response = await t.http.post('/api/v1/realtime/positions').set(a.auth).send([fix('atomic-1'), fix('atomic-2'), fix('refused')]);
+    const response = await t.http
+      .post('/api/v1/realtime/positions')
+      .set(a.auth)
+      .send([fix('atomic-1'), fix('atomic-2'), fix('refused')]);
     expect(response.status).toBe(500);
     expect(response.body).toMatchObject({ status: 500, code: 'internal_error' });
     expect(await historyOf(t, a.org.organizationId)).toEqual([]);

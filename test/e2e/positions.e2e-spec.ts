@@ -6,18 +6,7 @@ import { Device } from '../../src/devices/device.entity';
 import { asApiKey, asBearer, createApiKey, passwordTokens } from '../support/auth';
 import { Cartographer, createFloor, createSite, expectError, expectStatus, keysOf, signUp, Site } from '../support/cartography';
 import { createPoi, poiInput } from '../support/pois';
-import {
-  DEVICE_INFO_KEYS,
-  deviceIdsOf,
-  FEATURE_KEYS,
-  FEATURE_PROPERTY_KEYS,
-  fix,
-  historyOf,
-  realtime,
-  REALTIME,
-  REALTIME_TIME,
-  report,
-} from '../support/positions';
+import { DEVICE_INFO_KEYS, deviceIdsOf, FEATURE_KEYS, FEATURE_PROPERTY_KEYS, fix, historyOf, realtime, REALTIME, REALTIME_TIME, report } from '../support/positions';
 import { createUser } from '../support/users';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -37,7 +26,13 @@ describe('realtime positions: ingest and live read (contract 6.1, 6.2)', () => {
     siteB = await createSite(t, b.auth);
     await t.http.put(`/api/v1/floors/${siteA.floor.id}`).set(a.auth).send({ level_height: 3.5 }).expect(200);
     const building = siteA.building;
-    frameA = { latitude: building.location.lat, longitude: building.location.lng, width: building.dimensions.width, length: building.dimensions.length, rotation: building.rotation };
+    frameA = {
+      latitude: building.location.lat,
+      longitude: building.location.lng,
+      width: building.dimensions.width,
+      length: building.dimensions.length,
+      rotation: building.rotation,
+    };
   });
   afterAll(async () => t?.close());
 
@@ -179,7 +174,10 @@ describe('realtime positions: ingest and live read (contract 6.1, 6.2)', () => {
 
   it('answers 422 with the list in errors when every item is rejected, and stores nothing', async () => {
     const before = (await historyOf(t, a.org.organizationId)).length;
-    const response = await t.http.post(REALTIME).set(a.auth).send([fix('all-bad-1', { lat: 200 }), fix('all-bad-2', { accuracy: -1 })]);
+    const response = await t.http
+      .post(REALTIME)
+      .set(a.auth)
+      .send([fix('all-bad-1', { lat: 200 }), fix('all-bad-2', { accuracy: -1 })]);
     expectError(response, 422, 'validation_failed');
     expect(response.body.errors).toEqual([
       { index: 0, code: 'invalid', fields: 'lat', message: expect.any(String) },
@@ -232,13 +230,19 @@ describe('realtime positions: ingest and live read (contract 6.1, 6.2)', () => {
     expect(await report(t, userAuth, [fix('user-own', { time: Date.now() - 500 })])).toMatchObject({ accepted: 1 });
     expect((await realtime(t, a.auth, '?device_ids=user-own')).features[0].userId).toBe(user.id);
 
-    const denied = await t.http.post(REALTIME).set(userAuth).send([fix('user-other', { user_id: a.org.adminId })]);
+    const denied = await t.http
+      .post(REALTIME)
+      .set(userAuth)
+      .send([fix('user-other', { user_id: a.org.adminId })]);
     expectError(denied, 422, 'validation_failed');
     expect(denied.body.errors[0]).toMatchObject({ code: 'forbidden', fields: 'user_id' });
 
     expect(await report(t, a.auth, [fix('admin-for-user', { user_id: user.id })])).toMatchObject({ accepted: 1 });
     expect((await realtime(t, a.auth, '?device_ids=admin-for-user')).features[0].userId).toBe(user.id);
-    const foreignUser = await t.http.post(REALTIME).set(a.auth).send([fix('admin-foreign', { user_id: b.org.adminId })]);
+    const foreignUser = await t.http
+      .post(REALTIME)
+      .set(a.auth)
+      .send([fix('admin-foreign', { user_id: b.org.adminId })]);
     expect(foreignUser.body.errors[0]).toMatchObject({ code: 'not_found', fields: 'user_id' });
   });
 
@@ -259,7 +263,11 @@ describe('realtime positions: ingest and live read (contract 6.1, 6.2)', () => {
     const poiOf = Object.fromEntries(body.features.map((feature) => [feature.id, feature.properties.poi_id]));
     expect(poiOf).toEqual({ 'poi-1': near.id, 'poi-2': far.id, 'poi-3': null });
     // Volatile: a POI moved away no longer contains the device, with no new fix.
-    await t.http.put(`/api/v1/pois/${near.id}`).set(a.auth).send({ position: { cartesians: { x: 90, y: 70 } } }).expect(200);
+    await t.http
+      .put(`/api/v1/pois/${near.id}`)
+      .set(a.auth)
+      .send({ position: { cartesians: { x: 90, y: 70 } } })
+      .expect(200);
     expect((await realtime(t, a.auth, '?device_ids=poi-1')).features[0].properties.poi_id).toBe(far.id);
   });
 
@@ -284,7 +292,12 @@ describe('realtime positions: ingest and live read (contract 6.1, 6.2)', () => {
 
     it('takes building_ids, user_ids and device_ids in every list form', async () => {
       const both = [siteA.building.id, site2.building.id];
-      for (const query of [`?building_ids=${both.join(',')}`, `?building_ids=${both.join('%2C')}`, `?building_ids=${both[0]}&building_ids=${both[1]}`, `?building_ids[]=${both[0]}&building_ids[]=${both[1]}`]) {
+      for (const query of [
+        `?building_ids=${both.join(',')}`,
+        `?building_ids=${both.join('%2C')}`,
+        `?building_ids=${both[0]}&building_ids=${both[1]}`,
+        `?building_ids[]=${both[0]}&building_ids[]=${both[1]}`,
+      ]) {
         expect(await ids(query), query).toEqual(['f-indoor-1', 'f-indoor-2']);
       }
       expect(await ids(`?building_ids=${site2.building.id}`)).toEqual(['f-indoor-2']);
@@ -315,7 +328,10 @@ describe('realtime positions: ingest and live read (contract 6.1, 6.2)', () => {
       for (const [query, field] of cases) {
         const response = await t.http.get(`${REALTIME}${query}`).set(a.auth);
         expectError(response, 400, 'bad_request');
-        expect(response.body.errors.map((error: { fields: string }) => error.fields), query).toContain(field);
+        expect(
+          response.body.errors.map((error: { fields: string }) => error.fields),
+          query,
+        ).toContain(field);
       }
     });
 
@@ -370,21 +386,37 @@ describe('realtime positions: ingest and live read (contract 6.1, 6.2)', () => {
     ];
     for (const url of absent) {
       const body = (await t.http.get(url).set(b.auth).expect(200)).body;
-      expect(body.features.map((feature: { id: string }) => feature.id), url).not.toContain('matrix-a');
-      expect(body.devicesInfo.every((info: { organization_id: string }) => info.organization_id === b.org.organizationId), url).toBe(true);
+      expect(
+        body.features.map((feature: { id: string }) => feature.id),
+        url,
+      ).not.toContain('matrix-a');
+      expect(
+        body.devicesInfo.every((info: { organization_id: string }) => info.organization_id === b.org.organizationId),
+        url,
+      ).toBe(true);
     }
     const devicesOfB = (await t.http.get('/api/v1/devices?size=1000').set(b.auth).expect(200)).body.data as Array<{ id: string; organization_id: string }>;
     expect(devicesOfB.every((device) => device.organization_id === b.org.organizationId)).toBe(true);
     // Writes naming A's places from B are rejected item by item; A's device is untouched.
-    const answer = await t.http.post(REALTIME).set(b.auth).send([fix('matrix-a', { floor_id: siteA.floor.id }), fix('matrix-a', { building_id: siteA.building.id }, 2)]);
-    expect(answer.body.errors.map((error: { code: string; fields: string }) => [error.code, error.fields])).toEqual([['not_found', 'floor_id'], ['not_found', 'building_id']]);
+    const answer = await t.http
+      .post(REALTIME)
+      .set(b.auth)
+      .send([fix('matrix-a', { floor_id: siteA.floor.id }), fix('matrix-a', { building_id: siteA.building.id }, 2)]);
+    expect(answer.body.errors.map((error: { code: string; fields: string }) => [error.code, error.fields])).toEqual([
+      ['not_found', 'floor_id'],
+      ['not_found', 'building_id'],
+    ]);
     expect((await t.http.get('/api/v1/devices/matrix-a').set(a.auth).expect(200)).body.last_position.floor_id).toBe(siteA.floor.id);
   });
 
   it('shows a user restricted to some buildings only the devices last seen in them', async () => {
     const second = await createSite(t, a.auth);
     const user = await createUser(t, a.org.organizationId, Role.User);
-    await t.http.put(`/api/v1/users/${user.id}`).set(a.auth).send({ building_ids: [second.building.id] }).expect(200);
+    await t.http
+      .put(`/api/v1/users/${user.id}`)
+      .set(a.auth)
+      .send({ building_ids: [second.building.id] })
+      .expect(200);
     const userAuth = asBearer((await passwordTokens(t, user.email, user.password)).access_token);
     await report(t, a.auth, [fix('restricted-in', { floor_id: second.floor.id }), fix('restricted-out', { floor_id: siteA.floor.id }), fix('restricted-outdoor')]);
     const ids = (body: { features: Array<{ id: string }> }) => body.features.map((feature) => feature.id).filter((id) => id.startsWith('restricted-'));
@@ -393,20 +425,35 @@ describe('realtime positions: ingest and live read (contract 6.1, 6.2)', () => {
     expect((await t.http.get('/api/v1/devices').set(userAuth).expect(200)).body.data.map((device: { id: string }) => device.id)).toEqual(['restricted-in']);
     expectError(await t.http.get('/api/v1/devices/restricted-out').set(userAuth), 404, 'entity_not_found');
     expectError(await t.http.get(`/api/v1/realtime/building/${siteA.building.id}`).set(userAuth), 404, 'entity_not_found');
-    const rejected = await t.http.post(REALTIME).set(userAuth).send([fix('restricted-user-report', { floor_id: siteA.floor.id })]);
+    const rejected = await t.http
+      .post(REALTIME)
+      .set(userAuth)
+      .send([fix('restricted-user-report', { floor_id: siteA.floor.id })]);
     expect(rejected.body.errors[0]).toMatchObject({ code: 'not_found', fields: 'floor_id' });
   });
 
   it('answers identical reads sent together each with what its own caller may see, and sees a report made before it', async () => {
     const second = await createSite(t, a.auth);
     const user = await createUser(t, a.org.organizationId, Role.User);
-    await t.http.put(`/api/v1/users/${user.id}`).set(a.auth).send({ building_ids: [second.building.id] }).expect(200);
+    await t.http
+      .put(`/api/v1/users/${user.id}`)
+      .set(a.auth)
+      .send({ building_ids: [second.building.id] })
+      .expect(200);
     const userAuth = asBearer((await passwordTokens(t, user.email, user.password)).access_token);
     await report(t, a.auth, [fix('together-in', { floor_id: second.floor.id }), fix('together-out', { floor_id: siteA.floor.id })]);
     await report(t, b.auth, [fix('together-b', { floor_id: siteB.floor.id })]);
     const query = '?device_ids=together-in,together-out,together-b,together-late';
     const callers = [a.auth, b.auth, userAuth, a.auth, a.auth, b.auth, userAuth];
-    const expected = [['together-in', 'together-out'], ['together-b'], ['together-in'], ['together-in', 'together-out'], ['together-in', 'together-out'], ['together-b'], ['together-in']];
+    const expected = [
+      ['together-in', 'together-out'],
+      ['together-b'],
+      ['together-in'],
+      ['together-in', 'together-out'],
+      ['together-in', 'together-out'],
+      ['together-b'],
+      ['together-in'],
+    ];
     for (let round = 0; round < 3; round++) {
       const answers = await Promise.all(callers.map((auth) => realtime(t, auth, query)));
       expect(answers.map(deviceIdsOf)).toEqual(expected);
@@ -437,7 +484,10 @@ describe('realtime positions: ingest and live read (contract 6.1, 6.2)', () => {
       [ApiPermission.ReadWrite, 200, 200],
     ];
     for (const [permission, writeStatus, readStatus] of table) {
-      const response = await t.http.post(REALTIME).set(keys[permission]).send([fix(`perm-${permission}`)]);
+      const response = await t.http
+        .post(REALTIME)
+        .set(keys[permission])
+        .send([fix(`perm-${permission}`)]);
       expect(response.status, `${permission} POST`).toBe(writeStatus);
       for (const path of reads) expect((await t.http.get(path).set(keys[permission])).status, `${permission} GET ${path}`).toBe(readStatus);
     }

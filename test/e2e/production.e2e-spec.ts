@@ -265,7 +265,13 @@ describe('the operator CLI', () => {
       const cartographer = await signUp(t, 'Upgrade');
       auth = cartographer.auth;
       credentials = cartographer.org;
-      buildingId = (await t.http.post('/api/v1/buildings').set(auth).send(buildingInput({ name: 'Before the rollback' })).expect(201)).body.id;
+      buildingId = (
+        await t.http
+          .post('/api/v1/buildings')
+          .set(auth)
+          .send(buildingInput({ name: 'Before the rollback' }))
+          .expect(201)
+      ).body.id;
     } finally {
       await t.close();
     }
@@ -305,7 +311,13 @@ describe('the operator CLI', () => {
     const target = join(tmpdir(), `cartograph-backup-${process.pid}-${Date.now()}`);
     try {
       const { auth, org } = await signUp(t, 'Backed up');
-      const buildingId = (await t.http.post('/api/v1/buildings').set(auth).send(buildingInput({ name: 'In the backup' })).expect(201)).body.id;
+      const buildingId = (
+        await t.http
+          .post('/api/v1/buildings')
+          .set(auth)
+          .send(buildingInput({ name: 'In the backup' }))
+          .expect(201)
+      ).body.id;
       const image = (await t.http.post('/api/v1/images').set(auth).attach('image', PNG_2X2, 'map.png').expect(201)).body as { id: string };
       writeFileSync(join(database.env.DATA_DIR, 'jwt-secret'), `${'k'.repeat(64)}\n`, { mode: 0o600 });
 
@@ -345,4 +357,3 @@ describe('the operator CLI', () => {
     }
   }, 90_000);
 });
-

@@ -20,7 +20,13 @@ interface FloorModel {
   shadowing_db: { ble: number; wifi: number };
   scans: number;
   updated_at: string | null;
-  reference_points: { points: number; scans: number; model_median_error_m: number | null; fingerprint_median_error_m: number | null; radio_map_median_error_m: number | null } | null;
+  reference_points: {
+    points: number;
+    scans: number;
+    model_median_error_m: number | null;
+    fingerprint_median_error_m: number | null;
+    radio_map_median_error_m: number | null;
+  } | null;
   transmitters: Array<{ type: string; id: number; offset_db: number; reference_rssi: number }>;
 }
 
@@ -73,7 +79,16 @@ describe('the radio model learns from the scans it sees, and keeps what it learn
     await installBeacons(first, admin.auth, site.building.id, [site.floor.id], building);
 
     const [fresh] = await radioModel(first, reader, site.building.id);
-    expect(fresh).toMatchObject({ floor_id: site.floor.id, method: 'default', exponent: 2.8, exponent_fit: { state: 'prior', reason: 'no scans yet', sd: 0.5 }, scanner: null, scans: 0, updated_at: null, reference_points: null });
+    expect(fresh).toMatchObject({
+      floor_id: site.floor.id,
+      method: 'default',
+      exponent: 2.8,
+      exponent_fit: { state: 'prior', reason: 'no scans yet', sd: 0.5 },
+      scanner: null,
+      scans: 0,
+      updated_at: null,
+      reference_points: null,
+    });
     expect(fresh.transmitters).toHaveLength(24);
     expect(fresh.transmitters.every((transmitter) => transmitter.offset_db === 0 && transmitter.reference_rssi === -59)).toBe(true);
 
@@ -146,12 +161,21 @@ describe('reference points fit the model, and cross-validation picks how each fl
     expect(model.exponent).toBeLessThan(2.6);
     expect(model.scans).toBe(0);
     // The floor without transmitters has no model; asking for it by id answers an empty list, another building's floor 404.
-    expect((await t.http.get(`/api/v1/infrastructure/radio_model?building_id=${site.building.id}&floor_id=${other.id}`).set(admin.auth).expect(200)).body).toEqual({ building_id: site.building.id, floors: [] });
+    expect((await t.http.get(`/api/v1/infrastructure/radio_model?building_id=${site.building.id}&floor_id=${other.id}`).set(admin.auth).expect(200)).body).toEqual({
+      building_id: site.building.id,
+      floors: [],
+    });
     const elsewhere = await createSite(t, admin.auth);
     expectError(await t.http.get(`/api/v1/infrastructure/radio_model?building_id=${site.building.id}&floor_id=${elsewhere.floor.id}`).set(admin.auth), 404, 'entity_not_found');
 
     const at = { floor: 1, x: 22, y: 13 };
-    const fix = (await t.http.post('/api/v1/realtime/scans').set(device).send([{ device_id: 'surveyed', time: Date.now(), building_id: site.building.id, ble: bleOf(building.scanAt(at, random)) }]).expect(200)).body.fixes[0];
+    const fix = (
+      await t.http
+        .post('/api/v1/realtime/scans')
+        .set(device)
+        .send([{ device_id: 'surveyed', time: Date.now(), building_id: site.building.id, ble: bleOf(building.scanAt(at, random)) }])
+        .expect(200)
+    ).body.fixes[0];
     expect(fix.method).toBe({ fingerprinting: 'fingerprint', radio_map: 'radio_map', reference_points: 'fit' }[model.method]);
     expect(Math.hypot(fix.x - at.x, fix.y - at.y)).toBeLessThan(4);
 
@@ -186,19 +210,30 @@ describe('a radio map from reference points where a wall attenuates part of the 
       expectStatus(response, 200);
       const fixes = response.body.fixes as Array<{ x: number; y: number; accuracy: number; method: string }>;
       const errors = fixes.map((fix, i) => Math.hypot(fix.x - places[i].x, fix.y - places[i].y));
-      return { median: [...errors].sort((a, b) => a - b)[50], methods: new Set(fixes.map((fix) => fix.method)), covered: fixes.filter((fix, i) => errors[i] <= fix.accuracy).length };
+      return {
+        median: [...errors].sort((a, b) => a - b)[50],
+        methods: new Set(fixes.map((fix) => fix.method)),
+        covered: fixes.filter((fix, i) => errors[i] <= fix.accuracy).length,
+      };
     };
     const before = await medianError('before');
     expect(before.methods).toEqual(new Set(['fit']));
 
     // An installer's survey: every 5 m, two scans at each place.
     const points = [];
-    for (let x = 2.5; x < 60; x += 5) for (let y = 2.5; y < 40; y += 5) for (let i = 0; i < 2; i += 1) points.push({ floor_id: site.floor.id, x, y, ble: bleOf(building.scanAt({ floor: 1, x, y }, random)) });
+    for (let x = 2.5; x < 60; x += 5)
+      for (let y = 2.5; y < 40; y += 5) for (let i = 0; i < 2; i += 1) points.push({ floor_id: site.floor.id, x, y, ble: bleOf(building.scanAt({ floor: 1, x, y }, random)) });
     expectStatus(await t.http.put(`/api/v1/infrastructure/reference_points?building_id=${site.building.id}`).set(admin.auth).send(points), 200);
 
     const [model] = await radioModel(t, reader, site.building.id);
     expect(model.method).toBe('radio_map');
-    expect(model.reference_points).toEqual({ points: 96, scans: 192, model_median_error_m: expect.any(Number), fingerprint_median_error_m: expect.any(Number), radio_map_median_error_m: expect.any(Number) });
+    expect(model.reference_points).toEqual({
+      points: 96,
+      scans: 192,
+      model_median_error_m: expect.any(Number),
+      fingerprint_median_error_m: expect.any(Number),
+      radio_map_median_error_m: expect.any(Number),
+    });
     const crossValidation = model.reference_points!;
     expect(crossValidation.radio_map_median_error_m!).toBeLessThan(crossValidation.model_median_error_m!);
     expect(crossValidation.radio_map_median_error_m!).toBeLessThan(crossValidation.fingerprint_median_error_m!);
@@ -232,7 +267,12 @@ describe('scan batches: the documented 1,000 scans fit, a larger body is refused
     await installBeacons(t, admin.auth, site.building.id, [site.floor.id, upstairs.id], building);
     const random = seededRandom(4);
     const time = Date.now() - 60_000;
-    const scans = Array.from({ length: 1000 }, (_, i) => ({ device_id: `tag-${i % 50}`, time: time + i * 10, building_id: site.building.id, ble: bleOf(building.scanAt(building.randomPosition(random), random)) }));
+    const scans = Array.from({ length: 1000 }, (_, i) => ({
+      device_id: `tag-${i % 50}`,
+      time: time + i * 10,
+      building_id: site.building.id,
+      ble: bleOf(building.scanAt(building.randomPosition(random), random)),
+    }));
     expect(scans.every((scan) => scan.ble.length === 30)).toBe(true);
     const body = JSON.stringify({ scans });
     expect(body.length).toBeGreaterThan(2_300_000);
@@ -252,7 +292,11 @@ describe('scan batches: the documented 1,000 scans fit, a larger body is refused
     expectError(response, 413, 'payload_too_large');
     expect(response.body.message).toContain('3 MiB');
     // Other routes keep the API's 1 MiB, and say so.
-    const positions = await t.http.post('/api/v1/realtime/positions').set(device).set('Content-Type', 'application/json').send(JSON.stringify({ positions: [], padding: 'x'.repeat(1_100_000) }));
+    const positions = await t.http
+      .post('/api/v1/realtime/positions')
+      .set(device)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ positions: [], padding: 'x'.repeat(1_100_000) }));
     expectError(positions, 413, 'payload_too_large');
     expect(positions.body.message).toContain('1 MiB');
   });
@@ -361,7 +405,9 @@ describe('self-calibration with a scanner that cuts at −95 dBm and keeps its s
     const old = { scans: 800, hnn: 4000, bn: 4000 * 1.7, transmitters: {}, residuals: { ble: { sum: 12000, dof: 790 }, wifi: { sum: 0, dof: 0 } } };
     const { organizationId } = await t.dataSource.getRepository(Building).findOneByOrFail({ id: site.building.id });
     const now = new Date();
-    await t.dataSource.getRepository(RadioModelRecord).insert({ floorId: site.floor.id, organizationId, buildingId: site.building.id, version: 1, scans: 800, statistics: JSON.stringify(old), createdAt: now, updatedAt: now });
+    await t.dataSource
+      .getRepository(RadioModelRecord)
+      .insert({ floorId: site.floor.id, organizationId, buildingId: site.building.id, version: 1, scans: 800, statistics: JSON.stringify(old), createdAt: now, updatedAt: now });
     const [floor] = await radioModel(t, admin.auth, site.building.id);
     expect(floor).toMatchObject({ method: 'default', exponent: 2.8, scans: 0, exponent_fit: { state: 'prior' } });
   });

@@ -31,7 +31,10 @@ describe('reference points', () => {
   afterAll(async () => t?.close());
 
   it('creates, reads, updates and deletes a reference point, with its readings normalised and an ETag', async () => {
-    const created = await t.http.post(BASE).set(admin.auth).send(point(site.floor.id, 12.5, 7.25));
+    const created = await t.http
+      .post(BASE)
+      .set(admin.auth)
+      .send(point(site.floor.id, 12.5, 7.25));
     expectStatus(created, 201);
     expect(created.headers.etag).toBe('"1"');
     expect(created.body).toEqual({
@@ -54,13 +57,20 @@ describe('reference points', () => {
     expect(read.body).toEqual(created.body);
 
     // Placed by lat/lng: the same floor metres come back.
-    const byGeo = await t.http.post(BASE).set(admin.auth).send({ ...point(site.floor.id, 0, 0), x: undefined, y: undefined, lat: created.body.lat, lng: created.body.lng });
+    const byGeo = await t.http
+      .post(BASE)
+      .set(admin.auth)
+      .send({ ...point(site.floor.id, 0, 0), x: undefined, y: undefined, lat: created.body.lat, lng: created.body.lng });
     expectStatus(byGeo, 201);
     expect(byGeo.body.x).toBeCloseTo(12.5, 6);
     expect(byGeo.body.y).toBeCloseTo(7.25, 6);
 
     // Partial update: readings of one kind replaced, the rest kept; a stale If-Match is 409.
-    const updated = await t.http.put(`${BASE}/${id}`).set(admin.auth).set('If-Match', '"1"').send({ wifi: [{ bssid: 'aa:bb:cc:dd:ee:02', rssi: -60 }] });
+    const updated = await t.http
+      .put(`${BASE}/${id}`)
+      .set(admin.auth)
+      .set('If-Match', '"1"')
+      .send({ wifi: [{ bssid: 'aa:bb:cc:dd:ee:02', rssi: -60 }] });
     expectStatus(updated, 200);
     expect(updated.headers.etag).toBe('"2"');
     expect(updated.body).toMatchObject({ x: 12.5, ble: created.body.ble, wifi: [{ bssid: 'aa:bb:cc:dd:ee:02', rssi: -60 }] });
@@ -78,13 +88,22 @@ describe('reference points', () => {
     const noReadings = await t.http.post(BASE).set(admin.auth).send({ floor_id: site.floor.id, x: 1, y: 1 });
     expectError(noReadings, 422, 'validation_failed');
     expect(errorFields(noReadings)).toEqual(['ble']);
-    const badReading = await t.http.post(BASE).set(admin.auth).send({ ...point(site.floor.id, 1, 1), ble: [{ uuid: 'nope', major: 1, minor: 70000, rssi: 5000 }] });
+    const badReading = await t.http
+      .post(BASE)
+      .set(admin.auth)
+      .send({ ...point(site.floor.id, 1, 1), ble: [{ uuid: 'nope', major: 1, minor: 70000, rssi: 5000 }] });
     expectError(badReading, 422, 'validation_failed');
     expect(errorFields(badReading)).toEqual(expect.arrayContaining(['ble[0].uuid', 'ble[0].minor', 'ble[0].rssi']));
-    const farAway = await t.http.post(BASE).set(admin.auth).send(point(site.floor.id, 5000, 1));
+    const farAway = await t.http
+      .post(BASE)
+      .set(admin.auth)
+      .send(point(site.floor.id, 5000, 1));
     expectError(farAway, 422, 'validation_failed');
     expect(errorFields(farAway)).toEqual(['x']);
-    const unknownFloor = await t.http.post(BASE).set(admin.auth).send(point(2_000_000_000, 1, 1));
+    const unknownFloor = await t.http
+      .post(BASE)
+      .set(admin.auth)
+      .send(point(2_000_000_000, 1, 1));
     expectError(unknownFloor, 422, 'validation_failed');
     expect(errorFields(unknownFloor)).toEqual(['floor_id']);
     expectError(await t.http.get(`${BASE}?building_id=abc`).set(admin.auth), 400, 'bad_request');
@@ -92,7 +111,10 @@ describe('reference points', () => {
   });
 
   it('refuses null floor_id or x on PUT and PATCH by id with 422 naming the field, and writes nothing', async () => {
-    const created = await t.http.post(BASE).set(admin.auth).send(point(site.floor.id, 10, 10));
+    const created = await t.http
+      .post(BASE)
+      .set(admin.auth)
+      .send(point(site.floor.id, 10, 10));
     expectStatus(created, 201);
     const id = created.body.id as number;
     const { ble } = point(site.floor.id, 15, 15);
@@ -150,7 +172,11 @@ describe('reference points', () => {
     expect(strip(roundTrip.body)).toEqual(strip(fromCsv.body));
 
     // Cells that start like formulas are escaped on export.
-    const formula = await t.http.put(`${BASE}?building_id=${site.building.id}&floor_id=${floor2.id}`).set(admin.auth).set('Content-Type', 'text/csv').send(`point,floor_id,x,y,type,bssid,rssi\n1,${floor2.id},1,1,wifi,aa:bb:cc:dd:ee:03,-50\n`);
+    const formula = await t.http
+      .put(`${BASE}?building_id=${site.building.id}&floor_id=${floor2.id}`)
+      .set(admin.auth)
+      .set('Content-Type', 'text/csv')
+      .send(`point,floor_id,x,y,type,bssid,rssi\n1,${floor2.id},1,1,wifi,aa:bb:cc:dd:ee:03,-50\n`);
     expectStatus(formula, 200);
     const exported = await t.http.get(`${BASE}?building_id=${site.building.id}&floor_id=${floor2.id}`).set(admin.auth).set('Accept', 'text/csv').expect(200);
     for (const line of exported.text.trim().split('\r\n').slice(1)) for (const cell of line.split(',')) expect(cell).not.toMatch(/^[=+@\t\r]/);
@@ -159,31 +185,48 @@ describe('reference points', () => {
   });
 
   it('refuses a malformed CSV naming the line, and a point whose rows disagree about where it is', async () => {
-    const malformed = await t.http.put(`${BASE}?building_id=${site.building.id}`).set(admin.auth).set('Content-Type', 'text/csv').send(`point,floor_id,x,y,type,bssid,rssi\n1,${site.floor.id},1,1,wifi,"aa:bb,-50\n`);
+    const malformed = await t.http
+      .put(`${BASE}?building_id=${site.building.id}`)
+      .set(admin.auth)
+      .set('Content-Type', 'text/csv')
+      .send(`point,floor_id,x,y,type,bssid,rssi\n1,${site.floor.id},1,1,wifi,"aa:bb,-50\n`);
     expectError(malformed, 422, 'validation_failed');
     expect(errorFields(malformed)).toEqual(['line 2']);
     const split = await t.http
       .put(`${BASE}?building_id=${site.building.id}`)
       .set(admin.auth)
       .set('Content-Type', 'text/csv')
-      .send(`point,floor_id,x,y,type,bssid,rssi\nA,${site.floor.id},1,1,wifi,aa:bb:cc:dd:ee:01,-50\nA,${site.floor.id},9,1,wifi,aa:bb:cc:dd:ee:02,-50\nB,${site.floor.id},1,1,bluetooth,aa:bb:cc:dd:ee:02,-50\n`);
+      .send(
+        `point,floor_id,x,y,type,bssid,rssi\nA,${site.floor.id},1,1,wifi,aa:bb:cc:dd:ee:01,-50\nA,${site.floor.id},9,1,wifi,aa:bb:cc:dd:ee:02,-50\nB,${site.floor.id},1,1,bluetooth,aa:bb:cc:dd:ee:02,-50\n`,
+      );
     expectError(split, 422, 'validation_failed');
     expect(errorFields(split)).toEqual(['line 3.x', 'line 4.type']);
-    const badValue = await t.http.put(`${BASE}?building_id=${site.building.id}`).set(admin.auth).set('Content-Type', 'text/csv').send(`point,floor_id,x,y,type,bssid,rssi\nA,${site.floor.id},1,1,wifi,zz,-50\n`);
+    const badValue = await t.http
+      .put(`${BASE}?building_id=${site.building.id}`)
+      .set(admin.auth)
+      .set('Content-Type', 'text/csv')
+      .send(`point,floor_id,x,y,type,bssid,rssi\nA,${site.floor.id},1,1,wifi,zz,-50\n`);
     expectError(badValue, 422, 'validation_failed');
     expect(errorFields(badValue)).toEqual(['line 2.wifi[0].bssid']);
   });
 
   it("another organization's reference points do not exist for the caller", async () => {
     const other = await signUp(t, 'Other surveyors');
-    const mine = await t.http.post(BASE).set(admin.auth).send(point(site.floor.id, 2, 2)).expect(201);
+    const mine = await t.http
+      .post(BASE)
+      .set(admin.auth)
+      .send(point(site.floor.id, 2, 2))
+      .expect(201);
     expectError(await t.http.get(`${BASE}/${mine.body.id}`).set(other.auth), 404, 'entity_not_found');
     expectError(await t.http.put(`${BASE}/${mine.body.id}`).set(other.auth).send({ x: 1, y: 1 }), 404, 'entity_not_found');
     expectError(await t.http.delete(`${BASE}/${mine.body.id}`).set(other.auth), 404, 'entity_not_found');
     expectError(await t.http.get(`${BASE}?building_id=${site.building.id}`).set(other.auth), 404, 'entity_not_found');
     expectError(await t.http.put(`${BASE}?building_id=${site.building.id}`).set(other.auth).send([]), 404, 'entity_not_found');
     expectError(await t.http.get(`/api/v1/infrastructure/radio_model?building_id=${site.building.id}`).set(other.auth), 404, 'entity_not_found');
-    const intruder = await t.http.post(BASE).set(other.auth).send(point(site.floor.id, 2, 2));
+    const intruder = await t.http
+      .post(BASE)
+      .set(other.auth)
+      .send(point(site.floor.id, 2, 2));
     expectError(intruder, 422, 'validation_failed');
     expect(errorFields(intruder)).toEqual(['floor_id']);
     // Still there, unchanged.
@@ -199,7 +242,14 @@ describe('reference points', () => {
     const key = asApiKey((await createApiKey(t, admin.token, permission)).apikey);
     expect((await t.http.get(`${BASE}?building_id=${site.building.id}`).set(key)).status).toBe(read);
     expect((await t.http.get(`/api/v1/infrastructure/radio_model?building_id=${site.building.id}`).set(key)).status).toBe(read);
-    expect((await t.http.post(BASE).set(key).send(point(site.floor.id, 3, 3))).status).toBe(write);
+    expect(
+      (
+        await t.http
+          .post(BASE)
+          .set(key)
+          .send(point(site.floor.id, 3, 3))
+      ).status,
+    ).toBe(write);
     expect((await t.http.put(`${BASE}?building_id=${site.building.id}&floor_id=${site.floor.id}`).set(key).send([])).status).toBe(write === 201 ? 200 : 403);
   });
 });

@@ -109,7 +109,13 @@ describe('user_positions of one device, written from the rows as read (contract 
 
   it('keeps the user and floor filters on the device path', async () => {
     const byUser = await t.http.get(`${REPORT}.csv?${query()}&user_id=${userId}`).set(a.auth);
-    expect(byUser.text.trim().split('\n').slice(1).map((line) => line.slice(0, 24))).toEqual([at(30), at(200)]);
+    expect(
+      byUser.text
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.slice(0, 24)),
+    ).toEqual([at(30), at(200)]);
     const byFloor = await t.http.get(`${REPORT}.json?${query()}&floor_id=${upperFloorId}`).set(a.auth);
     expect(byFloor.body.data.map((row: { timestamp: string; session_mark: number }) => [row.timestamp, row.session_mark])).toEqual([[at(30), 3]]);
   });

@@ -47,7 +47,16 @@ describe('trajectory report: user_positions (contract 6.3, envelope 8.1)', () =>
     const response = await t.http.get(`${REPORT}.json?${range}&building_id=${site.building.id}`).set(a.auth);
     expectStatus(response, 200);
     expect(keysOf(response.body)).toEqual(['data', 'meta', 'rows', 'statistics']);
-    expect(response.body.meta.map((column: { name: string }) => column.name)).toEqual(['timestamp', 'session_mark', 'floor_id', 'user_id', 'device_id', 'lat', 'lng', 'building_id']);
+    expect(response.body.meta.map((column: { name: string }) => column.name)).toEqual([
+      'timestamp',
+      'session_mark',
+      'floor_id',
+      'user_id',
+      'device_id',
+      'lat',
+      'lng',
+      'building_id',
+    ]);
     for (const column of response.body.meta) expect(column.type).toEqual(expect.any(String));
     expect(response.body.rows).toBe(6);
     // The six rows, and the one fix elsewhere in their time span (for the session marks).
@@ -112,7 +121,10 @@ describe('trajectory report: user_positions (contract 6.3, envelope 8.1)', () =>
     for (const [query, field] of cases) {
       const response = await t.http.get(`${REPORT}.json?${query}`).set(a.auth);
       expectError(response, 400, 'bad_request');
-      expect(response.body.errors.map((error: { fields: string }) => error.fields), query).toContain(field);
+      expect(
+        response.body.errors.map((error: { fields: string }) => error.fields),
+        query,
+      ).toContain(field);
     }
     expectError(await t.http.get(`${REPORT}.json?${range}&building_id=${site.building.id}`).set(b.auth), 404, 'entity_not_found');
     expectError(await t.http.get(`${REPORT}.csv?${range}&building_id=${site.building.id}`).set(b.auth), 404, 'entity_not_found');
@@ -214,7 +226,9 @@ describe('user_positions streamed in keyset pages, with an output cap (contract 
     expectStatus(hours, 200);
     expect(hours.body.rows).toBe(24);
     for (const format of ['json', 'csv']) {
-      const response = await t.http.get(`/api/v1/reports/positioning_time.${format}?from_date=2026-01-01&to_date=2026-01-03&building_id=${site.building.id}&grouping=hour`).set(a.auth);
+      const response = await t.http
+        .get(`/api/v1/reports/positioning_time.${format}?from_date=2026-01-01&to_date=2026-01-03&building_id=${site.building.id}&grouping=hour`)
+        .set(a.auth);
       expectError(response, 507, 'output_too_large');
       expect(response.headers['content-disposition']).toBeUndefined();
     }

@@ -113,7 +113,14 @@ describe('edge cases of sessions, rules of deleted fences, scans and webhook sco
         buildingIds: null,
       } as Principal;
       const result = await t.app.get(ScanPositioningService).estimateBatch(principal, [
-        { device_id: 'tag', time: Date.now(), wifi: [{ bssid: 'aa:bb:cc:00:00:01', rssi: -40 }, { bssid: 'aa:bb:cc:00:00:02', rssi: -60 }] },
+        {
+          device_id: 'tag',
+          time: Date.now(),
+          wifi: [
+            { bssid: 'aa:bb:cc:00:00:01', rssi: -40 },
+            { bssid: 'aa:bb:cc:00:00:02', rssi: -60 },
+          ],
+        },
       ]);
       expect(result.rejected).toEqual([]);
       expect(result.fixes[0]).toMatchObject({ building_id: b.building.id, floor_id: b.floor.id, transmitters_used: 2 });
@@ -186,7 +193,12 @@ describe('the webhook limit under concurrent creates', () => {
     const o = await createOrganization(limited, 'Hook limit');
     const { auth } = await login(limited, o.email, o.password);
     const responses = await Promise.all(
-      Array.from({ length: 30 }, (_, index) => limited.http.post('/api/v1/webhooks').set(auth).send({ url: `http://127.0.0.1:9/hooks/${index}` })),
+      Array.from({ length: 30 }, (_, index) =>
+        limited.http
+          .post('/api/v1/webhooks')
+          .set(auth)
+          .send({ url: `http://127.0.0.1:9/hooks/${index}` }),
+      ),
     );
     expect(responses.filter((response) => response.status === 201)).toHaveLength(2);
     for (const response of responses.filter((r) => r.status !== 201)) expect(response.body).toMatchObject({ status: 422, code: 'validation_failed' });

@@ -112,9 +112,16 @@ describe('parsing of hostile requests', () => {
     });
 
     it('an ordinary body a few levels deep is still accepted', async () => {
-      const response = await t.http.post('/api/v1/buildings').set(o.auth).send({
-        name: 'Shallow', location: { lat: 1, lng: 1 }, dimensions: { width: 1, length: 1 }, custom_fields: [{ key: 'k', value: 'v' }], legacy: { a: { b: [1] } },
-      });
+      const response = await t.http
+        .post('/api/v1/buildings')
+        .set(o.auth)
+        .send({
+          name: 'Shallow',
+          location: { lat: 1, lng: 1 },
+          dimensions: { width: 1, length: 1 },
+          custom_fields: [{ key: 'k', value: 'v' }],
+          legacy: { a: { b: [1] } },
+        });
       expectStatus(response, 201);
     });
   });
@@ -128,7 +135,10 @@ describe('parsing of hostile requests', () => {
       const response = await t.http.post('/api/v1/geofences').set(o.auth).send(body);
       expectError(response, 422, 'validation_failed');
       expect(errorFields(response)).toEqual(['custom_fields[0].value']);
-      const named = await t.http.post('/api/v1/geofences').set(o.auth).send({ ...body, custom_fields: [], name: text });
+      const named = await t.http
+        .post('/api/v1/geofences')
+        .set(o.auth)
+        .send({ ...body, custom_fields: [], name: text });
       expectError(named, 422, 'validation_failed');
       expect(errorFields(named)).toEqual(['name']);
       expect(await geofenceRowsOf(t, site.building.id)).toHaveLength(before);
@@ -175,7 +185,10 @@ describe('parsing of hostile requests', () => {
     });
 
     it('surrogate pairs (emoji) are accepted and stored as sent', async () => {
-      const response = await t.http.post('/api/v1/pois').set(o.auth).send(poiInput(site.building.id, site.floor.id, { name: 'Café 😀' }));
+      const response = await t.http
+        .post('/api/v1/pois')
+        .set(o.auth)
+        .send(poiInput(site.building.id, site.floor.id, { name: 'Café 😀' }));
       expectStatus(response, 201);
       expect(response.body.name).toBe('Café 😀');
       const read = await t.http.get(`/api/v1/pois/${response.body.id}`).set(o.auth);
@@ -186,7 +199,10 @@ describe('parsing of hostile requests', () => {
 
   describe('SVG uploads (item 2)', () => {
     const upload = (svg: string | Buffer) =>
-      t.http.post('/api/v1/images').set(o.auth).attach('image', Buffer.isBuffer(svg) ? svg : Buffer.from(svg), { filename: 'plan.svg', contentType: 'image/svg+xml' });
+      t.http
+        .post('/api/v1/images')
+        .set(o.auth)
+        .attach('image', Buffer.isBuffer(svg) ? svg : Buffer.from(svg), { filename: 'plan.svg', contentType: 'image/svg+xml' });
     const rect = '<rect x="1" y="2" width="3" height="4" fill="#abc"/>';
     const drawing = (elements: number) => `<svg xmlns="http://www.w3.org/2000/svg">${rect.repeat(elements)}</svg>`;
 
@@ -288,10 +304,14 @@ describe('parsing of hostile requests', () => {
       expect(JSON.stringify(items).length).toBeGreaterThan(900_000);
       const started = performance.now();
       let done = false;
-      const pending = t.http.post('/api/v1/pois_bulk').set(o.auth).send(items).then((response) => {
-        done = true;
-        return response;
-      });
+      const pending = t.http
+        .post('/api/v1/pois_bulk')
+        .set(o.auth)
+        .send(items)
+        .then((response) => {
+          done = true;
+          return response;
+        });
       const latencies: number[] = [];
       await new Promise((resolve) => setTimeout(resolve, 50));
       while (!done) {
@@ -312,7 +332,10 @@ describe('parsing of hostile requests', () => {
     });
 
     it('ordinary rich text with many line breaks is still accepted and sanitized', async () => {
-      const response = await t.http.put(`/api/v1/buildings/${site.building.id}`).set(o.auth).send({ info: `<p>Hours<br>${'9-17<br>'.repeat(500)}<script>x()</script></p>` });
+      const response = await t.http
+        .put(`/api/v1/buildings/${site.building.id}`)
+        .set(o.auth)
+        .send({ info: `<p>Hours<br>${'9-17<br>'.repeat(500)}<script>x()</script></p>` });
       expectStatus(response, 200);
       expect(response.body.info).not.toContain('script');
       expect(response.body.info.match(/<br \/>/g)).toHaveLength(501);
@@ -327,8 +350,14 @@ describe('parsing of hostile requests', () => {
     });
 
     it('a POI at y 100,000 in a building at 89.9999° is 422 on position.cartesians; nothing is stored', async () => {
-      for (const cartesians of [{ x: 50, y: 100_000 }, { x: 50, y: -100_000 }].slice(0, 1)) {
-        const response = await t.http.post('/api/v1/pois').set(o.auth).send({ building_id: polar.building.id, name: 'Beyond', position: { floor_id: polar.floor.id, cartesians } });
+      for (const cartesians of [
+        { x: 50, y: 100_000 },
+        { x: 50, y: -100_000 },
+      ].slice(0, 1)) {
+        const response = await t.http
+          .post('/api/v1/pois')
+          .set(o.auth)
+          .send({ building_id: polar.building.id, name: 'Beyond', position: { floor_id: polar.floor.id, cartesians } });
         expectError(response, 422, 'validation_failed');
         expect(response.body.errors).toEqual([expect.objectContaining({ code: 'out_of_range', fields: 'position.cartesians' })]);
       }
@@ -341,17 +370,26 @@ describe('parsing of hostile requests', () => {
       const single = await t.http.post('/api/v1/pois').set(o.auth).send(item);
       expectError(single, 422, 'validation_failed');
       expect(errorFields(single)).toEqual(['position.cartesians']);
-      const bulk = await t.http.post('/api/v1/pois_bulk').set(o.auth).send([{ ...item, position: { ...item.position, cartesians: { x: 50, y: 50 } } }, item]);
+      const bulk = await t.http
+        .post('/api/v1/pois_bulk')
+        .set(o.auth)
+        .send([{ ...item, position: { ...item.position, cartesians: { x: 50, y: 50 } } }, item]);
       expectError(bulk, 422, 'validation_failed');
       expect(errorFields(bulk)).toEqual(['[1].position.cartesians']);
       expect(await poiRowsOf(t, turned.building.id)).toEqual([]);
     });
 
     it('moving an existing POI beyond the pole is 422 and leaves it where it was', async () => {
-      const created = await t.http.post('/api/v1/pois').set(o.auth).send({ building_id: polar.building.id, name: 'Near', position: { floor_id: polar.floor.id, cartesians: { x: 50, y: 60 } } });
+      const created = await t.http
+        .post('/api/v1/pois')
+        .set(o.auth)
+        .send({ building_id: polar.building.id, name: 'Near', position: { floor_id: polar.floor.id, cartesians: { x: 50, y: 60 } } });
       expectStatus(created, 201);
       expect(created.body.position.georeferences.lat).toBeLessThanOrEqual(90);
-      const moved = await t.http.put(`/api/v1/pois/${created.body.id}`).set(o.auth).send({ position: { floor_id: polar.floor.id, cartesians: { x: 50, y: 99_999 } } });
+      const moved = await t.http
+        .put(`/api/v1/pois/${created.body.id}`)
+        .set(o.auth)
+        .send({ position: { floor_id: polar.floor.id, cartesians: { x: 50, y: 99_999 } } });
       expectError(moved, 422, 'validation_failed');
       expect(errorFields(moved)).toEqual(['position.cartesians']);
       const read = await t.http.get(`/api/v1/pois/${created.body.id}`).set(o.auth);
@@ -360,7 +398,10 @@ describe('parsing of hostile requests', () => {
     });
 
     it('a georeference too far from the building for cartesians is 422 on position.georeferences', async () => {
-      const response = await t.http.post('/api/v1/pois').set(o.auth).send(poiInput(site.building.id, site.floor.id, {}, { lat: -42, lng: 170 }));
+      const response = await t.http
+        .post('/api/v1/pois')
+        .set(o.auth)
+        .send(poiInput(site.building.id, site.floor.id, {}, { lat: -42, lng: 170 }));
       expectError(response, 422, 'validation_failed');
       expect(errorFields(response)).toEqual(['position.georeferences']);
     });
@@ -369,7 +410,13 @@ describe('parsing of hostile requests', () => {
       const response = await t.http
         .put(`/api/v1/buildings/${polar.building.id}/paths`)
         .set(o.auth)
-        .send({ nodes: [{ id: 1, floor_id: polar.floor.id, x: 50, y: 50 }, { id: 2, floor_id: polar.floor.id, x: 50, y: 100_000 }], links: [{ source: 1, target: 2 }] });
+        .send({
+          nodes: [
+            { id: 1, floor_id: polar.floor.id, x: 50, y: 50 },
+            { id: 2, floor_id: polar.floor.id, x: 50, y: 100_000 },
+          ],
+          links: [{ source: 1, target: 2 }],
+        });
       expectError(response, 422, 'validation_failed');
       expect(response.body.errors).toEqual([expect.objectContaining({ code: 'out_of_range', fields: 'nodes[1].y' })]);
       expect(await pathGraphRow(t, polar.building.id)).toBeNull();

@@ -129,7 +129,10 @@ describe('scans walking through a fence', () => {
     fixes = [];
     answered = [];
     for (let start = 0; start < scans.length; start += 10) {
-      const response = await t.http.post('/api/v1/realtime/scans').set(device).send({ scans: scans.slice(start, start + 10) });
+      const response = await t.http
+        .post('/api/v1/realtime/scans')
+        .set(device)
+        .send({ scans: scans.slice(start, start + 10) });
       expect(response.status, JSON.stringify(response.body)).toBe(200);
       expect(response.body.rejected).toEqual([]);
       fixes.push(...(response.body.fixes as Fix[]).map((fix) => ({ ...fix, index: fix.index + start })));
@@ -194,7 +197,9 @@ describe('scans walking through a fence', () => {
     const response = await t.http.post('/api/v1/realtime/scans?return_events=false').set(device).send(scans).expect(200);
     expect(response.body).toMatchObject({ accepted: 15, events: [] });
     const log = await t.http.get('/api/v1/geofencing/events').set(admin.auth).expect(200);
-    expect(log.body.data.filter((event: GeofenceEvent) => event.device_id === 'quiet-walker').map((event: GeofenceEvent) => [event.type, event.geofence.name])).toEqual([['geofence.enter', 'Lobby']]);
+    expect(log.body.data.filter((event: GeofenceEvent) => event.device_id === 'quiet-walker').map((event: GeofenceEvent) => [event.type, event.geofence.name])).toEqual([
+      ['geofence.enter', 'Lobby'],
+    ]);
     const bad = await t.http.post('/api/v1/realtime/scans?return_events=perhaps').set(device).send(scans);
     expect(bad.status).toBe(400);
   });

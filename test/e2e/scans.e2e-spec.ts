@@ -89,7 +89,11 @@ describe('positions from scans (POST /api/v1/realtime/scans)', () => {
   });
 
   it('finds the building from what the scan hears when none is named', async () => {
-    const response = await t.http.post('/api/v1/realtime/scans').set(device).send([scanAt('tag-2', 20, 20, Date.now())]).expect(200);
+    const response = await t.http
+      .post('/api/v1/realtime/scans')
+      .set(device)
+      .send([scanAt('tag-2', 20, 20, Date.now())])
+      .expect(200);
     expect(response.body.fixes[0]).toMatchObject({ building_id: site.building.id, floor_id: site.floor.id });
   });
 
@@ -98,14 +102,22 @@ describe('positions from scans (POST /api/v1/realtime/scans)', () => {
     const unknown = { device_id: 'tag-3', time: now, ble: [{ uuid: '00000000-0000-4000-8000-000000000000', major: 9, minor: 9, rssi: -60 }] };
     const tooOld = scanAt('tag-3', 10, 10, now - 30 * 86_400_000);
     const good = scanAt('tag-3', 10, 10, now);
-    const response = await t.http.post('/api/v1/realtime/scans').set(device).send({ scans: [unknown, tooOld, good] }).expect(200);
+    const response = await t.http
+      .post('/api/v1/realtime/scans')
+      .set(device)
+      .send({ scans: [unknown, tooOld, good] })
+      .expect(200);
     expect(response.body.accepted).toBe(1);
     expect(response.body.fixes.map((f: { index: number }) => f.index)).toEqual([2]);
     expect(response.body.rejected).toEqual([
       expect.objectContaining({ index: 0, code: 'no_known_transmitters' }),
       expect.objectContaining({ index: 1, fields: expect.stringContaining('time') }),
     ]);
-    const none = await t.http.post('/api/v1/realtime/scans').set(device).send({ scans: [unknown] }).expect(422);
+    const none = await t.http
+      .post('/api/v1/realtime/scans')
+      .set(device)
+      .send({ scans: [unknown] })
+      .expect(422);
     expect(none.body).toMatchObject({ status: 422, code: 'validation_failed', errors: [expect.objectContaining({ index: 0, code: 'no_known_transmitters' })] });
   });
 
@@ -123,7 +135,15 @@ describe('positions from scans (POST /api/v1/realtime/scans)', () => {
     const scans = [
       { device_id: 'bad-1', time: now, ble: [good(1), { uuid: 'not-a-uuid', major: 1, minor: 2, rssi: -60 }] },
       { device_id: 'bad-2', time: now, ble: [good(1), { major: 1, minor: 2, rssi: -60 }] },
-      { device_id: 'bad-3', time: now, ble: [good(1)], wifi: [{ bssid: 'A4-5E-60-E8-1F-01', rssi: -60 }, { bssid: 'a4:5e:60:e8:1f', rssi: -60 }] },
+      {
+        device_id: 'bad-3',
+        time: now,
+        ble: [good(1)],
+        wifi: [
+          { bssid: 'A4-5E-60-E8-1F-01', rssi: -60 },
+          { bssid: 'a4:5e:60:e8:1f', rssi: -60 },
+        ],
+      },
       { device_id: 'bad-4', time: now, ble: [{ ...good(1), rssi: '-60' }] },
       { device_id: 'bad-5', time: now, ble: [good(1), null] },
       { device_id: 'bad-6', time: now, ble: [good(1), { ...good(2), minor: -1 }] },
@@ -143,15 +163,30 @@ describe('positions from scans (POST /api/v1/realtime/scans)', () => {
 
   it('needs positioning or stronger, and never uses another organization’s transmitters', async () => {
     const reader = asApiKey((await createApiKey(t, admin.token, ApiPermission.ReadOnly)).apikey);
-    await t.http.post('/api/v1/realtime/scans').set(reader).send([scanAt('tag-4', 10, 10, Date.now())]).expect(403);
-    await t.http.post('/api/v1/realtime/scans').send([scanAt('tag-4', 10, 10, Date.now())]).expect(401);
+    await t.http
+      .post('/api/v1/realtime/scans')
+      .set(reader)
+      .send([scanAt('tag-4', 10, 10, Date.now())])
+      .expect(403);
+    await t.http
+      .post('/api/v1/realtime/scans')
+      .send([scanAt('tag-4', 10, 10, Date.now())])
+      .expect(401);
 
     const other = await signUp(t, 'Other scans');
     const otherDevice = asApiKey((await createApiKey(t, other.token, ApiPermission.Positioning)).apikey);
     // Same beacons heard, but they belong to the first organization: nothing known to the second.
-    const refused = await t.http.post('/api/v1/realtime/scans').set(otherDevice).send([scanAt('tag-5', 10, 10, Date.now())]).expect(422);
+    const refused = await t.http
+      .post('/api/v1/realtime/scans')
+      .set(otherDevice)
+      .send([scanAt('tag-5', 10, 10, Date.now())])
+      .expect(422);
     expect(refused.body.errors[0].code).toBe('no_known_transmitters');
-    const named = await t.http.post('/api/v1/realtime/scans').set(otherDevice).send([scanAt('tag-5', 10, 10, Date.now(), site.building.id)]).expect(422);
+    const named = await t.http
+      .post('/api/v1/realtime/scans')
+      .set(otherDevice)
+      .send([scanAt('tag-5', 10, 10, Date.now(), site.building.id)])
+      .expect(422);
     expect(named.body.errors[0].code).toBe('not_found');
   });
 
@@ -160,13 +195,29 @@ describe('positions from scans (POST /api/v1/realtime/scans)', () => {
     const user = await addUser(t, admin.auth, { building_ids: [mine.building.id] });
     const { auth } = await login(t, user.email, user.password);
     // The same beacons heard, listed in a building the user may not see: unknown to them, and that building not found.
-    const unnamed = await t.http.post('/api/v1/realtime/scans').set(auth).send([scanAt('restricted', 10, 10, Date.now())]).expect(422);
+    const unnamed = await t.http
+      .post('/api/v1/realtime/scans')
+      .set(auth)
+      .send([scanAt('restricted', 10, 10, Date.now())])
+      .expect(422);
     expect(unnamed.body.errors[0].code).toBe('no_known_transmitters');
-    const named = await t.http.post('/api/v1/realtime/scans').set(auth).send([scanAt('restricted', 10, 10, Date.now(), site.building.id)]).expect(422);
+    const named = await t.http
+      .post('/api/v1/realtime/scans')
+      .set(auth)
+      .send([scanAt('restricted', 10, 10, Date.now(), site.building.id)])
+      .expect(422);
     expect(named.body.errors[0].code).toBe('not_found');
     // Listed in their building too: the vote goes there, never to the hidden one.
-    await t.http.put(`/api/v1/infrastructure?building_id=${mine.building.id}`).set(admin.auth).send({ wifi: [], ble: gridOn(mine.floor.id) }).expect(200);
-    const placed = await t.http.post('/api/v1/realtime/scans').set(auth).send([scanAt('restricted', 10, 10, Date.now())]).expect(200);
+    await t.http
+      .put(`/api/v1/infrastructure?building_id=${mine.building.id}`)
+      .set(admin.auth)
+      .send({ wifi: [], ble: gridOn(mine.floor.id) })
+      .expect(200);
+    const placed = await t.http
+      .post('/api/v1/realtime/scans')
+      .set(auth)
+      .send([scanAt('restricted', 10, 10, Date.now())])
+      .expect(200);
     expect(placed.body.fixes[0]).toMatchObject({ building_id: mine.building.id, floor_id: mine.floor.id });
   });
 });
@@ -203,7 +254,11 @@ describe('positions from scans use the transmitters as they are now', () => {
     // One beacon edited on its own: the one nearest the device, 20 m north. The estimate follows it.
     const listed = await t.http.get(`/api/v1/infrastructure?building_id=${site.building.id}&type=ble`).set(admin.auth).expect(200);
     const nearest = listed.body.ble.find((b: { minor: number }) => b.minor === 7);
-    await t.http.put(`/api/v1/infrastructure/ble/${nearest.id}`).set(admin.auth).send({ x: nearest.x, y: nearest.y + 20 }).expect(200);
+    await t.http
+      .put(`/api/v1/infrastructure/ble/${nearest.id}`)
+      .set(admin.auth)
+      .send({ x: nearest.x, y: nearest.y + 20 })
+      .expect(200);
     const edited = await estimate(t, device, scan());
     expect(edited.fix!.y).not.toBeCloseTo(moved.fix!.y, 1);
     await t.http.delete(`/api/v1/infrastructure/ble/${nearest.id}`).set(admin.auth).expect(204);
@@ -221,11 +276,23 @@ describe('positions from scans use the transmitters as they are now', () => {
 
   it('a moved building moves the fixes (lat/lng) but not where they are on the floor', async () => {
     const site = await createSite(t, admin.auth);
-    await t.http.put(`/api/v1/infrastructure?building_id=${site.building.id}`).set(admin.auth).send({ wifi: [], ble: gridOn(site.floor.id) }).expect(200);
-    const before = await t.http.post('/api/v1/realtime/scans').set(device).send([scanAt('walker-b', 20, 20, Date.now(), site.building.id)]).expect(200);
+    await t.http
+      .put(`/api/v1/infrastructure?building_id=${site.building.id}`)
+      .set(admin.auth)
+      .send({ wifi: [], ble: gridOn(site.floor.id) })
+      .expect(200);
+    const before = await t.http
+      .post('/api/v1/realtime/scans')
+      .set(device)
+      .send([scanAt('walker-b', 20, 20, Date.now(), site.building.id)])
+      .expect(200);
     const location = { lat: site.building.location.lat + 0.001, lng: site.building.location.lng };
     await t.http.put(`/api/v1/buildings/${site.building.id}`).set(admin.auth).send({ location }).expect(200);
-    const after = await t.http.post('/api/v1/realtime/scans').set(device).send([scanAt('walker-b', 20, 20, Date.now(), site.building.id)]).expect(200);
+    const after = await t.http
+      .post('/api/v1/realtime/scans')
+      .set(device)
+      .send([scanAt('walker-b', 20, 20, Date.now(), site.building.id)])
+      .expect(200);
     expect(after.body.fixes[0].raw.x).toBeCloseTo(before.body.fixes[0].raw.x, 6);
     expect(after.body.fixes[0].raw.lat - before.body.fixes[0].raw.lat).toBeCloseTo(0.001, 6);
     // The tracked fix is in the moved building's frame too.
@@ -251,7 +318,11 @@ describe.runIf(testDatabaseKind() === 'postgres')('positions from scans on two i
     const device = asApiKey((await createApiKey(a, admin.token, ApiPermission.Positioning)).apikey);
     const site = await createSite(a, admin.auth);
     const put = (app: TestApp, east: number) =>
-      app.http.put(`/api/v1/infrastructure?building_id=${site.building.id}`).set(admin.auth).send({ wifi: [], ble: gridOn(site.floor.id, east) }).expect(200);
+      app.http
+        .put(`/api/v1/infrastructure?building_id=${site.building.id}`)
+        .set(admin.auth)
+        .send({ wifi: [], ble: gridOn(site.floor.id, east) })
+        .expect(200);
     const scan = () => scanAt('roamer', 12, 17, Date.now(), site.building.id);
     await put(a, 0);
     // Both instances have read (and kept) the grid.

@@ -124,7 +124,15 @@ describe('@situm/sdk-js cartography against Cartograph', () => {
     expect(icon).toMatchObject({ id: expect.any(String), url: `/api/v1/images/${icon.id}` });
 
     const created = (await sdk.cartography.createPoiCategory({ nameEn: 'Toilets', nameEs: 'Aseos', code: 'wc', icon: icon.id } as never)) as Loose;
-    expect(created).toMatchObject({ id: expect.any(Number), nameEn: 'Toilets', nameEs: 'Aseos', code: 'wc', public: false, iconUrl: `/api/v1/images/${icon.id}`, selectedIconUrl: '' });
+    expect(created).toMatchObject({
+      id: expect.any(Number),
+      nameEn: 'Toilets',
+      nameEs: 'Aseos',
+      code: 'wc',
+      public: false,
+      iconUrl: `/api/v1/images/${icon.id}`,
+      selectedIconUrl: '',
+    });
     expect(created.createdAt).toMatch(TIMESTAMP);
 
     const plain = (await sdk.cartography.createPoiCategory({ nameEn: 'Exits', code: 'exit' } as never)) as Loose;

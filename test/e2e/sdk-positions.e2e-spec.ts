@@ -82,10 +82,24 @@ describe('@situm/sdk-js realtime and reports against Cartograph', () => {
       buildingId: site.building.id,
     } as never)) as Loose[];
     expect(rows).toEqual([
-      expect.objectContaining({ timestamp: new Date(t0).toISOString(), sessionMark: 1, floorId: site.floor.id, userId: a.org.adminId, deviceId: 'sdk-1', lat: 42.8723, lng: -8.5633, buildingId: site.building.id }),
+      expect.objectContaining({
+        timestamp: new Date(t0).toISOString(),
+        sessionMark: 1,
+        floorId: site.floor.id,
+        userId: a.org.adminId,
+        deviceId: 'sdk-1',
+        lat: 42.8723,
+        lng: -8.5633,
+        buildingId: site.building.id,
+      }),
       expect.objectContaining({ timestamp: new Date(t0 + 30_000).toISOString(), sessionMark: 1, deviceId: 'sdk-1', lat: 42.8724, lng: -8.5634 }),
     ]);
-    const byUser = (await sdk.reports.getTrajectory({ fromDate: new Date(t0 - 1000), toDate: new Date(Date.now() + 1000), buildingId: other.building.id, userId } as never)) as Loose[];
+    const byUser = (await sdk.reports.getTrajectory({
+      fromDate: new Date(t0 - 1000),
+      toDate: new Date(Date.now() + 1000),
+      buildingId: other.building.id,
+      userId,
+    } as never)) as Loose[];
     expect(byUser).toEqual([expect.objectContaining({ deviceId: 'sdk-3', userId, lat: 42.5, lng: -8.1, sessionMark: 1 })]);
   });
 });

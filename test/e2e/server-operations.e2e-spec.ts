@@ -98,7 +98,14 @@ describe('start-up', () => {
     try {
       const { url, port } = await listening(run);
       const start = run.json().find((line) => line.msg === 'Cartograph starting')!;
-      expect(start).toMatchObject({ level: 'info', version: packageVersion(), node_version: process.version, environment: 'production', database: testDatabaseKind(), data_dir: database.env.DATA_DIR });
+      expect(start).toMatchObject({
+        level: 'info',
+        version: packageVersion(),
+        node_version: process.version,
+        environment: 'production',
+        database: testDatabaseKind(),
+        data_dir: database.env.DATA_DIR,
+      });
       if (postgres) expect(start.database_server).toBe(`127.0.0.1:${new URL(database.url!).port}${new URL(database.url!).pathname}`);
       else expect(start.database_file).toBe(join(database.env.DATA_DIR, 'cartograph.sqlite'));
       expect(run.json().find((line) => line.msg === LISTENING)).toMatchObject({ address: '0.0.0.0', port, url: `http://0.0.0.0:${port}` });
@@ -201,7 +208,9 @@ describe('configuration errors', () => {
       expect((await run.exited).code).toBe(78);
       const messages = run.json().map((line) => line.msg as string);
       expect(messages[0]).toMatch(
-        new RegExp(`^DATA_DIR ${dataDir} cannot be written: permission denied\\. The server keeps its SQLite database, uploaded images, the generated JWT secret there: make the folder writable by this user \\(uid \\d+\\), or set DATA_DIR to one it can write$`),
+        new RegExp(
+          `^DATA_DIR ${dataDir} cannot be written: permission denied\\. The server keeps its SQLite database, uploaded images, the generated JWT secret there: make the folder writable by this user \\(uid \\d+\\), or set DATA_DIR to one it can write$`,
+        ),
       );
       expect(messages).toHaveLength(2);
       expect(run.lines.join('\n') + run.stderr()).not.toMatch(/EACCES/);
@@ -307,7 +316,9 @@ describe.runIf(!postgres)('interlocks (SQLite)', () => {
 
       const down = cli(['migrate', 'down'], env);
       expect((await down.exited).code).toBe(1);
-      expect(down.stderr()).toBe(`migrate down is refused while Cartograph runs: stop every server first (DATA_DIR ${database.env.DATA_DIR} is in use by another Cartograph process (it holds ${join(database.env.DATA_DIR, 'cartograph.lock')}))\n`);
+      expect(down.stderr()).toBe(
+        `migrate down is refused while Cartograph runs: stop every server first (DATA_DIR ${database.env.DATA_DIR} is in use by another Cartograph process (it holds ${join(database.env.DATA_DIR, 'cartograph.lock')}))\n`,
+      );
       const status = cli(['migrate', 'status'], env);
       expect((await status.exited).code).toBe(0);
       expect((JSON.parse(status.lines.join('\n')) as { pending: string[] }).pending).toEqual([]);
@@ -345,7 +356,9 @@ describe.runIf(postgres)('interlocks (PostgreSQL)', () => {
       await listening(run);
       const down = cli(['migrate', 'down'], env);
       expect((await down.exited).code).toBe(1);
-      expect(down.stderr()).toBe('migrate down is refused while Cartograph runs: stop every server first (1 Cartograph instance is running on this database (connected from 127.0.0.1))\n');
+      expect(down.stderr()).toBe(
+        'migrate down is refused while Cartograph runs: stop every server first (1 Cartograph instance is running on this database (connected from 127.0.0.1))\n',
+      );
       const backupDir = join(tmpdir(), `cartograph-interlock-backup-${process.pid}-${Date.now()}`);
       try {
         const backup = cli(['backup', '--to', backupDir], env);
@@ -459,7 +472,9 @@ describe('backup and restore', () => {
       const fresh = join(work, 'fresh');
       const refused = cli(['restore', '--from', damaged], { ...env, DATA_DIR: fresh });
       expect((await refused.exited).code).toBe(1);
-      expect(refused.stderr()).toMatch(/^This backup \(made by Cartograph .* on .*\) is damaged or was changed since it was made, and is not restored: images\/plan\.png has 24 bytes, not 16\n$/);
+      expect(refused.stderr()).toMatch(
+        /^This backup \(made by Cartograph .* on .*\) is damaged or was changed since it was made, and is not restored: images\/plan\.png has 24 bytes, not 16\n$/,
+      );
       expect(existsSync(join(fresh, 'images'))).toBe(false);
 
       // Good: restored, private, identical.

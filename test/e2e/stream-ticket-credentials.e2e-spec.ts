@@ -72,7 +72,7 @@ describe('stream tickets follow the credential that minted them', () => {
     expect(refused.body).toMatchObject({ status: 403, code: 'forbidden' });
   });
 
-  it('a stream opened with a key\'s ticket delivers, then ends when the key is deleted; another credential\'s stream of the user stays', async () => {
+  it("a stream opened with a key's ticket delivers, then ends when the key is deleted; another credential's stream of the user stays", async () => {
     const key = await createApiKey(t, owner.token, ApiPermission.ReadOnly);
     const byKeyTicket = await open(`${STREAM}?ticket=${await ticketFor(t, asApiKey(key.apikey))}`);
     const byTokenTicket = await open(`${STREAM}?ticket=${await ticketFor(t, owner.auth)}`);
@@ -90,7 +90,7 @@ describe('stream tickets follow the credential that minted them', () => {
     expect(enters(byKeyTicket)).not.toContain('after-revocation');
   });
 
-  it('a stream opened with a key\'s ticket ends when the key is downgraded below read-only', async () => {
+  it("a stream opened with a key's ticket ends when the key is downgraded below read-only", async () => {
     const key = await createApiKey(t, owner.token, ApiPermission.ReadOnly);
     const client = await open(`${STREAM}?ticket=${await ticketFor(t, asApiKey(key.apikey))}`);
     expect(client.status).toBe(200);

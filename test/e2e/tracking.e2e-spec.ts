@@ -70,7 +70,14 @@ describe('tracking of positions from scans', () => {
     const steps = walk('walker', Date.now() - 120_000, 40, 7);
     const fixes: Fix[] = [];
     // Ten scans a request, as a phone sends them.
-    for (let at = 0; at < steps.length; at += 10) fixes.push(...(await post(t, device, steps.slice(at, at + 10).map((s) => s.scan))));
+    for (let at = 0; at < steps.length; at += 10)
+      fixes.push(
+        ...(await post(
+          t,
+          device,
+          steps.slice(at, at + 10).map((s) => s.scan),
+        )),
+      );
     expect(fixes).toHaveLength(40);
     expect(fixes[0].track).toEqual({ status: 'started', reason: 'first' });
     for (const fix of fixes.slice(1)) expect(fix.track).toEqual({ status: 'tracked', reason: null });
@@ -101,11 +108,19 @@ describe('tracking of positions from scans', () => {
   it('takes a device’s scans in time order whatever their order in the body, and the same scans give the same track', async () => {
     const start = Date.now() - 100_000;
     const steps = walk('ordered', start, 12, 11);
-    const inOrder = await post(t, device, steps.map((s) => s.scan));
+    const inOrder = await post(
+      t,
+      device,
+      steps.map((s) => s.scan),
+    );
     const other = await signUp(t, 'Tracking twin');
     const twin = await createSite(t, other.auth, { dimensions: { width: 60, length: 50 }, rotation: 0 });
     await installGrid(t, other.auth, twin);
-    const reversed = await post(t, other.auth, [...steps].reverse().map((s) => s.scan));
+    const reversed = await post(
+      t,
+      other.auth,
+      [...steps].reverse().map((s) => s.scan),
+    );
     // Answered in the body's order; the same device and times, so the same track.
     expect(reversed.map((fix) => fix.index)).toEqual(steps.map((_, i) => i));
     const byTime = new Map(reversed.map((fix) => [fix.time, fix]));
@@ -121,10 +136,18 @@ describe('tracking of positions from scans', () => {
   it('stores a late scan as estimated and says so; the track does not move back; duplicates are refused as before', async () => {
     const start = Date.now() - 80_000;
     const steps = walk('late', start, 11, 13);
-    const first = await post(t, device, steps.slice(0, 10).map((s) => s.scan));
+    const first = await post(
+      t,
+      device,
+      steps.slice(0, 10).map((s) => s.scan),
+    );
     const newest = first.at(-1)!;
     const late = walk('late', start - 30_000, 1, 17)[0].scan;
-    const answer = await t.http.post('/api/v1/realtime/scans').set(device).send({ scans: [late, late] }).expect(200);
+    const answer = await t.http
+      .post('/api/v1/realtime/scans')
+      .set(device)
+      .send({ scans: [late, late] })
+      .expect(200);
     expect(answer.body.rejected).toEqual([expect.objectContaining({ index: 1, code: 'duplicate' })]);
     expect(answer.body.fixes).toHaveLength(1);
     const stored = answer.body.fixes[0] as Fix;
@@ -153,14 +176,22 @@ describe('tracking of positions from scans', () => {
     await t.http.patch(`/api/v1/infrastructure/tracking?building_id=${site.building.id}`).set(admin.auth).send({ reset_after_seconds: 5 }).expect(200);
 
     const start = Date.now() - 60_000;
-    const before = await post(t, device, walk('quiet', start, 3, 23).map((s) => s.scan));
+    const before = await post(
+      t,
+      device,
+      walk('quiet', start, 3, 23).map((s) => s.scan),
+    );
     expect(before.map((fix) => fix.track.status)).toEqual(['started', 'tracked', 'tracked']);
     const after = await post(t, device, [walk('quiet', start + 12_000, 1, 29)[0].scan]);
     expect(after[0].track).toEqual({ status: 'started', reason: 'silence' });
 
     const off = await t.http.put(`/api/v1/infrastructure/tracking?building_id=${site.building.id}`).set(admin.auth).send({ scans: false }).expect(200);
     expect(off.body).toEqual({ building_id: site.building.id, scans: false, positions: false, reset_after_seconds: 5, custom: true });
-    const single = await post(t, device, walk('alone', start, 3, 31).map((s) => s.scan));
+    const single = await post(
+      t,
+      device,
+      walk('alone', start, 3, 31).map((s) => s.scan),
+    );
     for (const fix of single) {
       expect(fix.track).toEqual({ status: 'off', reason: null });
       expect([fix.x, fix.y, fix.accuracy]).toEqual([fix.raw.x, fix.raw.y, fix.raw.accuracy]);
@@ -172,7 +203,11 @@ describe('tracking of positions from scans', () => {
   });
 
   it('forgets a device’s track with the device', async () => {
-    await post(t, device, walk('gone', Date.now() - 30_000, 2, 37).map((s) => s.scan));
+    await post(
+      t,
+      device,
+      walk('gone', Date.now() - 30_000, 2, 37).map((s) => s.scan),
+    );
     expect(await t.dataSource.query(`SELECT 1 FROM "device_tracks" WHERE "device_id" = 'gone'`)).toHaveLength(1);
     await t.http.delete('/api/v1/devices/gone').set(admin.auth).expect(204);
     expect(await t.dataSource.query(`SELECT 1 FROM "device_tracks" WHERE "device_id" = 'gone'`)).toHaveLength(0);
@@ -224,7 +259,11 @@ describe('filtering of the positions devices report themselves', () => {
   it('stores reported positions as reported by default, and filtered where the building asks for it', async () => {
     const start = Date.now() - 120_000;
     const plain = reportedWalk('as-reported', site.floor.id, start, 30, 61);
-    await report(t, device, plain.map((s) => s.fix));
+    await report(
+      t,
+      device,
+      plain.map((s) => s.fix),
+    );
     const stored = await history(t, 'as-reported');
     expect(stored.map((row) => [row.x, row.y, row.accuracy])).toEqual(plain.map((s) => [s.fix.x, s.fix.y, s.fix.accuracy].map((v) => expect.closeTo(v, 6))));
     expect(await t.dataSource.query(`SELECT 1 FROM "device_tracks" WHERE "device_id" = 'as-reported'`)).toHaveLength(0);
@@ -235,7 +274,12 @@ describe('filtering of the positions devices report themselves', () => {
     expect(on.body).toEqual({ building_id: site.building.id, scans: true, positions: true, reset_after_seconds: 30, custom: true });
 
     const steps = reportedWalk('filtered', site.floor.id, start, 40, 67);
-    for (let at = 0; at < steps.length; at += 10) await report(t, device, steps.slice(at, at + 10).map((s) => s.fix));
+    for (let at = 0; at < steps.length; at += 10)
+      await report(
+        t,
+        device,
+        steps.slice(at, at + 10).map((s) => s.fix),
+      );
     const filtered = await history(t, 'filtered');
     expect(filtered).toHaveLength(40);
     expect(filtered[0]).toMatchObject({ x: expect.closeTo(steps[0].fix.x, 3), y: expect.closeTo(steps[0].fix.y, 3) });
@@ -246,7 +290,11 @@ describe('filtering of the positions devices report themselves', () => {
     expect(median(filtered.slice(10).map((row) => row.accuracy))).toBeLessThan(steps[0].fix.accuracy);
     // The live picture is the filtered fix, with its coordinates in both systems.
     const live = await t.http.get('/api/v1/devices/filtered').set(admin.auth).expect(200);
-    expect(live.body.last_position).toMatchObject({ x: expect.closeTo(filtered[39].x, 6), y: expect.closeTo(filtered[39].y, 6), accuracy: expect.closeTo(filtered[39].accuracy, 6) });
+    expect(live.body.last_position).toMatchObject({
+      x: expect.closeTo(filtered[39].x, 6),
+      y: expect.closeTo(filtered[39].y, 6),
+      accuracy: expect.closeTo(filtered[39].accuracy, 6),
+    });
     expect(Math.abs(live.body.last_position.x - steps[39].fix.x) + Math.abs(live.body.last_position.y - steps[39].fix.y)).toBeGreaterThan(1e-6);
     const rows: Array<{ state: string }> = await t.dataSource.query(`SELECT "state" FROM "device_tracks" WHERE "device_id" = 'filtered'`);
     expect(rows).toHaveLength(1);
@@ -256,12 +304,20 @@ describe('filtering of the positions devices report themselves', () => {
   it('stores a late position as reported without moving the track, and leaves positions of other buildings alone', async () => {
     const start = Date.now() - 90_000;
     const steps = reportedWalk('late-reported', site.floor.id, start, 10, 71);
-    await report(t, device, steps.map((s) => s.fix));
-    const [stateBefore]: Array<{ state: string; time: number | string }> = await t.dataSource.query(`SELECT "state", "time" FROM "device_tracks" WHERE "device_id" = 'late-reported'`);
+    await report(
+      t,
+      device,
+      steps.map((s) => s.fix),
+    );
+    const [stateBefore]: Array<{ state: string; time: number | string }> = await t.dataSource.query(
+      `SELECT "state", "time" FROM "device_tracks" WHERE "device_id" = 'late-reported'`,
+    );
     expect(stateBefore.state).toMatch(/^R1;/);
     const late = { ...reportedWalk('late-reported', site.floor.id, start - 20_000, 1, 73)[0].fix };
     await report(t, device, [late]);
-    const [stateAfter]: Array<{ state: string; time: number | string }> = await t.dataSource.query(`SELECT "state", "time" FROM "device_tracks" WHERE "device_id" = 'late-reported'`);
+    const [stateAfter]: Array<{ state: string; time: number | string }> = await t.dataSource.query(
+      `SELECT "state", "time" FROM "device_tracks" WHERE "device_id" = 'late-reported'`,
+    );
     expect(stateAfter).toEqual(stateBefore);
     const stored = await history(t, 'late-reported');
     expect(stored).toHaveLength(11);
@@ -270,17 +326,29 @@ describe('filtering of the positions devices report themselves', () => {
     // Another building of the organization that does not ask: stored as reported.
     const other = await createSite(t, admin.auth, { dimensions: { width: 60, length: 50 }, rotation: 0 });
     const elsewhere = reportedWalk('elsewhere', other.floor.id, start, 5, 79);
-    await report(t, device, elsewhere.map((s) => s.fix));
+    await report(
+      t,
+      device,
+      elsewhere.map((s) => s.fix),
+    );
     expect((await history(t, 'elsewhere')).map((row) => row.x)).toEqual(elsewhere.map((s) => expect.closeTo(s.fix.x, 6)));
     // Scans are not filtered a second time: their track is the scan tracker's (answered as such).
     await t.http.patch(settingsUrl()).set(admin.auth).send({ scans: false }).expect(200);
     const grid = GRID.map((b) => ({ floor_id: site.floor.id, uuid: GRID_UUID, major: 1, minor: b.id, tx_power: -59, x: b.x, y: b.y }));
     await t.http.put(`/api/v1/infrastructure?building_id=${site.building.id}`).set(admin.auth).send({ wifi: [], ble: grid }).expect(200);
-    const scans = await post(t, device, walk('scanned', start, 3, 83).map((s) => s.scan));
+    const scans = await post(
+      t,
+      device,
+      walk('scanned', start, 3, 83).map((s) => s.scan),
+    );
     for (const fix of scans) expect([fix.x, fix.y, fix.track.status]).toEqual([fix.raw.x, fix.raw.y, 'off']);
     await t.http.patch(settingsUrl()).set(admin.auth).send({ scans: true, positions: false }).expect(200);
     const after = reportedWalk('after-off', site.floor.id, start, 3, 89);
-    await report(t, device, after.map((s) => s.fix));
+    await report(
+      t,
+      device,
+      after.map((s) => s.fix),
+    );
     expect((await history(t, 'after-off')).map((row) => row.x)).toEqual(after.map((s) => expect.closeTo(s.fix.x, 6)));
   });
 });
@@ -292,7 +360,10 @@ describe.runIf(testDatabaseKind() === 'postgres')('filtered positions on two ins
       const one = await signUp(pair.a, 'Filter one instance');
       const both = await signUp(pair.a, 'Filter two instances');
       const [siteOne, siteBoth] = await Promise.all([one, both].map((org) => createSite(pair.a, org.auth, { dimensions: { width: 60, length: 50 }, rotation: 0 })));
-      for (const [org, s] of [[one, siteOne], [both, siteBoth]] as const) {
+      for (const [org, s] of [
+        [one, siteOne],
+        [both, siteBoth],
+      ] as const) {
         await pair.a.http.patch(`/api/v1/infrastructure/tracking?building_id=${s.building.id}`).set(org.auth).send({ positions: true }).expect(200);
       }
       const start = Date.now() - 60_000;
@@ -300,8 +371,16 @@ describe.runIf(testDatabaseKind() === 'postgres')('filtered positions on two ins
       const alternating = reportedWalk('shared', siteBoth.floor.id, start, 24, 97);
       for (let at = 0; at < 24; at += 3) {
         // The setting was written through instance a; instance b filters from its first batch.
-        await report(pair.a, one.auth, alone.slice(at, at + 3).map((s) => s.fix));
-        await report(at % 2 === 0 ? pair.b : pair.a, both.auth, alternating.slice(at, at + 3).map((s) => s.fix));
+        await report(
+          pair.a,
+          one.auth,
+          alone.slice(at, at + 3).map((s) => s.fix),
+        );
+        await report(
+          at % 2 === 0 ? pair.b : pair.a,
+          both.auth,
+          alternating.slice(at, at + 3).map((s) => s.fix),
+        );
       }
       const rows: Array<{ organization_id: string; x: number; y: number }> = await pair.a.dataSource.query(
         `SELECT "organization_id", "x", "y" FROM "position_history" WHERE "device_id" = 'shared' ORDER BY "organization_id", "time"`,
@@ -325,11 +404,13 @@ describe.runIf(testDatabaseKind() === 'postgres')('tracking on two instances of 
     try {
       const one = await signUp(pair.a, 'One instance');
       const both = await signUp(pair.a, 'Two instances');
-      const sites = await Promise.all([one, both].map(async (org) => {
-        const s = await createSite(pair.a, org.auth, { dimensions: { width: 60, length: 50 }, rotation: 0 });
-        await installGrid(pair.a, org.auth, s);
-        return s;
-      }));
+      const sites = await Promise.all(
+        [one, both].map(async (org) => {
+          const s = await createSite(pair.a, org.auth, { dimensions: { width: 60, length: 50 }, rotation: 0 });
+          await installGrid(pair.a, org.auth, s);
+          return s;
+        }),
+      );
       expect(sites).toHaveLength(2);
       const steps = walk('shared', Date.now() - 90_000, 24, 41).map((s) => s.scan);
       const alone: Fix[] = [];
@@ -360,7 +441,16 @@ describe('a track through a crash (SIGKILL)', () => {
     const start = () => {
       const server = startProcess('node', ['dist/src/main.js'], {
         cwd: root,
-        env: { ...database.env, NODE_ENV: 'production', JWT_SECRET: 'tracking-crash-secret-that-is-long-enough-0123456789', HOST: '127.0.0.1', PORT: '0', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, LOG_REQUESTS: 'false' },
+        env: {
+          ...database.env,
+          NODE_ENV: 'production',
+          JWT_SECRET: 'tracking-crash-secret-that-is-long-enough-0123456789',
+          HOST: '127.0.0.1',
+          PORT: '0',
+          ADMIN_EMAIL: admin.email,
+          ADMIN_PASSWORD: admin.password,
+          LOG_REQUESTS: 'false',
+        },
       });
       return server;
     };
@@ -373,7 +463,11 @@ describe('a track through a crash (SIGKILL)', () => {
       throw new Error('not ready');
     };
     const call = async (url: string, method: string, path: string, headers: Record<string, string>, body?: unknown) => {
-      const response = await fetch(`${url}${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await response.text();
       return { status: response.status, json: text ? JSON.parse(text) : undefined };
     };
@@ -381,7 +475,9 @@ describe('a track through a crash (SIGKILL)', () => {
       let server = start();
       let url = await ready(server);
       const auth = asBearer((await call(url, 'POST', '/api/v1/auth/access_tokens', asBasic(admin.email, admin.password))).json.access_token as string);
-      const building = (await call(url, 'POST', '/api/v1/buildings', auth, { name: 'Crash', location: { lat: 42.8723597, lng: -8.5633224 }, dimensions: { width: 60, length: 50 }, rotation: 0 })).json;
+      const building = (
+        await call(url, 'POST', '/api/v1/buildings', auth, { name: 'Crash', location: { lat: 42.8723597, lng: -8.5633224 }, dimensions: { width: 60, length: 50 }, rotation: 0 })
+      ).json;
       const floor = (await call(url, 'POST', '/api/v1/floors', auth, { building_id: building.id, level: 0, name: 'Ground' })).json;
       const ble = GRID.map((b) => ({ floor_id: floor.id, uuid: GRID_UUID, major: 1, minor: b.id, tx_power: -59, x: b.x, y: b.y }));
       expect((await call(url, 'PUT', `/api/v1/infrastructure?building_id=${building.id}`, auth, { wifi: [], ble })).status).toBe(200);

@@ -139,10 +139,16 @@ describe('transport and token hardening', () => {
         { ...timeless, iat: now, exp: now + 10 * 365 * 24 * 3600 },
       ];
       for (const payload of forged) {
-        const response = await t.http.get('/api/v1/version').set(asBearer(signJwt(payload, t.env.JWT_SECRET))).expect(401);
+        const response = await t.http
+          .get('/api/v1/version')
+          .set(asBearer(signJwt(payload, t.env.JWT_SECRET)))
+          .expect(401);
         expect(response.body).toMatchObject({ status: 401, code: 'unauthorized', errors: [] });
       }
-      await t.http.get('/api/v1/version').set(asBearer(signJwt({ ...timeless, iat: now, exp: now + 600 }, t.env.JWT_SECRET))).expect(200);
+      await t.http
+        .get('/api/v1/version')
+        .set(asBearer(signJwt({ ...timeless, iat: now, exp: now + 600 }, t.env.JWT_SECRET)))
+        .expect(200);
       // Nor can such a token be refreshed.
       await t.http
         .post('/api/v1/auth/refresh_access_tokens')
@@ -152,8 +158,7 @@ describe('transport and token hardening', () => {
   });
 
   describe('slow bodies (item 5)', () => {
-    const slowPost = (headers: string) =>
-      `POST /api/v1/buildings HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n${headers}\r\n{"name":"`;
+    const slowPost = (headers: string) => `POST /api/v1/buildings HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n${headers}\r\n{"name":"`;
 
     it('refuses a body without credentials, or with bad ones, before reading it', async () => {
       for (const headers of ['', 'Authorization: Bearer not-a-token\r\n', 'X-API-KEY: cg_nope\r\n']) {

@@ -184,7 +184,10 @@ describe('null on update routes', () => {
         bodies: [{ floor_id: floorId, x: 15, y: 15, ble: readings, wifi: [{ bssid: 'aa:bb:cc:dd:ee:03', rssi: -70 }] }],
       },
       '/api/v1/devices/{id}': { url: '/api/v1/devices/null-device', bodies: [{ name: 'Forklift', code: 'Zebra' }] },
-      '/api/v1/infrastructure/tracking': { url: `/api/v1/infrastructure/tracking?building_id=${site.building.id}`, bodies: [{ scans: true, positions: false, reset_after_seconds: 30 }] },
+      '/api/v1/infrastructure/tracking': {
+        url: `/api/v1/infrastructure/tracking?building_id=${site.building.id}`,
+        bodies: [{ scans: true, positions: false, reset_after_seconds: 30 }],
+      },
     };
     document = (await t.http.get('/api/docs-json').expect(200)).body as OpenApi;
   });

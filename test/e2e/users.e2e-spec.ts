@@ -1,33 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/access/permissions';
-import {
-  addGroup,
-  addUser,
-  API_KEY_KEYS,
-  ApiUser,
-  expectNoSecrets,
-  expectUserShape,
-  login,
-  Login,
-  strongPassword,
-  USER_KEYS,
-  UserBody,
-  watchResponses,
-} from '../support/admin';
+import { addGroup, addUser, API_KEY_KEYS, ApiUser, expectNoSecrets, expectUserShape, login, Login, strongPassword, USER_KEYS, UserBody, watchResponses } from '../support/admin';
 import { asApiKey, asBasic, asBearer, createApiKey, uniqueEmail } from '../support/auth';
-import {
-  Cartographer,
-  createBuilding,
-  errorFields,
-  expectError,
-  expectStatus,
-  keysOf,
-  PAGE_METADATA_KEYS,
-  signUp,
-  TIMESTAMP,
-  UUID,
-} from '../support/cartography';
+import { Cartographer, createBuilding, errorFields, expectError, expectStatus, keysOf, PAGE_METADATA_KEYS, signUp, TIMESTAMP, UUID } from '../support/cartography';
 import { createTestApp, TestApp } from '../support/test-app';
 
 /** Issue "Users, groups, roles": the users API, its rules and its stored state. */
@@ -70,8 +46,7 @@ describe('Users', () => {
       building_ids: buildings.map((row: { building_id: number | string }) => Number(row.building_id)),
     };
   };
-  const usersWithEmail = async (email: string) =>
-    Number((await t.dataSource.query(`SELECT COUNT(*) AS "n" FROM "users" WHERE LOWER("email") = '${email.toLowerCase()}'`))[0].n);
+  const usersWithEmail = async (email: string) => Number((await t.dataSource.query(`SELECT COUNT(*) AS "n" FROM "users" WHERE LOWER("email") = '${email.toLowerCase()}'`))[0].n);
 
   describe('POST /api/v1/users', () => {
     it('creates a user: 201 with exactly the user keys, the e-mail lower-cased, and keys the caller may not set ignored', async () => {
@@ -246,7 +221,10 @@ describe('Users', () => {
       ];
       for (const [overrides, field] of cases) {
         const email = uniqueEmail('invalid');
-        const response = await http.post('/api/v1/users').set(a.auth).send({ email, password: strongPassword(), ...overrides });
+        const response = await http
+          .post('/api/v1/users')
+          .set(a.auth)
+          .send({ email, password: strongPassword(), ...overrides });
         expectError(response, 422, 'validation_failed');
         expect(errorFields(response), JSON.stringify(overrides)).toContain(field);
         expect(await usersWithEmail(email)).toBe(0);
@@ -264,10 +242,16 @@ describe('Users', () => {
       expect(name).toHaveLength(255);
       const created = await member(a.auth, { full_name: name });
       expect(created.body.full_name).toBe(name);
-      const renamed = await http.put(`/api/v1/users/${created.id}`).set(a.auth).send({ full_name: `${'İ'.repeat(250)} Ayşe` });
+      const renamed = await http
+        .put(`/api/v1/users/${created.id}`)
+        .set(a.auth)
+        .send({ full_name: `${'İ'.repeat(250)} Ayşe` });
       expectStatus(renamed, 200);
       expect(renamed.body.full_name).toBe(`${'İ'.repeat(250)} Ayşe`);
-      const found = await http.get(`/api/v1/users?full_name=${encodeURIComponent('İİ AYŞE')}`).set(a.auth).expect(200);
+      const found = await http
+        .get(`/api/v1/users?full_name=${encodeURIComponent('İİ AYŞE')}`)
+        .set(a.auth)
+        .expect(200);
       expect(found.body.data.map((user: UserBody) => user.id)).toEqual([created.id]);
     });
 
@@ -283,7 +267,10 @@ describe('Users', () => {
       ];
       for (const [overrides, field] of cases) {
         const email = uniqueEmail('refs');
-        const response = await http.post('/api/v1/users').set(a.auth).send({ email, password: strongPassword(), ...overrides });
+        const response = await http
+          .post('/api/v1/users')
+          .set(a.auth)
+          .send({ email, password: strongPassword(), ...overrides });
         expectError(response, 422, 'validation_failed');
         expect(errorFields(response)).toEqual([field]);
         expect(await usersWithEmail(email)).toBe(0);
@@ -580,7 +567,10 @@ describe('Users', () => {
       const [b1, b2] = [await createBuilding(t, a.auth), await createBuilding(t, a.auth)];
       const [g1, g2] = [await addGroup(t, a.auth), await addGroup(t, a.auth)];
       const user = await member(a.auth, { group_ids: [g1.id], building_ids: [b1.id] });
-      const replaced = await http.put(`/api/v1/users/${user.id}`).set(a.auth).send({ group_ids: [g2.id, g2.id], building_ids: [b2.id, b1.id, b2.id] });
+      const replaced = await http
+        .put(`/api/v1/users/${user.id}`)
+        .set(a.auth)
+        .send({ group_ids: [g2.id, g2.id], building_ids: [b2.id, b1.id, b2.id] });
       expectStatus(replaced, 200);
       expect(replaced.body.group_ids).toEqual([g2.id]);
       expect([...replaced.body.building_ids].sort()).toEqual([b1.id, b2.id].sort());
@@ -810,10 +800,7 @@ describe('Users', () => {
       passwords.push(o.org.password);
       const second = await member(o.auth, { role: 'ADMIN_ORG' });
       const secondSession = await login(t, second.email, second.password);
-      const responses = await Promise.all([
-        http.delete(`/api/v1/users/${second.id}`).set(o.auth),
-        http.delete(`/api/v1/users/${o.org.adminId}`).set(secondSession.auth),
-      ]);
+      const responses = await Promise.all([http.delete(`/api/v1/users/${second.id}`).set(o.auth), http.delete(`/api/v1/users/${o.org.adminId}`).set(secondSession.auth)]);
       expect(responses.map((response) => response.status).filter((status) => status === 204)).toHaveLength(1);
       const admins = await t.dataSource.query(`SELECT "id" FROM "users" WHERE "organization_id" = '${o.org.organizationId}' AND "role" = 'ADMIN_ORG'`);
       expect(admins).toHaveLength(1);

@@ -24,7 +24,9 @@ interface DeliveryRow {
 }
 
 async function deliveryOf(t: TestApp, messageId: string): Promise<DeliveryRow> {
-  const [row] = (await t.dataSource.query(...t.dataSource.driver.escapeQueryWithParameters('SELECT status, lease_owner FROM webhook_deliveries WHERE message_id = :id', { id: messageId }))) as DeliveryRow[];
+  const [row] = (await t.dataSource.query(
+    ...t.dataSource.driver.escapeQueryWithParameters('SELECT status, lease_owner FROM webhook_deliveries WHERE message_id = :id', { id: messageId }),
+  )) as DeliveryRow[];
   return row;
 }
 
@@ -32,7 +34,14 @@ async function deliveryOf(t: TestApp, messageId: string): Promise<DeliveryRow> {
 async function leaseAsDead(t: TestApp, messageId: string, owner: string): Promise<void> {
   const expires = new Date(Date.now() + 600_000);
   const value = postgres ? expires.toISOString() : expires.toISOString().replace('T', ' ').slice(0, 23);
-  await t.dataSource.query(...t.dataSource.driver.escapeQueryWithParameters('UPDATE webhook_deliveries SET lease_owner = :owner, lease_expires_at = :expires, status = :status WHERE message_id = :id', { owner, expires: value, status: 'pending', id: messageId }));
+  await t.dataSource.query(
+    ...t.dataSource.driver.escapeQueryWithParameters('UPDATE webhook_deliveries SET lease_owner = :owner, lease_expires_at = :expires, status = :status WHERE message_id = :id', {
+      owner,
+      expires: value,
+      status: 'pending',
+      id: messageId,
+    }),
+  );
 }
 
 describe('delivery leases of a worker that died', () => {
@@ -62,8 +71,18 @@ describe('delivery leases of a worker that died', () => {
     await first.close();
     const second = await createTestApp({ env: { ...LONG_LEASE, JWT_SECRET: `leases-${'x'.repeat(40)}` }, database });
     apps.push(second);
-    await waitFor(() => receiver.byId(messageId).length, (n) => n === 1, 20_000, 'the delivery after the restart');
-    await waitFor(() => deliveryOf(second, messageId), (row) => row.status === 'succeeded', 10_000, 'the recorded success');
+    await waitFor(
+      () => receiver.byId(messageId).length,
+      (n) => n === 1,
+      20_000,
+      'the delivery after the restart',
+    );
+    await waitFor(
+      () => deliveryOf(second, messageId),
+      (row) => row.status === 'succeeded',
+      10_000,
+      'the recorded success',
+    );
   });
 
   it.runIf(postgres)("PostgreSQL: a worker's leases are given back once its heartbeat stops, not before; a live worker's and an unregistered one's are kept", async () => {
@@ -83,15 +102,28 @@ describe('delivery leases of a worker that died', () => {
     await leaseAsDead(first, unregisteredMessage, unregistered);
     // The dead worker's last heartbeat is old; the live one beats on (this test renews it).
     const beat = (instance: string, at: number) =>
-      first.dataSource.query('INSERT INTO worker_heartbeats (instance, heartbeat_at) VALUES ($1, $2) ON CONFLICT (instance) DO UPDATE SET heartbeat_at = excluded.heartbeat_at', [instance, at]);
+      first.dataSource.query('INSERT INTO worker_heartbeats (instance, heartbeat_at) VALUES ($1, $2) ON CONFLICT (instance) DO UPDATE SET heartbeat_at = excluded.heartbeat_at', [
+        instance,
+        at,
+      ]);
     await beat(dead, Date.now() - 60_000);
     await beat(alive, Date.now());
     const keepAlive = setInterval(() => void beat(alive, Date.now()).catch(() => undefined), 100);
     try {
       const worker = await createTestApp({ env: { ...LONG_LEASE, JWT_SECRET: `leases-${'x'.repeat(40)}` }, database: keep(database) });
       apps.push(worker);
-      await waitFor(() => receiver.byId(messageId).length, (n) => n === 1, 20_000, "the dead worker's delivery");
-      await waitFor(() => deliveryOf(worker, messageId), (row) => row.status === 'succeeded' && row.lease_owner === null, 10_000, 'the recorded success');
+      await waitFor(
+        () => receiver.byId(messageId).length,
+        (n) => n === 1,
+        20_000,
+        "the dead worker's delivery",
+      );
+      await waitFor(
+        () => deliveryOf(worker, messageId),
+        (row) => row.status === 'succeeded' && row.lease_owner === null,
+        10_000,
+        'the recorded success',
+      );
       expect(await first.dataSource.query('SELECT instance FROM worker_heartbeats WHERE instance = $1', [dead])).toEqual([]);
       // Many heartbeats later, the leases of a live worker and of one that never beat still hold.
       await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -151,20 +183,33 @@ describe('a server killed mid-delivery and started again', () => {
       const tokens = await fetch(`${first.url}/api/v1/auth/access_tokens`, { method: 'POST', headers: asBasic('admin@cartograph.local', admin.admin_password as string) });
       expect(tokens.status).toBe(201);
       const auth = { ...asBearer(((await tokens.json()) as { access_token: string }).access_token), 'Content-Type': 'application/json' };
-      const hook = (await (await fetch(`${first.url}/api/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url: receiver.url }) })).json()) as { id: string; secret: string };
+      const hook = (await (await fetch(`${first.url}/api/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url: receiver.url }) })).json()) as {
+        id: string;
+        secret: string;
+      };
       receiver.secrets = [hook.secret];
       receiver.mode = 'hang';
       const test = await fetch(`${first.url}/api/v1/webhooks/${hook.id}/test`, { method: 'POST', headers: auth, body: '{}' });
       expect(test.status).toBe(202);
       const messageId = ((await test.json()) as { message_id: string }).message_id;
       // The attempt is under way (the receiver holds it): the server holds a ten-minute lease on it.
-      await waitFor(() => receiver.byId(messageId).length, (n) => n === 1, 20_000, 'the first attempt');
+      await waitFor(
+        () => receiver.byId(messageId).length,
+        (n) => n === 1,
+        20_000,
+        'the first attempt',
+      );
       first.server.child.kill('SIGKILL');
       expect(await first.server.exited).toMatchObject({ signal: 'SIGKILL' });
 
       receiver.mode = 'ok';
       const second = await start();
-      await waitFor(() => receiver.byId(messageId).length, (n) => n >= 2, 60_000, 'the delivery after the restart');
+      await waitFor(
+        () => receiver.byId(messageId).length,
+        (n) => n >= 2,
+        60_000,
+        'the delivery after the restart',
+      );
       await waitFor(
         async () => ((await (await fetch(`${second.url}/api/v1/webhooks/${hook.id}/deliveries`, { headers: auth })).json()) as { data: Array<{ status: string }> }).data[0]?.status,
         (status) => status === 'succeeded',

@@ -47,14 +47,24 @@ describe('webhook deliveries', () => {
   }
   const test = async (webhookId: string): Promise<Delivery> => (await t.http.post(`/api/v1/webhooks/${webhookId}/test`).set(admin).expect(202)).body;
   const deliveries = async (webhookId: string, status?: string): Promise<Delivery[]> =>
-    (await t.http.get(`/api/v1/webhooks/${webhookId}/deliveries${status ? `?status=${status}` : ''}`).set(admin).expect(200)).body.data;
+    (
+      await t.http
+        .get(`/api/v1/webhooks/${webhookId}/deliveries${status ? `?status=${status}` : ''}`)
+        .set(admin)
+        .expect(200)
+    ).body.data;
   const deliveryOf = async (webhookId: string, id: string) => (await deliveries(webhookId)).find((d) => d.id === id)!;
 
   it('delivers a signed test event that a Standard Webhooks receiver verifies', async () => {
     const hook = await register();
     const sent = await test(hook.id);
     expect(sent).toMatchObject({ status: 'pending', event_type: 'webhook.test', attempts: 0 });
-    const done = await waitFor(() => deliveryOf(hook.id, sent.id), (d) => d.status === 'succeeded', 10_000, 'success');
+    const done = await waitFor(
+      () => deliveryOf(hook.id, sent.id),
+      (d) => d.status === 'succeeded',
+      10_000,
+      'success',
+    );
     expect(done).toMatchObject({ attempts: 1, last_status_code: 200, next_attempt_at: null });
     expect(done.attempt_log).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, error: null })]);
     const got = receiver.byId(sent.message_id);
@@ -73,7 +83,12 @@ describe('webhook deliveries', () => {
       res.writeHead(calls < 3 ? 503 : 200).end();
     };
     const sent = await test(hook.id);
-    const done = await waitFor(() => deliveryOf(hook.id, sent.id), (d) => d.status === 'succeeded', 15_000, 'success after retries');
+    const done = await waitFor(
+      () => deliveryOf(hook.id, sent.id),
+      (d) => d.status === 'succeeded',
+      15_000,
+      'success after retries',
+    );
     expect(done.attempts).toBe(3);
     expect(done.attempt_log.map((a) => a.status_code)).toEqual([503, 503, 200]);
     const got = receiver.byId(sent.message_id);
@@ -88,7 +103,12 @@ describe('webhook deliveries', () => {
     const hook = await register();
     receiver.mode = 'fail';
     const sent = await test(hook.id);
-    const dead = await waitFor(() => deliveryOf(hook.id, sent.id), (d) => d.status === 'dead', 15_000, 'dead');
+    const dead = await waitFor(
+      () => deliveryOf(hook.id, sent.id),
+      (d) => d.status === 'dead',
+      15_000,
+      'dead',
+    );
     expect(dead.attempts).toBe(3);
     expect(dead.last_status_code).toBe(500);
     // The status and our reason; what the receiver said is not kept unless the operator opts in (issue 27).
@@ -98,7 +118,12 @@ describe('webhook deliveries', () => {
 
     receiver.mode = 'ok';
     await t.http.post(`/api/v1/webhooks/${hook.id}/deliveries/${sent.id}/retry`).set(admin).expect(202);
-    const revived = await waitFor(() => deliveryOf(hook.id, sent.id), (d) => d.status === 'succeeded', 10_000, 'retry success');
+    const revived = await waitFor(
+      () => deliveryOf(hook.id, sent.id),
+      (d) => d.status === 'succeeded',
+      10_000,
+      'retry success',
+    );
     expect(revived.attempts).toBe(4);
     expect(receiver.byId(sent.message_id)).toHaveLength(4);
   });
@@ -107,7 +132,12 @@ describe('webhook deliveries', () => {
     const hook = await register();
     receiver.mode = { status: 307, headers: { location: 'http://169.254.169.254/' } };
     const sent = await test(hook.id);
-    const failed = await waitFor(() => deliveryOf(hook.id, sent.id), (d) => d.attempts >= 1, 10_000, 'first attempt');
+    const failed = await waitFor(
+      () => deliveryOf(hook.id, sent.id),
+      (d) => d.attempts >= 1,
+      10_000,
+      'first attempt',
+    );
     expect(failed.attempt_log[0].status_code).toBe(307);
     expect(failed.status).not.toBe('succeeded');
     // Its retries would reach the next tests' receiver.
@@ -118,7 +148,12 @@ describe('webhook deliveries', () => {
     const hook = await register();
     receiver.mode = 'gone';
     const sent = await test(hook.id);
-    await waitFor(() => deliveryOf(hook.id, sent.id), (d) => d.status === 'dead', 10_000, 'dead after 410');
+    await waitFor(
+      () => deliveryOf(hook.id, sent.id),
+      (d) => d.status === 'dead',
+      10_000,
+      'dead after 410',
+    );
     const endpoint = await t.http.get(`/api/v1/webhooks/${hook.id}`).set(admin).expect(200);
     expect(endpoint.body).toMatchObject({ enabled: false, disabled_reason: 'endpoint_gone' });
     // Nothing more is sent to it; enabling it again clears the reason.
@@ -130,7 +165,12 @@ describe('webhook deliveries', () => {
     expect((await deliveryOf(hook.id, queued.id)).status).toBe('pending');
     const enabled = await t.http.put(`/api/v1/webhooks/${hook.id}`).set(admin).send({ enabled: true }).expect(200);
     expect(enabled.body).toMatchObject({ enabled: true, disabled_reason: null });
-    await waitFor(() => deliveryOf(hook.id, queued.id), (d) => d.status === 'succeeded', 10_000, 'delivered after re-enabling');
+    await waitFor(
+      () => deliveryOf(hook.id, queued.id),
+      (d) => d.status === 'succeeded',
+      10_000,
+      'delivered after re-enabling',
+    );
   });
 
   it.each([429, 503])('honours Retry-After on %i (later than the schedule would)', async (status) => {
@@ -142,7 +182,12 @@ describe('webhook deliveries', () => {
       else res.writeHead(200).end();
     };
     const sent = await test(hook.id);
-    await waitFor(() => deliveryOf(hook.id, sent.id), (d) => d.status === 'succeeded', 15_000, 'success after 429');
+    await waitFor(
+      () => deliveryOf(hook.id, sent.id),
+      (d) => d.status === 'succeeded',
+      15_000,
+      'success after 429',
+    );
     const got = receiver.byId(sent.message_id);
     expect(got).toHaveLength(2);
     expect(got[1].at - got[0].at).toBeGreaterThanOrEqual(1900);
@@ -152,13 +197,23 @@ describe('webhook deliveries', () => {
     const hook = await register();
     receiver.mode = 'hang';
     const sent = await test(hook.id);
-    const hung = await waitFor(() => deliveryOf(hook.id, sent.id), (d) => d.attempts >= 1, 10_000, 'timed out attempt');
+    const hung = await waitFor(
+      () => deliveryOf(hook.id, sent.id),
+      (d) => d.attempts >= 1,
+      10_000,
+      'timed out attempt',
+    );
     expect(hung.attempt_log[0]).toMatchObject({ status_code: null });
     expect(hung.attempt_log[0].error).toMatch(/no answer within 600 ms/);
 
     const down = await register('http://127.0.0.1:9/hook');
     const lost = await test(down.id);
-    const refused = await waitFor(() => deliveryOf(down.id, lost.id), (d) => d.attempts >= 1, 10_000, 'refused attempt');
+    const refused = await waitFor(
+      () => deliveryOf(down.id, lost.id),
+      (d) => d.attempts >= 1,
+      10_000,
+      'refused attempt',
+    );
     expect(refused.attempt_log[0].status_code).toBeNull();
     expect(refused.attempt_log[0].error).toBe('connection refused');
     for (const id of [hook.id, down.id]) await t.http.delete(`/api/v1/webhooks/${id}`).set(admin).expect(204);
@@ -173,10 +228,20 @@ describe('webhook deliveries', () => {
     try {
       const slowSent = await Promise.all(Array.from({ length: 10 }, () => test(slow.id)));
       const fastSent = await test(fast.id);
-      await waitFor(() => deliveryOf(fast.id, fastSent.id), (d) => d.status === 'succeeded', 5_000, 'fast endpoint');
+      await waitFor(
+        () => deliveryOf(fast.id, fastSent.id),
+        (d) => d.status === 'succeeded',
+        5_000,
+        'fast endpoint',
+      );
       const stillSlow = await deliveries(slow.id);
       expect(stillSlow.filter((d) => d.status === 'succeeded').length).toBeLessThan(10);
-      await waitFor(async () => (await deliveries(slow.id)).filter((d) => slowSent.some((s) => s.id === d.id) && d.status === 'succeeded').length, (n) => n === 10, 20_000, 'slow endpoint drained');
+      await waitFor(
+        async () => (await deliveries(slow.id)).filter((d) => slowSent.some((s) => s.id === d.id) && d.status === 'succeeded').length,
+        (n) => n === 10,
+        20_000,
+        'slow endpoint drained',
+      );
       expect(slowReceiver.maxInFlight).toBeLessThanOrEqual(4);
       expect(slowReceiver.maxInFlight).toBeGreaterThanOrEqual(2);
     } finally {
@@ -201,7 +266,12 @@ describe('webhook deliveries', () => {
       });
       for (let i = 0; i < backlog.length; i += 100) await t.dataSource.getRepository(WebhookDelivery).insert(backlog.slice(i, i + 100));
       const fastSent = await test(fast.id);
-      await waitFor(() => deliveryOf(fast.id, fastSent.id), (d) => d.status === 'succeeded', 5_000, 'the other endpoint');
+      await waitFor(
+        () => deliveryOf(fast.id, fastSent.id),
+        (d) => d.status === 'succeeded',
+        5_000,
+        'the other endpoint',
+      );
       expect(stuckReceiver.maxInFlight).toBeLessThanOrEqual(4);
     } finally {
       await t.http.delete(`/api/v1/webhooks/${stuck.id}`).set(admin).expect(204);
@@ -213,7 +283,12 @@ describe('webhook deliveries', () => {
     const hook = await register();
     const rotated = await t.http.post(`/api/v1/webhooks/${hook.id}/rotate_secret`).set(admin).expect(200);
     const sent = await test(hook.id);
-    await waitFor(() => deliveryOf(hook.id, sent.id), (d) => d.status === 'succeeded', 10_000, 'success');
+    await waitFor(
+      () => deliveryOf(hook.id, sent.id),
+      (d) => d.status === 'succeeded',
+      10_000,
+      'success',
+    );
     const got = receiver.byId(sent.message_id)[0];
     const { Webhook } = await import('standardwebhooks');
     const headers = { 'webhook-id': got.id, 'webhook-timestamp': got.timestamp, 'webhook-signature': got.signature };
@@ -270,13 +345,23 @@ describe.runIf(testDatabaseKind() === 'postgres')('webhook deliveries with two i
     // until the other has made one, then goes on.
     const instancesWithAttempts = async () =>
       new Set(((await a.dataSource.query('SELECT DISTINCT instance FROM webhook_delivery_attempts')) as Array<{ instance: string }>).map((row) => row.instance));
-    const [firstInstance] = await waitFor(async () => [...(await instancesWithAttempts())], (list) => list.length > 0, 10_000, 'a first attempt');
+    const [firstInstance] = await waitFor(
+      async () => [...(await instancesWithAttempts())],
+      (list) => list.length > 0,
+      10_000,
+      'a first attempt',
+    );
     const workers = [a, b].map((app) => app.app.get(WebhookDeliveryWorker));
     const first = workers.find((worker) => worker.instance === firstInstance)!;
     await first.pause();
     await waitFor(instancesWithAttempts, (set) => set.size === 2, 10_000, 'an attempt by the other instance');
     first.resume();
-    await waitFor(() => ids.filter((id) => receiver.byId(id).length > 0).length, (n) => n === ids.length, 20_000, 'all delivered');
+    await waitFor(
+      () => ids.filter((id) => receiver.byId(id).length > 0).length,
+      (n) => n === ids.length,
+      20_000,
+      'all delivered',
+    );
     await new Promise((r) => setTimeout(r, 500));
     for (const id of ids) expect(receiver.byId(id)).toHaveLength(1);
     const attempts: Array<{ instance: string }> = await a.dataSource.query('SELECT instance FROM webhook_delivery_attempts');

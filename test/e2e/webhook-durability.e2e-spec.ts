@@ -60,7 +60,12 @@ describe('webhook deliveries survive the server stopping between an event and it
 
     const second = await createTestApp({ env: { ...ENV, ...SHARED }, database });
     apps.push(second);
-    await waitFor(() => events.every((event) => receiver.byId(event.id).length > 0), (done) => done, 10_000, 'both deliveries');
+    await waitFor(
+      () => events.every((event) => receiver.byId(event.id).length > 0),
+      (done) => done,
+      10_000,
+      'both deliveries',
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     const secondInstance = second.app.get(WebhookDeliveryWorker).instance;
     for (const event of events) {
@@ -77,7 +82,12 @@ describe('webhook deliveries survive the server stopping between an event and it
     const { database, first, org, site } = await firstLifetime({});
     receiver.mode = 'hang';
     const events = await visits(first, org.auth, site, ['restart-2']);
-    await waitFor(() => events.every((event) => receiver.byId(event.id).length === 1), (done) => done, 10_000, 'the attempts under way');
+    await waitFor(
+      () => events.every((event) => receiver.byId(event.id).length === 1),
+      (done) => done,
+      10_000,
+      'the attempts under way',
+    );
     const leased = (await first.dataSource.query(`SELECT lease_owner FROM webhook_deliveries WHERE lease_owner IS NOT NULL`)) as unknown[];
     expect(leased).toHaveLength(2);
     // Closing waits for the attempts under way (they time out and are recorded), then the app is gone.
@@ -118,9 +128,19 @@ describe('a burst of deliveries to one fast receiver', () => {
       receiver.secrets = [hook.body.secret];
       // A little latency per answer, so that the bound on concurrent requests is exercised.
       receiver.mode = (_req, res) => setTimeout(() => res.writeHead(204).end(), 5);
-      const events = await visits(t, org.auth, site, Array.from({ length: 100 }, (_, i) => `burst-${i}`));
+      const events = await visits(
+        t,
+        org.auth,
+        site,
+        Array.from({ length: 100 }, (_, i) => `burst-${i}`),
+      );
       expect(events).toHaveLength(200);
-      await waitFor(() => events.filter((event) => receiver.byId(event.id).length > 0).length, (n) => n === events.length, 20_000, 'every delivery');
+      await waitFor(
+        () => events.filter((event) => receiver.byId(event.id).length > 0).length,
+        (n) => n === events.length,
+        20_000,
+        'every delivery',
+      );
       await waitFor(
         async () => (await t.dataSource.query(`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'succeeded' AND lease_owner IS NULL`)) as Array<{ n: number | string }>,
         ([row]) => Number(row.n) === events.length,
@@ -164,13 +184,23 @@ describe.runIf(testDatabaseKind() === 'postgres')('webhook workers wake across i
     for (let round = 0; round < 3; round++) {
       const answered = Date.now();
       const events = await visits(a, org.auth, site, [`wake-${round}`]);
-      await waitFor(() => events.every((event) => receiver.byId(event.id).length === 1), (done) => done, 5000, 'the deliveries');
+      await waitFor(
+        () => events.every((event) => receiver.byId(event.id).length === 1),
+        (done) => done,
+        5000,
+        'the deliveries',
+      );
       const latest = Math.max(...events.map((event) => receiver.byId(event.id)[0].at));
       expect(latest - answered).toBeLessThan(1500);
     }
     const test = await a.http.post(`/api/v1/webhooks/${hook.body.id}/test`).set(org.auth).expect(202);
     const asked = Date.now();
-    await waitFor(() => receiver.byId(test.body.message_id).length, (n) => n === 1, 5000, 'the test event');
+    await waitFor(
+      () => receiver.byId(test.body.message_id).length,
+      (n) => n === 1,
+      5000,
+      'the test event',
+    );
     expect(receiver.byId(test.body.message_id)[0].at - asked).toBeLessThan(1500);
     const instances = (await a.dataSource.query('SELECT DISTINCT instance FROM webhook_delivery_attempts')) as Array<{ instance: string }>;
     expect(instances).toEqual([{ instance: b.app.get(WebhookDeliveryWorker).instance }]);

@@ -30,7 +30,11 @@ describe('webhook replay (contract 7.5)', () => {
     site = await eventSite(t, a.auth);
     receiver = await new WebhookReceiver().start();
     // Subscribed to enters only: a range replay keeps to that, a list of events does not.
-    const created = await t.http.post('/api/v1/webhooks').set(a.auth).send({ url: receiver.url, event_types: ['geofence.enter'] }).expect(201);
+    const created = await t.http
+      .post('/api/v1/webhooks')
+      .set(a.auth)
+      .send({ url: receiver.url, event_types: ['geofence.enter'] })
+      .expect(201);
     hook = created.body;
     receiver.secrets.push(hook.secret);
   });
@@ -42,7 +46,11 @@ describe('webhook replay (contract 7.5)', () => {
     await receiver?.stop();
   });
 
-  const replay = (body: unknown, auth = a.auth, id = hook.id) => t.http.post(`/api/v1/webhooks/${id}/replay`).set(auth).send(body as object);
+  const replay = (body: unknown, auth = a.auth, id = hook.id) =>
+    t.http
+      .post(`/api/v1/webhooks/${id}/replay`)
+      .set(auth)
+      .send(body as object);
   const deliveries = async (): Promise<Delivery[]> => (await t.http.get(`/api/v1/webhooks/${hook.id}/deliveries?size=100`).set(a.auth).expect(200)).body.data;
   const delivered = (id: string) => receiver.byId(id).length;
 
@@ -56,7 +64,12 @@ describe('webhook replay (contract 7.5)', () => {
     const answer = await replay({ from: new Date(Math.min(...times)).toISOString(), to: new Date(Math.max(...times)).toISOString() });
     expect(answer.status, JSON.stringify(answer.body)).toBe(202);
     expect(answer.body).toEqual({ webhook_id: hook.id, events: 2, enqueued: 2, in_flight: 0 });
-    await waitFor(() => enters.every((event) => delivered(event.id) === 2), (done) => done, 10_000, 'the replayed deliveries');
+    await waitFor(
+      () => enters.every((event) => delivered(event.id) === 2),
+      (done) => done,
+      10_000,
+      'the replayed deliveries',
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     for (const event of enters) {
       const got = receiver.byId(event.id);
@@ -84,7 +97,12 @@ describe('webhook replay (contract 7.5)', () => {
     const answer = await replay({ event_ids: [exit.id, enter.id, exit.id] });
     expect(answer.status, JSON.stringify(answer.body)).toBe(202);
     expect(answer.body).toEqual({ webhook_id: hook.id, events: 2, enqueued: 2, in_flight: 0 });
-    await waitFor(() => [delivered(exit.id), delivered(enter.id)], ([x, n]) => x === 1 && n === 2, 10_000, 'the listed events');
+    await waitFor(
+      () => [delivered(exit.id), delivered(enter.id)],
+      ([x, n]) => x === 1 && n === 2,
+      10_000,
+      'the listed events',
+    );
     expect(JSON.parse(receiver.byId(exit.id)[0].body).data).toEqual(exit);
   });
 
@@ -146,4 +164,3 @@ describe('webhook replay (contract 7.5)', () => {
     expect((await replay({ event_ids: [mine.id] }, (await login(t, member.email, member.password)).auth)).status).toBe(403);
   });
 });
-

@@ -66,7 +66,12 @@ describe('webhook targets and the deliveries log', () => {
     receiver.secrets = [hook.body.secret];
     receiver.mode = 'ok';
     const sent = await t.http.post(`/api/v1/webhooks/${hook.body.id}/test`).set(owner.auth).expect(202);
-    await waitFor(() => receiver.byId(sent.body.message_id).length, (n) => n === 1, 10_000, 'the test delivery');
+    await waitFor(
+      () => receiver.byId(sent.body.message_id).length,
+      (n) => n === 1,
+      10_000,
+      'the test delivery',
+    );
   });
 
   async function failedDelivery(t: TestApp): Promise<Delivery> {

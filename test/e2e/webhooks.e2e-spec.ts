@@ -42,7 +42,9 @@ describe('webhook endpoints (contract 7.5)', () => {
 
   it('stores the secret sealed, never in clear', async () => {
     const created = await create(admin, { url: HOOK }).expect(201);
-    const rows: Array<{ secret_sealed: string }> = await t.dataSource.query('SELECT secret_sealed FROM webhook_endpoints WHERE id = $1'.replace('$1', t.databaseUrl ? '$1' : '?'), [created.body.id]);
+    const rows: Array<{ secret_sealed: string }> = await t.dataSource.query('SELECT secret_sealed FROM webhook_endpoints WHERE id = $1'.replace('$1', t.databaseUrl ? '$1' : '?'), [
+      created.body.id,
+    ]);
     expect(rows[0].secret_sealed).not.toContain(created.body.secret.slice(6, 20));
     expect(rows[0].secret_sealed).toMatch(/^v1\./);
   });
@@ -93,7 +95,11 @@ describe('webhook endpoints (contract 7.5)', () => {
     const created = await create(admin, { url: HOOK }).expect(201);
     const updated = await t.http.put(`/api/v1/webhooks/${created.body.id}`).set(admin).send({ enabled: false, description: 'paused' }).expect(200);
     expect(updated.body).toMatchObject({ enabled: false, description: 'paused', url: HOOK });
-    const patched = await t.http.patch(`/api/v1/webhooks/${created.body.id}`).set(admin).send({ event_types: ['geofence.dwell'] }).expect(200);
+    const patched = await t.http
+      .patch(`/api/v1/webhooks/${created.body.id}`)
+      .set(admin)
+      .send({ event_types: ['geofence.dwell'] })
+      .expect(200);
     expect(patched.body).toMatchObject({ enabled: false, event_types: ['geofence.dwell'] });
 
     const before = Date.now();

@@ -103,14 +103,20 @@ export async function login(t: TestApp, email: string, password: string): Promis
 }
 
 export async function addGroup(t: TestApp, adminAuth: Record<string, string>, body: Record<string, unknown> = {}): Promise<GroupBody> {
-  const response = await t.http.post('/api/v1/groups').set(adminAuth).send({ name: `Group ${randomUUID().slice(0, 6)}`, ...body });
+  const response = await t.http
+    .post('/api/v1/groups')
+    .set(adminAuth)
+    .send({ name: `Group ${randomUUID().slice(0, 6)}`, ...body });
   expectStatus(response, 201);
   return response.body as GroupBody;
 }
 
 /** The whole audit trail the caller sees (newest first), optionally filtered. */
 export async function auditTrail(t: TestApp, auth: Record<string, string>, query: Record<string, string> = {}): Promise<AuditBody[]> {
-  const response = await t.http.get('/api/v1/audit').query({ size: '1000', ...query }).set(auth);
+  const response = await t.http
+    .get('/api/v1/audit')
+    .query({ size: '1000', ...query })
+    .set(auth);
   expectStatus(response, 200);
   return response.body.data as AuditBody[];
 }

@@ -165,12 +165,7 @@ export async function createBuilding(t: TestApp, auth: Record<string, string>, o
 
 let nextLevel = -900;
 
-export async function createFloor(
-  t: TestApp,
-  auth: Record<string, string>,
-  buildingId: number,
-  overrides: Record<string, unknown> = {},
-): Promise<FloorBody> {
+export async function createFloor(t: TestApp, auth: Record<string, string>, buildingId: number, overrides: Record<string, unknown> = {}): Promise<FloorBody> {
   const response = await t.http
     .post('/api/v1/floors')
     .set(auth)
@@ -184,12 +179,7 @@ export interface Placement {
   floorId: number;
 }
 
-export async function createGeofence(
-  t: TestApp,
-  auth: Record<string, string>,
-  place: Placement,
-  overrides: Record<string, unknown> = {},
-): Promise<GeofenceBody> {
+export async function createGeofence(t: TestApp, auth: Record<string, string>, place: Placement, overrides: Record<string, unknown> = {}): Promise<GeofenceBody> {
   const response = await t.http
     .post('/api/v1/geofences')
     .set(auth)
@@ -244,12 +234,7 @@ export async function createSite(t: TestApp, auth: Record<string, string>, build
 }
 
 /** Stores geofences straight through the repository (fixtures for query counting). */
-export async function insertGeofences(
-  t: TestApp,
-  organizationId: string,
-  place: Placement,
-  count: number,
-): Promise<void> {
+export async function insertGeofences(t: TestApp, organizationId: string, place: Placement, count: number): Promise<void> {
   const base = Date.now();
   const rows: Partial<Geofence>[] = Array.from({ length: count }, (_, index) => ({
     id: randomUUID(),

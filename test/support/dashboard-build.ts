@@ -22,7 +22,11 @@ function newestSource(dir: string): number {
 export function ensureDashboardBuilt(): string {
   const index = join(DASHBOARD_BUILD, 'index.html');
   const stale = !existsSync(index) || statSync(index).mtimeMs < newestSource(join(ROOT, 'web'));
-  if (stale) execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  if (stale)
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
   if (stale) execFileSync(process.execPath, [join(ROOT, 'scripts', 'compress-web.mjs')], { cwd: ROOT, stdio: 'inherit' });
   return DASHBOARD_BUILD;
 }

@@ -77,7 +77,10 @@ export function pageAssets(html: string): PageAssets {
   const scriptTags = [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script\s*>/gi)];
   const linkTags = [...html.matchAll(/<link\b[^>]*>/gi)].map((match) => match[0]);
   const links = (kind: RegExp) =>
-    linkTags.filter((tag) => kind.test(attributeValue(tag, 'rel') ?? '')).map((tag) => attributeValue(tag, 'href')).filter((href): href is string => !!href);
+    linkTags
+      .filter((tag) => kind.test(attributeValue(tag, 'rel') ?? ''))
+      .map((tag) => attributeValue(tag, 'href'))
+      .filter((href): href is string => !!href);
   return {
     scripts: scriptTags.map((match) => attributeValue(match[0].slice(0, match[0].indexOf('>') + 1), 'src')).filter((src): src is string => !!src),
     stylesheets: links(/stylesheet/i),

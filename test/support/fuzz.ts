@@ -57,7 +57,12 @@ export function operationsOf(document: OpenApi): FuzzOperation[] {
       };
       // Path parameters the document leaves out (POST buildings/{buildingId}/paths) are still parameters.
       for (const match of path.matchAll(/\{(\w+)\}/g)) if (!base.pathParams.includes(match[1])) base.pathParams.push(match[1]);
-      return upper === 'PUT' ? [{ ...base, method: 'PUT' }, { ...base, method: 'PATCH' }] : [{ ...base, method: upper }];
+      return upper === 'PUT'
+        ? [
+            { ...base, method: 'PUT' },
+            { ...base, method: 'PATCH' },
+          ]
+        : [{ ...base, method: upper }];
     }),
   );
 }
@@ -66,10 +71,52 @@ export function operationsOf(document: OpenApi): FuzzOperation[] {
 
 /** Strings that broke (or could break) something: prototype keys, NUL, lone surrogates, SQL, huge. */
 export const HOSTILE_STRINGS = [
-  '', ' ', '__proto__', '-__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '\u0000', 'a\u0000b', '\ud800', 'x\udfff',
-  '\ude00\ud83d', '😀', 'Ω≈ç√', '%', '%00', '%zz', '../../etc/passwd', "' OR '1'='1", '"; DROP TABLE users; --', '<script>alert(1)</script>',
-  'javascript:alert(1)', '[object Object]', 'NaN', 'Infinity', '-1', '0', '1.5', '1e309', '2147483648', '9007199254740993', '99999999999999999999',
-  'null', 'true', '[]', '{}', ',', ',,,', '-', 'name,asc', '\\', '\n\r\t', ' padded ', 'x'.repeat(70_000), 'é'.repeat(300),
+  '',
+  ' ',
+  '__proto__',
+  '-__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfff',
+  '\ude00\ud83d',
+  '😀',
+  'Ω≈ç√',
+  '%',
+  '%00',
+  '%zz',
+  '../../etc/passwd',
+  "' OR '1'='1",
+  '"; DROP TABLE users; --',
+  '<script>alert(1)</script>',
+  'javascript:alert(1)',
+  '[object Object]',
+  'NaN',
+  'Infinity',
+  '-1',
+  '0',
+  '1.5',
+  '1e309',
+  '2147483648',
+  '9007199254740993',
+  '99999999999999999999',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  ',',
+  ',,,',
+  '-',
+  'name,asc',
+  '\\',
+  '\n\r\t',
+  ' padded ',
+  'x'.repeat(70_000),
+  'é'.repeat(300),
 ];
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
@@ -107,7 +154,8 @@ function resolve(document: OpenApi, schema: Schema): Schema {
   let current = schema;
   for (let hops = 0; hops < 10; hops += 1) {
     if (typeof current.$ref === 'string') current = document.components.schemas[current.$ref.split('/').pop()!] ?? {};
-    else if (Array.isArray(current.allOf) && current.allOf.length > 0) current = { ...(current.allOf as Schema[]).reduce((merged, part) => ({ ...merged, ...resolve(document, part) }), {}) };
+    else if (Array.isArray(current.allOf) && current.allOf.length > 0)
+      current = { ...(current.allOf as Schema[]).reduce((merged, part) => ({ ...merged, ...resolve(document, part) }), {}) };
     else break;
   }
   return current;
@@ -126,7 +174,13 @@ function fixtureValue(name: string, fixtures: FuzzFixtures): fc.Arbitrary<unknow
   if (/^(user_ids|ids|exclude_ids)$/.test(name)) return pick([fixtures.userIds]);
   if (/^(group_ids)$/.test(name)) return pick([fixtures.groupIds]);
   if (/^(parent_group_id)$/.test(name)) return pick(fixtures.groupIds);
-  if (name === 'geometric') return fc.constant([[42.87, -8.56], [42.8701, -8.56], [42.8701, -8.5599], [42.87, -8.56]]);
+  if (name === 'geometric')
+    return fc.constant([
+      [42.87, -8.56],
+      [42.8701, -8.56],
+      [42.8701, -8.5599],
+      [42.87, -8.56],
+    ]);
   return null;
 }
 
@@ -137,10 +191,7 @@ export function valueFor(document: OpenApi, schema: Schema, fixtures: FuzzFixtur
   const typed = typedValue(document, resolved, fixtures, depth);
   // Mostly well-typed: a body with one hostile field among many is the interesting case, and
   // enough requests must pass validation to reach the services and the databases.
-  return fc.oneof(
-    { weight: 10, arbitrary: fixture ? fc.oneof(fixture, typed) : typed },
-    { weight: 1, arbitrary: hostileJson },
-  );
+  return fc.oneof({ weight: 10, arbitrary: fixture ? fc.oneof(fixture, typed) : typed }, { weight: 1, arbitrary: hostileJson });
 }
 
 function typedValue(document: OpenApi, schema: Schema, fixtures: FuzzFixtures, depth: number): fc.Arbitrary<unknown> {
@@ -159,7 +210,10 @@ function typedValue(document: OpenApi, schema: Schema, fixtures: FuzzFixtures, d
     case 'array':
       return fc.array(valueFor(document, (schema.items ?? {}) as Schema, fixtures, '', depth + 1), { maxLength: 4 });
     case 'integer':
-      return fc.oneof({ weight: 4, arbitrary: fc.integer({ min: (schema.minimum as number) ?? -10, max: (schema.maximum as number) ?? 1_000 }) }, { weight: 1, arbitrary: hostileNumber });
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.integer({ min: (schema.minimum as number) ?? -10, max: (schema.maximum as number) ?? 1_000 }) },
+        { weight: 1, arbitrary: hostileNumber },
+      );
     case 'number':
       return fc.oneof(
         { weight: 4, arbitrary: fc.double({ min: (schema.minimum as number) ?? -1e3, max: (schema.maximum as number) ?? 1e3, noNaN: true }) },
@@ -176,7 +230,10 @@ function typedValue(document: OpenApi, schema: Schema, fixtures: FuzzFixtures, d
 }
 
 /** Percent-encodes the UTF-8 of a string (a lone surrogate becomes U+FFFD, as in any client). */
-const encode = (text: string): string => [...Buffer.from(text, 'utf8')].map((byte) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+const encode = (text: string): string =>
+  [...Buffer.from(text, 'utf8')]
+    .map((byte) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
 
 /**
  * Query strings stay under Node's default header limit (16 KB for the whole request head):
@@ -198,7 +255,7 @@ export function queryProbes(operation: FuzzOperation, fixtures: FuzzFixtures): s
 
 /** A query string over the operation's parameters in the contract's three list forms, plus raw garbage. */
 export function queryFor(document: OpenApi, operation: FuzzOperation, fixtures: FuzzFixtures): fc.Arbitrary<string> {
-  const scalar = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+  const scalar = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
   // Every parameter is also tried, often, with the values that broke parsers and lookups.
   const probe = fc.constantFrom(...QUERY_PROBES);
   const pair = (name: string, schema: Schema) =>
@@ -226,8 +283,15 @@ export function queryFor(document: OpenApi, operation: FuzzOperation, fixtures: 
 function realIds(name: string, operation: FuzzOperation, fixtures: FuzzFixtures): Array<string | number> {
   const resource = operation.path.split('/')[3] ?? '';
   const real: Record<string, Array<string | number>> = {
-    buildings: fixtures.buildingIds, floors: fixtures.floorIds, poi_categories: fixtures.categoryIds, pois: fixtures.poiIds, geofences: fixtures.geofenceIds,
-    users: fixtures.userIds, groups: fixtures.groupIds, auth: fixtures.apiKeyIds, images: fixtures.imageIds,
+    buildings: fixtures.buildingIds,
+    floors: fixtures.floorIds,
+    poi_categories: fixtures.categoryIds,
+    pois: fixtures.poiIds,
+    geofences: fixtures.geofenceIds,
+    users: fixtures.userIds,
+    groups: fixtures.groupIds,
+    auth: fixtures.apiKeyIds,
+    images: fixtures.imageIds,
   };
   return name === 'buildingId' ? fixtures.buildingIds : (real[resource] ?? []);
 }
@@ -261,14 +325,25 @@ export function requestFor(document: OpenApi, operation: FuzzOperation, fixtures
   const body: fc.Arbitrary<Pick<FuzzRequest, 'body' | 'contentType'>> = !sendsBody
     ? fc.constant({})
     : operation.multipart
-      ? fc.tuple(fc.uint8Array({ maxLength: 256 }), fc.constantFrom('image', 'file', ''), fc.constantFrom('image/png', 'image/svg+xml', 'text/plain')).map(([bytes, field, type]) => ({
-          body: Buffer.concat([filePartHead({ field, filename: 'x.png', contentType: type }), Buffer.from(bytes), multipartTail()]),
-          contentType: multipartContentType(),
-        }))
+      ? fc
+          .tuple(fc.uint8Array({ maxLength: 256 }), fc.constantFrom('image', 'file', ''), fc.constantFrom('image/png', 'image/svg+xml', 'text/plain'))
+          .map(([bytes, field, type]) => ({
+            body: Buffer.concat([filePartHead({ field, filename: 'x.png', contentType: type }), Buffer.from(bytes), multipartTail()]),
+            contentType: multipartContentType(),
+          }))
       : fc.oneof(
-          { weight: 6, arbitrary: (operation.body ? valueFor(document, operation.body, fixtures) : hostileJson).map((value) => ({ body: JSON.stringify(value) ?? 'null', contentType: 'application/json' })) },
+          {
+            weight: 6,
+            arbitrary: (operation.body ? valueFor(document, operation.body, fixtures) : hostileJson).map((value) => ({
+              body: JSON.stringify(value) ?? 'null',
+              contentType: 'application/json',
+            })),
+          },
           { weight: 1, arbitrary: fc.constantFrom(...MALFORMED_JSON).map((text) => ({ body: text, contentType: 'application/json' })) },
-          { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1').map((contentType) => ({ body: 'a=1', contentType })) },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1').map((contentType) => ({ body: 'a=1', contentType })),
+          },
         );
   return fc.tuple(params, query, body).map(([values, search, payload]) => {
     let path = operation.path;
@@ -295,4 +370,3 @@ export function expectContractAnswer(response: Response, label: string): void {
     expect(error, context).toEqual(expect.objectContaining({ message: expect.any(String), code: expect.any(String) }));
   }
 }
-

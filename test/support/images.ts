@@ -69,12 +69,7 @@ export function makePng(width = 2, height = 2): Buffer {
     [0, 0, 255, 255],
     [255, 255, 255, 128],
   ];
-  return Buffer.concat([
-    PNG_SIGNATURE,
-    ihdr(width, height),
-    idat(width, height, (x, y) => palette[(x + 2 * y) % palette.length]),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
+  return Buffer.concat([PNG_SIGNATURE, ihdr(width, height), idat(width, height, (x, y) => palette[(x + 2 * y) % palette.length]), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
 /** A 2x2 PNG (red, green / blue, half-transparent white). */
@@ -85,15 +80,74 @@ export const PNG_2X2 = makePng(2, 2);
 // ---------------------------------------------------------------------------------------
 
 export const JPEG_1X1 = Buffer.from([
-  0xff, 0xd8, // SOI
-  0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, // APP0 JFIF
-  0xff, 0xdb, 0x00, 0x43, 0x00, ...new Array<number>(64).fill(1), // DQT, table 0, all ones
-  0xff, 0xc0, 0x00, 0x0b, 0x08, 0x00, 0x01, 0x00, 0x01, 0x01, 0x01, 0x11, 0x00, // SOF0 1x1, one component
-  0xff, 0xc4, 0x00, 0x14, 0x00, 0x01, ...new Array<number>(15).fill(0), 0x00, // DHT DC 0: one code (category 0)
-  0xff, 0xc4, 0x00, 0x14, 0x10, 0x01, ...new Array<number>(15).fill(0), 0x00, // DHT AC 0: one code (EOB)
-  0xff, 0xda, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3f, 0x00, // SOS
+  0xff,
+  0xd8, // SOI
+  0xff,
+  0xe0,
+  0x00,
+  0x10,
+  0x4a,
+  0x46,
+  0x49,
+  0x46,
+  0x00,
+  0x01,
+  0x01,
+  0x00,
+  0x00,
+  0x01,
+  0x00,
+  0x01,
+  0x00,
+  0x00, // APP0 JFIF
+  0xff,
+  0xdb,
+  0x00,
+  0x43,
+  0x00,
+  ...new Array<number>(64).fill(1), // DQT, table 0, all ones
+  0xff,
+  0xc0,
+  0x00,
+  0x0b,
+  0x08,
+  0x00,
+  0x01,
+  0x00,
+  0x01,
+  0x01,
+  0x01,
+  0x11,
+  0x00, // SOF0 1x1, one component
+  0xff,
+  0xc4,
+  0x00,
+  0x14,
+  0x00,
+  0x01,
+  ...new Array<number>(15).fill(0),
+  0x00, // DHT DC 0: one code (category 0)
+  0xff,
+  0xc4,
+  0x00,
+  0x14,
+  0x10,
+  0x01,
+  ...new Array<number>(15).fill(0),
+  0x00, // DHT AC 0: one code (EOB)
+  0xff,
+  0xda,
+  0x00,
+  0x08,
+  0x01,
+  0x01,
+  0x00,
+  0x00,
+  0x3f,
+  0x00, // SOS
   0x3f, // DC "0", EOB "0", padded with ones
-  0xff, 0xd9, // EOI
+  0xff,
+  0xd9, // EOI
 ]);
 
 // ---------------------------------------------------------------------------------------
@@ -160,10 +214,7 @@ export interface FilePart {
 
 /** The bytes before a file's content in a one-file multipart body. */
 export function filePartHead(part: FilePart, boundary = BOUNDARY): Buffer {
-  return Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"; filename="${part.filename}"\r\nContent-Type: ${part.contentType}\r\n\r\n`,
-    'utf8',
-  );
+  return Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"; filename="${part.filename}"\r\nContent-Type: ${part.contentType}\r\n\r\n`, 'utf8');
 }
 
 export const multipartTail = (boundary = BOUNDARY): Buffer => Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8');
@@ -206,13 +257,7 @@ export interface RawResponse {
  * honouring back-pressure, and stops sending once the server has answered (a server may
  * answer 413 before the body ends).
  */
-export function streamRequest(
-  baseUrl: string,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  pieces: Iterable<Buffer>,
-): Promise<RawResponse> {
+export function streamRequest(baseUrl: string, method: string, path: string, headers: Record<string, string>, pieces: Iterable<Buffer>): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     let answered = false;
     const request = httpRequest(new URL(path, baseUrl), { method, headers }, (response) => {

@@ -3,7 +3,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const check = require(join(__dirname, '..', '..', 'scripts', 'check-node.cjs')) as { isSupported(version: string): boolean; refusal(version: string): string; EX_UNAVAILABLE: number };
+const check = require(join(__dirname, '..', '..', 'scripts', 'check-node.cjs')) as {
+  isSupported(version: string): boolean;
+  refusal(version: string): string;
+  EX_UNAVAILABLE: number;
+};
 
 export const { isSupported, refusal, EX_UNAVAILABLE } = check;
 

@@ -7,20 +7,7 @@ import { BUILDING_KEYS, BuildingBody, expectStatus } from './cartography';
 import { TestApp } from './test-app';
 
 /** The keys of a POI object (issue: POIs). */
-export const POI_KEYS = [
-  'building_id',
-  'category_id',
-  'category_name',
-  'created_at',
-  'custom_fields',
-  'id',
-  'info',
-  'info_unsafe',
-  'name',
-  'position',
-  'type',
-  'updated_at',
-];
+export const POI_KEYS = ['building_id', 'category_id', 'category_name', 'created_at', 'custom_fields', 'id', 'info', 'info_unsafe', 'name', 'position', 'type', 'updated_at'];
 export const POI_POSITION_KEYS = ['cartesians', 'floor_id', 'georeferences', 'lat', 'lng', 'radius', 'x', 'y'];
 /** The full building document of GET /api/v1/buildings/{id}. */
 export const BUILDING_DOCUMENT_KEYS = [...BUILDING_KEYS, 'events', 'floors', 'geofences', 'indoor_pois', 'outdoor_pois', 'paths'].sort();
@@ -119,8 +106,7 @@ export async function putPaths(t: TestApp, auth: Record<string, string>, buildin
 
 export const poiRow = (t: TestApp, id: number) => t.dataSource.getRepository(Poi).findOneBy({ id });
 export const poiRowsOf = (t: TestApp, buildingId: number) => t.dataSource.getRepository(Poi).find({ where: { buildingId }, order: { id: 'ASC' } });
-export const poiCount = (t: TestApp, organizationId?: string) =>
-  t.dataSource.getRepository(Poi).countBy(organizationId === undefined ? {} : { organizationId });
+export const poiCount = (t: TestApp, organizationId?: string) => t.dataSource.getRepository(Poi).countBy(organizationId === undefined ? {} : { organizationId });
 export const pathGraphRow = (t: TestApp, buildingId: number) => t.dataSource.getRepository(PathGraph).findOneBy({ buildingId });
 export const pathGraphCount = (t: TestApp) => t.dataSource.getRepository(PathGraph).count();
 export const categoryRow = (t: TestApp, id: number) => t.dataSource.getRepository(PoiCategory).findOneBy({ id });

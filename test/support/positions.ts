@@ -5,7 +5,20 @@ import { TestApp } from './test-app';
 export const REALTIME_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 export const FEATURE_KEYS = ['geometry', 'id', 'properties', 'type', 'userId'];
 export const FEATURE_PROPERTY_KEYS = ['accuracy', 'building_id', 'floor_id', 'level_height', 'local_coordinates', 'poi_id', 'time', 'yaw'];
-export const DEVICE_INFO_KEYS = ['building_ids', 'buildings', 'code', 'created_at', 'group_ids', 'groups', 'id', 'organization', 'organization_id', 'updated_at', 'user', 'user_id'];
+export const DEVICE_INFO_KEYS = [
+  'building_ids',
+  'buildings',
+  'code',
+  'created_at',
+  'group_ids',
+  'groups',
+  'id',
+  'organization',
+  'organization_id',
+  'updated_at',
+  'user',
+  'user_id',
+];
 export const DEVICE_KEYS = ['code', 'created_at', 'id', 'last_position', 'last_seen_at', 'name', 'organization_id', 'updated_at', 'user_id'];
 
 export const REALTIME = '/api/v1/realtime/positions';
@@ -23,7 +36,10 @@ export function fix(deviceId: string, overrides: Record<string, unknown> = {}, s
 }
 
 export async function report(t: TestApp, auth: Record<string, string>, body: unknown, status = 200) {
-  const response = await t.http.post(REALTIME).set(auth).send(body as object);
+  const response = await t.http
+    .post(REALTIME)
+    .set(auth)
+    .send(body as object);
   expect(response.status, `${response.status} ${JSON.stringify(response.body)}`).toBe(status);
   return response.body as { accepted: number; rejected: Array<{ index: number; code: string; fields: string; message: string }>; events: unknown[] };
 }

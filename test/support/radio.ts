@@ -14,7 +14,15 @@ export function bleOf(readings: readonly ScanReading[]): Array<{ uuid: string; m
 export async function installBeacons(t: TestApp, auth: Record<string, string>, buildingId: number, floorIds: number[], building: SyntheticBuilding): Promise<void> {
   const ble = building.transmitters.map((transmitter) => {
     const [uuid, major, minor] = transmitter.key.split(':');
-    return { floor_id: floorIds[transmitter.floorId - 1], uuid, major: Number(major), minor: Number(minor), tx_power: building.options.registeredRssi, x: transmitter.x, y: transmitter.y };
+    return {
+      floor_id: floorIds[transmitter.floorId - 1],
+      uuid,
+      major: Number(major),
+      minor: Number(minor),
+      tx_power: building.options.registeredRssi,
+      x: transmitter.x,
+      y: transmitter.y,
+    };
   });
   const response = await t.http.put(`/api/v1/infrastructure?building_id=${buildingId}`).set(auth).send({ wifi: [], ble });
   if (response.status !== 200) throw new Error(`installing beacons: ${response.status} ${JSON.stringify(response.body)}`);

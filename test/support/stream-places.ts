@@ -9,5 +9,10 @@ export async function streamPlacesHeld(t: TestApp): Promise<number> {
 
 /** Waits until `count` places are held: a closed stream's place is given back just after the server notices the hang-up. */
 export async function untilStreamPlacesHeld(t: TestApp, count: number, timeoutMs = 3000): Promise<void> {
-  await waitFor(() => streamPlacesHeld(t), (held) => held === count, timeoutMs, `${count} stream places held`);
+  await waitFor(
+    () => streamPlacesHeld(t),
+    (held) => held === count,
+    timeoutMs,
+    `${count} stream places held`,
+  );
 }

@@ -42,7 +42,12 @@ export interface SyntheticScanOptions {
 
 export const DEFAULT_SCAN_OPTIONS: SyntheticScanOptions = { pathLossExponent: 3, shadowingDb: 4, sensitivity: -105, readings: [10, 30] };
 
-export function synthesizeScan(transmitters: readonly KnownTransmitter[], at: { x: number; y: number }, random: () => number, options: SyntheticScanOptions = DEFAULT_SCAN_OPTIONS): ScanReading[] {
+export function synthesizeScan(
+  transmitters: readonly KnownTransmitter[],
+  at: { x: number; y: number },
+  random: () => number,
+  options: SyntheticScanOptions = DEFAULT_SCAN_OPTIONS,
+): ScanReading[] {
   const heard: ScanReading[] = [];
   for (const transmitter of transmitters) {
     const distance = Math.max(0.5, Math.hypot(at.x - transmitter.x, at.y - transmitter.y));
@@ -173,7 +178,12 @@ export class SyntheticBuilding {
     for (const transmitter of this.transmitters) {
       const storeys = Math.abs(transmitter.floorId - at.floor);
       const distance = Math.max(0.5, Math.hypot(at.x - transmitter.x, at.y - transmitter.y, storeys * options.storeyM));
-      let rssi = this.truePower.get(transmitter.id)! - 10 * options.exponent * Math.log10(distance) - storeys * options.floorLossDb - this.wallLoss(transmitter, at) + fastSd * gaussian(random);
+      let rssi =
+        this.truePower.get(transmitter.id)! -
+        10 * options.exponent * Math.log10(distance) -
+        storeys * options.floorLossDb -
+        this.wallLoss(transmitter, at) +
+        fastSd * gaussian(random);
       if (staticSd > 0) rssi += staticSd * this.fieldAt(transmitter.id, at);
       if (rssi >= options.sensitivity) heard.push({ key: transmitter.key, kind: transmitter.kind, rssi: Math.round(rssi) });
     }

@@ -84,8 +84,6 @@ export async function freshDatabase(): Promise<FreshDatabase> {
   };
 }
 
-
-
 /** Two instances of the application on one fresh database, sharing the JWT secret as instances behind a balancer do. */
 export interface TwoInstances {
   a: TestApp;

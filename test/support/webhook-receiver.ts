@@ -39,7 +39,11 @@ export class WebhookReceiver {
       res.on('close', () => this.inFlight--);
       req.on('data', (c) => (body += c));
       req.on('end', () => {
-        const headers = { 'webhook-id': String(req.headers['webhook-id']), 'webhook-timestamp': String(req.headers['webhook-timestamp']), 'webhook-signature': String(req.headers['webhook-signature']) };
+        const headers = {
+          'webhook-id': String(req.headers['webhook-id']),
+          'webhook-timestamp': String(req.headers['webhook-timestamp']),
+          'webhook-signature': String(req.headers['webhook-signature']),
+        };
         const verifiedWith = this.secrets.findIndex((s) => {
           try {
             new Webhook(s).verify(body, headers);

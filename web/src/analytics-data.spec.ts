@@ -161,7 +161,15 @@ describe('analytics data shaping', () => {
       `2026-11-02T00:00:00.000,b,"'=HYPERLINK(""x""), ""Cafe""",1,1,1`,
       '',
     ]);
-    expect(toCsv(['n', 'v'], [['-1', -1], ['a\nb', null]])).toBe(`n,v\r\n'-1,-1\r\n"a\nb",\r\n`);
+    expect(
+      toCsv(
+        ['n', 'v'],
+        [
+          ['-1', -1],
+          ['a\nb', null],
+        ],
+      ),
+    ).toBe(`n,v\r\n'-1,-1\r\n"a\nb",\r\n`);
   });
 
   it('offers every zone the browser knows, UTC first, and the current zone even when unlisted', () => {

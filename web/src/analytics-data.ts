@@ -60,7 +60,10 @@ export function defaultRange(today: Date): { from: string; to: string } {
 const DATE = /^\d{4}-\d\d-\d\d$/;
 
 /** Reads the page's parameters from its URL, falling back to defaults for what is missing or malformed. */
-export function paramsFromSearch(search: string, defaults: Omit<AnalyticsParams, 'buildingId'> & { buildingId?: number }): Partial<AnalyticsParams> & Omit<AnalyticsParams, 'buildingId'> {
+export function paramsFromSearch(
+  search: string,
+  defaults: Omit<AnalyticsParams, 'buildingId'> & { buildingId?: number },
+): Partial<AnalyticsParams> & Omit<AnalyticsParams, 'buildingId'> {
   const q = new URLSearchParams(search);
   const building = Number(q.get('building_id'));
   const grouping = q.get('grouping');

@@ -17,7 +17,15 @@ describe('live devices', () => {
   });
 
   it('refuses a feature without coordinates or time', () => {
-    expect(toLiveDevice({ type: 'Feature', id: '1', userId: null, geometry: { type: 'Point', coordinates: [] as unknown as [number, number] }, properties: { time: 'x', floor_id: 1, building_id: 1, accuracy: 1 } })).toBeNull();
+    expect(
+      toLiveDevice({
+        type: 'Feature',
+        id: '1',
+        userId: null,
+        geometry: { type: 'Point', coordinates: [] as unknown as [number, number] },
+        properties: { time: 'x', floor_id: 1, building_id: 1, accuracy: 1 },
+      }),
+    ).toBeNull();
   });
 
   it('keeps one fix per device between frames, the newest, and never goes back in time', () => {
@@ -48,13 +56,26 @@ describe('live devices', () => {
     // Late and out of order: slotted in by time; the same fix twice counts once.
     trails.add(at('a', 20_000, 2));
     trails.add(at('a', 20_000, 2));
-    expect(trails.of('a')).toEqual([[1, 0], [2, 0], [3, 0]]);
+    expect(trails.of('a')).toEqual([
+      [1, 0],
+      [2, 0],
+      [3, 0],
+    ]);
     trails.add(at('a', 40_000, 4));
     trails.add(at('a', 50_000, 5));
-    expect(trails.of('a')).toEqual([[2, 0], [3, 0], [4, 0], [5, 0]]);
+    expect(trails.of('a')).toEqual([
+      [2, 0],
+      [3, 0],
+      [4, 0],
+      [5, 0],
+    ]);
     // Over a minute before the newest: dropped.
     trails.add(at('a', 95_000, 6));
-    expect(trails.of('a')).toEqual([[4, 0], [5, 0], [6, 0]]);
+    expect(trails.of('a')).toEqual([
+      [4, 0],
+      [5, 0],
+      [6, 0],
+    ]);
     expect(trails.of('b')).toEqual([]);
     trails.forget(['a']);
     expect(trails.of('a')).toEqual([]);
@@ -71,7 +92,25 @@ describe('live devices', () => {
 
   it('finds the devices whose last fix is too old to show', () => {
     const now = 1_000_000;
-    expect(staleDevices(new Map([['fresh', now - 1000], ['old', now - 121_000]]), now, DEFAULT_STALE_AFTER_S * 1000)).toEqual(['old']);
-    expect(staleDevices(new Map([['fresh', now - 1000], ['old', now - 61_000]]), now, 60_000)).toEqual(['old']);
+    expect(
+      staleDevices(
+        new Map([
+          ['fresh', now - 1000],
+          ['old', now - 121_000],
+        ]),
+        now,
+        DEFAULT_STALE_AFTER_S * 1000,
+      ),
+    ).toEqual(['old']);
+    expect(
+      staleDevices(
+        new Map([
+          ['fresh', now - 1000],
+          ['old', now - 61_000],
+        ]),
+        now,
+        60_000,
+      ),
+    ).toEqual(['old']);
   });
 });

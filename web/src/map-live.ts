@@ -307,7 +307,16 @@ export class LiveDeviceLayer {
         if (frozen !== this.frozen.has(device.id)) existing.dot.setStyle(frozen ? FROZEN : LIVE);
         Object.assign(existing, { time: device.time, lngLat: device.lngLat, accuracy: device.accuracy });
       } else {
-        const circle = L.circle(at, { renderer: this.under, radius: device.accuracy, color: '#3478f6', weight: 1, opacity: 0.35, fillColor: '#3478f6', fillOpacity: 0.12, interactive: false });
+        const circle = L.circle(at, {
+          renderer: this.under,
+          radius: device.accuracy,
+          color: '#3478f6',
+          weight: 1,
+          opacity: 0.35,
+          fillColor: '#3478f6',
+          fillOpacity: 0.12,
+          interactive: false,
+        });
         const dot = L.circleMarker(at, { renderer: this.dots, radius: 5, weight: 1.5, fillOpacity: 1, interactive: false, ...(frozen ? FROZEN : LIVE) });
         this.group.addLayer(circle).addLayer(dot);
         this.shown.set(device.id, { time: device.time, lngLat: device.lngLat, accuracy: device.accuracy, dot, circle, trail: null });

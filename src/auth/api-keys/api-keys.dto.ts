@@ -37,8 +37,7 @@ export class ApiKeyResponseDto {
   id: string;
 
   @ApiProperty({
-    description:
-      'The full key right after creation, and always for positioning keys created since they became readable; masked otherwise (it then contains `*`)',
+    description: 'The full key right after creation, and always for positioning keys created since they became readable; masked otherwise (it then contains `*`)',
     example: 'cgk_AbCd********wXyZ',
   })
   apikey: string;

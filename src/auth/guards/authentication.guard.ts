@@ -208,5 +208,4 @@ function tokenExpiry(token: string): number | null {
   } catch {
     return null;
   }
-
 }

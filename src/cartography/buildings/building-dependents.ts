@@ -26,15 +26,16 @@ export async function releaseDependents(manager: EntityManager, scope: Dependent
     return;
   }
   if (!cascade) {
-    const parts = [
-      geofences ? `${geofences} live geofence(s)` : '',
-      pois ? `${pois} POI(s)` : '',
-      pathNodes ? `${pathNodes} path node(s)` : '',
-    ].filter(Boolean);
+    const parts = [geofences ? `${geofences} live geofence(s)` : '', pois ? `${pois} POI(s)` : '', pathNodes ? `${pathNodes} path node(s)` : ''].filter(Boolean);
     throw ApiError.conflict(`${parts.join(', ')} still belong to it; delete them first or pass cascade=true`);
   }
   if (geofences) {
-    await manager.createQueryBuilder().update(Geofence).set({ deleted: true, updatedAt: now, version: () => '"version" + 1' }).where(liveGeofences).execute();
+    await manager
+      .createQueryBuilder()
+      .update(Geofence)
+      .set({ deleted: true, updatedAt: now, version: () => '"version" + 1' })
+      .where(liveGeofences)
+      .execute();
   }
   if (pois) await manager.delete(Poi, where);
   if (graph && pathNodes) {

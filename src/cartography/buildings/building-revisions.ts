@@ -21,11 +21,7 @@ const MAX_ANNOUNCED_BUILDINGS = 500;
 function isChange(value: unknown): value is BuildingContentChange {
   if (typeof value !== 'object' || value === null) return false;
   const change = value as Record<string, unknown>;
-  return (
-    (Array.isArray(change.buildings) && change.buildings.every((id) => Number.isInteger(id))) ||
-    typeof change.organization === 'string' ||
-    change.all === true
-  );
+  return (Array.isArray(change.buildings) && change.buildings.every((id) => Number.isInteger(id))) || typeof change.organization === 'string' || change.all === true;
 }
 
 /**
@@ -99,7 +95,10 @@ export class BuildingRevisions implements OnModuleInit, OnModuleDestroy {
   async bumpForCategory(manager: EntityManager, categoryId: number): Promise<void> {
     const [sql, parameters] = this.transactions.escape('SELECT DISTINCT "building_id" FROM "pois" WHERE "category_id" = :categoryId', { categoryId });
     const rows: Array<{ building_id: number }> = await manager.query(sql, parameters);
-    await this.bump(manager, rows.map((row) => Number(row.building_id)));
+    await this.bump(
+      manager,
+      rows.map((row) => Number(row.building_id)),
+    );
   }
 
   /** Every building of an organization: for organization-wide settings that change how their fences behave. */

@@ -83,9 +83,7 @@ export class BuildingsService {
     const building = await this.findOwned(principal, id);
     // Read before the document, so a cached copy is never older than the revision it carries.
     const revision = await this.revisions.current(id);
-    const body = await this.documents.getOrBuild(id, building.version, revision, async () =>
-      Buffer.from(JSON.stringify(await this.buildDocument(principal, building))),
-    );
+    const body = await this.documents.getOrBuild(id, building.version, revision, async () => Buffer.from(JSON.stringify(await this.buildDocument(principal, building))));
     // The document changes with its floors, POIs, geofences and paths too: the tag says both.
     return new Versioned(new RawJson(body), `${building.version}.${revision}`);
   }

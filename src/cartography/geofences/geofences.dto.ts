@@ -35,7 +35,12 @@ export class CreateGeofenceDto {
 
   @ApiProperty({
     description: '[lat, lng] pairs of a closed ring (first = last), 4 to 10,000 pairs, no self-intersection',
-    example: [[42.8723597, -8.5633224], [42.8724068, -8.5632165], [42.8723292, -8.5631467], [42.8723597, -8.5633224]],
+    example: [
+      [42.8723597, -8.5633224],
+      [42.8724068, -8.5632165],
+      [42.8723292, -8.5631467],
+      [42.8723597, -8.5633224],
+    ],
     type: 'array',
     items: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
   })

@@ -46,7 +46,6 @@ function inList(column: string, prefix: string, values: number[], parameters: Sq
   return `"${column}" IN (${values.map((_, index) => `:${prefix}${index}`).join(', ')})`;
 }
 
-
 @Injectable()
 export class GeofencesService implements OnModuleDestroy {
   constructor(
@@ -136,7 +135,11 @@ export class GeofencesService implements OnModuleDestroy {
       const [counted] = await this.queries.cached<{ total: number | string }>(`SELECT COUNT(*) AS "total" FROM "geofences" WHERE ${where}`)(parameters);
       total = Number(counted.total);
     }
-    return toPage(rows.map((row) => toGeofenceResponse(this.hydrate(row))), total, window);
+    return toPage(
+      rows.map((row) => toGeofenceResponse(this.hydrate(row))),
+      total,
+      window,
+    );
   }
 
   async create(principal: Principal, dto: CreateGeofenceDto): Promise<Versioned<GeofenceResponseDto>> {

@@ -12,8 +12,7 @@ import { Versioned } from '../../common/http/versioned';
 import { ListPathsQuery, PathsResponseDto, ReplacePathsDto } from './paths.dto';
 import { PathsService } from './paths.service';
 
-const methodNotAllowed = (allow: string) =>
-  new ApiError(405, ErrorCode.MethodNotAllowed, `Use ${allow} on this route`, [], { Allow: allow });
+const methodNotAllowed = (allow: string) => new ApiError(405, ErrorCode.MethodNotAllowed, `Use ${allow} on this route`, [], { Allow: allow });
 const METHOD_NOT_ALLOWED = ApiResponse({ status: 405, type: ErrorResponseDto, description: 'Paths are replaced whole with PUT' });
 
 @ApiTags('Paths')

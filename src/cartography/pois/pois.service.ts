@@ -88,9 +88,7 @@ export class PoisService {
     const errors: FieldError[] = [];
     for (const [index, item] of body.entries()) {
       const dto = plainToInstance(CreatePoiDto, item ?? {}, { excludeExtraneousValues: false });
-      const problems = item !== null && typeof item === 'object' && !Array.isArray(item)
-        ? await validate(dto, { whitelist: true, forbidUnknownValues: true })
-        : [];
+      const problems = item !== null && typeof item === 'object' && !Array.isArray(item) ? await validate(dto, { whitelist: true, forbidUnknownValues: true }) : [];
       if (item === null || typeof item !== 'object' || Array.isArray(item)) {
         errors.push({ message: 'must be a JSON object', code: 'invalid', fields: `[${index}]` });
       }
@@ -114,7 +112,10 @@ export class PoisService {
       if (errors.length > 0) throw ApiError.validation('Some POIs are not valid; none was created', errors);
       // Inserted one by one to learn each generated id on both databases.
       for (const poi of pois) await manager.insert(Poi, poi);
-      await this.revisions.bump(manager, pois.map((poi) => poi.buildingId));
+      await this.revisions.bump(
+        manager,
+        pois.map((poi) => poi.buildingId),
+      );
       return renderPois(manager, pois);
     });
   }
@@ -215,9 +216,7 @@ export class PoisService {
       ]);
     }
     // What is derived is held to the same ranges as what is sent.
-    const [problem, sentField] = position.georeferences
-      ? [derivedCartesianProblem(cartesian), 'georeferences']
-      : [derivedGeoreferenceProblem(georeference), 'cartesians'];
+    const [problem, sentField] = position.georeferences ? [derivedCartesianProblem(cartesian), 'georeferences'] : [derivedGeoreferenceProblem(georeference), 'cartesians'];
     if (problem) {
       throw ApiError.validation('The POI is not valid', [{ message: problem, code: 'out_of_range', fields: `${prefix}position.${sentField}` }]);
     }
@@ -244,7 +243,10 @@ export class PoisService {
       return await work();
     } catch (error) {
       if (!prefix || !(error instanceof ApiError) || error.status !== 422) throw error;
-      throw ApiError.validation(error.message, error.errors.map((item) => ({ ...item, fields: `${prefix}${item.fields}` })));
+      throw ApiError.validation(
+        error.message,
+        error.errors.map((item) => ({ ...item, fields: `${prefix}${item.fields}` })),
+      );
     }
   }
 }

@@ -7,8 +7,14 @@ const rows = (text: string) => parseCsv(text).map((record) => record.fields);
 
 describe('parseCsv (RFC 4180)', () => {
   it('reads plain records with CRLF or LF line ends, with or without a final line break', () => {
-    expect(rows('a,b,c\r\n1,2,3\r\n')).toEqual([['a', 'b', 'c'], ['1', '2', '3']]);
-    expect(rows('a,b,c\n1,2,3')).toEqual([['a', 'b', 'c'], ['1', '2', '3']]);
+    expect(rows('a,b,c\r\n1,2,3\r\n')).toEqual([
+      ['a', 'b', 'c'],
+      ['1', '2', '3'],
+    ]);
+    expect(rows('a,b,c\n1,2,3')).toEqual([
+      ['a', 'b', 'c'],
+      ['1', '2', '3'],
+    ]);
   });
 
   it('reads quoted fields: delimiters, doubled quotes and line breaks inside', () => {
@@ -19,7 +25,10 @@ describe('parseCsv (RFC 4180)', () => {
   });
 
   it('keeps empty fields, including the last one, and skips blank lines', () => {
-    expect(rows('a,,c,\n\n,,,\n')).toEqual([['a', '', 'c', ''], ['', '', '', '']]);
+    expect(rows('a,,c,\n\n,,,\n')).toEqual([
+      ['a', '', 'c', ''],
+      ['', '', '', ''],
+    ]);
     expect(rows('""\n')).toEqual([['']]);
   });
 
@@ -36,7 +45,10 @@ describe('parseCsv (RFC 4180)', () => {
     expect(detectDelimiter('type;x;y\n')).toBe(';');
     expect(detectDelimiter('type\tx\ty')).toBe('\t');
     expect(detectDelimiter('"a;b",c')).toBe(',');
-    expect(rows('type;x;y\nble;1,5;2\n')).toEqual([['type', 'x', 'y'], ['ble', '1,5', '2']]);
+    expect(rows('type;x;y\nble;1,5;2\n')).toEqual([
+      ['type', 'x', 'y'],
+      ['ble', '1,5', '2'],
+    ]);
   });
 
   it.each([

@@ -8,16 +8,7 @@ const FORMULAS = ['=HYPERLINK("http://evil.example","x")', '@SUM(1+1)', '+1', '-
 
 describe('the CSV writer', () => {
   it('puts an apostrophe before every text cell a spreadsheet would run (OWASP: = + - @ tab CR)', () => {
-    expect(FORMULAS.map(escapeFormula)).toEqual([
-      `'=HYPERLINK("http://evil.example","x")`,
-      "'@SUM(1+1)",
-      "'+1",
-      "'-2+3",
-      "'\t=1",
-      "'\r=1",
-      "''=already",
-      "'''@twice",
-    ]);
+    expect(FORMULAS.map(escapeFormula)).toEqual([`'=HYPERLINK("http://evil.example","x")`, "'@SUM(1+1)", "'+1", "'-2+3", "'\t=1", "'\r=1", "''=already", "'''@twice"]);
     for (const safe of ['plain', "it's", 'a=b', '', '1-2', ' =x']) expect(escapeFormula(safe)).toBe(safe);
     for (const text of [...FORMULAS, 'plain', "it's"]) expect(unescapeFormula(escapeFormula(text))).toBe(text);
   });

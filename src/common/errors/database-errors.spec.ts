@@ -4,21 +4,15 @@ import { isDatabaseUnavailableError, isForeignKeyViolation, isUniqueViolation } 
 const withCode = (code: string, message = 'driver error') => Object.assign(new Error(message), { code });
 
 describe('isDatabaseUnavailableError', () => {
-  it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EAI_AGAIN'])(
-    'recognises the socket code %s',
-    (code) => {
-      expect(isDatabaseUnavailableError({ code })).toBe(true);
-      expect(isDatabaseUnavailableError(withCode(code))).toBe(true);
-    },
-  );
+  it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EAI_AGAIN'])('recognises the socket code %s', (code) => {
+    expect(isDatabaseUnavailableError({ code })).toBe(true);
+    expect(isDatabaseUnavailableError(withCode(code))).toBe(true);
+  });
 
-  it.each(['57P01', '57P02', '57P03', '53300', '57014', '08000', '08003', '08006', '08001'])(
-    'recognises the SQLSTATE %s, raw or wrapped by TypeORM',
-    (code) => {
-      expect(isDatabaseUnavailableError({ code })).toBe(true);
-      expect(isDatabaseUnavailableError({ message: 'Query failed', driverError: { code } })).toBe(true);
-    },
-  );
+  it.each(['57P01', '57P02', '57P03', '53300', '57014', '08000', '08003', '08006', '08001'])('recognises the SQLSTATE %s, raw or wrapped by TypeORM', (code) => {
+    expect(isDatabaseUnavailableError({ code })).toBe(true);
+    expect(isDatabaseUnavailableError({ message: 'Query failed', driverError: { code } })).toBe(true);
+  });
 
   it.each(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_LOCKED', 'SQLITE_CANTOPEN', 'SQLITE_IOERR_WRITE', 'SQLITE_FULL', 'SQLITE_READONLY'])(
     'recognises the SQLite code %s',

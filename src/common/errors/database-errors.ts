@@ -2,16 +2,7 @@
  * Classifies errors raised by the database drivers (pg, better-sqlite3), whether thrown raw
  * by a pool or wrapped by TypeORM (`QueryFailedError.driverError`).
  */
-const UNREACHABLE_SOCKET_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EPIPE',
-  'EAI_AGAIN',
-]);
+const UNREACHABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EAI_AGAIN']);
 
 // PostgreSQL SQLSTATEs meaning "the server cannot serve you now" (class 08 is connection exceptions).
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '57014']);

@@ -141,8 +141,15 @@ describe('renderError', () => {
 
     it('names the route body limit in a 413 when it is known, from Fastify or Nest', () => {
       const limit = { bodyLimit: 3 * 1024 * 1024 };
-      expect(renderError({ statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' }, limit).body).toEqual({ status: 413, code: 'payload_too_large', message: 'The request body is larger than the 3 MiB this route accepts', errors: [] });
-      expect(renderError(new PayloadTooLargeException('Request body is too large'), { bodyLimit: 1024 * 1024 }).body.message).toBe('The request body is larger than the 1 MiB this route accepts');
+      expect(renderError({ statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' }, limit).body).toEqual({
+        status: 413,
+        code: 'payload_too_large',
+        message: 'The request body is larger than the 3 MiB this route accepts',
+        errors: [],
+      });
+      expect(renderError(new PayloadTooLargeException('Request body is too large'), { bodyLimit: 1024 * 1024 }).body.message).toBe(
+        'The request body is larger than the 1 MiB this route accepts',
+      );
       expect(formatByteLimit(512 * 1024)).toBe('512 KiB');
       expect(formatByteLimit(1000)).toBe('1000 bytes');
     });

@@ -36,8 +36,7 @@ function fromHttpException(exception: HttpException, context: ErrorContext): Ren
   const status = exception.getStatus();
   if (status === 413 && context.bodyLimit !== undefined) return bodyTooLarge(context.bodyLimit);
   const response = exception.getResponse();
-  const responseMessage =
-    typeof response === 'object' && response !== null && 'message' in response ? (response as { message: unknown }).message : response;
+  const responseMessage = typeof response === 'object' && response !== null && 'message' in response ? (response as { message: unknown }).message : response;
   const message = Array.isArray(responseMessage) ? responseMessage.join('; ') : String(responseMessage ?? exception.message);
   switch (status) {
     case 404:

@@ -64,8 +64,7 @@ const frames = fc.record({
 });
 
 /** A cartesian point on the floor plan or up to one plan-size beyond its edges. */
-const cartesianIn = (frame: BuildingFrame) =>
-  fc.record({ x: finite(-frame.width, 2 * frame.width), y: finite(-frame.length, 2 * frame.length) });
+const cartesianIn = (frame: BuildingFrame) => fc.record({ x: finite(-frame.width, 2 * frame.width), y: finite(-frame.length, 2 * frame.length) });
 
 /** A cartesian point within `radius` metres of the building centre. */
 const cartesianNear = (frame: BuildingFrame, radius: number) =>
@@ -154,11 +153,14 @@ describe('cartesian <-> georeference conversion', () => {
 
     it('with rotation 0, 10 m east of the centre is x = width/2 + 10, y = length/2 (±0.01 m), anywhere within latitude ±80', () => {
       fc.assert(
-        fc.property(frames.map((building) => ({ ...building, rotation: 0 })), (building) => {
-          const east = toCartesian(building, destination(centreOf(building), EAST, 10));
-          expect(Math.abs(east.x - (building.width / 2 + 10))).toBeLessThanOrEqual(0.01);
-          expect(Math.abs(east.y - building.length / 2)).toBeLessThanOrEqual(0.01);
-        }),
+        fc.property(
+          frames.map((building) => ({ ...building, rotation: 0 })),
+          (building) => {
+            const east = toCartesian(building, destination(centreOf(building), EAST, 10));
+            expect(Math.abs(east.x - (building.width / 2 + 10))).toBeLessThanOrEqual(0.01);
+            expect(Math.abs(east.y - building.length / 2)).toBeLessThanOrEqual(0.01);
+          },
+        ),
       );
     });
 

@@ -89,7 +89,8 @@ function refIntersectingPairs(ring: readonly LatLng[], meet = refSegmentsMeet, f
     for (let j = i + 1; j < n; j += 1) {
       let hit: boolean;
       if (j === i + 1) hit = foldsBack(ring[i], ring[i + 1], ring[i + 2]);
-      else if (i === 0 && j === n - 1) hit = foldsBack(ring[n - 1], ring[n], ring[1]); // last edge runs into edge 0
+      else if (i === 0 && j === n - 1)
+        hit = foldsBack(ring[n - 1], ring[n], ring[1]); // last edge runs into edge 0
       else hit = meet(ring[i], ring[i + 1], ring[j], ring[j + 1]);
       if (hit) pairs.push([i, j]);
     }
@@ -144,26 +145,21 @@ const placementArb = fc.constantFrom(1e-4, 1e-3, 0.05, 1, 10, 60).chain((radius)
 const toCorners = (units: readonly number[], steps: number, radii: readonly number[], place: { radius: number; aspect: number; lat: number; lng: number }): LatLng[] =>
   units.map((unit, k): LatLng => {
     const theta = (2 * Math.PI * unit) / steps;
-    return [
-      noNegativeZero(place.lat + place.radius * radii[k] * Math.sin(theta)),
-      noNegativeZero(place.lng + place.radius * place.aspect * radii[k] * Math.cos(theta)),
-    ];
+    return [noNegativeZero(place.lat + place.radius * radii[k] * Math.sin(theta)), noNegativeZero(place.lng + place.radius * place.aspect * radii[k] * Math.cos(theta))];
   });
 
 /** Corners of a star-shaped polygon (radii 0.2–1 of the size), in angular order. */
 const starCornersArb = (minCorners = 3, maxCorners = 40, steps = 36_000) =>
-  fc
-    .tuple(anglesArb(minCorners, maxCorners, steps), placementArb)
-    .chain(([units, place]) =>
-      fc.array(fc.integer({ min: 20, max: 100 }), { minLength: units.length, maxLength: units.length }).map((radii) =>
-        toCorners(
-          units,
-          steps,
-          radii.map((r) => r / 100),
-          place,
-        ),
+  fc.tuple(anglesArb(minCorners, maxCorners, steps), placementArb).chain(([units, place]) =>
+    fc.array(fc.integer({ min: 20, max: 100 }), { minLength: units.length, maxLength: units.length }).map((radii) =>
+      toCorners(
+        units,
+        steps,
+        radii.map((r) => r / 100),
+        place,
       ),
-    );
+    ),
+  );
 
 /** Corners of a convex polygon (all on an ellipse), in angular order. */
 const convexCornersArb = (minCorners = 3, maxCorners = 40, steps = 3_600) =>
@@ -272,33 +268,85 @@ describe('findSelfIntersection', () => {
   };
 
   it('returns null for a simple triangle and a square', () => {
-    expect(findSelfIntersection(close([[0, 0], [0, 1], [1, 0]]))).toBeNull();
-    expect(findSelfIntersection(close([[0, 0], [0, 1], [1, 1], [1, 0]]))).toBeNull();
+    expect(
+      findSelfIntersection(
+        close([
+          [0, 0],
+          [0, 1],
+          [1, 0],
+        ]),
+      ),
+    ).toBeNull();
+    expect(
+      findSelfIntersection(
+        close([
+          [0, 0],
+          [0, 1],
+          [1, 1],
+          [1, 0],
+        ]),
+      ),
+    ).toBeNull();
   });
 
   it('names the two crossing edges of a bow-tie', () => {
     // Edges 0: (0,0)→(1,1) and 2: (1,0)→(0,1) cross at (0.5, 0.5).
-    expect(findSelfIntersection(close([[0, 0], [1, 1], [1, 0], [0, 1]]))).toEqual([0, 2]);
+    expect(
+      findSelfIntersection(
+        close([
+          [0, 0],
+          [1, 1],
+          [1, 0],
+          [0, 1],
+        ]),
+      ),
+    ).toEqual([0, 2]);
   });
 
   it('treats the last and the first edge as adjacent (they share the closing vertex)', () => {
     // A right-angle corner at the closing vertex: edges 3 and 0 meet only there.
-    expect(findSelfIntersection(close([[0, 0], [0, 4], [4, 4], [4, 0]]))).toBeNull();
+    expect(
+      findSelfIntersection(
+        close([
+          [0, 0],
+          [0, 4],
+          [4, 4],
+          [4, 0],
+        ]),
+      ),
+    ).toBeNull();
     // A fold back across the closing vertex: edge 5 (4,4)→(6,6), edge 0 (6,6)→(5,5). Edge 1
     // starts at (5,5), on edge 5, so [1, 5] touch as well; either pair may be reported.
-    const spike = close([[6, 6], [5, 5], [4, 0], [0, 0], [0, 4], [4, 4]]);
+    const spike = close([
+      [6, 6],
+      [5, 5],
+      [4, 0],
+      [0, 0],
+      [0, 4],
+      [4, 4],
+    ]);
     expect(refIntersectingPairs(spike)).toEqual([
       [0, 5],
       [1, 5],
     ]);
-    expect([[0, 5], [1, 5]]).toContainEqual(findSelfIntersection(spike));
+    expect([
+      [0, 5],
+      [1, 5],
+    ]).toContainEqual(findSelfIntersection(spike));
     // A degenerate triangle (three collinear corners) only has adjacent edges: they fold back.
-    const flat = close([[0, 0], [0, 2], [0, 1]]);
+    const flat = close([
+      [0, 0],
+      [0, 2],
+      [0, 1],
+    ]);
     expect(refIntersectingPairs(flat)).toEqual([
       [0, 1],
       [0, 2],
     ]);
-    expect([[0, 1], [0, 2]]).toContainEqual(findSelfIntersection(flat));
+    expect([
+      [0, 1],
+      [0, 2],
+    ]).toContainEqual(findSelfIntersection(flat));
   });
 
   it('agrees with the brute force on random rings of 3–12 corners on a tiny grid (property)', () => {
@@ -333,7 +381,8 @@ describe('findSelfIntersection', () => {
     const coordinate = (limit: number) => fc.oneof(fc.double({ min: -limit, max: limit, noNaN: true }).map(r7), fc.constantFrom(-limit, -1.25, 0, 3.5, 42.8723597, limit));
     const boxesOverlap = (a: LatLng, b: LatLng, c: LatLng, d: LatLng): boolean =>
       [0, 1].every((axis) => Math.max(Math.min(a[axis], b[axis]), Math.min(c[axis], d[axis])) <= Math.min(Math.max(a[axis], b[axis]), Math.max(c[axis], d[axis])));
-    const meet = (a: Vec, b: Vec, c: Vec, d: Vec): boolean => boxesOverlap(a as LatLng, b as LatLng, c as LatLng, d as LatLng) && segmentsIntersect(a as LatLng, b as LatLng, c as LatLng, d as LatLng);
+    const meet = (a: Vec, b: Vec, c: Vec, d: Vec): boolean =>
+      boxesOverlap(a as LatLng, b as LatLng, c as LatLng, d as LatLng) && segmentsIntersect(a as LatLng, b as LatLng, c as LatLng, d as LatLng);
     const ringArb = fc
       .array(fc.tuple(coordinate(90), coordinate(180)), { minLength: 3, maxLength: 14 })
       .map((corners) => close(corners as LatLng[]))
@@ -347,7 +396,10 @@ describe('findSelfIntersection', () => {
           const scale = Math.max(1, ...[a, b, c].flat().map(Math.abs)) ** 2;
           fc.pre(Math.abs(cross(sub(a, b), sub(c, b))) > 1e-6 * scale);
         }
-        agreesWithReference(ring, refIntersectingPairs(ring, meet, () => false));
+        agreesWithReference(
+          ring,
+          refIntersectingPairs(ring, meet, () => false),
+        );
       }),
       { numRuns: 300 },
     );
@@ -380,18 +432,56 @@ describe('validateRing: valid rings', () => {
 
   it('accepts the smallest ring (a triangle, 4 pairs)', () => {
     expect(MIN_RING_POINTS).toBe(4);
-    expect(validateRing(close([[0, 0], [0, 1], [1, 0]]))).toEqual([]);
+    expect(
+      validateRing(
+        close([
+          [0, 0],
+          [0, 1],
+          [1, 0],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('accepts corners exactly on the range limits (±90, ±180)', () => {
-    expect(validateRing(close([[-90, -180], [-90, 180], [90, 180], [90, -180]]))).toEqual([]);
+    expect(
+      validateRing(
+        close([
+          [-90, -180],
+          [-90, 180],
+          [90, 180],
+          [90, -180],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('accepts a concave polygon and a polygon with collinear consecutive corners going forward', () => {
     // An L shape.
-    expect(validateRing(close([[0, 0], [0, 4], [2, 4], [2, 2], [4, 2], [4, 0]]))).toEqual([]);
+    expect(
+      validateRing(
+        close([
+          [0, 0],
+          [0, 4],
+          [2, 4],
+          [2, 2],
+          [4, 2],
+          [4, 0],
+        ]),
+      ),
+    ).toEqual([]);
     // (0,0)→(0,2)→(0,4): a straight edge split in two is not a fold back.
-    expect(validateRing(close([[0, 0], [0, 2], [0, 4], [4, 4], [4, 0]]))).toEqual([]);
+    expect(
+      validateRing(
+        close([
+          [0, 0],
+          [0, 2],
+          [0, 4],
+          [4, 4],
+          [4, 0],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('accepts simple rings, without mutating them, and they round-trip through JSON unchanged (property)', () => {
@@ -427,7 +517,16 @@ describe('validateRing: valid rings', () => {
   it('uses the given field name', () => {
     expect(validateRing('nope', 'area')).toEqual(fieldError('invalid', 'area'));
     expect(validateRing([[0, 0], [0, 1], 'x', [0, 0]], 'area')).toEqual([expect.objectContaining({ code: 'invalid', fields: 'area[2]' })]);
-    expect(validateRing(close([[0, 0], [0, 1], [1, 0]]), 'area')).toEqual([]);
+    expect(
+      validateRing(
+        close([
+          [0, 0],
+          [0, 1],
+          [1, 0],
+        ]),
+        'area',
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -527,9 +626,29 @@ describe('validateRing: size limits', () => {
   it.each([
     ['no pairs', []],
     ['one pair', [[0, 0]]],
-    ['two pairs', [[0, 0], [1, 1]]],
-    ['three pairs, closed', [[0, 0], [1, 1], [0, 0]]],
-    ['three pairs, open', [[0, 0], [1, 1], [1, 0]]],
+    [
+      'two pairs',
+      [
+        [0, 0],
+        [1, 1],
+      ],
+    ],
+    [
+      'three pairs, closed',
+      [
+        [0, 0],
+        [1, 1],
+        [0, 0],
+      ],
+    ],
+    [
+      'three pairs, open',
+      [
+        [0, 0],
+        [1, 1],
+        [1, 0],
+      ],
+    ],
   ])('refuses fewer than 4 pairs: %s', (_name, ring) => {
     expect(validateRing(ring)).toEqual(fieldError('invalid'));
   });
@@ -572,7 +691,12 @@ describe('validateRing: malformed input', () => {
   ];
 
   it.each(notPairs)('refuses a pair that is not two finite numbers (%s) at geometric[i]', (_name, bad) => {
-    const corners: unknown[] = [[0, 0], [0, 1], [1, 1], [1, 0]];
+    const corners: unknown[] = [
+      [0, 0],
+      [0, 1],
+      [1, 1],
+      [1, 0],
+    ];
     for (const index of [0, 2, 4]) {
       const ring: unknown[] = [...corners, [0, 0]];
       ring[index] = bad;
@@ -613,7 +737,13 @@ describe('validateRing: out-of-range coordinates', () => {
   });
 
   it('reports both coordinates of a pair when both are out of range', () => {
-    const ring: LatLng[] = [[0, 0], [0, 1], [100, -200], [1, 0], [0, 0]];
+    const ring: LatLng[] = [
+      [0, 0],
+      [0, 1],
+      [100, -200],
+      [1, 0],
+      [0, 0],
+    ];
     expect(validateRing(ring)).toEqual([
       expect.objectContaining({ code: 'out_of_range', fields: 'geometric[2][0]', value: 100 }),
       expect.objectContaining({ code: 'out_of_range', fields: 'geometric[2][1]', value: -200 }),
@@ -621,7 +751,8 @@ describe('validateRing: out-of-range coordinates', () => {
   });
 
   it('refuses an out-of-range coordinate anywhere in a valid ring, naming it (property)', () => {
-    const outside = (limit: number) => fc.oneof(fc.double({ min: limit, max: 1e6, noNaN: true, minExcluded: true }), fc.double({ min: -1e6, max: -limit, noNaN: true, maxExcluded: true }));
+    const outside = (limit: number) =>
+      fc.oneof(fc.double({ min: limit, max: 1e6, noNaN: true, minExcluded: true }), fc.double({ min: -1e6, max: -limit, noNaN: true, maxExcluded: true }));
     fc.assert(
       fc.property(
         validRingArb(3, 30).chain((ring) => fc.tuple(fc.constant(ring), fc.nat({ max: ring.length - 1 }), fc.constantFrom<0 | 1>(0, 1))),
@@ -640,8 +771,23 @@ describe('validateRing: out-of-range coordinates', () => {
 
 describe('validateRing: open rings', () => {
   it('refuses a ring whose last pair does not repeat the first', () => {
-    expect(validateRing([[0, 0], [0, 1], [1, 1], [1, 0]])).toEqual(fieldError('not_closed'));
-    expect(validateRing([[0, 0], [0, 1], [1, 1], [1, 0], [0, 1e-9]])).toEqual(fieldError('not_closed'));
+    expect(
+      validateRing([
+        [0, 0],
+        [0, 1],
+        [1, 1],
+        [1, 0],
+      ]),
+    ).toEqual(fieldError('not_closed'));
+    expect(
+      validateRing([
+        [0, 0],
+        [0, 1],
+        [1, 1],
+        [1, 0],
+        [0, 1e-9],
+      ]),
+    ).toEqual(fieldError('not_closed'));
   });
 
   it('refuses a valid ring with its closing pair dropped (property)', () => {
@@ -656,9 +802,25 @@ describe('validateRing: open rings', () => {
 
 describe('validateRing: repeated points', () => {
   it('refuses a consecutive repeated corner, naming the repeat', () => {
-    expect(validateRing([[0, 0], [0, 1], [0, 1], [1, 0], [0, 0]])).toEqual([expect.objectContaining({ code: 'repeated_point', fields: 'geometric[2]' })]);
+    expect(
+      validateRing([
+        [0, 0],
+        [0, 1],
+        [0, 1],
+        [1, 0],
+        [0, 0],
+      ]),
+    ).toEqual([expect.objectContaining({ code: 'repeated_point', fields: 'geometric[2]' })]);
     // The closing pair repeated.
-    expect(validateRing([[0, 0], [0, 1], [1, 0], [0, 0], [0, 0]])).toEqual([expect.objectContaining({ code: 'repeated_point', fields: 'geometric[4]' })]);
+    expect(
+      validateRing([
+        [0, 0],
+        [0, 1],
+        [1, 0],
+        [0, 0],
+        [0, 0],
+      ]),
+    ).toEqual([expect.objectContaining({ code: 'repeated_point', fields: 'geometric[4]' })]);
   });
 
   it('refuses a valid ring with any pair duplicated in place (property)', () => {
@@ -675,18 +837,43 @@ describe('validateRing: repeated points', () => {
   });
 
   it('refuses a ring with fewer than 3 distinct corners', () => {
-    expect(validateRing([[0, 0], [1, 1], [0, 0], [1, 1], [0, 0]])).toEqual(fieldError('invalid'));
+    expect(
+      validateRing([
+        [0, 0],
+        [1, 1],
+        [0, 0],
+        [1, 1],
+        [0, 0],
+      ]),
+    ).toEqual(fieldError('invalid'));
   });
 });
 
 describe('validateRing: self-intersection', () => {
   it('refuses a bow-tie', () => {
-    expect(validateRing(close([[0, 0], [1, 1], [1, 0], [0, 1]]))).toEqual(fieldError('self_intersection'));
+    expect(
+      validateRing(
+        close([
+          [0, 0],
+          [1, 1],
+          [1, 0],
+          [0, 1],
+        ]),
+      ),
+    ).toEqual(fieldError('self_intersection'));
   });
 
   it('refuses a figure 8 whose loops share a single corner', () => {
     // Two triangles meeting only at (0,0): A B C A D E A.
-    const ring: LatLng[] = [[0, 0], [1, 1], [-1, 1], [0, 0], [1, -1], [-1, -1], [0, 0]];
+    const ring: LatLng[] = [
+      [0, 0],
+      [1, 1],
+      [-1, 1],
+      [0, 0],
+      [1, -1],
+      [-1, -1],
+      [0, 0],
+    ];
     expect(validateRing(ring)).toEqual(fieldError('self_intersection'));
     // The same shape starting elsewhere, so the shared corner is not the closing one.
     expect(validateRing(close(rotate(cornersOf(ring), 2)))).toEqual(fieldError('self_intersection'));
@@ -694,21 +881,88 @@ describe('validateRing: self-intersection', () => {
 
   it('refuses a ring with a corner touching the inside of another edge', () => {
     // (2,0) lies on the edge (0,0)→(4,0).
-    expect(validateRing(close([[0, 0], [4, 0], [4, 4], [2, 0], [0, 4]]))).toEqual(fieldError('self_intersection'));
+    expect(
+      validateRing(
+        close([
+          [0, 0],
+          [4, 0],
+          [4, 4],
+          [2, 0],
+          [0, 4],
+        ]),
+      ),
+    ).toEqual(fieldError('self_intersection'));
   });
 
   it('refuses spikes: consecutive edges folding back over each other', () => {
-    const square: LatLng[] = [[0, 0], [0, 4], [4, 4], [4, 0]];
+    const square: LatLng[] = [
+      [0, 0],
+      [0, 4],
+      [4, 4],
+      [4, 0],
+    ];
     // (4,4)→(6,6)→(5,5): goes out and half way back on the same line.
-    expect(validateRing(close([[0, 0], [0, 4], [4, 4], [6, 6], [5, 5], [4, 0]]))).toEqual(fieldError('self_intersection'));
+    expect(
+      validateRing(
+        close([
+          [0, 0],
+          [0, 4],
+          [4, 4],
+          [6, 6],
+          [5, 5],
+          [4, 0],
+        ]),
+      ),
+    ).toEqual(fieldError('self_intersection'));
     // (4,4)→(6,6)→(4,4): all the way back.
-    expect(validateRing(close([[0, 0], [0, 4], [4, 4], [6, 6], [4, 4], [4, 0]]))).toEqual(fieldError('self_intersection'));
+    expect(
+      validateRing(
+        close([
+          [0, 0],
+          [0, 4],
+          [4, 4],
+          [6, 6],
+          [4, 4],
+          [4, 0],
+        ]),
+      ),
+    ).toEqual(fieldError('self_intersection'));
     // (4,4)→(6,6)→(3,3): back past where it started.
-    expect(validateRing(close([[0, 0], [0, 4], [4, 4], [6, 6], [3, 3], [4, 0]]))).toEqual(fieldError('self_intersection'));
+    expect(
+      validateRing(
+        close([
+          [0, 0],
+          [0, 4],
+          [4, 4],
+          [6, 6],
+          [3, 3],
+          [4, 0],
+        ]),
+      ),
+    ).toEqual(fieldError('self_intersection'));
     // A fold back across the closing vertex (last edge → first edge).
-    expect(validateRing(close([[6, 6], [5, 5], [4, 0], [0, 0], [0, 4], [4, 4]]))).toEqual(fieldError('self_intersection'));
+    expect(
+      validateRing(
+        close([
+          [6, 6],
+          [5, 5],
+          [4, 0],
+          [0, 0],
+          [0, 4],
+          [4, 4],
+        ]),
+      ),
+    ).toEqual(fieldError('self_intersection'));
     // A degenerate ring: three collinear corners.
-    expect(validateRing(close([[0, 0], [0, 1], [0, 2]]))).toEqual(fieldError('self_intersection'));
+    expect(
+      validateRing(
+        close([
+          [0, 0],
+          [0, 1],
+          [0, 2],
+        ]),
+      ),
+    ).toEqual(fieldError('self_intersection'));
     expect(validateRing(close(square))).toEqual([]);
   });
 
@@ -733,9 +987,7 @@ describe('validateRing: self-intersection', () => {
   it('refuses a convex polygon with a sub-path reversed, which always crosses (property)', () => {
     fc.assert(
       fc.property(
-        convexCornersArb(4, 40).chain((corners) =>
-          fc.tuple(fc.constant(corners), fc.nat({ max: corners.length - 1 }), fc.integer({ min: 2, max: corners.length - 2 }), fc.nat()),
-        ),
+        convexCornersArb(4, 40).chain((corners) => fc.tuple(fc.constant(corners), fc.nat({ max: corners.length - 1 }), fc.integer({ min: 2, max: corners.length - 2 }), fc.nat())),
         ([corners, at, length, start]) => {
           // With v = corners rotated by `at`: v0, v_L, …, v_1, v_{L+1}, … The chords v0→v_L and
           // v_1→v_{L+1} have interleaved ends on a convex polygon, so they cross.
@@ -774,7 +1026,13 @@ describe('validateRing: sparse arrays (not reachable from a JSON body)', () => {
 
   // every() skipped holes, so an undefined longitude passed.
   it('refuses a pair with a hole instead of a coordinate', () => {
-    const ring = [[0, 0], [0, 1], [1, ,], [1, 0], [0, 0]];
+    const ring = [
+      [0, 0],
+      [0, 1],
+      [1, ,],
+      [1, 0],
+      [0, 0],
+    ];
     expect(validateRing(ring)).toEqual([expect.objectContaining({ code: 'invalid', fields: 'geometric[2]' })]);
   });
 });

@@ -3,9 +3,7 @@ export interface MarkupLimits {
   maxDepth: number;
 }
 
-export type MarkupScan =
-  | { ok: true; elements: number; depth: number }
-  | { ok: false; reason: 'elements' | 'depth'; limit: number };
+export type MarkupScan = { ok: true; elements: number; depth: number } | { ok: false; reason: 'elements' | 'depth'; limit: number };
 
 /**
  * Counts start tags and their nesting in one pass, skipping comments, CDATA, processing

@@ -4,7 +4,8 @@ import { sanitizeRichText } from './sanitize';
 import { sanitizeSvg } from './sanitize-svg';
 import { INLINE_RICH_TEXT_CHARS, SanitizerPool } from './sanitizer-pool';
 
-const HOSTILE = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><rect x="1" onclick="x()" fill="url(http://evil/x)"/><foreignObject><p>x</p></foreignObject></svg>';
+const HOSTILE =
+  '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><rect x="1" onclick="x()" fill="url(http://evil/x)"/><foreignObject><p>x</p></foreignObject></svg>';
 const flat = (elements: number) => `<svg>${'<rect x="1" y="2" width="3" height="4"/>'.repeat(elements)}</svg>`;
 
 async function refusal(promise: Promise<unknown>): Promise<ApiError> {

@@ -39,7 +39,17 @@ describe('completeOpenApiDocument', () => {
 
   it('names an undocumented conditional header canonically and makes it optional', () => {
     const document = completeOpenApiDocument(
-      documentWith({ '/images/{id}': { get: { parameters: [{ in: 'path', name: 'id' }, { in: 'header', name: 'if-none-match', required: true }], responses: { '200': {} } } } }),
+      documentWith({
+        '/images/{id}': {
+          get: {
+            parameters: [
+              { in: 'path', name: 'id' },
+              { in: 'header', name: 'if-none-match', required: true },
+            ],
+            responses: { '200': {} },
+          },
+        },
+      }),
       '1',
     );
     expect((document.paths['/images/{id}'].get as { parameters: unknown[] }).parameters[1]).toEqual({ in: 'header', name: 'If-None-Match', required: false });
@@ -51,7 +61,10 @@ describe('completeOpenApiDocument', () => {
         '/things/{id}': {
           put: {
             operationId: 'update',
-            parameters: [{ in: 'path', name: 'id' }, { in: 'header', name: 'If-Match', description: 'ETag' }],
+            parameters: [
+              { in: 'path', name: 'id' },
+              { in: 'header', name: 'If-Match', description: 'ETag' },
+            ],
             requestBody: {},
             responses: { '200': { description: '' } },
           },

@@ -16,7 +16,8 @@ export function utcOffsetProblem(text: string): string | null {
   if (!match) return null;
   const hours = Number(match[2]);
   const minutes = match[3] === undefined ? 0 : Number(match[3]);
-  if (minutes > 59 || hours * 60 + minutes > MAX_UTC_OFFSET_MINUTES) return `the UTC offset ${match[1]}${match[2]}${match[3] === undefined ? '' : `:${match[3]}`} is not a real one (at most ±14:00)`;
+  if (minutes > 59 || hours * 60 + minutes > MAX_UTC_OFFSET_MINUTES)
+    return `the UTC offset ${match[1]}${match[2]}${match[3] === undefined ? '' : `:${match[3]}`} is not a real one (at most ±14:00)`;
   return null;
 }
 

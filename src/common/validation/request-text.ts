@@ -10,9 +10,7 @@ export const MAX_REQUEST_DEPTH = 32;
 /** At most this many text problems are reported: a body full of them must not make a huge answer. */
 export const MAX_TEXT_PROBLEMS = 50;
 
-export type RequestDataProblem =
-  | { kind: 'too_deep'; fields: string }
-  | { kind: 'text'; errors: FieldError[] };
+export type RequestDataProblem = { kind: 'too_deep'; fields: string } | { kind: 'text'; errors: FieldError[] };
 
 // With the u flag a surrogate pair is one code point: only lone surrogates match.
 const LONE_SURROGATE = /\p{Surrogate}/u;

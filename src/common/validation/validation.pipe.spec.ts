@@ -108,10 +108,7 @@ describe('ApiValidationPipe', () => {
     });
 
     it('strips unknown keys, at the top level and in nested objects', async () => {
-      const result = await pipe.transform(
-        { name: 'Hall', id: 99, created_at: '2000-01-01', legacy: { x: 1 }, address: { city: 'Santiago', zip: '15701' } },
-        body(CreateThingDto),
-      );
+      const result = await pipe.transform({ name: 'Hall', id: 99, created_at: '2000-01-01', legacy: { x: 1 }, address: { city: 'Santiago', zip: '15701' } }, body(CreateThingDto));
       // Declared-but-absent fields may exist as undefined (class field semantics); unknown keys must not exist at all.
       for (const key of ['id', 'created_at', 'legacy']) expect(Object.hasOwn(result as object, key)).toBe(false);
       expect(Object.hasOwn((result as CreateThingDto).address as object, 'zip')).toBe(false);
@@ -199,9 +196,7 @@ describe('ApiValidationPipe', () => {
     });
 
     it('does not echo a secret nested in an invalid password-like field', async () => {
-      const error = await rejection(
-        pipe.transform({ members: [{ email: 'a@b.co', password: 42 }] }, body(BulkMembersDto)),
-      );
+      const error = await rejection(pipe.transform({ members: [{ email: 'a@b.co', password: 42 }] }, body(BulkMembersDto)));
       expect(error.errors.map((e) => e.fields)).toEqual(['members[0].password']);
       expect(error.errors[0]).not.toHaveProperty('value');
     });

@@ -49,9 +49,7 @@ export class ApiValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body' || metadata.type === 'query') this.assertStorableData(value, metadata.type);
     if (metadata.type === 'body' && (value === null || typeof value !== 'object' || Array.isArray(value)) && this.isDto(metadata)) {
-      throw ApiError.validation('The request body must be a JSON object', [
-        { message: 'the body must be a JSON object', code: 'invalid', fields: 'body' },
-      ]);
+      throw ApiError.validation('The request body must be a JSON object', [{ message: 'the body must be a JSON object', code: 'invalid', fields: 'body' }]);
     }
     try {
       return await super.transform(value, metadata);

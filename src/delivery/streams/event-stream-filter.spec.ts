@@ -50,7 +50,7 @@ describe('eventStreamFilter', () => {
     expect(filter({ to: '2026-01-01T11:59:59.999Z' })(event())).toBe(false);
   });
 
-  it("keeps a restricted caller to its buildings, whatever it asks for", () => {
+  it('keeps a restricted caller to its buildings, whatever it asks for', () => {
     expect(filter({}, [7])(event())).toBe(true);
     expect(filter({}, [8])(event())).toBe(false);
     expect(filter({ building_ids: '7' }, [8])(event())).toBe(false);

@@ -27,7 +27,7 @@ export class RealtimeStreamController {
   @Access(STREAM_ACCESS.scope, { stream: true })
   @ApiOperation({
     summary:
-      'Server-Sent Events: `event: position` with a 6.1 feature each time a device\'s latest fix changes; `retry: 3000` first, `: ping` every 15 s; resume with Last-Event-ID or `?after=`',
+      "Server-Sent Events: `event: position` with a 6.1 feature each time a device's latest fix changes; `retry: 3000` first, `: ping` every 15 s; resume with Last-Event-ID or `?after=`",
   })
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The last `id:` received; what changed after it is replayed first' })
   @ApiOkResponse({ description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } })

@@ -41,7 +41,7 @@ describe('sseFrame', () => {
 });
 
 describe('SseStream', () => {
-  it('hijacks the reply, sends the stream headers (keeping the reply\'s own) and retry first', () => {
+  it("hijacks the reply, sends the stream headers (keeping the reply's own) and retry first", () => {
     const reply = stuckReply();
     const stream = new SseStream(reply as never, { heartbeatMs: 60_000, maxBufferedBytes: 1 << 20 });
     expect(reply.hijacked).toBe(true);

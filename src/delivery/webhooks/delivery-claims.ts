@@ -92,7 +92,11 @@ export class DeliveryClaims {
 
   private run(which: 'due' | 'elsewhere' | 'lease', parameters: Record<string, unknown>): Promise<unknown[]> {
     const { name, text, order } = this.statements[which];
-    return this.queries.execute(name, text, order.map((key) => parameters[key]));
+    return this.queries.execute(
+      name,
+      text,
+      order.map((key) => parameters[key]),
+    );
   }
 
   async due(now: Date, perEndpoint: number, limit: number): Promise<DueDelivery[]> {

@@ -17,7 +17,6 @@ export interface RecordedOutcome {
   durationMs: number;
 }
 
-
 // PostgreSQL: every outcome of a batch in one statement (one round trip): the lease-guarded
 // update, and the attempt log rows of exactly the deliveries it updated.
 const POSTGRES_RECORD = `

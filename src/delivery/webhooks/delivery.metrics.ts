@@ -71,7 +71,9 @@ export function registerDeliveryQueueMetrics(dataSource: DataSource): void {
         .select('MIN(d.createdAt)', 'oldest')
         .where('d.status IN (:...statuses)', { statuses: ['pending', 'failed'] })
         .getRawOne<{ oldest: string | Date | null }>();
-      const at = oldest?.oldest ? new Date(typeof oldest.oldest === 'string' && !oldest.oldest.endsWith('Z') && !oldest.oldest.includes('+') ? `${oldest.oldest.replace(' ', 'T')}Z` : oldest.oldest) : null;
+      const at = oldest?.oldest
+        ? new Date(typeof oldest.oldest === 'string' && !oldest.oldest.endsWith('Z') && !oldest.oldest.includes('+') ? `${oldest.oldest.replace(' ', 'T')}Z` : oldest.oldest)
+        : null;
       this.set(at ? Math.max(0, (Date.now() - at.getTime()) / 1000) : 0);
     },
   });

@@ -74,9 +74,7 @@ describe('webhook target guard', () => {
   it('judges every resolved address: one metadata answer among public ones refuses the name', async () => {
     const url = parseWebhookUrl('https://rebind.example/');
     expect(await resolveWebhookTarget(url, { blockPrivateNetworks: true, resolve: async () => ['93.184.216.34'] })).toEqual(['93.184.216.34']);
-    expect(await refusalOf(resolveWebhookTarget(url, { blockPrivateNetworks: false, resolve: async () => ['93.184.216.34', '169.254.169.254'] }))).toBe(
-      'link_local_or_metadata',
-    );
+    expect(await refusalOf(resolveWebhookTarget(url, { blockPrivateNetworks: false, resolve: async () => ['93.184.216.34', '169.254.169.254'] }))).toBe('link_local_or_metadata');
     expect(await refusalOf(resolveWebhookTarget(url, { blockPrivateNetworks: true, resolve: async () => ['10.0.0.5'] }))).toBe('private_network');
     expect(await refusalOf(resolveWebhookTarget(url, { blockPrivateNetworks: false, resolve: async () => [] }))).toBe('unresolvable');
     expect(await refusalOf(resolveWebhookTarget(url, { blockPrivateNetworks: false, resolve: async () => Promise.reject(new Error('ENOTFOUND')) }))).toBe('unresolvable');

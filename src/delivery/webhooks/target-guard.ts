@@ -131,7 +131,8 @@ export async function resolveWebhookTarget(url: URL, options: { blockPrivateNetw
   for (const address of addresses) {
     const refusal = refusalForAddress(address, options.blockPrivateNetworks);
     if (refusal === 'link_local_or_metadata') throw new WebhookTargetRefused(refusal, `${host} resolves to a link-local or metadata address (${address})`);
-    if (refusal === 'private_network') throw new WebhookTargetRefused(refusal, `${host} resolves to a private or loopback address (${address}); this server refuses those (WEBHOOK_BLOCK_PRIVATE_NETWORKS)`);
+    if (refusal === 'private_network')
+      throw new WebhookTargetRefused(refusal, `${host} resolves to a private or loopback address (${address}); this server refuses those (WEBHOOK_BLOCK_PRIVATE_NETWORKS)`);
   }
   return addresses;
 }

@@ -148,9 +148,7 @@ export class WebhookDeliveriesService {
       skip: window.offset,
       take: window.size,
     });
-    const attempts = rows.length
-      ? await this.deliveries.manager.find(WebhookDeliveryAttempt, { where: { deliveryId: In(rows.map((r) => r.id)) }, order: { attempt: 'ASC' } })
-      : [];
+    const attempts = rows.length ? await this.deliveries.manager.find(WebhookDeliveryAttempt, { where: { deliveryId: In(rows.map((r) => r.id)) }, order: { attempt: 'ASC' } }) : [];
     const byDelivery = new Map<string, WebhookDeliveryAttempt[]>();
     for (const a of attempts) byDelivery.set(a.deliveryId, [...(byDelivery.get(a.deliveryId) ?? []), a]);
     return toPage(

@@ -433,7 +433,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     if (cached && cached.key === key && at.getTime() < cached.until) return cached;
     const keys = signingKeys(this.endpoints.secretsOf(endpoint, at));
     // A rotated-out secret stops signing at its expiry: the cache entry ends there too.
-    const until = endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt.getTime() > at.getTime() ? endpoint.previousSecretExpiresAt.getTime() : Number.MAX_SAFE_INTEGER;
+    const until =
+      endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt.getTime() > at.getTime() ? endpoint.previousSecretExpiresAt.getTime() : Number.MAX_SAFE_INTEGER;
     if (this.targetCache.size > 10_000) this.targetCache.clear();
     const entry = { key, url: new URL(endpoint.url), keys, until };
     this.targetCache.set(endpoint.id, entry);

@@ -62,7 +62,9 @@ export class WebhookReplayService {
     const errors = replayRequestErrors(dto);
     if (errors.length > 0) throw ApiError.validation('The replay request is not valid', errors);
     const endpoint = await this.endpoints.findForCaller(principal, endpointId);
-    const events = dto.event_ids ? await this.listed(principal, dto.event_ids) : (await this.inRange(principal, Date.parse(dto.from!), Date.parse(dto.to!))).filter((event) => matchesEndpoint(endpoint, event));
+    const events = dto.event_ids
+      ? await this.listed(principal, dto.event_ids)
+      : (await this.inRange(principal, Date.parse(dto.from!), Date.parse(dto.to!))).filter((event) => matchesEndpoint(endpoint, event));
     const outcome = await this.transactions.run(async (manager) => {
       const result = await this.enqueue(manager, endpoint, events);
       await this.audit.record(manager, principal, 'webhook.replay', endpoint.id);
@@ -123,7 +125,10 @@ export class WebhookReplayService {
     let inFlight = 0;
     for (let start = 0; start < events.length; start += SQL_CHUNK) {
       const chunk = events.slice(start, start + SQL_CHUNK);
-      const existing = await manager.find(WebhookDelivery, { select: { id: true, messageId: true }, where: { endpointId: endpoint.id, messageId: In(chunk.map((event) => event.id)) } });
+      const existing = await manager.find(WebhookDelivery, {
+        select: { id: true, messageId: true },
+        where: { endpointId: endpoint.id, messageId: In(chunk.map((event) => event.id)) },
+      });
       const known = new Set(existing.map((row) => row.messageId));
       const fresh = chunk.filter((event) => !known.has(event.id)).map((event) => newDelivery(endpoint.id, event, payloadOf(event), now, now));
       for (let i = 0; i < fresh.length; i += 200) await manager.insert(WebhookDelivery, fresh.slice(i, i + 200));

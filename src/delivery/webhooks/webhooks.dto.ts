@@ -1,6 +1,21 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsISO8601, IsNotEmpty, IsObject, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsISO8601,
+  IsNotEmpty,
+  IsObject,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
 import { Optional, PartialUpdate } from '../../common/validation/optional';
 import { Trim } from '../../common/validation/transforms';
 import { PageQuery } from '../../common/pagination/pagination';
@@ -119,7 +134,10 @@ export class DeliveryResponseDto {
 
 /** `POST /webhooks/{id}/replay`: a range of occurred_at, or a list of events (one form, not both). */
 export class ReplayWebhookDto {
-  @ApiPropertyOptional({ example: '2026-11-20T00:00:00Z', description: 'With `to`: the events that occurred in [from, to] (at most 31 days, 10,000 events) and that the webhook subscribes to' })
+  @ApiPropertyOptional({
+    example: '2026-11-20T00:00:00Z',
+    description: 'With `to`: the events that occurred in [from, to] (at most 31 days, 10,000 events) and that the webhook subscribes to',
+  })
   @Optional()
   @IsISO8601({ strict: true })
   from?: string;

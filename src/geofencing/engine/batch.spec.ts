@@ -15,7 +15,13 @@ const point = (east: number, north: number) => ({ lat: 42.87 + north * METRE_LAT
 function square(east: number, north: number, side: number): LatLng[] {
   const sw = point(east, north);
   const ne = point(east + side, north + side);
-  return [[sw.lat, sw.lng], [ne.lat, sw.lng], [ne.lat, ne.lng], [sw.lat, ne.lng], [sw.lat, sw.lng]];
+  return [
+    [sw.lat, sw.lng],
+    [ne.lat, sw.lng],
+    [ne.lat, ne.lng],
+    [sw.lat, ne.lng],
+    [sw.lat, sw.lng],
+  ];
 }
 
 const rulesArb = fc.record({
@@ -41,11 +47,22 @@ function floors(rules: Array<Partial<GeofenceRules>>): { indexes: Map<number, Fl
     const count = floorId === 1 ? rules.length : 1;
     for (let n = 0; n < count; n++) {
       const ring = square(n * 4, (n % 2) * 3, 6);
-      const fence: IndexedFence = { id: `f${floorId}-${n}`, name: `F${n}`, code: `f${n}`, buildingId: 9, floorId, rules: { ...DEFAULT_RULES, ...rules[n] }, projected: projectRing(ring, ORIGIN) };
+      const fence: IndexedFence = {
+        id: `f${floorId}-${n}`,
+        name: `F${n}`,
+        code: `f${n}`,
+        buildingId: 9,
+        floorId,
+        rules: { ...DEFAULT_RULES, ...rules[n] },
+        projected: projectRing(ring, ORIGIN),
+      };
       own.set(fence.id, fence);
       fences.set(fence.id, fence);
     }
-    const index = new FloorIndex(ORIGIN, [...own.values()].map((fence) => ({ ring: [], projected: fence.projected, accuracyFactor: fence.rules.accuracy_factor, fence })));
+    const index = new FloorIndex(
+      ORIGIN,
+      [...own.values()].map((fence) => ({ ring: [], projected: fence.projected, accuracyFactor: fence.rules.accuracy_factor, fence })),
+    );
     indexes.set(floorId, { floorId, buildingId: 9, index, fences: own });
   }
   return { indexes, fences };
@@ -57,7 +74,12 @@ let visits = 0;
  * The evaluator's drive as it was before it skipped pairs (every candidate fence of a device
  * through onFix, distances from `match`): the reference the faster one must equal.
  */
-function referenceDrive(fixes: readonly EvaluableFix[], states: Map<string, StoredState>, fences: ReadonlyMap<string, LiveFence>, indexes: ReadonlyMap<number, FloorOfCaller>): PendingEvent[] {
+function referenceDrive(
+  fixes: readonly EvaluableFix[],
+  states: Map<string, StoredState>,
+  fences: ReadonlyMap<string, LiveFence>,
+  indexes: ReadonlyMap<number, FloorOfCaller>,
+): PendingEvent[] {
   const key = (deviceId: string, fenceId: string) => `${deviceId}\u0000${fenceId}`;
   const byDevice = new Map<string, Set<string>>();
   for (const stored of states.values()) {
@@ -86,7 +108,12 @@ function referenceDrive(fixes: readonly EvaluableFix[], states: Map<string, Stor
       let distance = Infinity;
       if (floor && fence.floorId === fix.floorId) distance = distances.get(fenceId) ?? signedDistance(fence.projected!, ORIGIN.x(fix.lng), ORIGIN.y(fix.lat));
       const stored = states.get(key(fix.deviceId, fenceId));
-      const observation: Observation = { time: fix.time, distance, accuracy: fix.accuracy, position: { lat: fix.lat, lng: fix.lng, accuracy: fix.accuracy, time: fix.time, poi_id: null } };
+      const observation: Observation = {
+        time: fix.time,
+        distance,
+        accuracy: fix.accuracy,
+        position: { lat: fix.lat, lng: fix.lng, accuracy: fix.accuracy, time: fix.time, poi_id: null },
+      };
       const transition = onFix(stored?.state ?? initialVisitState(), observation, { rules: fence.rules, newVisitId: () => `ref-${(visits += 1)}` });
       if (!stored && plainOutside(transition, fence.rules)) continue;
       states.set(key(fix.deviceId, fenceId), { deviceId: fix.deviceId, fenceId, state: transition.state, userId: fix.userId, stored: stored?.stored ?? false, dirty: true });
@@ -117,8 +144,14 @@ function normalized(pending: PendingEvent[], states: Map<string, StoredState>) {
 let visitIds = 0;
 /** The engine's batch driver with visit ids of its own, as the evaluator runs it. */
 const evaluator = {
-  drive: (fixes: readonly EvaluableFix[], states: Map<string, StoredState>, fences: ReadonlyMap<string, LiveFence>, indexes: ReadonlyMap<number, FloorOfCaller>, matches: BatchMatches, lastEvaluated?: ReadonlyMap<string, number>) =>
-    driveFixes(fixes, states, fences, indexes, matches, () => `vis_${(visitIds += 1)}`, lastEvaluated),
+  drive: (
+    fixes: readonly EvaluableFix[],
+    states: Map<string, StoredState>,
+    fences: ReadonlyMap<string, LiveFence>,
+    indexes: ReadonlyMap<number, FloorOfCaller>,
+    matches: BatchMatches,
+    lastEvaluated?: ReadonlyMap<string, number>,
+  ) => driveFixes(fixes, states, fences, indexes, matches, () => `vis_${(visitIds += 1)}`, lastEvaluated),
 };
 
 describe('the evaluator drive', () => {

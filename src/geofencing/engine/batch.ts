@@ -1,7 +1,20 @@
 import { LatLng, ProjectedRing, projectRing, signedDistance } from './classify';
 import { FloorIndex } from './floor-index';
 import { GeofenceRules } from './rules';
-import { couldStartVisit, FixPosition, initialVisitState, nextDeadline, Observation, onDeadline, onFenceChanged, onFenceCreated, onFix, Transition, VisitEvent, VisitState } from './visit-state';
+import {
+  couldStartVisit,
+  FixPosition,
+  initialVisitState,
+  nextDeadline,
+  Observation,
+  onDeadline,
+  onFenceChanged,
+  onFenceCreated,
+  onFix,
+  Transition,
+  VisitEvent,
+  VisitState,
+} from './visit-state';
 
 /**
  * The engine over batches (contract 7.2): fixes of many devices against the fences of their
@@ -117,7 +130,12 @@ export function collectMatches(
  * The signed distance from a device's position to a fence, as a fix there sees it: Infinity when
  * the position is on another floor, or on one no index holds.
  */
-export function distanceTo(fence: LiveFence, position: { floorId: number | null; lat: number; lng: number }, indexes: ReadonlyMap<number, FloorFences>, rings?: Map<string, ProjectedRing>): number {
+export function distanceTo(
+  fence: LiveFence,
+  position: { floorId: number | null; lat: number; lng: number },
+  indexes: ReadonlyMap<number, FloorFences>,
+  rings?: Map<string, ProjectedRing>,
+): number {
   const floor = position.floorId === null ? undefined : indexes.get(position.floorId);
   if (!floor || fence.floorId !== position.floorId) return Infinity;
   return signedDistance(projectedRing(fence, floor, rings), floor.index.projection.x(position.lng), floor.index.projection.y(position.lat));
@@ -242,7 +260,13 @@ export function fireDeadlines(pairs: PairState[], fences: ReadonlyMap<string, Li
 }
 
 /** A fence changed or was deleted (or was turned off): its occupants exit with the reason, pending enters drop. */
-export function endVisits(pairs: PairState[], ending: ReadonlyMap<string, LiveFence>, reason: 'fence_changed' | 'fence_deleted', at: number, newVisitId: () => string): PendingEvent[] {
+export function endVisits(
+  pairs: PairState[],
+  ending: ReadonlyMap<string, LiveFence>,
+  reason: 'fence_changed' | 'fence_deleted',
+  at: number,
+  newVisitId: () => string,
+): PendingEvent[] {
   const pending: PendingEvent[] = [];
   for (const pair of pairs) {
     const fence = ending.get(pair.fenceId);

@@ -174,7 +174,16 @@ describe('classification (contract 7.1) against brute force', () => {
 
   it('measures a concave ring: the notch of a U is outside, its arms inside', () => {
     // A U of 30 × 30 m with a 10 m wide, 20 m deep notch from the top.
-    const u = ringOf([[0, 0], [30, 0], [30, 30], [20, 30], [20, 10], [10, 10], [10, 30], [0, 30]]);
+    const u = ringOf([
+      [0, 0],
+      [30, 0],
+      [30, 30],
+      [20, 30],
+      [20, 10],
+      [10, 10],
+      [10, 30],
+      [0, 30],
+    ]);
     expect(signedDistance(u, 15, 20)).toBeCloseTo(5, 12);
     expect(signedDistance(u, 5, 20)).toBeCloseTo(-5, 12);
     expect(signedDistance(u, 15, 5)).toBeCloseTo(-5, 12);
@@ -185,7 +194,15 @@ describe('classification (contract 7.1) against brute force', () => {
 
   it('projects a ring once around its building, in metres, closing corner dropped', () => {
     const projection = new LocalProjection(42.87, -8.56);
-    const ring = projectRing([[42.87, -8.56], [42.8701, -8.56], [42.8701, -8.5599], [42.87, -8.56]], projection);
+    const ring = projectRing(
+      [
+        [42.87, -8.56],
+        [42.8701, -8.56],
+        [42.8701, -8.5599],
+        [42.87, -8.56],
+      ],
+      projection,
+    );
     expect(ring.xs.length).toBe(3);
     expect(ring.ys[1]).toBeCloseTo(11.12, 2);
     expect(ring.xs[2]).toBeCloseTo(11.12 * Math.cos((42.87 * Math.PI) / 180), 2);

@@ -13,7 +13,13 @@ function square(east: number, north: number, side: number): Array<[number, numbe
   const lng = -8.56 + east * METRE_LNG;
   const dLat = side * METRE_LAT;
   const dLng = side * METRE_LNG;
-  return [[lat, lng], [lat + dLat, lng], [lat + dLat, lng + dLng], [lat, lng + dLng], [lat, lng]];
+  return [
+    [lat, lng],
+    [lat + dLat, lng],
+    [lat + dLat, lng + dLng],
+    [lat, lng + dLng],
+    [lat, lng],
+  ];
 }
 
 const pointAt = (east: number, north: number) => [42.87 + north * METRE_LAT, -8.56 + east * METRE_LNG] as const;
@@ -27,9 +33,20 @@ describe('floor index', () => {
   const index = new FloorIndex(ORIGIN, fences);
 
   it('finds exactly the fences a linear scan classifies inside or possibly inside', () => {
-    for (const [east, north, accuracy] of [[5, 5, 0], [15 + 5, 15 + 5, 2], [10.2, 3, 1], [12.5, 12.5, 3], [-40, -40, 5], [100, 100, 20], [14, 16, 0]]) {
+    for (const [east, north, accuracy] of [
+      [5, 5, 0],
+      [15 + 5, 15 + 5, 2],
+      [10.2, 3, 1],
+      [12.5, 12.5, 3],
+      [-40, -40, 5],
+      [100, 100, 20],
+      [14, 16, 0],
+    ]) {
       const [lat, lng] = pointAt(east, north);
-      const found = index.match(lat, lng, accuracy).map((match) => match.fence).sort();
+      const found = index
+        .match(lat, lng, accuracy)
+        .map((match) => match.fence)
+        .sort();
       const x = ORIGIN.x(lng);
       const y = ORIGIN.y(lat);
       const expected = fences
@@ -50,15 +67,20 @@ describe('floor index', () => {
 
   it('collects the same fences as match, with the same distances', () => {
     fc.assert(
-      fc.property(fc.double({ min: -30, max: 320, noNaN: true }), fc.double({ min: -30, max: 320, noNaN: true }), fc.option(fc.double({ min: 0, max: 25, noNaN: true })), (east, north, accuracy) => {
-        const [lat, lng] = pointAt(east, north);
-        const fencesFound: string[] = [];
-        const distances: number[] = [];
-        index.collect(lat, lng, accuracy, fencesFound, distances);
-        const matches = index.match(lat, lng, accuracy);
-        expect(fencesFound).toEqual(matches.map((match) => match.fence));
-        expect(distances).toEqual(matches.map((match) => match.distance));
-      }),
+      fc.property(
+        fc.double({ min: -30, max: 320, noNaN: true }),
+        fc.double({ min: -30, max: 320, noNaN: true }),
+        fc.option(fc.double({ min: 0, max: 25, noNaN: true })),
+        (east, north, accuracy) => {
+          const [lat, lng] = pointAt(east, north);
+          const fencesFound: string[] = [];
+          const distances: number[] = [];
+          index.collect(lat, lng, accuracy, fencesFound, distances);
+          const matches = index.match(lat, lng, accuracy);
+          expect(fencesFound).toEqual(matches.map((match) => match.fence));
+          expect(distances).toEqual(matches.map((match) => match.distance));
+        },
+      ),
       { numRuns: 500 },
     );
   });

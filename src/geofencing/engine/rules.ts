@@ -45,10 +45,7 @@ export const DEFAULT_RULES: Readonly<GeofenceRules> = Object.freeze({
   initial_trigger: false,
 });
 
-type RuleSpec =
-  | { kind: 'boolean' }
-  | { kind: 'enum'; values: readonly string[] }
-  | { kind: 'number'; min: number; max: number; integer: boolean; description: string };
+type RuleSpec = { kind: 'boolean' } | { kind: 'enum'; values: readonly string[] } | { kind: 'number'; min: number; max: number; integer: boolean; description: string };
 
 const DAY = 86_400;
 

@@ -4,11 +4,19 @@ import { DEFAULT_RULES, GeofenceRules } from './rules';
 import { couldStartVisit, initialVisitState, onDeadline, onFenceChanged, onFenceCreated, onFix, VisitEvent, VisitState } from './visit-state';
 
 const rulesArb = fc.record({
-  min_dwell_seconds: fc.integer({ min: 0, max: 5 }), exit_grace_seconds: fc.integer({ min: 0, max: 5 }), dwell_seconds: fc.integer({ min: 0, max: 8 }),
-  cooldown_seconds: fc.integer({ min: 0, max: 5 }), stale_after_seconds: fc.integer({ min: 1, max: 8 }), max_accuracy_m: fc.constantFrom(5, 20),
-  enter_when: fc.constantFrom('center', 'contains', 'intersects'), exit_when: fc.constantFrom('center_out', 'not_intersects', 'not_contains'), buffer_m: fc.constantFrom(0, 1),
+  min_dwell_seconds: fc.integer({ min: 0, max: 5 }),
+  exit_grace_seconds: fc.integer({ min: 0, max: 5 }),
+  dwell_seconds: fc.integer({ min: 0, max: 8 }),
+  cooldown_seconds: fc.integer({ min: 0, max: 5 }),
+  stale_after_seconds: fc.integer({ min: 1, max: 8 }),
+  max_accuracy_m: fc.constantFrom(5, 20),
+  enter_when: fc.constantFrom('center', 'contains', 'intersects'),
+  exit_when: fc.constantFrom('center_out', 'not_intersects', 'not_contains'),
+  buffer_m: fc.constantFrom(0, 1),
 });
-const fixesArb = fc.array(fc.record({ dt: fc.integer({ min: 0, max: 4 }), d: fc.constantFrom(-5, -1, -0.5, 0, 0.5, 1, 5, Infinity), acc: fc.constantFrom(null, 1, 5, 20, 30) }), { maxLength: 25 });
+const fixesArb = fc.array(fc.record({ dt: fc.integer({ min: 0, max: 4 }), d: fc.constantFrom(-5, -1, -0.5, 0, 0.5, 1, 5, Infinity), acc: fc.constantFrom(null, 1, 5, 20, 30) }), {
+  maxLength: 25,
+});
 
 interface Start {
   /** Created around the device (its last fix at 0 this far from the edge) at this second; null: a fresh state. */
@@ -41,13 +49,24 @@ function run(rules: GeofenceRules, fixes: Array<{ dt: number; d: number; acc: nu
       deadline = changed.nextDeadline;
     }
     if (withTimer && deadline !== null && deadline <= t) {
-      const r = onDeadline(state, deadline, ctx); state = r.state; events.push(...r.events); deadline = r.nextDeadline;
-      if (deadline !== null && deadline <= t) { const r2 = onDeadline(state, t, ctx); state = r2.state; events.push(...r2.events); deadline = r2.nextDeadline; }
+      const r = onDeadline(state, deadline, ctx);
+      state = r.state;
+      events.push(...r.events);
+      deadline = r.nextDeadline;
+      if (deadline !== null && deadline <= t) {
+        const r2 = onDeadline(state, t, ctx);
+        state = r2.state;
+        events.push(...r2.events);
+        deadline = r2.nextDeadline;
+      }
     }
     const r = onFix(state, { time: t, distance: f.d, accuracy: f.acc, position: { lat: 0, lng: 0, accuracy: f.acc, time: t } }, ctx);
-    state = r.state; events.push(...r.events); deadline = r.nextDeadline;
+    state = r.state;
+    events.push(...r.events);
+    deadline = r.nextDeadline;
   }
-  const r = onDeadline(state, t + 1e9, ctx); events.push(...r.events);
+  const r = onDeadline(state, t + 1e9, ctx);
+  events.push(...r.events);
   return events.map((e) => `${e.type}@${e.occurredAt}/${e.visitId}/${e.reason}`);
 }
 
@@ -59,31 +78,45 @@ function run(rules: GeofenceRules, fixes: Array<{ dt: number; d: number; acc: nu
  */
 it('the timer changes no event, and every visit is enter, at most one dwell, exit', () => {
   const startArb = fc.record({ createdAt: fc.option(fc.integer({ min: 0, max: 12 })), d: fc.constantFrom(-5, 0, 5), changeAt: fc.option(fc.nat(25)) });
-  fc.assert(fc.property(rulesArb, fixesArb, startArb, fc.boolean(), (partial, fixes, start, initialTrigger) => {
-    const rules = { ...DEFAULT_RULES, ...partial, initial_trigger: initialTrigger } as GeofenceRules;
-    const a = run(rules, fixes, false, start);
-    const b = run(rules, fixes, true, start);
-    expect(b).toEqual(a);
-    const open = new Map<string, number>();
-    const times = new Map<string, number>();
-    for (const e of a) {
-      const [, rest] = e.split('@');
-      const [time, visit] = rest.split('/');
-      // Within a visit, time never goes back: enter ≤ dwell ≤ exit.
-      expect(Number(time)).toBeGreaterThanOrEqual(times.get(visit) ?? -Infinity);
-      times.set(visit, Number(time));
-    }
-    const all = a.map((e) => Number(e.split('@')[1].split('/')[0]));
-    for (let i = 1; i < all.length; i += 1) expect(all[i]).toBeGreaterThanOrEqual(all[i - 1]);
-    let inside: string | null = null;
-    for (const e of a) {
-      const [type, rest] = e.split('@');
-      const visit = rest.split('/')[1];
-      if (type === 'geofence.enter') { expect(inside).toBeNull(); inside = visit; open.set(visit, 0); }
-      if (type === 'geofence.dwell') { expect(inside).toBe(visit); open.set(visit, open.get(visit)! + 1); expect(open.get(visit)).toBe(1); }
-      if (type === 'geofence.exit') { expect(inside).toBe(visit); inside = null; }
-    }
-  }), { numRuns: 1000 });
+  fc.assert(
+    fc.property(rulesArb, fixesArb, startArb, fc.boolean(), (partial, fixes, start, initialTrigger) => {
+      const rules = { ...DEFAULT_RULES, ...partial, initial_trigger: initialTrigger } as GeofenceRules;
+      const a = run(rules, fixes, false, start);
+      const b = run(rules, fixes, true, start);
+      expect(b).toEqual(a);
+      const open = new Map<string, number>();
+      const times = new Map<string, number>();
+      for (const e of a) {
+        const [, rest] = e.split('@');
+        const [time, visit] = rest.split('/');
+        // Within a visit, time never goes back: enter ≤ dwell ≤ exit.
+        expect(Number(time)).toBeGreaterThanOrEqual(times.get(visit) ?? -Infinity);
+        times.set(visit, Number(time));
+      }
+      const all = a.map((e) => Number(e.split('@')[1].split('/')[0]));
+      for (let i = 1; i < all.length; i += 1) expect(all[i]).toBeGreaterThanOrEqual(all[i - 1]);
+      let inside: string | null = null;
+      for (const e of a) {
+        const [type, rest] = e.split('@');
+        const visit = rest.split('/')[1];
+        if (type === 'geofence.enter') {
+          expect(inside).toBeNull();
+          inside = visit;
+          open.set(visit, 0);
+        }
+        if (type === 'geofence.dwell') {
+          expect(inside).toBe(visit);
+          open.set(visit, open.get(visit)! + 1);
+          expect(open.get(visit)).toBe(1);
+        }
+        if (type === 'geofence.exit') {
+          expect(inside).toBe(visit);
+          inside = null;
+        }
+      }
+    }),
+    { numRuns: 1000 },
+  );
 }, 60000);
 
 /**

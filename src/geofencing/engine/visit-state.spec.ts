@@ -65,10 +65,11 @@ describe('visit state machine (contract 7.2)', () => {
   });
 
   it('continues the same visit on a re-entry within exit_grace_seconds, and exits at the first fix out after it', () => {
-    const { events } = run(
-      [at(0, IN), at(3, IN), at(10, OUT), at(15, IN), at(20, OUT), at(25, OUT), at(31, OUT), at(40, IN), at(43, IN)],
-      { min_dwell_seconds: 3, exit_grace_seconds: 10, dwell_seconds: 0 },
-    );
+    const { events } = run([at(0, IN), at(3, IN), at(10, OUT), at(15, IN), at(20, OUT), at(25, OUT), at(31, OUT), at(40, IN), at(43, IN)], {
+      min_dwell_seconds: 3,
+      exit_grace_seconds: 10,
+      dwell_seconds: 0,
+    });
     expect(events).toEqual([
       ['enter', 0, 'position', 'vis_1'],
       ['exit', 20, 'position', 'vis_1'],

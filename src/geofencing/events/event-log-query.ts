@@ -27,7 +27,10 @@ const MAX_LIST = 100;
 /** A query value as a list: `a,b`, repeated parameters, or both. */
 function list(value: unknown): string[] {
   const parts = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  return parts.flatMap((part) => String(part).split(',')).map((item) => item.trim()).filter((item) => item !== '');
+  return parts
+    .flatMap((part) => String(part).split(','))
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 function cursor(value: unknown, field: string, errors: FieldError[]): number | null {
@@ -50,10 +53,12 @@ export function parseEventLogQuery(query: Record<string, unknown>): { query: Eve
   if (query.limit !== undefined && query.limit !== '') {
     const text = String(query.limit);
     limit = /^\d+$/.test(text) ? Number(text) : NaN;
-    if (!(limit >= 1 && limit <= MAX_EVENT_PAGE)) errors.push({ message: `must be a whole number from 1 to ${MAX_EVENT_PAGE}`, code: 'invalid', fields: 'limit', value: query.limit });
+    if (!(limit >= 1 && limit <= MAX_EVENT_PAGE))
+      errors.push({ message: `must be a whole number from 1 to ${MAX_EVENT_PAGE}`, code: 'invalid', fields: 'limit', value: query.limit });
   }
   const types = list(query.types);
-  for (const type of types) if (!EVENT_TYPES.includes(type as EventType)) errors.push({ message: `must be among ${EVENT_TYPES.join(', ')}`, code: 'invalid', fields: 'types', value: type });
+  for (const type of types)
+    if (!EVENT_TYPES.includes(type as EventType)) errors.push({ message: `must be among ${EVENT_TYPES.join(', ')}`, code: 'invalid', fields: 'types', value: type });
   const uuids = (field: string) => {
     const values = list(query[field]).map((value) => value.toLowerCase());
     for (const value of values) if (!UUID.test(value)) errors.push({ message: 'must be UUIDs separated by commas', code: 'invalid', fields: field, value });
@@ -65,7 +70,8 @@ export function parseEventLogQuery(query: Record<string, unknown>): { query: Eve
   for (const value of deviceIds) if (value.length > 64) errors.push({ message: 'device ids have at most 64 characters', code: 'invalid', fields: 'device_ids', value });
   const buildingIds = list(query.building_ids).map(Number);
   for (const [position, value] of list(query.building_ids).entries()) {
-    if (!/^\d{1,9}$/.test(value)) errors.push({ message: 'must be building ids separated by commas', code: 'invalid', fields: 'building_ids', value: list(query.building_ids)[position] });
+    if (!/^\d{1,9}$/.test(value))
+      errors.push({ message: 'must be building ids separated by commas', code: 'invalid', fields: 'building_ids', value: list(query.building_ids)[position] });
   }
   for (const [field, values] of Object.entries({ types, geofence_ids: geofenceIds, user_ids: userIds, device_ids: deviceIds, building_ids: buildingIds })) {
     if (values.length > MAX_LIST) errors.push({ message: `at most ${MAX_LIST} values`, code: 'invalid', fields: field });

@@ -55,7 +55,8 @@ export class GeofenceEventLog {
     if (principal.buildingIds !== null) {
       const visible = principal.buildingIds;
       buildings = buildings.length === 0 ? [...visible] : buildings.filter((id) => visible.includes(id));
-      if (buildings.length === 0) return { data: [], next_cursor: query.after !== null ? String(query.after) : query.before !== null ? String(query.before) : null, has_more: false };
+      if (buildings.length === 0)
+        return { data: [], next_cursor: query.after !== null ? String(query.after) : query.before !== null ? String(query.before) : null, has_more: false };
     }
     within('building_id', 'buildingIds', buildings);
     if (query.from !== null) {
@@ -95,15 +96,21 @@ export class GeofenceEventLog {
     // No event kept: all of them (up to the counter) are gone.
     const expiredThrough = row.oldest !== null ? Number(row.oldest) - 1 : row.last !== null ? Number(row.last) : 0;
     if ((after !== null && after < expiredThrough) || (before !== null && before <= expiredThrough)) {
-      throw new ApiError(410, ErrorCode.CursorExpired, `The cursor is older than the event log's retention: events up to ${expiredThrough} are no longer kept; read again without a cursor`, [
-        { message: `events up to seq ${expiredThrough} have been deleted`, code: 'cursor_expired', fields: after !== null ? 'after' : 'before', value: String(after ?? before) },
-      ]);
+      throw new ApiError(
+        410,
+        ErrorCode.CursorExpired,
+        `The cursor is older than the event log's retention: events up to ${expiredThrough} are no longer kept; read again without a cursor`,
+        [{ message: `events up to seq ${expiredThrough} have been deleted`, code: 'cursor_expired', fields: after !== null ? 'after' : 'before', value: String(after ?? before) }],
+      );
     }
   }
 
   async get(principal: Principal, id: string): Promise<GeofenceEventBody> {
     const [row] = (await this.dataSource.query(
-      ...this.transactions.escape('SELECT body, building_id FROM geofence_events WHERE organization_id = :organizationId AND id = :id', { organizationId: principal.organizationId, id }),
+      ...this.transactions.escape('SELECT body, building_id FROM geofence_events WHERE organization_id = :organizationId AND id = :id', {
+        organizationId: principal.organizationId,
+        id,
+      }),
     )) as Array<{ body: string; building_id: number }>;
     if (!row || (principal.buildingIds !== null && !principal.buildingIds.includes(Number(row.building_id)))) throw ApiError.notFound('Geofence event', id);
     return parsedBody(row.body);

@@ -73,7 +73,10 @@ export class GeofenceEventRetention implements OnApplicationBootstrap, OnApplica
           while (expired < rows.length && Number(rows[expired].expired) === 1) expired += 1;
           if (expired > 0) {
             await manager.query(
-              ...this.transactions.escape('DELETE FROM geofence_events WHERE organization_id = :organizationId AND seq <= :last', { organizationId, last: Number(rows[expired - 1].seq) }),
+              ...this.transactions.escape('DELETE FROM geofence_events WHERE organization_id = :organizationId AND seq <= :last', {
+                organizationId,
+                last: Number(rows[expired - 1].seq),
+              }),
             );
           }
           return { deleted: expired, more: expired === RETENTION_BATCH };

@@ -23,7 +23,10 @@ export class GeofenceEventsController {
   })
   @ApiOkResponse({ description: '{"data":[event…],"next_cursor","has_more"}', schema: { type: 'object' } })
   @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'A bad filter or cursor, named in errors[].fields' })
-  @ApiGoneResponse({ type: ErrorResponseDto, description: 'cursor_expired: events the cursor needs are past the retention (GEOFENCE_EVENT_RETENTION_DAYS); read again without a cursor' })
+  @ApiGoneResponse({
+    type: ErrorResponseDto,
+    description: 'cursor_expired: events the cursor needs are past the retention (GEOFENCE_EVENT_RETENTION_DAYS); read again without a cursor',
+  })
   list(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<EventPage> {
     return this.log.list(principal, query);
   }
@@ -52,7 +55,10 @@ export class GeofenceSimulationController {
       'The events a recorded track would fire (contract 7.6): {"positions":[{device_id,time,lat,lng,accuracy,floor_id}…] (at most 10,000),"geofence_ids"?,"rules"?}; nothing is stored',
   })
   @ApiOkResponse({ description: '{"events":[event…]} with id and detected_at null', schema: { type: 'object' } })
-  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'A bad position, rule or unknown floor, or geofence_ids naming fences that are not your live ones, named in errors[].fields' })
+  @ApiUnprocessableEntityResponse({
+    type: ErrorResponseDto,
+    description: 'A bad position, rule or unknown floor, or geofence_ids naming fences that are not your live ones, named in errors[].fields',
+  })
   @ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'The body is over 8 MiB (this route takes more than the 1 MiB of others, for its 10,000 positions)' })
   simulate(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<{ events: SimulatedEvent[] }> {
     return this.simulation.simulate(principal, body);

@@ -239,7 +239,10 @@ export class GeofenceEvaluator implements OnModuleInit {
 
   /** The pairs of the fences (null: all of the organization's) keep their last fix as now read. */
   private async pinFences(manager: EntityManager, organizationId: string, fenceIds: readonly string[] | null): Promise<void> {
-    const deviceIds = fenceIds === null ? await this.state.holdersOf(manager, organizationId, await this.state.fencesWithPairs(manager, organizationId, null)) : await this.state.holdersOf(manager, organizationId, fenceIds);
+    const deviceIds =
+      fenceIds === null
+        ? await this.state.holdersOf(manager, organizationId, await this.state.fencesWithPairs(manager, organizationId, null))
+        : await this.state.holdersOf(manager, organizationId, fenceIds);
     if (deviceIds.length === 0) return;
     await this.locks.lockDevices(manager, organizationId, deviceIds);
     await this.pinPairs(manager, organizationId, deviceIds, fenceIds === null ? null : new Set(fenceIds));
@@ -264,7 +267,13 @@ export class GeofenceEvaluator implements OnModuleInit {
    * devices' newest fixes (and `moreFloors`), and their fences, from those floors' indexes or, when
    * no index holds one, from the database.
    */
-  private async context(manager: EntityManager, organizationId: string, deviceIds: readonly string[], tracks: ReadonlyMap<string, DeviceTrack>, moreFloors: readonly number[] = []): Promise<Context> {
+  private async context(
+    manager: EntityManager,
+    organizationId: string,
+    deviceIds: readonly string[],
+    tracks: ReadonlyMap<string, DeviceTrack>,
+    moreFloors: readonly number[] = [],
+  ): Promise<Context> {
     const rows = new Map<string, PairRow>();
     for (const row of await this.state.pairsOf(manager, organizationId, deviceIds)) rows.set(pairKey(row.deviceId, row.fenceId), row);
     return this.contextOf(manager, organizationId, rows, tracks, [], moreFloors);

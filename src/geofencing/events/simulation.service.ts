@@ -65,7 +65,8 @@ export class GeofenceSimulation {
     const indexes = new Map<number, FloorFences>();
     for (const [id, floor] of await this.floors.forFloors(principal.organizationId, floorIds)) if (canSeeBuilding(principal, floor.buildingId)) indexes.set(id, floor);
     fixes.forEach((fix, position) => {
-      if (!indexes.has(fix.floorId as number)) errors.push({ message: `floor ${fix.floorId} not found`, code: 'not_found', fields: `positions[${(fix as IndexedFix).index}].floor_id`, value: fix.floorId });
+      if (!indexes.has(fix.floorId as number))
+        errors.push({ message: `floor ${fix.floorId} not found`, code: 'not_found', fields: `positions[${(fix as IndexedFix).index}].floor_id`, value: fix.floorId });
       void position;
     });
     if (errors.length > 0) throw ApiError.validation('The simulation names unknown floors', errors.slice(0, MAX_ERRORS));
@@ -85,11 +86,20 @@ export class GeofenceSimulation {
     const end = fixes.reduce((latest, fix) => Math.max(latest, fix.time), 0);
     for (const stored of states.values()) {
       const fence = fences.get(stored.fenceId)!;
-      for (const event of onDeadline(stored.state, end, { rules: fence.rules, newVisitId: () => '' }).events) pending.push({ event, fence, deviceId: stored.deviceId, userId: stored.userId });
+      for (const event of onDeadline(stored.state, end, { rules: fence.rules, newVisitId: () => '' }).events)
+        pending.push({ event, fence, deviceId: stored.deviceId, userId: stored.userId });
     }
     pending.sort((a, b) => (a.deviceId === b.deviceId ? a.event.occurredAt - b.event.occurredAt : a.deviceId < b.deviceId ? -1 : 1));
     const events = pending.map((item, offset) => ({
-      ...eventBody(item.event, { id: '', seq: offset + 1, detectedAt: 0, organizationId: principal.organizationId, fence: item.fence, deviceId: item.deviceId, userId: item.userId }),
+      ...eventBody(item.event, {
+        id: '',
+        seq: offset + 1,
+        detectedAt: 0,
+        organizationId: principal.organizationId,
+        fence: item.fence,
+        deviceId: item.deviceId,
+        userId: item.userId,
+      }),
       id: null,
       detected_at: null,
     }));
@@ -104,7 +114,8 @@ export class GeofenceSimulation {
     }
     const fixes: IndexedFix[] = [];
     value.forEach((item: unknown, index) => {
-      const bad = (field: string, message: string, got?: unknown) => errors.length < MAX_ERRORS && errors.push({ message, code: 'invalid', fields: `positions[${index}].${field}`, value: got });
+      const bad = (field: string, message: string, got?: unknown) =>
+        errors.length < MAX_ERRORS && errors.push({ message, code: 'invalid', fields: `positions[${index}].${field}`, value: got });
       if (typeof item !== 'object' || item === null) {
         bad('', 'must be an object');
         return;

@@ -45,10 +45,14 @@ export interface Visit {
   dwell_fired: boolean;
 }
 
-const iso = (value: string | Date | null): string | null => (value === null ? null : new Date(typeof value === 'string' && !value.endsWith('Z') && !value.includes('+') ? `${value.replace(' ', 'T')}Z` : value).toISOString());
+const iso = (value: string | Date | null): string | null =>
+  value === null ? null : new Date(typeof value === 'string' && !value.endsWith('Z') && !value.includes('+') ? `${value.replace(' ', 'T')}Z` : value).toISOString();
 
 function ids(value: unknown, field: string, errors: FieldError[]): number[] {
-  const parts = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((part) => String(part).split(',')).map((part) => part.trim()).filter(Boolean);
+  const parts = (Array.isArray(value) ? value : value === undefined ? [] : [value])
+    .flatMap((part) => String(part).split(','))
+    .map((part) => part.trim())
+    .filter(Boolean);
   for (const part of parts) if (!/^\d{1,9}$/.test(part)) errors.push({ message: 'must be ids separated by commas', code: 'invalid', fields: field, value: part });
   return parts.map(Number);
 }
@@ -120,7 +124,14 @@ export class GeofenceOccupancyService {
       parameters,
     );
     return {
-      data: rows.map((row) => ({ geofence_id: row.id, name: row.name, code: row.code, building_id: Number(row.building_id), floor_id: Number(row.floor_id), occupants: Number(row.occupants) })),
+      data: rows.map((row) => ({
+        geofence_id: row.id,
+        name: row.name,
+        code: row.code,
+        building_id: Number(row.building_id),
+        floor_id: Number(row.floor_id),
+        occupants: Number(row.occupants),
+      })),
     };
   }
 
@@ -145,7 +156,16 @@ export class GeofenceOccupancyService {
     const window = pageWindow(page);
     const where = conditions.join(' AND ');
     const [rows, [{ total }]] = await Promise.all([
-      this.query<{ id: string; geofence_id: string; device_id: string; user_id: string | null; entered_at: string; exited_at: string | null; exit_reason: string | null; dwell_fired: boolean | number }>(
+      this.query<{
+        id: string;
+        geofence_id: string;
+        device_id: string;
+        user_id: string | null;
+        entered_at: string;
+        exited_at: string | null;
+        exit_reason: string | null;
+        dwell_fired: boolean | number;
+      }>(
         `SELECT id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason, dwell_fired FROM geofence_visits WHERE ${where} ORDER BY entered_at DESC, id LIMIT :limit OFFSET :offset`,
         { ...parameters, limit: window.size, offset: window.offset },
       ),

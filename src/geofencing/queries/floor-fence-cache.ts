@@ -62,7 +62,12 @@ export class FloorFenceCache {
     await Promise.all(
       revisions.map(async (revision) => {
         const cached = this.cache.get(revision.floorId);
-        floors.set(revision.floorId, cached?.key === revision.key ? cached.floor : await this.buildOnce(organizationId, revision.floorId, revision.key, revision.buildingId, new LocalProjection(revision.latitude, revision.longitude)));
+        floors.set(
+          revision.floorId,
+          cached?.key === revision.key
+            ? cached.floor
+            : await this.buildOnce(organizationId, revision.floorId, revision.key, revision.buildingId, new LocalProjection(revision.latitude, revision.longitude)),
+        );
       }),
     );
     return floors;
@@ -91,7 +96,15 @@ export class FloorFenceCache {
     const indexable: Array<IndexableFence<IndexedFence>> = [];
     for (const stored of await this.fences.ofFloor(organizationId, floorId)) {
       // The stored ring is not kept: the index holds the projected one.
-      const fence: IndexedFence = { id: stored.id, name: stored.name, code: stored.code, buildingId, floorId, rules: stored.rules, projected: projectRing(stored.ring, projection) };
+      const fence: IndexedFence = {
+        id: stored.id,
+        name: stored.name,
+        code: stored.code,
+        buildingId,
+        floorId,
+        rules: stored.rules,
+        projected: projectRing(stored.ring, projection),
+      };
       fences.set(fence.id, fence);
       indexable.push({ ring: stored.ring, projected: fence.projected, accuracyFactor: fence.rules.accuracy_factor, fence });
     }

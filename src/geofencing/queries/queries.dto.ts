@@ -6,8 +6,7 @@ import { IntegerFromString } from '../../common/validation/transforms';
 import { Optional } from '../../common/validation/optional';
 
 /** A decimal number from a query string; anything else is left for the validators to refuse. */
-const NumberFromString = () =>
-  Transform(({ value }) => (typeof value === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(value) ? Number(value) : value));
+const NumberFromString = () => Transform(({ value }) => (typeof value === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(value) ? Number(value) : value));
 
 export const MAX_ACCURACY_M = 10_000;
 export const MAX_EVALUATE_POINTS = 1000;

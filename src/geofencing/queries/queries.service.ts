@@ -28,7 +28,10 @@ export class GeofencingQueriesService {
 
   async evaluate(principal: Principal, body: unknown): Promise<EvaluateResponseDto> {
     const points = checkedPoints(body);
-    const floors = await this.visibleFloors(principal, points.map((point) => point.floor_id));
+    const floors = await this.visibleFloors(
+      principal,
+      points.map((point) => point.floor_id),
+    );
     const unknown = points.flatMap((point, position): FieldError[] =>
       floors.has(point.floor_id) ? [] : [{ message: 'no such floor', code: 'not_found', fields: `points[${position}].floor_id`, value: point.floor_id }],
     );
@@ -51,7 +54,12 @@ const isNumberIn = (value: unknown, min: number, max: number): value is number =
  * class-validator would cost more than evaluating them); 422 naming every bad field.
  */
 function checkedPoints(body: unknown): EvaluatePoint[] {
-  const invalid = (message: string, fields: string, value?: unknown): FieldError => ({ message, code: 'invalid', fields, ...(value !== undefined && typeof value !== 'object' && { value }) });
+  const invalid = (message: string, fields: string, value?: unknown): FieldError => ({
+    message,
+    code: 'invalid',
+    fields,
+    ...(value !== undefined && typeof value !== 'object' && { value }),
+  });
   const points = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { points?: unknown }).points : undefined;
   if (!Array.isArray(points) || points.length === 0 || points.length > MAX_EVALUATE_POINTS) {
     throw ApiError.validation('The request is not valid', [invalid(`must be an array of 1 to ${MAX_EVALUATE_POINTS} points`, 'points')]);

@@ -6,7 +6,12 @@ export class GeofenceRulesPatchDto {
   @ApiPropertyOptional({ nullable: true, default: DEFAULT_RULES.enabled, description: 'false: the fence fires no events' }) enabled?: boolean | null;
   @ApiPropertyOptional({ nullable: true, enum: ENTER_WHEN, default: DEFAULT_RULES.enter_when, description: 'center: d ≤ 0; contains: d ≤ −r; intersects: d < r' })
   enter_when?: string | null;
-  @ApiPropertyOptional({ nullable: true, enum: EXIT_WHEN, default: DEFAULT_RULES.exit_when, description: 'center_out: d ≥ buffer_m; not_intersects: d ≥ r + buffer_m; not_contains: d > −r' })
+  @ApiPropertyOptional({
+    nullable: true,
+    enum: EXIT_WHEN,
+    default: DEFAULT_RULES.exit_when,
+    description: 'center_out: d ≥ buffer_m; not_intersects: d ≥ r + buffer_m; not_contains: d > −r',
+  })
   exit_when?: string | null;
   @ApiPropertyOptional({ nullable: true, minimum: 0, maximum: 10, default: DEFAULT_RULES.accuracy_factor, description: 'r = max(0.5, accuracy_factor × accuracy)' })
   accuracy_factor?: number | null;

@@ -104,16 +104,20 @@ export class GeofenceStateRepository {
         // Padded to a power of two: a few statement shapes serve every batch.
         let size = 1;
         while (size < chunk.length) size *= 2;
-        const sql = memoized(`pairs-of:${size}`, () => `SELECT device_id, geofence_id, state, ${deadline} AS deadline FROM geofence_states WHERE organization_id = ? AND device_id IN (${Array(size).fill('?').join(', ')})`);
+        const sql = memoized(
+          `pairs-of:${size}`,
+          () =>
+            `SELECT device_id, geofence_id, state, ${deadline} AS deadline FROM geofence_states WHERE organization_id = ? AND device_id IN (${Array(size).fill('?').join(', ')})`,
+        );
         const padded = Array.from({ length: size }, (_, index) => chunk[Math.min(index, chunk.length - 1)]);
         rows.push(...this.sqlite.all<RawPairRow>(sql, [organizationId, ...padded]));
       }
     } else {
       rows.push(
-        ...((await manager.query(`SELECT device_id, geofence_id, state, ${deadline} AS deadline FROM geofence_states WHERE organization_id = $1 AND device_id = ANY($2::varchar[])`, [
-          organizationId,
-          [...deviceIds],
-        ])) as RawPairRow[]),
+        ...((await manager.query(
+          `SELECT device_id, geofence_id, state, ${deadline} AS deadline FROM geofence_states WHERE organization_id = $1 AND device_id = ANY($2::varchar[])`,
+          [organizationId, [...deviceIds]],
+        )) as RawPairRow[]),
       );
     }
     return rows.map(toPairRow);
@@ -124,7 +128,10 @@ export class GeofenceStateRepository {
     const holders = new Set<string>();
     for (const chunk of chunks(fenceIds)) {
       const rows = (await manager.query(
-        ...this.transactions.escape('SELECT DISTINCT device_id FROM geofence_states WHERE organization_id = :organizationId AND geofence_id IN (:...fenceIds)', { organizationId, fenceIds: chunk }),
+        ...this.transactions.escape('SELECT DISTINCT device_id FROM geofence_states WHERE organization_id = :organizationId AND geofence_id IN (:...fenceIds)', {
+          organizationId,
+          fenceIds: chunk,
+        }),
       )) as Array<{ device_id: string }>;
       for (const row of rows) holders.add(row.device_id);
     }
@@ -134,10 +141,13 @@ export class GeofenceStateRepository {
   /** The fences among `fenceIds` (null: all of the organization's) that some pair row names. */
   async fencesWithPairs(manager: EntityManager, organizationId: string, fenceIds: readonly string[] | null): Promise<string[]> {
     const rows = (await manager.query(
-      ...this.transactions.escape(`SELECT DISTINCT geofence_id FROM geofence_states WHERE organization_id = :organizationId${fenceIds === null ? '' : ' AND geofence_id IN (:...fenceIds)'}`, {
-        organizationId,
-        fenceIds: fenceIds ?? [],
-      }),
+      ...this.transactions.escape(
+        `SELECT DISTINCT geofence_id FROM geofence_states WHERE organization_id = :organizationId${fenceIds === null ? '' : ' AND geofence_id IN (:...fenceIds)'}`,
+        {
+          organizationId,
+          fenceIds: fenceIds ?? [],
+        },
+      ),
     )) as Array<{ geofence_id: string }>;
     return rows.map((row) => row.geofence_id);
   }
@@ -145,7 +155,10 @@ export class GeofenceStateRepository {
   /** The devices with a due pair, across organizations, oldest deadline first. */
   async due(manager: EntityManager, now: number, limit: number): Promise<Array<{ organizationId: string; deviceId: string }>> {
     const rows = (await manager.query(
-      ...this.transactions.escape('SELECT organization_id, device_id FROM geofence_states WHERE next_deadline_at <= :now ORDER BY next_deadline_at LIMIT :limit', { now: this.dialect.timestamp(now), limit }),
+      ...this.transactions.escape('SELECT organization_id, device_id FROM geofence_states WHERE next_deadline_at <= :now ORDER BY next_deadline_at LIMIT :limit', {
+        now: this.dialect.timestamp(now),
+        limit,
+      }),
     )) as Array<{ organization_id: string; device_id: string }>;
     return rows.map((row) => ({ organizationId: row.organization_id, deviceId: row.device_id }));
   }
@@ -157,16 +170,25 @@ export class GeofenceStateRepository {
   async bringDeadlinesForward(manager: EntityManager, organizationId: string, fenceIds: readonly string[] | null, now: number): Promise<void> {
     this.forgetOrganization(organizationId);
     await manager.query(
-      ...this.transactions.escape(`UPDATE geofence_states SET next_deadline_at = :now WHERE organization_id = :organizationId AND next_deadline_at > :now${fenceIds === null ? '' : ' AND geofence_id IN (:...fenceIds)'}`, {
-        organizationId,
-        now: this.dialect.timestamp(now),
-        fenceIds: fenceIds ?? [],
-      }),
+      ...this.transactions.escape(
+        `UPDATE geofence_states SET next_deadline_at = :now WHERE organization_id = :organizationId AND next_deadline_at > :now${fenceIds === null ? '' : ' AND geofence_id IN (:...fenceIds)'}`,
+        {
+          organizationId,
+          now: this.dialect.timestamp(now),
+          fenceIds: fenceIds ?? [],
+        },
+      ),
     );
   }
 
   /** Writes and removes pair rows. */
-  async writePairs(manager: EntityManager, organizationId: string, writes: readonly PairWrite[], removals: ReadonlyArray<Pick<PairRow, 'deviceId' | 'fenceId'>>, now: number): Promise<void> {
+  async writePairs(
+    manager: EntityManager,
+    organizationId: string,
+    writes: readonly PairWrite[],
+    removals: ReadonlyArray<Pick<PairRow, 'deviceId' | 'fenceId'>>,
+    now: number,
+  ): Promise<void> {
     if (this.sqlite && (writes.length > 0 || removals.length > 0)) this.keepWritten(manager, organizationId, writes, removals, now);
     const stamp = (ms: number | null) => (ms === null ? null : this.dialect.timestamp(ms));
     if (writes.length > 0) {
@@ -177,7 +199,8 @@ export class GeofenceStateRepository {
           this.sqlite.run(
             memoized(
               `pairs-upsert:${chunk.length}`,
-              () => `INSERT INTO geofence_states (organization_id, device_id, geofence_id, phase, visit_id, state, next_deadline_at, updated_at) VALUES ${this.dialect.valuesList(chunk.length, 8)} ${PAIRS_UPSERT_TAIL}`,
+              () =>
+                `INSERT INTO geofence_states (organization_id, device_id, geofence_id, phase, visit_id, state, next_deadline_at, updated_at) VALUES ${this.dialect.valuesList(chunk.length, 8)} ${PAIRS_UPSERT_TAIL}`,
             ),
             values,
           );
@@ -196,7 +219,10 @@ export class GeofenceStateRepository {
       if (this.sqlite) {
         for (const chunk of chunks(removals)) {
           this.sqlite.run(
-            memoized(`pairs-delete:${chunk.length}`, () => `DELETE FROM geofence_states WHERE organization_id = ? AND (device_id, geofence_id) IN (VALUES ${this.dialect.valuesList(chunk.length, 2)})`),
+            memoized(
+              `pairs-delete:${chunk.length}`,
+              () => `DELETE FROM geofence_states WHERE organization_id = ? AND (device_id, geofence_id) IN (VALUES ${this.dialect.valuesList(chunk.length, 2)})`,
+            ),
             [organizationId, ...chunk.flatMap((pair) => [pair.deviceId, pair.fenceId])],
           );
         }
@@ -207,7 +233,13 @@ export class GeofenceStateRepository {
   }
 
   /** The kept rows as the statements leave them (see PAIRS_UPSERT_TAIL); the devices are read again if the write rolls back. */
-  private keepWritten(manager: EntityManager, organizationId: string, writes: readonly PairWrite[], removals: ReadonlyArray<Pick<PairRow, 'deviceId' | 'fenceId'>>, now: number): void {
+  private keepWritten(
+    manager: EntityManager,
+    organizationId: string,
+    writes: readonly PairWrite[],
+    removals: ReadonlyArray<Pick<PairRow, 'deviceId' | 'fenceId'>>,
+    now: number,
+  ): void {
     const touched = new Set<string>();
     for (const write of writes) {
       const key = deviceKey(organizationId, write.deviceId);

@@ -68,7 +68,9 @@ export class LiveFencesRepository {
   /** The organization's own rules (null: it has none). */
   async organizationRules(organizationId: string, manager?: EntityManager): Promise<Partial<GeofenceRules> | null> {
     const [settings] = manager
-      ? ((await manager.query(...this.transactions.escape('SELECT rules FROM geofencing_settings WHERE organization_id = :organizationId', { organizationId }))) as Array<{ rules: string | Partial<GeofenceRules> }>)
+      ? ((await manager.query(...this.transactions.escape('SELECT rules FROM geofencing_settings WHERE organization_id = :organizationId', { organizationId }))) as Array<{
+          rules: string | Partial<GeofenceRules>;
+        }>)
       : await this.settingsOf({ organizationId });
     return settings ? parsedJson(settings.rules) : null;
   }

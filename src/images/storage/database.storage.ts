@@ -8,10 +8,7 @@ export class DatabaseStorage implements ImageStorage {
   constructor(private readonly dataSource: DataSource) {}
 
   async write(key: string, bytes: Buffer, manager: EntityManager): Promise<void> {
-    const [sql, parameters] = this.dataSource.driver.escapeQueryWithParameters(
-      'INSERT INTO "image_blobs" ("image_id", "bytes") VALUES (:key, :bytes)',
-      { key, bytes },
-    );
+    const [sql, parameters] = this.dataSource.driver.escapeQueryWithParameters('INSERT INTO "image_blobs" ("image_id", "bytes") VALUES (:key, :bytes)', { key, bytes });
     await manager.query(sql, parameters);
   }
 

@@ -25,7 +25,10 @@ function scansOf(building: SyntheticBuilding, count: number, seed: number, known
 
 const offsetsError = (building: SyntheticBuilding, offsets: Map<string, number>) => {
   // The offsets relative to their mean (the exponent and a common offset trade off a little).
-  const pairs = building.transmitters.map((transmitter) => [offsets.get(transmitterKey(transmitter)) ?? 0, building.truePower.get(transmitter.id)! - building.options.registeredRssi]);
+  const pairs = building.transmitters.map((transmitter) => [
+    offsets.get(transmitterKey(transmitter)) ?? 0,
+    building.truePower.get(transmitter.id)! - building.options.registeredRssi,
+  ]);
   const meanFitted = pairs.reduce((sum, [fitted]) => sum + fitted, 0) / pairs.length;
   const meanTrue = pairs.reduce((sum, [, truth]) => sum + truth, 0) / pairs.length;
   return Math.sqrt(pairs.reduce((sum, [fitted, truth]) => sum + (fitted - meanFitted - (truth - meanTrue)) ** 2, 0) / pairs.length);
@@ -77,14 +80,20 @@ describe('self-calibration from scans at unknown positions', () => {
 
   it('keeps the exponent within its bounds whatever the scans say (property)', () => {
     fc.assert(
-      fc.property(fc.double({ min: 1, max: 6, noNaN: true }), fc.double({ min: 0, max: 12, noNaN: true }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 1000 }), (exponent, shadowingDb, count, seed) => {
-        const building = new SyntheticBuilding({ ...ONE_FLOOR, exponent, shadowingDb }, seed);
-        const { model } = calibrate(scansOf(building, count, seed, seed % 2 === 0), emptyStatistics());
-        expect(model.exponent).toBeGreaterThanOrEqual(RADIO_PRIOR.exponentBounds[0]);
-        expect(model.exponent).toBeLessThanOrEqual(RADIO_PRIOR.exponentBounds[1]);
-        for (const offset of model.offsets.values()) expect(Math.abs(offset)).toBeLessThanOrEqual(RADIO_PRIOR.offsetBound);
-        expect(model.shadowingDb.ble).toBeGreaterThanOrEqual(RADIO_PRIOR.minShadowingDb);
-      }),
+      fc.property(
+        fc.double({ min: 1, max: 6, noNaN: true }),
+        fc.double({ min: 0, max: 12, noNaN: true }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 1000 }),
+        (exponent, shadowingDb, count, seed) => {
+          const building = new SyntheticBuilding({ ...ONE_FLOOR, exponent, shadowingDb }, seed);
+          const { model } = calibrate(scansOf(building, count, seed, seed % 2 === 0), emptyStatistics());
+          expect(model.exponent).toBeGreaterThanOrEqual(RADIO_PRIOR.exponentBounds[0]);
+          expect(model.exponent).toBeLessThanOrEqual(RADIO_PRIOR.exponentBounds[1]);
+          for (const offset of model.offsets.values()) expect(Math.abs(offset)).toBeLessThanOrEqual(RADIO_PRIOR.offsetBound);
+          expect(model.shadowingDb.ble).toBeGreaterThanOrEqual(RADIO_PRIOR.minShadowingDb);
+        },
+      ),
       { seed: 31, numRuns: 40 },
     );
   });

@@ -118,7 +118,8 @@ export class BatchCalibration {
     this.positions = scans.map((scan) => ({ x: scan.x, y: scan.y }));
     for (const key of Object.keys(base.transmitters)) this.slots.set(key, this.slots.size + 1);
     for (const scan of scans) {
-      for (const reading of [...scan.readings, ...(scan.censored ?? [])]) if (!this.slots.has(keyOf(reading.transmitter))) this.slots.set(keyOf(reading.transmitter), this.slots.size + 1);
+      for (const reading of [...scan.readings, ...(scan.censored ?? [])])
+        if (!this.slots.has(keyOf(reading.transmitter))) this.slots.set(keyOf(reading.transmitter), this.slots.size + 1);
     }
   }
 
@@ -132,7 +133,9 @@ export class BatchCalibration {
     const { reduced, conditional } = evidence(this.scans, this.positions, this.model, this.options, couplings && { matrix: couplings, size, slots: this.slots });
     this.contribution = conditional;
     // A joint step with every coupling where the floor is small enough; else the positions are held (alternating).
-    const next = couplings ? denseStep(addStatistics(this.base, reduced), { matrix: couplings, size, slots: this.slots }, this.model, this.options.prior) : solveModel(addStatistics(this.base, conditional), this.options.prior);
+    const next = couplings
+      ? denseStep(addStatistics(this.base, reduced), { matrix: couplings, size, slots: this.slots }, this.model, this.options.prior)
+      : solveModel(addStatistics(this.base, conditional), this.options.prior);
     const settled = Math.abs(next.exponent - this.model.exponent) < 1e-3 && maxOffsetChange(this.model, next) < 0.02;
     this.model = next;
     this.iteration += 1;
@@ -243,7 +246,12 @@ function choleskySolve(h: Float64Array, b: Float64Array, size: number): Float64A
  */
 export function knownEvidence(scans: readonly CalibrationScan[], model: SolvedModel, options: CalibrationOptions = DEFAULT_CALIBRATION_OPTIONS): FloorStatistics {
   const known = scans.filter((scan) => scan.known);
-  return evidence(known, known.map((scan) => ({ x: scan.x, y: scan.y })), model, options).conditional;
+  return evidence(
+    known,
+    known.map((scan) => ({ x: scan.x, y: scan.y })),
+    model,
+    options,
+  ).conditional;
 }
 
 function maxOffsetChange(a: SolvedModel, b: SolvedModel): number {
@@ -263,7 +271,13 @@ function maxOffsetChange(a: SolvedModel, b: SolvedModel): number {
  * gradients vanish, so both forms agree on the gradient; the conditional one only claims
  * more certainty about θ than the batch has, which the decay of old scans bounds.
  */
-function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: number; y: number } | null>, model: SolvedModel, options: CalibrationOptions, couplings?: Couplings): { reduced: FloorStatistics; conditional: FloorStatistics } {
+function evidence(
+  scans: readonly CalibrationScan[],
+  positions: Array<{ x: number; y: number } | null>,
+  model: SolvedModel,
+  options: CalibrationOptions,
+  couplings?: Couplings,
+): { reduced: FloorStatistics; conditional: FloorStatistics } {
   const statistics = emptyStatistics();
   // What eliminating each unknown scan's position takes off (its Schur complement), kept apart.
   const schur = { hnn: 0, gn: 0, transmitters: new Map<string, { h: number; hn: number; g: number }>() };
@@ -282,7 +296,14 @@ function evidence(scans: readonly CalibrationScan[], positions: Array<{ x: numbe
       for (const reading of scan.readings) {
         const sigma = model.shadowingDb[reading.transmitter.kind];
         const offset = model.offsets.get(keyOf(reading.transmitter)) ?? 0;
-        ranged.push({ x: reading.transmitter.x, y: reading.transmitter.y, reference: reading.transmitter.referenceRssi - (reading.lossDb ?? 0) + offset, rssi: reading.rssi, weight: 1 / (sigma * sigma), dz2: reading.dz2 });
+        ranged.push({
+          x: reading.transmitter.x,
+          y: reading.transmitter.y,
+          reference: reading.transmitter.referenceRssi - (reading.lossDb ?? 0) + offset,
+          rssi: reading.rssi,
+          weight: 1 / (sigma * sigma),
+          dz2: reading.dz2,
+        });
       }
       // The transmitters not heard that can weigh near where the scan was (as the live fit takes them).
       const from = position ?? { x: scan.x, y: scan.y };

@@ -69,7 +69,10 @@ describe('a position that knows what was not heard', () => {
       const at = building.randomPosition(random, 1);
       const scan = building.scanAt(at, random);
       if (scan.length < 3) continue;
-      for (const [name, options] of [['censored', DEFAULT_ESTIMATOR_OPTIONS], ['heardOnly', { ...DEFAULT_ESTIMATOR_OPTIONS, censoring: false }]] as const) {
+      for (const [name, options] of [
+        ['censored', DEFAULT_ESTIMATOR_OPTIONS],
+        ['heardOnly', { ...DEFAULT_ESTIMATOR_OPTIONS, censoring: false }],
+      ] as const) {
         const estimate = estimatePosition(scan, index, options);
         if (estimate.ok) errors[name].push(Math.hypot(estimate.x - at.x, estimate.y - at.y));
       }
@@ -115,7 +118,11 @@ describe('a position that knows what was not heard', () => {
         // Anywhere in the grid's 60 × 40 m, its outer half-cells (beyond the beacons) included.
         const at = { x: random() * 60, y: random() * 40 };
         const scan = beacons
-          .map((beacon) => ({ key: beacon.key, kind: 'ble' as const, rssi: beacon.referenceRssi - 10 * exponent * Math.log10(Math.max(0.5, Math.hypot(at.x - beacon.x, at.y - beacon.y))) }))
+          .map((beacon) => ({
+            key: beacon.key,
+            kind: 'ble' as const,
+            rssi: beacon.referenceRssi - 10 * exponent * Math.log10(Math.max(0.5, Math.hypot(at.x - beacon.x, at.y - beacon.y))),
+          }))
           .filter((reading) => reading.rssi >= sensitivity)
           .sort((a, b) => b.rssi - a.rssi)
           .slice(0, 30);
@@ -130,7 +137,6 @@ describe('a position that knows what was not heard', () => {
     }
   });
 });
-
 
 /** The server's running calibration on one floor of `building`: batches of 250 scans, each placed first by the estimator of the model so far. */
 function runCalibration(building: SyntheticBuilding, floor: number, batches: number, seed: number, censoring = true): number[] {
@@ -202,7 +208,7 @@ describe('whether the scans tell the exponent', () => {
 });
 
 describe('the floors above and below', () => {
-  it('enter a floor\'s fit through the offsets its model learnt, with the height between the floors', () => {
+  it("enter a floor's fit through the offsets its model learnt, with the height between the floors", () => {
     const below = beaconGrid(3, 3, 10, 1).map((beacon) => ({ ...beacon, level: 0, z: 0 }));
     const above: KnownTransmitter[] = beaconGrid(3, 3, 10, 2).map((beacon) => ({ ...beacon, id: beacon.id + 100, key: `${beacon.key}:up`, level: 1, z: 3.5 }));
     const all = [...below, ...above];

@@ -33,11 +33,13 @@ export function logPhi(z: number): number {
   const x = -z / Math.SQRT2;
   const ax = Math.abs(x);
   const t = 1 / (1 + 0.5 * ax);
-  const poly = -ax * ax - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
+  const poly =
+    -ax * ax -
+    1.26551223 +
+    t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
   const logErfc = Math.log(t) + poly;
   return x >= 0 ? logErfc - Math.LN2 : Math.log1p(-0.5 * Math.exp(logErfc));
 }
-
 
 /** A censored term at z = (t − μ)/σ, in units of the fits' cost (Σ w r²). */
 export interface CensoredTerm {
@@ -96,7 +98,9 @@ function exactTerm(z: number, p: number, out: CensoredTerm, clamp = true): Censo
   const pdf = gauss * INV_SQRT_2PI;
   const ax = Math.abs(z) / Math.SQRT2;
   const t = 1 / (1 + 0.5 * ax);
-  const poly = -1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
+  const poly =
+    -1.26551223 +
+    t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
   // erfc(|z|/√2) = t·exp(−z²/2 + poly).
   const tail = 0.5 * t * Math.exp(poly) * gauss;
   const cdf = z <= 0 ? tail : 1 - tail;

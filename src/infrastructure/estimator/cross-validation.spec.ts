@@ -22,26 +22,89 @@ function survey(building: SyntheticBuilding, spacing: number, scansPerPoint: num
 describe('k-NN fingerprints', () => {
   it('averages the scans of a point and places a scan taken there at that point', () => {
     const index = new FingerprintIndex([
-      { x: 0, y: 0, readings: new Map([['a', -50], ['b', -80]]) },
-      { x: 0, y: 0.1, readings: new Map([['a', -54], ['b', -84]]) },
-      { x: 10, y: 0, readings: new Map([['a', -80], ['b', -50]]) },
-      { x: 5, y: 0, readings: new Map([['a', -65], ['b', -65]]) },
+      {
+        x: 0,
+        y: 0,
+        readings: new Map([
+          ['a', -50],
+          ['b', -80],
+        ]),
+      },
+      {
+        x: 0,
+        y: 0.1,
+        readings: new Map([
+          ['a', -54],
+          ['b', -84],
+        ]),
+      },
+      {
+        x: 10,
+        y: 0,
+        readings: new Map([
+          ['a', -80],
+          ['b', -50],
+        ]),
+      },
+      {
+        x: 5,
+        y: 0,
+        readings: new Map([
+          ['a', -65],
+          ['b', -65],
+        ]),
+      },
     ]);
     expect(index.size).toBe(3);
-    const fix = index.locate(new Map([['a', -52], ['b', -82]]), 1)!;
+    const fix = index.locate(
+      new Map([
+        ['a', -52],
+        ['b', -82],
+      ]),
+      1,
+    )!;
     expect(fix).toMatchObject({ x: 0, y: 0, spread: 0 });
     expect(fix.nearestDb).toBeCloseTo(0, 6);
     // Two neighbours: weighted towards the nearer in signal space; a point left out is never used.
-    const between = index.locate(new Map([['a', -60], ['b', -70]]), 2)!;
+    const between = index.locate(
+      new Map([
+        ['a', -60],
+        ['b', -70],
+      ]),
+      2,
+    )!;
     expect(between.x).toBeGreaterThan(2);
     expect(between.x).toBeLessThan(5);
-    expect(index.locate(new Map([['a', -65], ['b', -65]]), 1, index.pointAt(5, 0))!.x).not.toBe(5);
+    expect(
+      index.locate(
+        new Map([
+          ['a', -65],
+          ['b', -65],
+        ]),
+        1,
+        index.pointAt(5, 0),
+      )!.x,
+    ).not.toBe(5);
   });
 
   it('takes a transmitter one side did not hear as weaker than its weakest reading, not as missing', () => {
     const index = new FingerprintIndex([
-      { x: 0, y: 0, readings: new Map([['a', -50], ['b', -70]]) },
-      { x: 20, y: 0, readings: new Map([['c', -50], ['d', -70]]) },
+      {
+        x: 0,
+        y: 0,
+        readings: new Map([
+          ['a', -50],
+          ['b', -70],
+        ]),
+      },
+      {
+        x: 20,
+        y: 0,
+        readings: new Map([
+          ['c', -50],
+          ['d', -70],
+        ]),
+      },
     ]);
     // Heard a and c at −50, nothing else: c weak at the first point would have been missed, so both fit; a's −50 decides.
     expect(index.locate(new Map([['a', -52]]), 1)!.x).toBe(0);
@@ -101,7 +164,12 @@ describe('choosing per floor by leave-one-out cross-validation', () => {
     const fit = fitReferences(1, survey(building, 5, 2, 4), building.transmitters);
     expect(fit.model!.coverage).toBeGreaterThanOrEqual(0.68);
     expect(fit.fingerprint!.coverage).toBeGreaterThanOrEqual(0.6);
-    expect(vectorOf([{ key: 'a', kind: 'ble', rssi: -70 }, { key: 'a', kind: 'ble', rssi: -60 }]).get('a')).toBe(-60);
+    expect(
+      vectorOf([
+        { key: 'a', kind: 'ble', rssi: -70 },
+        { key: 'a', kind: 'ble', rssi: -60 },
+      ]).get('a'),
+    ).toBe(-60);
   });
 });
 
@@ -136,7 +204,13 @@ describe('the running calibration queue', () => {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Errors of live scans at random places of floor 1, placed by each method with the fit's model. */
-function liveErrors<M extends FloorEstimation['method']>(building: SyntheticBuilding, fit: ReferenceFit, methods: M[], scans: number, transmitters = building.transmitters): Record<M, number[]> {
+function liveErrors<M extends FloorEstimation['method']>(
+  building: SyntheticBuilding,
+  fit: ReferenceFit,
+  methods: M[],
+  scans: number,
+  transmitters = building.transmitters,
+): Record<M, number[]> {
   const random = seededRandom(9);
   const indices = methods.map((method) => [method, calibratedIndex(transmitters, new Map([[1, { model: modelOf(fit), estimation: { ...fit.estimation, method } }]]))] as const);
   const errors = Object.fromEntries(methods.map((method) => [method, [] as number[]])) as Record<M, number[]>;

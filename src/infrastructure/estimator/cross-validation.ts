@@ -68,11 +68,24 @@ export function fitReferences(floorId: number, references: readonly ReferenceSca
 }
 
 /** `fitReferences` in steps of a few milliseconds (steps.ts): a survey of a few hundred points takes seconds. */
-export function* referenceFitSteps(floorId: number, references: readonly ReferenceScan[], transmitters: readonly KnownTransmitter[], options: ReferenceFitOptions = {}): Steps<ReferenceFit> {
+export function* referenceFitSteps(
+  floorId: number,
+  references: readonly ReferenceScan[],
+  transmitters: readonly KnownTransmitter[],
+  options: ReferenceFitOptions = {},
+): Steps<ReferenceFit> {
   const estimator = options.estimator ?? DEFAULT_ESTIMATOR_OPTIONS;
   const calibration = options.calibration ?? DEFAULT_CALIBRATION_OPTIONS;
   const fingerprints = new FingerprintIndex(references.map((scan) => ({ x: scan.x, y: scan.y, readings: vectorOf(scan.readings) })));
-  const none: ReferenceFit = { points: fingerprints.size, scans: references.length, statistics: emptyStatistics(), estimation: { method: 'model', accuracyScale: 1 }, model: null, fingerprint: null, map: null };
+  const none: ReferenceFit = {
+    points: fingerprints.size,
+    scans: references.length,
+    statistics: emptyStatistics(),
+    estimation: { method: 'model', accuracyScale: 1 },
+    model: null,
+    fingerprint: null,
+    map: null,
+  };
   if (references.length < MIN_REFERENCE_SCANS) return none;
 
   // As the running calibration takes scans: every reading of the floor and of the floors next to it, and what was not heard.
@@ -87,13 +100,25 @@ export function* referenceFitSteps(floorId: number, references: readonly Referen
     const point = fingerprints.pointAt(scan.x, scan.y);
     groups.set(point, [...(groups.get(point) ?? []), index]);
   });
-  const heldOut = spreadSample([...groups.keys()].sort((a, b) => a - b), MAX_HELD_OUT);
+  const heldOut = spreadSample(
+    [...groups.keys()].sort((a, b) => a - b),
+    MAX_HELD_OUT,
+  );
 
   // The model without each held-out position: its statistics less theirs (exact: linear in θ at the full model).
   const modelRuns: Array<{ error: number; accuracy: number }> = [];
   for (const point of heldOut) {
     const members = groups.get(point)!;
-    const without = addStatistics(statistics, knownEvidence(members.map((index) => calibrationScans[index]), full.model, calibration), 1, -1);
+    const without = addStatistics(
+      statistics,
+      knownEvidence(
+        members.map((index) => calibrationScans[index]),
+        full.model,
+        calibration,
+      ),
+      1,
+      -1,
+    );
     const model = solveModel(without, calibration.prior);
     const index = calibratedIndex(transmitters, new Map([[floorId, { model, estimation: { method: 'model' as const, accuracyScale: 1 } }]]));
     for (const member of members) {
@@ -123,7 +148,10 @@ export function* referenceFitSteps(floorId: number, references: readonly Referen
           // Without the held-out scan only (the rest of its point kept): a live scan this close to a reference point.
           const rest = fingerprints.without(point, samples[member].readings);
           const near = (rest && fingerprints.locate(samples[member].readings, k, point, rest)) ?? far;
-          runs.push({ far: { error: Math.hypot(far.x - scan.x, far.y - scan.y), spread: Math.max(0.1, far.spread) }, near: { error: Math.hypot(near.x - scan.x, near.y - scan.y), spread: Math.max(0.1, near.spread) } });
+          runs.push({
+            far: { error: Math.hypot(far.x - scan.x, far.y - scan.y), spread: Math.max(0.1, far.spread) },
+            near: { error: Math.hypot(near.x - scan.x, near.y - scan.y), spread: Math.max(0.1, near.spread) },
+          });
         }
         yield;
       }
@@ -138,19 +166,29 @@ export function* referenceFitSteps(floorId: number, references: readonly Referen
     }
 
     // The radio map: the model of the references plus their residuals interpolated, each point held out of it in turn.
-    const floorTransmitters = [...calibratedIndex(transmitters, new Map([[floorId, { model: full.model, estimation: { method: 'model' as const, accuracyScale: 1 } }]])).all()].filter((transmitter) => transmitter.floorId === floorId);
+    const floorTransmitters = [
+      ...calibratedIndex(transmitters, new Map([[floorId, { model: full.model, estimation: { method: 'model' as const, accuracyScale: 1 } }]])).all(),
+    ].filter((transmitter) => transmitter.floorId === floorId);
     const positions = fingerprints.positions();
-    const mapSamples: MapSample[] = references.map((scan, member) => ({ point: fingerprints.pointAt(scan.x, scan.y), readings: onFloorVector(samples[member].readings, floorTransmitters) }));
+    const mapSamples: MapSample[] = references.map((scan, member) => ({
+      point: fingerprints.pointAt(scan.x, scan.y),
+      readings: onFloorVector(samples[member].readings, floorTransmitters),
+    }));
     const built = yield* radioMapSteps(positions, mapSamples, floorTransmitters, full.model.exponent);
     if (built) {
       const tempered = MAP_TEMPERATURES.map((temperature) => built.map.tempered(temperature));
-      const indices = tempered.map((radioMap) => calibratedIndex(transmitters, new Map([[floorId, { model: full.model, estimation: { method: 'map' as const, accuracyScale, radioMap, mapScale: 1 } }]])));
+      const indices = tempered.map((radioMap) =>
+        calibratedIndex(transmitters, new Map([[floorId, { model: full.model, estimation: { method: 'map' as const, accuracyScale, radioMap, mapScale: 1 } }]])),
+      );
       const place = (scan: ReferenceScan): Array<HeldOutRun['far'] | null> =>
         indices.map((index) => {
           const estimate = estimatePosition(scan.readings, index, estimator);
           if (!estimate.ok || estimate.floorId !== floorId) return null;
           // The unscaled radius: the scale is what these runs decide.
-          return { error: Math.hypot(estimate.x - scan.x, estimate.y - scan.y), spread: Math.max(0.1, estimate.method === 'radio_map' ? estimate.accuracy : estimate.accuracy / accuracyScale) };
+          return {
+            error: Math.hypot(estimate.x - scan.x, estimate.y - scan.y),
+            spread: Math.max(0.1, estimate.method === 'radio_map' ? estimate.accuracy : estimate.accuracy / accuracyScale),
+          };
         });
       const runs: HeldOutRun[][] = tempered.map(() => []);
       for (const point of heldOut) {
@@ -237,7 +275,11 @@ interface HeldOutRun {
  */
 const LIVE_DISTANCE_SHARE = 0.38;
 const blend = (near: number, far: number) => (1 - LIVE_DISTANCE_SHARE) * near + LIVE_DISTANCE_SHARE * far;
-const medianOf = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
+const medianOf = (values: number[]) =>
+  quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 
 /** The model a floor uses: from its reference points when it has enough of them, else from what it saw. */
 export function floorStatistics(running: FloorStatistics, references: FloorStatistics | null): FloorStatistics {
@@ -252,7 +294,6 @@ export function vectorOf(readings: readonly ScanReading[]): Map<string, number> 
   }
   return vector;
 }
-
 
 /** The scale that puts COVERAGE_AIM of the ratios error/accuracy within 1; 1 when too few to tell. */
 function scaleFor(ratios: number[]): number {
@@ -276,4 +317,3 @@ function spreadSample<T>(items: T[], limit: number): T[] {
   if (items.length <= limit) return items;
   return Array.from({ length: limit }, (_, i) => items[Math.floor((i * items.length) / limit)]);
 }
-

@@ -53,7 +53,10 @@ function cellOf(map: RadioMap, x: number, y: number): number {
   return Math.floor((y - map.grid.y0) / map.grid.cell) * map.grid.columns + Math.floor((x - map.grid.x0) / map.grid.cell);
 }
 
-const centre = (map: RadioMap, index: number) => ({ x: map.grid.x0 + ((index % map.grid.columns) + 0.5) * map.grid.cell, y: map.grid.y0 + (Math.floor(index / map.grid.columns) + 0.5) * map.grid.cell });
+const centre = (map: RadioMap, index: number) => ({
+  x: map.grid.x0 + ((index % map.grid.columns) + 0.5) * map.grid.cell,
+  y: map.grid.y0 + (Math.floor(index / map.grid.columns) + 0.5) * map.grid.cell,
+});
 
 describe('the radio map', () => {
   const building = new SyntheticBuilding(WALLED, 4);
@@ -124,13 +127,25 @@ describe('the radio map', () => {
     // An inner point, so that the surveyed area (the grid) is the same without it.
     const point = points.findIndex((p) => p.x === 16.25 && p.y === 11.25);
     const held = built.heldOut(point);
-    const without = buildRadioMap(points, samples.filter((sample) => sample.point !== point), transmitters, WALLED.exponent, { ...DEFAULT_MAP_OPTIONS, hyper })!;
+    const without = buildRadioMap(
+      points,
+      samples.filter((sample) => sample.point !== point),
+      transmitters,
+      WALLED.exponent,
+      { ...DEFAULT_MAP_OPTIONS, hyper },
+    )!;
     const far = held.far(() => snapshot(built.map));
     expect(largestDifference(far, without.map.fields)).toBeLessThan(0.15);
     expect(largestDifference(far, before)).toBeGreaterThan(0.1);
 
     const own = samples.findIndex((sample) => sample.point === point);
-    const withoutScan = buildRadioMap(points, samples.filter((_, index) => index !== own), transmitters, WALLED.exponent, { ...DEFAULT_MAP_OPTIONS, hyper })!;
+    const withoutScan = buildRadioMap(
+      points,
+      samples.filter((_, index) => index !== own),
+      transmitters,
+      WALLED.exponent,
+      { ...DEFAULT_MAP_OPTIONS, hyper },
+    )!;
     const near = held.near(samples[own].readings, () => snapshot(built.map));
     expect(largestDifference(near, withoutScan.map.fields)).toBeLessThan(0.15);
     // And the map is whole again afterwards.
@@ -169,7 +184,13 @@ describe('the radio map', () => {
 
   it('needs three readings it knows to place a scan', () => {
     const [a, b] = [...built.map.fields.keys()];
-    expect(built.map.locate([{ key: a, rssi: -60, x: 5, y: 5 }, { key: b, rssi: -70, x: 15, y: 5 }, { key: 'ble:99999', rssi: -65, x: 5, y: 15 }])).toBeNull();
+    expect(
+      built.map.locate([
+        { key: a, rssi: -60, x: 5, y: 5 },
+        { key: b, rssi: -70, x: 15, y: 5 },
+        { key: 'ble:99999', rssi: -65, x: 5, y: 15 },
+      ]),
+    ).toBeNull();
   });
 });
 

@@ -279,12 +279,24 @@ export interface HeldOutPoint {
  * Null when the residuals show no spatial structure worth a map (the leave-one-out choice of
  * the field's variance is 0: the model alone explains the references as well) or too few.
  */
-export function buildRadioMap(points: ReadonlyArray<{ x: number; y: number }>, samples: readonly MapSample[], transmitters: readonly KnownTransmitter[], exponent: number, options: RadioMapOptions = DEFAULT_MAP_OPTIONS): MapBuild | null {
+export function buildRadioMap(
+  points: ReadonlyArray<{ x: number; y: number }>,
+  samples: readonly MapSample[],
+  transmitters: readonly KnownTransmitter[],
+  exponent: number,
+  options: RadioMapOptions = DEFAULT_MAP_OPTIONS,
+): MapBuild | null {
   return complete(radioMapSteps(points, samples, transmitters, exponent, options));
 }
 
 /** `buildRadioMap` in steps of a few milliseconds (steps.ts). */
-export function* radioMapSteps(points: ReadonlyArray<{ x: number; y: number }>, samples: readonly MapSample[], transmitters: readonly KnownTransmitter[], exponent: number, options: RadioMapOptions = DEFAULT_MAP_OPTIONS): Steps<MapBuild | null> {
+export function* radioMapSteps(
+  points: ReadonlyArray<{ x: number; y: number }>,
+  samples: readonly MapSample[],
+  transmitters: readonly KnownTransmitter[],
+  exponent: number,
+  options: RadioMapOptions = DEFAULT_MAP_OPTIONS,
+): Steps<MapBuild | null> {
   if (points.length < 4 || transmitters.length === 0) return null;
   const byKey = new Map(transmitters.map((transmitter) => [transmitterKey(transmitter), transmitter]));
   const modelAt = (transmitter: KnownTransmitter, x: number, y: number) =>
@@ -333,9 +345,17 @@ export function* radioMapSteps(points: ReadonlyArray<{ x: number; y: number }>, 
       const transmitter = byKey.get(key)!;
       // The nearest points to the transmitter first: they say most, and the fit is cubic in their number.
       const ordered = [...byPoint.entries()]
-        .sort((a, b) => Math.hypot(points[a[0]].x - transmitter.x, points[a[0]].y - transmitter.y) - Math.hypot(points[b[0]].x - transmitter.x, points[b[0]].y - transmitter.y) || a[0] - b[0])
+        .sort(
+          (a, b) =>
+            Math.hypot(points[a[0]].x - transmitter.x, points[a[0]].y - transmitter.y) - Math.hypot(points[b[0]].x - transmitter.x, points[b[0]].y - transmitter.y) || a[0] - b[0],
+        )
         .slice(0, options.maxFieldPoints);
-      return { key, points: ordered.map(([point]) => point), y: Float64Array.from(ordered, ([, entry]) => entry.sum / entry.count), counts: Float64Array.from(ordered, ([, entry]) => entry.count) };
+      return {
+        key,
+        points: ordered.map(([point]) => point),
+        y: Float64Array.from(ordered, ([, entry]) => entry.sum / entry.count),
+        counts: Float64Array.from(ordered, ([, entry]) => entry.count),
+      };
     })
     .sort((a, b) => b.points.length - a.points.length || (a.key < b.key ? -1 : 1));
   if (observations.length === 0) return null;
@@ -344,7 +364,11 @@ export function* radioMapSteps(points: ReadonlyArray<{ x: number; y: number }>, 
   // Hyperparameters: the best leave-one-out predictive density over the most observed transmitters.
   const tuning = options.hyper
     ? []
-    : observations.slice(0, options.tuningFields).map((observed) => ({ points: observed.points.slice(0, options.tuningPoints), y: observed.y.subarray(0, options.tuningPoints), counts: observed.counts.subarray(0, options.tuningPoints) }));
+    : observations.slice(0, options.tuningFields).map((observed) => ({
+        points: observed.points.slice(0, options.tuningPoints),
+        y: observed.y.subarray(0, options.tuningPoints),
+        counts: observed.counts.subarray(0, options.tuningPoints),
+      }));
   let hyper: FieldHyper | null = options.hyper ?? null;
   let bestScore = -Infinity;
   for (const noiseVar of options.hyper ? [] : noiseVars) {
@@ -377,7 +401,8 @@ export function* radioMapSteps(points: ReadonlyArray<{ x: number; y: number }>, 
   for (const [key, transmitter] of byKey) {
     if (expected.size % 16 === 15) yield;
     const values = new Float32Array(cells);
-    for (let row = 0; row < grid.rows; row += 1) for (let column = 0; column < grid.columns; column += 1) values[row * grid.columns + column] = modelAt(transmitter, cellX(grid, column), cellY(grid, row));
+    for (let row = 0; row < grid.rows; row += 1)
+      for (let column = 0; column < grid.columns; column += 1) values[row * grid.columns + column] = modelAt(transmitter, cellX(grid, column), cellY(grid, row));
     expected.set(key, values);
   }
   const cutoff = KERNEL_CUTOFF * chosen.lengthM;
@@ -473,7 +498,11 @@ export function* radioMapSteps(points: ReadonlyArray<{ x: number; y: number }>, 
       }
     };
     return {
-      far: (use) => run(affected.map((item) => -item.loo), use),
+      far: (use) =>
+        run(
+          affected.map((item) => -item.loo),
+          use,
+        ),
       near: (scan, use) =>
         run(
           affected.map((item) => {
@@ -513,7 +542,11 @@ function leaveOneOutDensity(points: ReadonlyArray<{ x: number; y: number }>, obs
   return score;
 }
 
-function gaussianProcess(points: ReadonlyArray<{ x: number; y: number }>, observed: { key: string; points: number[]; y: Float64Array; counts: Float64Array }, hyper: FieldHyper): Field {
+function gaussianProcess(
+  points: ReadonlyArray<{ x: number; y: number }>,
+  observed: { key: string; points: number[]; y: Float64Array; counts: Float64Array },
+  hyper: FieldHyper,
+): Field {
   const m = observed.points.length;
   const inverse = kernelInverse(points, observed.points, observed.counts, hyper) ?? diagonalInverse(observed.counts, hyper);
   const alpha = new Float64Array(m);

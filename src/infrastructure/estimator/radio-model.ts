@@ -108,7 +108,6 @@ export interface SolvedModel {
   shadowingDb: Record<TransmitterKind, number>;
 }
 
-
 export function emptyStatistics(): FloorStatistics {
   return { version: STATISTICS_VERSION, scans: 0, hnn: 0, bn: 0, transmitters: {}, residuals: { ble: { sum: 0, dof: 0 }, wifi: { sum: 0, dof: 0 } }, scanner: emptyScanner() };
 }
@@ -144,12 +143,16 @@ function combineScanners(a: ScannerStatistics | undefined, b: ScannerStatistics 
 /** a + b, each scaled (b's weight 1 by default): statistics are additive. */
 export function addStatistics(a: FloorStatistics, b: FloorStatistics, scaleA = 1, scaleB = 1): FloorStatistics {
   const transmitters: Record<string, TransmitterStatistics> = {};
-  for (const [key, value] of Object.entries(a.transmitters)) transmitters[key] = { h: value.h * scaleA, hn: value.hn * scaleA, b: value.b * scaleA, readings: value.readings * scaleA };
+  for (const [key, value] of Object.entries(a.transmitters))
+    transmitters[key] = { h: value.h * scaleA, hn: value.hn * scaleA, b: value.b * scaleA, readings: value.readings * scaleA };
   for (const [key, value] of Object.entries(b.transmitters)) {
     const sum = transmitters[key] ?? { h: 0, hn: 0, b: 0, readings: 0 };
     transmitters[key] = { h: sum.h + value.h * scaleB, hn: sum.hn + value.hn * scaleB, b: sum.b + value.b * scaleB, readings: sum.readings + value.readings * scaleB };
   }
-  const residual = (kind: TransmitterKind) => ({ sum: a.residuals[kind].sum * scaleA + b.residuals[kind].sum * scaleB, dof: a.residuals[kind].dof * scaleA + b.residuals[kind].dof * scaleB });
+  const residual = (kind: TransmitterKind) => ({
+    sum: a.residuals[kind].sum * scaleA + b.residuals[kind].sum * scaleB,
+    dof: a.residuals[kind].dof * scaleA + b.residuals[kind].dof * scaleB,
+  });
   return {
     version: STATISTICS_VERSION,
     scans: a.scans * scaleA + b.scans * scaleB,
@@ -195,9 +198,17 @@ export function solveModel(statistics: FloorStatistics, prior: RadioPrior = RADI
   let exponent = prior.exponent;
   let exponentFit: ExponentFit;
   if (statistics.scans <= 0 || !(evidence >= MIN_EXPONENT_EVIDENCE * exponentInformation) || !Number.isFinite(solved)) {
-    exponentFit = { state: 'prior', reason: statistics.scans <= 0 ? 'no scans yet' : 'the scans do not yet tell the exponent apart from the transmitters\' offsets', sd: prior.exponentSd };
+    exponentFit = {
+      state: 'prior',
+      reason: statistics.scans <= 0 ? 'no scans yet' : "the scans do not yet tell the exponent apart from the transmitters' offsets",
+      sd: prior.exponentSd,
+    };
   } else if (solved < prior.exponentBounds[0] || solved > prior.exponentBounds[1]) {
-    exponentFit = { state: 'unidentified', reason: `the scans point to ${solved.toFixed(2)}, outside ${prior.exponentBounds[0]}-${prior.exponentBounds[1]}: they do not fit the path-loss model`, sd: prior.exponentSd };
+    exponentFit = {
+      state: 'unidentified',
+      reason: `the scans point to ${solved.toFixed(2)}, outside ${prior.exponentBounds[0]}-${prior.exponentBounds[1]}: they do not fit the path-loss model`,
+      sd: prior.exponentSd,
+    };
   } else {
     exponent = solved;
     exponentFit = { state: 'fitted', reason: null, sd: 1 / Math.sqrt(a) };
@@ -207,7 +218,13 @@ export function solveModel(statistics: FloorStatistics, prior: RadioPrior = RADI
     const offset = (value.b - value.hn * exponent) / (value.h + offsetInformation);
     offsets.set(key, Math.max(-prior.offsetBound, Math.min(prior.offsetBound, Number.isFinite(offset) ? offset : 0)));
   }
-  return { exponent, exponentFit, evidence: statistics.scans > 0, offsets, shadowingDb: { ble: shadowingOf(statistics, 'ble', prior), wifi: shadowingOf(statistics, 'wifi', prior) } };
+  return {
+    exponent,
+    exponentFit,
+    evidence: statistics.scans > 0,
+    offsets,
+    shadowingDb: { ble: shadowingOf(statistics, 'ble', prior), wifi: shadowingOf(statistics, 'wifi', prior) },
+  };
 }
 
 function shadowingOf(statistics: FloorStatistics, kind: TransmitterKind, prior: RadioPrior): number {
@@ -255,7 +272,15 @@ export function calibratedIndex(all: Iterable<KnownTransmitter>, floors: Readonl
       const key = transmitterKey(transmitter);
       const offset = floor.model.offsets.get(key);
       if (offset === undefined) continue;
-      adjacent.set(key, { kind: transmitter.kind, x: transmitter.x, y: transmitter.y, reference: transmitter.referenceRssi - lossDb + offset, dz2, shadowingDb: floor.model.shadowingDb[transmitter.kind], exponent: floor.model.exponent });
+      adjacent.set(key, {
+        kind: transmitter.kind,
+        x: transmitter.x,
+        y: transmitter.y,
+        reference: transmitter.referenceRssi - lossDb + offset,
+        dz2,
+        shadowingDb: floor.model.shadowingDb[transmitter.kind],
+        exponent: floor.model.exponent,
+      });
     }
     estimations.set(floorId, adjacent.size > 0 ? { ...floor.estimation, adjacent } : floor.estimation);
   }

@@ -95,7 +95,10 @@ describe('floor', () => {
 
 describe('degenerate cases', () => {
   it('rejects a scan that hears only unknown transmitters, with a reason', () => {
-    const scan = [{ key: beaconKey('00000000-0000-0000-0000-000000000000', 1, 1), kind: 'ble' as const, rssi: -60 }, { key: 'aa:bb:cc:dd:ee:ff', kind: 'wifi' as const, rssi: -50 }];
+    const scan = [
+      { key: beaconKey('00000000-0000-0000-0000-000000000000', 1, 1), kind: 'ble' as const, rssi: -60 },
+      { key: 'aa:bb:cc:dd:ee:ff', kind: 'wifi' as const, rssi: -50 },
+    ];
     expect(estimatePosition(scan, INDEX)).toEqual({ ok: false, reason: 'no_known_transmitters', message: expect.any(String), unknown: 2 });
     expect(estimatePosition([], INDEX)).toMatchObject({ ok: false, reason: 'no_readings' });
   });

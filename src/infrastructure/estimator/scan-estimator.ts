@@ -2,7 +2,18 @@ import { FingerprintIndex } from './fingerprints';
 import type { RadioMap } from './radio-map';
 import { crossFloor, KnownTransmitter, transmitterKey, TransmitterKind } from './transmitter';
 import { CENSORED_SELECT_SIGMAS, censoringThreshold } from './censoring';
-import { COARSE_FIT, distanceOutsideHull, fitPosition, fitPositionAndExponent, MIN_DISTANCE, PositionExponentFit, PositionFit, rangeOf, RangedReading, weightedCentroid } from './position-fit';
+import {
+  COARSE_FIT,
+  distanceOutsideHull,
+  fitPosition,
+  fitPositionAndExponent,
+  MIN_DISTANCE,
+  PositionExponentFit,
+  PositionFit,
+  rangeOf,
+  RangedReading,
+  weightedCentroid,
+} from './position-fit';
 
 /**
  * Estimates where a device is from what it hears: plain TypeScript, no framework, no I/O.
@@ -225,7 +236,15 @@ export function estimatePosition(readings: readonly ScanReading[], index: Transm
   for (const [transmitter, rssi] of strongest) {
     const n = transmitter.exponent ?? options.pathLossExponent;
     const sigma = transmitter.shadowingDb ?? options.shadowingDb[transmitter.kind];
-    heard.push({ transmitter, x: transmitter.x, y: transmitter.y, reference: transmitter.referenceRssi, rssi, range: rangeOf(transmitter.referenceRssi, rssi, n), weight: 1 / (sigma * sigma) });
+    heard.push({
+      transmitter,
+      x: transmitter.x,
+      y: transmitter.y,
+      reference: transmitter.referenceRssi,
+      rssi,
+      range: rangeOf(transmitter.referenceRssi, rssi, n),
+      weight: 1 / (sigma * sigma),
+    });
   }
   // Loudest relative to what the transmitter would give at 1 m = nearest.
   heard.sort((a, b) => a.range - b.range);
@@ -249,7 +268,17 @@ export function estimatePosition(readings: readonly ScanReading[], index: Transm
   }
   if (floor?.method === 'map' && floor.radioMap) {
     const fix = floor.radioMap.locate(onFloor.map((item) => ({ key: transmitterKey(item.transmitter), rssi: item.rssi, x: item.x, y: item.y })));
-    if (fix) return { ok: true, floorId, x: fix.x, y: fix.y, accuracy: Math.max(options.minAccuracy, (floor.mapScale ?? 1) * RADIUS_68_FACTOR * fix.spread), method: 'radio_map', used, unknown };
+    if (fix)
+      return {
+        ok: true,
+        floorId,
+        x: fix.x,
+        y: fix.y,
+        accuracy: Math.max(options.minAccuracy, (floor.mapScale ?? 1) * RADIUS_68_FACTOR * fix.spread),
+        method: 'radio_map',
+        used,
+        unknown,
+      };
   }
   // Beyond the floor's own readings: those of the floors above and below, and every transmitter not heard.
   const heardExtra = floor?.adjacent ? heardThroughFloors(floor.adjacent, strongest, used) : [];
@@ -342,7 +371,13 @@ function rejectsDefault(defaultCost: number, ownCost: number, readings: number):
  * The fit of (x, y, n) together (the default n as a weak prior): the best of `found` and the
  * fits from the centroid and from around the nearest transmitter at its range.
  */
-function ownExponentFit(readings: readonly RangedReading[], nearest: Heard, centroid: { x: number; y: number }, options: EstimatorOptions, found: PositionExponentFit): PositionExponentFit {
+function ownExponentFit(
+  readings: readonly RangedReading[],
+  nearest: Heard,
+  centroid: { x: number; y: number },
+  options: EstimatorOptions,
+  found: PositionExponentFit,
+): PositionExponentFit {
   const prior = { exponent: nearest.transmitter.exponent ?? options.pathLossExponent, sd: options.scanExponentSd };
   let best = found;
   for (const start of [centroid, ...FRESH_STARTS.map(([dx, dy]) => ({ x: nearest.x + dx * nearest.range, y: nearest.y + dy * nearest.range }))]) {
@@ -358,7 +393,12 @@ function ownExponentFit(readings: readonly RangedReading[], nearest: Heard, cent
  * oracle does. Fitted from around each heard transmitter at its range, the best kept; its
  * accuracy never below the spread of those starts' answers. Null where no fit holds.
  */
-function sparseFit(onFloor: readonly Heard[], heardExtra: readonly RangedReading[], unheard: (at: { x: number; y: number }, n: number) => RangedReading[], n: number): { x: number; y: number; accuracy: number; method: 'fit' } | null {
+function sparseFit(
+  onFloor: readonly Heard[],
+  heardExtra: readonly RangedReading[],
+  unheard: (at: { x: number; y: number }, n: number) => RangedReading[],
+  n: number,
+): { x: number; y: number; accuracy: number; method: 'fit' } | null {
   const heardOnly = heardExtra.length === 0 ? onFloor : [...onFloor, ...heardExtra];
   const centroid = weightedCentroid(onFloor, n);
   const near = unheard(centroid, n);
@@ -729,4 +769,3 @@ function spreadOf(heard: readonly { x: number; y: number }[]): Spread {
   const length = Math.hypot(nx, ny);
   return { cx, cy, normal: [nx / length, ny / length], collinear: Math.sqrt(Math.max(0, minor)) < 0.5 };
 }
-

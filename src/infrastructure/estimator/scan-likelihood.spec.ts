@@ -55,7 +55,11 @@ describe('scan likelihood', () => {
       expect(region.far).toBeGreaterThan(0);
       // Differences of cost (what a fit sees) within the region agree to a fraction of one unit of −2 log L.
       const base = exact.cost(at.x, at.y) - region.cost(at.x, at.y);
-      for (const [dx, dy] of [[2, 0], [0, -2], [-1.5, 1.5]]) {
+      for (const [dx, dy] of [
+        [2, 0],
+        [0, -2],
+        [-1.5, 1.5],
+      ]) {
         expect(Math.abs(exact.cost(at.x + dx, at.y + dy) - region.cost(at.x + dx, at.y + dy) - base)).toBeLessThan(0.5);
       }
     }

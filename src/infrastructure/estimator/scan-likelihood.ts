@@ -59,7 +59,10 @@ class FloorRadio {
   readonly heardAt: Int32Array;
   stamp = 0;
 
-  constructor(entries: ReadonlyArray<{ number: number; x: number; y: number; reference: number; n: number; sigma: number; dz2: number; kind: TransmitterKind }>, transmitters: number) {
+  constructor(
+    entries: ReadonlyArray<{ number: number; x: number; y: number; reference: number; n: number; sigma: number; dz2: number; kind: TransmitterKind }>,
+    transmitters: number,
+  ) {
     this.count = entries.length;
     this.x = new Float64Array(this.count);
     this.y = new Float64Array(this.count);
@@ -201,7 +204,10 @@ export class ScanRadio {
       values.push(reading.rssi);
     }
     for (const number of numbers) this.inScan[number] = -1;
-    const thresholds: [number, number] = [weakest[0] === Infinity ? Infinity : censoringThreshold([{ rssi: weakest[0] }]), weakest[1] === Infinity ? Infinity : censoringThreshold([{ rssi: weakest[1] }])];
+    const thresholds: [number, number] = [
+      weakest[0] === Infinity ? Infinity : censoringThreshold([{ rssi: weakest[0] }]),
+      weakest[1] === Infinity ? Infinity : censoringThreshold([{ rssi: weakest[1] }]),
+    ];
     return { heard: Int32Array.from(numbers), rssi: Float64Array.from(values), thresholds, unknown };
   }
 
@@ -330,7 +336,7 @@ export class ScanTerms {
     const z = (threshold - (reference - 0.5 * k * Math.log(d2))) / sigma;
     const term = censoredTerm(z, this.missProbability);
     if (term.cost === 0 && term.lambda === 0) return;
-    const scale = (k / sigma) / d2;
+    const scale = k / sigma / d2;
     const jx = scale * dx;
     const jy = scale * dy;
     this.farCost += term.cost;
@@ -463,7 +469,12 @@ export function scanRadio(index: TransmitterIndex, options: LikelihoodOptions = 
 }
 
 /** log L(x, y) of a scan's readings on a floor, every transmitter not heard counted (up to a constant of the scan). */
-export function scanLikelihood(index: TransmitterIndex, floorId: number, readings: readonly ScanReading[], options: LikelihoodOptions = DEFAULT_LIKELIHOOD_OPTIONS): (x: number, y: number) => number {
+export function scanLikelihood(
+  index: TransmitterIndex,
+  floorId: number,
+  readings: readonly ScanReading[],
+  options: LikelihoodOptions = DEFAULT_LIKELIHOOD_OPTIONS,
+): (x: number, y: number) => number {
   const radio = scanRadio(index, options);
   const terms = radio.terms(radio.prepare(readings), floorId);
   return (x, y) => -0.5 * terms.cost(x, y);

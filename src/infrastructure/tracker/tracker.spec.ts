@@ -140,7 +140,9 @@ describe('tracker on a simulated corridor walk (seeded)', () => {
         });
       }
       const coverage = within / tracked.length;
-      console.log(`${name}: raw median ${median(raw).toFixed(2)} m, tracked ${median(tracked).toFixed(2)} m, coverage ${(coverage * 100).toFixed(1)} %, floor ${((floors / tracked.length) * 100).toFixed(1)} %`);
+      console.log(
+        `${name}: raw median ${median(raw).toFixed(2)} m, tracked ${median(tracked).toFixed(2)} m, coverage ${(coverage * 100).toFixed(1)} %, floor ${((floors / tracked.length) * 100).toFixed(1)} %`,
+      );
       expect(median(tracked)).toBeLessThan(0.75 * median(raw));
       expect(coverage).toBeGreaterThanOrEqual(0.68);
       expect(floors / tracked.length).toBeGreaterThanOrEqual(0.99);
@@ -191,7 +193,9 @@ describe('tracker at a junction (seeded)', () => {
     const plain = errors(new Tracker(INDEX, JUNCTION, { likelihoodDraws: 0, junctionSpeedSd: 0 }));
     const weighed = errors(new Tracker(INDEX, JUNCTION));
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-    console.log(`junction walk: mean error ${mean(plain).toFixed(2)} m without, ${mean(weighed).toFixed(2)} m with; median ${median(plain).toFixed(2)} / ${median(weighed).toFixed(2)} m`);
+    console.log(
+      `junction walk: mean error ${mean(plain).toFixed(2)} m without, ${mean(weighed).toFixed(2)} m with; median ${median(plain).toFixed(2)} / ${median(weighed).toFixed(2)} m`,
+    );
     expect(mean(weighed)).toBeLessThan(mean(plain));
   });
 });
@@ -365,7 +369,9 @@ describe('tracker cost', () => {
       tracking = Math.min(tracking, performance.now() - started);
     }
     const perScan = (ms: number) => ((ms * 1000) / scans.length).toFixed(1);
-    console.log(`${readings.toFixed(1)} readings a scan: estimatePosition ${perScan(estimating)} µs, tracker.step ${perScan(tracking)} µs (${(tracking / estimating).toFixed(2)}x)`);
+    console.log(
+      `${readings.toFixed(1)} readings a scan: estimatePosition ${perScan(estimating)} µs, tracker.step ${perScan(tracking)} µs (${(tracking / estimating).toFixed(2)}x)`,
+    );
     expect(tracking).toBeLessThan(estimating);
   });
 });

@@ -261,12 +261,25 @@ export class Tracker {
     // A mode of little weight is only clamped to the floor: it matters where it gains weight, and then it is kept again.
     const weighed = this.options.likelihoodDraws;
     rest = still > NEGLIGIBLE_MODE ? this.constrain(best.floorId, rest, seed, 0, weighed === 2 || (weighed === 1 && still >= 0.5) ? best : undefined) : this.clampTo(rest);
-    walking = still < 1 - NEGLIGIBLE_MODE ? this.constrain(best.floorId, walking, seed, 1, weighed === 2 || (weighed === 1 && still < 0.5) ? best : undefined) : this.clampTo(walking);
+    walking =
+      still < 1 - NEGLIGIBLE_MODE ? this.constrain(best.floorId, walking, seed, 1, weighed === 2 || (weighed === 1 && still < 0.5) ? best : undefined) : this.clampTo(walking);
     const moving = joint(walkingPrior, walking);
     // On a link, walking goes along it: its velocity across the link is about 0.
     const along = this.options.acrossPathSpeedSd > 0 ? this.walkable.direction(best.floorId, walking.x, walking.y, this.options.pathWidthM) : null;
     if (along) observeAcross(moving, along, this.options.acrossPathSpeedSd);
-    const state: State = { floorId: best.floorId, time: observation.time, still, mean: moving.mean, covariance: moving.covariance, rest, votes, voteFloor, excess, rival, buildingId };
+    const state: State = {
+      floorId: best.floorId,
+      time: observation.time,
+      still,
+      mean: moving.mean,
+      covariance: moving.covariance,
+      rest,
+      votes,
+      voteFloor,
+      excess,
+      rival,
+      buildingId,
+    };
     const encoded = encodeState(state);
     const fix = mixture(still, rest, walking);
     const accuracy = Math.max(this.options.minAccuracy, this.options.accuracyScale * RADIUS_68_PER_ROOT_TRACE * Math.sqrt(fix.sxx + fix.syy));
@@ -285,7 +298,19 @@ export class Tracker {
     covariance[10] = this.options.speedSd ** 2;
     covariance[15] = this.options.speedSd ** 2;
     const rest = { x, y, sxx: sd * sd, sxy: 0, syy: sd * sd };
-    const state: State = { floorId: raw.floorId, time: observation.time, still: 0.5, mean: Float64Array.of(x, y, 0, 0), covariance, rest, votes: 0, voteFloor: raw.floorId, excess: 0, rival: null, buildingId: this.space.buildingId ?? null };
+    const state: State = {
+      floorId: raw.floorId,
+      time: observation.time,
+      still: 0.5,
+      mean: Float64Array.of(x, y, 0, 0),
+      covariance,
+      rest,
+      votes: 0,
+      voteFloor: raw.floorId,
+      excess: 0,
+      rival: null,
+      buildingId: this.space.buildingId ?? null,
+    };
     return { floorId: raw.floorId, x, y, accuracy: raw.accuracy, started, state: encodeState(state) };
   }
 
@@ -295,7 +320,10 @@ export class Tracker {
    * barely drifts; walking, each axis's (position, velocity) is an integrated Ornstein–Uhlenbeck
    * process. `combined` is the mixture of both as one Gaussian: what the scan's fit starts from.
    */
-  private predict(state: State, dt: number): { still: number; rest: Position; moving: { mean: Float64Array; covariance: Float64Array }; combined: { mean: Float64Array; covariance: Float64Array } } {
+  private predict(
+    state: State,
+    dt: number,
+  ): { still: number; rest: Position; moving: { mean: Float64Array; covariance: Float64Array }; combined: { mean: Float64Array; covariance: Float64Array } } {
     const { speedSd, velocityMemoryS, pauseAfterS, resumeAfterS, restDriftM2PerS } = this.options;
     const stop = 1 - Math.exp(-dt / pauseAfterS);
     const go = 1 - Math.exp(-dt / resumeAfterS);
@@ -344,7 +372,12 @@ export class Tracker {
     covariance[13] += qpv;
     // At a junction of the graph (links of other directions near) a walker may turn: the velocity gains spread there.
     const { junctionSpeedSd, pathWidthM } = this.options;
-    if (junctionSpeedSd > 0 && this.walkable.has(state.floorId) && this.walkable.direction(state.floorId, mean[0], mean[1], pathWidthM) === null && this.walkable.distance(state.floorId, mean[0], mean[1]) <= pathWidthM) {
+    if (
+      junctionSpeedSd > 0 &&
+      this.walkable.has(state.floorId) &&
+      this.walkable.direction(state.floorId, mean[0], mean[1], pathWidthM) === null &&
+      this.walkable.distance(state.floorId, mean[0], mean[1]) <= pathWidthM
+    ) {
       const extra = junctionSpeedSd * junctionSpeedSd * Math.min(1, dt);
       covariance[10] += extra;
       covariance[15] += extra;
@@ -646,7 +679,11 @@ function mixture(w: number, a: Position, b: Position): Position {
 }
 
 /** The same for two 4-D Gaussians. */
-function mix4(w: number, a: { mean: Float64Array; covariance: Float64Array }, b: { mean: Float64Array; covariance: Float64Array }): { mean: Float64Array; covariance: Float64Array } {
+function mix4(
+  w: number,
+  a: { mean: Float64Array; covariance: Float64Array },
+  b: { mean: Float64Array; covariance: Float64Array },
+): { mean: Float64Array; covariance: Float64Array } {
   const mean = new Float64Array(4);
   for (let i = 0; i < 4; i += 1) mean[i] = w * a.mean[i] + (1 - w) * b.mean[i];
   const covariance = new Float64Array(16);
@@ -696,7 +733,6 @@ function clamp(value: number, low: number, high: number): number {
   return value < low ? low : value > high ? high : value;
 }
 
-
 /** Lower Cholesky factor of a 4 × 4 covariance (row-major, lower triangle by rows: 10 numbers), regularized where it is not positive. */
 function cholesky(covariance: Float64Array): number[] {
   const l = new Float64Array(16);
@@ -743,7 +779,6 @@ export function encodeState(state: State): string {
     `${mean(state.rest.x)},${mean(state.rest.y)},${diagonal(r00)},${factor(r10)},${diagonal(r11)},${state.votes},${state.voteFloor},${Math.round(state.excess * 100)},${state.rival ? `${mean(state.rival.x)},${mean(state.rival.y)},${Math.round(state.rival.gain * 100)}` : '0,0,-1'},${state.buildingId === null ? 'null' : state.buildingId}]`
   );
 }
-
 
 /** The integers of a JSON array of integers (the last may be null: NaN), or null where the text is not one; no JSON.parse, no garbage. */
 function parseIntegers(text: string, out: Float64Array): boolean {
@@ -813,5 +848,17 @@ export function decodeState(text: string): State | null {
   }
   const atRest = { x: p[18] / MEAN_UNIT, y: p[19] / MEAN_UNIT, sxx: r00 * r00, sxy: r00 * r10, syy: r10 * r10 + r11 * r11 };
   const mean = Float64Array.of(p[4] / MEAN_UNIT, p[5] / MEAN_UNIT, p[6] / MEAN_UNIT, p[7] / MEAN_UNIT);
-  return { floorId: p[1], time: p[2], still: clamp(p[3] / FACTOR_UNIT, MIN_MODE, 1 - MIN_MODE), mean, covariance, rest: atRest, votes: p[23], voteFloor: p[24], excess: p[25] / 100, rival: p[28] < 0 ? null : { x: p[26] / MEAN_UNIT, y: p[27] / MEAN_UNIT, gain: p[28] / 100 }, buildingId: building };
+  return {
+    floorId: p[1],
+    time: p[2],
+    still: clamp(p[3] / FACTOR_UNIT, MIN_MODE, 1 - MIN_MODE),
+    mean,
+    covariance,
+    rest: atRest,
+    votes: p[23],
+    voteFloor: p[24],
+    excess: p[25] / 100,
+    rival: p[28] < 0 ? null : { x: p[26] / MEAN_UNIT, y: p[27] / MEAN_UNIT, gain: p[28] / 100 },
+    buildingId: building,
+  };
 }

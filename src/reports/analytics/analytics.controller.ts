@@ -9,7 +9,7 @@ import { GeofencingAnalyticsService } from './analytics.service';
 
 const ANALYTICS_SUMMARY =
   'Per geofence and bucket: entries, exits, unique devices and users, total/avg/p50/p90 stay seconds, peak occupancy (contract 8.2). ' +
-  'building_ids and geofence_ids in any list form, from/to (or from_date/to_date), organizationId or organization_id (the caller\'s), grouping (none|hour|day|week|month), time_zone';
+  "building_ids and geofence_ids in any list form, from/to (or from_date/to_date), organizationId or organization_id (the caller's), grouping (none|hour|day|week|month), time_zone";
 
 @ApiTags('Geofencing')
 @Controller('geofencing')
@@ -39,9 +39,13 @@ export class GeofencingAnalyticsController {
   @Get('occupancy/history')
   @Access(AccessScope.Read)
   @ApiOperation({
-    summary: 'Occupancy over time per geofence: for each bucket the peak, the time-weighted mean and the end-of-bucket count of visits under way (geofence_ids, from, to, grouping default hour, time_zone)',
+    summary:
+      'Occupancy over time per geofence: for each bucket the peak, the time-weighted mean and the end-of-bucket count of visits under way (geofence_ids, from, to, grouping default hour, time_zone)',
   })
-  @ApiOkResponse({ description: '{"from","to","grouping","time_zone","data":[{"geofence_id",…,"series":[{"bucket","max_occupancy","avg_occupancy","end_occupancy"}]}]}', schema: { type: 'object' } })
+  @ApiOkResponse({
+    description: '{"from","to","grouping","time_zone","data":[{"geofence_id",…,"series":[{"bucket","max_occupancy","avg_occupancy","end_occupancy"}]}]}',
+    schema: { type: 'object' },
+  })
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   history(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>): Promise<StreamableFile> {

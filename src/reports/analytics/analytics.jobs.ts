@@ -97,10 +97,21 @@ async function* answerText<Item>(
   items: (fence: ReportFence, byFence: Map<string, VisitSpan[]>, labels: readonly string[]) => Item[],
 ): AsyncGenerator<JobBatch> {
   const { window } = input;
-  const byFence = await visitsByFence(db, input.organizationId, input.fences.map((fence) => fence.id), window);
+  const byFence = await visitsByFence(
+    db,
+    input.organizationId,
+    input.fences.map((fence) => fence.id),
+    window,
+  );
   for (const visits of byFence.values()) statistics.rowsRead += visits.length;
   const labels = input.starts.map((start) => formatReportTime(start, window.zone));
-  const head = JSON.stringify({ from: formatReportTime(window.fromMs, window.zone), to: formatReportTime(window.toMs, window.zone), grouping: input.grouping, time_zone: window.zone, data: [] });
+  const head = JSON.stringify({
+    from: formatReportTime(window.fromMs, window.zone),
+    to: formatReportTime(window.toMs, window.zone),
+    grouping: input.grouping,
+    time_zone: window.zone,
+    data: [],
+  });
   let text = head.slice(0, -2);
   let written = 0;
   let inPiece = 0;
@@ -126,28 +137,28 @@ async function* answerText<Item>(
 /** Geofencing analytics (contract 8.2): per fence and bucket, from the visits (deleted fences only for the visits they had). */
 export function analyticsText(db: ReportDb, input: AnalyticsInput, statistics: JobStatistics): AsyncGenerator<JobBatch> {
   return answerText(db, input, statistics, (fence, byFence, labels) => {
-      const visits = byFence.get(fence.id) ?? [];
-      if (fence.deleted && visits.length === 0) return [];
-      return fenceBucketStats(visits, input.starts, input.window, input.now).map((stats) => analyticsRow(fence, stats, labels));
+    const visits = byFence.get(fence.id) ?? [];
+    if (fence.deleted && visits.length === 0) return [];
+    return fenceBucketStats(visits, input.starts, input.window, input.now).map((stats) => analyticsRow(fence, stats, labels));
   });
 }
 
 /** The occupancy history: per fence, its series of buckets (peak, time-weighted mean, end-of-bucket count). */
 export function occupancyHistoryText(db: ReportDb, input: AnalyticsInput, statistics: JobStatistics): AsyncGenerator<JobBatch> {
   return answerText(db, input, statistics, (fence, byFence, labels) => [
-      {
-        geofence_id: fence.id,
-        geofence_name: fence.name,
-        geofence_code: fence.code,
-        building_id: fence.buildingId,
-        floor_id: fence.floorId,
-        series: fenceBucketStats(byFence.get(fence.id) ?? [], input.starts, input.window, input.now).map((stats): OccupancyPoint => ({
-          bucket: labels[stats.bucket],
-          max_occupancy: stats.maxOccupancy,
-          avg_occupancy: Math.round(stats.avgOccupancy * 1000) / 1000,
-          end_occupancy: stats.endOccupancy,
-        })),
-      },
+    {
+      geofence_id: fence.id,
+      geofence_name: fence.name,
+      geofence_code: fence.code,
+      building_id: fence.buildingId,
+      floor_id: fence.floorId,
+      series: fenceBucketStats(byFence.get(fence.id) ?? [], input.starts, input.window, input.now).map((stats): OccupancyPoint => ({
+        bucket: labels[stats.bucket],
+        max_occupancy: stats.maxOccupancy,
+        avg_occupancy: Math.round(stats.avgOccupancy * 1000) / 1000,
+        end_occupancy: stats.endOccupancy,
+      })),
+    },
   ]);
 }
 

@@ -119,14 +119,28 @@ describe('properties', () => {
             return sum + (clipped ? clipped.end - clipped.start : 0);
           }, 0);
           const overall = ['f1', 'f2'].reduce(
-            (sum, fence) => sum + fenceBucketStats(visits.filter((v) => v.fenceId === fence), [window.fromMs], window, now)[0].totalMs,
+            (sum, fence) =>
+              sum +
+              fenceBucketStats(
+                visits.filter((v) => v.fenceId === fence),
+                [window.fromMs],
+                window,
+                now,
+              )[0].totalMs,
             0,
           );
           expect(overall).toBe(expected);
           for (const grouping of REPORT_GROUPINGS as Grouping[]) {
             const starts = bucketStarts(window, grouping);
             expect(staySlices(visits, starts, window, now).reduce((sum, slice) => sum + slice.ms, 0)).toBe(expected);
-            const perBucket = ['f1', 'f2'].flatMap((fence) => fenceBucketStats(visits.filter((v) => v.fenceId === fence), starts, window, now));
+            const perBucket = ['f1', 'f2'].flatMap((fence) =>
+              fenceBucketStats(
+                visits.filter((v) => v.fenceId === fence),
+                starts,
+                window,
+                now,
+              ),
+            );
             expect(perBucket.reduce((sum, stats) => sum + stats.totalMs, 0)).toBe(expected);
             expect(perBucket.reduce((sum, stats) => sum + stats.entries, 0)).toBe(visits.filter((v) => v.enteredAt >= window.fromMs && v.enteredAt < window.toMs).length);
           }

@@ -73,7 +73,9 @@ export function staySlices(visits: readonly VisitSpan[], starts: readonly number
   }
   // Ranks in (fence, device, user) order: the rows sort on bucket × groups + rank.
   const compare = (a: string | null, b: string | null) => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0);
-  const order = members.map((_, index) => index).sort((x, y) => compare(members[x].fenceId, members[y].fenceId) || compare(members[x].deviceId, members[y].deviceId) || compare(members[x].userId, members[y].userId));
+  const order = members
+    .map((_, index) => index)
+    .sort((x, y) => compare(members[x].fenceId, members[y].fenceId) || compare(members[x].deviceId, members[y].deviceId) || compare(members[x].userId, members[y].userId));
   const rank = new Array<number>(members.length);
   order.forEach((group, position) => (rank[group] = position));
   for (const { group, bucket, ms } of pending) {

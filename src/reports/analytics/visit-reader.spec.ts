@@ -19,9 +19,7 @@ describe('mergeVisits', () => {
         // Unique ids, as visits have.
         let serial = 0;
         const lists: VisitSpan[][] = drawn.map((rows) =>
-          rows
-            .map((row) => ({ id: `${row.id}-${serial++}`, fenceId: 'f', deviceId: 'd', userId: null, enteredAt: row.at, exitedAt: null, exitReason: null }))
-            .sort(byEnteredAt),
+          rows.map((row) => ({ id: `${row.id}-${serial++}`, fenceId: 'f', deviceId: 'd', userId: null, enteredAt: row.at, exitedAt: null, exitReason: null })).sort(byEnteredAt),
         );
         expect([...mergeVisits(lists)]).toEqual(lists.flat().sort(byEnteredAt));
       }),
@@ -57,7 +55,16 @@ describe('VisitReader.visitsByFence', () => {
       // Fence 1: three visits, one of another organization.
       rows.push(['v1-a', ORG, FENCES[1], from + DAY, from + DAY + 5_000], ['v1-b', ORG, FENCES[1], from - 1, from + 1], ['v1-x', 'other-org', FENCES[1], from + DAY, null]);
       for (const [id, organization, fence, entered, exited] of rows) {
-        await dataSource.query('INSERT INTO geofence_visits VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [id, organization, fence, 'dev', null, text(entered), exited === null ? null : text(exited), exited === null ? null : 'position']);
+        await dataSource.query('INSERT INTO geofence_visits VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+          id,
+          organization,
+          fence,
+          'dev',
+          null,
+          text(entered),
+          exited === null ? null : text(exited),
+          exited === null ? null : 'position',
+        ]);
       }
       const reader = new VisitReader(dataSource, {} as TransactionRunner, reports, dialectOf(dataSource));
       const byFence = await reader.visitsByFence(ORG, FENCES, window, 5);

@@ -40,10 +40,10 @@ export class VisitReader {
   async fences(principal: Principal, selection: { buildingIds: number[]; geofenceIds: string[] }): Promise<ReportFence[]> {
     const organizationId = principal.organizationId;
     if (selection.buildingIds.length > 0) {
-      const found = await this.query<{ id: number }>(
-        'SELECT id FROM buildings WHERE organization_id = :organizationId AND deleted_at IS NULL AND id IN (:...ids)',
-        { organizationId, ids: selection.buildingIds },
-      );
+      const found = await this.query<{ id: number }>('SELECT id FROM buildings WHERE organization_id = :organizationId AND deleted_at IS NULL AND id IN (:...ids)', {
+        organizationId,
+        ids: selection.buildingIds,
+      });
       const owned = new Set(found.map((row) => Number(row.id)));
       const missing = selection.buildingIds.find((id) => !owned.has(id) || !canSeeBuilding(principal, id));
       if (missing !== undefined) throw ApiError.notFound('Building', missing);
@@ -63,7 +63,14 @@ export class VisitReader {
       parameters,
     );
     const fences = rows
-      .map((row) => ({ id: String(row.id).toLowerCase(), name: row.name, code: row.code, buildingId: Number(row.building_id), floorId: Number(row.floor_id), deleted: Boolean(row.deleted) }))
+      .map((row) => ({
+        id: String(row.id).toLowerCase(),
+        name: row.name,
+        code: row.code,
+        buildingId: Number(row.building_id),
+        floorId: Number(row.floor_id),
+        deleted: Boolean(row.deleted),
+      }))
       .filter((fence) => canSeeBuilding(principal, fence.buildingId));
     if (selection.geofenceIds.length > 0) {
       const live = new Set(fences.filter((fence) => !fence.deleted).map((fence) => fence.id));

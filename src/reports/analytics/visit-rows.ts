@@ -81,10 +81,7 @@ export async function visitsByFence(
   const { older, firstPage, nextPage } = visitStatements(db.dialect);
   const readFence = async (fenceId: string) => {
     const visits = byFence.get(fenceId)!;
-    const [before, first] = await Promise.all([
-      db.arrays(older, { fenceId, organizationId, from }),
-      db.arrays(firstPage, { fenceId, organizationId, from, to, limit: pageSize }),
-    ]);
+    const [before, first] = await Promise.all([db.arrays(older, { fenceId, organizationId, from }), db.arrays(firstPage, { fenceId, organizationId, from, to, limit: pageSize })]);
     for (const row of before) visits.push(visitFromArray(row));
     visits.sort(byEnteredAt);
     let page = first;

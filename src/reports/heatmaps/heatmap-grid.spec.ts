@@ -8,7 +8,13 @@ const hour = 3_600_000;
 describe('planRange', () => {
   it('takes the whole ended days from the cache and reads the ends and today from the history', () => {
     const now = day(10) + 5 * hour;
-    expect(planRange(day(3) + 2 * hour, now, now)).toEqual({ days: [day(4), day(5), day(6), day(7), day(8), day(9)], pieces: [[day(3) + 2 * hour, day(4)], [day(10), now]] });
+    expect(planRange(day(3) + 2 * hour, now, now)).toEqual({
+      days: [day(4), day(5), day(6), day(7), day(8), day(9)],
+      pieces: [
+        [day(3) + 2 * hour, day(4)],
+        [day(10), now],
+      ],
+    });
     expect(planRange(day(3), day(5), now)).toEqual({ days: [day(3), day(4)], pieces: [] });
   });
 

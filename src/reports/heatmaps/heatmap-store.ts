@@ -64,19 +64,24 @@ export class HeatmapStore {
         },
       })),
     );
-    return results.map((rows) => (rows as Array<{ cx: number | string; cy: number | string; n: number | string }>).map((row) => [Number(row.cx), Number(row.cy), Number(row.n)] as CellCount));
+    return results.map((rows) =>
+      (rows as Array<{ cx: number | string; cy: number | string; n: number | string }>).map((row) => [Number(row.cx), Number(row.cy), Number(row.n)] as CellCount),
+    );
   }
 
   /** The kept days in `[from, to)`, by day. */
   async kept(scope: HeatmapScope, from: number, to: number): Promise<Map<number, KeptDay>> {
     const rows = (await this.dataSource.query(
-      ...this.transactions.escape('SELECT day, building_fixes, cells FROM heatmap_days WHERE organization_id = :organization AND floor_id = :floor AND cell_cm = :cellCm AND day >= :from AND day < :to', {
-        organization: scope.organization,
-        floor: scope.floor,
-        cellCm: scope.cellCm,
-        from,
-        to,
-      }),
+      ...this.transactions.escape(
+        'SELECT day, building_fixes, cells FROM heatmap_days WHERE organization_id = :organization AND floor_id = :floor AND cell_cm = :cellCm AND day >= :from AND day < :to',
+        {
+          organization: scope.organization,
+          floor: scope.floor,
+          cellCm: scope.cellCm,
+          from,
+          to,
+        },
+      ),
     )) as Array<{ day: number | string; building_fixes: number | string; cells: string }>;
     return new Map(rows.map((row) => [Number(row.day), { buildingFixes: Number(row.building_fixes), cells: JSON.parse(row.cells) as CellCount[] }]));
   }
@@ -98,7 +103,9 @@ export class HeatmapStore {
           ),
         );
       }
-      await manager.query(...this.transactions.escape('DELETE FROM heatmap_days WHERE organization_id = :organization AND day < :before', { organization: scope.organization, before: dropBefore }));
+      await manager.query(
+        ...this.transactions.escape('DELETE FROM heatmap_days WHERE organization_id = :organization AND day < :before', { organization: scope.organization, before: dropBefore }),
+      );
     });
   }
 }

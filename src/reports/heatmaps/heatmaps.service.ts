@@ -36,7 +36,8 @@ export class HeatmapsService {
     const from = Date.parse(query.from);
     const to = Date.parse(query.to);
     if (!(from < to)) throw ApiError.badRequest('from must be before to', [{ message: 'must be before to', code: 'invalid', fields: 'from' }]);
-    if (to - from > MAX_RANGE_DAYS * DAY_MS) throw ApiError.badRequest(`The range is longer than ${MAX_RANGE_DAYS} days`, [{ message: `at most ${MAX_RANGE_DAYS} days after from`, code: 'invalid', fields: 'to' }]);
+    if (to - from > MAX_RANGE_DAYS * DAY_MS)
+      throw ApiError.badRequest(`The range is longer than ${MAX_RANGE_DAYS} days`, [{ message: `at most ${MAX_RANGE_DAYS} days after from`, code: 'invalid', fields: 'to' }]);
     const cellSize = query.cell_size ?? DEFAULT_CELL_SIZE;
     const floor = await this.floors.findOwned(principal, floorId);
     const building = await this.buildings.findOwned(principal, floor.buildingId);
@@ -46,7 +47,8 @@ export class HeatmapsService {
     const parts: CellCount[][] = await this.days(scope, cellSize, plan.days, now);
     if (plan.pieces.length > 0) parts.push(...(await this.store.count(scope, cellSize, plan.pieces)));
     const grid = addCells(parts);
-    if (grid.size > MAX_CELLS) throw ApiError.validation('Too many cells for one answer', [{ message: `more than ${MAX_CELLS} cells: use a larger cell_size`, code: 'invalid', fields: 'cell_size' }]);
+    if (grid.size > MAX_CELLS)
+      throw ApiError.validation('Too many cells for one answer', [{ message: `more than ${MAX_CELLS} cells: use a larger cell_size`, code: 'invalid', fields: 'cell_size' }]);
     return {
       floor_id: floor.id,
       building_id: building.id,

@@ -136,14 +136,24 @@ export class GroupsService {
       }
     }
     await manager.delete(GroupMember, { groupId });
-    if (ids.length > 0) await manager.insert(GroupMember, ids.map((userId) => ({ groupId, userId })));
+    if (ids.length > 0)
+      await manager.insert(
+        GroupMember,
+        ids.map((userId) => ({ groupId, userId })),
+      );
   }
 
   /** Groups with their member ids: one query for the memberships of the whole list. */
   private async render(manager: EntityManager, groups: Group[]): Promise<GroupResponseDto[]> {
     const memberships = groups.length === 0 ? [] : await manager.find(GroupMember, { where: { groupId: In(groups.map((group) => group.id)) } });
     return groups.map((group) =>
-      toGroupResponse(group, memberships.filter((membership) => membership.groupId === group.id).map((membership) => membership.userId).sort()),
+      toGroupResponse(
+        group,
+        memberships
+          .filter((membership) => membership.groupId === group.id)
+          .map((membership) => membership.userId)
+          .sort(),
+      ),
     );
   }
 }

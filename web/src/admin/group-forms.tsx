@@ -32,7 +32,8 @@ export function GroupMembers({ group, users, onSaved }: { group: Group; users: U
         <legend>Members of {group.name}</legend>
         {users.map((u) => (
           <label class="checkbox">
-            <input type="checkbox" checked={chosen.includes(u.id)} onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen, u.id] : chosen.filter((id) => id !== u.id))} /> {u.email}
+            <input type="checkbox" checked={chosen.includes(u.id)} onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen, u.id] : chosen.filter((id) => id !== u.id))} />{' '}
+            {u.email}
           </label>
         ))}
       </fieldset>

@@ -72,7 +72,8 @@ export function AnchorPicker(props: {
     setMapPoint([start.lng, start.lat]);
     let at: [number, number] = [start.lng, start.lat];
     const marker = handleMarker(latLng(at), 'anchor', `Point ${n} on the map`, 22).addTo(map);
-    const label = () => marker.getElement()?.setAttribute('aria-label', `Point ${n} on the map, at latitude ${degrees(at[1])}, longitude ${degrees(at[0])}: arrow keys move it, Enter sets it`);
+    const label = () =>
+      marker.getElement()?.setAttribute('aria-label', `Point ${n} on the map, at latitude ${degrees(at[1])}, longitude ${degrees(at[0])}: arrow keys move it, Enter sets it`);
     label();
     const stopKeys = moveWithKeys(
       map,

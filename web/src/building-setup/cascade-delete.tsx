@@ -31,8 +31,8 @@ export function CascadeDelete(props: { open: boolean; title: string; what: strin
     >
       {holds ? (
         <p data-testid="cascade-warning">
-          <strong>{holds}.</strong> Deleting {props.what} deletes them too: its POIs and path nodes are gone for good; its geofences are kept as deleted (they can be
-          restored from the floor map while their floor exists).
+          <strong>{holds}.</strong> Deleting {props.what} deletes them too: its POIs and path nodes are gone for good; its geofences are kept as deleted (they can be restored from
+          the floor map while their floor exists).
         </p>
       ) : (
         <p>Delete {props.what}? This cannot be undone.</p>

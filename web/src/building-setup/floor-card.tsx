@@ -52,7 +52,11 @@ export function FloorForm({ initial, submitLabel, onSubmit }: { initial?: Floor;
   const { error, run, setError } = useAction(async () => {
     const n = level.trim() === '' ? NaN : Number(level);
     if (!Number.isInteger(n)) {
-      setError(new ApiError(422, 'validation_failed', 'Check the level.', [{ fields: 'level', message: 'The level must be a whole number, such as 0 for the ground floor or -1 for a basement.' }]));
+      setError(
+        new ApiError(422, 'validation_failed', 'Check the level.', [
+          { fields: 'level', message: 'The level must be a whole number, such as 0 for the ground floor or -1 for a basement.' },
+        ]),
+      );
       return;
     }
     await onSubmit({ name, level: n });

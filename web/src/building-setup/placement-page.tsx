@@ -22,10 +22,20 @@ const imageCorners = (p: Placement) => {
  * or type the numbers. Over the operator's basemap when one is configured.
  */
 export function PlacementPage({ buildingId }: { buildingId: string }) {
-  const loaded = useLoad(async (signal) => {
-    const [building, floors] = await Promise.all([request<Building>(`/buildings/${buildingId}`, { signal }), getAll<Floor>(`/buildings/${buildingId}/floors`, signal)]);
-    return { building, floor: floors.slice().sort((a, b) => a.level - b.level).find((f) => f.maps.map_url) ?? null };
-  }, [buildingId]);
+  const loaded = useLoad(
+    async (signal) => {
+      const [building, floors] = await Promise.all([request<Building>(`/buildings/${buildingId}`, { signal }), getAll<Floor>(`/buildings/${buildingId}/floors`, signal)]);
+      return {
+        building,
+        floor:
+          floors
+            .slice()
+            .sort((a, b) => a.level - b.level)
+            .find((f) => f.maps.map_url) ?? null,
+      };
+    },
+    [buildingId],
+  );
   if (loaded.error) return <ErrorBox error={loaded.error} onRetry={loaded.reload} />;
   if (!loaded.data) return <Loading what="the building" />;
   return <Placer building={loaded.data.building.body} etag={loaded.data.building.etag} floor={loaded.data.floor} onSaved={loaded.reload} />;
@@ -94,8 +104,22 @@ function Placer({ building, etag, floor, onSaved }: { building: Building; etag: 
       return { marker, at };
     };
     handles.current = [
-      handle('centre', 'Move the building (drag, or arrow keys)', 18, (p) => [p.lng, p.lat], (to) => ({ ...placeRef.current, lng: to[0], lat: to[1] })),
-      ...[0, 1, 2, 3].map((i) => handle('corner', `Size the building from corner ${i + 1} (drag, or arrow keys)`, 14, (p) => corners(p)[i], (to) => dragCorner(placeRef.current, i, to))),
+      handle(
+        'centre',
+        'Move the building (drag, or arrow keys)',
+        18,
+        (p) => [p.lng, p.lat],
+        (to) => ({ ...placeRef.current, lng: to[0], lat: to[1] }),
+      ),
+      ...[0, 1, 2, 3].map((i) =>
+        handle(
+          'corner',
+          `Size the building from corner ${i + 1} (drag, or arrow keys)`,
+          14,
+          (p) => corners(p)[i],
+          (to) => dragCorner(placeRef.current, i, to),
+        ),
+      ),
       handle('rotate', 'Turn the building (drag, or arrow keys)', 14, rotationHandle, (to) => dragRotation(placeRef.current, to)),
     ];
     return () => {
@@ -120,7 +144,11 @@ function Placer({ building, etag, floor, onSaved }: { building: Building; etag: 
       <h1>
         Place <a href={`/buildings/${building.id}`}>{building.name}</a>
       </h1>
-      {!configuredBasemap() && <p class="muted">No basemap is configured (the server's operator can set one), so the map shows only the building: place it by typing its centre, or drag it to the shape of the plan.</p>}
+      {!configuredBasemap() && (
+        <p class="muted">
+          No basemap is configured (the server's operator can set one), so the map shows only the building: place it by typing its centre, or drag it to the shape of the plan.
+        </p>
+      )}
       <div class="map-page">
         <div ref={container} class="map" data-testid="placement-map" role="region" aria-label="Building placement map" />
         <div class="map-side card">

@@ -13,7 +13,6 @@ interface Occupant {
   exiting: boolean;
 }
 
-
 const LAST_EVENTS = 10;
 
 /**
@@ -52,4 +51,3 @@ export function FenceDetails({ fenceId, refreshKey }: { fenceId: string; refresh
     </div>
   );
 }
-

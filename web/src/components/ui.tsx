@@ -3,13 +3,15 @@ import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api';
 
 /** A labelled input whose error (from the API, by field name) is shown right under it. */
-export function Field(props: {
-  label: string;
-  name: string;
-  error?: ApiError | null;
-  hint?: string;
-  children?: ComponentChildren;
-} & Omit<PartialInputHTMLAttributes<HTMLInputElement>, 'name' | 'label' | 'children'>) {
+export function Field(
+  props: {
+    label: string;
+    name: string;
+    error?: ApiError | null;
+    hint?: string;
+    children?: ComponentChildren;
+  } & Omit<PartialInputHTMLAttributes<HTMLInputElement>, 'name' | 'label' | 'children'>,
+) {
   const { label, name, error, hint, children, ...input } = props;
   const id = useId();
   const message = error?.fieldMessage(name);
@@ -90,14 +92,7 @@ export function ErrorBox({ error, fields = [], onRetry }: { error: unknown; fiel
  * Asks before a change that cannot be taken back lightly: what will happen, in words, and
  * one button that does it (its failure is shown here, with the dialog still open).
  */
-export function ConfirmDialog(props: {
-  title: string;
-  open: boolean;
-  confirmLabel: string;
-  onConfirm: () => Promise<void>;
-  onClose: () => void;
-  children: ComponentChildren;
-}) {
+export function ConfirmDialog(props: { title: string; open: boolean; confirmLabel: string; onConfirm: () => Promise<void>; onClose: () => void; children: ComponentChildren }) {
   const { error, run } = useAction(props.onConfirm);
   return (
     <Dialog title={props.title} open={props.open} onClose={props.onClose}>

@@ -18,7 +18,12 @@ interface Filters {
 function filtersFrom(search: string): Filters {
   const q = new URLSearchParams(search);
   const status = q.get('status');
-  return { search: q.get('search') ?? '', status: status === 'online' || status === 'stale' || status === 'offline' ? status : '', floor: q.get('floor') ?? '', page: Math.max(1, Number(q.get('page')) || 1) };
+  return {
+    search: q.get('search') ?? '',
+    status: status === 'online' || status === 'stale' || status === 'offline' ? status : '',
+    floor: q.get('floor') ?? '',
+    page: Math.max(1, Number(q.get('page')) || 1),
+  };
 }
 
 /**
@@ -57,20 +62,22 @@ export function DevicesPage({ search, isAdmin }: { search: string; isAdmin: bool
 
   const list = useLoad(
     (signal) =>
-      api.get<Page<Device>>(
-        `/devices${query({
-          search: filters.search || undefined,
-          floor_ids: filters.floor || undefined,
-          ...(filters.status ? lastSeenBounds(filters.status, Date.now(), staleAfterS) : {}),
-          sort: '-last_seen_at',
-          page: filters.page,
-          size: PAGE_SIZE,
-        })}`,
-        signal,
-      ).then((loaded) => {
-        rememberDevices(loaded.data);
-        return loaded;
-      }),
+      api
+        .get<Page<Device>>(
+          `/devices${query({
+            search: filters.search || undefined,
+            floor_ids: filters.floor || undefined,
+            ...(filters.status ? lastSeenBounds(filters.status, Date.now(), staleAfterS) : {}),
+            sort: '-last_seen_at',
+            page: filters.page,
+            size: PAGE_SIZE,
+          })}`,
+          signal,
+        )
+        .then((loaded) => {
+          rememberDevices(loaded.data);
+          return loaded;
+        }),
     [filters, tick, staleAfterS],
   );
   const floorName = useMemo(() => {
@@ -153,7 +160,9 @@ export function DevicesPage({ search, isAdmin }: { search: string; isAdmin: bool
                       <td>{seen ? `${formatAge(now - seen)} ago` : 'never'}</td>
                       <td>
                         {at?.floor_id && at.building_id ? (
-                          <a href={`/buildings/${at.building_id}/floors/${at.floor_id}/map?device=${encodeURIComponent(d.id)}`}>{floorName.get(at.floor_id) ?? `floor ${at.floor_id}`}</a>
+                          <a href={`/buildings/${at.building_id}/floors/${at.floor_id}/map?device=${encodeURIComponent(d.id)}`}>
+                            {floorName.get(at.floor_id) ?? `floor ${at.floor_id}`}
+                          </a>
                         ) : at ? (
                           `${at.lat.toFixed(5)}, ${at.lng.toFixed(5)}`
                         ) : (
@@ -222,8 +231,8 @@ export function DevicesPage({ search, isAdmin }: { search: string; isAdmin: bool
         }}
       >
         <p>
-          Delete <strong>{deleting && deviceLabel(deleting)}</strong> and its whole position history? Reports and the heatmap no longer count it. If it reports again, it comes
-          back as a new device.
+          Delete <strong>{deleting && deviceLabel(deleting)}</strong> and its whole position history? Reports and the heatmap no longer count it. If it reports again, it comes back
+          as a new device.
         </p>
       </ConfirmDialog>
     </section>

@@ -15,7 +15,17 @@ import { latLng } from './map-setup';
  * choosing it in the list, with the keyboard) shows its details, name and model from the API,
  * beside the map.
  */
-export function DevicesOnFloor({ context, layer, focusDevice, onHistory }: { context: FloorContext; layer: LiveDeviceLayer; focusDevice?: string; onHistory: (id: string) => void }) {
+export function DevicesOnFloor({
+  context,
+  layer,
+  focusDevice,
+  onHistory,
+}: {
+  context: FloorContext;
+  layer: LiveDeviceLayer;
+  focusDevice?: string;
+  onHistory: (id: string) => void;
+}) {
   const { map } = context;
   const [hovered, setHovered] = useState<string | null>(null);
   const [pinned, setPinned] = useState<string | null>(focusDevice ?? null);
@@ -88,7 +98,12 @@ function DevicePopup({ context, layer, id }: { context: FloorContext; layer: Liv
   const lngLat = shown?.lngLat;
   useEffect(() => {
     if (!lngLat) return;
-    const marker = L.marker(latLng(lngLat), { icon: L.divIcon({ html: element, className: 'map-popup-icon', iconSize: undefined }), interactive: false, keyboard: false, zIndexOffset: 1000 }).addTo(context.map);
+    const marker = L.marker(latLng(lngLat), {
+      icon: L.divIcon({ html: element, className: 'map-popup-icon', iconSize: undefined }),
+      interactive: false,
+      keyboard: false,
+      zIndexOffset: 1000,
+    }).addTo(context.map);
     return () => {
       marker.remove();
     };

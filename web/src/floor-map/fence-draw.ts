@@ -48,7 +48,9 @@ export class FenceDrawing {
   /** The fence's corners become handles to drag; midpoints add corners. */
   reshape(fence: Geofence): boolean {
     this.draw.clear();
-    const [result] = this.draw.addFeatures([{ id: fence.id, type: 'Feature', properties: { mode: 'polygon' }, geometry: { type: 'Polygon', coordinates: [toLngLatRing(fence.geometric)] } }]);
+    const [result] = this.draw.addFeatures([
+      { id: fence.id, type: 'Feature', properties: { mode: 'polygon' }, geometry: { type: 'Polygon', coordinates: [toLngLatRing(fence.geometric)] } },
+    ]);
     if (!result.valid) return false;
     this.draw.setMode('select');
     this.draw.selectFeature(fence.id);

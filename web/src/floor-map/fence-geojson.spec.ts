@@ -33,13 +33,40 @@ describe('fences as GeoJSON', () => {
       JSON.stringify({
         type: 'FeatureCollection',
         features: [
-          { type: 'Feature', properties: null, geometry: { type: 'Polygon', coordinates: [[[1, 2], [1, 3], [2, 3]]] } },
+          {
+            type: 'Feature',
+            properties: null,
+            geometry: {
+              type: 'Polygon',
+              coordinates: [
+                [
+                  [1, 2],
+                  [1, 3],
+                  [2, 3],
+                ],
+              ],
+            },
+          },
           { type: 'Feature', properties: { name: 'Point' }, geometry: { type: 'Point', coordinates: [1, 2] } },
         ],
       }),
     );
     expect(items).toEqual([
-      { index: 0, name: 'Imported geofence 1', body: { name: 'Imported geofence 1', code: '', custom_fields: [], geometric: [[2, 1], [3, 1], [3, 2], [2, 1]] } },
+      {
+        index: 0,
+        name: 'Imported geofence 1',
+        body: {
+          name: 'Imported geofence 1',
+          code: '',
+          custom_fields: [],
+          geometric: [
+            [2, 1],
+            [3, 1],
+            [3, 2],
+            [2, 1],
+          ],
+        },
+      },
       { index: 1, name: 'Point', problem: 'not a polygon (Point)' },
     ]);
     expect(readFenceFile('nope')).toMatch(/not JSON/);

@@ -15,7 +15,9 @@ export function fencesToGeoJson(fences: readonly Geofence[]): GeoJSON.FeatureCol
 }
 
 /** One fence to create from a file, or why a feature of it cannot be one. */
-export type ImportItem = { index: number; name: string; body: { name: string; code: string; custom_fields: CustomField[]; geometric: Array<[number, number]> } } | { index: number; name: string; problem: string };
+export type ImportItem =
+  | { index: number; name: string; body: { name: string; code: string; custom_fields: CustomField[]; geometric: Array<[number, number]> } }
+  | { index: number; name: string; problem: string };
 
 const isPosition = (p: unknown): p is number[] => Array.isArray(p) && p.length >= 2 && typeof p[0] === 'number' && typeof p[1] === 'number';
 
@@ -28,7 +30,14 @@ export function readFenceFile(text: string): ImportItem[] | string {
     return 'The file is not JSON: choose a .geojson or .json file.';
   }
   const root = parsed as { type?: string; features?: unknown[] };
-  const features: unknown[] = root?.type === 'FeatureCollection' && Array.isArray(root.features) ? root.features : root?.type === 'Feature' ? [root] : root?.type === 'Polygon' ? [{ type: 'Feature', properties: {}, geometry: root }] : [];
+  const features: unknown[] =
+    root?.type === 'FeatureCollection' && Array.isArray(root.features)
+      ? root.features
+      : root?.type === 'Feature'
+        ? [root]
+        : root?.type === 'Polygon'
+          ? [{ type: 'Feature', properties: {}, geometry: root }]
+          : [];
   if (features.length === 0) return 'The file has no GeoJSON feature (a FeatureCollection of polygons is expected).';
   return features.map((raw, index) => {
     const feature = raw as { properties?: Record<string, unknown> | null; geometry?: { type?: string; coordinates?: unknown } | null };
@@ -37,7 +46,8 @@ export function readFenceFile(text: string): ImportItem[] | string {
     const geometry = feature.geometry;
     let ring: unknown = null;
     if (geometry?.type === 'Polygon' && Array.isArray(geometry.coordinates)) ring = geometry.coordinates[0];
-    else if (geometry?.type === 'MultiPolygon' && Array.isArray(geometry.coordinates) && (geometry.coordinates as unknown[][]).length === 1) ring = (geometry.coordinates as unknown[][][])[0][0];
+    else if (geometry?.type === 'MultiPolygon' && Array.isArray(geometry.coordinates) && (geometry.coordinates as unknown[][]).length === 1)
+      ring = (geometry.coordinates as unknown[][][])[0][0];
     if (!Array.isArray(ring) || !ring.every(isPosition)) return { index, name, problem: `not a polygon (${geometry?.type ?? 'no geometry'})` };
     const points = (ring as number[][]).map((p) => [p[0], p[1]]);
     const first = points[0];
@@ -45,7 +55,9 @@ export function readFenceFile(text: string): ImportItem[] | string {
     if (first[0] !== last[0] || first[1] !== last[1]) points.push([...first]);
     if (points.length < 4) return { index, name, problem: 'a polygon needs at least three corners' };
     const fields = Array.isArray(props.custom_fields)
-      ? (props.custom_fields as Array<{ key?: unknown; value?: unknown }>).filter((f) => f && typeof f.key === 'string').map((f) => ({ key: String(f.key), value: String(f.value ?? '') }))
+      ? (props.custom_fields as Array<{ key?: unknown; value?: unknown }>)
+          .filter((f) => f && typeof f.key === 'string')
+          .map((f) => ({ key: String(f.key), value: String(f.value ?? '') }))
       : [];
     return { index, name, body: { name, code: typeof props.code === 'string' ? props.code : '', custom_fields: fields, geometric: toLatLngRing(points) } };
   });

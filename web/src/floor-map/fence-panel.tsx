@@ -112,7 +112,15 @@ export function FencePanel(props: {
 }
 
 /** Name, code and custom fields of a fence (sent with the ETag it was opened with). */
-function FenceDetailsForm({ fence, onSave, onCancel }: { fence: Geofence; onSave: (body: { name: string; code: string; custom_fields: CustomField[] }) => Promise<void>; onCancel: () => void }) {
+function FenceDetailsForm({
+  fence,
+  onSave,
+  onCancel,
+}: {
+  fence: Geofence;
+  onSave: (body: { name: string; code: string; custom_fields: CustomField[] }) => Promise<void>;
+  onCancel: () => void;
+}) {
   const [name, setName] = useState(fence.name);
   const [code, setCode] = useState(fence.code ?? '');
   const [fields, setFields] = useState<CustomField[]>(fence.custom_fields?.length ? fence.custom_fields : []);
@@ -127,7 +135,13 @@ function FenceDetailsForm({ fence, onSave, onCancel }: { fence: Geofence; onSave
         {fields.map((f, i) => (
           <div class="row custom-field">
             <Field label={`Key ${i + 1}`} name={`custom_fields[${i}].key`} value={f.key} onInput={(e) => setField(i, { key: e.currentTarget.value })} error={error as ApiError} />
-            <Field label={`Value ${i + 1}`} name={`custom_fields[${i}].value`} value={f.value} onInput={(e) => setField(i, { value: e.currentTarget.value })} error={error as ApiError} />
+            <Field
+              label={`Value ${i + 1}`}
+              name={`custom_fields[${i}].value`}
+              value={f.value}
+              onInput={(e) => setField(i, { value: e.currentTarget.value })}
+              error={error as ApiError}
+            />
             <button type="button" class="btn plain" aria-label={`Remove field ${i + 1}`} onClick={() => setFields(fields.filter((_, j) => j !== i))}>
               Remove
             </button>

@@ -67,14 +67,24 @@ export function HeatmapPanel({ context }: { context: FloorContext }) {
     const half = heat.cell_size / 2;
     for (const c of heat.cells) {
       // The cell's square in the building's frame (turned with it), from its centre.
-      const square = [fromFloorMetres(building, c.x - half, c.y - half), fromFloorMetres(building, c.x + half, c.y - half), fromFloorMetres(building, c.x + half, c.y + half), fromFloorMetres(building, c.x - half, c.y + half)].map(latLng);
+      const square = [
+        fromFloorMetres(building, c.x - half, c.y - half),
+        fromFloorMetres(building, c.x + half, c.y - half),
+        fromFloorMetres(building, c.x + half, c.y + half),
+        fromFloorMetres(building, c.x - half, c.y + half),
+      ].map(latLng);
       group.addLayer(L.polygon(square, { renderer, stroke: false, fillColor: heatColour(c.count / Math.max(1, heat.max)), fillOpacity: 0.6, interactive: false }));
     }
   }, [drawn, heat]);
   // The default period shows at once (once the heat layer is there).
   useLoadedEffect(context, () => void load.run(), []);
 
-  const busiest = heat ? heat.cells.slice().sort((a, b) => b.count - a.count).slice(0, 5) : [];
+  const busiest = heat
+    ? heat.cells
+        .slice()
+        .sort((a, b) => b.count - a.count)
+        .slice(0, 5)
+    : [];
   return (
     <div class="heatmap-panel">
       <h2>Heatmap</h2>

@@ -45,7 +45,12 @@ export function HistoryPanel({ context, initialDevice }: { context: FloorContext
     await context.loaded;
     const asked = historyPeriod(from, toNow ? 'now' : to, Date.now());
     if ('error' in asked) {
-      const message = asked.error === 'from' ? 'Choose when the period starts.' : asked.error === 'to' ? 'Choose when the period ends, or tick "Up to now".' : 'The period ends before it starts.';
+      const message =
+        asked.error === 'from'
+          ? 'Choose when the period starts.'
+          : asked.error === 'to'
+            ? 'Choose when the period ends, or tick "Up to now".'
+            : 'The period ends before it starts.';
       throw new ApiError(422, 'validation_failed', message, [{ fields: asked.error === 'to' || (asked.error === 'order' && !toNow) ? 'to' : 'from', message }]);
     }
     const { from: fromMs, to: toMs } = asked;
@@ -92,7 +97,8 @@ export function HistoryPanel({ context, initialDevice }: { context: FloorContext
       const line = (trail.geometry as GeoJSON.LineString).coordinates.map((p) => latLng(p as [number, number]));
       group.addLayer(L.polyline(line, { renderer, color: '#6a3fb5', weight: 2, opacity: 0.7, interactive: false }));
     }
-    for (const { point } of here) group.addLayer(L.circleMarker(latLng(point.lngLat), { renderer, radius: 6, color: '#fff', weight: 2, fillColor: '#6a3fb5', fillOpacity: 1, interactive: false }));
+    for (const { point } of here)
+      group.addLayer(L.circleMarker(latLng(point.lngLat), { renderer, radius: 6, color: '#fff', weight: 2, fillColor: '#6a3fb5', fillOpacity: 1, interactive: false }));
   }, [tracks, at, here, drawn]);
 
   const fieldError = load.error instanceof ApiError ? load.error : null;
@@ -101,7 +107,14 @@ export function HistoryPanel({ context, initialDevice }: { context: FloorContext
     <div class="history-panel">
       <h2>History</h2>
       <form class="history-form" aria-label="History period" onSubmit={submitWith(load.run)}>
-        <Field label="Device" name="device_id" value={device} placeholder="All devices on this floor" onInput={(e) => setDevice(e.currentTarget.value)} hint="A device id, or empty for every device" />
+        <Field
+          label="Device"
+          name="device_id"
+          value={device}
+          placeholder="All devices on this floor"
+          onInput={(e) => setDevice(e.currentTarget.value)}
+          hint="A device id, or empty for every device"
+        />
         <Field label="From" name="from" type="datetime-local" step={1} value={from} onInput={(e) => setFrom(e.currentTarget.value)} error={fieldError} />
         <label class="checkbox">
           <input

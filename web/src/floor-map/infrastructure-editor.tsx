@@ -61,7 +61,17 @@ export function InfrastructureEditor({ context }: { context: FloorContext }) {
     drawn.clearLayers();
     const all = list.data ? [...list.data.wifi.map((t) => ({ kind: 'wifi', t })), ...list.data.ble.map((t) => ({ kind: 'ble', t }))] : [];
     for (const { kind, t } of all) {
-      drawn.addLayer(L.circleMarker([t.lat, t.lng], { pane: 'floor', radius: 6, color: '#fff', weight: 2, fillColor: kind === 'wifi' ? '#8e44ad' : '#16a085', fillOpacity: 1, interactive: false }));
+      drawn.addLayer(
+        L.circleMarker([t.lat, t.lng], {
+          pane: 'floor',
+          radius: 6,
+          color: '#fff',
+          weight: 2,
+          fillColor: kind === 'wifi' ? '#8e44ad' : '#16a085',
+          fillOpacity: 1,
+          interactive: false,
+        }),
+      );
     }
   }, [list.data, drawn]);
 
@@ -84,7 +94,9 @@ export function InfrastructureEditor({ context }: { context: FloorContext }) {
     const y = num('y');
     const body: Record<string, unknown> = { floor_id: floor.id, ...(x !== null && y !== null && { x, y }) };
     if (!draft.id && (x === null || y === null)) {
-      throw new ApiError(422, 'validation_failed', 'Click on the map where it is, or type x and y.', [{ fields: 'x', message: 'Click on the map where it is, or type x and y in metres.' }]);
+      throw new ApiError(422, 'validation_failed', 'Click on the map where it is, or type x and y.', [
+        { fields: 'x', message: 'Click on the map where it is, or type x and y in metres.' },
+      ]);
     }
     if (draft.kind === 'wifi') Object.assign(body, { bssid: f.bssid ?? '', ssid: f.ssid || null, frequency: num('frequency') });
     else Object.assign(body, { uuid: f.uuid ?? '', major: num('major'), minor: num('minor'), tx_power: num('tx_power') });
@@ -179,7 +191,9 @@ export function InfrastructureEditor({ context }: { context: FloorContext }) {
                     setDraft({
                       kind,
                       id: t.id,
-                      fields: Object.fromEntries(['bssid', 'ssid', 'frequency', 'uuid', 'major', 'minor', 'tx_power', 'x', 'y'].map((k) => [k, String((t as unknown as Record<string, unknown>)[k] ?? '')])),
+                      fields: Object.fromEntries(
+                        ['bssid', 'ssid', 'frequency', 'uuid', 'major', 'minor', 'tx_power', 'x', 'y'].map((k) => [k, String((t as unknown as Record<string, unknown>)[k] ?? '')]),
+                      ),
                     })
                   }
                 >
@@ -224,7 +238,11 @@ function CsvTransfer({ buildingId, onImported }: { buildingId: number; onImporte
   });
   const upload = useAction(async (file: File) => {
     setResult(null);
-    const r = await request<{ wifi: unknown[]; ble: unknown[] }>(`/infrastructure${query({ building_id: buildingId })}`, { method: 'PUT', rawBody: await file.text(), headers: { 'Content-Type': 'text/csv' } });
+    const r = await request<{ wifi: unknown[]; ble: unknown[] }>(`/infrastructure${query({ building_id: buildingId })}`, {
+      method: 'PUT',
+      rawBody: await file.text(),
+      headers: { 'Content-Type': 'text/csv' },
+    });
     setResult(`Imported: ${r.body.wifi.length} access points and ${r.body.ble.length} beacons in the building now.`);
     onImported();
   });

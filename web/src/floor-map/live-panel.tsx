@@ -51,7 +51,17 @@ function probe(map: FloorMap, floor: FloorLayers, layer: LiveDeviceLayer): LiveM
  * The floor now: devices from the realtime stream (after the current picture), fences coloured
  * by occupancy (read again as enters and exits arrive), the fences' list and panel.
  */
-export function LivePanel({ context, buildingId, focusDevice, onHistory }: { context: FloorContext; buildingId: string; focusDevice?: string; onHistory: (deviceId: string) => void }) {
+export function LivePanel({
+  context,
+  buildingId,
+  focusDevice,
+  onHistory,
+}: {
+  context: FloorContext;
+  buildingId: string;
+  focusDevice?: string;
+  onHistory: (deviceId: string) => void;
+}) {
   const { map, floor, staleAfterS } = context;
   const [layer, setLayer] = useState<LiveDeviceLayer | null>(null);
   const [trails, setTrails] = useState(true);
@@ -142,10 +152,12 @@ export function LivePanel({ context, buildingId, focusDevice, onHistory }: { con
   return (
     <div class="live-panel">
       <p class="live-status" role="status" data-testid="live-status" data-devices={deviceCount}>
-        <span class={`dot ${positionsStatus}`} aria-hidden="true" /> {deviceCount} {deviceCount === 1 ? 'device' : 'devices'} on this floor · positions {STATUS_WORDS[positionsStatus]} · events{' '}
-        {STATUS_WORDS[eventsStatus]}
+        <span class={`dot ${positionsStatus}`} aria-hidden="true" /> {deviceCount} {deviceCount === 1 ? 'device' : 'devices'} on this floor · positions{' '}
+        {STATUS_WORDS[positionsStatus]} · events {STATUS_WORDS[eventsStatus]}
       </p>
-      <p class="muted small">Grey dots have not reported for over 30 s (their age is shown); they leave the map after {staleAfterS} s without a fix, when the geofences let them go too.</p>
+      <p class="muted small">
+        Grey dots have not reported for over 30 s (their age is shown); they leave the map after {staleAfterS} s without a fix, when the geofences let them go too.
+      </p>
       <label class="inline">
         <input type="checkbox" checked={trails} onChange={(e) => setTrails(e.currentTarget.checked)} /> Trails (each device's last 2 minutes)
       </label>

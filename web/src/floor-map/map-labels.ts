@@ -45,7 +45,13 @@ export class MapLabels {
         old.delete(key);
         return { ...kept, fits };
       }
-      const tooltip = L.tooltip({ permanent: true, interactive: false, direction: offsetY ? 'top' : 'center', offset: [0, offsetY], className: `map-label ${kind}-label` }).setLatLng(at);
+      const tooltip = L.tooltip({
+        permanent: true,
+        interactive: false,
+        direction: offsetY ? 'top' : 'center',
+        offset: [0, offsetY],
+        className: `map-label ${kind}-label`,
+      }).setLatLng(at);
       // Text, never markup: a name is whatever a user typed.
       const element = document.createElement('span');
       element.textContent = text;
@@ -74,7 +80,9 @@ export class MapLabels {
   /** The labels shown, for the browser tests. */
   shown(): Array<{ kind: LabelKind; text: string }> {
     return (['fence', 'poi'] as const).flatMap((kind) =>
-      this.labels[kind].filter((l) => l.tooltip.getElement() && !l.tooltip.getElement()!.classList.contains('map-label-hidden')).map((l) => ({ kind, text: l.tooltip.getElement()!.textContent ?? '' })),
+      this.labels[kind]
+        .filter((l) => l.tooltip.getElement() && !l.tooltip.getElement()!.classList.contains('map-label-hidden'))
+        .map((l) => ({ kind, text: l.tooltip.getElement()!.textContent ?? '' })),
     );
   }
 

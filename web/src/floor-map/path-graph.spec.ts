@@ -12,7 +12,13 @@ describe('path graph edits', () => {
     expect(connect(graph, 5, 4)).toBe(graph);
     expect(connect(graph, 4, 4)).toBe(graph);
     expect(linked(graph, 6, 5)).toBe(true);
-    expect(toBody(removeNode(graph, 5))).toEqual({ nodes: [{ id: 4, floor_id: 1, x: 0, y: 0 }, { id: 6, floor_id: 2, x: 5, y: 5 }], links: [] });
+    expect(toBody(removeNode(graph, 5))).toEqual({
+      nodes: [
+        { id: 4, floor_id: 1, x: 0, y: 0 },
+        { id: 6, floor_id: 2, x: 5, y: 5 },
+      ],
+      links: [],
+    });
     expect(disconnect(graph, 5, 4).links).toEqual([{ source: 5, target: 6, origin: 'both', tags: [], accessible: true }]);
   });
 });

@@ -17,17 +17,20 @@ import { useMapPick } from './use-map-pick';
  */
 export function PathsEditor({ context }: { context: FloorContext }) {
   const { map, building, floor } = context;
-  const loaded = useLoad(async (signal) => {
-    // A building without a graph yet answers 404: it starts empty.
-    const [graph, floors] = await Promise.all([
-      api.get<PathGraph>(`/buildings/${building.id}/paths`, signal).catch((e: unknown) => {
-        if (e instanceof ApiError && e.status === 404) return { nodes: [], links: [] } as PathGraph;
-        throw e;
-      }),
-      getAll<Floor>(`/buildings/${building.id}/floors`, signal),
-    ]);
-    return { graph, floors };
-  }, [building.id]);
+  const loaded = useLoad(
+    async (signal) => {
+      // A building without a graph yet answers 404: it starts empty.
+      const [graph, floors] = await Promise.all([
+        api.get<PathGraph>(`/buildings/${building.id}/paths`, signal).catch((e: unknown) => {
+          if (e instanceof ApiError && e.status === 404) return { nodes: [], links: [] } as PathGraph;
+          throw e;
+        }),
+        getAll<Floor>(`/buildings/${building.id}/floors`, signal),
+      ]);
+      return { graph, floors };
+    },
+    [building.id],
+  );
   const [graph, setGraph] = useState<PathGraph | null>(null);
   const [dirty, setDirty] = useState(false);
   const [mode, setMode] = useState<'select' | 'add' | 'connect'>('select');
@@ -90,7 +93,15 @@ export function PathsEditor({ context }: { context: FloorContext }) {
       if (here.has(l.source) && here.has(l.target)) drawn.addLayer(L.polyline([at(l.source), at(l.target)], { pane: 'floor', color: '#0b7a75', weight: 3, interactive: false }));
     }
     for (const n of here.values()) {
-      const node = L.circleMarker(at(n.id), { pane: 'floor', radius: 6, color: '#fff', weight: 2, fillColor: connectors.has(n.id) ? '#c0392b' : '#0b7a75', fillOpacity: 1, bubblingMouseEvents: false });
+      const node = L.circleMarker(at(n.id), {
+        pane: 'floor',
+        radius: 6,
+        color: '#fff',
+        weight: 2,
+        fillColor: connectors.has(n.id) ? '#c0392b' : '#0b7a75',
+        fillOpacity: 1,
+        bubblingMouseEvents: false,
+      });
       // Not passed on to the map: a click on a node is not a new node on top of it.
       node.on('click', () => onNode.current(n.id));
       drawn.addLayer(node);
@@ -149,7 +160,12 @@ export function PathsEditor({ context }: { context: FloorContext }) {
         ))}
       </div>
       <p class="muted small" role="status">
-        {mode === 'add' ? 'Click on the map to add a node.' : mode === 'connect' ? 'Click nodes one after another to link them; a click on an empty spot adds a linked node.' : 'Click a node to select it.'} Escape clears the selection.
+        {mode === 'add'
+          ? 'Click on the map to add a node.'
+          : mode === 'connect'
+            ? 'Click nodes one after another to link them; a click on an empty spot adds a linked node.'
+            : 'Click a node to select it.'}{' '}
+        Escape clears the selection.
       </p>
       <AddNodeForm
         onAdd={(x, y) => {

@@ -87,7 +87,11 @@ export function trailsGeoJson(tracks: ReadonlyMap<string, TrackPoint[]>, until =
  * "Show history" is pressed, to the millisecond) when "To" is "now". Both ends are inclusive;
  * the report's `to_date` is exclusive, so it is sent a millisecond past the end.
  */
-export function historyPeriod(from: string, to: string | 'now', now: number): { from: number; to: number; toNow: boolean; query: { from_date: string; to_date: string } } | { error: 'from' | 'to' | 'order' } {
+export function historyPeriod(
+  from: string,
+  to: string | 'now',
+  now: number,
+): { from: number; to: number; toNow: boolean; query: { from_date: string; to_date: string } } | { error: 'from' | 'to' | 'order' } {
   const fromMs = new Date(from).getTime();
   if (!from || Number.isNaN(fromMs)) return { error: 'from' };
   const toNow = to === 'now';

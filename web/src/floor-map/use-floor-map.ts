@@ -8,7 +8,10 @@ import { addFloorLayers, createMap, type FloorMap, type Occupancy } from './map-
 
 export const loadOccupancy = async (floorId: number | string, signal?: AbortSignal): Promise<Occupancy> =>
   Object.fromEntries(
-    (await api.get<{ data: Array<{ geofence_id: string; occupants: number }> }>(`/geofencing/occupancy${query({ floor_ids: floorId })}`, signal)).data.map((o) => [o.geofence_id, o.occupants]),
+    (await api.get<{ data: Array<{ geofence_id: string; occupants: number }> }>(`/geofencing/occupancy${query({ floor_ids: floorId })}`, signal)).data.map((o) => [
+      o.geofence_id,
+      o.occupants,
+    ]),
   );
 
 /**
@@ -17,7 +20,11 @@ export const loadOccupancy = async (floorId: number | string, signal?: AbortSign
  * Answers the context the panels use as soon as the floor is read, or the error that stopped
  * it (with a retry).
  */
-export function useFloorMap(container: RefObject<HTMLDivElement | null>, buildingId: string, floorId: string): { context: FloorContext | null; error: unknown; retry: () => void; title: { building?: Building; floor?: Floor } } {
+export function useFloorMap(
+  container: RefObject<HTMLDivElement | null>,
+  buildingId: string,
+  floorId: string,
+): { context: FloorContext | null; error: unknown; retry: () => void; title: { building?: Building; floor?: Floor } } {
   const [attempt, setAttempt] = useState(0);
   const [error, setError] = useState<unknown>(null);
   const [title, setTitle] = useState<{ building?: Building; floor?: Floor }>({});

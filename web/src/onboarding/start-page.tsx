@@ -155,7 +155,8 @@ function FirstPosition({ apiKey, building, floor }: { apiKey: ApiKey; building: 
       </p>
       {seen ? (
         <p class="notice" role="status" data-testid="first-device">
-          Device <strong>{seen.id}</strong> reported. <a href={`/buildings/${building.id}/floors/${floor.id}/map?device=${encodeURIComponent(seen.id)}`}>See its dot on the floor map</a>.
+          Device <strong>{seen.id}</strong> reported.{' '}
+          <a href={`/buildings/${building.id}/floors/${floor.id}/map?device=${encodeURIComponent(seen.id)}`}>See its dot on the floor map</a>.
         </p>
       ) : (
         <p class="muted" role="status">

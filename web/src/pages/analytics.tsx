@@ -61,7 +61,10 @@ export function AnalyticsPage({ search }: { search: string }) {
   const set = (patch: Partial<AnalyticsParams>) => setParams({ ...params, ...patch });
   const building = buildings.data?.find((b) => b.id === buildingId);
   // Said next to the field before anything is asked (the server would answer the same 400).
-  const rangeError = full && full.from > full.to ? new ApiError(400, 'bad_request', 'The range ends before it starts.', [{ fields: 'to_date', message: 'Must be on or after the start date.' }]) : null;
+  const rangeError =
+    full && full.from > full.to
+      ? new ApiError(400, 'bad_request', 'The range ends before it starts.', [{ fields: 'to_date', message: 'Must be on or after the start date.' }])
+      : null;
 
   return (
     <section class="analytics">
@@ -82,9 +85,22 @@ export function AnalyticsPage({ search }: { search: string }) {
               onChange={(v) => set({ buildingId: Number(v) })}
             />
             <Field label="From" name="from_date" type="date" required value={full.from} onChange={(e) => e.currentTarget.value && set({ from: e.currentTarget.value })} />
-            <Field label="To (inclusive)" name="to_date" type="date" required value={full.to} error={rangeError} onChange={(e) => e.currentTarget.value && set({ to: e.currentTarget.value })} />
+            <Field
+              label="To (inclusive)"
+              name="to_date"
+              type="date"
+              required
+              value={full.to}
+              error={rangeError}
+              onChange={(e) => e.currentTarget.value && set({ to: e.currentTarget.value })}
+            />
             <Select label="Time zone" value={full.timeZone} options={zones.map((z) => ({ value: z, label: z }))} onChange={(v) => set({ timeZone: v })} />
-            <Select label="Grouping" value={full.grouping} options={GROUPINGS.map((g) => ({ value: g.value, label: g.label }))} onChange={(v) => set({ grouping: v as Grouping })} />
+            <Select
+              label="Grouping"
+              value={full.grouping}
+              options={GROUPINGS.map((g) => ({ value: g.value, label: g.label }))}
+              onChange={(v) => set({ grouping: v as Grouping })}
+            />
           </form>
           {!rangeError && (
             <>
@@ -160,7 +176,11 @@ function FencesSections({ params }: { params: AnalyticsParams }) {
         id="stay"
         title="Stay time per geofence"
         description={`Total time spent in each geofence per bucket, in minutes${stay && stay.fences.length > MAX_FENCES_CHARTED ? ` (the ${MAX_FENCES_CHARTED} busiest charted; the table lists all ${stay.fences.length})` : ''}.`}
-        download={{ href: `/api/v1/reports/geofencing_stay_time.csv${stayTimeReportQuery(params)}`, name: 'geofencing_stay_time.csv', note: 'one line per bucket, fence and device' }}
+        download={{
+          href: `/api/v1/reports/geofencing_stay_time.csv${stayTimeReportQuery(params)}`,
+          name: 'geofencing_stay_time.csv',
+          note: 'one line per bucket, fence and device',
+        }}
         loading={!analytics.data && !analytics.error}
         updating={analytics.updating}
         error={analytics.error}
@@ -171,7 +191,9 @@ function FencesSections({ params }: { params: AnalyticsParams }) {
         table={
           stay && {
             header: ['Bucket', 'Geofence', 'Entries', 'Total stay', 'Average stay'],
-            rows: stay.buckets.flatMap((b, i) => stay.fences.map((f) => [bucketLabel(b, params.grouping), f.name, String(f.entries[i]), formatDuration(f.total[i]), formatDuration(f.average[i])])),
+            rows: stay.buckets.flatMap((b, i) =>
+              stay.fences.map((f) => [bucketLabel(b, params.grouping), f.name, String(f.entries[i]), formatDuration(f.total[i]), formatDuration(f.average[i])]),
+            ),
           }
         }
       />
@@ -183,7 +205,13 @@ function FencesSections({ params }: { params: AnalyticsParams }) {
         loading={!noFences && !analytics.error && !fences.error && !occupancy.error && !occupancyData}
         updating={occupancy.updating || analytics.updating}
         error={fences.error ?? occupancy.error}
-        empty={noFences || (fences.data?.length === 0 && stay) ? 'This building has no geofences.' : occChart && !hasData(occChart) ? 'No geofence had anyone inside in this range.' : undefined}
+        empty={
+          noFences || (fences.data?.length === 0 && stay)
+            ? 'This building has no geofences.'
+            : occChart && !hasData(occChart)
+              ? 'No geofence had anyone inside in this range.'
+              : undefined
+        }
         chart={occChart}
         kind="lines"
         yLabel="People"
@@ -192,7 +220,13 @@ function FencesSections({ params }: { params: AnalyticsParams }) {
           occupancyData && {
             header: ['Bucket', 'Geofence', 'Peak', 'Average', 'At the end'],
             rows: (occupancyData.data[0]?.series ?? []).flatMap((_, i) =>
-              occupancyData.data.map((f) => [bucketLabel(f.series[i].bucket, params.grouping), f.geofence_name, String(f.series[i].max_occupancy), String(f.series[i].avg_occupancy), String(f.series[i].end_occupancy)]),
+              occupancyData.data.map((f) => [
+                bucketLabel(f.series[i].bucket, params.grouping),
+                f.geofence_name,
+                String(f.series[i].max_occupancy),
+                String(f.series[i].avg_occupancy),
+                String(f.series[i].end_occupancy),
+              ]),
             ),
           }
         }

@@ -55,42 +55,42 @@ function ApiKeys() {
       {keys.data && keys.data.length === 0 && <p>No API keys yet.</p>}
       {keys.data && keys.data.length > 0 && (
         <div class="table-scroll">
-        <table class="keys">
-          <thead>
-            <tr>
-              <th>Description</th>
-              <th>Key</th>
-              <th>Permission</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th>
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.map((key) => (
-              <tr data-key-id={key.id}>
-                <td>{key.description || <em>no description</em>}</td>
-                <td>
-                  <code>{key.apikey}</code>
-                  {key.permission === 'positioning' && !key.apikey.includes('*') && <CopyButton text={key.apikey} />}
-                </td>
-                <td>{PERMISSIONS.find((p) => p.value === key.permission)?.label ?? key.permission}</td>
-                <td>{formatTime(key.created_at)}</td>
-                <td>{formatTime(key.last_used_at)}</td>
-                <td class="actions">
-                  <button type="button" class="btn plain" onClick={() => setEditing(key)}>
-                    Edit
-                  </button>
-                  <button type="button" class="btn danger" onClick={() => setRevoking(key)}>
-                    Revoke
-                  </button>
-                </td>
+          <table class="keys">
+            <thead>
+              <tr>
+                <th>Description</th>
+                <th>Key</th>
+                <th>Permission</th>
+                <th>Created</th>
+                <th>Last used</th>
+                <th>
+                  <span class="sr-only">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {keys.data.map((key) => (
+                <tr data-key-id={key.id}>
+                  <td>{key.description || <em>no description</em>}</td>
+                  <td>
+                    <code>{key.apikey}</code>
+                    {key.permission === 'positioning' && !key.apikey.includes('*') && <CopyButton text={key.apikey} />}
+                  </td>
+                  <td>{PERMISSIONS.find((p) => p.value === key.permission)?.label ?? key.permission}</td>
+                  <td>{formatTime(key.created_at)}</td>
+                  <td>{formatTime(key.last_used_at)}</td>
+                  <td class="actions">
+                    <button type="button" class="btn plain" onClick={() => setEditing(key)}>
+                      Edit
+                    </button>
+                    <button type="button" class="btn danger" onClick={() => setRevoking(key)}>
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </div>
       )}
 
@@ -136,16 +136,22 @@ function ApiKeys() {
   );
 }
 
-function KeyForm({ initial, submitLabel, onSubmit }: { initial?: ApiKey; submitLabel: string; onSubmit: (body: { description: string; permission: Permission }) => Promise<void> }) {
+function KeyForm({
+  initial,
+  submitLabel,
+  onSubmit,
+}: {
+  initial?: ApiKey;
+  submitLabel: string;
+  onSubmit: (body: { description: string; permission: Permission }) => Promise<void>;
+}) {
   const [description, setDescription] = useState(initial?.description ?? '');
   const [permission, setPermission] = useState<Permission>(initial?.permission ?? 'read-only');
   const { error, run } = useAction(async () => {
     await onSubmit({ description, permission });
   });
   return (
-    <form
-      onSubmit={submitWith(run)}
-    >
+    <form onSubmit={submitWith(run)}>
       <Field label="Description" name="description" value={description} maxLength={255} onInput={(e) => setDescription(e.currentTarget.value)} error={error as ApiError} />
       <fieldset class="permissions">
         <legend>Permission</legend>
@@ -185,10 +191,17 @@ function NewKey({ apiKey, onDone }: { apiKey: ApiKey; onDone: () => void }) {
 export function KeyExample({ apiKey }: { apiKey: Pick<ApiKey, 'apikey' | 'permission'> }) {
   const place = useLoad(async (signal) => (apiKey.permission === 'positioning' ? firstPlace(signal) : null), [apiKey.permission]);
   if (apiKey.permission === 'positioning' && place.data === undefined && !place.error) return <Loading what="an example" />;
-  const curl = apiKey.permission === 'positioning' ? positionCurl(location.origin, apiKey.apikey, place.data ?? null) : `curl -H 'X-API-KEY: ${apiKey.apikey}' ${location.origin}/api/v1/buildings`;
+  const curl =
+    apiKey.permission === 'positioning'
+      ? positionCurl(location.origin, apiKey.apikey, place.data ?? null)
+      : `curl -H 'X-API-KEY: ${apiKey.apikey}' ${location.origin}/api/v1/buildings`;
   return (
     <>
-      <p>{apiKey.permission === 'positioning' ? 'Try it: this reports a position now, as a device app would' + (place.data ? ', and a dot appears on the floor map.' : '.') : 'Try it:'}</p>
+      <p>
+        {apiKey.permission === 'positioning'
+          ? 'Try it: this reports a position now, as a device app would' + (place.data ? ', and a dot appears on the floor map.' : '.')
+          : 'Try it:'}
+      </p>
       <p class="key-line">
         <code data-testid="curl-line">{curl}</code> <CopyButton text={curl} label="Copy command" />
       </p>
@@ -232,4 +245,3 @@ function ConfirmRevoke({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () =>
     </div>
   );
 }
-

@@ -26,7 +26,10 @@ function filterParams(f: Filters) {
   return {
     types: f.types.length === EVENT_TYPES.length ? undefined : f.types,
     building_ids: f.building_id || undefined,
-    device_ids: f.device_ids.split(',').map((d) => d.trim()).filter(Boolean),
+    device_ids: f.device_ids
+      .split(',')
+      .map((d) => d.trim())
+      .filter(Boolean),
     from: instant(f.from),
     to: instant(f.to),
   };
@@ -133,7 +136,11 @@ export function EventsPage() {
           <legend>Types</legend>
           {EVENT_TYPES.map((type) => (
             <label class="checkbox">
-              <input type="checkbox" checked={form.types.includes(type)} onChange={(e) => setForm({ ...form, types: e.currentTarget.checked ? [...form.types, type] : form.types.filter((t) => t !== type) })} />{' '}
+              <input
+                type="checkbox"
+                checked={form.types.includes(type)}
+                onChange={(e) => setForm({ ...form, types: e.currentTarget.checked ? [...form.types, type] : form.types.filter((t) => t !== type) })}
+              />{' '}
               {EVENT_LABELS[type]}
             </label>
           ))}
@@ -146,7 +153,14 @@ export function EventsPage() {
             ))}
           </select>
         </Field>
-        <Field label="Devices" name="device_ids" hint="Ids separated by commas" value={form.device_ids} error={fieldError} onInput={(e) => setForm({ ...form, device_ids: e.currentTarget.value })} />
+        <Field
+          label="Devices"
+          name="device_ids"
+          hint="Ids separated by commas"
+          value={form.device_ids}
+          error={fieldError}
+          onInput={(e) => setForm({ ...form, device_ids: e.currentTarget.value })}
+        />
         <Field label="From" name="from" type="datetime-local" value={form.from} error={fieldError} onInput={(e) => setForm({ ...form, from: e.currentTarget.value })} />
         <Field label="To" name="to" type="datetime-local" value={form.to} error={fieldError} onInput={(e) => setForm({ ...form, to: e.currentTarget.value })} />
         <div class="row">

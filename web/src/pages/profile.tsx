@@ -38,12 +38,25 @@ function ChangePassword() {
   return (
     <section aria-labelledby="password-title">
       <h2 id="password-title">Change password</h2>
-      <form
-        class="narrow"
-        onSubmit={submitWith(run)}
-      >
-        <Field label="Current password" name="current_password" type="password" autoComplete="current-password" value={current} onInput={(e) => setCurrent(e.currentTarget.value)} error={error as ApiError} />
-        <Field label="New password" name="new_password" type="password" autoComplete="new-password" value={next} onInput={(e) => setNext(e.currentTarget.value)} error={error as ApiError} />
+      <form class="narrow" onSubmit={submitWith(run)}>
+        <Field
+          label="Current password"
+          name="current_password"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onInput={(e) => setCurrent(e.currentTarget.value)}
+          error={error as ApiError}
+        />
+        <Field
+          label="New password"
+          name="new_password"
+          type="password"
+          autoComplete="new-password"
+          value={next}
+          onInput={(e) => setNext(e.currentTarget.value)}
+          error={error as ApiError}
+        />
         <ErrorBox error={error} fields={['current_password', 'new_password']} />
         {done && (
           <p class="notice" role="status">
@@ -57,4 +70,3 @@ function ChangePassword() {
     </section>
   );
 }
-

@@ -45,7 +45,14 @@ export function ReplayForm({ hookId, onReplayed }: { hookId: string; onReplayed:
         </div>
       ) : (
         <Field label="Event ids" name="event_ids" error={apiError} hint="evt_… ids from the event log, separated by commas, spaces or lines">
-          <textarea name="event_ids" aria-label="Event ids" rows={3} value={ids} aria-invalid={idErrors.length ? 'true' : undefined} onInput={(e) => setIds(e.currentTarget.value)} />
+          <textarea
+            name="event_ids"
+            aria-label="Event ids"
+            rows={3}
+            value={ids}
+            aria-invalid={idErrors.length ? 'true' : undefined}
+            onInput={(e) => setIds(e.currentTarget.value)}
+          />
           {idErrors.length > 0 && (
             <ul class="error" role="alert">
               {idErrors.map((e) => {

@@ -35,7 +35,9 @@ export function WebhookActions(props: {
       <ActionButton onAction={() => attempt(async () => props.onChanged((await api.put<Webhook>(`/webhooks/${hook.id}`, { enabled: !hook.enabled })).body))}>
         {hook.enabled ? 'Disable' : 'Enable'}
       </ActionButton>
-      <ActionButton onAction={() => attempt(async () => props.onSecret((await api.post<{ secret: string }>(`/webhooks/${hook.id}/rotate_secret`)).secret))}>Rotate secret</ActionButton>
+      <ActionButton onAction={() => attempt(async () => props.onSecret((await api.post<{ secret: string }>(`/webhooks/${hook.id}/rotate_secret`)).secret))}>
+        Rotate secret
+      </ActionButton>
       <button type="button" class="btn danger" onClick={props.onDelete}>
         Delete
       </button>

@@ -25,7 +25,17 @@ export interface WebhookBody {
 }
 
 /** Where a webhook sends, which events, and only those of some buildings or fences (none chosen: all). */
-export function WebhookForm({ initial, buildings, submitLabel, onSubmit }: { initial?: Webhook; buildings: Building[]; submitLabel: string; onSubmit: (body: WebhookBody) => Promise<void> }) {
+export function WebhookForm({
+  initial,
+  buildings,
+  submitLabel,
+  onSubmit,
+}: {
+  initial?: Webhook;
+  buildings: Building[];
+  submitLabel: string;
+  onSubmit: (body: WebhookBody) => Promise<void>;
+}) {
   const [url, setUrl] = useState(initial?.url ?? '');
   const [description, setDescription] = useState(initial?.description ?? '');
   const [types, setTypes] = useState<string[]>(initial?.event_types ?? [...EVENT_TYPES]);
@@ -37,7 +47,15 @@ export function WebhookForm({ initial, buildings, submitLabel, onSubmit }: { ini
   const shownFences = (fences.data ?? []).filter((f) => buildingIds.length === 0 || buildingIds.includes(String(f.building_id)));
   return (
     <form onSubmit={submitWith(run)} aria-label="Webhook settings">
-      <Field label="URL" name="url" type="url" placeholder="https://example.com/hooks/cartograph" value={url} onInput={(e) => setUrl(e.currentTarget.value)} error={error as ApiError} />
+      <Field
+        label="URL"
+        name="url"
+        type="url"
+        placeholder="https://example.com/hooks/cartograph"
+        value={url}
+        onInput={(e) => setUrl(e.currentTarget.value)}
+        error={error as ApiError}
+      />
       <Field label="Description" name="description" value={description} onInput={(e) => setDescription(e.currentTarget.value)} error={error as ApiError} />
       <fieldset>
         <legend>Events</legend>
@@ -51,7 +69,8 @@ export function WebhookForm({ initial, buildings, submitLabel, onSubmit }: { ini
         <legend>Only these buildings (none checked: every building)</legend>
         {buildings.map((b) => (
           <label class="checkbox">
-            <input type="checkbox" checked={buildingIds.includes(String(b.id))} onChange={(e) => setBuildingIds(toggle(buildingIds, String(b.id), e.currentTarget.checked))} /> {b.name}
+            <input type="checkbox" checked={buildingIds.includes(String(b.id))} onChange={(e) => setBuildingIds(toggle(buildingIds, String(b.id), e.currentTarget.checked))} />{' '}
+            {b.name}
           </label>
         ))}
       </fieldset>

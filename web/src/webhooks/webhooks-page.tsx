@@ -95,7 +95,9 @@ export function WebhooksPage({ isAdmin }: { isAdmin: boolean }) {
                   <td>
                     {h.filters.building_ids.length === 0 && h.filters.geofence_ids.length === 0
                       ? 'all'
-                      : [h.filters.building_ids.map(buildingName).join(', '), h.filters.geofence_ids.length ? `${h.filters.geofence_ids.length} geofence(s)` : ''].filter(Boolean).join('; ')}
+                      : [h.filters.building_ids.map(buildingName).join(', '), h.filters.geofence_ids.length ? `${h.filters.geofence_ids.length} geofence(s)` : '']
+                          .filter(Boolean)
+                          .join('; ')}
                   </td>
                   <td>
                     {h.enabled ? 'Enabled' : h.disabled_reason === 'endpoint_gone' ? 'Disabled: the endpoint answered 410 Gone' : 'Disabled'}
