@@ -17,6 +17,7 @@ import { PermissionGuard } from '../access/permission.guard';
 import { CredentialCacheModule } from './credential-cache.module';
 import { buildJwtKey, JWT_KEY } from './jwt-key';
 import { LoginFailure } from './login-failure.entity';
+import { LoginFailuresRepository } from './login-failures.repository';
 import { LoginThrottleService } from './login-throttle.service';
 import { AuthSession } from './sessions/auth-session.entity';
 import { RefreshToken } from './sessions/refresh-token.entity';
@@ -49,6 +50,7 @@ import { UserCredentialRevocation } from './user-credential-revocation';
     AuthService,
     ApiKeysService,
     LoginThrottleService,
+    LoginFailuresRepository,
     BasicStrategy,
     JwtStrategy,
     ApiKeyStrategy,

@@ -5,6 +5,7 @@ import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { loginsThrottled } from '../common/metrics/operations.metrics';
 import { authConfig, AuthConfig } from '../config/auth.config';
 import { TransactionRunner } from '../database/transactions';
+import { LoginFailuresRepository } from './login-failures.repository';
 import { accountBackoffSeconds, FAMILIAR_ADDRESS_DAYS, LoginLimits, normalizeEmail, throttleKey } from './login-limits';
 
 /** A login attempt that has been counted; a success gives the reservation back. */
@@ -16,11 +17,6 @@ export interface LoginAttempt {
 }
 
 const PURGE_INTERVAL_MS = 60_000;
-
-interface CounterRow {
-  failures: number | string;
-  window_started_at: unknown;
-}
 
 /**
  * Limits password guessing (NIST SP 800-63B 5.2.2, OWASP Authentication Cheat Sheet) in three
@@ -47,6 +43,7 @@ export class LoginThrottleService {
   constructor(
     @Inject(authConfig.KEY) config: AuthConfig,
     private readonly transactions: TransactionRunner,
+    private readonly counters: LoginFailuresRepository,
   ) {
     this.limits = config.loginLimits;
   }
@@ -81,46 +78,26 @@ export class LoginThrottleService {
 
   /** The password was right: the attempt was no failure, and the address becomes familiar. */
   async recordSuccess(attempt: LoginAttempt, now = new Date()): Promise<void> {
-    await this.transactions.run(async (manager) => {
-      await this.query(manager, `UPDATE "login_failures" SET "failures" = "failures" - 1 WHERE "key" = :key AND "failures" > 0`, { key: attempt.ipKey });
-      await this.query(manager, `DELETE FROM "login_failures" WHERE "key" IN (:pairKey, :accountKey)`, attempt);
-      await this.query(
-        manager,
-        `INSERT INTO "login_failures" ("key", "window_started_at", "failures") VALUES (:key, :now, 0)
-         ON CONFLICT ("key") DO UPDATE SET "window_started_at" = :now`,
-        { key: attempt.knownKey, now },
-      );
-    });
+    await this.transactions.run((manager) => this.counters.recordSuccess(manager, attempt, now));
   }
 
   /** Increments a fixed-window counter (restarting an expired window) and returns the new count. */
   private async countInWindow(manager: EntityManager, key: string, now: Date): Promise<{ failures: number; retryAfterSeconds: number }> {
     const windowMs = this.limits.windowSeconds * 1000;
     const windowStart = new Date(now.getTime() - windowMs);
-    const rows: CounterRow[] = await this.query(
-      manager,
-      `INSERT INTO "login_failures" ("key", "window_started_at", "failures") VALUES (:key, :now, 1)
-       ON CONFLICT ("key") DO UPDATE SET
-         "failures" = CASE WHEN "login_failures"."window_started_at" <= :windowStart THEN 1 ELSE "login_failures"."failures" + 1 END,
-         "window_started_at" = CASE WHEN "login_failures"."window_started_at" <= :windowStart THEN :now ELSE "login_failures"."window_started_at" END
-       RETURNING "failures", "window_started_at"`,
-      { key, now, windowStart },
-    );
-    const started = parseDatabaseTimestamp(rows[0].window_started_at) ?? now;
-    return { failures: Number(rows[0].failures), retryAfterSeconds: (started.getTime() + windowMs - now.getTime()) / 1000 };
+    const row = await this.counters.countInWindow(manager, key, now, windowStart);
+    const started = parseDatabaseTimestamp(row.window_started_at) ?? now;
+    return { failures: Number(row.failures), retryAfterSeconds: (started.getTime() + windowMs - now.getTime()) / 1000 };
   }
 
   private async isFamiliarAddress(manager: EntityManager, knownKey: string, now: Date): Promise<boolean> {
     const since = new Date(now.getTime() - FAMILIAR_ADDRESS_DAYS * 24 * 3600 * 1000);
-    const rows: unknown[] = await this.query(manager, `SELECT 1 AS "one" FROM "login_failures" WHERE "key" = :knownKey AND "window_started_at" > :since`, { knownKey, since });
-    return rows.length > 0;
+    return this.counters.seenSince(manager, knownKey, since);
   }
 
   /** Counts a consecutive failure on the account, unless its backoff says to wait first. */
   private async countForAccount(manager: EntityManager, key: string, now: Date): Promise<void> {
-    await this.query(manager, `INSERT INTO "login_failures" ("key", "window_started_at", "failures") VALUES (:key, :now, 0) ON CONFLICT ("key") DO NOTHING`, { key, now });
-    const lock = manager.connection.options.type === 'postgres' ? ' FOR UPDATE' : '';
-    const [row]: CounterRow[] = await this.query(manager, `SELECT "failures", "window_started_at" FROM "login_failures" WHERE "key" = :key${lock}`, { key });
+    const row = await this.counters.lockAccount(manager, key, now);
     const failures = Number(row.failures);
     const lastAttempt = parseDatabaseTimestamp(row.window_started_at) ?? now;
     const waitMs = lastAttempt.getTime() + accountBackoffSeconds(failures, this.limits) * 1000 - now.getTime();
@@ -128,7 +105,7 @@ export class LoginThrottleService {
       loginsThrottled.inc({ limit: 'account_backoff' });
       throw ApiError.tooManyRequests(waitMs / 1000);
     }
-    await this.query(manager, `UPDATE "login_failures" SET "failures" = "failures" + 1, "window_started_at" = :now WHERE "key" = :key`, { key, now });
+    await this.counters.countAccountFailure(manager, key, now);
   }
 
   /**
@@ -141,24 +118,8 @@ export class LoginThrottleService {
     this.lastPurge = now.getTime();
     const dayAgo = new Date(now.getTime() - Math.max(this.limits.windowSeconds * 1000, 24 * 3600 * 1000));
     const familiarSince = new Date(now.getTime() - FAMILIAR_ADDRESS_DAYS * 24 * 3600 * 1000);
-    const stale = `("key" NOT LIKE 'known%' AND "window_started_at" < :dayAgo) OR "window_started_at" < :familiarSince`;
     this.transactions
-      .run((manager) =>
-        this.query(
-          manager,
-          // SKIP LOCKED: rows an attempt holds are left for next time, so the purge never
-          // waits on (or deadlocks with) a login.
-          manager.connection.options.type === 'postgres'
-            ? `DELETE FROM "login_failures" WHERE "key" IN (SELECT "key" FROM "login_failures" WHERE ${stale} FOR UPDATE SKIP LOCKED)`
-            : `DELETE FROM "login_failures" WHERE ${stale}`,
-          { dayAgo, familiarSince },
-        ),
-      )
+      .run((manager) => this.counters.purge(manager, dayAgo, familiarSince))
       .catch((error: unknown) => this.logger.warn(`Could not purge stale login counters: ${error instanceof Error ? error.message : String(error)}`));
-  }
-
-  private query<T = unknown>(manager: EntityManager, sql: string, parameters: object): Promise<T[]> {
-    const [escaped, values] = this.transactions.escape(sql, parameters as Record<string, unknown>);
-    return manager.query(escaped, values) as Promise<T[]>;
   }
 }

@@ -9,6 +9,7 @@ import { PreparedQueries } from './prepared-queries';
 import { dialectOf, SqlDialect } from './sql-dialect';
 import { SqliteCheckpointer } from './sqlite-checkpointer';
 import { SqliteStatements } from './sqlite-statements';
+import { SqlRunner } from './sql-runner';
 import { TransactionRunner } from './transactions';
 import { buildDataSourceOptions } from './typeorm-options';
 
@@ -36,9 +37,10 @@ import { buildDataSourceOptions } from './typeorm-options';
     SqliteCheckpointer,
     TransactionLocks,
     SqliteStatements,
+    SqlRunner,
     // The SQL dialect, chosen once from the configured database.
     { provide: SqlDialect, inject: [getDataSourceToken()], useFactory: (dataSource: DataSource) => dialectOf(dataSource) },
   ],
-  exports: [TransactionRunner, PreparedQueries, NotificationBus, TransactionLocks, SqlDialect, SqliteStatements],
+  exports: [TransactionRunner, PreparedQueries, NotificationBus, TransactionLocks, SqlDialect, SqliteStatements, SqlRunner],
 })
 export class DatabaseModule {}

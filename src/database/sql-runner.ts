@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { SqlDialect } from './sql-dialect';
+import { PositionalStatement, positional, SqlStatement, textFor } from './statements';
+
+/** A statement's parameter value: what both drivers take once a Date and a boolean are put the dialect's way. */
+export type StatementValue = string | number | boolean | Date | null | Buffer;
+
+/**
+ * Runs a repository's declared statements (statements.ts) in the caller's transaction: the one
+ * translator of `:name` parameters into the driver's, the text chosen for the configured
+ * database, a Date and a boolean given as that database takes them (SQLite: UTC text as TypeORM
+ * writes datetime columns, 1/0). The answer is the driver's, as `EntityManager.query` gives it.
+ */
+@Injectable()
+export class SqlRunner {
+  private readonly translated = new WeakMap<SqlStatement, PositionalStatement>();
+
+  constructor(private readonly dialect: SqlDialect) {}
+
+  query<Row = unknown>(manager: EntityManager, sql: SqlStatement, parameters: Readonly<Record<string, StatementValue>> = {}): Promise<Row[]> {
+    const { text, names } = this.prepared(sql);
+    const values = names.map((name) => {
+      const value = parameters[name];
+      if (value === undefined) throw new Error(`SQL statement ${sql.name}: no value for :${name}`);
+      if (value instanceof Date) return this.dialect.timestamp(value.getTime());
+      if (typeof value === 'boolean') return this.dialect.boolean(value);
+      return value;
+    });
+    return manager.query(text, values) as Promise<Row[]>;
+  }
+
+  private prepared(sql: SqlStatement): PositionalStatement {
+    let prepared = this.translated.get(sql);
+    if (!prepared) this.translated.set(sql, (prepared = positional(textFor(sql, this.dialect.kind), this.dialect.kind)));
+    return prepared;
+  }
+}
