@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ambientTransaction } from './ambient-transaction';
+import type { DialectKind } from './sql-dialect';
+import { positional } from './statements';
 
 /** A statement parameter; an array goes to PostgreSQL as one array value (`unnest(CAST(:ids AS varchar[]))`). */
 export type QueryParameter = string | number | null | readonly string[];
@@ -75,12 +77,10 @@ export class PreparedQueries {
     return query as PreparedQuery<Row>;
   }
 
-  /** `sql` uses `:name` parameters; the returned function takes them by name. */
+  /** `sql` uses `:name` parameters (translated by statements.ts' `positional`, as every statement is); the returned function takes them by name. */
   prepare<Row>(sql: string): PreparedQuery<Row> {
-    const names = [...new Set((sql.match(/:[A-Za-z_]\w*/g) ?? []).map((token) => token.slice(1)))];
-    // Each parameter's value is its own name, so the values come back as the names in order.
-    const [text, order] = this.dataSource.driver.escapeQueryWithParameters(sql, Object.fromEntries(names.map((name) => [name, name])));
-    const valuesOf = (parameters: Record<string, unknown>) => (order as string[]).map((name) => parameters[name]);
+    const { text, names: order } = positional(sql, this.kind());
+    const valuesOf = (parameters: Record<string, unknown>) => order.map((name) => parameters[name]);
     const name = statementName(sql);
     return (parameters) => this.execute(name, text, valuesOf(parameters)) as Promise<Row[]>;
   }
@@ -93,11 +93,10 @@ export class PreparedQueries {
     const key = `arrays${options.planEachRun ? '+plan' : ''}${options.text ? '+text' : ''}:${sql}`;
     let query = this.cache.get(key);
     if (!query) {
-      const names = [...new Set((sql.match(/:[A-Za-z_]\w*/g) ?? []).map((token) => token.slice(1)))];
-      const [text, order] = this.dataSource.driver.escapeQueryWithParameters(sql, Object.fromEntries(names.map((name) => [name, name])));
+      const { text, names: order } = positional(sql, this.kind());
       const name = `${statementName(sql)}a`;
       query = async (parameters) => {
-        const values = (order as string[]).map((parameter) => parameters[parameter]);
+        const values = order.map((parameter) => parameters[parameter]);
         if (this.dataSource.options.type === 'postgres') {
           const pool = (this.dataSource.driver as unknown as { master: PgPool }).master;
           const types = options.text ? TEXT_TYPES : undefined;
@@ -113,6 +112,10 @@ export class PreparedQueries {
       this.cache.set(key, query);
     }
     return query as PreparedQuery<Row>;
+  }
+
+  private kind(): DialectKind {
+    return this.dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
   }
 
   /** Runs a prepared statement (by name on PostgreSQL, from the statement cache on SQLite). */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ArrayQueryOptions, PreparedQueries, PreparedQuery } from './prepared-queries';
 import { SqlDialect } from './sql-dialect';
 import { PositionalStatement, positional, SqlStatement, textFor } from './statements';
 
@@ -16,10 +17,27 @@ export type StatementValue = string | number | boolean | Date | null | Buffer;
 export class SqlRunner {
   private readonly translated = new WeakMap<SqlStatement, PositionalStatement>();
 
-  constructor(private readonly dialect: SqlDialect) {}
+  constructor(
+    private readonly dialect: SqlDialect,
+    private readonly queries: PreparedQueries,
+  ) {}
+
+  /**
+   * A hot statement prepared once, straight on the driver (PreparedQueries: a named statement on
+   * PostgreSQL, run on the ambient transaction's connection inside one; a cached better-sqlite3
+   * statement): the values are given as the database takes them (`SqlDialect.timestamp`, …).
+   */
+  prepared<Row>(sql: SqlStatement): PreparedQuery<Row> {
+    return this.queries.cached<Row>(textFor(sql, this.dialect.kind));
+  }
+
+  /** Like {@link prepared}, each row an array of its columns in SELECT order. */
+  preparedArrays<Row extends unknown[]>(sql: SqlStatement, options: ArrayQueryOptions = {}): PreparedQuery<Row> {
+    return this.queries.cachedArrays<Row>(textFor(sql, this.dialect.kind), options);
+  }
 
   query<Row = unknown>(manager: EntityManager, sql: SqlStatement, parameters: Readonly<Record<string, StatementValue>> = {}): Promise<Row[]> {
-    const { text, names } = this.prepared(sql);
+    const { text, names } = this.translation(sql);
     const values = names.map((name) => {
       const value = parameters[name];
       if (value === undefined) throw new Error(`SQL statement ${sql.name}: no value for :${name}`);
@@ -30,7 +48,7 @@ export class SqlRunner {
     return manager.query(text, values) as Promise<Row[]>;
   }
 
-  private prepared(sql: SqlStatement): PositionalStatement {
+  private translation(sql: SqlStatement): PositionalStatement {
     let prepared = this.translated.get(sql);
     if (!prepared) this.translated.set(sql, (prepared = positional(textFor(sql, this.dialect.kind), this.dialect.kind)));
     return prepared;
