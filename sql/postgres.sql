@@ -1,6 +1,39 @@
 -- Every statement the repositories send to PostgreSQL, as the driver receives it.
 -- Written by `npm run sql:snapshot`; src/database/statements.spec.ts fails when it is stale.
 
+-- building-tracking.read
+SELECT "scans", "positions", "reset_after_seconds" FROM "building_tracking" WHERE "building_id" = $1;
+
+-- building-tracking.write
+INSERT INTO "building_tracking" ("building_id", "organization_id", "scans", "positions", "reset_after_seconds", "version", "updated_at")
+         VALUES ($1, $2, $3, $4, $5, 1, $6)
+         ON CONFLICT ("building_id") DO UPDATE SET "scans" = excluded."scans", "positions" = excluded."positions", "reset_after_seconds" = excluded."reset_after_seconds",
+           "version" = "building_tracking"."version" + 1, "updated_at" = excluded."updated_at";
+
+-- device-tracks.read[2]
+SELECT "device_id", "time", "state" FROM "device_tracks" WHERE "organization_id" = $1 AND "device_id" IN ($2, $3);
+
+-- device-tracks.remove
+DELETE FROM "device_tracks" WHERE "organization_id" = $1 AND "device_id" = $2;
+
+-- device-tracks.write[2]
+INSERT INTO "device_tracks" ("organization_id", "device_id", "time", "state") VALUES ($1, $2, $3, $4), ($1, $5, $6, $7)
+         ON CONFLICT ("organization_id", "device_id") DO UPDATE SET "time" = excluded."time", "state" = excluded."state";
+
+-- fix-places.places[0:2]
+SELECT NULL AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, b.length, b.rotation, t.positions AS filter_positions, t.reset_after_seconds FROM buildings b LEFT JOIN building_tracking t ON t.building_id = b.id WHERE b.organization_id = $1 AND b.deleted_at IS NULL AND b.id IN ($2, $3);
+
+-- fix-places.places[2:0]
+SELECT f.id AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, b.length, b.rotation, t.positions AS filter_positions, t.reset_after_seconds FROM floors f JOIN buildings b ON b.id = f.building_id LEFT JOIN building_tracking t ON t.building_id = b.id
+         WHERE f.organization_id = $1 AND f.deleted_at IS NULL AND b.organization_id = $1 AND b.deleted_at IS NULL AND f.id IN ($2, $3);
+
+-- fix-places.places[2:2]
+SELECT f.id AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, b.length, b.rotation, t.positions AS filter_positions, t.reset_after_seconds FROM floors f JOIN buildings b ON b.id = f.building_id LEFT JOIN building_tracking t ON t.building_id = b.id
+         WHERE f.organization_id = $1 AND f.deleted_at IS NULL AND b.organization_id = $1 AND b.deleted_at IS NULL AND f.id IN ($2, $3) UNION ALL SELECT NULL AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, b.length, b.rotation, t.positions AS filter_positions, t.reset_after_seconds FROM buildings b LEFT JOIN building_tracking t ON t.building_id = b.id WHERE b.organization_id = $1 AND b.deleted_at IS NULL AND b.id IN ($4, $5);
+
+-- fix-places.users[2]
+SELECT id FROM users WHERE organization_id = $1 AND id IN ($2, $3);
+
 -- login-failures.count
 UPDATE "login_failures" SET "failures" = "failures" + 1, "window_started_at" = $1 WHERE "key" = $2;
 
@@ -32,3 +65,19 @@ DELETE FROM "login_failures" WHERE "key" IN (SELECT "key" FROM "login_failures" 
 
 -- login-failures.seen-since
 SELECT 1 AS "one" FROM "login_failures" WHERE "key" = $1 AND "window_started_at" > $2;
+
+-- transmitter-sites.bump
+INSERT INTO "infrastructure_revisions" ("building_id", "revision") VALUES ($1, 1)
+       ON CONFLICT ("building_id") DO UPDATE SET "revision" = "infrastructure_revisions"."revision" + 1;
+
+-- transmitter-sites.sites[2]
+SELECT b."id", b."latitude", b."longitude", b."width", b."length", b."rotation",
+              COALESCE(v."revision", 0) AS "building_revision", COALESCE(i."revision", 0) AS "infrastructure_revision",
+              COALESCE(r."model_revision", 0) AS "model_revision", COALESCE(r."reference_revision", 0) AS "reference_revision",
+              t."scans" AS "tracking_scans", t."positions" AS "tracking_positions", t."reset_after_seconds" AS "tracking_reset_after_seconds"
+       FROM "buildings" b
+       LEFT JOIN "building_revisions" v ON v."building_id" = b."id"
+       LEFT JOIN "infrastructure_revisions" i ON i."building_id" = b."id"
+       LEFT JOIN "radio_revisions" r ON r."building_id" = b."id"
+       LEFT JOIN "building_tracking" t ON t."building_id" = b."id"
+       WHERE b."organization_id" = $1 AND b."deleted_at" IS NULL AND b."id" IN ($2, $3);

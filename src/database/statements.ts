@@ -17,6 +17,7 @@ export interface SqlStatement {
 }
 
 const registry = new Map<string, SqlStatement>();
+const families = new Map<string, StatementFamily<string | number>>();
 
 /** Declares (and registers) a statement; a second declaration of one name must say the same. */
 export function statement(name: string, text: StatementText): SqlStatement {
@@ -27,9 +28,44 @@ export function statement(name: string, text: StatementText): SqlStatement {
   return declared;
 }
 
-/** Every statement declared by the modules loaded so far, by name. */
+/**
+ * Statements of one shape each for a few shapes: an `IN` list or a multi-row `VALUES` of n items
+ * (one text per n, so each is prepared once), a read with optional filters. `of(shape)` gives the
+ * statement of a shape (built once); the snapshot shows the family at its `samples`.
+ */
+export interface StatementFamily<Shape extends string | number> {
+  readonly name: string;
+  readonly samples: readonly Shape[];
+  of(shape: Shape): SqlStatement;
+}
+
+/** Shapes kept built per family: batch limits bound them (a few thousand at most). */
+const MAX_SHAPES = 4096;
+
+export function statementFamily<Shape extends string | number>(name: string, samples: readonly Shape[], build: (shape: Shape) => StatementText): StatementFamily<Shape> {
+  const built = new Map<Shape, SqlStatement>();
+  const family: StatementFamily<Shape> = {
+    name,
+    samples,
+    of(shape) {
+      let sql = built.get(shape);
+      if (!sql) {
+        if (built.size >= MAX_SHAPES) built.clear();
+        built.set(shape, (sql = Object.freeze({ name: `${name}[${shape}]`, text: build(shape) })));
+      }
+      return sql;
+    },
+  };
+  if (families.has(name) || registry.has(name)) throw new Error(`SQL statement ${name} declared twice`);
+  families.set(name, family as StatementFamily<string | number>);
+  return family;
+}
+
+/** Every statement declared by the modules loaded so far, by name; a family at each of its samples. */
 export function registeredStatements(): SqlStatement[] {
-  return [...registry.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const all = [...registry.values()];
+  for (const family of families.values()) for (const shape of family.samples) all.push(family.of(shape));
+  return all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 export function textFor(sql: SqlStatement, kind: DialectKind): string {

@@ -11,7 +11,7 @@ import { MAX_DEVICE_ID_LENGTH } from '../positions/fix';
 import { PositionRecord } from '../positions/position-record.entity';
 import { deleteDeviceRollups } from '../positions/position-rollups.service';
 import { PositionStore } from '../positions/position-store';
-import { DeviceTrackStates } from '../positions/device-track-states';
+import { DeviceTrackStates } from '../positions/device-track-states.repository';
 import { GeofenceEvaluator } from '../geofencing/events/geofence-evaluator.service';
 import { Device } from './device.entity';
 import { toDeviceResponse } from './device.mapper';

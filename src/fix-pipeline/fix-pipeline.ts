@@ -16,7 +16,7 @@ import { AcceptedFix, DeviceTrack } from '../positions/fix';
 import { POSITION_CHANGES_CHANNEL, PositionChangesMessage } from '../positions/position-changes';
 import { PositionRollups } from '../positions/position-rollups.service';
 import { PositionStore, trackOf } from '../positions/position-store';
-import { DeviceTrackState, DeviceTrackStates } from '../positions/device-track-states';
+import { DeviceTrackState, DeviceTrackStates } from '../positions/device-track-states.repository';
 import { PositionsRetention } from '../positions/positions-retention.service';
 import { BatchShapeError, BatchTooLargeError, batchItems, ItemRejection, MAX_BATCH_ITEMS, orderAndDeduplicate, readItem, ReportedFix } from './fix-batch';
 import { FixPlaces } from './fix-places';

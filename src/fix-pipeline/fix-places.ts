@@ -3,23 +3,9 @@ import { canSeeBuilding } from '../access/building-scope';
 import { Principal } from '../access/principal';
 import { Role } from '../access/roles';
 import { BuildingFrame, toCartesian } from '../common/geometry/cartesian';
-import { PreparedQueries } from '../database/prepared-queries';
-import { namedList } from '../database/sql-dialect';
 import { AcceptedFix } from '../positions/fix';
 import { georeferenceFloorPoint, ItemRejection, ReportedFix } from './fix-batch';
-
-interface PlaceRow {
-  floor_id: number | null;
-  building_id: number;
-  latitude: number;
-  longitude: number;
-  width: number;
-  length: number;
-  rotation: number;
-  /** The building's `building_tracking` settings: null where it has none (the defaults). */
-  filter_positions: boolean | number | null;
-  reset_after_seconds: number | string | null;
-}
+import { FixPlacesRepository } from './fix-places.repository';
 
 /** A building that filters the positions its devices report (`positions` of its tracking settings): its frame and when a silent track starts afresh. */
 export interface FilteringBuilding {
@@ -46,7 +32,7 @@ interface Places {
  */
 @Injectable()
 export class FixPlaces {
-  constructor(private readonly queries: PreparedQueries) {}
+  constructor(private readonly rows: FixPlacesRepository) {}
 
   /** The fixes whose references hold, ready to store; the others are added to `rejected` with why. */
   async resolve(principal: Principal, fixes: readonly ReportedFix[], rejected: ItemRejection[]): Promise<ResolvedFixes> {
@@ -134,11 +120,7 @@ export class FixPlaces {
   private async knownUsers(principal: Principal, userIds: string[]): Promise<Set<string>> {
     const known = new Set<string>();
     if (userIds.length === 0 || principal.role !== Role.AdminOrg) return known;
-    const list = namedList('u', userIds);
-    const rows = await this.queries.cached<{ id: string }>(`SELECT id FROM users WHERE organization_id = :organization AND id IN (${list.sql})`)({
-      organization: principal.organizationId,
-      ...list.parameters,
-    });
+    const rows = await this.rows.users(principal.organizationId, userIds);
     for (const row of rows) known.add(String(row.id).toLowerCase());
     return known;
   }
@@ -153,25 +135,7 @@ export class FixPlaces {
     const frames = new Map<number, BuildingFrame>();
     const filtering = new Map<number, FilteringBuilding>();
     if (floorIds.length === 0 && buildingIds.length === 0) return { floorBuilding, frames, filtering };
-    // The tracking settings come with the building (no query more a batch): whether it filters reported positions.
-    const columns = 'b.id AS building_id, b.latitude, b.longitude, b.width, b.length, b.rotation, t.positions AS filter_positions, t.reset_after_seconds';
-    const tracking = 'LEFT JOIN building_tracking t ON t.building_id = b.id';
-    const parts: string[] = [];
-    const parameters: Record<string, string | number> = { organization: principal.organizationId };
-    if (floorIds.length > 0) {
-      const list = namedList('f', floorIds);
-      Object.assign(parameters, list.parameters);
-      parts.push(
-        `SELECT f.id AS floor_id, ${columns} FROM floors f JOIN buildings b ON b.id = f.building_id ${tracking}
-         WHERE f.organization_id = :organization AND f.deleted_at IS NULL AND b.organization_id = :organization AND b.deleted_at IS NULL AND f.id IN (${list.sql})`,
-      );
-    }
-    if (buildingIds.length > 0) {
-      const list = namedList('b', buildingIds);
-      Object.assign(parameters, list.parameters);
-      parts.push(`SELECT NULL AS floor_id, ${columns} FROM buildings b ${tracking} WHERE b.organization_id = :organization AND b.deleted_at IS NULL AND b.id IN (${list.sql})`);
-    }
-    for (const row of await this.queries.cached<PlaceRow>(parts.join(' UNION ALL '))(parameters)) {
+    for (const row of await this.rows.places(principal.organizationId, floorIds, buildingIds)) {
       const buildingId = Number(row.building_id);
       if (!canSeeBuilding(principal, buildingId)) continue;
       const frame = { latitude: Number(row.latitude), longitude: Number(row.longitude), width: Number(row.width), length: Number(row.length), rotation: Number(row.rotation) };

@@ -1,5 +1,5 @@
 import { toGeoreference } from '../common/geometry/cartesian';
-import type { DeviceTrackState } from '../positions/device-track-states';
+import type { DeviceTrackState } from '../positions/device-track-states.repository';
 import type { AcceptedFix } from '../positions/fix';
 import type { FilteringBuilding } from './fix-places';
 import type { FixRefiner } from './fix-pipeline';

@@ -10,6 +10,8 @@ import { ScanPositioningService } from './scan-positioning.service';
 import { ScansController } from './scans.controller';
 import { ScansService } from './scans.service';
 import { TransmitterSites } from './transmitter-sites';
+import { TransmitterSitesRepository } from './transmitter-sites.repository';
+import { TrackingSettingsRepository } from './tracking-settings.repository';
 import { WifiAccessPoint } from './wifi-access-point.entity';
 import { RadioModelRecord } from './radio-model.entity';
 import { RadioModelsRepository } from './radio-models.repository';
@@ -33,6 +35,8 @@ import { TrackingSettingsService } from './tracking-settings.service';
     ScanTracking,
     TrackingSettingsService,
     TransmitterSites,
+    TransmitterSitesRepository,
+    TrackingSettingsRepository,
     RadioModelsRepository,
     RadioModelsService,
     ReferencePointsRepository,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { toGeoreference } from '../common/geometry/cartesian';
 import type { FixRefiner } from '../fix-pipeline/fix-pipeline';
-import type { DeviceTrackState } from '../positions/device-track-states';
+import type { DeviceTrackState } from '../positions/device-track-states.repository';
 import type { AcceptedFix, DeviceTrack } from '../positions/fix';
 import type { TransmitterIndex } from './estimator/scan-estimator';
 import type { EstimatedFix, PlacedSite } from './scan-positioning.service';

@@ -2,12 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { EntityManager, IsNull } from 'typeorm';
 import { BuildingFrame } from '../common/geometry/cartesian';
-import { PreparedQueries } from '../database/prepared-queries';
-import { TransactionRunner } from '../database/transactions';
 import { Floor } from '../cartography/floors/floor.entity';
 import { PathGraph } from '../cartography/paths/path-graph.entity';
 import type { TrackerSpace } from './tracker/tracker-contract';
-import { namedList } from '../database/sql-dialect';
+import { TransmitterSitesRepository } from './transmitter-sites.repository';
 import { BleBeacon } from './ble-beacon.entity';
 import { TransmitterIndex } from './estimator/scan-estimator';
 import { beaconKey, DEFAULT_WIFI_REFERENCE_RSSI, referenceRssiOf } from './transmitter-radio';
@@ -52,22 +50,6 @@ export function trackingSettingsOf(
   return { scans: Boolean(row.scans), positions: Boolean(row.positions), resetAfterSeconds: Number(row.reset_after_seconds) };
 }
 
-interface SiteRow {
-  id: number | string;
-  latitude: number | string;
-  longitude: number | string;
-  width: number | string;
-  length: number | string;
-  rotation: number | string;
-  building_revision: number | string;
-  infrastructure_revision: number | string;
-  model_revision: number | string;
-  reference_revision: number | string;
-  tracking_scans: boolean | number | null;
-  tracking_positions: boolean | number | null;
-  tracking_reset_after_seconds: number | string | null;
-}
-
 interface CachedIndex {
   /** The building's revision (its floors) and its infrastructure revision when the index was read. */
   key: string;
@@ -101,30 +83,14 @@ export class TransmitterSites {
   /** Reads under way, so concurrent batches for one building share one read. */
   private readonly loading = new Map<string, Promise<CachedIndex>>();
 
-  constructor(
-    private readonly queries: PreparedQueries,
-    private readonly transactions: TransactionRunner,
-  ) {}
+  constructor(private readonly rows: TransmitterSitesRepository) {}
 
   /** The live buildings among `buildingIds` of the organization, by id; missing, deleted or foreign ones are absent. */
   async forBuildings(manager: EntityManager, organizationId: string, buildingIds: number[]): Promise<Map<number, TransmitterSite>> {
     const sites = new Map<number, TransmitterSite>();
     const distinct = [...new Set(buildingIds)];
     if (distinct.length === 0) return sites;
-    const list = namedList('b', distinct);
-    const parameters = { organizationId, ...list.parameters };
-    const rows = await this.queries.cached<SiteRow>(
-      `SELECT b."id", b."latitude", b."longitude", b."width", b."length", b."rotation",
-              COALESCE(v."revision", 0) AS "building_revision", COALESCE(i."revision", 0) AS "infrastructure_revision",
-              COALESCE(r."model_revision", 0) AS "model_revision", COALESCE(r."reference_revision", 0) AS "reference_revision",
-              t."scans" AS "tracking_scans", t."positions" AS "tracking_positions", t."reset_after_seconds" AS "tracking_reset_after_seconds"
-       FROM "buildings" b
-       LEFT JOIN "building_revisions" v ON v."building_id" = b."id"
-       LEFT JOIN "infrastructure_revisions" i ON i."building_id" = b."id"
-       LEFT JOIN "radio_revisions" r ON r."building_id" = b."id"
-       LEFT JOIN "building_tracking" t ON t."building_id" = b."id"
-       WHERE b."organization_id" = :organizationId AND b."deleted_at" IS NULL AND b."id" IN (${list.sql})`,
-    )(parameters);
+    const rows = await this.rows.sites(organizationId, distinct);
     await Promise.all(
       rows.map(async (row) => {
         const buildingId = Number(row.id);
@@ -153,12 +119,7 @@ export class TransmitterSites {
 
   /** Call in the transaction of every write to a building's transmitters. */
   async bump(manager: EntityManager, buildingId: number): Promise<void> {
-    const [sql, parameters] = this.transactions.escape(
-      `INSERT INTO "infrastructure_revisions" ("building_id", "revision") VALUES (:buildingId, 1)
-       ON CONFLICT ("building_id") DO UPDATE SET "revision" = "infrastructure_revisions"."revision" + 1`,
-      { buildingId },
-    );
-    await manager.query(sql, parameters);
+    await this.rows.bump(manager, buildingId);
   }
 
   /** Forgets everything this instance cached (tests that count queries start from here). */

@@ -6,7 +6,7 @@ import { PreparedQueries } from '../database/prepared-queries';
 import { SqlDialect } from '../database/sql-dialect';
 import { SqliteStatements } from '../database/sqlite-statements';
 import { TransactionRunner } from '../database/transactions';
-import { DeviceTrackStates } from './device-track-states';
+import { DeviceTrackStates } from './device-track-states.repository';
 import { PositionRecord } from './position-record.entity';
 import { PostgresRollupStore, RollupStore, SqliteRollupStore } from './position-rollup-store';
 import { PositionRollups } from './position-rollups.service';
