@@ -34,6 +34,20 @@ SELECT f.id AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, 
 -- fix-places.users[2]
 SELECT id FROM users WHERE organization_id = $1 AND id IN ($2, $3);
 
+-- live-positions.changed-since
+SELECT d.id, d.code, d.user_id, d.last_time AT TIME ZONE 'UTC', d.building_id, d.floor_id, f.level_height, d.lat, d.lng, d.x, d.y, d.accuracy, d.yaw, d.created_at AT TIME ZONE 'UTC', d.updated_at AT TIME ZONE 'UTC'
+       FROM devices d LEFT JOIN floors f ON f.id = d.floor_id
+       WHERE d.organization_id = $1 AND d.updated_at >= $2 AND d.last_time IS NOT NULL ORDER BY d.updated_at, d.id;
+
+-- live-positions.latest[0:0:0:any]
+SELECT d.id, d.code, d.user_id, d.last_time AT TIME ZONE 'UTC', d.building_id, d.floor_id, f.level_height, d.lat, d.lng, d.x, d.y, d.accuracy, d.yaw, d.created_at AT TIME ZONE 'UTC', d.updated_at AT TIME ZONE 'UTC' FROM devices d LEFT JOIN floors f ON f.id = d.floor_id WHERE d.organization_id = $1 AND d.last_time >= $2 ORDER BY d.id;
+
+-- live-positions.latest[2:2:2:in]
+SELECT d.id, d.code, d.user_id, d.last_time AT TIME ZONE 'UTC', d.building_id, d.floor_id, f.level_height, d.lat, d.lng, d.x, d.y, d.accuracy, d.yaw, d.created_at AT TIME ZONE 'UTC', d.updated_at AT TIME ZONE 'UTC' FROM devices d LEFT JOIN floors f ON f.id = d.floor_id WHERE d.organization_id = $1 AND d.last_time >= $2 AND d.building_id IN ($3, $4) AND d.user_id IN ($5, $6) AND d.id IN ($7, $8) AND d.floor_id IS NOT NULL ORDER BY d.id;
+
+-- live-positions.pois[2]
+SELECT id, floor_id, x, y, radius FROM pois WHERE organization_id = $1 AND radius IS NOT NULL AND floor_id IN ($2, $3);
+
 -- login-failures.count
 UPDATE "login_failures" SET "failures" = "failures" + 1, "window_started_at" = $1 WHERE "key" = $2;
 

@@ -34,6 +34,20 @@ SELECT f.id AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, 
 -- fix-places.users[2]
 SELECT id FROM users WHERE organization_id = ? AND id IN (?, ?);
 
+-- live-positions.changed-since
+SELECT d.id, d.code, d.user_id, d.last_time, d.building_id, d.floor_id, f.level_height, d.lat, d.lng, d.x, d.y, d.accuracy, d.yaw, d.created_at, d.updated_at
+       FROM devices d LEFT JOIN floors f ON f.id = d.floor_id
+       WHERE d.organization_id = ? AND d.updated_at >= ? AND d.last_time IS NOT NULL ORDER BY d.updated_at, d.id;
+
+-- live-positions.latest[0:0:0:any]
+SELECT d.id, d.code, d.user_id, d.last_time, d.building_id, d.floor_id, f.level_height, d.lat, d.lng, d.x, d.y, d.accuracy, d.yaw, d.created_at, d.updated_at FROM devices d LEFT JOIN floors f ON f.id = d.floor_id WHERE d.organization_id = ? AND d.last_time >= ? ORDER BY d.id;
+
+-- live-positions.latest[2:2:2:in]
+SELECT d.id, d.code, d.user_id, d.last_time, d.building_id, d.floor_id, f.level_height, d.lat, d.lng, d.x, d.y, d.accuracy, d.yaw, d.created_at, d.updated_at FROM devices d LEFT JOIN floors f ON f.id = d.floor_id WHERE d.organization_id = ? AND d.last_time >= ? AND d.building_id IN (?, ?) AND d.user_id IN (?, ?) AND d.id IN (?, ?) AND d.floor_id IS NOT NULL ORDER BY d.id;
+
+-- live-positions.pois[2]
+SELECT id, floor_id, x, y, radius FROM pois WHERE organization_id = ? AND radius IS NOT NULL AND floor_id IN (?, ?);
+
 -- login-failures.count
 UPDATE "login_failures" SET "failures" = "failures" + 1, "window_started_at" = ? WHERE "key" = ?;
 

@@ -258,7 +258,6 @@ const LEGACY_SQL: Record<string, 'sql' | 'dialect' | 'both'> = {
   'src/images/storage/database.storage.ts': 'sql',
   'src/infrastructure/infrastructure.service.ts': 'dialect',
   'src/main.ts': 'dialect',
-  'src/positions/realtime-positions.service.ts': 'sql',
   'src/reports/analytics/visit-reader.ts': 'sql',
   'src/reports/analytics/visit-rows.ts': 'sql',
   'src/reports/building-reports.ts': 'sql',

@@ -1,4 +1,4 @@
-import type { DialectKind } from './sql-dialect';
+import { DialectKind, PostgresDialect, SqlDialect, SqliteDialect } from './sql-dialect';
 
 /**
  * The statements the repositories send, declared once each at the top of their repository (or
@@ -14,6 +14,15 @@ export type StatementText = string | { readonly postgres: string; readonly sqlit
 export interface SqlStatement {
   readonly name: string;
   readonly text: StatementText;
+}
+
+const DIALECTS = { postgres: new PostgresDialect(), sqlite: new SqliteDialect() } as const;
+
+/** A statement's two texts from one builder given each database's dialect (its column expressions: `utcText`, `epochMs`, …). */
+export function perDialect(build: (dialect: SqlDialect) => string): StatementText {
+  const postgres = build(DIALECTS.postgres);
+  const sqlite = build(DIALECTS.sqlite);
+  return postgres === sqlite ? postgres : { postgres, sqlite };
 }
 
 const registry = new Map<string, SqlStatement>();

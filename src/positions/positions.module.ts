@@ -7,6 +7,7 @@ import { SqlDialect } from '../database/sql-dialect';
 import { SqliteStatements } from '../database/sqlite-statements';
 import { TransactionRunner } from '../database/transactions';
 import { DeviceTrackStates } from './device-track-states.repository';
+import { LivePositionsRepository } from './live-positions.repository';
 import { PositionRecord } from './position-record.entity';
 import { PostgresRollupStore, RollupStore, SqliteRollupStore } from './position-rollup-store';
 import { PositionRollups } from './position-rollups.service';
@@ -24,6 +25,7 @@ import { SqlitePositionStore } from './sqlite-position-store';
   providers: [
     RealtimePositionsService,
     DeviceTrackStates,
+    LivePositionsRepository,
     PositionsRetention,
     PositionRollups,
     {

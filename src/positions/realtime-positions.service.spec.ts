@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Principal } from '../access/principal';
 import { SqliteDialect } from '../database/sql-dialect';
+import { LivePositionsRepository } from './live-positions.repository';
 import { isoTime, RealtimePositionsService } from './realtime-positions.service';
 
 describe('isoTime', () => {
@@ -53,15 +54,16 @@ describe('RealtimePositionsService.list: identical reads arriving together share
 
   function service() {
     const reads: Array<Record<string, unknown>> = [];
-    const queries = {
-      cachedArrays: () => async (parameters: Record<string, unknown>) => {
+    const sql = {
+      preparedArrays: () => async (parameters: Record<string, unknown>) => {
         reads.push(parameters);
         return [row(`device-of-${String(parameters.organization)}-${reads.length}`)];
       },
     };
     const dialect = new SqliteDialect();
     const config = { positions: { defaultMaxSecThreshold: 60 } };
-    return { reads, realtime: new RealtimePositionsService(dialect, config as never, queries as never, {} as never, { flushNewest: async () => undefined } as never) };
+    const rows = new LivePositionsRepository(sql as never, dialect);
+    return { reads, realtime: new RealtimePositionsService(config as never, rows, {} as never, { flushNewest: async () => undefined } as never) };
   }
   const ids = (answer: Buffer) => (JSON.parse(answer.toString('utf8')) as { features: Array<{ id: string }> }).features.map((feature) => feature.id);
 
@@ -103,8 +105,8 @@ describe('RealtimePositionsService.list: identical reads arriving together share
     const { realtime } = service();
     const pending: Array<() => void> = [];
     let reads = 0;
-    (realtime as unknown as { queries: unknown }).queries = {
-      cachedArrays: () => () => {
+    (realtime as unknown as { rows: { sql: unknown } }).rows.sql = {
+      preparedArrays: () => () => {
         const n = ++reads;
         return new Promise((resolve) => pending.push(() => resolve([row(`read-${n}`)])));
       },
@@ -128,8 +130,8 @@ describe('RealtimePositionsService.list: identical reads arriving together share
   it('hands a failed read to every request that shared it, and reads anew after it', async () => {
     const { realtime } = service();
     let fail = true;
-    (realtime as unknown as { queries: unknown }).queries = {
-      cachedArrays: () => async () => {
+    (realtime as unknown as { rows: { sql: unknown } }).rows.sql = {
+      preparedArrays: () => async () => {
         if (fail) throw new Error('database gone');
         return [row('back')];
       },

@@ -4,44 +4,11 @@ import { assertCallerOrganization } from '../access/caller-organization';
 import { BuildingsService } from '../cartography/buildings/buildings.service';
 import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { appConfig, AppConfig } from '../config/app.config';
-import { PreparedQueries } from '../database/prepared-queries';
 import { PoiCircle, PoiLookup } from './poi-lookup';
 import { PositionStore } from './position-store';
-import { namedList, SqlDialect } from '../database/sql-dialect';
+import { LivePositionsRepository, RawLatestRow } from './live-positions.repository';
 import { RealtimePositionsQuery } from './positions.dto';
 import { LatestFixRow, RealtimePositionsJson, renderRealtimeJson } from './realtime.mapper';
-
-/**
- * A device's latest fix as {@link latestColumns} selects it, one array per row (no object
- * per row; on PostgreSQL every value as its text, so that no Date is built to be formatted).
- */
-type RawLatestRow = [
-  id: string,
-  code: string,
-  userId: string | null,
-  lastTime: string,
-  buildingId: number | string | null,
-  floorId: number | string | null,
-  levelHeight: number | string | null,
-  lat: number | string,
-  lng: number | string,
-  x: number | string | null,
-  y: number | string | null,
-  accuracy: number | string,
-  yaw: number | string | null,
-  createdAt: string,
-  updatedAt: string,
-];
-
-/**
- * The columns of {@link RawLatestRow} (devices `d`, floors `f`). Times come as UTC text
- * `YYYY-MM-DD HH:MM:SS.sss`: SQLite stores them so, and PostgreSQL prints a timestamp
- * without time zone so whatever the session's time zone.
- */
-function latestColumns(dialect: SqlDialect): string {
-  const utc = (column: string) => dialect.utcText(column);
-  return `d.id, d.code, d.user_id, ${utc('d.last_time')}, d.building_id, d.floor_id, f.level_height, d.lat, d.lng, d.x, d.y, d.accuracy, d.yaw, ${utc('d.created_at')}, ${utc('d.updated_at')}`;
-}
 
 /**
  * `…SSSZ` from a UTC time as {@link latestColumns} gives it, without a Date: 3,000 of them
@@ -105,9 +72,8 @@ export class RealtimePositionsService {
   private readonly reads = new Map<string, SharedRead>();
 
   constructor(
-    private readonly dialect: SqlDialect,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
-    private readonly queries: PreparedQueries,
+    private readonly rows: LivePositionsRepository,
     private readonly buildings: BuildingsService,
     private readonly store: PositionStore,
   ) {}
@@ -134,39 +100,19 @@ export class RealtimePositionsService {
    */
   async list(principal: Principal, query: RealtimePositionsQuery): Promise<RealtimePositionsJson> {
     const threshold = query.max_sec_threshold ?? this.config.positions.defaultMaxSecThreshold;
-    const conditions = ['d.organization_id = :organization', 'd.last_time >= :since'];
-    const parameters: Record<string, string | number | null> = { organization: principal.organizationId };
-    const addList = (column: string, prefix: string, values: ReadonlyArray<string | number> | undefined) => {
-      if (values === undefined) return true;
-      if (values.length === 0) return false;
-      const list = namedList(prefix, [...new Set(values)]);
-      conditions.push(`${column} IN (${list.sql})`);
-      Object.assign(parameters, list.parameters);
-      return true;
-    };
     // A restricted USER sees devices in its buildings only (outdoor fixes belong to none).
-    const visible = principal.buildingIds === null ? query.building_ids : (query.building_ids ?? principal.buildingIds).filter((id) => principal.buildingIds!.includes(id));
-    if (
-      !addList('d.building_id', 'b', visible) ||
-      !addList(
-        'd.user_id',
-        'u',
-        query.user_ids?.map((id) => id.toLowerCase()),
-      ) ||
-      !addList('d.id', 'd', query.device_ids)
-    ) {
-      return renderRealtimeJson(principal.organizationId, [], () => null);
-    }
-    if (query.indoor === true) conditions.push('d.floor_id IS NOT NULL');
-    if (query.indoor === false) conditions.push('d.floor_id IS NULL');
-
-    const sql = `SELECT ${latestColumns(this.dialect)} FROM devices d LEFT JOIN floors f ON f.id = d.floor_id WHERE ${conditions.join(' AND ')} ORDER BY d.id`;
+    const buildings = principal.buildingIds === null ? query.building_ids : (query.building_ids ?? principal.buildingIds).filter((id) => principal.buildingIds!.includes(id));
+    const users = query.user_ids?.map((id) => id.toLowerCase());
+    const devices = query.device_ids;
+    // A filter that lists nothing matches nothing.
+    if (buildings?.length === 0 || users?.length === 0 || devices?.length === 0) return renderRealtimeJson(principal.organizationId, [], () => null);
+    const described = this.rows.liveRead(principal.organizationId, { buildings, users, devices, indoor: query.indoor });
     // The statement and every value it is given, the organization among them: what the database is asked.
-    const key = `${threshold}\n${sql}\n${JSON.stringify(parameters)}`;
+    const key = `${threshold}\n${described.name}\n${JSON.stringify(described.parameters)}`;
     const shared = this.reads.get(key);
     if (shared && (shared.queriedAt === null || Date.now() - shared.queriedAt <= MAX_SHARED_READ_AGE_MS)) return shared.answer;
     const read: SharedRead = { answer: undefined!, queriedAt: null };
-    read.answer = this.readLive(read, key, principal.organizationId, sql, parameters, threshold);
+    read.answer = this.readLive(read, key, principal.organizationId, described, threshold);
     this.reads.set(key, read);
     return read.answer;
   }
@@ -175,8 +121,7 @@ export class RealtimePositionsService {
     read: SharedRead,
     key: string,
     organizationId: string,
-    sql: string,
-    parameters: Record<string, string | number | null>,
+    described: { parameters: Record<string, string | number> },
     threshold: number,
   ): Promise<RealtimePositionsJson> {
     let raw: RawLatestRow[];
@@ -184,8 +129,7 @@ export class RealtimePositionsService {
       await new Promise<void>((resolve) => setImmediate(resolve));
       await this.store.flushNewest();
       read.queriedAt = Date.now();
-      const since = this.dialect.timestamp(read.queriedAt - threshold * 1000) as string;
-      raw = await this.queries.cachedArrays<RawLatestRow>(sql, { text: true })({ ...parameters, since });
+      raw = await this.rows.latest(described, read.queriedAt - threshold * 1000);
     } finally {
       if (this.reads.get(key) === read) this.reads.delete(key);
     }
@@ -202,12 +146,7 @@ export class RealtimePositionsService {
    */
   async changedSince(organizationId: string, sinceMs: number): Promise<ChangedFix[]> {
     await this.store.flushNewest();
-    const raw = await this.queries.cachedArrays<RawLatestRow>(
-      `SELECT ${latestColumns(this.dialect)}
-       FROM devices d LEFT JOIN floors f ON f.id = d.floor_id
-       WHERE d.organization_id = :organization AND d.updated_at >= :since AND d.last_time IS NOT NULL ORDER BY d.updated_at, d.id`,
-      { text: true },
-    )({ organization: organizationId, since: this.dialect.timestamp(sinceMs) as string });
+    const raw = await this.rows.changedSince(organizationId, sinceMs);
     const rows = raw.map(toLatestFixRow);
     const pois = await this.poisOfFloors(organizationId, rows);
     return rows.map((row) => ({ row, changedAt: Date.parse(row.updatedAt), poiId: pois.containing(row.floorId, row.x, row.y) }));
@@ -217,10 +156,7 @@ export class RealtimePositionsService {
   private async poisOfFloors(organizationId: string, rows: LatestFixRow[]): Promise<PoiLookup> {
     const floorIds = [...new Set(rows.map((row) => row.floorId).filter((id): id is number => id !== null))];
     if (floorIds.length === 0) return new PoiLookup([]);
-    const list = namedList('f', floorIds);
-    const pois = await this.queries.cached<{ id: number; floor_id: number; x: number; y: number; radius: number }>(
-      `SELECT id, floor_id, x, y, radius FROM pois WHERE organization_id = :organization AND radius IS NOT NULL AND floor_id IN (${list.sql})`,
-    )({ organization: organizationId, ...list.parameters });
+    const pois = await this.rows.pois(organizationId, floorIds);
     return new PoiLookup(pois.map((poi): PoiCircle => ({ id: Number(poi.id), floorId: Number(poi.floor_id), x: Number(poi.x), y: Number(poi.y), radius: Number(poi.radius) })));
   }
 }
