@@ -232,11 +232,12 @@ describe('the code is formatted', () => {
  */
 const SQL_TEXT =
   /`[^`]*\b(SELECT\b[^`]*\bFROM|INSERT INTO|DELETE FROM|UPDATE\s+"?\w+"?\s+SET)\b|'[^'\n]*\b(SELECT\b[^'\n]*\bFROM|INSERT INTO|DELETE FROM|UPDATE\s+"?\w+"?\s+SET)\b/;
-const DIALECT_TEST = /options\.type\s*===?\s*'postgres'|type\s*===?\s*'postgres'|\bpostgres:\s*boolean|\.kind\s*===?\s*'(postgres|sqlite)'/;
+const DIALECT_TEST = /options\.type\s*[!=]==?\s*'postgres'|type\s*[!=]==?\s*'postgres'|\bpostgres:\s*boolean|\.kind\s*[!=]==?\s*'(postgres|sqlite)'/;
 const SQL_HOMES = /\.repository\.ts$|-store\.ts$|\.store\.ts$|^src\/database\//;
 const LEGACY_SQL: Record<string, 'sql' | 'dialect' | 'both'> = {
   'src/auth/api-keys/api-keys.service.ts': 'sql',
   'src/auth/auth.service.ts': 'sql',
+  'src/auth/credential-revocations.ts': 'dialect',
   'src/auth/stream-tickets.service.ts': 'both',
   'src/cartography/buildings/building-revisions.ts': 'sql',
   'src/cartography/geofences/geofences.service.ts': 'sql',
@@ -244,6 +245,7 @@ const LEGACY_SQL: Record<string, 'sql' | 'dialect' | 'both'> = {
   'src/cli/cli-support.ts': 'dialect',
   'src/cli/cli.ts': 'dialect',
   'src/cli/migrate.ts': 'sql',
+  'src/common/metrics/metrics.http.ts': 'dialect',
   'src/delivery/streams/event-streams.service.ts': 'sql',
   'src/delivery/streams/stream-leases.ts': 'both',
   'src/delivery/webhooks/delivery-claims.ts': 'both',
@@ -256,7 +258,6 @@ const LEGACY_SQL: Record<string, 'sql' | 'dialect' | 'both'> = {
   'src/geofencing/occupancy/occupancy.service.ts': 'sql',
   'src/idempotency/idempotency.service.ts': 'both',
   'src/images/storage/database.storage.ts': 'sql',
-  'src/infrastructure/infrastructure.service.ts': 'dialect',
   'src/main.ts': 'dialect',
   'src/reports/analytics/visit-reader.ts': 'sql',
   'src/reports/analytics/visit-rows.ts': 'sql',
@@ -290,6 +291,7 @@ describe('one way to the database', () => {
     expect(SQL_TEXT.test("const sql = 'DELETE FROM login_failures';")).toBe(true);
     expect(SQL_TEXT.test('// Select the devices from the list')).toBe(false);
     expect(DIALECT_TEST.test("if (this.dataSource.options.type === 'postgres') {")).toBe(true);
+    expect(DIALECT_TEST.test("if (!lock || manager.connection.options.type !== 'postgres') return {};")).toBe(true);
     expect(DIALECT_TEST.test('constructor(private readonly postgres: boolean) {}')).toBe(true);
     expect(SQL_HOMES.test('src/auth/login-failures.repository.ts')).toBe(true);
     expect(SQL_HOMES.test('src/auth/login-throttle.service.ts')).toBe(false);

@@ -4,7 +4,7 @@ import { EntityManager, In, Repository } from 'typeorm';
 import { Principal } from '../access/principal';
 import { ApiError } from '../common/errors/api-error';
 import { containsPattern } from '../common/database/like';
-import { lockOptions } from '../common/database/locks';
+import { lockOptions } from '../database/row-locks';
 import { Page, pageWindow, parseSort, toPage } from '../common/pagination/pagination';
 import { TransactionRunner } from '../database/transactions';
 import { MAX_DEVICE_ID_LENGTH } from '../positions/fix';

@@ -11,6 +11,7 @@ import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '
 import { ApiError, FieldError } from '../common/errors/api-error';
 import { Versioned } from '../common/http/versioned';
 import { flattenValidationErrors } from '../common/validation/validation.pipe';
+import { lockForUpdate } from '../database/row-locks';
 import { TransactionRunner } from '../database/transactions';
 import { TransmitterSites } from './transmitter-sites';
 import { Floor } from '../cartography/floors/floor.entity';
@@ -191,7 +192,7 @@ export class InfrastructureService {
       .innerJoin(Floor, 'floor', 'floor.id = transmitter.floorId AND floor.deletedAt IS NULL')
       .innerJoin(Building, 'building', 'building.id = transmitter.buildingId AND building.deletedAt IS NULL')
       .where('transmitter.id = :id AND transmitter.organizationId = :organizationId', { id, organizationId: principal.organizationId });
-    if (lock && manager.connection.options.type === 'postgres') query.setLock('pessimistic_write', undefined, ['transmitter']);
+    if (lock) lockForUpdate(query, manager, 'transmitter');
     const row = (await query.getOne()) as (PlacedTransmitter & Record<string, unknown>) | null;
     if (!row || !canSeeBuilding(principal, row.buildingId)) throw ApiError.notFound(kind.type === 'wifi' ? 'Access point' : 'Beacon', id);
     return row;

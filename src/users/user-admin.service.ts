@@ -9,7 +9,7 @@ import { UserCredentialHooks } from './user-credential-hooks';
 import { Building } from '../cartography/buildings/building.entity';
 import { ApiError } from '../common/errors/api-error';
 import { containsPattern } from '../common/database/like';
-import { lockOptions } from '../common/database/locks';
+import { lockOptions } from '../database/row-locks';
 import { retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
 import { Page, pageWindow, parseSort, toPage } from '../common/pagination/pagination';
 import { lookupTable } from '../common/safety/own-lookup';

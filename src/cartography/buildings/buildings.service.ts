@@ -5,7 +5,7 @@ import { canSeeBuilding, onlyDefined, visibleBuildings } from '../../access/buil
 import { Principal } from '../../access/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../../common/database/optimistic';
-import { lockOptions, RowLock } from '../../common/database/locks';
+import { lockOptions, RowLock } from '../../database/row-locks';
 import { SanitizerPool } from '../../common/html/sanitizer-pool';
 import { RawJson, Versioned } from '../../common/http/versioned';
 import { TransactionRunner } from '../../database/transactions';

@@ -12,7 +12,7 @@ import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '
 import { LatLng, validateRing } from '../../common/geometry/polygon';
 import { SanitizerPool } from '../../common/html/sanitizer-pool';
 import { containsPattern } from '../../common/database/like';
-import { lockOptions, RowLock } from '../../common/database/locks';
+import { lockOptions, RowLock } from '../../database/row-locks';
 import { RawJson, Versioned } from '../../common/http/versioned';
 import { Page, pageWindow, parseSort, toPage } from '../../common/pagination/pagination';
 import { lookupTable } from '../../common/safety/own-lookup';

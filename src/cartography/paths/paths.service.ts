@@ -7,7 +7,7 @@ import { BuildingRevisions } from '../buildings/building-revisions';
 import { BuildingsService } from '../buildings/buildings.service';
 import { ApiError, FieldError } from '../../common/errors/api-error';
 import { derivedCartesianProblem, derivedGeoreferenceProblem, toCartesian, toGeoreference } from '../../common/geometry/cartesian';
-import { lockOptions } from '../../common/database/locks';
+import { lockOptions } from '../../database/row-locks';
 import { Versioned } from '../../common/http/versioned';
 import { TransactionRunner } from '../../database/transactions';
 import { Floor } from '../floors/floor.entity';

@@ -6,7 +6,7 @@ import { BuildingRevisions } from '../buildings/building-revisions';
 import { referenceNotFound } from '../buildings/buildings.service';
 import { ApiError } from '../../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../../common/database/optimistic';
-import { lockOptions, RowLock } from '../../common/database/locks';
+import { lockOptions, RowLock } from '../../database/row-locks';
 import { Versioned } from '../../common/http/versioned';
 import { TransactionRunner } from '../../database/transactions';
 import { ImagesService } from '../../images/images.service';

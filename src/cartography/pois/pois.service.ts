@@ -12,7 +12,7 @@ import { ApiError, FieldError } from '../../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../../common/database/optimistic';
 import { derivedCartesianProblem, derivedGeoreferenceProblem, toCartesian, toGeoreference } from '../../common/geometry/cartesian';
 import { SanitizerPool } from '../../common/html/sanitizer-pool';
-import { lockOptions, RowLock } from '../../common/database/locks';
+import { lockOptions, RowLock } from '../../database/row-locks';
 import { Versioned } from '../../common/http/versioned';
 import { flattenValidationErrors } from '../../common/validation/validation.pipe';
 import { TransactionRunner } from '../../database/transactions';

@@ -7,7 +7,7 @@ import { AuditService } from '../../audit/audit.service';
 import { Principal } from '../../access/principal';
 import { BuildingsService } from '../../cartography/buildings/buildings.service';
 import { SecretBox } from '../../common/crypto/secret-box';
-import { lockOptions } from '../../common/database/locks';
+import { lockOptions } from '../../database/row-locks';
 import { retryOnConcurrentUpdate, updateIfVersion } from '../../common/database/optimistic';
 import { ApiError } from '../../common/errors/api-error';
 import { Page, PageQuery, pageWindow, toPage } from '../../common/pagination/pagination';

@@ -4,7 +4,7 @@ import { EntityManager, Repository } from 'typeorm';
 import { canSeeBuilding } from '../../access/building-scope';
 import { Principal } from '../../access/principal';
 import { BuildingRevisions } from '../../cartography/buildings/building-revisions';
-import { lockOptions } from '../../common/database/locks';
+import { lockOptions } from '../../database/row-locks';
 import { ApiError } from '../../common/errors/api-error';
 import { TransactionRunner } from '../../database/transactions';
 import { Geofence } from '../../cartography/geofences/geofence.entity';

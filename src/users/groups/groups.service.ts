@@ -5,7 +5,7 @@ import { EntityManager, In, IsNull, Not, Repository } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import { Principal } from '../../access/principal';
 import { ApiError } from '../../common/errors/api-error';
-import { lockOptions } from '../../common/database/locks';
+import { lockOptions } from '../../database/row-locks';
 import { retryOnConcurrentUpdate, updateIfVersion } from '../../common/database/optimistic';
 import { TransactionRunner } from '../../database/transactions';
 import { User } from '../user.entity';

@@ -1,4 +1,4 @@
-import { EntityManager } from 'typeorm';
+import { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 
 export type RowLock = 'share' | 'update';
 
@@ -10,4 +10,9 @@ export type RowLock = 'share' | 'update';
 export function lockOptions(manager: EntityManager, lock: RowLock | undefined) {
   if (!lock || manager.connection.options.type !== 'postgres') return {};
   return { lock: { mode: lock === 'share' ? ('pessimistic_read' as const) : ('pessimistic_write' as const) } };
+}
+
+/** The same for a query builder: `alias`'s rows locked for update (PostgreSQL only, as above). */
+export function lockForUpdate<T extends ObjectLiteral>(query: SelectQueryBuilder<T>, manager: EntityManager, alias: string): SelectQueryBuilder<T> {
+  return manager.connection.options.type === 'postgres' ? query.setLock('pessimistic_write', undefined, [alias]) : query;
 }
