@@ -297,3 +297,16 @@ describe('one way to the database', () => {
     expect(SQL_HOMES.test('src/auth/login-throttle.service.ts')).toBe(false);
   });
 });
+
+describe('the devices table is read settled', () => {
+  it('is read only by the position stores and the two repositories that settle it first (SQLite writes the newest fixes behind the ingest)', () => {
+    const READERS = new Set(['src/devices/devices.repository.ts', 'src/positions/live-positions.repository.ts']);
+    const READS = /FROM "?devices"?\b|JOIN "?devices"?\b|InjectRepository\(Device\)|\(Device[,)]|getRepository\(Device\)/;
+    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'src'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts') && existsSync(join(ROOT, file)));
+    const readers = files.filter((file) => READS.test(readFileSync(join(ROOT, file), 'utf8')) && !/^src\/positions\/[\w-]+-store\.ts$/.test(file)).sort();
+    expect(readers).toEqual([...READERS].sort());
+    for (const file of READERS) expect(readFileSync(join(ROOT, file), 'utf8')).toContain('this.store.flushNewest(');
+  });
+});

@@ -4,11 +4,12 @@ import { GeofencingModule } from '../geofencing/geofencing.module';
 import { PositionsModule } from '../positions/positions.module';
 import { Device } from './device.entity';
 import { DevicesController } from './devices.controller';
+import { DevicesRepository } from './devices.repository';
 import { DevicesService } from './devices.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Device]), PositionsModule, GeofencingModule],
   controllers: [DevicesController],
-  providers: [DevicesService],
+  providers: [DevicesService, DevicesRepository],
 })
 export class DevicesModule {}

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { namedList, SqlDialect } from '../database/sql-dialect';
 import { SqlRunner } from '../database/sql-runner';
 import { perDialect, statement, statementFamily } from '../database/statements';
+import { PositionStore } from './position-store';
 
 /**
  * A device's latest fix as {@link latestColumns} selects it, one array per row (no object
@@ -79,12 +80,17 @@ const POIS = statementFamily<number>(
   (size) => `SELECT id, floor_id, x, y, radius FROM pois WHERE organization_id = :organization AND radius IS NOT NULL AND floor_id IN (${list('f', size)})`,
 );
 
-/** The reads of the live picture (the devices' rows), prepared once per shape: every value as its text on PostgreSQL. */
+/**
+ * The reads of the live picture (the devices' rows), prepared once per shape: every value as its
+ * text on PostgreSQL. Each settles the table first (the position store's newest fixes, written
+ * behind the ingest on SQLite), so a reader never sees a fix older than one acknowledged.
+ */
 @Injectable()
 export class LivePositionsRepository {
   constructor(
     private readonly sql: SqlRunner,
     private readonly dialect: SqlDialect,
+    private readonly store: PositionStore,
   ) {}
 
   /**
@@ -112,12 +118,15 @@ export class LivePositionsRepository {
   }
 
   /** Runs a read `liveRead` described, the devices seen since `sinceMs`. */
-  latest(read: { parameters: Record<string, string | number> }, sinceMs: number): Promise<RawLatestRow[]> {
+  async latest(read: { parameters: Record<string, string | number> }, sinceMs: () => number): Promise<RawLatestRow[]> {
+    // The table settled first: on SQLite the newest fixes reach it behind the ingest.
+    await this.store.flushNewest();
     const { shape, ...parameters } = read.parameters;
-    return this.sql.preparedArrays<RawLatestRow>(LIVE.of(String(shape)), { text: true })({ ...parameters, since: this.dialect.timestamp(sinceMs) as string });
+    return this.sql.preparedArrays<RawLatestRow>(LIVE.of(String(shape)), { text: true })({ ...parameters, since: this.dialect.timestamp(sinceMs()) as string });
   }
 
-  changedSince(organizationId: string, sinceMs: number): Promise<RawLatestRow[]> {
+  async changedSince(organizationId: string, sinceMs: number): Promise<RawLatestRow[]> {
+    await this.store.flushNewest();
     return this.sql.preparedArrays<RawLatestRow>(CHANGED, { text: true })({ organization: organizationId, since: this.dialect.timestamp(sinceMs) as string });
   }
 

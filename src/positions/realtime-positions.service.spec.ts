@@ -62,8 +62,8 @@ describe('RealtimePositionsService.list: identical reads arriving together share
     };
     const dialect = new SqliteDialect();
     const config = { positions: { defaultMaxSecThreshold: 60 } };
-    const rows = new LivePositionsRepository(sql as never, dialect);
-    return { reads, realtime: new RealtimePositionsService(config as never, rows, {} as never, { flushNewest: async () => undefined } as never) };
+    const rows = new LivePositionsRepository(sql as never, dialect, { flushNewest: async () => undefined } as never);
+    return { reads, realtime: new RealtimePositionsService(config as never, rows, {} as never) };
   }
   const ids = (answer: Buffer) => (JSON.parse(answer.toString('utf8')) as { features: Array<{ id: string }> }).features.map((feature) => feature.id);
 

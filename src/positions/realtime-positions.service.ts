@@ -5,7 +5,6 @@ import { BuildingsService } from '../cartography/buildings/buildings.service';
 import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { appConfig, AppConfig } from '../config/app.config';
 import { PoiCircle, PoiLookup } from './poi-lookup';
-import { PositionStore } from './position-store';
 import { LivePositionsRepository, RawLatestRow } from './live-positions.repository';
 import { RealtimePositionsQuery } from './positions.dto';
 import { LatestFixRow, RealtimePositionsJson, renderRealtimeJson } from './realtime.mapper';
@@ -75,7 +74,6 @@ export class RealtimePositionsService {
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     private readonly rows: LivePositionsRepository,
     private readonly buildings: BuildingsService,
-    private readonly store: PositionStore,
   ) {}
 
   async forBuilding(principal: Principal, buildingId: number, query: RealtimePositionsQuery): Promise<RealtimePositionsJson> {
@@ -127,9 +125,8 @@ export class RealtimePositionsService {
     let raw: RawLatestRow[];
     try {
       await new Promise<void>((resolve) => setImmediate(resolve));
-      await this.store.flushNewest();
-      read.queriedAt = Date.now();
-      raw = await this.rows.latest(described, read.queriedAt - threshold * 1000);
+      // The time is taken once the table is settled, just before the query is sent.
+      raw = await this.rows.latest(described, () => (read.queriedAt = Date.now()) - threshold * 1000);
     } finally {
       if (this.reads.get(key) === read) this.reads.delete(key);
     }
@@ -145,7 +142,6 @@ export class RealtimePositionsService {
    * keeping what it may see. Bounded by the organization's device count, whatever the watermark.
    */
   async changedSince(organizationId: string, sinceMs: number): Promise<ChangedFix[]> {
-    await this.store.flushNewest();
     const raw = await this.rows.changedSince(organizationId, sinceMs);
     const rows = raw.map(toLatestFixRow);
     const pois = await this.poisOfFloors(organizationId, rows);

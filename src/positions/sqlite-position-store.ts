@@ -44,8 +44,10 @@ const keyOf = (organizationId: string, deviceId: string) => `${organizationId}\u
  * SQLite (one process owns the database): each device's newest fix is kept in memory and written
  * to its row behind the ingest, at most a second later, instead of with every batch. The history
  * row of every fix is written with its batch, so nothing acknowledged is lost: at start the rows
- * are brought up to their history's newest fixes (a crash may have left them behind), and every
- * reader or editor of the `devices` table calls `flushNewest` first. A new device's row, and a change
+ * are brought up to their history's newest fixes (a crash may have left them behind), and the
+ * only readers and editors of the `devices` table (DevicesRepository, LivePositionsRepository and
+ * the stores themselves) call `flushNewest` first, in their own methods (src/architecture.spec.ts
+ * keeps it so). A new device's row, and a change
  * of its code (which the history does not hold), are written with the batch.
  */
 export class SqlitePositionStore extends PositionStore {
