@@ -310,3 +310,17 @@ describe('the devices table is read settled', () => {
     for (const file of READERS) expect(readFileSync(join(ROOT, file), 'utf8')).toContain('this.store.flushNewest(');
   });
 });
+
+describe('rules are changed one way', () => {
+  it('writes fence rules and organization settings only in GeofenceRulesRepository, whose writes take a pinned write', () => {
+    const WRITES = /\.(update|insert|delete|save|upsert)\((GeofenceRuleSet|GeofencingSettings)\b|(DELETE FROM|INTO|UPDATE) "?(geofence_rule_sets|geofencing_settings)"?/;
+    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'src'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts') && existsSync(join(ROOT, file)));
+    expect(files.filter((file) => WRITES.test(readFileSync(join(ROOT, file), 'utf8')))).toEqual(['src/geofencing/rules/geofence-rules.repository.ts']);
+    const repository = readFileSync(join(ROOT, 'src/geofencing/rules/geofence-rules.repository.ts'), 'utf8');
+    const writes = [...repository.matchAll(/^  async (\w+)\(([^)]*)/gm)];
+    expect(writes.length).toBeGreaterThanOrEqual(3);
+    for (const [, name, parameters] of writes) expect(parameters, name).toMatch(/^\s*\{ manager \}: PinnedRulesWrite/);
+  });
+});

@@ -22,6 +22,7 @@ import { GeofencingQueriesService } from './queries/queries.service';
 import { GeofenceRuleSet } from './rules/geofence-rule-set.entity';
 import { GeofencingSettings } from './rules/geofencing-settings.entity';
 import { GeofencingRulesController } from './rules/rules.controller';
+import { GeofenceRulesRepository } from './rules/geofence-rules.repository';
 import { GeofencingRulesService } from './rules/rules.service';
 
 /**
@@ -36,6 +37,7 @@ import { GeofencingRulesService } from './rules/rules.service';
   providers: [
     { provide: ENGINE_CLOCK, useValue: systemClock },
     GeofencingRulesService,
+    GeofenceRulesRepository,
     GeofencingQueriesService,
     FloorFenceCache,
     LiveFencesRepository,

@@ -50,6 +50,26 @@ export interface ReadPair {
  * hands the events to the recorder. Every path runs in its caller's transaction, under the
  * devices' lock: the ingest (`evaluate`), the timer (`fireDue`) and fence and rule writes.
  */
+const PINNED: unique symbol = Symbol('pinned rules write');
+
+/** A rules or settings write whose fences' pairs are pinned: only {@link GeofenceEvaluator.changeRules} makes one. */
+export class PinnedRulesWrite {
+  constructor(
+    readonly manager: EntityManager,
+    token: typeof PINNED,
+  ) {
+    if (token !== PINNED) throw new Error('A rules write is made by GeofenceEvaluator.changeRules');
+  }
+}
+
+/** What a rules write did: its answer, whether it changed anything, whether `enabled` may have changed, and when (ms). */
+export interface RulesWritten<T> {
+  result: T;
+  changed: boolean;
+  enabledMayChange: boolean;
+  at: number;
+}
+
 @Injectable()
 export class GeofenceEvaluator implements OnModuleInit {
   constructor(
@@ -141,11 +161,27 @@ export class GeofenceEvaluator implements OnModuleInit {
   }
 
   /**
-   * Before a rules or settings write (in its transaction): the pairs of the fences (null: every
-   * fence of the organization) keep their last fix as the current rules classify it.
+   * A write of rules or settings (in `manager`'s transaction), the one way to change them: the
+   * pairs of the fences (null: every fence of the organization) first keep their last fix as the
+   * current rules classify it (pinned: a pair's last fix is otherwise derived from its device's
+   * newest fix, which the new rules would classify anew); `write` then changes the rules with the
+   * {@link PinnedRulesWrite} only this gives (GeofenceRulesRepository's writes take nothing else);
+   * where it changed something, the deadlines are reviewed under the new rules and, where
+   * `enabled` may have changed, the visits of fences now disabled end.
    */
-  async beforeRulesChange(manager: EntityManager, organizationId: string, geofenceIds: readonly string[] | null): Promise<void> {
+  async changeRules<T>(
+    manager: EntityManager,
+    organizationId: string,
+    geofenceIds: readonly string[] | null,
+    write: (pinned: PinnedRulesWrite) => Promise<RulesWritten<T>>,
+  ): Promise<T> {
     await this.pinFences(manager, organizationId, geofenceIds);
+    const written = await write(new PinnedRulesWrite(manager, PINNED));
+    if (written.changed) {
+      await this.reviewDeadlines(manager, organizationId, geofenceIds, written.at);
+      if (written.enabledMayChange) await this.endVisitsOfDisabledFences(manager, organizationId, geofenceIds, written.at);
+    }
+    return written.result;
   }
 
   /**
@@ -155,7 +191,7 @@ export class GeofenceEvaluator implements OnModuleInit {
    * under the new rules at once: a shorter stale timeout or exit grace then fires at its own time.
    * `geofenceIds` null: every fence of the organization (a settings write).
    */
-  async reviewDeadlines(manager: EntityManager, organizationId: string, geofenceIds: readonly string[] | null, now: number): Promise<void> {
+  private async reviewDeadlines(manager: EntityManager, organizationId: string, geofenceIds: readonly string[] | null, now: number): Promise<void> {
     await this.state.bringDeadlinesForward(manager, organizationId, geofenceIds, now);
   }
 
@@ -165,7 +201,7 @@ export class GeofenceEvaluator implements OnModuleInit {
    * them (exit with reason `fence_changed`, dated `at`). `geofenceIds` null: every fence of the
    * organization that has pairs (a settings write).
    */
-  async endVisitsOfDisabledFences(manager: EntityManager, organizationId: string, geofenceIds: readonly string[] | null, at: number): Promise<GeofenceEventBody[]> {
+  private async endVisitsOfDisabledFences(manager: EntityManager, organizationId: string, geofenceIds: readonly string[] | null, at: number): Promise<GeofenceEventBody[]> {
     const held = await this.state.fencesWithPairs(manager, organizationId, geofenceIds);
     if (held.length === 0) return [];
     const fences = await this.liveFences.byIds(manager, organizationId, held);

@@ -12,6 +12,7 @@ import { Organization } from '../../organizations/organization.entity';
 import { GeofenceRules, overridesAfter, pickRulePatch, RulePatch, validateRulePatch } from '../engine/rules';
 import { GeofenceEvaluator } from '../events/geofence-evaluator.service';
 import { GeofenceRuleSet } from './geofence-rule-set.entity';
+import { GeofenceRulesRepository } from './geofence-rules.repository';
 import { GeofencingSettings } from './geofencing-settings.entity';
 import { toGeofenceRulesResponse, toGeofencingSettingsResponse } from './rules.mapper';
 import { GeofenceRulesResponseDto, GeofencingSettingsResponseDto } from './rules.dto';
@@ -29,6 +30,7 @@ export class GeofencingRulesService {
     private readonly transactions: TransactionRunner,
     private readonly revisions: BuildingRevisions,
     private readonly evaluator: GeofenceEvaluator,
+    private readonly rules: GeofenceRulesRepository,
   ) {}
 
   async getFenceRules(principal: Principal, geofenceId: string): Promise<GeofenceRulesResponseDto> {
@@ -47,14 +49,13 @@ export class GeofencingRulesService {
       const existing = await manager.findOne(GeofenceRuleSet, { where: { geofenceId: fence.id } });
       const rules = overridesAfter(existing?.rules ?? {}, patch);
       const now = new Date();
-      await this.evaluator.beforeRulesChange(manager, principal.organizationId, [fence.id]);
-      if (existing) await manager.update(GeofenceRuleSet, { geofenceId: fence.id }, { rules, version: existing.version + 1, updatedAt: now });
-      else await manager.insert(GeofenceRuleSet, { geofenceId: fence.id, organizationId: principal.organizationId, rules, version: 1, createdAt: now, updatedAt: now });
-      await this.revisions.bump(manager, [fence.buildingId]);
-      await this.evaluator.reviewDeadlines(manager, principal.organizationId, [fence.id], now.getTime());
-      // Turned off: its occupants leave now (contract 7.2's fence_changed), not at their stale timeout.
-      if (patch.enabled !== undefined) await this.evaluator.endVisitsOfDisabledFences(manager, principal.organizationId, [fence.id], now.getTime());
-      return toGeofenceRulesResponse(fence.id, rules, await this.organizationRules(manager, principal.organizationId));
+      return this.evaluator.changeRules(manager, principal.organizationId, [fence.id], async (pinned) => {
+        await this.rules.saveFenceRules(pinned, existing, { id: fence.id, organizationId: principal.organizationId }, rules, now);
+        await this.revisions.bump(manager, [fence.buildingId]);
+        const result = toGeofenceRulesResponse(fence.id, rules, await this.organizationRules(manager, principal.organizationId));
+        // Turned off: its occupants leave now (contract 7.2's fence_changed), not at their stale timeout.
+        return { result, changed: true, enabledMayChange: patch.enabled !== undefined, at: now.getTime() };
+      });
     });
   }
 
@@ -64,14 +65,13 @@ export class GeofencingRulesService {
       const fence = await this.visibleFence(principal, geofenceId, manager, true);
       // Dropping them changes them too: a deleted fence's rules stay as they were, readable.
       if (fence.deleted) throw ApiError.conflict('The geofence is deleted');
-      await this.evaluator.beforeRulesChange(manager, principal.organizationId, [fence.id]);
-      const { affected } = await manager.delete(GeofenceRuleSet, { geofenceId: fence.id });
-      if (!affected) return;
-      await this.revisions.bump(manager, [fence.buildingId]);
       const now = Date.now();
-      await this.evaluator.reviewDeadlines(manager, principal.organizationId, [fence.id], now);
-      // The organization's settings may say disabled where the fence said enabled.
-      await this.evaluator.endVisitsOfDisabledFences(manager, principal.organizationId, [fence.id], now);
+      await this.evaluator.changeRules(manager, principal.organizationId, [fence.id], async (pinned) => {
+        const changed = await this.rules.dropFenceRules(pinned, fence.id);
+        if (changed) await this.revisions.bump(manager, [fence.buildingId]);
+        // The organization's settings may say disabled where the fence said enabled.
+        return { result: undefined, changed, enabledMayChange: true, at: now };
+      });
     });
   }
 
@@ -89,14 +89,12 @@ export class GeofencingRulesService {
       const existing = await manager.findOne(GeofencingSettings, { where: { organizationId: principal.organizationId } });
       const rules = overridesAfter(existing?.rules ?? {}, patch);
       const now = new Date();
-      await this.evaluator.beforeRulesChange(manager, principal.organizationId, null);
-      if (existing) await manager.update(GeofencingSettings, { organizationId: principal.organizationId }, { rules, version: existing.version + 1, updatedAt: now });
-      else await manager.insert(GeofencingSettings, { organizationId: principal.organizationId, rules, version: 1, createdAt: now, updatedAt: now });
-      await this.revisions.bumpForOrganization(manager, principal.organizationId);
-      await this.evaluator.reviewDeadlines(manager, principal.organizationId, null, now.getTime());
-      // Every fence that follows the organization's `enabled` and now says false ends its visits.
-      if (patch.enabled !== undefined) await this.evaluator.endVisitsOfDisabledFences(manager, principal.organizationId, null, now.getTime());
-      return toGeofencingSettingsResponse(principal.organizationId, rules);
+      return this.evaluator.changeRules(manager, principal.organizationId, null, async (pinned) => {
+        await this.rules.saveSettings(pinned, existing, principal.organizationId, rules, now);
+        await this.revisions.bumpForOrganization(manager, principal.organizationId);
+        // Every fence that follows the organization's `enabled` and now says false ends its visits.
+        return { result: toGeofencingSettingsResponse(principal.organizationId, rules), changed: true, enabledMayChange: patch.enabled !== undefined, at: now.getTime() };
+      });
     });
   }
 
