@@ -34,6 +34,32 @@ SELECT f.id AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, 
 -- fix-places.users[2]
 SELECT id FROM users WHERE organization_id = $1 AND id IN ($2, $3);
 
+-- idempotency-keys.claim
+INSERT INTO "idempotency_keys" ("scope_hash", "organization_id", "request_hash", "locked_until", "created_at", "expires_at")
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT ("scope_hash") DO NOTHING RETURNING "scope_hash";
+
+-- idempotency-keys.complete
+UPDATE "idempotency_keys" SET "status" = $1, "response" = $2 WHERE "scope_hash" = $3;
+
+-- idempotency-keys.lock
+SELECT * FROM "idempotency_keys" WHERE "scope_hash" = $1 FOR UPDATE;
+
+-- idempotency-keys.purge
+DELETE FROM "idempotency_keys" WHERE "expires_at" <= $1;
+
+-- idempotency-keys.release
+UPDATE "idempotency_keys" SET "locked_until" = $1 WHERE "scope_hash" = $2 AND "status" IS NULL;
+
+-- idempotency-keys.restart
+UPDATE "idempotency_keys" SET "request_hash" = $1, "locked_until" = $2, "wrote_at" = NULL, "status" = NULL,
+         "response" = NULL, "created_at" = CASE WHEN "expires_at" <= $3 THEN $3 ELSE "created_at" END,
+         "expires_at" = CASE WHEN "expires_at" <= $3 THEN $4 ELSE "expires_at" END
+       WHERE "scope_hash" = $5;
+
+-- idempotency-keys.written
+UPDATE "idempotency_keys" SET "wrote_at" = $1 WHERE "scope_hash" = $2;
+
 -- live-positions.changed-since
 SELECT d.id, d.code, d.user_id, d.last_time AT TIME ZONE 'UTC', d.building_id, d.floor_id, f.level_height, d.lat, d.lng, d.x, d.y, d.accuracy, d.yaw, d.created_at AT TIME ZONE 'UTC', d.updated_at AT TIME ZONE 'UTC'
        FROM devices d LEFT JOIN floors f ON f.id = d.floor_id
@@ -79,6 +105,15 @@ DELETE FROM "login_failures" WHERE "key" IN (SELECT "key" FROM "login_failures" 
 
 -- login-failures.seen-since
 SELECT 1 AS "one" FROM "login_failures" WHERE "key" = $1 AND "window_started_at" > $2;
+
+-- stream-tickets.issue
+INSERT INTO stream_tickets (ticket_hash, organization_id, user_id, principal, expires_at) VALUES ($1, $2, $3, $4, $5);
+
+-- stream-tickets.sweep
+DELETE FROM stream_tickets WHERE expires_at < $1;
+
+-- stream-tickets.take
+DELETE FROM stream_tickets WHERE ticket_hash = $1 AND expires_at > $2 RETURNING principal;
 
 -- transmitter-sites.bump
 INSERT INTO "infrastructure_revisions" ("building_id", "revision") VALUES ($1, 1)

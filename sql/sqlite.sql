@@ -34,6 +34,32 @@ SELECT f.id AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, 
 -- fix-places.users[2]
 SELECT id FROM users WHERE organization_id = ? AND id IN (?, ?);
 
+-- idempotency-keys.claim
+INSERT INTO "idempotency_keys" ("scope_hash", "organization_id", "request_hash", "locked_until", "created_at", "expires_at")
+         VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT ("scope_hash") DO NOTHING RETURNING "scope_hash";
+
+-- idempotency-keys.complete
+UPDATE "idempotency_keys" SET "status" = ?, "response" = ? WHERE "scope_hash" = ?;
+
+-- idempotency-keys.lock
+SELECT * FROM "idempotency_keys" WHERE "scope_hash" = ?;
+
+-- idempotency-keys.purge
+DELETE FROM "idempotency_keys" WHERE "expires_at" <= ?;
+
+-- idempotency-keys.release
+UPDATE "idempotency_keys" SET "locked_until" = ? WHERE "scope_hash" = ? AND "status" IS NULL;
+
+-- idempotency-keys.restart
+UPDATE "idempotency_keys" SET "request_hash" = ?, "locked_until" = ?, "wrote_at" = NULL, "status" = NULL,
+         "response" = NULL, "created_at" = CASE WHEN "expires_at" <= ? THEN ? ELSE "created_at" END,
+         "expires_at" = CASE WHEN "expires_at" <= ? THEN ? ELSE "expires_at" END
+       WHERE "scope_hash" = ?;
+
+-- idempotency-keys.written
+UPDATE "idempotency_keys" SET "wrote_at" = ? WHERE "scope_hash" = ?;
+
 -- live-positions.changed-since
 SELECT d.id, d.code, d.user_id, d.last_time, d.building_id, d.floor_id, f.level_height, d.lat, d.lng, d.x, d.y, d.accuracy, d.yaw, d.created_at, d.updated_at
        FROM devices d LEFT JOIN floors f ON f.id = d.floor_id
@@ -79,6 +105,15 @@ DELETE FROM "login_failures" WHERE ("key" NOT LIKE 'known%' AND "window_started_
 
 -- login-failures.seen-since
 SELECT 1 AS "one" FROM "login_failures" WHERE "key" = ? AND "window_started_at" > ?;
+
+-- stream-tickets.issue
+INSERT INTO stream_tickets (ticket_hash, organization_id, user_id, principal, expires_at) VALUES (?, ?, ?, ?, ?);
+
+-- stream-tickets.sweep
+DELETE FROM stream_tickets WHERE expires_at < ?;
+
+-- stream-tickets.take
+DELETE FROM stream_tickets WHERE ticket_hash = ? AND expires_at > ? RETURNING principal;
 
 -- transmitter-sites.bump
 INSERT INTO "infrastructure_revisions" ("building_id", "revision") VALUES (?, 1)

@@ -25,6 +25,7 @@ import { ApiKeyStrategy } from './strategies/api-key.strategy';
 import { BasicStrategy } from './strategies/basic.strategy';
 import { JwtStrategy } from './strategies/jwt.strategy';
 import { StreamTicketsController } from './stream-tickets.controller';
+import { StreamTicketsRepository } from './stream-tickets.repository';
 import { StreamTicketsService } from './stream-tickets.service';
 import { UserCredentialRevocation } from './user-credential-revocation';
 
@@ -55,6 +56,7 @@ import { UserCredentialRevocation } from './user-credential-revocation';
     JwtStrategy,
     ApiKeyStrategy,
     StreamTicketsService,
+    StreamTicketsRepository,
     UserCredentialRevocation,
     // Order matters: who the caller is, then what it may do.
     // One instance serves as the global guard and as the pre-body authentication (early-authentication.ts).

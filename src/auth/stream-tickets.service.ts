@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { AuthService } from './auth.service';
 import { CredentialKind, Principal } from '../access/principal';
 import { sha256Hex } from './secrets';
+import { StreamTicketsRepository } from './stream-tickets.repository';
 
 export const STREAM_TICKET_TTL_SECONDS = 60;
 /** Recognisable, like the other secrets, so scanners can find a leaked one. */
@@ -26,31 +25,27 @@ type StoredPrincipal = Omit<Principal, 'ip'>;
  */
 @Injectable()
 export class StreamTicketsService {
-  private readonly postgres: boolean;
-
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tickets: StreamTicketsRepository,
     private readonly sessions: AuthService,
     private readonly apiKeys: ApiKeysService,
-  ) {
-    this.postgres = dataSource.options.type === 'postgres';
-  }
+  ) {}
 
   async issue(principal: Principal): Promise<{ ticket: string; expires_in: number }> {
     const ticket = `${TICKET_PREFIX}${randomBytes(32).toString('base64url')}`;
     const now = Date.now();
     const stored: StoredPrincipal = { ...principal };
     delete (stored as Principal).ip;
-    const p = this.placeholders(5);
-    // Expired tickets are swept by whoever issues the next one (indexed on expires_at).
-    await this.dataSource.query(`DELETE FROM stream_tickets WHERE expires_at < ${this.placeholders(1)[0]}`, [this.stamp(now)]);
-    await this.dataSource.query(`INSERT INTO stream_tickets (ticket_hash, organization_id, user_id, principal, expires_at) VALUES (${p.join(', ')})`, [
-      sha256Hex(ticket),
-      principal.organizationId,
-      principal.userId,
-      JSON.stringify(stored),
-      this.stamp(now + STREAM_TICKET_TTL_SECONDS * 1000),
-    ]);
+    await this.tickets.issue(
+      {
+        hash: sha256Hex(ticket),
+        organizationId: principal.organizationId,
+        userId: principal.userId,
+        principal: JSON.stringify(stored),
+        expiresAt: new Date(now + STREAM_TICKET_TTL_SECONDS * 1000),
+      },
+      new Date(now),
+    );
     return { ticket, expires_in: STREAM_TICKET_TTL_SECONDS };
   }
 
@@ -79,23 +74,7 @@ export class StreamTicketsService {
 
   private async take(ticket: string): Promise<Principal | null> {
     if (!TICKET_FORMAT.test(ticket)) return null;
-    const [hash, now] = this.placeholders(2);
-    const rows = (await this.dataSource.query(`DELETE FROM stream_tickets WHERE ticket_hash = ${hash} AND expires_at > ${now} RETURNING principal`, [
-      sha256Hex(ticket),
-      this.stamp(Date.now()),
-    ])) as unknown;
-    // TypeORM's PostgreSQL driver answers a DELETE with [rows, count].
-    const list = (this.postgres && Array.isArray(rows) && Array.isArray(rows[0]) ? rows[0] : rows) as Array<{ principal: string }>;
-    if (!Array.isArray(list) || list.length === 0) return null;
-    return JSON.parse(list[0].principal) as Principal;
-  }
-
-  private placeholders(count: number): string[] {
-    return Array.from({ length: count }, (_, i) => (this.postgres ? `$${i + 1}` : '?'));
-  }
-
-  private stamp(epochMs: number): Date | string {
-    const date = new Date(epochMs);
-    return this.postgres ? date : date.toISOString().replace('T', ' ').slice(0, 23);
+    const principal = await this.tickets.take(sha256Hex(ticket), new Date());
+    return principal === null ? null : (JSON.parse(principal) as Principal);
   }
 }

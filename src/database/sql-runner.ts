@@ -48,6 +48,15 @@ export class SqlRunner {
     return manager.query(text, values) as Promise<Row[]>;
   }
 
+  /**
+   * An `UPDATE` or `DELETE … RETURNING`: its rows, on either database (TypeORM's PostgreSQL
+   * driver answers those two with `[rows, count]`).
+   */
+  async returning<Row = unknown>(manager: EntityManager, sql: SqlStatement, parameters: Readonly<Record<string, StatementValue>> = {}): Promise<Row[]> {
+    const result = (await this.query<unknown>(manager, sql, parameters)) as unknown[];
+    return (this.dialect.kind === 'postgres' && Array.isArray(result[0]) ? result[0] : result) as Row[];
+  }
+
   private translation(sql: SqlStatement): PositionalStatement {
     let prepared = this.translated.get(sql);
     if (!prepared) this.translated.set(sql, (prepared = positional(textFor(sql, this.dialect.kind), this.dialect.kind)));

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { IdempotencyService } from './idempotency.service';
 
 @Module({
-  providers: [IdempotencyService, { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
+  providers: [IdempotencyService, IdempotencyKeysRepository, { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
 })
 export class IdempotencyModule {}

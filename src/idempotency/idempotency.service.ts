@@ -5,6 +5,7 @@ import { TransactionRunner } from '../database/transactions';
 import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { ApiError } from '../common/errors/api-error';
 import { ErrorCode } from '../common/errors/error-code';
+import { IdempotencyKeysRepository, KeyClaim } from './idempotency-keys.repository';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, ResponseSealer, StoredResponse } from './idempotency-key';
 
 export interface IdempotentRequest {
@@ -15,15 +16,6 @@ export interface IdempotentRequest {
 
 /** Either this attempt executes the request, or the stored answer is replayed. */
 export type ClaimOutcome = { execute: true } | { execute: false; response: StoredResponse };
-
-interface KeyRow {
-  request_hash: string;
-  locked_until: unknown;
-  wrote_at: unknown;
-  status: number | string | null;
-  response: string | null;
-  expires_at: unknown;
-}
 
 const PURGE_INTERVAL_MS = 60_000;
 
@@ -40,6 +32,7 @@ export class IdempotencyService {
 
   constructor(
     private readonly transactions: TransactionRunner,
+    private readonly keys: IdempotencyKeysRepository,
     @Inject(authConfig.KEY) config: AuthConfig,
   ) {
     this.sealer = new ResponseSealer(config.sealingSecret);
@@ -49,19 +42,12 @@ export class IdempotencyService {
     this.purgeExpiredSometimes(now);
     return this.transactions.run(async (manager) => {
       const lockedUntil = new Date(now.getTime() + IDEMPOTENCY_LEASE_MS);
-      const inserted = await this.query(
-        manager,
-        `INSERT INTO "idempotency_keys" ("scope_hash", "organization_id", "request_hash", "locked_until", "created_at", "expires_at")
-         VALUES (:scope, :organizationId, :fingerprint, :lockedUntil, :now, :expiresAt)
-         ON CONFLICT ("scope_hash") DO NOTHING RETURNING "scope_hash"`,
-        { ...request, lockedUntil, now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) },
-      );
-      if (inserted.length > 0) return { execute: true };
-      const lock = manager.connection.options.type === 'postgres' ? ' FOR UPDATE' : '';
-      const [row] = await this.query<KeyRow>(manager, `SELECT * FROM "idempotency_keys" WHERE "scope_hash" = :scope${lock}`, request);
+      const claim: KeyClaim = { ...request, lockedUntil, now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
+      if (await this.keys.claim(manager, claim)) return { execute: true };
+      const row = await this.keys.lock(manager, request.scope);
       if ((parseDatabaseTimestamp(row.expires_at)?.getTime() ?? 0) <= now.getTime()) {
         // An expired key starts afresh, as if never used.
-        await this.restart(manager, request, now, lockedUntil);
+        await this.keys.restart(manager, claim);
         return { execute: true };
       }
       if (row.request_hash !== request.fingerprint) {
@@ -78,47 +64,28 @@ export class IdempotencyService {
         throw ApiError.conflict('A request with this Idempotency-Key was executed, but its answer could not be stored; read the resource instead of retrying');
       }
       // The earlier attempt ended without writing anything (it failed, or its instance died): run it again.
-      await this.restart(manager, request, now, lockedUntil);
+      await this.keys.restart(manager, claim);
       return { execute: true };
     });
   }
 
   /** Called inside the transaction of the write itself: the request is known to have executed. */
   async markWritten(manager: EntityManager, scope: string): Promise<void> {
-    await this.query(manager, `UPDATE "idempotency_keys" SET "wrote_at" = :now WHERE "scope_hash" = :scope`, { scope, now: new Date() });
+    await this.keys.markWritten(manager, scope, new Date());
   }
 
   async complete(scope: string, response: StoredResponse): Promise<void> {
-    await this.transactions.run((manager) =>
-      this.query(manager, `UPDATE "idempotency_keys" SET "status" = :status, "response" = :response WHERE "scope_hash" = :scope`, {
-        scope,
-        status: response.status,
-        response: this.sealer.seal(response, scope),
-      }),
-    );
+    await this.transactions.run((manager) => this.keys.complete(manager, scope, response.status, this.sealer.seal(response, scope)));
   }
 
   /** The attempt failed: give the lease up so that a retry need not wait for it to run out. */
   async release(scope: string): Promise<void> {
     try {
-      await this.transactions.run((manager) =>
-        this.query(manager, `UPDATE "idempotency_keys" SET "locked_until" = :now WHERE "scope_hash" = :scope AND "status" IS NULL`, { scope, now: new Date() }),
-      );
+      await this.transactions.run((manager) => this.keys.release(manager, scope, new Date()));
     } catch (error) {
       // Typically the database is down: the lease then runs out by itself.
       this.logger.warn(`Could not release an idempotency key: ${error instanceof Error ? error.message : String(error)}`);
     }
-  }
-
-  private async restart(manager: EntityManager, request: IdempotentRequest, now: Date, lockedUntil: Date): Promise<void> {
-    await this.query(
-      manager,
-      `UPDATE "idempotency_keys" SET "request_hash" = :fingerprint, "locked_until" = :lockedUntil, "wrote_at" = NULL, "status" = NULL,
-         "response" = NULL, "created_at" = CASE WHEN "expires_at" <= :now THEN :now ELSE "created_at" END,
-         "expires_at" = CASE WHEN "expires_at" <= :now THEN :expiresAt ELSE "expires_at" END
-       WHERE "scope_hash" = :scope`,
-      { ...request, lockedUntil, now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) },
-    );
   }
 
   /** Expired keys are deleted now and then, in the background, by whichever instance passes by. */
@@ -126,12 +93,7 @@ export class IdempotencyService {
     if (now.getTime() - this.lastPurge < PURGE_INTERVAL_MS) return;
     this.lastPurge = now.getTime();
     this.transactions
-      .run((manager) => this.query(manager, `DELETE FROM "idempotency_keys" WHERE "expires_at" <= :now`, { now }))
+      .run((manager) => this.keys.purge(manager, now))
       .catch((error: unknown) => this.logger.warn(`Could not purge expired idempotency keys: ${error instanceof Error ? error.message : String(error)}`));
-  }
-
-  private query<T = unknown>(manager: EntityManager, sql: string, parameters: object): Promise<T[]> {
-    const [escaped, values] = this.transactions.escape(sql, parameters as Record<string, unknown>);
-    return manager.query(escaped, values) as Promise<T[]>;
   }
 }
