@@ -20,6 +20,28 @@ DELETE FROM "device_tracks" WHERE "organization_id" = $1 AND "device_id" = $2;
 INSERT INTO "device_tracks" ("organization_id", "device_id", "time", "state") VALUES ($1, $2, $3, $4), ($1, $5, $6, $7)
          ON CONFLICT ("organization_id", "device_id") DO UPDATE SET "time" = excluded."time", "state" = excluded."state";
 
+-- event-log.after
+SELECT seq, body FROM geofence_events WHERE organization_id = $1 AND seq > $2 ORDER BY seq LIMIT $3;
+
+-- event-log.bounds
+SELECT (SELECT MIN(seq) FROM geofence_events WHERE organization_id = $1) AS oldest,
+                (SELECT seq FROM geofence_event_counters WHERE organization_id = $1) AS last;
+
+-- event-log.committed-seq
+SELECT seq FROM geofence_event_counters WHERE organization_id = $1;
+
+-- event-log.one
+SELECT body, building_id FROM geofence_events WHERE organization_id = $1 AND id = $2;
+
+-- event-log.page[0:0:0:0:0:0:0:0:0:ASC]
+SELECT body FROM geofence_events WHERE organization_id = $1 ORDER BY seq ASC LIMIT $2;
+
+-- event-log.page[0:1:0:0:0:0:0:0:0:DESC]
+SELECT body FROM geofence_events WHERE organization_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3;
+
+-- event-log.page[1:0:1:1:2:2:2:2:2:ASC]
+SELECT body FROM geofence_events WHERE organization_id = $1 AND seq > $2 AND type IN ($3, $4) AND geofence_id IN ($5, $6) AND device_id IN ($7, $8) AND user_id IN ($9, $10) AND building_id IN ($11, $12) AND occurred_at >= $13 AND occurred_at <= $14 ORDER BY seq ASC LIMIT $15;
+
 -- fix-places.places[0:2]
 SELECT NULL AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, b.length, b.rotation, t.positions AS filter_positions, t.reset_after_seconds FROM buildings b LEFT JOIN building_tracking t ON t.building_id = b.id WHERE b.organization_id = $1 AND b.deleted_at IS NULL AND b.id IN ($2, $3);
 

@@ -20,6 +20,28 @@ DELETE FROM "device_tracks" WHERE "organization_id" = ? AND "device_id" = ?;
 INSERT INTO "device_tracks" ("organization_id", "device_id", "time", "state") VALUES (?, ?, ?, ?), (?, ?, ?, ?)
          ON CONFLICT ("organization_id", "device_id") DO UPDATE SET "time" = excluded."time", "state" = excluded."state";
 
+-- event-log.after
+SELECT seq, body FROM geofence_events WHERE organization_id = ? AND seq > ? ORDER BY seq LIMIT ?;
+
+-- event-log.bounds
+SELECT (SELECT MIN(seq) FROM geofence_events WHERE organization_id = ?) AS oldest,
+                (SELECT seq FROM geofence_event_counters WHERE organization_id = ?) AS last;
+
+-- event-log.committed-seq
+SELECT seq FROM geofence_event_counters WHERE organization_id = ?;
+
+-- event-log.one
+SELECT body, building_id FROM geofence_events WHERE organization_id = ? AND id = ?;
+
+-- event-log.page[0:0:0:0:0:0:0:0:0:ASC]
+SELECT body FROM geofence_events WHERE organization_id = ? ORDER BY seq ASC LIMIT ?;
+
+-- event-log.page[0:1:0:0:0:0:0:0:0:DESC]
+SELECT body FROM geofence_events WHERE organization_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?;
+
+-- event-log.page[1:0:1:1:2:2:2:2:2:ASC]
+SELECT body FROM geofence_events WHERE organization_id = ? AND seq > ? AND type IN (?, ?) AND geofence_id IN (?, ?) AND device_id IN (?, ?) AND user_id IN (?, ?) AND building_id IN (?, ?) AND occurred_at >= ? AND occurred_at <= ? ORDER BY seq ASC LIMIT ?;
+
 -- fix-places.places[0:2]
 SELECT NULL AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, b.length, b.rotation, t.positions AS filter_positions, t.reset_after_seconds FROM buildings b LEFT JOIN building_tracking t ON t.building_id = b.id WHERE b.organization_id = ? AND b.deleted_at IS NULL AND b.id IN (?, ?);
 

@@ -23,6 +23,7 @@ import { GeofenceRuleSet } from './rules/geofence-rule-set.entity';
 import { GeofencingSettings } from './rules/geofencing-settings.entity';
 import { GeofencingRulesController } from './rules/rules.controller';
 import { GeofenceRulesRepository } from './rules/geofence-rules.repository';
+import { GeofenceEventLogRepository } from './events/event-log.repository';
 import { GeofencingRulesService } from './rules/rules.service';
 
 /**
@@ -38,6 +39,7 @@ import { GeofencingRulesService } from './rules/rules.service';
     { provide: ENGINE_CLOCK, useValue: systemClock },
     GeofencingRulesService,
     GeofenceRulesRepository,
+    GeofenceEventLogRepository,
     GeofencingQueriesService,
     FloorFenceCache,
     LiveFencesRepository,
@@ -51,6 +53,6 @@ import { GeofencingRulesService } from './rules/rules.service';
     GeofenceSimulation,
     GeofenceEventRetention,
   ],
-  exports: [ENGINE_CLOCK, GeofencingRulesService, FloorFenceCache, GeofenceEvaluator, GeofenceEventRecorder, GeofenceEventLog, GeofenceEventPort],
+  exports: [ENGINE_CLOCK, GeofencingRulesService, FloorFenceCache, GeofenceEvaluator, GeofenceEventRecorder, GeofenceEventLog, GeofenceEventLogRepository, GeofenceEventPort],
 })
 export class GeofencingModule {}

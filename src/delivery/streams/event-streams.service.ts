@@ -5,6 +5,7 @@ import { NotificationBus } from '../../database/notification-bus';
 import { TransactionRunner } from '../../database/transactions';
 import { EventLogQuery, MAX_EVENT_PAGE } from '../../geofencing/events/event-log-query';
 import { GeofenceEventLog } from '../../geofencing/events/event-log.service';
+import { GeofenceEventLogRepository } from '../../geofencing/events/event-log.repository';
 import { GEOFENCE_EVENTS_CHANNEL } from '../../geofencing/events/geofence-event';
 import { GeofenceEventBody } from '../../geofencing/events/geofence-event';
 import { eventStreamFilter } from './event-stream-filter';
@@ -82,6 +83,7 @@ export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly streams: StreamsService,
     private readonly log: GeofenceEventLog,
+    private readonly logRows: GeofenceEventLogRepository,
     private readonly notifications: NotificationBus,
     private readonly transactions: TransactionRunner,
   ) {}
@@ -161,22 +163,11 @@ export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
 
   /** The organization's highest committed seq (0 before its first event). */
   private async committedSeq(organizationId: string): Promise<number> {
-    const rows = (await this.transactions.read((manager) =>
-      manager.query(...this.transactions.escape('SELECT seq FROM geofence_event_counters WHERE organization_id = :organizationId', { organizationId })),
-    )) as Array<{ seq: number | string }>;
-    return rows.length === 0 ? 0 : Number(rows[0].seq);
+    return this.transactions.read((manager) => this.logRows.committedSeq(manager, organizationId));
   }
 
   private async readAfter(organizationId: string, after: number, limit: number): Promise<LoggedEvent[]> {
-    const rows = (await this.transactions.read((manager) =>
-      manager.query(
-        ...this.transactions.escape('SELECT seq, body FROM geofence_events WHERE organization_id = :organizationId AND seq > :after ORDER BY seq LIMIT :limit', {
-          organizationId,
-          after,
-          limit,
-        }),
-      ),
-    )) as Array<{ seq: number | string; body: string }>;
+    const rows = await this.transactions.read((manager) => this.logRows.after(manager, organizationId, after, limit));
     return rows.map((row) => ({ seq: Number(row.seq), json: row.body, event: JSON.parse(row.body) as GeofenceEventBody }));
   }
 }

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Principal } from '../../access/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { TransactionRunner } from '../../database/transactions';
 import { SqlDialect } from '../../database/sql-dialect';
 import { parseEventLogQuery } from './event-log-query';
+import { GeofenceEventLogRepository } from './event-log.repository';
 import { GeofenceEventBody } from './geofence-event';
 
 export interface EventPage {
@@ -22,8 +20,7 @@ const parsedBody = (body: string | GeofenceEventBody): GeofenceEventBody => (typ
 @Injectable()
 export class GeofenceEventLog {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly transactions: TransactionRunner,
+    private readonly rows: GeofenceEventLogRepository,
     private readonly dialect: SqlDialect,
   ) {}
 
@@ -31,25 +28,6 @@ export class GeofenceEventLog {
     const { query, errors } = parseEventLogQuery(raw);
     if (errors.length > 0) throw ApiError.validation('The event log query is not valid', errors);
     if (query.after !== null || query.before !== null) await this.checkCursor(principal.organizationId, query.after, query.before);
-    const conditions = ['organization_id = :organizationId'];
-    const parameters: Record<string, unknown> = { organizationId: principal.organizationId, limit: query.limit + 1 };
-    const within = (column: string, name: string, values: readonly unknown[]) => {
-      if (values.length === 0) return;
-      conditions.push(`${column} IN (:...${name})`);
-      parameters[name] = values;
-    };
-    if (query.after !== null) {
-      conditions.push('seq > :after');
-      parameters.after = query.after;
-    }
-    if (query.before !== null) {
-      conditions.push('seq < :before');
-      parameters.before = query.before;
-    }
-    within('type', 'types', query.types);
-    within('geofence_id', 'geofenceIds', query.geofenceIds);
-    within('device_id', 'deviceIds', query.deviceIds);
-    within('user_id', 'userIds', query.userIds);
     // A user restricted to some buildings reads only their events.
     let buildings = query.buildingIds;
     if (principal.buildingIds !== null) {
@@ -58,19 +36,21 @@ export class GeofenceEventLog {
       if (buildings.length === 0)
         return { data: [], next_cursor: query.after !== null ? String(query.after) : query.before !== null ? String(query.before) : null, has_more: false };
     }
-    within('building_id', 'buildingIds', buildings);
-    if (query.from !== null) {
-      conditions.push('occurred_at >= :from');
-      parameters.from = this.dialect.timestamp(query.from);
-    }
-    if (query.to !== null) {
-      conditions.push('occurred_at <= :to');
-      parameters.to = this.dialect.timestamp(query.to);
-    }
-    const direction = query.before !== null ? 'DESC' : 'ASC';
-    const rows = (await this.dataSource.query(
-      ...this.transactions.escape(`SELECT body FROM geofence_events WHERE ${conditions.join(' AND ')} ORDER BY seq ${direction} LIMIT :limit`, parameters),
-    )) as Array<{ body: string }>;
+    const rows = await this.rows.page(
+      principal.organizationId,
+      {
+        after: query.after,
+        before: query.before,
+        types: query.types,
+        geofenceIds: query.geofenceIds,
+        deviceIds: query.deviceIds,
+        userIds: query.userIds,
+        buildingIds: buildings,
+        from: query.from === null ? null : this.dialect.timestamp(query.from),
+        to: query.to === null ? null : this.dialect.timestamp(query.to),
+      },
+      query.limit + 1,
+    );
     const hasMore = rows.length > query.limit;
     const data = rows.slice(0, query.limit).map((row) => parsedBody(row.body));
     const given = query.after ?? query.before;
@@ -86,13 +66,7 @@ export class GeofenceEventLog {
    * reaches the oldest kept event ends there with has_more false).
    */
   private async checkCursor(organizationId: string, after: number | null, before: number | null): Promise<void> {
-    const [row] = (await this.dataSource.query(
-      ...this.transactions.escape(
-        `SELECT (SELECT MIN(seq) FROM geofence_events WHERE organization_id = :organizationId) AS oldest,
-                (SELECT seq FROM geofence_event_counters WHERE organization_id = :organizationId) AS last`,
-        { organizationId },
-      ),
-    )) as Array<{ oldest: number | string | null; last: number | string | null }>;
+    const row = await this.rows.bounds(organizationId);
     // No event kept: all of them (up to the counter) are gone.
     const expiredThrough = row.oldest !== null ? Number(row.oldest) - 1 : row.last !== null ? Number(row.last) : 0;
     if ((after !== null && after < expiredThrough) || (before !== null && before <= expiredThrough)) {
@@ -106,12 +80,7 @@ export class GeofenceEventLog {
   }
 
   async get(principal: Principal, id: string): Promise<GeofenceEventBody> {
-    const [row] = (await this.dataSource.query(
-      ...this.transactions.escape('SELECT body, building_id FROM geofence_events WHERE organization_id = :organizationId AND id = :id', {
-        organizationId: principal.organizationId,
-        id,
-      }),
-    )) as Array<{ body: string; building_id: number }>;
+    const row = await this.rows.one(principal.organizationId, id);
     if (!row || (principal.buildingIds !== null && !principal.buildingIds.includes(Number(row.building_id)))) throw ApiError.notFound('Geofence event', id);
     return parsedBody(row.body);
   }
