@@ -82,6 +82,15 @@ UPDATE "idempotency_keys" SET "request_hash" = $1, "locked_until" = $2, "wrote_a
 -- idempotency-keys.written
 UPDATE "idempotency_keys" SET "wrote_at" = $1 WHERE "scope_hash" = $2;
 
+-- image-blobs.read
+SELECT "bytes" FROM "image_blobs" WHERE "image_id" = $1;
+
+-- image-blobs.remove
+DELETE FROM "image_blobs" WHERE "image_id" = $1;
+
+-- image-blobs.write
+INSERT INTO "image_blobs" ("image_id", "bytes") VALUES ($1, $2);
+
 -- live-positions.changed-since
 SELECT d.id, d.code, d.user_id, d.last_time AT TIME ZONE 'UTC', d.building_id, d.floor_id, f.level_height, d.lat, d.lng, d.x, d.y, d.accuracy, d.yaw, d.created_at AT TIME ZONE 'UTC', d.updated_at AT TIME ZONE 'UTC'
        FROM devices d LEFT JOIN floors f ON f.id = d.floor_id

@@ -82,6 +82,15 @@ UPDATE "idempotency_keys" SET "request_hash" = ?, "locked_until" = ?, "wrote_at"
 -- idempotency-keys.written
 UPDATE "idempotency_keys" SET "wrote_at" = ? WHERE "scope_hash" = ?;
 
+-- image-blobs.read
+SELECT "bytes" FROM "image_blobs" WHERE "image_id" = ?;
+
+-- image-blobs.remove
+DELETE FROM "image_blobs" WHERE "image_id" = ?;
+
+-- image-blobs.write
+INSERT INTO "image_blobs" ("image_id", "bytes") VALUES (?, ?);
+
 -- live-positions.changed-since
 SELECT d.id, d.code, d.user_id, d.last_time, d.building_id, d.floor_id, f.level_height, d.lat, d.lng, d.x, d.y, d.accuracy, d.yaw, d.created_at, d.updated_at
        FROM devices d LEFT JOIN floors f ON f.id = d.floor_id

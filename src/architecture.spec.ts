@@ -253,7 +253,6 @@ const LEGACY_SQL: Record<string, 'sql' | 'dialect' | 'both'> = {
   'src/delivery/webhooks/worker-heartbeats.ts': 'both',
   'src/geofencing/events/event-retention.service.ts': 'sql',
   'src/geofencing/occupancy/occupancy.service.ts': 'sql',
-  'src/images/storage/database.storage.ts': 'sql',
   'src/main.ts': 'dialect',
   'src/reports/analytics/visit-reader.ts': 'sql',
   'src/reports/analytics/visit-rows.ts': 'sql',

@@ -5,7 +5,8 @@ import { storageConfig, StorageConfig } from '../config/storage.config';
 import { Image } from './image.entity';
 import { ImagesController } from './images.controller';
 import { ImagesService } from './images.service';
-import { DatabaseStorage } from './storage/database.storage';
+import { SqlRunner } from '../database/sql-runner';
+import { DatabaseStorage } from './storage/database-image-store';
 import { IMAGE_STORAGE, ImageStorage } from './storage/image-storage';
 import { LocalDiskStorage } from './storage/local-disk.storage';
 import { ImageThumbnails } from './thumbnails';
@@ -18,9 +19,9 @@ import { ImageThumbnails } from './thumbnails';
     ImageThumbnails,
     {
       provide: IMAGE_STORAGE,
-      inject: [storageConfig.KEY, getDataSourceToken()],
-      useFactory: (config: StorageConfig, dataSource: DataSource): ImageStorage =>
-        config.images === 'database' ? new DatabaseStorage(dataSource) : new LocalDiskStorage(config.imagesDirectory),
+      inject: [storageConfig.KEY, getDataSourceToken(), SqlRunner],
+      useFactory: (config: StorageConfig, dataSource: DataSource, sql: SqlRunner): ImageStorage =>
+        config.images === 'database' ? new DatabaseStorage(dataSource, sql) : new LocalDiskStorage(config.imagesDirectory),
     },
   ],
   exports: [ImagesService],
