@@ -10,6 +10,23 @@ INSERT INTO "building_tracking" ("building_id", "organization_id", "scans", "pos
          ON CONFLICT ("building_id") DO UPDATE SET "scans" = excluded."scans", "positions" = excluded."positions", "reset_after_seconds" = excluded."reset_after_seconds",
            "version" = "building_tracking"."version" + 1, "updated_at" = excluded."updated_at";
 
+-- credential-owners.key-by-hash
+SELECT k."id", k."organization_id", k."user_id", k."key_hash", k."permission", k."last_used_at", u."email", u."role", u."building_scope"
+       FROM "api_keys" k INNER JOIN "users" u ON u."id" = k."user_id"
+       WHERE k."key_hash" = $1;
+
+-- credential-owners.key-by-id
+SELECT k."id", k."organization_id", k."user_id", k."key_hash", k."permission", k."last_used_at", u."email", u."role", u."building_scope"
+       FROM "api_keys" k INNER JOIN "users" u ON u."id" = k."user_id"
+       WHERE k."id" = $1;
+
+-- credential-owners.session
+SELECT s."user_id", u."organization_id", u."email", u."role", u."building_scope", s."permission", s."api_key_id", k."permission" AS "key_permission", s."revoked_at"
+     FROM "auth_sessions" s
+     INNER JOIN "users" u ON u."id" = s."user_id"
+     LEFT JOIN "api_keys" k ON k."id" = s."api_key_id"
+     WHERE s."id" = $1;
+
 -- device-tracks.read[2]
 SELECT "device_id", "time", "state" FROM "device_tracks" WHERE "organization_id" = $1 AND "device_id" IN ($2, $3);
 

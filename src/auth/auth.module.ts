@@ -25,6 +25,7 @@ import { ApiKeyStrategy } from './strategies/api-key.strategy';
 import { BasicStrategy } from './strategies/basic.strategy';
 import { JwtStrategy } from './strategies/jwt.strategy';
 import { StreamTicketsController } from './stream-tickets.controller';
+import { CredentialOwnersRepository } from './credential-owners.repository';
 import { StreamTicketsRepository } from './stream-tickets.repository';
 import { StreamTicketsService } from './stream-tickets.service';
 import { UserCredentialRevocation } from './user-credential-revocation';
@@ -57,6 +58,7 @@ import { UserCredentialRevocation } from './user-credential-revocation';
     ApiKeyStrategy,
     StreamTicketsService,
     StreamTicketsRepository,
+    CredentialOwnersRepository,
     UserCredentialRevocation,
     // Order matters: who the caller is, then what it may do.
     // One instance serves as the global guard and as the pre-body authentication (early-authentication.ts).

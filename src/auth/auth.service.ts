@@ -4,54 +4,30 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager, IsNull } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { authConfig, AuthConfig } from '../config/auth.config';
-import { PreparedQueries, PreparedQuery } from '../database/prepared-queries';
+import { CredentialOwnersRepository } from './credential-owners.repository';
 import { TransactionRunner } from '../database/transactions';
 import { AccessTokenClaims, RefreshTokensDto, TokenPairDto } from './auth.dto';
 import { buildingScopeOf } from '../access/building-scope';
 import { CredentialCacheService } from './credential-cache.service';
 import { ApiPermission, isApiPermission } from '../access/permissions';
 import { CredentialKind, Principal } from '../access/principal';
-import { Role } from '../access/roles';
 import { hasSaneTimeClaims } from './token-claims';
 import { generateRefreshToken, looksLikeRefreshToken, sha256Hex } from './secrets';
 import { User } from '../users/user.entity';
 import { AuthSession } from './sessions/auth-session.entity';
 import { RefreshToken } from './sessions/refresh-token.entity';
 
-interface SessionOwnerRow {
-  user_id: string;
-  organization_id: string;
-  email: string;
-  role: Role;
-  permission: string;
-  api_key_id: string | null;
-  key_permission: string | null;
-  revoked_at: unknown;
-  building_scope: unknown;
-}
-
 type RefreshOutcome = { pair: TokenPairDto } | { reused: true };
 
 @Injectable()
 export class AuthService {
-  private static readonly SESSION_OWNER_SQL = `SELECT s."user_id", u."organization_id", u."email", u."role", u."building_scope", s."permission", s."api_key_id", k."permission" AS "key_permission", s."revoked_at"
-     FROM "auth_sessions" s
-     INNER JOIN "users" u ON u."id" = s."user_id"
-     LEFT JOIN "api_keys" k ON k."id" = s."api_key_id"
-     WHERE s."id" = :sessionId`;
-  private readonly sessionSql: string;
-  private readonly findSessionOwner: PreparedQuery<SessionOwnerRow>;
-
   constructor(
     private readonly jwt: JwtService,
     @Inject(authConfig.KEY) private readonly config: AuthConfig,
     private readonly transactions: TransactionRunner,
     private readonly credentials: CredentialCacheService,
-    queries: PreparedQueries,
-  ) {
-    [this.sessionSql] = transactions.escape(AuthService.SESSION_OWNER_SQL, { sessionId: '' });
-    this.findSessionOwner = queries.prepare(AuthService.SESSION_OWNER_SQL);
-  }
+    private readonly owners: CredentialOwnersRepository,
+  ) {}
 
   /** Opens a session for a caller who proved a password or an API key, and returns its first tokens. */
   async issueTokens(principal: Principal): Promise<TokenPairDto> {
@@ -150,7 +126,7 @@ export class AuthService {
   }
 
   private async loadSessionOwner(sessionId: string, manager?: EntityManager): Promise<Principal | null> {
-    const rows: SessionOwnerRow[] = manager ? await manager.query(this.sessionSql, [sessionId]) : await this.findSessionOwner({ sessionId });
+    const rows = await this.owners.session(sessionId, manager);
     const row = rows[0];
     if (!row || row.revoked_at !== null) return null;
     // A token made from a key follows the key: re-permissioning or disabling it applies at once.

@@ -5,7 +5,7 @@ import { In, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { parseDatabaseTimestamp } from '../../common/database/raw-values';
 import { AuditService } from '../../audit/audit.service';
-import { PreparedQueries, PreparedQuery } from '../../database/prepared-queries';
+import { CredentialOwnersRepository, KeyOwnerRow } from '../credential-owners.repository';
 import { TransactionRunner } from '../../database/transactions';
 import { User } from '../../users/user.entity';
 import { buildingScopeOf } from '../../access/building-scope';
@@ -22,23 +22,9 @@ import { ApiKeyResponseDto, CreateApiKeyDto, ListApiKeysQuery, UpdateApiKeyDto }
 // last_used_at is refreshed at most this often, so using a key is not a write per request.
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-interface KeyOwnerRow {
-  id: string;
-  organization_id: string;
-  user_id: string;
-  key_hash: string;
-  permission: string;
-  last_used_at: unknown;
-  email: string;
-  role: Role;
-  building_scope: unknown;
-}
-
 @Injectable()
 export class ApiKeysService {
   private readonly logger = new Logger(ApiKeysService.name);
-  private readonly findKeyOwner: PreparedQuery<KeyOwnerRow>;
-  private readonly findKeyById: PreparedQuery<KeyOwnerRow>;
 
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
@@ -46,25 +32,14 @@ export class ApiKeysService {
     private readonly audit: AuditService,
     private readonly credentials: CredentialCacheService,
     @Inject(API_KEY_CIPHER) private readonly cipher: ApiKeyCipher,
-    queries: PreparedQueries,
-  ) {
-    this.findKeyOwner = queries.prepare(
-      `SELECT k."id", k."organization_id", k."user_id", k."key_hash", k."permission", k."last_used_at", u."email", u."role", u."building_scope"
-       FROM "api_keys" k INNER JOIN "users" u ON u."id" = k."user_id"
-       WHERE k."key_hash" = :hash`,
-    );
-    this.findKeyById = queries.prepare(
-      `SELECT k."id", k."organization_id", k."user_id", k."key_hash", k."permission", k."last_used_at", u."email", u."role", u."building_scope"
-       FROM "api_keys" k INNER JOIN "users" u ON u."id" = k."user_id"
-       WHERE k."id" = :id`,
-    );
-  }
+    private readonly owners: CredentialOwnersRepository,
+  ) {}
 
   /** Resolves an X-API-KEY to its owner, or false. One indexed lookup; no slow hashing. */
   async authenticate(secret: string): Promise<Principal | false> {
     if (!looksLikeApiKey(secret)) return false;
     const hash = sha256Hex(secret);
-    const rows = await this.findKeyOwner({ hash });
+    const rows = await this.owners.keyByHash(hash);
     const row = rows[0];
     if (!row || !hashesEqual(row.key_hash, hash)) return false;
     const principal = keyPrincipal(row);
@@ -75,7 +50,7 @@ export class ApiKeysService {
 
   /** What the key with this id may do now (a stream opened with a ticket it minted asks again), or null once it is deleted or disabled. */
   async principalOfKey(id: string): Promise<Principal | null> {
-    const [row] = await this.findKeyById({ id });
+    const [row] = await this.owners.keyById(id);
     return row ? keyPrincipal(row) : null;
   }
 
