@@ -262,8 +262,6 @@ const LEGACY_SQL: Record<string, 'sql' | 'dialect' | 'both'> = {
   'src/reports/building-reports.ts': 'sql',
   'src/reports/user-positions.jobs.ts': 'sql',
   'src/reports/user-positions.report.ts': 'sql',
-  'src/reports/worker/report-db.ts': 'dialect',
-  'src/reports/worker/report-queries.ts': 'dialect',
   'src/users/user-admin.service.ts': 'sql',
 };
 
