@@ -106,6 +106,21 @@ DELETE FROM "login_failures" WHERE "key" IN (SELECT "key" FROM "login_failures" 
 -- login-failures.seen-since
 SELECT 1 AS "one" FROM "login_failures" WHERE "key" = $1 AND "window_started_at" > $2;
 
+-- report-visits.first-page
+SELECT id, geofence_id, device_id, user_id, CAST(extract(epoch FROM entered_at) * 1000 AS double precision) AS entered_ms, CAST(extract(epoch FROM exited_at) * 1000 AS double precision) AS exited_ms, exit_reason FROM geofence_visits
+      WHERE geofence_id = $1 AND organization_id = $2 AND entered_at >= $3 AND entered_at < $4
+      ORDER BY entered_at, id LIMIT $5;
+
+-- report-visits.next-page
+SELECT id, geofence_id, device_id, user_id, CAST(extract(epoch FROM entered_at) * 1000 AS double precision) AS entered_ms, CAST(extract(epoch FROM exited_at) * 1000 AS double precision) AS exited_ms, exit_reason FROM geofence_visits
+      WHERE geofence_id = $1 AND organization_id = $2 AND entered_at >= $3 AND entered_at < $4
+        AND (entered_at > $3 OR id > $5)
+      ORDER BY entered_at, id LIMIT $6;
+
+-- report-visits.under-way-at-start
+SELECT id, geofence_id, device_id, user_id, CAST(extract(epoch FROM entered_at) * 1000 AS double precision) AS entered_ms, CAST(extract(epoch FROM exited_at) * 1000 AS double precision) AS exited_ms, exit_reason FROM geofence_visits
+      WHERE geofence_id = $1 AND organization_id = $2 AND entered_at < $3 AND (exited_at >= $3 OR exited_at IS NULL);
+
 -- stream-tickets.issue
 INSERT INTO stream_tickets (ticket_hash, organization_id, user_id, principal, expires_at) VALUES ($1, $2, $3, $4, $5);
 

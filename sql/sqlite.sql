@@ -106,6 +106,21 @@ DELETE FROM "login_failures" WHERE ("key" NOT LIKE 'known%' AND "window_started_
 -- login-failures.seen-since
 SELECT 1 AS "one" FROM "login_failures" WHERE "key" = ? AND "window_started_at" > ?;
 
+-- report-visits.first-page
+SELECT id, geofence_id, device_id, user_id, CAST(round((julianday(entered_at) - 2440587.5) * 86400000) AS INTEGER) AS entered_ms, CAST(round((julianday(exited_at) - 2440587.5) * 86400000) AS INTEGER) AS exited_ms, exit_reason FROM geofence_visits
+      WHERE geofence_id = ? AND organization_id = ? AND entered_at >= ? AND entered_at < ?
+      ORDER BY entered_at, id LIMIT ?;
+
+-- report-visits.next-page
+SELECT id, geofence_id, device_id, user_id, CAST(round((julianday(entered_at) - 2440587.5) * 86400000) AS INTEGER) AS entered_ms, CAST(round((julianday(exited_at) - 2440587.5) * 86400000) AS INTEGER) AS exited_ms, exit_reason FROM geofence_visits
+      WHERE geofence_id = ? AND organization_id = ? AND entered_at >= ? AND entered_at < ?
+        AND (entered_at > ? OR id > ?)
+      ORDER BY entered_at, id LIMIT ?;
+
+-- report-visits.under-way-at-start
+SELECT id, geofence_id, device_id, user_id, CAST(round((julianday(entered_at) - 2440587.5) * 86400000) AS INTEGER) AS entered_ms, CAST(round((julianday(exited_at) - 2440587.5) * 86400000) AS INTEGER) AS exited_ms, exit_reason FROM geofence_visits
+      WHERE geofence_id = ? AND organization_id = ? AND entered_at < ? AND (exited_at >= ? OR exited_at IS NULL);
+
 -- stream-tickets.issue
 INSERT INTO stream_tickets (ticket_hash, organization_id, user_id, principal, expires_at) VALUES (?, ?, ?, ?, ?);
 

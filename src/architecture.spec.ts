@@ -258,7 +258,6 @@ const LEGACY_SQL: Record<string, 'sql' | 'dialect' | 'both'> = {
   'src/images/storage/database.storage.ts': 'sql',
   'src/main.ts': 'dialect',
   'src/reports/analytics/visit-reader.ts': 'sql',
-  'src/reports/analytics/visit-rows.ts': 'sql',
   'src/reports/building-reports.ts': 'sql',
   'src/reports/user-positions.jobs.ts': 'sql',
   'src/reports/user-positions.report.ts': 'sql',
