@@ -106,6 +106,24 @@ DELETE FROM "login_failures" WHERE "key" IN (SELECT "key" FROM "login_failures" 
 -- login-failures.seen-since
 SELECT 1 AS "one" FROM "login_failures" WHERE "key" = $1 AND "window_started_at" > $2;
 
+-- report-fences.fence-building
+SELECT building_id FROM geofences WHERE organization_id = $1 AND id = $2 AND deleted = $3;
+
+-- report-fences.fences[0:0]
+SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE organization_id = $1 ORDER BY id;
+
+-- report-fences.fences[0:2]
+SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE organization_id = $1 AND id IN ($2, $3) ORDER BY id;
+
+-- report-fences.fences[2:0]
+SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE organization_id = $1 AND building_id IN ($2, $3) ORDER BY id;
+
+-- report-fences.fences[2:2]
+SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE organization_id = $1 AND building_id IN ($2, $3) AND id IN ($4, $5) ORDER BY id;
+
+-- report-fences.live-buildings[2]
+SELECT id FROM buildings WHERE organization_id = $1 AND deleted_at IS NULL AND id IN ($2, $3);
+
 -- report-visits.first-page
 SELECT id, geofence_id, device_id, user_id, CAST(extract(epoch FROM entered_at) * 1000 AS double precision) AS entered_ms, CAST(extract(epoch FROM exited_at) * 1000 AS double precision) AS exited_ms, exit_reason FROM geofence_visits
       WHERE geofence_id = $1 AND organization_id = $2 AND entered_at >= $3 AND entered_at < $4

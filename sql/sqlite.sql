@@ -106,6 +106,24 @@ DELETE FROM "login_failures" WHERE ("key" NOT LIKE 'known%' AND "window_started_
 -- login-failures.seen-since
 SELECT 1 AS "one" FROM "login_failures" WHERE "key" = ? AND "window_started_at" > ?;
 
+-- report-fences.fence-building
+SELECT building_id FROM geofences WHERE organization_id = ? AND id = ? AND deleted = ?;
+
+-- report-fences.fences[0:0]
+SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE organization_id = ? ORDER BY id;
+
+-- report-fences.fences[0:2]
+SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE organization_id = ? AND id IN (?, ?) ORDER BY id;
+
+-- report-fences.fences[2:0]
+SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE organization_id = ? AND building_id IN (?, ?) ORDER BY id;
+
+-- report-fences.fences[2:2]
+SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE organization_id = ? AND building_id IN (?, ?) AND id IN (?, ?) ORDER BY id;
+
+-- report-fences.live-buildings[2]
+SELECT id FROM buildings WHERE organization_id = ? AND deleted_at IS NULL AND id IN (?, ?);
+
 -- report-visits.first-page
 SELECT id, geofence_id, device_id, user_id, CAST(round((julianday(entered_at) - 2440587.5) * 86400000) AS INTEGER) AS entered_ms, CAST(round((julianday(exited_at) - 2440587.5) * 86400000) AS INTEGER) AS exited_ms, exit_reason FROM geofence_visits
       WHERE geofence_id = ? AND organization_id = ? AND entered_at >= ? AND entered_at < ?
