@@ -1,6 +1,9 @@
 -- Every statement the repositories send to SQLite, as the driver receives it.
 -- Written by `npm run sql:snapshot`; src/database/statements.spec.ts fails when it is stale.
 
+-- building-reports.rollups
+SELECT device_id, slot, positioned_ms FROM position_rollups WHERE organization_id = ? AND building_id = ? AND slot >= ? AND slot < ?;
+
 -- building-tracking.read
 SELECT "scans", "positions", "reset_after_seconds" FROM "building_tracking" WHERE "building_id" = ?;
 

@@ -3,6 +3,7 @@ import { BuildingsModule } from '../cartography/buildings/buildings.module';
 import { GeofencingAnalyticsModule } from './analytics/analytics.module';
 import { BuildingReports } from './building-reports';
 import { BuildingReportsController } from './building-reports.controller';
+import { BuildingReportsRepository } from './building-reports.repository';
 import { GeofencingReports } from './geofencing-reports';
 import { HeatmapsModule } from './heatmaps/heatmaps.module';
 import { ReportsController } from './reports.controller';
@@ -12,6 +13,6 @@ import { UserPositionsReport } from './user-positions.report';
 @Module({
   imports: [BuildingsModule, GeofencingAnalyticsModule, HeatmapsModule, ReportWorkerModule],
   controllers: [ReportsController, BuildingReportsController],
-  providers: [UserPositionsReport, GeofencingReports, BuildingReports],
+  providers: [UserPositionsReport, GeofencingReports, BuildingReports, BuildingReportsRepository],
 })
 export class ReportsModule {}
