@@ -166,3 +166,16 @@ SELECT b."id", b."latitude", b."longitude", b."width", b."length", b."rotation",
        LEFT JOIN "radio_revisions" r ON r."building_id" = b."id"
        LEFT JOIN "building_tracking" t ON t."building_id" = b."id"
        WHERE b."organization_id" = $1 AND b."deleted_at" IS NULL AND b."id" IN ($2, $3);
+
+-- user-positions.building-instant
+SELECT device_id, user_id, CAST(date_part('epoch', "time") * 1000 AS bigint), floor_id, lat, lng FROM position_history WHERE organization_id = $1 AND building_id = $2 AND "time" = $3 ORDER BY device_id;
+
+-- user-positions.building-page[5000]
+SELECT device_id, user_id, CAST(date_part('epoch', "time") * 1000 AS bigint), floor_id, lat, lng FROM position_history WHERE organization_id = $1 AND building_id = $2 AND "time" >= $3 AND "time" < $4 ORDER BY "time", device_id LIMIT 5000;
+
+-- user-positions.device-track-page[5000]
+SELECT user_id, CAST(date_part('epoch', "time") * 1000 AS bigint), floor_id, lat, lng, building_id FROM position_history
+     WHERE organization_id = $1 AND device_id = $2 AND "time" >= $3 AND "time" < $4 ORDER BY "time" LIMIT 5000;
+
+-- user-positions.elsewhere
+SELECT device_id, CAST(date_part('epoch', "time") * 1000 AS bigint), building_id FROM position_history WHERE organization_id = $1 AND building_id < $2 AND "time" >= $3 AND "time" < $4 UNION ALL SELECT device_id, CAST(date_part('epoch', "time") * 1000 AS bigint), building_id FROM position_history WHERE organization_id = $1 AND building_id > $2 AND "time" >= $3 AND "time" < $4 UNION ALL SELECT device_id, CAST(date_part('epoch', "time") * 1000 AS bigint), building_id FROM position_history WHERE organization_id = $1 AND building_id IS NULL AND "time" >= $3 AND "time" < $4 ORDER BY 2;

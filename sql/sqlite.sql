@@ -166,3 +166,16 @@ SELECT b."id", b."latitude", b."longitude", b."width", b."length", b."rotation",
        LEFT JOIN "radio_revisions" r ON r."building_id" = b."id"
        LEFT JOIN "building_tracking" t ON t."building_id" = b."id"
        WHERE b."organization_id" = ? AND b."deleted_at" IS NULL AND b."id" IN (?, ?);
+
+-- user-positions.building-instant
+SELECT device_id, user_id, "time", floor_id, lat, lng FROM position_history WHERE organization_id = ? AND building_id = ? AND "time" = ? ORDER BY device_id;
+
+-- user-positions.building-page[5000]
+SELECT device_id, user_id, "time", floor_id, lat, lng FROM position_history WHERE organization_id = ? AND building_id = ? AND "time" >= ? AND "time" < ? ORDER BY "time", device_id LIMIT 5000;
+
+-- user-positions.device-track-page[5000]
+SELECT user_id, "time", floor_id, lat, lng, building_id FROM position_history
+     WHERE organization_id = ? AND device_id = ? AND "time" >= ? AND "time" < ? ORDER BY "time" LIMIT 5000;
+
+-- user-positions.elsewhere
+SELECT device_id, "time", building_id FROM position_history WHERE organization_id = ? AND building_id < ? AND "time" >= ? AND "time" < ? UNION ALL SELECT device_id, "time", building_id FROM position_history WHERE organization_id = ? AND building_id > ? AND "time" >= ? AND "time" < ? UNION ALL SELECT device_id, "time", building_id FROM position_history WHERE organization_id = ? AND building_id IS NULL AND "time" >= ? AND "time" < ? ORDER BY 2;
