@@ -173,6 +173,15 @@ SELECT device_id, user_id, CAST(date_part('epoch', "time") * 1000 AS bigint), fl
 -- user-positions.building-page[5000]
 SELECT device_id, user_id, CAST(date_part('epoch', "time") * 1000 AS bigint), floor_id, lat, lng FROM position_history WHERE organization_id = $1 AND building_id = $2 AND "time" >= $3 AND "time" < $4 ORDER BY "time", device_id LIMIT 5000;
 
+-- user-positions.building-track-count[0,0,0]
+SELECT COUNT(*) AS n FROM (SELECT 1 FROM position_history WHERE organization_id = $1 AND building_id = $2 AND "time" >= $3 AND "time" < $4 LIMIT $5) capped;
+
+-- user-positions.building-track-count[1,1,1]
+SELECT COUNT(*) AS n FROM (SELECT 1 FROM position_history WHERE organization_id = $1 AND building_id = $2 AND "time" >= $3 AND "time" < $4 AND device_id = $5 AND user_id = $6 AND floor_id = $7 LIMIT $8) capped;
+
+-- user-positions.device-track-count
+SELECT COUNT(*) AS n FROM (SELECT 1 FROM position_history WHERE organization_id = $1 AND device_id = $2 AND "time" >= $3 AND "time" < $4 LIMIT $5) capped;
+
 -- user-positions.device-track-page[5000]
 SELECT user_id, CAST(date_part('epoch', "time") * 1000 AS bigint), floor_id, lat, lng, building_id FROM position_history
      WHERE organization_id = $1 AND device_id = $2 AND "time" >= $3 AND "time" < $4 ORDER BY "time" LIMIT 5000;

@@ -173,6 +173,15 @@ SELECT device_id, user_id, "time", floor_id, lat, lng FROM position_history WHER
 -- user-positions.building-page[5000]
 SELECT device_id, user_id, "time", floor_id, lat, lng FROM position_history WHERE organization_id = ? AND building_id = ? AND "time" >= ? AND "time" < ? ORDER BY "time", device_id LIMIT 5000;
 
+-- user-positions.building-track-count[0,0,0]
+SELECT COUNT(*) AS n FROM (SELECT 1 FROM position_history WHERE organization_id = ? AND building_id = ? AND "time" >= ? AND "time" < ? LIMIT ?) capped;
+
+-- user-positions.building-track-count[1,1,1]
+SELECT COUNT(*) AS n FROM (SELECT 1 FROM position_history WHERE organization_id = ? AND building_id = ? AND "time" >= ? AND "time" < ? AND device_id = ? AND user_id = ? AND floor_id = ? LIMIT ?) capped;
+
+-- user-positions.device-track-count
+SELECT COUNT(*) AS n FROM (SELECT 1 FROM position_history WHERE organization_id = ? AND device_id = ? AND "time" >= ? AND "time" < ? LIMIT ?) capped;
+
 -- user-positions.device-track-page[5000]
 SELECT user_id, "time", floor_id, lat, lng, building_id FROM position_history
      WHERE organization_id = ? AND device_id = ? AND "time" >= ? AND "time" < ? ORDER BY "time" LIMIT 5000;

@@ -257,7 +257,6 @@ const LEGACY_SQL: Record<string, 'sql' | 'dialect' | 'both'> = {
   'src/geofencing/occupancy/occupancy.service.ts': 'sql',
   'src/images/storage/database.storage.ts': 'sql',
   'src/main.ts': 'dialect',
-  'src/reports/user-positions.report.ts': 'sql',
   'src/users/user-admin.service.ts': 'sql',
 };
 

@@ -9,10 +9,11 @@ import { HeatmapsModule } from './heatmaps/heatmaps.module';
 import { ReportsController } from './reports.controller';
 import { ReportWorkerModule } from './worker/report-worker.module';
 import { UserPositionsReport } from './user-positions.report';
+import { UserPositionsRepository } from './user-positions.repository';
 
 @Module({
   imports: [BuildingsModule, GeofencingAnalyticsModule, HeatmapsModule, ReportWorkerModule],
   controllers: [ReportsController, BuildingReportsController],
-  providers: [UserPositionsReport, GeofencingReports, BuildingReports, BuildingReportsRepository],
+  providers: [UserPositionsReport, GeofencingReports, BuildingReports, UserPositionsRepository, BuildingReportsRepository],
 })
 export class ReportsModule {}
