@@ -1,6 +1,9 @@
 -- Every statement the repositories send to PostgreSQL, as the driver receives it.
 -- Written by `npm run sql:snapshot`; src/database/statements.spec.ts fails when it is stale.
 
+-- building-reports.rollups
+SELECT device_id, slot, positioned_ms FROM position_rollups WHERE organization_id = $1 AND building_id = $2 AND slot >= $3 AND slot < $4;
+
 -- building-tracking.read
 SELECT "scans", "positions", "reset_after_seconds" FROM "building_tracking" WHERE "building_id" = $1;
 
@@ -154,6 +157,39 @@ DELETE FROM "login_failures" WHERE "key" IN (SELECT "key" FROM "login_failures" 
 -- login-failures.seen-since
 SELECT 1 AS "one" FROM "login_failures" WHERE "key" = $1 AND "window_started_at" > $2;
 
+-- report-fences.fence-building
+SELECT building_id FROM geofences WHERE organization_id = $1 AND id = $2 AND deleted = $3;
+
+-- report-fences.fences[0:0]
+SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE organization_id = $1 ORDER BY id;
+
+-- report-fences.fences[0:2]
+SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE organization_id = $1 AND id IN ($2, $3) ORDER BY id;
+
+-- report-fences.fences[2:0]
+SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE organization_id = $1 AND building_id IN ($2, $3) ORDER BY id;
+
+-- report-fences.fences[2:2]
+SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE organization_id = $1 AND building_id IN ($2, $3) AND id IN ($4, $5) ORDER BY id;
+
+-- report-fences.live-buildings[2]
+SELECT id FROM buildings WHERE organization_id = $1 AND deleted_at IS NULL AND id IN ($2, $3);
+
+-- report-visits.first-page
+SELECT id, geofence_id, device_id, user_id, CAST(extract(epoch FROM entered_at) * 1000 AS double precision) AS entered_ms, CAST(extract(epoch FROM exited_at) * 1000 AS double precision) AS exited_ms, exit_reason FROM geofence_visits
+      WHERE geofence_id = $1 AND organization_id = $2 AND entered_at >= $3 AND entered_at < $4
+      ORDER BY entered_at, id LIMIT $5;
+
+-- report-visits.next-page
+SELECT id, geofence_id, device_id, user_id, CAST(extract(epoch FROM entered_at) * 1000 AS double precision) AS entered_ms, CAST(extract(epoch FROM exited_at) * 1000 AS double precision) AS exited_ms, exit_reason FROM geofence_visits
+      WHERE geofence_id = $1 AND organization_id = $2 AND entered_at >= $3 AND entered_at < $4
+        AND (entered_at > $3 OR id > $5)
+      ORDER BY entered_at, id LIMIT $6;
+
+-- report-visits.under-way-at-start
+SELECT id, geofence_id, device_id, user_id, CAST(extract(epoch FROM entered_at) * 1000 AS double precision) AS entered_ms, CAST(extract(epoch FROM exited_at) * 1000 AS double precision) AS exited_ms, exit_reason FROM geofence_visits
+      WHERE geofence_id = $1 AND organization_id = $2 AND entered_at < $3 AND (exited_at >= $3 OR exited_at IS NULL);
+
 -- stream-tickets.issue
 INSERT INTO stream_tickets (ticket_hash, organization_id, user_id, principal, expires_at) VALUES ($1, $2, $3, $4, $5);
 
@@ -178,3 +214,25 @@ SELECT b."id", b."latitude", b."longitude", b."width", b."length", b."rotation",
        LEFT JOIN "radio_revisions" r ON r."building_id" = b."id"
        LEFT JOIN "building_tracking" t ON t."building_id" = b."id"
        WHERE b."organization_id" = $1 AND b."deleted_at" IS NULL AND b."id" IN ($2, $3);
+
+-- user-positions.building-instant
+SELECT device_id, user_id, CAST(date_part('epoch', "time") * 1000 AS bigint), floor_id, lat, lng FROM position_history WHERE organization_id = $1 AND building_id = $2 AND "time" = $3 ORDER BY device_id;
+
+-- user-positions.building-page[5000]
+SELECT device_id, user_id, CAST(date_part('epoch', "time") * 1000 AS bigint), floor_id, lat, lng FROM position_history WHERE organization_id = $1 AND building_id = $2 AND "time" >= $3 AND "time" < $4 ORDER BY "time", device_id LIMIT 5000;
+
+-- user-positions.building-track-count[0,0,0]
+SELECT COUNT(*) AS n FROM (SELECT 1 FROM position_history WHERE organization_id = $1 AND building_id = $2 AND "time" >= $3 AND "time" < $4 LIMIT $5) capped;
+
+-- user-positions.building-track-count[1,1,1]
+SELECT COUNT(*) AS n FROM (SELECT 1 FROM position_history WHERE organization_id = $1 AND building_id = $2 AND "time" >= $3 AND "time" < $4 AND device_id = $5 AND user_id = $6 AND floor_id = $7 LIMIT $8) capped;
+
+-- user-positions.device-track-count
+SELECT COUNT(*) AS n FROM (SELECT 1 FROM position_history WHERE organization_id = $1 AND device_id = $2 AND "time" >= $3 AND "time" < $4 LIMIT $5) capped;
+
+-- user-positions.device-track-page[5000]
+SELECT user_id, CAST(date_part('epoch', "time") * 1000 AS bigint), floor_id, lat, lng, building_id FROM position_history
+     WHERE organization_id = $1 AND device_id = $2 AND "time" >= $3 AND "time" < $4 ORDER BY "time" LIMIT 5000;
+
+-- user-positions.elsewhere
+SELECT device_id, CAST(date_part('epoch', "time") * 1000 AS bigint), building_id FROM position_history WHERE organization_id = $1 AND building_id < $2 AND "time" >= $3 AND "time" < $4 UNION ALL SELECT device_id, CAST(date_part('epoch', "time") * 1000 AS bigint), building_id FROM position_history WHERE organization_id = $1 AND building_id > $2 AND "time" >= $3 AND "time" < $4 UNION ALL SELECT device_id, CAST(date_part('epoch', "time") * 1000 AS bigint), building_id FROM position_history WHERE organization_id = $1 AND building_id IS NULL AND "time" >= $3 AND "time" < $4 ORDER BY 2;

@@ -1,6 +1,9 @@
 -- Every statement the repositories send to SQLite, as the driver receives it.
 -- Written by `npm run sql:snapshot`; src/database/statements.spec.ts fails when it is stale.
 
+-- building-reports.rollups
+SELECT device_id, slot, positioned_ms FROM position_rollups WHERE organization_id = ? AND building_id = ? AND slot >= ? AND slot < ?;
+
 -- building-tracking.read
 SELECT "scans", "positions", "reset_after_seconds" FROM "building_tracking" WHERE "building_id" = ?;
 
@@ -154,6 +157,39 @@ DELETE FROM "login_failures" WHERE ("key" NOT LIKE 'known%' AND "window_started_
 -- login-failures.seen-since
 SELECT 1 AS "one" FROM "login_failures" WHERE "key" = ? AND "window_started_at" > ?;
 
+-- report-fences.fence-building
+SELECT building_id FROM geofences WHERE organization_id = ? AND id = ? AND deleted = ?;
+
+-- report-fences.fences[0:0]
+SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE organization_id = ? ORDER BY id;
+
+-- report-fences.fences[0:2]
+SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE organization_id = ? AND id IN (?, ?) ORDER BY id;
+
+-- report-fences.fences[2:0]
+SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE organization_id = ? AND building_id IN (?, ?) ORDER BY id;
+
+-- report-fences.fences[2:2]
+SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE organization_id = ? AND building_id IN (?, ?) AND id IN (?, ?) ORDER BY id;
+
+-- report-fences.live-buildings[2]
+SELECT id FROM buildings WHERE organization_id = ? AND deleted_at IS NULL AND id IN (?, ?);
+
+-- report-visits.first-page
+SELECT id, geofence_id, device_id, user_id, CAST(round((julianday(entered_at) - 2440587.5) * 86400000) AS INTEGER) AS entered_ms, CAST(round((julianday(exited_at) - 2440587.5) * 86400000) AS INTEGER) AS exited_ms, exit_reason FROM geofence_visits
+      WHERE geofence_id = ? AND organization_id = ? AND entered_at >= ? AND entered_at < ?
+      ORDER BY entered_at, id LIMIT ?;
+
+-- report-visits.next-page
+SELECT id, geofence_id, device_id, user_id, CAST(round((julianday(entered_at) - 2440587.5) * 86400000) AS INTEGER) AS entered_ms, CAST(round((julianday(exited_at) - 2440587.5) * 86400000) AS INTEGER) AS exited_ms, exit_reason FROM geofence_visits
+      WHERE geofence_id = ? AND organization_id = ? AND entered_at >= ? AND entered_at < ?
+        AND (entered_at > ? OR id > ?)
+      ORDER BY entered_at, id LIMIT ?;
+
+-- report-visits.under-way-at-start
+SELECT id, geofence_id, device_id, user_id, CAST(round((julianday(entered_at) - 2440587.5) * 86400000) AS INTEGER) AS entered_ms, CAST(round((julianday(exited_at) - 2440587.5) * 86400000) AS INTEGER) AS exited_ms, exit_reason FROM geofence_visits
+      WHERE geofence_id = ? AND organization_id = ? AND entered_at < ? AND (exited_at >= ? OR exited_at IS NULL);
+
 -- stream-tickets.issue
 INSERT INTO stream_tickets (ticket_hash, organization_id, user_id, principal, expires_at) VALUES (?, ?, ?, ?, ?);
 
@@ -178,3 +214,25 @@ SELECT b."id", b."latitude", b."longitude", b."width", b."length", b."rotation",
        LEFT JOIN "radio_revisions" r ON r."building_id" = b."id"
        LEFT JOIN "building_tracking" t ON t."building_id" = b."id"
        WHERE b."organization_id" = ? AND b."deleted_at" IS NULL AND b."id" IN (?, ?);
+
+-- user-positions.building-instant
+SELECT device_id, user_id, "time", floor_id, lat, lng FROM position_history WHERE organization_id = ? AND building_id = ? AND "time" = ? ORDER BY device_id;
+
+-- user-positions.building-page[5000]
+SELECT device_id, user_id, "time", floor_id, lat, lng FROM position_history WHERE organization_id = ? AND building_id = ? AND "time" >= ? AND "time" < ? ORDER BY "time", device_id LIMIT 5000;
+
+-- user-positions.building-track-count[0,0,0]
+SELECT COUNT(*) AS n FROM (SELECT 1 FROM position_history WHERE organization_id = ? AND building_id = ? AND "time" >= ? AND "time" < ? LIMIT ?) capped;
+
+-- user-positions.building-track-count[1,1,1]
+SELECT COUNT(*) AS n FROM (SELECT 1 FROM position_history WHERE organization_id = ? AND building_id = ? AND "time" >= ? AND "time" < ? AND device_id = ? AND user_id = ? AND floor_id = ? LIMIT ?) capped;
+
+-- user-positions.device-track-count
+SELECT COUNT(*) AS n FROM (SELECT 1 FROM position_history WHERE organization_id = ? AND device_id = ? AND "time" >= ? AND "time" < ? LIMIT ?) capped;
+
+-- user-positions.device-track-page[5000]
+SELECT user_id, "time", floor_id, lat, lng, building_id FROM position_history
+     WHERE organization_id = ? AND device_id = ? AND "time" >= ? AND "time" < ? ORDER BY "time" LIMIT 5000;
+
+-- user-positions.elsewhere
+SELECT device_id, "time", building_id FROM position_history WHERE organization_id = ? AND building_id < ? AND "time" >= ? AND "time" < ? UNION ALL SELECT device_id, "time", building_id FROM position_history WHERE organization_id = ? AND building_id > ? AND "time" >= ? AND "time" < ? UNION ALL SELECT device_id, "time", building_id FROM position_history WHERE organization_id = ? AND building_id IS NULL AND "time" >= ? AND "time" < ? ORDER BY 2;

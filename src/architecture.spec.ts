@@ -252,13 +252,6 @@ const LEGACY_SQL: Record<string, 'sql' | 'dialect' | 'both'> = {
   'src/geofencing/events/event-retention.service.ts': 'sql',
   'src/geofencing/occupancy/occupancy.service.ts': 'sql',
   'src/main.ts': 'dialect',
-  'src/reports/analytics/visit-reader.ts': 'sql',
-  'src/reports/analytics/visit-rows.ts': 'sql',
-  'src/reports/building-reports.ts': 'sql',
-  'src/reports/user-positions.jobs.ts': 'sql',
-  'src/reports/user-positions.report.ts': 'sql',
-  'src/reports/worker/report-db.ts': 'dialect',
-  'src/reports/worker/report-queries.ts': 'dialect',
   'src/users/user-admin.service.ts': 'sql',
 };
 

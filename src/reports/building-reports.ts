@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Principal } from '../access/principal';
 import { BuildingsService } from '../cartography/buildings/buildings.service';
 import { appConfig, AppConfig } from '../config/app.config';
-import { ReportQueries } from './worker/report-queries';
+import { BuildingReportsRepository } from './building-reports.repository';
 import { positionedStatistics, SLOT_MS } from '../positions/position-rollup-math';
 import { BuildingReportQuery } from './building-reports.dto';
 import { ReportColumn } from './report-envelope';
@@ -34,12 +34,6 @@ export const POSITIONING_TIME_COLUMNS: ReadonlyArray<ReportColumn<PositioningTim
 /** A rollup row as read: 8 bytes of slot, 8 of positioned time, the device id. */
 const ROLLUP_ROW_BYTES = 16;
 
-interface RollupRow {
-  device_id: string;
-  slot: number | string;
-  positioned_ms: number | string;
-}
-
 /** Per bucket, each device seen in it with the milliseconds it was positioned. */
 interface Aggregation {
   window: ReportWindow;
@@ -61,7 +55,7 @@ interface Aggregation {
 export class BuildingReports {
   constructor(
     @Inject(appConfig.KEY) private readonly config: AppConfig,
-    private readonly queries: ReportQueries,
+    private readonly rollups: BuildingReportsRepository,
     private readonly buildings: BuildingsService,
   ) {}
 
@@ -90,15 +84,7 @@ export class BuildingReports {
     const starts = bucketStarts(window, grouping);
     enforceOutputCap(starts.length, this.config.positions.reportMaxRows, 'use a coarser grouping or a shorter range');
 
-    const rows = await this.queries.rows<RollupRow>(
-      'SELECT device_id, slot, positioned_ms FROM position_rollups WHERE organization_id = :organization AND building_id = :building AND slot >= :from AND slot < :to',
-      {
-        organization: principal.organizationId,
-        building: query.building_id,
-        from: Math.floor(window.fromMs / SLOT_MS) * SLOT_MS,
-        to: window.toMs,
-      },
-    );
+    const rows = await this.rollups.rollups(principal.organizationId, query.building_id, Math.floor(window.fromMs / SLOT_MS) * SLOT_MS, window.toMs);
     const devices = starts.map(() => new Map<string, number>());
     let bytesRead = 0;
     for (const row of rows) {

@@ -4,6 +4,7 @@ import { parseDatabaseTimestamp } from '../common/database/raw-values';
 import { csvCell } from '../common/csv/csv-cells';
 import { nextSessionFix, SessionTrack } from '../positions/session-mark';
 import { DAY_MS } from '../common/time/durations';
+import { buildingInstant, buildingPage, deviceTrackPage, fixesElsewhere } from './user-positions-store';
 
 /*
  * The trajectory report's text, written straight from the rows read. Plain code (no Nest, no
@@ -186,10 +187,9 @@ export interface DeviceTrackInput extends BuildingTrackInput {
  * (what else the thread serves goes first).
  */
 export async function* deviceTrackText(db: ReportDb, input: DeviceTrackInput, statistics: JobStatistics): AsyncGenerator<JobBatch> {
-  const sql = `SELECT user_id, ${db.dialect.bulkTime('"time"')}, floor_id, lat, lng, building_id FROM position_history
-     WHERE organization_id = :organization AND device_id = :device AND "time" >= :cursor AND "time" < :to ORDER BY "time" LIMIT ${input.pageRows}`;
   const to = db.dialect.timestamp(input.to);
-  const read = (cursor: number) => db.arrays<DeviceRow>(sql, { organization: input.organization, device: input.device, cursor: db.dialect.timestamp(cursor), to }, { text: true });
+  const read = (cursor: number) =>
+    deviceTrackPage<DeviceRow>(db, input.pageRows, { organization: input.organization, device: input.device, cursor: db.dialect.timestamp(cursor), to });
   const keep = (user: unknown, floor: unknown) => (input.user === undefined || user === input.user) && (input.floor === undefined || Number(floor) === input.floor);
   const buildingId = input.buildingId;
   const writer = new UserPositionWriter(input.format, input.device, buildingId);
@@ -310,16 +310,6 @@ export interface BuildingTrackInput {
  * from page to page.
  */
 async function* buildingPages(db: ReportDb, input: BuildingTrackInput, statistics: JobStatistics): AsyncGenerator<TrajectoryRow[]> {
-  // PostgreSQL's time as epoch milliseconds (no Date parsed per row by node-postgres); SQLite's text as stored.
-  const timeColumn = db.dialect.bulkTime('"time"');
-  const ownWhere = 'organization_id = :organization AND building_id = :building AND "time" >= :cursor AND "time" < :to';
-  const ownPage = `SELECT device_id, user_id, ${timeColumn}, floor_id, lat, lng FROM position_history WHERE ${ownWhere} ORDER BY "time", device_id LIMIT ${input.pageRows}`;
-  // Every device's rows at one instant, for the rare page filled by a single timestamp.
-  const ownInstant = `SELECT device_id, user_id, ${timeColumn}, floor_id, lat, lng FROM position_history WHERE organization_id = :organization AND building_id = :building AND "time" = :cursor ORDER BY device_id`;
-  // Three ranges of the (organization, building, time) index, never the building's own rows.
-  const elsewhere = (building: string) =>
-    `SELECT device_id, ${timeColumn}, building_id FROM position_history WHERE organization_id = :organization AND ${building} AND "time" >= :after AND "time" < :until`;
-  const foreignPage = `${elsewhere('building_id < :building')} UNION ALL ${elsewhere('building_id > :building')} UNION ALL ${elsewhere('building_id IS NULL')} ORDER BY 2`;
   const stamp = (ms: number) => db.dialect.timestamp(ms);
   const base = { organization: input.organization, building: input.buildingId, to: stamp(input.to) };
   const keep: KeepRow = (user, floor) => (input.user === undefined || user === input.user) && (input.floor === undefined || Number(floor) === input.floor);
@@ -329,7 +319,7 @@ async function* buildingPages(db: ReportDb, input: BuildingTrackInput, statistic
   for (let page = 0; ; page++) {
     // What else the thread serves goes first between pages.
     if (page > 0) await nextTurn();
-    let own = await db.arrays<OwnRow>(ownPage, { ...base, cursor: stamp(cursor) });
+    let own = await buildingPage<OwnRow>(db, input.pageRows, { ...base, cursor: stamp(cursor) });
     const full = own.length === input.pageRows;
     // The page covers [cursor, horizon): the rows of its last instant may go on in the next page, so they wait for it.
     let horizon = input.to;
@@ -338,14 +328,14 @@ async function* buildingPages(db: ReportDb, input: BuildingTrackInput, statistic
       let end = own.length;
       while (end > 0 && times.epoch(own[end - 1][2]) === last) end--;
       if (end === 0) {
-        own = await db.arrays<OwnRow>(ownInstant, { ...base, cursor: stamp(last) });
+        own = await buildingInstant<OwnRow>(db, { ...base, cursor: stamp(last) });
         horizon = last + 1;
       } else {
         own = own.slice(0, end);
         horizon = last;
       }
     }
-    const foreign = await db.arrays<ForeignRow>(foreignPage, { ...base, after: stamp(cursor), until: stamp(horizon) });
+    const foreign = await fixesElsewhere<ForeignRow>(db, { ...base, after: stamp(cursor), until: stamp(horizon) });
     statistics.rowsRead += own.length + foreign.length;
     statistics.bytesRead += foreign.length * SESSION_ROW_BYTES;
     const batch = markPage(own, foreign, input.buildingId, tracks, times, keep, statistics);

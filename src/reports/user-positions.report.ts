@@ -11,6 +11,7 @@ import { enforceOutputCap, ReportStream } from './report-stream';
 import { UserPositionsQuery } from './reports.dto';
 import { DAY_MS } from '../common/time/durations';
 import { BUILDING_TRACK_JOB, DEVICE_TRACK_JOB, TrajectoryRow } from './user-positions.jobs';
+import { TrackRange, UserPositionsRepository } from './user-positions.repository';
 
 export { doubleText, StoredTimes, userPositionCsv, userPositionJson, UserPositionWriter } from './user-positions.jobs';
 
@@ -63,6 +64,7 @@ export class UserPositionsReport {
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     private readonly buildings: BuildingsService,
     private readonly reports: ReportQueries,
+    private readonly rows: UserPositionsRepository,
   ) {
     this.pageRows = PAGE_ROWS[dialect.kind];
   }
@@ -84,29 +86,16 @@ export class UserPositionsReport {
     }
     await this.buildings.findOwned(principal, query.building_id);
 
-    const base: Record<string, string | number | null> = {
+    const range: TrackRange = {
       organization: principal.organizationId,
       building: query.building_id,
-      from: this.dialect.timestamp(from) as string,
-      to: this.dialect.timestamp(to) as string,
+      from: this.dialect.timestamp(from),
+      to: this.dialect.timestamp(to),
+      device: query.device_id,
+      user: query.user_id?.toLowerCase(),
+      floor: query.floor_id,
     };
-    const filters: string[] = [];
-    if (query.device_id !== undefined) {
-      filters.push('device_id = :device');
-      base.device = query.device_id;
-    }
-    const selected = [...filters];
-    if (query.user_id !== undefined) {
-      selected.push('user_id = :user');
-      base.user = query.user_id.toLowerCase();
-    }
-    if (query.floor_id !== undefined) {
-      selected.push('floor_id = :floor');
-      base.floor = query.floor_id;
-    }
-    const maxRows = this.config.positions.reportMaxRows;
-    const where = (extra: string[]) => ['organization_id = :organization', 'building_id = :building', '"time" >= :from', '"time" < :to', ...extra].join(' AND ');
-    await this.enforceCap(where(selected), base, maxRows);
+    await this.enforceCap(range, this.config.positions.reportMaxRows);
 
     const statistics = { rowsRead: 0, bytesRead: 0 };
     return {
@@ -114,13 +103,13 @@ export class UserPositionsReport {
       statistics,
       startedAt,
       text: (format) =>
-        base.device !== undefined
+        range.device !== undefined
           ? this.reports.stream(
               DEVICE_TRACK_JOB,
               {
                 format,
                 organization: principal.organizationId,
-                device: String(base.device),
+                device: String(range.device),
                 buildingId: query.building_id,
                 from,
                 to,
@@ -152,17 +141,9 @@ export class UserPositionsReport {
    * in the range is counted first on its key alone (an index-only range, where the building
    * filter needs every row): at most the cap, the building's rows are too.
    */
-  private async enforceCap(where: string, base: Record<string, string | number | null>, maxRows: number): Promise<void> {
+  private async enforceCap(range: TrackRange, maxRows: number): Promise<void> {
     const hint = 'narrow the range or filter by user, device or floor';
-    const count = async (condition: string) => {
-      // Through the report reader: counting a month of fixes holds SQLite for tens of ms, on the worker's connection.
-      const [{ n }] = await this.reports.rows<{ n: number | string }>(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM position_history WHERE ${condition} LIMIT :limit) capped`, {
-        ...base,
-        limit: maxRows + 1,
-      });
-      return Number(n);
-    };
-    if (base.device !== undefined && (await count('organization_id = :organization AND device_id = :device AND "time" >= :from AND "time" < :to')) <= maxRows) return;
-    enforceOutputCap(await count(where), maxRows, hint);
+    if (range.device !== undefined && (await this.rows.countDeviceTrack(range, maxRows + 1)) <= maxRows) return;
+    enforceOutputCap(await this.rows.countBuildingTrack(range, maxRows + 1), maxRows, hint);
   }
 }

@@ -1,4 +1,3 @@
-import { dialectOf } from '../../database/sql-dialect';
 import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { describe, expect, it } from 'vitest';
 import { PreparedQueries } from '../../database/prepared-queries';
 import { ReportQueries } from '../worker/report-queries';
-import { TransactionRunner } from '../../database/transactions';
+import { ReportFencesRepository } from './report-fences.repository';
 import { VisitSpan } from './visit-aggregates';
 import { byEnteredAt, mergeVisits, VisitReader } from './visit-reader';
 
@@ -66,7 +65,7 @@ describe('VisitReader.visitsByFence', () => {
           exited === null ? null : 'position',
         ]);
       }
-      const reader = new VisitReader(dataSource, {} as TransactionRunner, reports, dialectOf(dataSource));
+      const reader = new VisitReader({} as ReportFencesRepository, reports);
       const byFence = await reader.visitsByFence(ORG, FENCES, window, 5);
       const expected = (fence: string) =>
         rows

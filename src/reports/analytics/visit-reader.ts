@@ -1,15 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { canSeeBuilding } from '../../access/building-scope';
 import { Principal } from '../../access/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { ReportQueries } from '../worker/report-queries';
-import { TransactionRunner } from '../../database/transactions';
-import { SqlDialect } from '../../database/sql-dialect';
 import { ReportWindow } from '../report-window';
 import { VisitSpan } from './visit-aggregates';
 import { mergeVisits, ReportFence, VISITS_PER_PAGE, visitsByFence } from './visit-rows';
+import { ReportFencesRepository } from './report-fences.repository';
 
 export type { ReportFence } from './visit-rows';
 export { byEnteredAt, mergeVisits } from './visit-rows';
@@ -22,15 +19,9 @@ export { byEnteredAt, mergeVisits } from './visit-rows';
 @Injectable()
 export class VisitReader {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly transactions: TransactionRunner,
+    private readonly reportFences: ReportFencesRepository,
     private readonly reports: ReportQueries,
-    private readonly dialect: SqlDialect,
   ) {}
-
-  private query<T>(sql: string, parameters: Record<string, unknown>): Promise<T[]> {
-    return this.dataSource.query(...this.transactions.escape(sql, parameters)) as Promise<T[]>;
-  }
 
   /**
    * The fences a request covers: those of `buildingIds`, or those named by `geofenceIds`
@@ -40,28 +31,11 @@ export class VisitReader {
   async fences(principal: Principal, selection: { buildingIds: number[]; geofenceIds: string[] }): Promise<ReportFence[]> {
     const organizationId = principal.organizationId;
     if (selection.buildingIds.length > 0) {
-      const found = await this.query<{ id: number }>('SELECT id FROM buildings WHERE organization_id = :organizationId AND deleted_at IS NULL AND id IN (:...ids)', {
-        organizationId,
-        ids: selection.buildingIds,
-      });
-      const owned = new Set(found.map((row) => Number(row.id)));
+      const owned = new Set(await this.reportFences.liveBuildings(organizationId, selection.buildingIds));
       const missing = selection.buildingIds.find((id) => !owned.has(id) || !canSeeBuilding(principal, id));
       if (missing !== undefined) throw ApiError.notFound('Building', missing);
     }
-    const conditions = ['organization_id = :organizationId'];
-    const parameters: Record<string, unknown> = { organizationId };
-    if (selection.buildingIds.length > 0) {
-      conditions.push('building_id IN (:...buildingIds)');
-      parameters.buildingIds = selection.buildingIds;
-    }
-    if (selection.geofenceIds.length > 0) {
-      conditions.push('id IN (:...geofenceIds)');
-      parameters.geofenceIds = selection.geofenceIds;
-    }
-    const rows = await this.query<{ id: string; name: string; code: string; building_id: number; floor_id: number; deleted: boolean | number }>(
-      `SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE ${conditions.join(' AND ')} ORDER BY id`,
-      parameters,
-    );
+    const rows = await this.reportFences.fences(organizationId, selection.buildingIds, selection.geofenceIds);
     const fences = rows
       .map((row) => ({
         id: String(row.id).toLowerCase(),
@@ -78,11 +52,8 @@ export class VisitReader {
       const missing = selection.geofenceIds.find((id) => !live.has(id));
       if (missing !== undefined && selection.buildingIds.length === 0) throw ApiError.notFound('Geofence', missing);
       if (missing !== undefined) {
-        const [elsewhere] = await this.query<{ building_id: number }>(
-          'SELECT building_id FROM geofences WHERE organization_id = :organizationId AND id = :id AND deleted = :deleted',
-          { organizationId, id: missing, deleted: this.dialect.boolean(false) },
-        );
-        if (!elsewhere || !canSeeBuilding(principal, Number(elsewhere.building_id))) throw ApiError.notFound('Geofence', missing);
+        const elsewhere = await this.reportFences.buildingOfLiveFence(organizationId, missing);
+        if (elsewhere === undefined || !canSeeBuilding(principal, elsewhere)) throw ApiError.notFound('Geofence', missing);
       }
       return fences.filter((fence) => !fence.deleted);
     }

@@ -1,8 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ReportDb } from '../worker/report-db';
-import { SqlDialect } from '../../database/sql-dialect';
 import { ReportWindow } from '../report-window';
 import { VisitSpan } from './visit-aggregates';
+import { firstVisitsPage, nextVisitsPage, VisitArray, visitsUnderWayAtStart } from './report-visits-store';
 
 /*
  * Visits as the reports read them, in plain code (no Nest, no TypeORM): the report worker
@@ -24,30 +24,7 @@ export const VISITS_PER_PAGE = 5000;
 /** Fences read at once on PostgreSQL (the worker's pool has two connections); SQLite answers at once. */
 const FENCES_IN_FLIGHT = 2;
 
-/** The visit columns, times as epoch milliseconds computed by the database (no date parsing per row here). */
-export const visitColumns = (dialect: SqlDialect): string =>
-  `id, geofence_id, device_id, user_id, ${dialect.epochMs('entered_at')} AS entered_ms, ${dialect.epochMs('exited_at')} AS exited_ms, exit_reason`;
-
-/** The three reads of a fence's visits under way in a window (see visitsByFence). */
-export function visitStatements(dialect: SqlDialect): { older: string; firstPage: string; nextPage: string } {
-  const columns = visitColumns(dialect);
-  return {
-    older: `SELECT ${columns} FROM geofence_visits
-      WHERE geofence_id = :fenceId AND organization_id = :organizationId AND entered_at < :from AND (exited_at >= :from OR exited_at IS NULL)`,
-    firstPage: `SELECT ${columns} FROM geofence_visits
-      WHERE geofence_id = :fenceId AND organization_id = :organizationId AND entered_at >= :from AND entered_at < :to
-      ORDER BY entered_at, id LIMIT :limit`,
-    nextPage: `SELECT ${columns} FROM geofence_visits
-      WHERE geofence_id = :fenceId AND organization_id = :organizationId AND entered_at >= :afterAt AND entered_at < :to
-        AND (entered_at > :afterAt OR id > :afterId)
-      ORDER BY entered_at, id LIMIT :limit`,
-  };
-}
-
-/** A visit row in {@link visitColumns} order. */
-type VisitArray = [string, string, string, string | null, number | string, number | string | null, string | null];
-
-/** A visit row as an array of {@link visitColumns}. */
+/** A visit row as read (report-visits-store.ts). */
 export function visitFromArray(row: unknown[]): VisitSpan {
   const [id, fenceId, deviceId, userId, enteredMs, exitedMs, exitReason] = row as VisitArray;
   return {
@@ -78,10 +55,12 @@ export async function visitsByFence(
   const byFence = new Map<string, VisitSpan[]>(fenceIds.map((id) => [id, []]));
   const from = db.dialect.timestamp(window.fromMs);
   const to = db.dialect.timestamp(window.toMs);
-  const { older, firstPage, nextPage } = visitStatements(db.dialect);
   const readFence = async (fenceId: string) => {
     const visits = byFence.get(fenceId)!;
-    const [before, first] = await Promise.all([db.arrays(older, { fenceId, organizationId, from }), db.arrays(firstPage, { fenceId, organizationId, from, to, limit: pageSize })]);
+    const [before, first] = await Promise.all([
+      visitsUnderWayAtStart(db, { fenceId, organizationId, from }),
+      firstVisitsPage(db, { fenceId, organizationId, from, to, limit: pageSize }),
+    ]);
     for (const row of before) visits.push(visitFromArray(row));
     visits.sort(byEnteredAt);
     let page = first;
@@ -89,7 +68,7 @@ export async function visitsByFence(
       let last: VisitSpan | undefined;
       for (const row of page) visits.push((last = visitFromArray(row)));
       if (page.length < pageSize || !last) break;
-      page = await db.arrays(nextPage, { fenceId, organizationId, to, limit: pageSize, afterAt: db.dialect.timestamp(last.enteredAt), afterId: last.id });
+      page = await nextVisitsPage(db, { fenceId, organizationId, to, limit: pageSize, afterAt: db.dialect.timestamp(last.enteredAt), afterId: last.id });
     }
   };
   let next = 0;

@@ -4,7 +4,21 @@
  * open the database (in-memory SQLite), on the main connection. No Nest, no TypeORM here:
  * the worker loads this file on its own.
  */
-import { SqlDialect } from '../../database/sql-dialect';
+import { DialectKind, SqlDialect } from '../../database/sql-dialect';
+import { positional as toPositional, PositionalStatement, SqlStatement, textFor } from '../../database/statements';
+
+export type { PositionalStatement } from '../../database/statements';
+
+/**
+ * What a report reads: a statement declared in a repository or store (statements.ts), or a
+ * text the same on both databases (the tests' reads of their own tables).
+ */
+export type ReportSql = SqlStatement | string;
+
+/** The text of `sql` the database of `kind` takes (`:name` parameters). */
+export function reportText(sql: ReportSql, kind: DialectKind): string {
+  return typeof sql === 'string' ? sql : textFor(sql, kind);
+}
 
 export interface ReportDb {
   readonly dialect: SqlDialect;
@@ -13,31 +27,12 @@ export interface ReportDb {
    * PostgreSQL value as the text the server sent (no type parsing); SQLite gives its own values.
    * PostgreSQL plans each run with its values (an unnamed statement; see ArrayQueryOptions).
    */
-  arrays<Row extends unknown[]>(sql: string, parameters: Record<string, unknown>, options?: { text?: boolean }): Promise<Row[]>;
+  arrays<Row extends unknown[]>(sql: ReportSql, parameters: Record<string, unknown>, options?: { text?: boolean }): Promise<Row[]>;
 }
 
-/** A statement with `:name` parameters as the driver takes it: positional text and the names in order. */
-export interface PositionalStatement {
-  text: string;
-  names: string[];
-}
-
-/**
- * `:name` parameters as `?` (SQLite) or `$n` (PostgreSQL, one number per name). Report SQL
- * holds no `::` casts nor colons in literals, so every `:word` is a parameter.
- */
+/** `:name` parameters as `?` (SQLite) or `$n` (PostgreSQL, one number per name): the one translator (statements.ts), for a dialect. */
 export function positional(sql: string, dialect: ReportDb['dialect']): PositionalStatement {
-  const names: string[] = [];
-  const text = sql.replace(/:([A-Za-z_]\w*)/g, (_, name: string) => {
-    if (dialect.kind === 'sqlite') {
-      names.push(name);
-      return '?';
-    }
-    let index = names.indexOf(name);
-    if (index < 0) index = names.push(name) - 1;
-    return `$${index + 1}`;
-  });
-  return { text, names };
+  return toPositional(sql, dialect.kind);
 }
 
 /** A job's rows written as text: CSV lines or JSON objects joined by commas, and how many rows that is. */

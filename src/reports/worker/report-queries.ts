@@ -5,10 +5,12 @@ import { dirname, extname, join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { DataSource } from 'typeorm';
-import { dialectFor } from '../../database/sql-dialect';
+import { DialectKind, dialectFor } from '../../database/sql-dialect';
 import { PreparedQueries } from '../../database/prepared-queries';
-import { JobStatistics, ReportDb, ReportJob } from './report-db';
-import type { ReportWorkerData, WorkerReply } from './report-worker';
+import { positional, PositionalStatement } from '../../database/statements';
+import { JobStatistics, ReportDb, ReportJob, ReportSql, reportText } from './report-db';
+import { ReportConnectionOptions, reportConnection, ReportWorkerData } from './report-db-store';
+import type { WorkerReply } from './report-worker';
 
 interface Pending {
   resolve(results: unknown[][]): void;
@@ -17,15 +19,16 @@ interface Pending {
 
 /** One statement of {@link ReportQueries.many}, with `:name` parameters. */
 export interface ReportStatement {
-  sql: string;
+  sql: ReportSql;
   parameters: Record<string, string | number | Date | null>;
 }
 
+/** Statement texts whose positional form is kept (reports use a handful of shapes). */
+const MAX_WORKER_SHAPES = 200;
+const SQLITE = dialectFor('sqlite');
+
 /** Statements of one {@link ReportQueries.many} call run at once on PostgreSQL (a report makes two such calls at a time): a few, so that ingest keeps its connections. */
 const POOL_STATEMENTS_IN_FLIGHT = 2;
-
-/** Connections the report worker's PostgreSQL pool may open (a job reads one page at a time, and prefetches one). */
-const WORKER_PG_CONNECTIONS = 2;
 
 /**
  * The worker's entry: the compiled report-worker.js, or under the test runner its TypeScript
@@ -85,44 +88,40 @@ export interface StreamedBatch {
  */
 @Injectable()
 export class ReportQueries implements OnModuleDestroy {
+  private readonly kind: DialectKind;
   private readonly file: string | null;
   private readonly workerData: ReportWorkerData | null;
   private worker: Worker | null = null;
   private readonly pending = new Map<number, Pending>();
   private readonly jobs = new Map<number, JobInbox>();
   private nextId = 0;
+  /** The positional form of the statements sent to the worker, by text. */
+  private readonly workerShapes = new Map<string, PositionalStatement>();
   /** Jobs run here when no worker can open the database. */
   private readonly mainDb: ReportDb;
   /** The reads of report jobs for code on the main thread: in the worker on a SQLite file (one round trip each), else on the main connections. */
   readonly db: ReportDb;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDataSource() dataSource: DataSource,
     private readonly queries: PreparedQueries,
   ) {
-    const options = dataSource.options as { type: string; database?: unknown; timeout?: number; url?: string; extra?: Record<string, unknown>; ssl?: unknown };
-    const database = typeof options.database === 'string' ? options.database : '';
-    this.file = options.type === 'better-sqlite3' && database !== '' && database !== ':memory:' && !database.startsWith('file::memory:') ? database : null;
-    const dialect = options.type === 'postgres' ? 'postgres' : 'sqlite';
-    if (this.file !== null) this.workerData = { dialect: 'sqlite', path: this.file, busyTimeoutMs: options.timeout ?? 5000 };
-    else if (dialect === 'postgres') {
-      const pool: Record<string, unknown> = { ...options.extra, connectionString: options.url, max: WORKER_PG_CONNECTIONS };
-      if (options.ssl !== undefined) pool.ssl = options.ssl;
-      this.workerData = { dialect: 'postgres', pool };
-    } else this.workerData = null;
+    const connection = reportConnection(dataSource.options as ReportConnectionOptions);
+    this.kind = connection.kind;
+    this.file = connection.file;
+    this.workerData = connection.worker;
     this.mainDb = {
-      dialect: dialectFor(dialect),
-      arrays: <Row extends unknown[]>(sql: string, parameters: Record<string, unknown>, arrayOptions: { text?: boolean } = {}) =>
-        this.queries.cachedArrays<Row>(sql, { planEachRun: true, text: arrayOptions.text })(parameters as Record<string, string | number | null>),
+      dialect: dialectFor(connection.kind),
+      arrays: <Row extends unknown[]>(sql: ReportSql, parameters: Record<string, unknown>, arrayOptions: { text?: boolean } = {}) =>
+        this.queries.cachedArrays<Row>(reportText(sql, this.kind), { planEachRun: true, text: arrayOptions.text })(parameters as Record<string, string | number | null>),
     };
     this.db =
       this.file === null
         ? this.mainDb
         : {
             dialect: dialectFor('sqlite'),
-            arrays: async <Row extends unknown[]>(sql: string, parameters: Record<string, unknown>) => {
-              const [text, values] = this.dataSource.driver.escapeQueryWithParameters(sql, parameters as ReportStatement['parameters']);
-              const [rows] = await this.send([{ sql: text, values, arrays: true }]);
+            arrays: async <Row extends unknown[]>(sql: ReportSql, parameters: Record<string, unknown>) => {
+              const [rows] = await this.send([{ ...this.forWorker(sql, parameters as ReportStatement['parameters']), arrays: true }]);
               return rows as Row[];
             },
           };
@@ -134,7 +133,7 @@ export class ReportQueries implements OnModuleDestroy {
   }
 
   /** Rows of a read-only statement (`:name` parameters; scalar values, Dates on PostgreSQL). */
-  async rows<Row>(sql: string, parameters: ReportStatement['parameters']): Promise<Row[]> {
+  async rows<Row>(sql: ReportSql, parameters: ReportStatement['parameters']): Promise<Row[]> {
     const [rows] = await this.many([{ sql, parameters }]);
     return rows as Row[];
   }
@@ -147,7 +146,7 @@ export class ReportQueries implements OnModuleDestroy {
     if (this.file === null) {
       const results: unknown[][] = new Array(statements.length);
       let next = 0;
-      const runOne = ({ sql, parameters }: ReportStatement) => this.queries.cached<unknown>(sql)(parameters as Record<string, string | number | null>);
+      const runOne = ({ sql, parameters }: ReportStatement) => this.queries.cached<unknown>(reportText(sql, this.kind))(parameters as Record<string, string | number | null>);
       await Promise.all(
         Array.from({ length: Math.min(POOL_STATEMENTS_IN_FLIGHT, statements.length) }, async () => {
           while (next < statements.length) {
@@ -158,12 +157,22 @@ export class ReportQueries implements OnModuleDestroy {
       );
       return results;
     }
-    return this.send(
-      statements.map(({ sql, parameters }) => {
-        const [text, values] = this.dataSource.driver.escapeQueryWithParameters(sql, parameters);
-        return { sql: text, values };
-      }),
-    );
+    return this.send(statements.map(({ sql, parameters }) => this.forWorker(sql, parameters)));
+  }
+
+  /** A statement as the worker's SQLite connection runs it: positional text (the one translator), its values as SQLite takes them. */
+  private forWorker(sql: ReportSql, parameters: ReportStatement['parameters']): { sql: string; values: unknown[] } {
+    const text = reportText(sql, 'sqlite');
+    let shape = this.workerShapes.get(text);
+    if (!shape) {
+      if (this.workerShapes.size >= MAX_WORKER_SHAPES) this.workerShapes.clear();
+      this.workerShapes.set(text, (shape = positional(text, 'sqlite')));
+    }
+    const values = shape.names.map((name) => {
+      const value = parameters[name];
+      return value instanceof Date ? SQLITE.timestamp(value.getTime()) : typeof value === 'boolean' ? SQLITE.boolean(value) : value;
+    });
+    return { sql: shape.text, values };
   }
 
   /**

@@ -1,24 +1,17 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { JobBatch, JobStatistics, positional, PositionalStatement, ReportDb } from './report-db';
-import { dialectFor } from '../../database/sql-dialect';
+import { JobBatch, JobStatistics, ReportDb } from './report-db';
+import { openReportConnection, ReportWorkerData } from './report-db-store';
 
-/**
+/*
  * The report worker's body (see ReportQueries): a read-only connection of its own (SQLite's
- * file, or a small PostgreSQL pool) that answers statement batches and runs report jobs,
- * sending each job's text in small strings a few batches ahead of what the
+ * file, or a small PostgreSQL pool; report-db-store.ts) that answers statement batches and runs
+ * report jobs, sending each job's text in small strings a few batches ahead of what the
  * main thread has taken, so that reading, aggregating and formatting a report never run on
  * the event loop that serves ingest.
  */
-export interface ReportWorkerData {
-  dialect: 'sqlite' | 'postgres';
-  /** SQLite: the database file. */
-  path?: string;
-  busyTimeoutMs?: number;
-  /** PostgreSQL: node-postgres pool options (connection string, timeouts). */
-  pool?: Record<string, unknown>;
-}
+export type { ReportWorkerData } from './report-db-store';
 
 export type WorkerRequest =
   | { id: number; statements: Array<{ sql: string; values: unknown[]; arrays?: boolean }> }
@@ -49,66 +42,6 @@ export const PIECE_CHARS = 32 * 1024;
  * privilege.
  */
 export const REPORT_WORKER_NICE = 10;
-/** Prepared statements kept, by SQL text (reports use a handful of shapes). */
-const MAX_STATEMENTS = 200;
-
-interface SqliteStatement {
-  all(...values: unknown[]): unknown[];
-  raw(toggle: boolean): SqliteStatement;
-}
-interface PgPool {
-  query(config: { text: string; values: unknown[]; rowMode?: 'array'; types?: unknown }): Promise<{ rows: unknown[] }>;
-}
-
-/** node-postgres type parsers that keep every value as the text PostgreSQL sent. */
-const TEXT_TYPES = { getTypeParser: () => (value: string) => value };
-
-function sqliteDb(data: ReportWorkerData): { db: ReportDb; run: (sql: string, values: unknown[], arrays: boolean) => unknown[] } {
-  // Loaded by the worker for its own database only (SQLite or PostgreSQL, never both).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const Database = require('better-sqlite3') as new (path: string, options: object) => { prepare(sql: string): SqliteStatement; pragma(sql: string): unknown };
-  const connection = new Database(data.path!, { readonly: true, fileMustExist: true, timeout: data.busyTimeoutMs });
-  connection.pragma(`busy_timeout = ${Number(data.busyTimeoutMs)}`);
-  const statements = new Map<string, SqliteStatement>();
-  const prepared = (key: string, text: string, raw: boolean) => {
-    let statement = statements.get(key);
-    if (!statement) {
-      if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value!);
-      statement = connection.prepare(text);
-      if (raw) statement.raw(true);
-      statements.set(key, statement);
-    }
-    return statement;
-  };
-  const shapes = new Map<string, PositionalStatement>();
-  const db: ReportDb = {
-    dialect: dialectFor('sqlite'),
-    async arrays<Row extends unknown[]>(sql: string, parameters: Record<string, unknown>) {
-      let shape = shapes.get(sql);
-      if (!shape) shapes.set(sql, (shape = positional(sql, dialectFor('sqlite'))));
-      return prepared(`a:${sql}`, shape.text, true).all(...shape.names.map((name) => parameters[name])) as Row[];
-    },
-  };
-  return { db, run: (sql, values, arrays) => prepared(`${arrays ? 'a' : 'o'}:${sql}`, sql, arrays).all(...values) };
-}
-
-function postgresDb(data: ReportWorkerData): ReportDb {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { Pool } = require('pg') as { Pool: new (options: object) => PgPool & { on(event: string, listener: (error: Error) => void): void } };
-  const pool = new Pool(data.pool ?? {});
-  // An idle connection the server dropped: the next query opens another.
-  pool.on('error', () => undefined);
-  const shapes = new Map<string, PositionalStatement>();
-  return {
-    dialect: dialectFor('postgres'),
-    async arrays<Row extends unknown[]>(sql: string, parameters: Record<string, unknown>, options: { text?: boolean } = {}) {
-      let shape = shapes.get(sql);
-      if (!shape) shapes.set(sql, (shape = positional(sql, dialectFor('postgres'))));
-      const values = shape.names.map((name) => parameters[name]);
-      return (await pool.query({ text: shape.text, values, rowMode: 'array', types: options.text ? TEXT_TYPES : undefined })).rows as Row[];
-    },
-  };
-}
 
 /** A running job's flow control: the batches it may still send, and the wake-up when the main thread takes one. */
 interface RunningJob {
@@ -135,8 +68,7 @@ export function lowerThreadPriority(nice: number): boolean {
 function serve(data: ReportWorkerData): void {
   lowerThreadPriority(REPORT_WORKER_NICE);
   const port = parentPort!;
-  const sqlite = data.dialect === 'sqlite' ? sqliteDb(data) : null;
-  const db = sqlite ? sqlite.db : postgresDb(data);
+  const { db, run: runStatement } = openReportConnection(data);
   const jobs = new Map<number, RunningJob>();
   const post = (reply: WorkerReply) => port.postMessage(reply);
 
@@ -186,8 +118,8 @@ function serve(data: ReportWorkerData): void {
       return;
     }
     try {
-      if (!sqlite) throw new Error('Statement batches are read on the main connection on PostgreSQL');
-      post({ id: message.id, results: message.statements.map(({ sql, values, arrays }) => sqlite.run(sql, values, arrays === true)) });
+      if (!runStatement) throw new Error('Statement batches are read on the main connection on PostgreSQL');
+      post({ id: message.id, results: message.statements.map(({ sql, values, arrays }) => runStatement(sql, values, arrays === true)) });
     } catch (error) {
       post({ id: message.id, error: String((error as Error)?.message ?? error) });
     }
