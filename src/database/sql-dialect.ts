@@ -155,6 +155,14 @@ export function namedList(prefix: string, values: ReadonlyArray<string | number>
   return { sql: shape.sql, parameters };
 }
 
+/**
+ * The SQL of an IN list of `size` named parameters (`:p0, :p1, …`): what a statement family
+ * declares for the shape `namedList` fills (sizes are its powers of two).
+ */
+export function inList(prefix: string, size: number): string {
+  return Array.from({ length: size }, (_, index) => `:${prefix}${index}`).join(', ');
+}
+
 /** The parameter names and SQL of each (prefix, padded size) seen. */
 const namedLists = new Map<string, { names: string[]; sql: string }>();
 

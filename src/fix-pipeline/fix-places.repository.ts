@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { namedList } from '../database/sql-dialect';
+import { inList, namedList } from '../database/sql-dialect';
 import { SqlRunner } from '../database/sql-runner';
 import { statementFamily } from '../database/statements';
 
@@ -16,9 +16,7 @@ export interface PlaceRow {
   reset_after_seconds: number | string | null;
 }
 
-const list = (prefix: string, size: number) => Array.from({ length: size }, (_, i) => `:${prefix}${i}`).join(', ');
-
-const USERS = statementFamily<number>('fix-places.users', [2], (size) => `SELECT id FROM users WHERE organization_id = :organization AND id IN (${list('u', size)})`);
+const USERS = statementFamily<number>('fix-places.users', [2], (size) => `SELECT id FROM users WHERE organization_id = :organization AND id IN (${inList('u', size)})`);
 
 // The tracking settings come with the building (no query more a batch): whether it filters reported positions.
 const COLUMNS = 'b.id AS building_id, b.latitude, b.longitude, b.width, b.length, b.rotation, t.positions AS filter_positions, t.reset_after_seconds';
@@ -30,12 +28,12 @@ const PLACES = statementFamily<string>('fix-places.places', ['2:0', '0:2', '2:2'
   if (floors > 0) {
     parts.push(
       `SELECT f.id AS floor_id, ${COLUMNS} FROM floors f JOIN buildings b ON b.id = f.building_id ${TRACKING}
-         WHERE f.organization_id = :organization AND f.deleted_at IS NULL AND b.organization_id = :organization AND b.deleted_at IS NULL AND f.id IN (${list('f', floors)})`,
+         WHERE f.organization_id = :organization AND f.deleted_at IS NULL AND b.organization_id = :organization AND b.deleted_at IS NULL AND f.id IN (${inList('f', floors)})`,
     );
   }
   if (buildings > 0)
     parts.push(
-      `SELECT NULL AS floor_id, ${COLUMNS} FROM buildings b ${TRACKING} WHERE b.organization_id = :organization AND b.deleted_at IS NULL AND b.id IN (${list('b', buildings)})`,
+      `SELECT NULL AS floor_id, ${COLUMNS} FROM buildings b ${TRACKING} WHERE b.organization_id = :organization AND b.deleted_at IS NULL AND b.id IN (${inList('b', buildings)})`,
     );
   return parts.join(' UNION ALL ');
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { namedList } from '../database/sql-dialect';
+import { inList, namedList } from '../database/sql-dialect';
 import { SqlRunner } from '../database/sql-runner';
 import { statement, statementFamily } from '../database/statements';
 
@@ -32,7 +32,7 @@ const SITES = statementFamily<number>(
        LEFT JOIN "infrastructure_revisions" i ON i."building_id" = b."id"
        LEFT JOIN "radio_revisions" r ON r."building_id" = b."id"
        LEFT JOIN "building_tracking" t ON t."building_id" = b."id"
-       WHERE b."organization_id" = :organizationId AND b."deleted_at" IS NULL AND b."id" IN (${Array.from({ length: size }, (_, i) => `:b${i}`).join(', ')})`,
+       WHERE b."organization_id" = :organizationId AND b."deleted_at" IS NULL AND b."id" IN (${inList('b', size)})`,
 );
 const BUMP = statement(
   'transmitter-sites.bump',

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { chunks, namedList } from '../database/sql-dialect';
+import { chunks, inList, namedList } from '../database/sql-dialect';
 import { SqlRunner } from '../database/sql-runner';
 import { statement, statementFamily } from '../database/statements';
 
@@ -10,13 +10,10 @@ export interface DeviceTrackState {
   state: string;
 }
 
-/** An `IN` list of `size` named values (namedList pads a list to a power of two: few shapes). */
-const names = (prefix: string, size: number) => Array.from({ length: size }, (_, index) => `:${prefix}${index}`).join(', ');
-
 const READ = statementFamily<number>(
   'device-tracks.read',
   [2],
-  (size: number) => `SELECT "device_id", "time", "state" FROM "device_tracks" WHERE "organization_id" = :organization AND "device_id" IN (${names('d', size)})`,
+  (size: number) => `SELECT "device_id", "time", "state" FROM "device_tracks" WHERE "organization_id" = :organization AND "device_id" IN (${inList('d', size)})`,
 );
 const WRITE = statementFamily<number>(
   'device-tracks.write',

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { namedList, SqlDialect } from '../database/sql-dialect';
+import { inList, namedList, SqlDialect } from '../database/sql-dialect';
 import { SqlRunner } from '../database/sql-runner';
 import { perDialect, statement, statementFamily } from '../database/statements';
 import { PositionStore } from './position-store';
@@ -44,8 +44,6 @@ function latestColumns(dialect: SqlDialect): string {
   return `d.id, d.code, d.user_id, ${utc('d.last_time')}, d.building_id, d.floor_id, f.level_height, d.lat, d.lng, d.x, d.y, d.accuracy, d.yaw, ${utc('d.created_at')}, ${utc('d.updated_at')}`;
 }
 
-const list = (prefix: string, size: number) => Array.from({ length: size }, (_, i) => `:${prefix}${i}`).join(', ');
-
 /** What a live read filters on: the sizes of its building, user and device lists (0: no such filter) and indoor (`in`, `out`, `any`). */
 export interface LiveShape {
   buildings: number;
@@ -57,9 +55,9 @@ export interface LiveShape {
 const LIVE = statementFamily<string>('live-positions.latest', ['0:0:0:any', '2:2:2:in'], (shape) => {
   const [buildings, users, devices, indoor] = shape.split(':');
   const conditions = ['d.organization_id = :organization', 'd.last_time >= :since'];
-  if (Number(buildings) > 0) conditions.push(`d.building_id IN (${list('b', Number(buildings))})`);
-  if (Number(users) > 0) conditions.push(`d.user_id IN (${list('u', Number(users))})`);
-  if (Number(devices) > 0) conditions.push(`d.id IN (${list('d', Number(devices))})`);
+  if (Number(buildings) > 0) conditions.push(`d.building_id IN (${inList('b', Number(buildings))})`);
+  if (Number(users) > 0) conditions.push(`d.user_id IN (${inList('u', Number(users))})`);
+  if (Number(devices) > 0) conditions.push(`d.id IN (${inList('d', Number(devices))})`);
   if (indoor === 'in') conditions.push('d.floor_id IS NOT NULL');
   if (indoor === 'out') conditions.push('d.floor_id IS NULL');
   return perDialect((dialect) => `SELECT ${latestColumns(dialect)} FROM devices d LEFT JOIN floors f ON f.id = d.floor_id WHERE ${conditions.join(' AND ')} ORDER BY d.id`);
@@ -77,7 +75,7 @@ const CHANGED = statement(
 const POIS = statementFamily<number>(
   'live-positions.pois',
   [2],
-  (size) => `SELECT id, floor_id, x, y, radius FROM pois WHERE organization_id = :organization AND radius IS NOT NULL AND floor_id IN (${list('f', size)})`,
+  (size) => `SELECT id, floor_id, x, y, radius FROM pois WHERE organization_id = :organization AND radius IS NOT NULL AND floor_id IN (${inList('f', size)})`,
 );
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { namedList } from '../../database/sql-dialect';
+import { inList, namedList } from '../../database/sql-dialect';
 import { SqlRunner, StatementValue } from '../../database/sql-runner';
 import { statement, statementFamily } from '../../database/statements';
 
@@ -35,7 +35,6 @@ const LISTS = [
   ['user_id', 'u'],
   ['building_id', 'b'],
 ] as const;
-const names = (prefix: string, size: number) => Array.from({ length: size }, (_, i) => `:${prefix}${i}`).join(', ');
 
 /** Shape `after,before,from,to` flags (0/1), the five list sizes, and ASC or DESC: one text each. */
 const PAGE = statementFamily<string>('event-log.page', ['0:0:0:0:0:0:0:0:0:ASC', '1:0:1:1:2:2:2:2:2:ASC', '0:1:0:0:0:0:0:0:0:DESC'], (shape) => {
@@ -46,7 +45,7 @@ const PAGE = statementFamily<string>('event-log.page', ['0:0:0:0:0:0:0:0:0:ASC',
   if (after) conditions.push('seq > :after');
   if (before) conditions.push('seq < :before');
   LISTS.forEach(([column, prefix], i) => {
-    if (sizes[i] > 0) conditions.push(`${column} IN (${names(prefix, sizes[i])})`);
+    if (sizes[i] > 0) conditions.push(`${column} IN (${inList(prefix, sizes[i])})`);
   });
   if (from) conditions.push('occurred_at >= :from');
   if (to) conditions.push('occurred_at <= :to');

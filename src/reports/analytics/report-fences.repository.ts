@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { namedList } from '../../database/sql-dialect';
+import { inList, namedList } from '../../database/sql-dialect';
 import { SqlRunner } from '../../database/sql-runner';
 import { statement, statementFamily } from '../../database/statements';
 
@@ -15,20 +15,18 @@ export interface ReportFenceRow {
   deleted: boolean | number;
 }
 
-const list = (prefix: string, size: number) => Array.from({ length: size }, (_, i) => `:${prefix}${i}`).join(', ');
-
 const LIVE_BUILDINGS = statementFamily<number>(
   'report-fences.live-buildings',
   [2],
-  (size) => `SELECT id FROM buildings WHERE organization_id = :organizationId AND deleted_at IS NULL AND id IN (${list('b', size)})`,
+  (size) => `SELECT id FROM buildings WHERE organization_id = :organizationId AND deleted_at IS NULL AND id IN (${inList('b', size)})`,
 );
 
 /** The organization's fences, in the buildings named and of the ids named where named: shape `buildings:fences` (list sizes, 0 for none). */
 const FENCES = statementFamily<string>('report-fences.fences', ['0:0', '2:0', '0:2', '2:2'], (shape) => {
   const [buildings, fences] = shape.split(':').map(Number);
   const conditions = ['organization_id = :organizationId'];
-  if (buildings > 0) conditions.push(`building_id IN (${list('b', buildings)})`);
-  if (fences > 0) conditions.push(`id IN (${list('g', fences)})`);
+  if (buildings > 0) conditions.push(`building_id IN (${inList('b', buildings)})`);
+  if (fences > 0) conditions.push(`id IN (${inList('g', fences)})`);
   return `SELECT id, name, code, building_id, floor_id, deleted FROM geofences WHERE ${conditions.join(' AND ')} ORDER BY id`;
 });
 
