@@ -30,6 +30,62 @@ SELECT s."user_id", u."organization_id", u."email", u."role", u."building_scope"
      LEFT JOIN "api_keys" k ON k."id" = s."api_key_id"
      WHERE s."id" = $1;
 
+-- delivery-leases.due
+SELECT id, endpoint_id FROM (
+  SELECT d.id, d.endpoint_id, d.next_attempt_at,
+         ROW_NUMBER() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS n
+    FROM webhook_deliveries d
+    JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled = $1
+   WHERE d.status IN ('pending', 'failed') AND d.next_attempt_at <= $2
+     AND (d.lease_expires_at IS NULL OR d.lease_expires_at < $2)
+) x
+WHERE n <= $3
+ORDER BY next_attempt_at, id
+LIMIT $4;
+
+-- delivery-leases.lease
+UPDATE webhook_deliveries
+   SET lease_owner = $1, lease_expires_at = $2, updated_at = $3
+ WHERE id = ANY(CAST($4 AS uuid[]))
+   AND status IN ('pending', 'failed') AND (lease_expires_at IS NULL OR lease_expires_at < $3)
+RETURNING id, endpoint_id, message_id, payload, attempts;
+
+-- delivery-leases.leased-elsewhere
+SELECT endpoint_id, COUNT(*) AS n
+  FROM webhook_deliveries
+ WHERE endpoint_id = ANY(CAST($1 AS uuid[]))
+   AND status IN ('pending', 'failed') AND lease_expires_at > $2 AND lease_owner <> $3
+ GROUP BY endpoint_id;
+
+-- delivery-leases.record-attempt
+-- not sent to PostgreSQL
+
+-- delivery-leases.record-batch
+WITH v AS (
+  SELECT * FROM unnest(CAST($1 AS uuid[]), CAST($2 AS varchar[]), CAST($3 AS timestamptz[]), CAST($4 AS int[]),
+                       CAST($5 AS int[]), CAST($6 AS text[]), CAST($7 AS timestamptz[]), CAST($8 AS timestamptz[]),
+                       CAST($9 AS uuid[]), CAST($10 AS int[]))
+    AS v(id, status, next_attempt_at, attempts, last_status_code, last_error, last_attempt_at, updated_at, attempt_id, duration_ms)
+), u AS (
+  UPDATE webhook_deliveries AS d
+     SET status = v.status, next_attempt_at = v.next_attempt_at, attempts = v.attempts, lease_owner = NULL, lease_expires_at = NULL,
+         last_status_code = v.last_status_code, last_error = v.last_error, last_attempt_at = v.last_attempt_at, updated_at = v.updated_at
+    FROM v
+   WHERE d.id = v.id AND d.lease_owner = $11
+  RETURNING d.id
+)
+INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, started_at, duration_ms, status_code, error, instance)
+SELECT v.attempt_id, v.id, v.attempts, v.last_attempt_at, v.duration_ms, v.last_status_code, v.last_error, $11
+  FROM v JOIN u ON u.id = v.id
+RETURNING delivery_id;
+
+-- delivery-leases.record-one
+-- not sent to PostgreSQL
+
+-- delivery-leases.release
+UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL
+ WHERE id = ANY(CAST($1 AS uuid[])) AND lease_owner = $2;
+
 -- device-tracks.read[2]
 SELECT "device_id", "time", "state" FROM "device_tracks" WHERE "organization_id" = $1 AND "device_id" IN ($2, $3);
 
@@ -236,3 +292,24 @@ SELECT user_id, CAST(date_part('epoch', "time") * 1000 AS bigint), floor_id, lat
 
 -- user-positions.elsewhere
 SELECT device_id, CAST(date_part('epoch', "time") * 1000 AS bigint), building_id FROM position_history WHERE organization_id = $1 AND building_id < $2 AND "time" >= $3 AND "time" < $4 UNION ALL SELECT device_id, CAST(date_part('epoch', "time") * 1000 AS bigint), building_id FROM position_history WHERE organization_id = $1 AND building_id > $2 AND "time" >= $3 AND "time" < $4 UNION ALL SELECT device_id, CAST(date_part('epoch', "time") * 1000 AS bigint), building_id FROM position_history WHERE organization_id = $1 AND building_id IS NULL AND "time" >= $3 AND "time" < $4 ORDER BY 2;
+
+-- worker-heartbeats.beat
+INSERT INTO worker_heartbeats (instance, heartbeat_at) VALUES ($1, $2)
+  ON CONFLICT (instance) DO UPDATE SET heartbeat_at = excluded.heartbeat_at;
+
+-- worker-heartbeats.dead
+SELECT instance FROM worker_heartbeats WHERE heartbeat_at < $1;
+
+-- worker-heartbeats.forget
+DELETE FROM worker_heartbeats WHERE instance = $1;
+
+-- worker-heartbeats.forget-dead
+DELETE FROM worker_heartbeats WHERE heartbeat_at < $1;
+
+-- worker-heartbeats.release-all
+UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE status IN ('pending', 'failed') AND lease_owner IS NOT NULL;
+
+-- worker-heartbeats.release-dead
+UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL
+  WHERE status IN ('pending', 'failed') AND lease_owner IN (SELECT instance FROM worker_heartbeats WHERE heartbeat_at < $1)
+  RETURNING id;

@@ -30,6 +30,52 @@ SELECT s."user_id", u."organization_id", u."email", u."role", u."building_scope"
      LEFT JOIN "api_keys" k ON k."id" = s."api_key_id"
      WHERE s."id" = ?;
 
+-- delivery-leases.due
+SELECT id, endpoint_id FROM (
+  SELECT d.id, d.endpoint_id, d.next_attempt_at,
+         ROW_NUMBER() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS n
+    FROM webhook_deliveries d
+    JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled = ?
+   WHERE d.status IN ('pending', 'failed') AND d.next_attempt_at <= ?
+     AND (d.lease_expires_at IS NULL OR d.lease_expires_at < ?)
+) x
+WHERE n <= ?
+ORDER BY next_attempt_at, id
+LIMIT ?;
+
+-- delivery-leases.lease
+UPDATE webhook_deliveries
+   SET lease_owner = ?, lease_expires_at = ?, updated_at = ?
+ WHERE id IN (SELECT value FROM json_each(?))
+   AND status IN ('pending', 'failed') AND (lease_expires_at IS NULL OR lease_expires_at < ?)
+RETURNING id, endpoint_id, message_id, payload, attempts;
+
+-- delivery-leases.leased-elsewhere
+SELECT endpoint_id, COUNT(*) AS n
+  FROM webhook_deliveries
+ WHERE endpoint_id IN (SELECT value FROM json_each(?))
+   AND status IN ('pending', 'failed') AND lease_expires_at > ? AND lease_owner <> ?
+ GROUP BY endpoint_id;
+
+-- delivery-leases.record-attempt
+INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, started_at, duration_ms, status_code, error, instance)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+RETURNING id;
+
+-- delivery-leases.record-batch
+-- not sent to SQLite
+
+-- delivery-leases.record-one
+UPDATE webhook_deliveries
+   SET status = ?, next_attempt_at = ?, attempts = ?, lease_owner = NULL, lease_expires_at = NULL,
+       last_status_code = ?, last_error = ?, last_attempt_at = ?, updated_at = ?
+ WHERE id = ? AND lease_owner = ?
+RETURNING id;
+
+-- delivery-leases.release
+UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL
+ WHERE id IN (SELECT value FROM json_each(?)) AND lease_owner = ?;
+
 -- device-tracks.read[2]
 SELECT "device_id", "time", "state" FROM "device_tracks" WHERE "organization_id" = ? AND "device_id" IN (?, ?);
 
@@ -236,3 +282,24 @@ SELECT user_id, "time", floor_id, lat, lng, building_id FROM position_history
 
 -- user-positions.elsewhere
 SELECT device_id, "time", building_id FROM position_history WHERE organization_id = ? AND building_id < ? AND "time" >= ? AND "time" < ? UNION ALL SELECT device_id, "time", building_id FROM position_history WHERE organization_id = ? AND building_id > ? AND "time" >= ? AND "time" < ? UNION ALL SELECT device_id, "time", building_id FROM position_history WHERE organization_id = ? AND building_id IS NULL AND "time" >= ? AND "time" < ? ORDER BY 2;
+
+-- worker-heartbeats.beat
+INSERT INTO worker_heartbeats (instance, heartbeat_at) VALUES (?, ?)
+  ON CONFLICT (instance) DO UPDATE SET heartbeat_at = excluded.heartbeat_at;
+
+-- worker-heartbeats.dead
+SELECT instance FROM worker_heartbeats WHERE heartbeat_at < ?;
+
+-- worker-heartbeats.forget
+DELETE FROM worker_heartbeats WHERE instance = ?;
+
+-- worker-heartbeats.forget-dead
+DELETE FROM worker_heartbeats WHERE heartbeat_at < ?;
+
+-- worker-heartbeats.release-all
+UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE status IN ('pending', 'failed') AND lease_owner IS NOT NULL;
+
+-- worker-heartbeats.release-dead
+UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL
+  WHERE status IN ('pending', 'failed') AND lease_owner IN (SELECT instance FROM worker_heartbeats WHERE heartbeat_at < ?)
+  RETURNING id;

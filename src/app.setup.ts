@@ -26,7 +26,7 @@ import { ApiValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app.config';
 import { registerDashboard } from './dashboard/dashboard';
 import { StreamsService } from './delivery/streams/streams.service';
-import { WebhookDeliveryWorker } from './delivery/webhooks/webhook-delivery.worker';
+import { WebhookDeliveryWorker } from './delivery/worker/webhook-delivery.worker';
 import { GeofenceDeadlineSweeper } from './geofencing/events/deadline-sweeper';
 import { MAX_IMAGE_BYTES } from './images/images.service';
 import { API_VERSION, VersionService } from './version/version.service';

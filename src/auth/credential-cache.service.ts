@@ -2,7 +2,6 @@ import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { EntityManager } from 'typeorm';
 import { authConfig, AuthConfig } from '../config/auth.config';
 import { NotificationBus } from '../database/notification-bus';
-import { TransactionRunner } from '../database/transactions';
 import { CacheTicket, CredentialCache, CredentialCacheStats } from './credential-cache';
 import { Principal } from '../access/principal';
 import { CREDENTIAL_REVOCATIONS_CHANNEL, credentialRevocationMessage, CredentialRevocationMessage } from './credential-revocations';
@@ -25,7 +24,6 @@ export class CredentialCacheService implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(authConfig.KEY) config: AuthConfig,
     private readonly notifications: NotificationBus,
-    private readonly transactions: TransactionRunner,
   ) {
     this.cache = new CredentialCache({
       maxAgeMs: config.credentialCacheMaxAgeSeconds * 1000,
@@ -75,8 +73,7 @@ export class CredentialCacheService implements OnModuleInit, OnModuleDestroy {
    * acknowledged; the others when the notification (sent on commit) reaches them.
    */
   async revokeUser(manager: EntityManager, userId: string): Promise<void> {
-    await this.notifications.publish(CREDENTIAL_REVOCATIONS_CHANNEL, credentialRevocationMessage(userId), { transaction: manager });
-    this.transactions.afterCommit(manager, () => this.cache.invalidateUser(userId));
+    await this.notifications.publishWithCommit(manager, CREDENTIAL_REVOCATIONS_CHANNEL, credentialRevocationMessage(userId), () => this.cache.invalidateUser(userId));
   }
 
   /** Forgets everything this instance cached (tests that count queries start from here). */

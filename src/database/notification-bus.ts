@@ -37,11 +37,6 @@ export type NotificationHandler<T = unknown> = (payload: T) => void;
 
 export type DeliveryGap = 'interrupted' | 'resubscribed';
 
-export interface PublishOptions {
-  /** Send when this transaction commits (inside it on PostgreSQL, NOTIFY's own semantics). */
-  transaction?: EntityManager;
-}
-
 const CHANNEL = /^[a-z][a-z0-9_]{0,62}$/;
 const MAX_PAYLOAD_BYTES = 7900;
 const RECONNECT_MIN_MS = 50;
@@ -137,22 +132,35 @@ export class NotificationBus implements OnModuleInit, OnModuleDestroy {
     return () => this.gapHandlers.delete(handler);
   }
 
-  async publish(channel: string, payload: unknown, options: PublishOptions = {}): Promise<void> {
+  /** Sends now, outside any transaction (what changed is committed already). */
+  async publish(channel: string, payload: unknown): Promise<void> {
     assertChannel(channel);
     const text = serializePayload(payload);
-    const manager = options.transaction;
-    if (!this.postgres) {
-      if (manager) this.transactions.afterCommit(manager, () => this.dispatch(channel, text));
-      else this.dispatch(channel, text);
-      return;
-    }
-    const sql = 'SELECT pg_notify($1, $2)';
-    await (manager ?? this.dataSource.manager).query(sql, [channel, text]);
+    if (!this.postgres) return this.dispatch(channel, text);
+    await this.dataSource.manager.query('SELECT pg_notify($1, $2)', [channel, text]);
   }
 
   /**
-   * Sends once `manager`'s transaction has committed, outside it; failures are logged. The one
-   * route for "something changed" signals. `coalesce`: a message equal to one still being sent
+   * Sent with `manager`'s transaction: on PostgreSQL the NOTIFY is part of it, so it is delivered
+   * exactly when the transaction commits and never lost (an instance that dies right after its
+   * commit still tells the others), at the price of NOTIFY's commit-time lock; for what must
+   * not be missed (revoked credentials, changed building content), never for ingest. `here` is
+   * what this instance does itself once committed, before the change is acknowledged, without
+   * waiting for its own notice.
+   */
+  async publishWithCommit(manager: EntityManager, channel: string, payload: unknown, here?: () => void): Promise<void> {
+    assertChannel(channel);
+    const text = serializePayload(payload);
+    if (this.postgres) await manager.query('SELECT pg_notify($1, $2)', [channel, text]);
+    this.transactions.afterCommit(manager, () => {
+      here?.();
+      if (!this.postgres) this.dispatch(channel, text);
+    });
+  }
+
+  /**
+   * Sends once `manager`'s transaction has committed, outside it; failures are logged. With
+   * publishWithCommit, the one route for "something changed" signals. `coalesce`: a message equal to one still being sent
    * is sent once more after it instead of again and again (a burst of commits costs a few
    * notices, not one each); for wake-ups whose receivers read the database for what changed.
    */

@@ -7,7 +7,7 @@ import type { DialectKind } from './sql-dialect';
 import { positional } from './statements';
 
 /** A statement parameter; an array goes to PostgreSQL as one array value (`unnest(CAST(:ids AS varchar[]))`). */
-export type QueryParameter = string | number | null | readonly string[];
+export type QueryParameter = string | number | boolean | Date | null | readonly (string | number | null)[];
 export type PreparedQuery<Row> = (parameters: Record<string, QueryParameter>) => Promise<Row[]>;
 
 interface SqliteStatement {

@@ -32,6 +32,16 @@ export abstract class SqlDialect {
   abstract placeholder(position: number): string;
 
   /**
+   * `column` is one of the list parameter `:parameter` (given by {@link list}): one statement
+   * shape whatever the list's length. PostgreSQL: `= ANY` of an array of `type`; SQLite: `IN` the
+   * values of a JSON array.
+   */
+  abstract anyOf(column: string, parameter: string, type: 'uuid' | 'varchar'): string;
+
+  /** A list parameter for {@link anyOf}: a PostgreSQL array, the JSON text of one for SQLite's json_each. */
+  abstract list(values: readonly string[]): readonly string[] | string;
+
+  /**
    * Placeholders for a multi-row VALUES list. Each shape is built once: the same string object
    * each time also spares the statement caches keyed by SQL text from hashing a new copy of
    * several kilobytes per batch.
@@ -93,6 +103,14 @@ export class SqliteDialect extends SqlDialect {
   placeholder(): string {
     return '?';
   }
+
+  anyOf(column: string, parameter: string): string {
+    return `${column} IN (SELECT value FROM json_each(:${parameter}))`;
+  }
+
+  list(values: readonly string[]): string {
+    return JSON.stringify(values);
+  }
 }
 
 export class PostgresDialect extends SqlDialect {
@@ -120,6 +138,14 @@ export class PostgresDialect extends SqlDialect {
 
   placeholder(position: number): string {
     return `$${position}`;
+  }
+
+  anyOf(column: string, parameter: string, type: 'uuid' | 'varchar'): string {
+    return `${column} = ANY(CAST(:${parameter} AS ${type}[]))`;
+  }
+
+  list(values: readonly string[]): readonly string[] {
+    return values;
   }
 }
 

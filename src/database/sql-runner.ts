@@ -5,7 +5,7 @@ import { SqlDialect } from './sql-dialect';
 import { PositionalStatement, positional, SqlStatement, textFor } from './statements';
 
 /** A statement's parameter value: what both drivers take once a Date and a boolean are put the dialect's way. */
-export type StatementValue = string | number | boolean | Date | null | Buffer;
+export type StatementValue = string | number | boolean | Date | null | Buffer | readonly string[];
 
 /**
  * Runs a repository's declared statements (statements.ts) in the caller's transaction: the one

@@ -9,7 +9,7 @@ import { DialectKind, PostgresDialect, SqlDialect, SqliteDialect } from './sql-d
  * databases need different SQL the statement holds both texts; the repository never asks which
  * database it runs on.
  */
-export type StatementText = string | { readonly postgres: string; readonly sqlite: string };
+export type StatementText = string | { readonly postgres: string | null; readonly sqlite: string | null };
 
 export interface SqlStatement {
   readonly name: string;
@@ -23,6 +23,15 @@ export function perDialect(build: (dialect: SqlDialect) => string): StatementTex
   const postgres = build(DIALECTS.postgres);
   const sqlite = build(DIALECTS.sqlite);
   return postgres === sqlite ? postgres : { postgres, sqlite };
+}
+
+/**
+ * A statement one database alone receives, where the other does the work another way (PostgreSQL
+ * records a batch of outcomes in one statement, SQLite one at a time): the snapshot says so, and
+ * sending it to the other database is an error.
+ */
+export function onlyOn(kind: DialectKind, text: string): StatementText {
+  return kind === 'postgres' ? { postgres: text, sqlite: null } : { postgres: null, sqlite: text };
 }
 
 const registry = new Map<string, SqlStatement>();
@@ -78,7 +87,15 @@ export function registeredStatements(): SqlStatement[] {
 }
 
 export function textFor(sql: SqlStatement, kind: DialectKind): string {
-  return typeof sql.text === 'string' ? sql.text : sql.text[kind];
+  if (typeof sql.text === 'string') return sql.text;
+  const text = sql.text[kind];
+  if (text === null) throw new Error(`SQL statement ${sql.name} is not sent to ${kind}`);
+  return text;
+}
+
+/** Whether a database receives the statement (see onlyOn). */
+export function sentTo(sql: SqlStatement, kind: DialectKind): boolean {
+  return typeof sql.text === 'string' || sql.text[kind] !== null;
 }
 
 export interface PositionalStatement {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { tryLockXact } from './advisory-locks';
+import { lockXact, tryLockXact } from './advisory-locks';
 import { KeyedQueue } from '../common/concurrency/keyed-queue';
 import { SqlDialect } from './sql-dialect';
 
@@ -30,6 +30,11 @@ export class TransactionLocks {
       deviceIds.map((id) => `${organizationId}:${id}`),
       work,
     );
+  }
+
+  /** Waits for the key (work that one instance at a time does, but every instance must get to: the webhook claim). */
+  async take(manager: EntityManager, key: number): Promise<void> {
+    if (this.dialect.kind === 'postgres') await lockXact(manager, key);
   }
 
   /** Takes the key if no other transaction holds it; false: another instance is doing this work. */

@@ -45,12 +45,12 @@ describe('the notifications home', () => {
     const stop = await notifications.subscribe('test_channel_tx', (payload) => received.push(payload));
     await expect(
       transactions.run(async (manager) => {
-        await notifications.publish('test_channel_tx', 'rolled back', { transaction: manager });
+        await notifications.publishWithCommit(manager, 'test_channel_tx', 'rolled back');
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
     await transactions.run(async (manager) => {
-      await notifications.publish('test_channel_tx', 'committed', { transaction: manager });
+      await notifications.publishWithCommit(manager, 'test_channel_tx', 'committed');
       notifications.publishAfterCommit(manager, 'test_channel_tx', 'after commit');
     });
     await eventually(() => received.length === 2);

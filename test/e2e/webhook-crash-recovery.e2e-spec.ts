@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebhookDeliveryWorker } from '../../src/delivery/webhooks/webhook-delivery.worker';
+import { WebhookDeliveryWorker } from '../../src/delivery/worker/webhook-delivery.worker';
 import { asBasic, asBearer } from '../support/auth';
 import { signUp } from '../support/cartography';
 import { productionTree, RunningProcess, startProcess } from '../support/server-process';

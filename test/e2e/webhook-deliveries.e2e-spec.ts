@@ -4,7 +4,7 @@ import { createOrganization } from '../support/auth';
 import { createTestApp, freshDatabase, TestApp, testDatabaseKind } from '../support/test-app';
 import { newDelivery, payloadOf } from '../../src/delivery/webhooks/webhook-deliveries.service';
 import { WebhookDelivery } from '../../src/delivery/webhooks/webhook-delivery.entity';
-import { WebhookDeliveryWorker } from '../../src/delivery/webhooks/webhook-delivery.worker';
+import { WebhookDeliveryWorker } from '../../src/delivery/worker/webhook-delivery.worker';
 import { waitFor, WebhookReceiver } from '../support/webhook-receiver';
 
 // Seconds instead of hours; a short timeout so a hanging receiver costs little.

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { WebhookDeliveryWorker } from '../../src/delivery/webhooks/webhook-delivery.worker';
+import { WebhookDeliveryWorker } from '../../src/delivery/worker/webhook-delivery.worker';
 import { signUp } from '../support/cartography';
 import { eventSite, visits } from '../support/geofence-events';
 import { asBearer, createOrganization, passwordTokens } from '../support/auth';

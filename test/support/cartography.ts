@@ -4,7 +4,7 @@ import { expect, vi } from 'vitest';
 import { Building } from '../../src/cartography/buildings/building.entity';
 import { Floor } from '../../src/cartography/floors/floor.entity';
 import { ApiPermission } from '../../src/access/permissions';
-import { WebhookDeliveryWorker } from '../../src/delivery/webhooks/webhook-delivery.worker';
+import { WebhookDeliveryWorker } from '../../src/delivery/worker/webhook-delivery.worker';
 import { GeofenceDeadlineSweeper } from '../../src/geofencing/events/deadline-sweeper';
 import { CredentialCacheService } from '../../src/auth/credential-cache.service';
 import { PreparedQueries } from '../../src/database/prepared-queries';

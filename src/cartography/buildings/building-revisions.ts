@@ -115,8 +115,7 @@ export class BuildingRevisions implements OnModuleInit, OnModuleDestroy {
   }
 
   private async announce(manager: EntityManager, change: BuildingContentChange): Promise<void> {
-    await this.notifications.publish(BUILDING_CONTENT_CHANNEL, change, { transaction: manager });
-    this.transactions.afterCommit(manager, () => this.emit(change));
+    await this.notifications.publishWithCommit(manager, BUILDING_CONTENT_CHANNEL, change, () => this.emit(change));
   }
 
   private emit(change: BuildingContentChange): void {

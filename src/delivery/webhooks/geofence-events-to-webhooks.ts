@@ -1,21 +1,18 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { NotificationBus } from '../../database/notification-bus';
 import { EventConsumer, GeofenceEventPort } from '../../geofencing/events/event-port';
 import { GeofenceEventBody } from '../../geofencing/events/geofence-event';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
-import { WEBHOOK_DELIVERIES_CHANNEL } from './webhook-delivery.worker';
 
 /**
  * Delivery's side of the engine's outbox: each recorded event becomes one delivery per matching
- * endpoint, in the recording transaction; once it commits, every instance's worker is woken.
+ * endpoint, in the recording transaction (the outbox wakes the workers once it commits).
  */
 @Injectable()
 export class GeofenceEventsToWebhooks implements EventConsumer, OnModuleInit {
   constructor(
     private readonly outbox: GeofenceEventPort,
     private readonly deliveries: WebhookDeliveriesService,
-    private readonly notifications: NotificationBus,
   ) {}
 
   onModuleInit(): void {
@@ -23,7 +20,7 @@ export class GeofenceEventsToWebhooks implements EventConsumer, OnModuleInit {
   }
 
   async enqueue(manager: EntityManager, organizationId: string, events: readonly GeofenceEventBody[]): Promise<void> {
-    const waiting = await this.deliveries.enqueue(
+    await this.deliveries.enqueue(
       manager,
       events.map((event) => ({
         id: event.id,
@@ -35,6 +32,5 @@ export class GeofenceEventsToWebhooks implements EventConsumer, OnModuleInit {
         data: event as unknown as Record<string, unknown>,
       })),
     );
-    if (waiting > 0) this.notifications.publishAfterCommit(manager, WEBHOOK_DELIVERIES_CHANNEL, {}, { coalesce: true });
   }
 }

@@ -10,7 +10,9 @@ import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
 import { TransactionRunner } from '../../database/transactions';
 import { TEST_EVENT_TYPE } from './event-types';
 import { WebhookDelivery, WebhookDeliveryAttempt } from './webhook-delivery.entity';
-import { LeasedDelivery } from './delivery-claims';
+import { DeliveryHandoff } from './delivery-handoff';
+import { LeasedDelivery } from './delivery-leases.repository';
+import { DeliveryWake } from './delivery-wake';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { DeliveryResponseDto, ListDeliveriesQuery } from './webhooks.dto';
 
@@ -23,32 +25,6 @@ export interface OutgoingEvent {
   buildingId?: string | null;
   geofenceId?: string | null;
   data: Record<string, unknown>;
-}
-
-/** Wakes this instance's worker and tells the other instances' (call once the enqueuing transaction has committed). */
-export const DELIVERY_WAKE = Symbol('DELIVERY_WAKE');
-export type DeliveryWake = () => void;
-
-/**
- * This instance's worker taking fresh deliveries straight from the transaction that writes
- * them: they are written already leased to it and, once that transaction commits, queued in
- * its memory and sent, with no claim in between (on SQLite a claim waits its turn behind every
- * queued write transaction, which cost webhooks hundreds of ms under ingest load).
- */
-export const DELIVERY_HANDOFF = Symbol('DELIVERY_HANDOFF');
-export interface DeliveryHandoff {
-  /** How many new deliveries of this endpoint the worker can take now (0: they wait for a claim, as before). */
-  freeSlots(endpointId: string): number;
-  /** The lease to write them with; null when the worker takes none (stopped, or on PostgreSQL). */
-  leaseToWrite(now: Date): { owner: string; expiresAt: Date } | null;
-  /**
-   * Holds slots for deliveries of this endpoint written with that lease in a transaction not yet
-   * committed, so that transactions sharing a COMMIT (SQLite's group commit) do not each take
-   * the same slots; the function returned gives them back (after `send`, or on rollback).
-   */
-  holdSlots(endpointId: string, count: number): () => void;
-  /** After the commit: the deliveries written with that lease, to send. */
-  send(endpoint: WebhookEndpoint, deliveries: LeasedDelivery[]): void;
 }
 
 export function matchesEndpoint(endpoint: Pick<WebhookEndpoint, 'eventTypes' | 'filterBuildingIds' | 'filterGeofenceIds'>, event: OutgoingEvent): boolean {
@@ -64,8 +40,8 @@ export class WebhookDeliveriesService {
   constructor(
     @InjectRepository(WebhookDelivery) private readonly deliveries: Repository<WebhookDelivery>,
     @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
-    @Inject(DELIVERY_WAKE) private readonly wake: DeliveryWake,
-    @Inject(DELIVERY_HANDOFF) private readonly handoff: DeliveryHandoff,
+    private readonly wake: DeliveryWake,
+    private readonly handoff: DeliveryHandoff,
     private readonly transactions: TransactionRunner,
   ) {}
 
@@ -75,9 +51,8 @@ export class WebhookDeliveriesService {
    * organizations' endpoints and one multi-row insert, however many events.
    *
    * The deliveries this instance's worker has room for are written leased to it and handed to
-   * it when the transaction commits (see DeliveryHandoff). Returns how many deliveries were
-   * enqueued that still wait for a claim: when it is more than 0, the caller wakes the workers
-   * after the commit.
+   * it when the transaction commits (see DeliveryHandoff); when others wait for a claim, every
+   * instance's worker is woken once the transaction commits. Returns how many wait for a claim.
    */
   async enqueue(manager: EntityManager, events: readonly OutgoingEvent[]): Promise<number> {
     if (events.length === 0) return 0;
@@ -87,7 +62,7 @@ export class WebhookDeliveriesService {
     const now = new Date();
     const firstAttemptAt = new Date(now.getTime() + this.config.retrySchedule[0]);
     const dueAtOnce = firstAttemptAt.getTime() <= now.getTime();
-    const lease = dueAtOnce ? this.handoff.leaseToWrite(now) : null;
+    const lease = dueAtOnce ? this.handoff.lease(now) : null;
     const rows: WebhookDelivery[] = [];
     const handedOff = new Map<WebhookEndpoint, LeasedDelivery[]>();
     const room = new Map<string, number>();
@@ -99,7 +74,7 @@ export class WebhookDeliveriesService {
         rows.push(row);
         if (!lease) continue;
         let left = room.get(endpoint.id);
-        if (left === undefined) room.set(endpoint.id, (left = this.handoff.freeSlots(endpoint.id)));
+        if (left === undefined) room.set(endpoint.id, (left = this.handoff.room(endpoint.id)));
         if (left <= 0) continue;
         room.set(endpoint.id, left - 1);
         row.leaseOwner = lease.owner;
@@ -109,18 +84,11 @@ export class WebhookDeliveriesService {
         taken.push({ id: row.id, endpointId: endpoint.id, messageId: row.messageId, payload, attempts: 0, leaseExpiresAt: lease.expiresAt });
       }
     }
-    if (handedOff.size > 0) {
-      const reservations = [...handedOff].map(([endpoint, deliveries]) => this.handoff.holdSlots(endpoint.id, deliveries.length));
-      const release = () => reservations.forEach((giveBack) => giveBack());
-      this.transactions.afterRollback(manager, release);
-      this.transactions.afterCommit(manager, () => {
-        release();
-        handedOff.forEach((deliveries, endpoint) => this.handoff.send(endpoint, deliveries));
-      });
-    }
+    handedOff.forEach((deliveries, endpoint) => this.handoff.take(manager, endpoint, deliveries));
     for (let i = 0; i < rows.length; i += 200) await manager.insert(WebhookDelivery, rows.slice(i, i + 200));
     let taken = 0;
     handedOff.forEach((deliveries) => (taken += deliveries.length));
+    if (rows.length > taken) this.wake.afterCommit(manager);
     return rows.length - taken;
   }
 
@@ -134,9 +102,9 @@ export class WebhookDeliveriesService {
       const now = new Date();
       const row = newDelivery(endpoint.id, event, payloadOf(event), now, now);
       await manager.insert(WebhookDelivery, row);
+      this.wake.afterCommit(manager);
       return row;
     });
-    this.wake();
     return toDeliveryResponse(delivery, []);
   }
 
@@ -167,9 +135,9 @@ export class WebhookDeliveriesService {
       if (row.leaseExpiresAt && row.leaseExpiresAt.getTime() > now.getTime()) throw ApiError.conflict('The delivery is being attempted right now');
       const changes = { status: 'pending' as const, nextAttemptAt: now, updatedAt: now };
       await manager.update(WebhookDelivery, { id: row.id }, changes);
+      this.wake.afterCommit(manager);
       return { ...row, ...changes };
     });
-    this.wake();
     return toDeliveryResponse(delivery, []);
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, LessThan } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
@@ -6,7 +6,8 @@ import { Principal } from '../../access/principal';
 import { ApiError, FieldError } from '../../common/errors/api-error';
 import { TransactionRunner } from '../../database/transactions';
 import { SQL_CHUNK, SqlDialect } from '../../database/sql-dialect';
-import { DELIVERY_WAKE, DeliveryWake, matchesEndpoint, newDelivery, OutgoingEvent, payloadOf } from './webhook-deliveries.service';
+import { DeliveryWake } from './delivery-wake';
+import { matchesEndpoint, newDelivery, OutgoingEvent, payloadOf } from './webhook-deliveries.service';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
@@ -53,7 +54,7 @@ export class WebhookReplayService {
     private readonly transactions: TransactionRunner,
     private readonly endpoints: WebhookEndpointsService,
     private readonly audit: AuditService,
-    @Inject(DELIVERY_WAKE) private readonly wake: DeliveryWake,
+    private readonly wake: DeliveryWake,
     private readonly dialect: SqlDialect,
   ) {}
 
@@ -68,9 +69,9 @@ export class WebhookReplayService {
     const outcome = await this.transactions.run(async (manager) => {
       const result = await this.enqueue(manager, endpoint, events);
       await this.audit.record(manager, principal, 'webhook.replay', endpoint.id);
+      if (result.enqueued > 0) this.wake.afterCommit(manager);
       return result;
     });
-    if (outcome.enqueued > 0) this.wake();
     return { webhook_id: endpoint.id, events: events.length, ...outcome };
   }
 
