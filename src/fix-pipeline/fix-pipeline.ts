@@ -10,7 +10,7 @@ import { NotificationBus } from '../database/notification-bus';
 import { TransactionRunner } from '../database/transactions';
 import { Clock, ENGINE_CLOCK } from '../geofencing/engine/clock';
 import { GeofenceEvaluator } from '../geofencing/events/geofence-evaluator.service';
-import { GeofenceEventRecorder } from '../geofencing/events/geofence-event-recorder';
+import { GeofenceEventRecorder, RecordedEvents } from '../geofencing/events/geofence-event-recorder';
 import { GeofenceEventBody } from '../geofencing/events/geofence-event';
 import { AcceptedFix, DeviceTrack } from '../positions/fix';
 import { POSITION_CHANGES_CHANNEL, PositionChangesMessage } from '../positions/position-changes';
@@ -105,11 +105,11 @@ export class FixPipeline {
         // 6. Evaluate against the fences: the pairs whose state changes are written.
         const now = this.clock.now();
         const pending = await this.geofencing.evaluate(manager, organizationId, fixes, previous, tracksAfter(newest, previous), now);
-        // 7. Record the events: the log, the visits, the outbox.
-        const recorded = await this.events.record(manager, organizationId, pending, now);
-        // 8. Publish after commit: live position streams on every instance.
-        this.publishAfterCommit(manager, organizationId);
-        return recorded;
+        // 7. Record the events: the log, the visits, the outbox's deliveries.
+        const recorded = await this.events.write(manager, organizationId, pending, now);
+        // 8. Hand on, once committed: live positions and events on every instance, and delivery woken.
+        this.handOnAfterCommit(manager, organizationId, recorded);
+        return recorded.events;
       }, INGEST_TRANSACTION),
     );
     countPositionFixes(deduplicated.length, rejected);
@@ -168,8 +168,10 @@ export class FixPipeline {
     return kept;
   }
 
-  private publishAfterCommit(manager: EntityManager, organizationId: string): void {
+  /** The pipeline's one after-commit step: every signal of the batch leaves here, through NotificationBus. */
+  private handOnAfterCommit(manager: EntityManager, organizationId: string, recorded: RecordedEvents): void {
     this.notifications.publishAfterCommit(manager, POSITION_CHANGES_CHANNEL, { organization: organizationId } satisfies PositionChangesMessage, { coalesce: true });
+    this.events.announce(manager, recorded);
   }
 }
 

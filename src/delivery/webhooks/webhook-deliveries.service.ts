@@ -51,8 +51,8 @@ export class WebhookDeliveriesService {
    * organizations' endpoints and one multi-row insert, however many events.
    *
    * The deliveries this instance's worker has room for are written leased to it and handed to
-   * it when the transaction commits (see DeliveryHandoff); when others wait for a claim, every
-   * instance's worker is woken once the transaction commits. Returns how many wait for a claim.
+   * it when the transaction commits (see DeliveryHandoff). Returns how many wait for a claim:
+   * when some do, the caller wakes the workers after the commit (DeliveryWake).
    */
   async enqueue(manager: EntityManager, events: readonly OutgoingEvent[]): Promise<number> {
     if (events.length === 0) return 0;
@@ -88,7 +88,6 @@ export class WebhookDeliveriesService {
     for (let i = 0; i < rows.length; i += 200) await manager.insert(WebhookDelivery, rows.slice(i, i + 200));
     let taken = 0;
     handedOff.forEach((deliveries) => (taken += deliveries.length));
-    if (rows.length > taken) this.wake.afterCommit(manager);
     return rows.length - taken;
   }
 

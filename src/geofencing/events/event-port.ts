@@ -4,7 +4,10 @@ import { GeofenceEventBody } from './geofence-event';
 
 /** Whoever takes recorded events further (webhook delivery): it writes what it needs in the recording transaction. */
 export interface EventConsumer {
-  enqueue(manager: EntityManager, organizationId: string, events: readonly GeofenceEventBody[]): Promise<void>;
+  /** Writes what the events need (deliveries); true when some wait for a worker to be woken. */
+  enqueue(manager: EntityManager, organizationId: string, events: readonly GeofenceEventBody[]): Promise<boolean>;
+  /** Once `manager`'s transaction commits, wakes what sends them (every instance's worker). */
+  wakeAfterCommit(manager: EntityManager): void;
 }
 
 /**
@@ -19,7 +22,12 @@ export class GeofenceEventPort {
     this.consumer = consumer;
   }
 
-  async enqueue(manager: EntityManager, organizationId: string, events: readonly GeofenceEventBody[]): Promise<void> {
-    if (this.consumer && events.length > 0) await this.consumer.enqueue(manager, organizationId, events);
+  /** True when the consumer has work waiting to be woken (see wakeAfterCommit). */
+  async enqueue(manager: EntityManager, organizationId: string, events: readonly GeofenceEventBody[]): Promise<boolean> {
+    return this.consumer !== null && events.length > 0 && (await this.consumer.enqueue(manager, organizationId, events));
+  }
+
+  wakeAfterCommit(manager: EntityManager): void {
+    this.consumer?.wakeAfterCommit(manager);
   }
 }

@@ -8,10 +8,20 @@ import { GeofenceStateRepository, VisitChange } from '../state/geofence-state.re
 import { GeofenceEventPort } from './event-port';
 import { eventBody, GEOFENCE_EVENTS_CHANNEL, GeofenceEventBody, newEventId } from './geofence-event';
 
+/** What a transaction recorded, for its after-commit step (`announce`). */
+export interface RecordedEvents {
+  organizationId: string;
+  events: GeofenceEventBody[];
+  /** Deliveries of them wait for a worker to claim them. */
+  deliveriesWaiting: boolean;
+}
+
 /**
  * Records what the engine decided, in the deciding transaction: the events numbered from the
- * organization's counter, the visits they open, mark and close, the outbox, and (once committed)
- * the event channel's notice. Ingest, the timer and fence writes all end here.
+ * organization's counter, the visits they open, mark and close, and the outbox (`write`); then,
+ * once committed, the event channel's notice, the metrics and delivery's wake (`announce`).
+ * Ingest, the timer and fence writes all end here: the fix pipeline calls the two steps itself,
+ * its after-commit step announcing positions and events together; the others call `record`.
  */
 @Injectable()
 export class GeofenceEventRecorder {
@@ -23,17 +33,30 @@ export class GeofenceEventRecorder {
   ) {}
 
   async record(manager: EntityManager, organizationId: string, pending: readonly PendingEvent[], detectedAt: number): Promise<GeofenceEventBody[]> {
-    if (pending.length === 0) return [];
+    const recorded = await this.write(manager, organizationId, pending, detectedAt);
+    this.announce(manager, recorded);
+    return recorded.events;
+  }
+
+  /** The events, their visits and their outbox rows, in `manager`'s transaction. */
+  async write(manager: EntityManager, organizationId: string, pending: readonly PendingEvent[], detectedAt: number): Promise<RecordedEvents> {
+    if (pending.length === 0) return { organizationId, events: [], deliveriesWaiting: false };
     const firstSeq = await this.state.takeSeq(manager, organizationId, pending.length);
     const events = pending.map((item, offset) =>
       eventBody(item.event, { id: newEventId(), seq: firstSeq + offset, detectedAt, organizationId, fence: item.fence, deviceId: item.deviceId, userId: item.userId }),
     );
     await this.state.insertEvents(manager, organizationId, events);
     await this.state.writeVisits(manager, organizationId, visitChanges(pending));
-    await this.outbox.enqueue(manager, organizationId, events);
+    const deliveriesWaiting = await this.outbox.enqueue(manager, organizationId, events);
+    return { organizationId, events, deliveriesWaiting };
+  }
+
+  /** Once `manager`'s transaction commits: the metrics, the event channel's notice (every instance's streams), delivery woken. */
+  announce(manager: EntityManager, { organizationId, events, deliveriesWaiting }: RecordedEvents): void {
+    if (events.length === 0) return;
     this.transactions.afterCommit(manager, () => countGeofenceEvents(events));
     this.notifications.publishAfterCommit(manager, GEOFENCE_EVENTS_CHANNEL, { organization_id: organizationId, last_seq: events[events.length - 1].seq });
-    return events;
+    if (deliveriesWaiting) this.outbox.wakeAfterCommit(manager);
   }
 }
 
