@@ -246,6 +246,27 @@ SELECT id, geofence_id, device_id, user_id, CAST(extract(epoch FROM entered_at) 
 SELECT id, geofence_id, device_id, user_id, CAST(extract(epoch FROM entered_at) * 1000 AS double precision) AS entered_ms, CAST(extract(epoch FROM exited_at) * 1000 AS double precision) AS exited_ms, exit_reason FROM geofence_visits
       WHERE geofence_id = $1 AND organization_id = $2 AND entered_at < $3 AND (exited_at >= $3 OR exited_at IS NULL);
 
+-- stream-leases.count
+SELECT COUNT(*) AS open FROM stream_leases WHERE organization_id = $1;
+
+-- stream-leases.delete
+DELETE FROM stream_leases WHERE id = $1;
+
+-- stream-leases.delete-all
+DELETE FROM stream_leases;
+
+-- stream-leases.delete-instance
+DELETE FROM stream_leases WHERE instance_id = $1;
+
+-- stream-leases.insert
+INSERT INTO stream_leases (id, organization_id, kind, instance_id, expires_at) VALUES ($1, $2, $3, $4, $5);
+
+-- stream-leases.purge-expired
+DELETE FROM stream_leases WHERE organization_id = $1 AND expires_at <= $2;
+
+-- stream-leases.renew
+UPDATE stream_leases SET expires_at = $1 WHERE instance_id = $2;
+
 -- stream-tickets.issue
 INSERT INTO stream_tickets (ticket_hash, organization_id, user_id, principal, expires_at) VALUES ($1, $2, $3, $4, $5);
 

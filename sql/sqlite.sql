@@ -236,6 +236,27 @@ SELECT id, geofence_id, device_id, user_id, CAST(round((julianday(entered_at) - 
 SELECT id, geofence_id, device_id, user_id, CAST(round((julianday(entered_at) - 2440587.5) * 86400000) AS INTEGER) AS entered_ms, CAST(round((julianday(exited_at) - 2440587.5) * 86400000) AS INTEGER) AS exited_ms, exit_reason FROM geofence_visits
       WHERE geofence_id = ? AND organization_id = ? AND entered_at < ? AND (exited_at >= ? OR exited_at IS NULL);
 
+-- stream-leases.count
+SELECT COUNT(*) AS open FROM stream_leases WHERE organization_id = ?;
+
+-- stream-leases.delete
+DELETE FROM stream_leases WHERE id = ?;
+
+-- stream-leases.delete-all
+DELETE FROM stream_leases;
+
+-- stream-leases.delete-instance
+DELETE FROM stream_leases WHERE instance_id = ?;
+
+-- stream-leases.insert
+INSERT INTO stream_leases (id, organization_id, kind, instance_id, expires_at) VALUES (?, ?, ?, ?, ?);
+
+-- stream-leases.purge-expired
+DELETE FROM stream_leases WHERE organization_id = ? AND expires_at <= ?;
+
+-- stream-leases.renew
+UPDATE stream_leases SET expires_at = ? WHERE instance_id = ?;
+
 -- stream-tickets.issue
 INSERT INTO stream_tickets (ticket_hash, organization_id, user_id, principal, expires_at) VALUES (?, ?, ?, ?, ?);
 

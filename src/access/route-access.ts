@@ -18,7 +18,7 @@ const declared = new WeakMap<Handler, WeakMap<ControllerClass, RouteAccess>>();
 /**
  * The route's declaration, read from its decorators' metadata once per handler: the guards ask
  * on every request, and each metadata miss walks the prototype chains of the handler and its
- * class (about 3 µs a request). Decorators are applied at class definition, so the answer
+ * class (docs/decisions.md, "Measurements behind the code"). Decorators are applied at class definition, so the answer
  * never changes afterwards.
  */
 export function routeAccess(reflector: Reflector, handler: Handler, controller: ControllerClass): RouteAccess {

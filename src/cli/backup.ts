@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, cpSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { Client } from 'pg';
 import { MIGRATIONS } from '../../migrations';
 import { DatabaseConfig } from '../config/database.config';
 import { FIRST_ADMIN_PASSWORD_FILE } from '../config/setup.config';
+import { postgresMigrations, sqliteMigrations } from '../database/applied-migrations';
 import { DATA_DIR_LOCK_FILE } from '../database/data-dir-lock';
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from '../config/private-files';
 import { packageVersion } from '../version/package-version';
@@ -12,11 +12,10 @@ import { packageVersion } from '../version/package-version';
 // better-sqlite3 ships no types; the calls used here, typed.
 interface SqliteConnection {
   backup(destination: string): Promise<unknown>;
-  prepare(sql: string): { get(): unknown; all(): unknown[] };
   close(): void;
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const Database = require('better-sqlite3') as new (path: string, options: { readonly?: boolean; fileMustExist?: boolean }) => SqliteConnection;
+const Database = require('better-sqlite3') as new (path: string, options: { readonly: boolean; fileMustExist: boolean }) => SqliteConnection;
 
 export const MANIFEST_FILE = 'BACKUP.json';
 const MANIFEST_FORMAT = 1;
@@ -141,34 +140,6 @@ export function sha256Of(path: string): Promise<string> {
       .on('error', fail)
       .on('end', () => done(hash.digest('hex')));
   });
-}
-
-/**
- * The migrations applied to a SQLite file, oldest first (none when it has no migrations table).
- * Opened for writing although it only reads: the copy is in WAL mode, and only a connection
- * that may write removes the `-wal` and `-shm` files when it closes.
- */
-function sqliteMigrations(file: string): string[] {
-  const db = new Database(file, { fileMustExist: true });
-  try {
-    const table = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'migrations'").get();
-    if (!table) return [];
-    return (db.prepare('SELECT "name" FROM "migrations" ORDER BY "timestamp"').all() as Array<{ name: string }>).map((row) => row.name);
-  } finally {
-    db.close();
-  }
-}
-
-async function postgresMigrations(url: string): Promise<string[]> {
-  const client = new Client({ connectionString: url, application_name: 'cartograph-cli' });
-  await client.connect();
-  try {
-    const exists = await client.query<{ present: boolean }>("SELECT to_regclass('migrations') IS NOT NULL AS present");
-    if (!exists.rows[0]?.present) return [];
-    return (await client.query<{ name: string }>('SELECT "name" FROM "migrations" ORDER BY "timestamp"')).rows.map((row) => row.name);
-  } finally {
-    await client.end();
-  }
 }
 
 export const PG_DUMP_HINT =

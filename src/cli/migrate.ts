@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { DatabaseConfig } from '../config/database.config';
+import { appliedMigrations } from '../database/applied-migrations';
 import { buildDataSourceOptions } from '../database/typeorm-options';
 
 export interface MigrationState {
@@ -23,17 +24,6 @@ export async function migrationState(config: DatabaseConfig): Promise<MigrationS
     const known = dataSource.migrations.map((migration) => migration.name!);
     return { applied, pending: known.filter((name) => !applied.includes(name)) };
   });
-}
-
-async function appliedMigrations(dataSource: DataSource): Promise<string[]> {
-  const runner = dataSource.createQueryRunner();
-  try {
-    if (!(await runner.hasTable('migrations'))) return [];
-    const rows: Array<{ name: string }> = await runner.query('SELECT "name" FROM "migrations" ORDER BY "timestamp"');
-    return rows.map((row) => row.name);
-  } finally {
-    await runner.release();
-  }
 }
 
 /** Applies every pending migration, each in its own transaction; returns their names. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { lockXact, tryLockXact } from './advisory-locks';
+import { lockXact, lockXactOnText, tryLockXact } from './advisory-locks';
 import { KeyedQueue } from '../common/concurrency/keyed-queue';
 import { SqlDialect } from './sql-dialect';
 
@@ -35,6 +35,11 @@ export class TransactionLocks {
   /** Waits for the key (work that one instance at a time does, but every instance must get to: the webhook claim). */
   async take(manager: EntityManager, key: number): Promise<void> {
     if (this.dialect.kind === 'postgres') await lockXact(manager, key);
+  }
+
+  /** Waits for a lock named by text (an organization's stream places, say). */
+  async takeNamed(manager: EntityManager, name: string): Promise<void> {
+    if (this.dialect.kind === 'postgres') await lockXactOnText(manager, name);
   }
 
   /** Takes the key if no other transaction holds it; false: another instance is doing this work. */

@@ -106,8 +106,8 @@ type DeviceRow = [string | null, string, number | string | null, number | string
 
 /**
  * PostgreSQL's time as epoch milliseconds (whole: fixes are stored to the millisecond), the
- * cheapest form to make there (to_char costs it 3 to 5 µs a row, more than the rest of the
- * read) and to read here.
+ * cheapest form to make there (to_char costs more than the rest of the read: docs/decisions.md,
+ * "Measurements behind the code") and to read here.
  */
 /** 0000-01-01 and 10000-01-01: between them an ISO time has its plain four-digit form. */
 const FIRST_PLAIN_ISO_MS = -62_167_219_200_000;

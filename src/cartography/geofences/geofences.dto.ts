@@ -132,7 +132,7 @@ export class GeofenceResponseDto {
   @ApiProperty() info: string;
   @ApiProperty({ description: 'Same as info' }) description: string;
   @ApiProperty({ enum: GEOFENCE_TYPES }) type: string;
-  @ApiProperty({ type: 'array', items: { type: 'array', items: { type: 'number' } } }) geometric: [number, number][];
+  @ApiProperty({ type: 'array', items: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 } }) geometric: [number, number][];
   @ApiProperty() floor_id: number;
   @ApiProperty({ description: 'Same as floor_id' }) level_id: number;
   @ApiProperty({ example: '5962' }) building_id: string;

@@ -26,8 +26,9 @@ const quoted = (text: string): string => (NEEDS_QUOTES.test(text) ? `"${text.rep
 /**
  * One CSV cell as csv-stringify writes it with csv-write's cast (RFC 4180: a field with a comma,
  * a quote or a line break is quoted, quotes doubled; text escaped as above; null is empty;
- * booleans as `true`/`false`; dates as epoch ms; objects as JSON). csv-stringify formats about
- * 13 MB/s here, a quarter of what a trajectory download must stream, so reports take this path.
+ * booleans as `true`/`false`; dates as epoch ms; objects as JSON). csv-stringify is too slow for
+ * what a trajectory download must stream (docs/decisions.md, "Measurements behind the code"), so
+ * reports take this path.
  */
 export function csvCell(value: unknown): string {
   if (typeof value === 'number') return String(value);

@@ -1,12 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { dirname } from 'node:path';
-import { DataSource } from 'typeorm';
 import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
+import { TransactionLocks } from '../../database/transaction-locks';
 import { TransactionRunner } from '../../database/transactions';
-import { lockXactOnText } from '../../database/advisory-locks';
-import { noOtherProcessOn } from '../../database/data-dir-lock';
+import { StreamLeasesRepository } from './stream-leases.repository';
 
 /**
  * The places of the per-organization stream bound (contract 7.4), shared by every instance:
@@ -22,19 +19,16 @@ export class StreamLeases implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly held = new Set<string>();
   private readonly renewEveryMs: number;
   private readonly leaseMs: number;
-  private readonly postgres: boolean;
-  private readonly sqliteDirectory: string | null;
   private renewal: NodeJS.Timeout | null = null;
 
   constructor(
     @Inject(webhooksConfig.KEY) config: WebhooksConfig,
-    @InjectDataSource() dataSource: DataSource,
     private readonly transactions: TransactionRunner,
+    private readonly locks: TransactionLocks,
+    private readonly leases: StreamLeasesRepository,
   ) {
     this.renewEveryMs = Math.min(config.streamHeartbeatMs, 15_000);
     this.leaseMs = this.renewEveryMs * 3 + 5_000;
-    this.postgres = dataSource.options.type === 'postgres';
-    this.sqliteDirectory = this.postgres ? null : dirname(String(dataSource.options.database));
   }
 
   /**
@@ -45,19 +39,10 @@ export class StreamLeases implements OnApplicationBootstrap, OnModuleDestroy {
   async acquire(organizationId: string, kind: string, limit: number): Promise<string | null> {
     const id = await this.transactions.run(async (manager) => {
       const now = Date.now();
-      if (this.postgres) await lockXactOnText(manager, `stream-leases:${organizationId}`);
-      await manager.query(...this.transactions.escape('DELETE FROM stream_leases WHERE organization_id = :organizationId AND expires_at <= :now', { organizationId, now }));
-      const [{ open }] = (await manager.query(
-        ...this.transactions.escape('SELECT COUNT(*) AS open FROM stream_leases WHERE organization_id = :organizationId', { organizationId }),
-      )) as Array<{ open: number | string }>;
-      if (Number(open) >= limit) return null;
+      await this.locks.takeNamed(manager, `stream-leases:${organizationId}`);
+      if ((await this.leases.openOf(manager, organizationId, now)) >= limit) return null;
       const lease = randomUUID();
-      await manager.query(
-        ...this.transactions.escape(
-          'INSERT INTO stream_leases (id, organization_id, kind, instance_id, expires_at) VALUES (:lease, :organizationId, :kind, :instanceId, :expiresAt)',
-          { lease, organizationId, kind, instanceId: this.instanceId, expiresAt: now + this.leaseMs },
-        ),
-      );
+      await this.leases.insert(manager, { lease, organizationId, kind, instanceId: this.instanceId, expiresAt: now + this.leaseMs });
       return lease;
     });
     if (id) {
@@ -72,7 +57,7 @@ export class StreamLeases implements OnApplicationBootstrap, OnModuleDestroy {
     if (!this.held.delete(id)) return;
     if (this.held.size === 0) this.stopRenewing();
     await this.transactions
-      .run((manager) => manager.query(...this.transactions.escape('DELETE FROM stream_leases WHERE id = :id', { id })))
+      .run((manager) => this.leases.delete(manager, id))
       .catch((error: unknown) => this.logger.warn(`A stream's place could not be given back (it lapses by itself): ${String(error)}`));
   }
 
@@ -82,20 +67,13 @@ export class StreamLeases implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.held.size === 0) return;
     this.held.clear();
     await this.transactions
-      .run((manager) => manager.query(...this.transactions.escape('DELETE FROM stream_leases WHERE instance_id = :instanceId', { instanceId: this.instanceId })))
+      .run((manager) => this.leases.deleteOfInstance(manager, this.instanceId))
       .catch((error: unknown) => this.logger.warn(`Stream places could not be given back (they lapse by themselves): ${String(error)}`));
   }
 
-  /**
-   * At start, after the migrations, on SQLite (where one process serves the database): places
-   * left by a process that crashed are nobody's, and would otherwise count until they lapse.
-   * On PostgreSQL they may be another running instance's.
-   */
+  /** At start, after the migrations: the places a crashed process left, where they can only be its (see clearLeftOver). */
   async onApplicationBootstrap(): Promise<void> {
-    if (this.postgres) return;
-    // A CLI command beside the running server (organizations:create) must leave the server's places alone.
-    if (this.sqliteDirectory !== null && !noOtherProcessOn(this.sqliteDirectory)) return;
-    await this.transactions.run((manager) => manager.query('DELETE FROM stream_leases'));
+    await this.transactions.run((manager) => this.leases.clearLeftOver(manager));
   }
 
   onModuleDestroy(): void {
@@ -107,9 +85,7 @@ export class StreamLeases implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.held.size === 0) return;
     const expiresAt = Date.now() + this.leaseMs;
     await this.transactions
-      .run((manager) =>
-        manager.query(...this.transactions.escape('UPDATE stream_leases SET expires_at = :expiresAt WHERE instance_id = :instanceId', { expiresAt, instanceId: this.instanceId })),
-      )
+      .run((manager) => this.leases.renew(manager, this.instanceId, expiresAt))
       .catch((error: unknown) => this.logger.warn(`Stream places could not be renewed: ${String(error)}`));
   }
 

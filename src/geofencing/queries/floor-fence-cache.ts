@@ -12,9 +12,9 @@ interface CachedIndex {
 }
 
 /**
- * How many fences the cache holds across floors. A fence of 12 corners costs about 1.7 kB
- * (measured), so this is about 70 MB: 40 floors of 1,000 fences, well inside the 512 MB
- * heap `npm start` gives the server. Larger floors are built per request and not kept.
+ * How many fences the cache holds across floors: 40 floors of 1,000 fences, well inside the
+ * 512 MB heap `npm start` gives the server (what a cached fence costs: docs/decisions.md,
+ * "Measurements behind the code"). Larger floors are built per request and not kept.
  */
 const MAX_CACHED_FENCES = 40_000;
 

@@ -322,7 +322,7 @@ const MAX_SCAN_EXPONENT_CHI2 = 0.25;
  * Whether a fit with n free is one to trust: its residuals far below the default σ. Then a
  * wrong default exponent is what the scan's error is made of, and its own removes it; in a
  * scan as noisy as σ says, its own exponent soaks up the unknown powers and the noise instead
- * (measured: p90 6.3 → 7.3 m at 6 dB), and the floor's calibration is what finds n.
+ * (docs/decisions.md, "Measurements behind the code"), and the floor's calibration is what finds n.
  */
 function pinsExponent(fit: PositionExponentFit, readings: number): boolean {
   const dof = readings - 3;

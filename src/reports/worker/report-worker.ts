@@ -31,9 +31,9 @@ export type WorkerReply =
 export const BATCHES_AHEAD = 3;
 /**
  * A batch's text goes to the main thread in strings of at most this many characters: small
- * enough to be allocated and die in its young generation. (Whole batches as transferred
- * bytes, ~1 MB each, grew its external memory by tens of MB a second and set off full
- * collections of its heap, 20 to 160 ms each, in the middle of ingest.)
+ * enough to be allocated and die in its young generation (whole batches as transferred bytes
+ * set off full collections in the middle of ingest: docs/decisions.md, "Measurements behind
+ * the code").
  */
 export const PIECE_CHARS = 32 * 1024;
 /**

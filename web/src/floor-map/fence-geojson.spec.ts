@@ -7,7 +7,11 @@ const fence: Geofence = {
   name: 'Cafe',
   code: 'C1',
   info: '',
+  description: '',
+  type: 'POLYGON',
+  organization_id: 'o1',
   floor_id: 3,
+  level_id: 3,
   building_id: '1',
   geometric: [
     [42, -8],
@@ -17,6 +21,7 @@ const fence: Geofence = {
   ],
   custom_fields: [{ key: 'zone', value: 'A' }],
   deleted: false,
+  created_at: '',
   updated_at: '',
 };
 
