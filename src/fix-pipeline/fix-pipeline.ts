@@ -16,10 +16,11 @@ import { AcceptedFix, DeviceTrack } from '../positions/fix';
 import { POSITION_CHANGES_CHANNEL, PositionChangesMessage } from '../positions/position-changes';
 import { PositionRollups } from '../positions/position-rollups.service';
 import { PositionStore, trackOf } from '../positions/position-store';
-import { DeviceTrackState, DeviceTrackStates } from '../positions/device-track-states.repository';
+import { DeviceTrackStates } from '../positions/device-track-states.repository';
 import { PositionsRetention } from '../positions/positions-retention.service';
 import { BatchShapeError, BatchTooLargeError, batchItems, ItemRejection, MAX_BATCH_ITEMS, orderAndDeduplicate, readItem, ReportedFix } from './fix-batch';
 import { FixPlaces } from './fix-places';
+import { FixRefiner } from './fix-refiner';
 import { reportedFixRefiner } from './reported-fix-filtering';
 import { DAY_MS } from '../common/time/durations';
 
@@ -28,20 +29,6 @@ export interface IngestResult {
   rejected: ItemRejection[];
   /** The geofence events the batch fired (contract 7.3), in seq order. */
   events: GeofenceEventBody[];
-}
-
-/**
- * A stage a caller adds between the lock and the store (positions from scans: the tracker). It
- * sees each device's newest stored fix and stored tracker state, may replace each fix (same
- * index, device and time), and gives the states to keep; it may run again if the transaction
- * is retried, so it depends on nothing but what it is given.
- */
-export interface FixRefiner {
-  refine(
-    fixes: readonly AcceptedFix[],
-    previous: ReadonlyMap<string, DeviceTrack>,
-    states: ReadonlyMap<string, DeviceTrackState>,
-  ): { fixes: AcceptedFix[]; states: Map<string, DeviceTrackState> };
 }
 
 export interface IngestOptions {

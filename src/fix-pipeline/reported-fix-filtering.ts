@@ -2,7 +2,7 @@ import { toGeoreference } from '../common/geometry/cartesian';
 import type { DeviceTrackState } from '../positions/device-track-states.repository';
 import type { AcceptedFix } from '../positions/fix';
 import type { FilteringBuilding } from './fix-places';
-import type { FixRefiner } from './fix-pipeline';
+import type { FixRefiner } from './fix-refiner';
 import { ReportedFixFilter } from './reported-fix-filter';
 
 /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { toGeoreference } from '../common/geometry/cartesian';
-import type { FixRefiner } from '../fix-pipeline/fix-pipeline';
+import type { FixRefiner } from '../fix-pipeline/fix-refiner';
 import type { DeviceTrackState } from '../positions/device-track-states.repository';
 import type { AcceptedFix, DeviceTrack } from '../positions/fix';
 import type { TransmitterIndex } from './estimator/scan-estimator';
