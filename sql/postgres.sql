@@ -132,6 +132,58 @@ SELECT f.id AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, 
 -- fix-places.users[2]
 SELECT id FROM users WHERE organization_id = $1 AND id IN ($2, $3);
 
+-- geofence-state.all-deadlines-forward
+UPDATE geofence_states SET next_deadline_at = $1 WHERE organization_id = $2 AND next_deadline_at > $1;
+
+-- geofence-state.all-fences-with-pairs
+SELECT DISTINCT geofence_id FROM geofence_states WHERE organization_id = $1;
+
+-- geofence-state.deadlines-forward
+UPDATE geofence_states SET next_deadline_at = $1 WHERE organization_id = $2 AND next_deadline_at > $1 AND geofence_id = ANY(CAST($3 AS uuid[]));
+
+-- geofence-state.due
+SELECT organization_id, device_id FROM geofence_states WHERE next_deadline_at <= $1 ORDER BY next_deadline_at LIMIT $2;
+
+-- geofence-state.fences-with-pairs
+SELECT DISTINCT geofence_id FROM geofence_states WHERE organization_id = $1 AND geofence_id = ANY(CAST($2 AS uuid[]));
+
+-- geofence-state.holders
+SELECT DISTINCT device_id FROM geofence_states WHERE organization_id = $1 AND geofence_id = ANY(CAST($2 AS uuid[]));
+
+-- geofence-state.take-seq
+INSERT INTO geofence_event_counters (organization_id, seq) VALUES ($1, $2)
+         ON CONFLICT (organization_id) DO UPDATE SET seq = geofence_event_counters.seq + excluded.seq RETURNING seq;
+
+-- geofence-state.visit-update[dwell+exit]
+UPDATE geofence_visits SET dwell_fired = $1, exited_at = $2, exit_reason = $3 WHERE id = $4 AND organization_id = $5;
+
+-- geofence-state.visit-update[dwell]
+UPDATE geofence_visits SET dwell_fired = $1 WHERE id = $2 AND organization_id = $3;
+
+-- geofence-state.visit-update[exit]
+UPDATE geofence_visits SET exited_at = $1, exit_reason = $2 WHERE id = $3 AND organization_id = $4;
+
+-- heatmaps.drop-before
+DELETE FROM heatmap_days WHERE organization_id = $1 AND day < $2;
+
+-- heatmaps.grid
+SELECT CAST(floor(x / $1) AS INTEGER) AS cx, CAST(floor(y / $1) AS INTEGER) AS cy, COUNT(*) AS n
+  FROM position_history
+  WHERE organization_id = $2 AND building_id = $3 AND floor_id = $4 AND "time" >= $5 AND "time" < $6 AND x IS NOT NULL AND y IS NOT NULL
+  GROUP BY 1, 2;
+
+-- heatmaps.keep
+INSERT INTO heatmap_days (organization_id, floor_id, cell_cm, day, building_fixes, cells, computed_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)
+             ON CONFLICT (organization_id, floor_id, cell_cm, day) DO UPDATE SET building_fixes = excluded.building_fixes, cells = excluded.cells, computed_at = excluded.computed_at;
+
+-- heatmaps.kept
+SELECT day, building_fixes, cells FROM heatmap_days WHERE organization_id = $1 AND floor_id = $2 AND cell_cm = $3 AND day >= $4 AND day < $5;
+
+-- heatmaps.slot-sums
+SELECT slot, SUM(fixes) AS fixes FROM position_rollups
+  WHERE organization_id = $1 AND building_id = $2 AND slot >= $3 AND slot < $4 GROUP BY slot;
+
 -- idempotency-keys.claim
 INSERT INTO "idempotency_keys" ("scope_hash", "organization_id", "request_hash", "locked_until", "created_at", "expires_at")
          VALUES ($1, $2, $3, $4, $5, $6)
@@ -166,6 +218,26 @@ DELETE FROM "image_blobs" WHERE "image_id" = $1;
 
 -- image-blobs.write
 INSERT INTO "image_blobs" ("image_id", "bytes") VALUES ($1, $2);
+
+-- live-fences.by-ids
+SELECT g.id, g.name, g.code, g.building_id, g.floor_id, g.geometric, r.rules FROM geofences g
+           LEFT JOIN geofence_rules r ON r.geofence_id = g.id
+           WHERE g.organization_id = $1 AND (g.deleted = $2 OR $3 = 1) AND g.id = ANY(CAST($4 AS uuid[]));
+
+-- live-fences.floor-revisions[4]
+SELECT f."id", f."building_id", b."latitude", b."longitude", b."version" AS "building_version", COALESCE(v."revision", 0) AS "revision"
+       FROM "floors" f
+       JOIN "buildings" b ON b."id" = f."building_id" AND b."deleted_at" IS NULL
+       LEFT JOIN "building_revisions" v ON v."building_id" = f."building_id"
+       WHERE f."organization_id" = $1 AND f."deleted_at" IS NULL AND f."id" IN ($2, $3, $4, $5);
+
+-- live-fences.of-floor
+SELECT g."id", g."name", g."code", g."building_id", g."floor_id", g."geometric", r."rules" FROM "geofences" g
+       LEFT JOIN "geofence_rules" r ON r."geofence_id" = g."id"
+       WHERE g."organization_id" = $1 AND g."deleted" = $2 AND g."floor_id" = $3;
+
+-- live-fences.settings
+SELECT "rules" FROM "geofencing_settings" WHERE "organization_id" = $1;
 
 -- live-positions.changed-since
 SELECT d.id, d.code, d.user_id, d.last_time AT TIME ZONE 'UTC', d.building_id, d.floor_id, f.level_height, d.lat, d.lng, d.x, d.y, d.accuracy, d.yaw, d.created_at AT TIME ZONE 'UTC', d.updated_at AT TIME ZONE 'UTC'
@@ -212,6 +284,19 @@ DELETE FROM "login_failures" WHERE "key" IN (SELECT "key" FROM "login_failures" 
 
 -- login-failures.seen-since
 SELECT 1 AS "one" FROM "login_failures" WHERE "key" = $1 AND "window_started_at" > $2;
+
+-- radio-models.bump[model_revision]
+INSERT INTO "radio_revisions" ("building_id", "model_revision") VALUES ($1, 1)
+       ON CONFLICT ("building_id") DO UPDATE SET "model_revision" = "radio_revisions"."model_revision" + 1;
+
+-- radio-models.bump[reference_revision]
+INSERT INTO "radio_revisions" ("building_id", "reference_revision") VALUES ($1, 1)
+       ON CONFLICT ("building_id") DO UPDATE SET "reference_revision" = "radio_revisions"."reference_revision" + 1;
+
+-- radio-models.insert-if-absent
+INSERT INTO "radio_models" ("floor_id", "organization_id", "building_id", "version", "scans", "statistics", "created_at", "updated_at")
+       VALUES ($1, $2, $3, 1, $4, $5, $6, $7)
+       ON CONFLICT ("floor_id") DO NOTHING RETURNING "floor_id";
 
 -- report-fences.fence-building
 SELECT building_id FROM geofences WHERE organization_id = $1 AND id = $2 AND deleted = $3;

@@ -122,6 +122,58 @@ SELECT f.id AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, 
 -- fix-places.users[2]
 SELECT id FROM users WHERE organization_id = ? AND id IN (?, ?);
 
+-- geofence-state.all-deadlines-forward
+UPDATE geofence_states SET next_deadline_at = ? WHERE organization_id = ? AND next_deadline_at > ?;
+
+-- geofence-state.all-fences-with-pairs
+SELECT DISTINCT geofence_id FROM geofence_states WHERE organization_id = ?;
+
+-- geofence-state.deadlines-forward
+UPDATE geofence_states SET next_deadline_at = ? WHERE organization_id = ? AND next_deadline_at > ? AND geofence_id IN (SELECT value FROM json_each(?));
+
+-- geofence-state.due
+SELECT organization_id, device_id FROM geofence_states WHERE next_deadline_at <= ? ORDER BY next_deadline_at LIMIT ?;
+
+-- geofence-state.fences-with-pairs
+SELECT DISTINCT geofence_id FROM geofence_states WHERE organization_id = ? AND geofence_id IN (SELECT value FROM json_each(?));
+
+-- geofence-state.holders
+SELECT DISTINCT device_id FROM geofence_states WHERE organization_id = ? AND geofence_id IN (SELECT value FROM json_each(?));
+
+-- geofence-state.take-seq
+INSERT INTO geofence_event_counters (organization_id, seq) VALUES (?, ?)
+         ON CONFLICT (organization_id) DO UPDATE SET seq = geofence_event_counters.seq + excluded.seq RETURNING seq;
+
+-- geofence-state.visit-update[dwell+exit]
+UPDATE geofence_visits SET dwell_fired = ?, exited_at = ?, exit_reason = ? WHERE id = ? AND organization_id = ?;
+
+-- geofence-state.visit-update[dwell]
+UPDATE geofence_visits SET dwell_fired = ? WHERE id = ? AND organization_id = ?;
+
+-- geofence-state.visit-update[exit]
+UPDATE geofence_visits SET exited_at = ?, exit_reason = ? WHERE id = ? AND organization_id = ?;
+
+-- heatmaps.drop-before
+DELETE FROM heatmap_days WHERE organization_id = ? AND day < ?;
+
+-- heatmaps.grid
+SELECT CAST(floor(x / ?) AS INTEGER) AS cx, CAST(floor(y / ?) AS INTEGER) AS cy, COUNT(*) AS n
+  FROM position_history
+  WHERE organization_id = ? AND building_id = ? AND floor_id = ? AND "time" >= ? AND "time" < ? AND x IS NOT NULL AND y IS NOT NULL
+  GROUP BY 1, 2;
+
+-- heatmaps.keep
+INSERT INTO heatmap_days (organization_id, floor_id, cell_cm, day, building_fixes, cells, computed_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT (organization_id, floor_id, cell_cm, day) DO UPDATE SET building_fixes = excluded.building_fixes, cells = excluded.cells, computed_at = excluded.computed_at;
+
+-- heatmaps.kept
+SELECT day, building_fixes, cells FROM heatmap_days WHERE organization_id = ? AND floor_id = ? AND cell_cm = ? AND day >= ? AND day < ?;
+
+-- heatmaps.slot-sums
+SELECT slot, SUM(fixes) AS fixes FROM position_rollups
+  WHERE organization_id = ? AND building_id = ? AND slot >= ? AND slot < ? GROUP BY slot;
+
 -- idempotency-keys.claim
 INSERT INTO "idempotency_keys" ("scope_hash", "organization_id", "request_hash", "locked_until", "created_at", "expires_at")
          VALUES (?, ?, ?, ?, ?, ?)
@@ -156,6 +208,26 @@ DELETE FROM "image_blobs" WHERE "image_id" = ?;
 
 -- image-blobs.write
 INSERT INTO "image_blobs" ("image_id", "bytes") VALUES (?, ?);
+
+-- live-fences.by-ids
+SELECT g.id, g.name, g.code, g.building_id, g.floor_id, g.geometric, r.rules FROM geofences g
+           LEFT JOIN geofence_rules r ON r.geofence_id = g.id
+           WHERE g.organization_id = ? AND (g.deleted = ? OR ? = 1) AND g.id IN (SELECT value FROM json_each(?));
+
+-- live-fences.floor-revisions[4]
+SELECT f."id", f."building_id", b."latitude", b."longitude", b."version" AS "building_version", COALESCE(v."revision", 0) AS "revision"
+       FROM "floors" f
+       JOIN "buildings" b ON b."id" = f."building_id" AND b."deleted_at" IS NULL
+       LEFT JOIN "building_revisions" v ON v."building_id" = f."building_id"
+       WHERE f."organization_id" = ? AND f."deleted_at" IS NULL AND f."id" IN (?, ?, ?, ?);
+
+-- live-fences.of-floor
+SELECT g."id", g."name", g."code", g."building_id", g."floor_id", g."geometric", r."rules" FROM "geofences" g
+       LEFT JOIN "geofence_rules" r ON r."geofence_id" = g."id"
+       WHERE g."organization_id" = ? AND g."deleted" = ? AND g."floor_id" = ?;
+
+-- live-fences.settings
+SELECT "rules" FROM "geofencing_settings" WHERE "organization_id" = ?;
 
 -- live-positions.changed-since
 SELECT d.id, d.code, d.user_id, d.last_time, d.building_id, d.floor_id, f.level_height, d.lat, d.lng, d.x, d.y, d.accuracy, d.yaw, d.created_at, d.updated_at
@@ -202,6 +274,19 @@ DELETE FROM "login_failures" WHERE ("key" NOT LIKE 'known%' AND "window_started_
 
 -- login-failures.seen-since
 SELECT 1 AS "one" FROM "login_failures" WHERE "key" = ? AND "window_started_at" > ?;
+
+-- radio-models.bump[model_revision]
+INSERT INTO "radio_revisions" ("building_id", "model_revision") VALUES (?, 1)
+       ON CONFLICT ("building_id") DO UPDATE SET "model_revision" = "radio_revisions"."model_revision" + 1;
+
+-- radio-models.bump[reference_revision]
+INSERT INTO "radio_revisions" ("building_id", "reference_revision") VALUES (?, 1)
+       ON CONFLICT ("building_id") DO UPDATE SET "reference_revision" = "radio_revisions"."reference_revision" + 1;
+
+-- radio-models.insert-if-absent
+INSERT INTO "radio_models" ("floor_id", "organization_id", "building_id", "version", "scans", "statistics", "created_at", "updated_at")
+       VALUES (?, ?, ?, 1, ?, ?, ?, ?)
+       ON CONFLICT ("floor_id") DO NOTHING RETURNING "floor_id";
 
 -- report-fences.fence-building
 SELECT building_id FROM geofences WHERE organization_id = ? AND id = ? AND deleted = ?;

@@ -1,18 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { TransactionRunner } from '../database/transactions';
-import { SqlDialect } from '../database/sql-dialect';
+import { SqlRunner } from '../database/sql-runner';
+import { statement, statementFamily } from '../database/statements';
 import { RadioModelRecord } from './radio-model.entity';
 
 export type RadioRevision = 'model_revision' | 'reference_revision';
 
+const INSERT_IF_ABSENT = statement(
+  'radio-models.insert-if-absent',
+  `INSERT INTO "radio_models" ("floor_id", "organization_id", "building_id", "version", "scans", "statistics", "created_at", "updated_at")
+       VALUES (:floorId, :organizationId, :buildingId, 1, :scans, :statistics, :createdAt, :updatedAt)
+       ON CONFLICT ("floor_id") DO NOTHING RETURNING "floor_id"`,
+);
+const BUMP = statementFamily<RadioRevision>(
+  'radio-models.bump',
+  ['model_revision', 'reference_revision'],
+  (revision) => `INSERT INTO "radio_revisions" ("building_id", "${revision}") VALUES (:buildingId, 1)
+       ON CONFLICT ("building_id") DO UPDATE SET "${revision}" = "radio_revisions"."${revision}" + 1`,
+);
+
 /** Every query on the stored radio models and their revisions: one method each. */
 @Injectable()
 export class RadioModelsRepository {
-  constructor(
-    private readonly transactions: TransactionRunner,
-    private readonly dialect: SqlDialect,
-  ) {}
+  constructor(private readonly sql: SqlRunner) {}
 
   listForBuilding(manager: EntityManager, buildingId: number): Promise<RadioModelRecord[]> {
     return manager.find(RadioModelRecord, { where: { buildingId } });
@@ -24,17 +34,15 @@ export class RadioModelsRepository {
 
   /** The first statistics of a floor; false when another instance inserted them first. */
   async insertIfAbsent(manager: EntityManager, row: Omit<RadioModelRecord, 'version'>): Promise<boolean> {
-    const [sql, parameters] = this.transactions.escape(
-      `INSERT INTO "radio_models" ("floor_id", "organization_id", "building_id", "version", "scans", "statistics", "created_at", "updated_at")
-       VALUES (:floorId, :organizationId, :buildingId, 1, :scans, :statistics, :createdAt, :updatedAt)
-       ON CONFLICT ("floor_id") DO NOTHING RETURNING "floor_id"`,
-      {
-        ...row,
-        createdAt: this.dialect.timestamp(row.createdAt.getTime()),
-        updatedAt: this.dialect.timestamp(row.updatedAt.getTime()),
-      },
-    );
-    const inserted = (await manager.query(sql, parameters)) as unknown[];
+    const inserted = await this.sql.query(manager, INSERT_IF_ABSENT, {
+      floorId: row.floorId,
+      organizationId: row.organizationId,
+      buildingId: row.buildingId,
+      scans: row.scans,
+      statistics: row.statistics,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    });
     return Array.isArray(inserted) && inserted.length > 0;
   }
 
@@ -51,11 +59,6 @@ export class RadioModelsRepository {
 
   /** Call in the transaction of every write the cached models of the building depend on. */
   async bump(manager: EntityManager, buildingId: number, revision: RadioRevision): Promise<void> {
-    const [sql, parameters] = this.transactions.escape(
-      `INSERT INTO "radio_revisions" ("building_id", "${revision}") VALUES (:buildingId, 1)
-       ON CONFLICT ("building_id") DO UPDATE SET "${revision}" = "radio_revisions"."${revision}" + 1`,
-      { buildingId },
-    );
-    await manager.query(sql, parameters);
+    await this.sql.query(manager, BUMP.of(revision), { buildingId });
   }
 }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { chunks, memoized, SqlDialect } from '../../database/sql-dialect';
+import { SqlRunner } from '../../database/sql-runner';
 import { SqliteStatements } from '../../database/sqlite-statements';
+import { perDialect, statement, statementFamily } from '../../database/statements';
 import { TransactionRunner } from '../../database/transactions';
 import type { GeofenceEventBody } from '../events/geofence-event';
 import { PairText } from '../engine/pair-codec';
@@ -53,6 +55,38 @@ const POSTGRES_PAIRS_UPSERT = `INSERT INTO geofence_states (organization_id, dev
 const POSTGRES_PAIRS_DELETE = `DELETE FROM geofence_states s USING unnest($2::varchar[], $3::uuid[]) AS d(device_id, geofence_id)
   WHERE s.organization_id = $1::uuid AND s.device_id = d.device_id AND s.geofence_id = d.geofence_id`;
 
+const HOLDERS = statement(
+  'geofence-state.holders',
+  perDialect((dialect) => `SELECT DISTINCT device_id FROM geofence_states WHERE organization_id = :organizationId AND ${dialect.anyOf('geofence_id', 'fenceIds', 'uuid')}`),
+);
+const FENCES_WITH_PAIRS = statement(
+  'geofence-state.fences-with-pairs',
+  perDialect((dialect) => `SELECT DISTINCT geofence_id FROM geofence_states WHERE organization_id = :organizationId AND ${dialect.anyOf('geofence_id', 'fenceIds', 'uuid')}`),
+);
+const ALL_FENCES_WITH_PAIRS = statement('geofence-state.all-fences-with-pairs', 'SELECT DISTINCT geofence_id FROM geofence_states WHERE organization_id = :organizationId');
+const DUE = statement('geofence-state.due', 'SELECT organization_id, device_id FROM geofence_states WHERE next_deadline_at <= :now ORDER BY next_deadline_at LIMIT :limit');
+const DEADLINES_FORWARD = statement(
+  'geofence-state.deadlines-forward',
+  perDialect(
+    (dialect) =>
+      `UPDATE geofence_states SET next_deadline_at = :now WHERE organization_id = :organizationId AND next_deadline_at > :now AND ${dialect.anyOf('geofence_id', 'fenceIds', 'uuid')}`,
+  ),
+);
+const ALL_DEADLINES_FORWARD = statement(
+  'geofence-state.all-deadlines-forward',
+  'UPDATE geofence_states SET next_deadline_at = :now WHERE organization_id = :organizationId AND next_deadline_at > :now',
+);
+const TAKE_SEQ = statement(
+  'geofence-state.take-seq',
+  `INSERT INTO geofence_event_counters (organization_id, seq) VALUES (:organizationId, :count)
+         ON CONFLICT (organization_id) DO UPDATE SET seq = geofence_event_counters.seq + excluded.seq RETURNING seq`,
+);
+/** A visit's later changes: its dwell marked, its exit, or both in one batch. */
+const VISIT_UPDATE = statementFamily<'dwell' | 'exit' | 'dwell+exit'>('geofence-state.visit-update', ['dwell', 'exit', 'dwell+exit'], (shape) => {
+  const sets = [...(shape !== 'exit' ? ['dwell_fired = :dwell'] : []), ...(shape !== 'dwell' ? ['exited_at = :exitedAt, exit_reason = :reason'] : [])];
+  return `UPDATE geofence_visits SET ${sets.join(', ')} WHERE id = :id AND organization_id = :organizationId`;
+});
+
 const EVENT_COLUMNS = 13;
 const VISIT_COLUMNS = 9;
 
@@ -77,6 +111,7 @@ export class GeofenceStateRepository {
   constructor(
     private readonly dialect: SqlDialect,
     private readonly transactions: TransactionRunner,
+    private readonly sql: SqlRunner,
     statements: SqliteStatements,
   ) {
     this.sqlite = dialect.kind === 'sqlite' ? statements : null;
@@ -125,41 +160,24 @@ export class GeofenceStateRepository {
 
   /** The pair rows of the given fences' devices (every pair of each such device). */
   async holdersOf(manager: EntityManager, organizationId: string, fenceIds: readonly string[]): Promise<string[]> {
-    const holders = new Set<string>();
-    for (const chunk of chunks(fenceIds)) {
-      const rows = (await manager.query(
-        ...this.transactions.escape('SELECT DISTINCT device_id FROM geofence_states WHERE organization_id = :organizationId AND geofence_id IN (:...fenceIds)', {
-          organizationId,
-          fenceIds: chunk,
-        }),
-      )) as Array<{ device_id: string }>;
-      for (const row of rows) holders.add(row.device_id);
-    }
-    return [...holders].sort();
+    if (fenceIds.length === 0) return [];
+    const rows = await this.sql.query<{ device_id: string }>(manager, HOLDERS, { organizationId, fenceIds: this.dialect.list(fenceIds) });
+    return rows.map((row) => row.device_id).sort();
   }
 
   /** The fences among `fenceIds` (null: all of the organization's) that some pair row names. */
   async fencesWithPairs(manager: EntityManager, organizationId: string, fenceIds: readonly string[] | null): Promise<string[]> {
-    const rows = (await manager.query(
-      ...this.transactions.escape(
-        `SELECT DISTINCT geofence_id FROM geofence_states WHERE organization_id = :organizationId${fenceIds === null ? '' : ' AND geofence_id IN (:...fenceIds)'}`,
-        {
-          organizationId,
-          fenceIds: fenceIds ?? [],
-        },
-      ),
-    )) as Array<{ geofence_id: string }>;
+    if (fenceIds !== null && fenceIds.length === 0) return [];
+    const rows =
+      fenceIds === null
+        ? await this.sql.query<{ geofence_id: string }>(manager, ALL_FENCES_WITH_PAIRS, { organizationId })
+        : await this.sql.query<{ geofence_id: string }>(manager, FENCES_WITH_PAIRS, { organizationId, fenceIds: this.dialect.list(fenceIds) });
     return rows.map((row) => row.geofence_id);
   }
 
   /** The devices with a due pair, across organizations, oldest deadline first. */
   async due(manager: EntityManager, now: number, limit: number): Promise<Array<{ organizationId: string; deviceId: string }>> {
-    const rows = (await manager.query(
-      ...this.transactions.escape('SELECT organization_id, device_id FROM geofence_states WHERE next_deadline_at <= :now ORDER BY next_deadline_at LIMIT :limit', {
-        now: this.dialect.timestamp(now),
-        limit,
-      }),
-    )) as Array<{ organization_id: string; device_id: string }>;
+    const rows = await this.sql.query<{ organization_id: string; device_id: string }>(manager, DUE, { now: new Date(now), limit });
     return rows.map((row) => ({ organizationId: row.organization_id, deviceId: row.device_id }));
   }
 
@@ -169,16 +187,8 @@ export class GeofenceStateRepository {
    */
   async bringDeadlinesForward(manager: EntityManager, organizationId: string, fenceIds: readonly string[] | null, now: number): Promise<void> {
     this.forgetOrganization(organizationId);
-    await manager.query(
-      ...this.transactions.escape(
-        `UPDATE geofence_states SET next_deadline_at = :now WHERE organization_id = :organizationId AND next_deadline_at > :now${fenceIds === null ? '' : ' AND geofence_id IN (:...fenceIds)'}`,
-        {
-          organizationId,
-          now: this.dialect.timestamp(now),
-          fenceIds: fenceIds ?? [],
-        },
-      ),
-    );
+    if (fenceIds === null) await this.sql.query(manager, ALL_DEADLINES_FORWARD, { organizationId, now: new Date(now) });
+    else if (fenceIds.length > 0) await this.sql.query(manager, DEADLINES_FORWARD, { organizationId, now: new Date(now), fenceIds: this.dialect.list(fenceIds) });
   }
 
   /** Writes and removes pair rows. */
@@ -267,13 +277,7 @@ export class GeofenceStateRepository {
 
   /** Takes `count` numbers from the organization's event counter; answers the first. Its row lock orders seq by commit. */
   async takeSeq(manager: EntityManager, organizationId: string, count: number): Promise<number> {
-    const [counter] = (await manager.query(
-      ...this.transactions.escape(
-        `INSERT INTO geofence_event_counters (organization_id, seq) VALUES (:organizationId, :count)
-         ON CONFLICT (organization_id) DO UPDATE SET seq = geofence_event_counters.seq + excluded.seq RETURNING seq`,
-        { organizationId, count },
-      ),
-    )) as Array<{ seq: number | string }>;
+    const [counter] = await this.sql.query<{ seq: number | string }>(manager, TAKE_SEQ, { organizationId, count });
     return Number(counter.seq) - count + 1;
   }
 
@@ -325,18 +329,15 @@ export class GeofenceStateRepository {
     }
     for (const change of changes) {
       if (change.opened) continue;
-      const sets: string[] = [];
-      const parameters: Record<string, unknown> = { id: change.visitId, organizationId };
-      if (change.dwell) {
-        sets.push('dwell_fired = :dwell');
-        parameters.dwell = this.dialect.boolean(true);
-      }
-      if (change.exitedAt !== undefined) {
-        sets.push('exited_at = :exitedAt, exit_reason = :reason');
-        parameters.exitedAt = stamp(change.exitedAt);
-        parameters.reason = change.reason;
-      }
-      await manager.query(...this.transactions.escape(`UPDATE geofence_visits SET ${sets.join(', ')} WHERE id = :id AND organization_id = :organizationId`, parameters));
+      const exits = change.exitedAt !== undefined;
+      if (!change.dwell && !exits) continue;
+      const shape = change.dwell ? (exits ? 'dwell+exit' : 'dwell') : 'exit';
+      await this.sql.query(manager, VISIT_UPDATE.of(shape), {
+        id: change.visitId,
+        organizationId,
+        ...(change.dwell && { dwell: true }),
+        ...(exits && { exitedAt: stamp(change.exitedAt), reason: change.reason ?? null }),
+      });
     }
   }
 }
