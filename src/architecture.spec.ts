@@ -242,7 +242,6 @@ const LEGACY_SQL: Record<string, 'sql' | 'dialect' | 'both'> = {
   'src/cli/cli-support.ts': 'dialect',
   'src/cli/cli.ts': 'dialect',
   'src/cli/migrate.ts': 'sql',
-  'src/common/metrics/metrics.http.ts': 'dialect',
   'src/delivery/streams/stream-leases.ts': 'both',
   'src/delivery/webhooks/delivery-claims.ts': 'both',
   'src/delivery/webhooks/delivery-outcomes.ts': 'both',
