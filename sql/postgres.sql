@@ -62,6 +62,15 @@ SELECT body FROM geofence_events WHERE organization_id = $1 AND seq < $2 ORDER B
 -- event-log.page[1:0:1:1:2:2:2:2:2:ASC]
 SELECT body FROM geofence_events WHERE organization_id = $1 AND seq > $2 AND type IN ($3, $4) AND geofence_id IN ($5, $6) AND device_id IN ($7, $8) AND user_id IN ($9, $10) AND building_id IN ($11, $12) AND occurred_at >= $13 AND occurred_at <= $14 ORDER BY seq ASC LIMIT $15;
 
+-- event-retention.delete-through
+DELETE FROM geofence_events WHERE organization_id = $1 AND seq <= $2;
+
+-- event-retention.oldest[5000]
+SELECT seq, CASE WHEN detected_at < $1 THEN 1 ELSE 0 END AS expired FROM geofence_events WHERE organization_id = $2 ORDER BY seq LIMIT 5000;
+
+-- event-retention.organizations
+SELECT organization_id FROM geofence_event_counters;
+
 -- fix-places.places[0:2]
 SELECT NULL AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, b.length, b.rotation, t.positions AS filter_positions, t.reset_after_seconds FROM buildings b LEFT JOIN building_tracking t ON t.building_id = b.id WHERE b.organization_id = $1 AND b.deleted_at IS NULL AND b.id IN ($2, $3);
 

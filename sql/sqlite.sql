@@ -62,6 +62,15 @@ SELECT body FROM geofence_events WHERE organization_id = ? AND seq < ? ORDER BY 
 -- event-log.page[1:0:1:1:2:2:2:2:2:ASC]
 SELECT body FROM geofence_events WHERE organization_id = ? AND seq > ? AND type IN (?, ?) AND geofence_id IN (?, ?) AND device_id IN (?, ?) AND user_id IN (?, ?) AND building_id IN (?, ?) AND occurred_at >= ? AND occurred_at <= ? ORDER BY seq ASC LIMIT ?;
 
+-- event-retention.delete-through
+DELETE FROM geofence_events WHERE organization_id = ? AND seq <= ?;
+
+-- event-retention.oldest[5000]
+SELECT seq, CASE WHEN detected_at < ? THEN 1 ELSE 0 END AS expired FROM geofence_events WHERE organization_id = ? ORDER BY seq LIMIT 5000;
+
+-- event-retention.organizations
+SELECT organization_id FROM geofence_event_counters;
+
 -- fix-places.places[0:2]
 SELECT NULL AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, b.length, b.rotation, t.positions AS filter_positions, t.reset_after_seconds FROM buildings b LEFT JOIN building_tracking t ON t.building_id = b.id WHERE b.organization_id = ? AND b.deleted_at IS NULL AND b.id IN (?, ?);
 

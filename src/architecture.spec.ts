@@ -247,7 +247,6 @@ const LEGACY_SQL: Record<string, 'sql' | 'dialect' | 'both'> = {
   'src/delivery/webhooks/webhook-delivery.worker.ts': 'dialect',
   'src/delivery/webhooks/webhook-replay.service.ts': 'sql',
   'src/delivery/webhooks/worker-heartbeats.ts': 'both',
-  'src/geofencing/events/event-retention.service.ts': 'sql',
   'src/geofencing/occupancy/occupancy.service.ts': 'sql',
   'src/main.ts': 'dialect',
   'src/users/user-admin.service.ts': 'sql',

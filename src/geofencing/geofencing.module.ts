@@ -11,6 +11,7 @@ import { LiveFencesRepository } from './state/live-fences.repository';
 import { GeofenceEvaluator } from './events/geofence-evaluator.service';
 import { GeofenceEventLog } from './events/event-log.service';
 import { GeofenceEventRetention } from './events/event-retention.service';
+import { GeofenceEventRetentionRepository } from './events/event-retention.repository';
 import { GeofenceDeadlineSweeper } from './events/deadline-sweeper';
 import { GeofenceOccupancyController } from './occupancy/occupancy.controller';
 import { GeofenceOccupancyService } from './occupancy/occupancy.service';
@@ -52,6 +53,7 @@ import { GeofencingRulesService } from './rules/rules.service';
     GeofenceOccupancyService,
     GeofenceSimulation,
     GeofenceEventRetention,
+    GeofenceEventRetentionRepository,
   ],
   exports: [ENGINE_CLOCK, GeofencingRulesService, FloorFenceCache, GeofenceEvaluator, GeofenceEventRecorder, GeofenceEventLog, GeofenceEventLogRepository, GeofenceEventPort],
 })
