@@ -4,6 +4,21 @@
 -- building-reports.rollups
 SELECT device_id, slot, positioned_ms FROM position_rollups WHERE organization_id = ? AND building_id = ? AND slot >= ? AND slot < ?;
 
+-- building-revisions.bump
+INSERT INTO "building_revisions" ("building_id", "revision") VALUES (?, 1)
+         ON CONFLICT ("building_id") DO UPDATE SET "revision" = "building_revisions"."revision" + 1;
+
+-- building-revisions.bump-organization
+INSERT INTO "building_revisions" ("building_id", "revision")
+       SELECT "id", 1 FROM "buildings" WHERE "organization_id" = ?
+       ON CONFLICT ("building_id") DO UPDATE SET "revision" = "building_revisions"."revision" + 1;
+
+-- building-revisions.category-buildings
+SELECT DISTINCT "building_id" FROM "pois" WHERE "category_id" = ?;
+
+-- building-revisions.current
+SELECT "revision" FROM "building_revisions" WHERE "building_id" = ?;
+
 -- building-tracking.read
 SELECT "scans", "positions", "reset_after_seconds" FROM "building_tracking" WHERE "building_id" = ?;
 
