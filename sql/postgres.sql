@@ -181,6 +181,37 @@ DELETE FROM "login_failures" WHERE "key" IN (SELECT "key" FROM "login_failures" 
 -- login-failures.seen-since
 SELECT 1 AS "one" FROM "login_failures" WHERE "key" = $1 AND "window_started_at" > $2;
 
+-- occupancy.counts[0:0]
+SELECT g.id, g.name, g.code, g.building_id, g.floor_id, COUNT(*) AS occupants FROM geofence_states s JOIN geofences g ON g.id = s.geofence_id
+       WHERE s.organization_id = $1 AND s.phase IN ('inside', 'pending_exit') AND g.deleted = $2 GROUP BY g.id, g.name, g.code, g.building_id, g.floor_id ORDER BY g.id;
+
+-- occupancy.counts[0:2]
+SELECT g.id, g.name, g.code, g.building_id, g.floor_id, COUNT(*) AS occupants FROM geofence_states s JOIN geofences g ON g.id = s.geofence_id
+       WHERE s.organization_id = $1 AND s.phase IN ('inside', 'pending_exit') AND g.deleted = $2 AND g.floor_id IN ($3, $4) GROUP BY g.id, g.name, g.code, g.building_id, g.floor_id ORDER BY g.id;
+
+-- occupancy.counts[2:0]
+SELECT g.id, g.name, g.code, g.building_id, g.floor_id, COUNT(*) AS occupants FROM geofence_states s JOIN geofences g ON g.id = s.geofence_id
+       WHERE s.organization_id = $1 AND s.phase IN ('inside', 'pending_exit') AND g.deleted = $2 AND g.building_id IN ($3, $4) GROUP BY g.id, g.name, g.code, g.building_id, g.floor_id ORDER BY g.id;
+
+-- occupancy.counts[2:2]
+SELECT g.id, g.name, g.code, g.building_id, g.floor_id, COUNT(*) AS occupants FROM geofence_states s JOIN geofences g ON g.id = s.geofence_id
+       WHERE s.organization_id = $1 AND s.phase IN ('inside', 'pending_exit') AND g.deleted = $2 AND g.building_id IN ($3, $4) AND g.floor_id IN ($5, $6) GROUP BY g.id, g.name, g.code, g.building_id, g.floor_id ORDER BY g.id;
+
+-- occupancy.occupants
+SELECT device_id, state FROM geofence_states WHERE geofence_id = $1 AND organization_id = $2 AND phase IN ('inside', 'pending_exit') ORDER BY device_id;
+
+-- occupancy.visit-count[0:0]
+SELECT COUNT(*) AS total FROM geofence_visits WHERE geofence_id = $1 AND organization_id = $2;
+
+-- occupancy.visit-count[1:1]
+SELECT COUNT(*) AS total FROM geofence_visits WHERE geofence_id = $1 AND organization_id = $2 AND entered_at <= $3 AND (exited_at IS NULL OR exited_at >= $4);
+
+-- occupancy.visits[0:0]
+SELECT id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason, dwell_fired FROM geofence_visits WHERE geofence_id = $1 AND organization_id = $2 ORDER BY entered_at DESC, id LIMIT $3 OFFSET $4;
+
+-- occupancy.visits[1:1]
+SELECT id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason, dwell_fired FROM geofence_visits WHERE geofence_id = $1 AND organization_id = $2 AND entered_at <= $3 AND (exited_at IS NULL OR exited_at >= $4) ORDER BY entered_at DESC, id LIMIT $5 OFFSET $6;
+
 -- report-fences.fence-building
 SELECT building_id FROM geofences WHERE organization_id = $1 AND id = $2 AND deleted = $3;
 

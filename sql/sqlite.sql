@@ -181,6 +181,37 @@ DELETE FROM "login_failures" WHERE ("key" NOT LIKE 'known%' AND "window_started_
 -- login-failures.seen-since
 SELECT 1 AS "one" FROM "login_failures" WHERE "key" = ? AND "window_started_at" > ?;
 
+-- occupancy.counts[0:0]
+SELECT g.id, g.name, g.code, g.building_id, g.floor_id, COUNT(*) AS occupants FROM geofence_states s JOIN geofences g ON g.id = s.geofence_id
+       WHERE s.organization_id = ? AND s.phase IN ('inside', 'pending_exit') AND g.deleted = ? GROUP BY g.id, g.name, g.code, g.building_id, g.floor_id ORDER BY g.id;
+
+-- occupancy.counts[0:2]
+SELECT g.id, g.name, g.code, g.building_id, g.floor_id, COUNT(*) AS occupants FROM geofence_states s JOIN geofences g ON g.id = s.geofence_id
+       WHERE s.organization_id = ? AND s.phase IN ('inside', 'pending_exit') AND g.deleted = ? AND g.floor_id IN (?, ?) GROUP BY g.id, g.name, g.code, g.building_id, g.floor_id ORDER BY g.id;
+
+-- occupancy.counts[2:0]
+SELECT g.id, g.name, g.code, g.building_id, g.floor_id, COUNT(*) AS occupants FROM geofence_states s JOIN geofences g ON g.id = s.geofence_id
+       WHERE s.organization_id = ? AND s.phase IN ('inside', 'pending_exit') AND g.deleted = ? AND g.building_id IN (?, ?) GROUP BY g.id, g.name, g.code, g.building_id, g.floor_id ORDER BY g.id;
+
+-- occupancy.counts[2:2]
+SELECT g.id, g.name, g.code, g.building_id, g.floor_id, COUNT(*) AS occupants FROM geofence_states s JOIN geofences g ON g.id = s.geofence_id
+       WHERE s.organization_id = ? AND s.phase IN ('inside', 'pending_exit') AND g.deleted = ? AND g.building_id IN (?, ?) AND g.floor_id IN (?, ?) GROUP BY g.id, g.name, g.code, g.building_id, g.floor_id ORDER BY g.id;
+
+-- occupancy.occupants
+SELECT device_id, state FROM geofence_states WHERE geofence_id = ? AND organization_id = ? AND phase IN ('inside', 'pending_exit') ORDER BY device_id;
+
+-- occupancy.visit-count[0:0]
+SELECT COUNT(*) AS total FROM geofence_visits WHERE geofence_id = ? AND organization_id = ?;
+
+-- occupancy.visit-count[1:1]
+SELECT COUNT(*) AS total FROM geofence_visits WHERE geofence_id = ? AND organization_id = ? AND entered_at <= ? AND (exited_at IS NULL OR exited_at >= ?);
+
+-- occupancy.visits[0:0]
+SELECT id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason, dwell_fired FROM geofence_visits WHERE geofence_id = ? AND organization_id = ? ORDER BY entered_at DESC, id LIMIT ? OFFSET ?;
+
+-- occupancy.visits[1:1]
+SELECT id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason, dwell_fired FROM geofence_visits WHERE geofence_id = ? AND organization_id = ? AND entered_at <= ? AND (exited_at IS NULL OR exited_at >= ?) ORDER BY entered_at DESC, id LIMIT ? OFFSET ?;
+
 -- report-fences.fence-building
 SELECT building_id FROM geofences WHERE organization_id = ? AND id = ? AND deleted = ?;
 

@@ -246,7 +246,6 @@ const LEGACY_SQL: Record<string, 'sql' | 'dialect' | 'both'> = {
   'src/delivery/webhooks/webhook-delivery.worker.ts': 'dialect',
   'src/delivery/webhooks/webhook-replay.service.ts': 'sql',
   'src/delivery/webhooks/worker-heartbeats.ts': 'both',
-  'src/geofencing/occupancy/occupancy.service.ts': 'sql',
   'src/main.ts': 'dialect',
   'src/users/user-admin.service.ts': 'sql',
 };

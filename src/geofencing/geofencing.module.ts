@@ -15,6 +15,7 @@ import { GeofenceEventRetentionRepository } from './events/event-retention.repos
 import { GeofenceDeadlineSweeper } from './events/deadline-sweeper';
 import { GeofenceOccupancyController } from './occupancy/occupancy.controller';
 import { GeofenceOccupancyService } from './occupancy/occupancy.service';
+import { GeofenceOccupancyRepository } from './occupancy/occupancy.repository';
 import { GeofenceEventsController, GeofenceSimulationController } from './events/events.controller';
 import { GeofenceSimulation } from './events/simulation.service';
 import { FloorFenceCache } from './queries/floor-fence-cache';
@@ -51,6 +52,7 @@ import { GeofencingRulesService } from './rules/rules.service';
     GeofenceEventLog,
     GeofenceDeadlineSweeper,
     GeofenceOccupancyService,
+    GeofenceOccupancyRepository,
     GeofenceSimulation,
     GeofenceEventRetention,
     GeofenceEventRetentionRepository,
