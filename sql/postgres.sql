@@ -62,8 +62,14 @@ SELECT seq, body FROM geofence_events WHERE organization_id = $1 AND seq > $2 OR
 SELECT (SELECT MIN(seq) FROM geofence_events WHERE organization_id = $1) AS oldest,
                 (SELECT seq FROM geofence_event_counters WHERE organization_id = $1) AS last;
 
+-- event-log.by-ids[2]
+SELECT id, seq, body FROM geofence_events WHERE organization_id = $1 AND id IN ($2, $3);
+
 -- event-log.committed-seq
 SELECT seq FROM geofence_event_counters WHERE organization_id = $1;
+
+-- event-log.occurred-in
+SELECT id, body FROM geofence_events WHERE organization_id = $1 AND occurred_at >= $2 AND occurred_at <= $3 ORDER BY seq LIMIT $4;
 
 -- event-log.one
 SELECT body, building_id FROM geofence_events WHERE organization_id = $1 AND id = $2;

@@ -62,8 +62,14 @@ SELECT seq, body FROM geofence_events WHERE organization_id = ? AND seq > ? ORDE
 SELECT (SELECT MIN(seq) FROM geofence_events WHERE organization_id = ?) AS oldest,
                 (SELECT seq FROM geofence_event_counters WHERE organization_id = ?) AS last;
 
+-- event-log.by-ids[2]
+SELECT id, seq, body FROM geofence_events WHERE organization_id = ? AND id IN (?, ?);
+
 -- event-log.committed-seq
 SELECT seq FROM geofence_event_counters WHERE organization_id = ?;
+
+-- event-log.occurred-in
+SELECT id, body FROM geofence_events WHERE organization_id = ? AND occurred_at >= ? AND occurred_at <= ? ORDER BY seq LIMIT ?;
 
 -- event-log.one
 SELECT body, building_id FROM geofence_events WHERE organization_id = ? AND id = ?;

@@ -244,7 +244,6 @@ const LEGACY_SQL: Record<string, 'sql' | 'dialect' | 'both'> = {
   'src/delivery/webhooks/delivery-claims.ts': 'both',
   'src/delivery/webhooks/delivery-outcomes.ts': 'both',
   'src/delivery/webhooks/webhook-delivery.worker.ts': 'dialect',
-  'src/delivery/webhooks/webhook-replay.service.ts': 'sql',
   'src/delivery/webhooks/worker-heartbeats.ts': 'both',
   'src/main.ts': 'dialect',
   'src/users/user-admin.service.ts': 'sql',
