@@ -106,6 +106,21 @@ SELECT f.id AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, 
 -- fix-places.users[2]
 SELECT id FROM users WHERE organization_id = $1 AND id IN ($2, $3);
 
+-- geofences.by-id
+SELECT * FROM "geofences" WHERE "id" = $1 AND "organization_id" = $2;
+
+-- geofences.search-count[0:-:0:0:0]
+SELECT COUNT(*) AS "total" FROM "geofences" WHERE "organization_id" = $1 AND "deleted" = $2;
+
+-- geofences.search-count[2:2:2:1:1]
+SELECT COUNT(*) AS "total" FROM "geofences" WHERE "organization_id" = $1 AND "deleted" = $2 AND "building_id" IN ($3, $4) AND "building_id" IN ($5, $6) AND "floor_id" IN ($7, $8) AND "code" = $9 AND "name_lower" LIKE $10 ESCAPE '\';
+
+-- geofences.search-page[0:-:0:0:0:created_at:ASC]
+SELECT * FROM "geofences" WHERE "organization_id" = $1 AND "deleted" = $2 ORDER BY "created_at" ASC, "id" ASC LIMIT $3 OFFSET $4;
+
+-- geofences.search-page[2:2:2:1:1:name_lower:DESC]
+SELECT * FROM "geofences" WHERE "organization_id" = $1 AND "deleted" = $2 AND "building_id" IN ($3, $4) AND "building_id" IN ($5, $6) AND "floor_id" IN ($7, $8) AND "code" = $9 AND "name_lower" LIKE $10 ESCAPE '\' ORDER BY "name_lower" DESC, "id" ASC LIMIT $11 OFFSET $12;
+
 -- idempotency-keys.claim
 INSERT INTO "idempotency_keys" ("scope_hash", "organization_id", "request_hash", "locked_until", "created_at", "expires_at")
          VALUES ($1, $2, $3, $4, $5, $6)

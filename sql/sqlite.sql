@@ -106,6 +106,21 @@ SELECT f.id AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, 
 -- fix-places.users[2]
 SELECT id FROM users WHERE organization_id = ? AND id IN (?, ?);
 
+-- geofences.by-id
+SELECT * FROM "geofences" WHERE "id" = ? AND "organization_id" = ?;
+
+-- geofences.search-count[0:-:0:0:0]
+SELECT COUNT(*) AS "total" FROM "geofences" WHERE "organization_id" = ? AND "deleted" = ?;
+
+-- geofences.search-count[2:2:2:1:1]
+SELECT COUNT(*) AS "total" FROM "geofences" WHERE "organization_id" = ? AND "deleted" = ? AND "building_id" IN (?, ?) AND "building_id" IN (?, ?) AND "floor_id" IN (?, ?) AND "code" = ? AND "name_lower" LIKE ? ESCAPE '\';
+
+-- geofences.search-page[0:-:0:0:0:created_at:ASC]
+SELECT * FROM "geofences" WHERE "organization_id" = ? AND "deleted" = ? ORDER BY "created_at" ASC, "id" ASC LIMIT ? OFFSET ?;
+
+-- geofences.search-page[2:2:2:1:1:name_lower:DESC]
+SELECT * FROM "geofences" WHERE "organization_id" = ? AND "deleted" = ? AND "building_id" IN (?, ?) AND "building_id" IN (?, ?) AND "floor_id" IN (?, ?) AND "code" = ? AND "name_lower" LIKE ? ESCAPE '\' ORDER BY "name_lower" DESC, "id" ASC LIMIT ? OFFSET ?;
+
 -- idempotency-keys.claim
 INSERT INTO "idempotency_keys" ("scope_hash", "organization_id", "request_hash", "locked_until", "created_at", "expires_at")
          VALUES (?, ?, ?, ?, ?, ?)

@@ -235,7 +235,6 @@ const SQL_TEXT =
 const DIALECT_TEST = /options\.type\s*[!=]==?\s*'postgres'|type\s*[!=]==?\s*'postgres'|\bpostgres:\s*boolean|\.kind\s*[!=]==?\s*'(postgres|sqlite)'/;
 const SQL_HOMES = /\.repository\.ts$|-store\.ts$|\.store\.ts$|^src\/database\//;
 const LEGACY_SQL: Record<string, 'sql' | 'dialect' | 'both'> = {
-  'src/cartography/geofences/geofences.service.ts': 'sql',
   'src/cli/backup.ts': 'both',
   'src/cli/cli-support.ts': 'dialect',
   'src/cli/cli.ts': 'dialect',
