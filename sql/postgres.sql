@@ -312,3 +312,18 @@ SELECT user_id, CAST(date_part('epoch', "time") * 1000 AS bigint), floor_id, lat
 
 -- user-positions.elsewhere
 SELECT device_id, CAST(date_part('epoch', "time") * 1000 AS bigint), building_id FROM position_history WHERE organization_id = $1 AND building_id < $2 AND "time" >= $3 AND "time" < $4 UNION ALL SELECT device_id, CAST(date_part('epoch', "time") * 1000 AS bigint), building_id FROM position_history WHERE organization_id = $1 AND building_id > $2 AND "time" >= $3 AND "time" < $4 UNION ALL SELECT device_id, CAST(date_part('epoch', "time") * 1000 AS bigint), building_id FROM position_history WHERE organization_id = $1 AND building_id IS NULL AND "time" >= $3 AND "time" < $4 ORDER BY 2;
+
+-- users.list-count[0:0:0:0:0:-:0:0]
+SELECT COUNT(*) AS "total" FROM "users" "u" WHERE "u"."organization_id" = $1;
+
+-- users.list-count[1:2:2:2:2:with:1:2]
+SELECT COUNT(*) AS "total" FROM "users" "u" WHERE "u"."organization_id" = $1 AND "u"."id" = $2 AND "u"."id" IN ($3, $4) AND "u"."id" NOT IN ($5, $6) AND "u"."id" IN (SELECT gm."user_id" FROM "group_members" gm WHERE gm."group_id" IN ($7, $8)) AND "u"."id" IN (SELECT ub."user_id" FROM "user_buildings" ub WHERE ub."building_id" IN ($9, $10)) AND EXISTS (SELECT 1 FROM "user_buildings" hb WHERE hb."user_id" = "u"."id") AND "u"."full_name_lower" LIKE $11 ESCAPE '\' AND "u"."code" IN ($12, $13);
+
+-- users.list-page[0:0:0:0:0:-:0:0:created_at:ASC]
+SELECT "u".* FROM "users" "u" WHERE "u"."organization_id" = $1 ORDER BY "u"."created_at" ASC NULLS LAST, "u"."id" ASC LIMIT $2 OFFSET $3;
+
+-- users.list-page[0:0:0:0:0:without:0:0:full_name:ASC]
+SELECT "u".* FROM "users" "u" WHERE "u"."organization_id" = $1 AND NOT EXISTS (SELECT 1 FROM "user_buildings" hb WHERE hb."user_id" = "u"."id") ORDER BY "u"."full_name" ASC NULLS LAST, "u"."id" ASC LIMIT $2 OFFSET $3;
+
+-- users.list-page[1:2:2:2:2:with:1:2:last_activity:DESC]
+SELECT "u".* FROM "users" "u" WHERE "u"."organization_id" = $1 AND "u"."id" = $2 AND "u"."id" IN ($3, $4) AND "u"."id" NOT IN ($5, $6) AND "u"."id" IN (SELECT gm."user_id" FROM "group_members" gm WHERE gm."group_id" IN ($7, $8)) AND "u"."id" IN (SELECT ub."user_id" FROM "user_buildings" ub WHERE ub."building_id" IN ($9, $10)) AND EXISTS (SELECT 1 FROM "user_buildings" hb WHERE hb."user_id" = "u"."id") AND "u"."full_name_lower" LIKE $11 ESCAPE '\' AND "u"."code" IN ($12, $13) ORDER BY "u"."last_activity" DESC NULLS LAST, "u"."id" ASC LIMIT $14 OFFSET $15;

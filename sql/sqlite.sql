@@ -312,3 +312,18 @@ SELECT user_id, "time", floor_id, lat, lng, building_id FROM position_history
 
 -- user-positions.elsewhere
 SELECT device_id, "time", building_id FROM position_history WHERE organization_id = ? AND building_id < ? AND "time" >= ? AND "time" < ? UNION ALL SELECT device_id, "time", building_id FROM position_history WHERE organization_id = ? AND building_id > ? AND "time" >= ? AND "time" < ? UNION ALL SELECT device_id, "time", building_id FROM position_history WHERE organization_id = ? AND building_id IS NULL AND "time" >= ? AND "time" < ? ORDER BY 2;
+
+-- users.list-count[0:0:0:0:0:-:0:0]
+SELECT COUNT(*) AS "total" FROM "users" "u" WHERE "u"."organization_id" = ?;
+
+-- users.list-count[1:2:2:2:2:with:1:2]
+SELECT COUNT(*) AS "total" FROM "users" "u" WHERE "u"."organization_id" = ? AND "u"."id" = ? AND "u"."id" IN (?, ?) AND "u"."id" NOT IN (?, ?) AND "u"."id" IN (SELECT gm."user_id" FROM "group_members" gm WHERE gm."group_id" IN (?, ?)) AND "u"."id" IN (SELECT ub."user_id" FROM "user_buildings" ub WHERE ub."building_id" IN (?, ?)) AND EXISTS (SELECT 1 FROM "user_buildings" hb WHERE hb."user_id" = "u"."id") AND "u"."full_name_lower" LIKE ? ESCAPE '\' AND "u"."code" IN (?, ?);
+
+-- users.list-page[0:0:0:0:0:-:0:0:created_at:ASC]
+SELECT "u".* FROM "users" "u" WHERE "u"."organization_id" = ? ORDER BY "u"."created_at" ASC NULLS LAST, "u"."id" ASC LIMIT ? OFFSET ?;
+
+-- users.list-page[0:0:0:0:0:without:0:0:full_name:ASC]
+SELECT "u".* FROM "users" "u" WHERE "u"."organization_id" = ? AND NOT EXISTS (SELECT 1 FROM "user_buildings" hb WHERE hb."user_id" = "u"."id") ORDER BY "u"."full_name" ASC NULLS LAST, "u"."id" ASC LIMIT ? OFFSET ?;
+
+-- users.list-page[1:2:2:2:2:with:1:2:last_activity:DESC]
+SELECT "u".* FROM "users" "u" WHERE "u"."organization_id" = ? AND "u"."id" = ? AND "u"."id" IN (?, ?) AND "u"."id" NOT IN (?, ?) AND "u"."id" IN (SELECT gm."user_id" FROM "group_members" gm WHERE gm."group_id" IN (?, ?)) AND "u"."id" IN (SELECT ub."user_id" FROM "user_buildings" ub WHERE ub."building_id" IN (?, ?)) AND EXISTS (SELECT 1 FROM "user_buildings" hb WHERE hb."user_id" = "u"."id") AND "u"."full_name_lower" LIKE ? ESCAPE '\' AND "u"."code" IN (?, ?) ORDER BY "u"."last_activity" DESC NULLS LAST, "u"."id" ASC LIMIT ? OFFSET ?;

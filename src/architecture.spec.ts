@@ -245,7 +245,6 @@ const LEGACY_SQL: Record<string, 'sql' | 'dialect' | 'both'> = {
   'src/delivery/webhooks/webhook-delivery.worker.ts': 'dialect',
   'src/delivery/webhooks/worker-heartbeats.ts': 'both',
   'src/main.ts': 'dialect',
-  'src/users/user-admin.service.ts': 'sql',
 };
 
 describe('one way to the database', () => {
