@@ -4,6 +4,21 @@
 -- building-reports.rollups
 SELECT device_id, slot, positioned_ms FROM position_rollups WHERE organization_id = $1 AND building_id = $2 AND slot >= $3 AND slot < $4;
 
+-- building-revisions.bump
+INSERT INTO "building_revisions" ("building_id", "revision") VALUES ($1, 1)
+         ON CONFLICT ("building_id") DO UPDATE SET "revision" = "building_revisions"."revision" + 1;
+
+-- building-revisions.bump-organization
+INSERT INTO "building_revisions" ("building_id", "revision")
+       SELECT "id", 1 FROM "buildings" WHERE "organization_id" = $1
+       ON CONFLICT ("building_id") DO UPDATE SET "revision" = "building_revisions"."revision" + 1;
+
+-- building-revisions.category-buildings
+SELECT DISTINCT "building_id" FROM "pois" WHERE "category_id" = $1;
+
+-- building-revisions.current
+SELECT "revision" FROM "building_revisions" WHERE "building_id" = $1;
+
 -- building-tracking.read
 SELECT "scans", "positions", "reset_after_seconds" FROM "building_tracking" WHERE "building_id" = $1;
 
@@ -103,8 +118,14 @@ SELECT seq, body FROM geofence_events WHERE organization_id = $1 AND seq > $2 OR
 SELECT (SELECT MIN(seq) FROM geofence_events WHERE organization_id = $1) AS oldest,
                 (SELECT seq FROM geofence_event_counters WHERE organization_id = $1) AS last;
 
+-- event-log.by-ids[2]
+SELECT id, seq, body FROM geofence_events WHERE organization_id = $1 AND id IN ($2, $3);
+
 -- event-log.committed-seq
 SELECT seq FROM geofence_event_counters WHERE organization_id = $1;
+
+-- event-log.occurred-in
+SELECT id, body FROM geofence_events WHERE organization_id = $1 AND occurred_at >= $2 AND occurred_at <= $3 ORDER BY seq LIMIT $4;
 
 -- event-log.one
 SELECT body, building_id FROM geofence_events WHERE organization_id = $1 AND id = $2;
@@ -117,6 +138,15 @@ SELECT body FROM geofence_events WHERE organization_id = $1 AND seq < $2 ORDER B
 
 -- event-log.page[1:0:1:1:2:2:2:2:2:ASC]
 SELECT body FROM geofence_events WHERE organization_id = $1 AND seq > $2 AND type IN ($3, $4) AND geofence_id IN ($5, $6) AND device_id IN ($7, $8) AND user_id IN ($9, $10) AND building_id IN ($11, $12) AND occurred_at >= $13 AND occurred_at <= $14 ORDER BY seq ASC LIMIT $15;
+
+-- event-retention.delete-through
+DELETE FROM geofence_events WHERE organization_id = $1 AND seq <= $2;
+
+-- event-retention.oldest[5000]
+SELECT seq, CASE WHEN detected_at < $1 THEN 1 ELSE 0 END AS expired FROM geofence_events WHERE organization_id = $2 ORDER BY seq LIMIT 5000;
+
+-- event-retention.organizations
+SELECT organization_id FROM geofence_event_counters;
 
 -- fix-places.places[0:2]
 SELECT NULL AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, b.length, b.rotation, t.positions AS filter_positions, t.reset_after_seconds FROM buildings b LEFT JOIN building_tracking t ON t.building_id = b.id WHERE b.organization_id = $1 AND b.deleted_at IS NULL AND b.id IN ($2, $3);
@@ -162,6 +192,21 @@ UPDATE geofence_visits SET dwell_fired = $1 WHERE id = $2 AND organization_id = 
 
 -- geofence-state.visit-update[exit]
 UPDATE geofence_visits SET exited_at = $1, exit_reason = $2 WHERE id = $3 AND organization_id = $4;
+
+-- geofences.by-id
+SELECT * FROM "geofences" WHERE "id" = $1 AND "organization_id" = $2;
+
+-- geofences.search-count[0:-:0:0:0]
+SELECT COUNT(*) AS "total" FROM "geofences" WHERE "organization_id" = $1 AND "deleted" = $2;
+
+-- geofences.search-count[2:2:2:1:1]
+SELECT COUNT(*) AS "total" FROM "geofences" WHERE "organization_id" = $1 AND "deleted" = $2 AND "building_id" IN ($3, $4) AND "building_id" IN ($5, $6) AND "floor_id" IN ($7, $8) AND "code" = $9 AND "name_lower" LIKE $10 ESCAPE '\';
+
+-- geofences.search-page[0:-:0:0:0:created_at:ASC]
+SELECT * FROM "geofences" WHERE "organization_id" = $1 AND "deleted" = $2 ORDER BY "created_at" ASC, "id" ASC LIMIT $3 OFFSET $4;
+
+-- geofences.search-page[2:2:2:1:1:name_lower:DESC]
+SELECT * FROM "geofences" WHERE "organization_id" = $1 AND "deleted" = $2 AND "building_id" IN ($3, $4) AND "building_id" IN ($5, $6) AND "floor_id" IN ($7, $8) AND "code" = $9 AND "name_lower" LIKE $10 ESCAPE '\' ORDER BY "name_lower" DESC, "id" ASC LIMIT $11 OFFSET $12;
 
 -- heatmaps.drop-before
 DELETE FROM heatmap_days WHERE organization_id = $1 AND day < $2;
@@ -285,6 +330,37 @@ DELETE FROM "login_failures" WHERE "key" IN (SELECT "key" FROM "login_failures" 
 -- login-failures.seen-since
 SELECT 1 AS "one" FROM "login_failures" WHERE "key" = $1 AND "window_started_at" > $2;
 
+-- occupancy.counts[0:0]
+SELECT g.id, g.name, g.code, g.building_id, g.floor_id, COUNT(*) AS occupants FROM geofence_states s JOIN geofences g ON g.id = s.geofence_id
+       WHERE s.organization_id = $1 AND s.phase IN ('inside', 'pending_exit') AND g.deleted = $2 GROUP BY g.id, g.name, g.code, g.building_id, g.floor_id ORDER BY g.id;
+
+-- occupancy.counts[0:2]
+SELECT g.id, g.name, g.code, g.building_id, g.floor_id, COUNT(*) AS occupants FROM geofence_states s JOIN geofences g ON g.id = s.geofence_id
+       WHERE s.organization_id = $1 AND s.phase IN ('inside', 'pending_exit') AND g.deleted = $2 AND g.floor_id IN ($3, $4) GROUP BY g.id, g.name, g.code, g.building_id, g.floor_id ORDER BY g.id;
+
+-- occupancy.counts[2:0]
+SELECT g.id, g.name, g.code, g.building_id, g.floor_id, COUNT(*) AS occupants FROM geofence_states s JOIN geofences g ON g.id = s.geofence_id
+       WHERE s.organization_id = $1 AND s.phase IN ('inside', 'pending_exit') AND g.deleted = $2 AND g.building_id IN ($3, $4) GROUP BY g.id, g.name, g.code, g.building_id, g.floor_id ORDER BY g.id;
+
+-- occupancy.counts[2:2]
+SELECT g.id, g.name, g.code, g.building_id, g.floor_id, COUNT(*) AS occupants FROM geofence_states s JOIN geofences g ON g.id = s.geofence_id
+       WHERE s.organization_id = $1 AND s.phase IN ('inside', 'pending_exit') AND g.deleted = $2 AND g.building_id IN ($3, $4) AND g.floor_id IN ($5, $6) GROUP BY g.id, g.name, g.code, g.building_id, g.floor_id ORDER BY g.id;
+
+-- occupancy.occupants
+SELECT device_id, state FROM geofence_states WHERE geofence_id = $1 AND organization_id = $2 AND phase IN ('inside', 'pending_exit') ORDER BY device_id;
+
+-- occupancy.visit-count[0:0]
+SELECT COUNT(*) AS total FROM geofence_visits WHERE geofence_id = $1 AND organization_id = $2;
+
+-- occupancy.visit-count[1:1]
+SELECT COUNT(*) AS total FROM geofence_visits WHERE geofence_id = $1 AND organization_id = $2 AND entered_at <= $3 AND (exited_at IS NULL OR exited_at >= $4);
+
+-- occupancy.visits[0:0]
+SELECT id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason, dwell_fired FROM geofence_visits WHERE geofence_id = $1 AND organization_id = $2 ORDER BY entered_at DESC, id LIMIT $3 OFFSET $4;
+
+-- occupancy.visits[1:1]
+SELECT id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason, dwell_fired FROM geofence_visits WHERE geofence_id = $1 AND organization_id = $2 AND entered_at <= $3 AND (exited_at IS NULL OR exited_at >= $4) ORDER BY entered_at DESC, id LIMIT $5 OFFSET $6;
+
 -- radio-models.bump[model_revision]
 INSERT INTO "radio_revisions" ("building_id", "model_revision") VALUES ($1, 1)
        ON CONFLICT ("building_id") DO UPDATE SET "model_revision" = "radio_revisions"."model_revision" + 1;
@@ -398,6 +474,21 @@ SELECT user_id, CAST(date_part('epoch', "time") * 1000 AS bigint), floor_id, lat
 
 -- user-positions.elsewhere
 SELECT device_id, CAST(date_part('epoch', "time") * 1000 AS bigint), building_id FROM position_history WHERE organization_id = $1 AND building_id < $2 AND "time" >= $3 AND "time" < $4 UNION ALL SELECT device_id, CAST(date_part('epoch', "time") * 1000 AS bigint), building_id FROM position_history WHERE organization_id = $1 AND building_id > $2 AND "time" >= $3 AND "time" < $4 UNION ALL SELECT device_id, CAST(date_part('epoch', "time") * 1000 AS bigint), building_id FROM position_history WHERE organization_id = $1 AND building_id IS NULL AND "time" >= $3 AND "time" < $4 ORDER BY 2;
+
+-- users.list-count[0:0:0:0:0:-:0:0]
+SELECT COUNT(*) AS "total" FROM "users" "u" WHERE "u"."organization_id" = $1;
+
+-- users.list-count[1:2:2:2:2:with:1:2]
+SELECT COUNT(*) AS "total" FROM "users" "u" WHERE "u"."organization_id" = $1 AND "u"."id" = $2 AND "u"."id" IN ($3, $4) AND "u"."id" NOT IN ($5, $6) AND "u"."id" IN (SELECT gm."user_id" FROM "group_members" gm WHERE gm."group_id" IN ($7, $8)) AND "u"."id" IN (SELECT ub."user_id" FROM "user_buildings" ub WHERE ub."building_id" IN ($9, $10)) AND EXISTS (SELECT 1 FROM "user_buildings" hb WHERE hb."user_id" = "u"."id") AND "u"."full_name_lower" LIKE $11 ESCAPE '\' AND "u"."code" IN ($12, $13);
+
+-- users.list-page[0:0:0:0:0:-:0:0:created_at:ASC]
+SELECT "u".* FROM "users" "u" WHERE "u"."organization_id" = $1 ORDER BY "u"."created_at" ASC NULLS LAST, "u"."id" ASC LIMIT $2 OFFSET $3;
+
+-- users.list-page[0:0:0:0:0:without:0:0:full_name:ASC]
+SELECT "u".* FROM "users" "u" WHERE "u"."organization_id" = $1 AND NOT EXISTS (SELECT 1 FROM "user_buildings" hb WHERE hb."user_id" = "u"."id") ORDER BY "u"."full_name" ASC NULLS LAST, "u"."id" ASC LIMIT $2 OFFSET $3;
+
+-- users.list-page[1:2:2:2:2:with:1:2:last_activity:DESC]
+SELECT "u".* FROM "users" "u" WHERE "u"."organization_id" = $1 AND "u"."id" = $2 AND "u"."id" IN ($3, $4) AND "u"."id" NOT IN ($5, $6) AND "u"."id" IN (SELECT gm."user_id" FROM "group_members" gm WHERE gm."group_id" IN ($7, $8)) AND "u"."id" IN (SELECT ub."user_id" FROM "user_buildings" ub WHERE ub."building_id" IN ($9, $10)) AND EXISTS (SELECT 1 FROM "user_buildings" hb WHERE hb."user_id" = "u"."id") AND "u"."full_name_lower" LIKE $11 ESCAPE '\' AND "u"."code" IN ($12, $13) ORDER BY "u"."last_activity" DESC NULLS LAST, "u"."id" ASC LIMIT $14 OFFSET $15;
 
 -- worker-heartbeats.beat
 INSERT INTO worker_heartbeats (instance, heartbeat_at) VALUES ($1, $2)

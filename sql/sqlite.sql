@@ -4,6 +4,21 @@
 -- building-reports.rollups
 SELECT device_id, slot, positioned_ms FROM position_rollups WHERE organization_id = ? AND building_id = ? AND slot >= ? AND slot < ?;
 
+-- building-revisions.bump
+INSERT INTO "building_revisions" ("building_id", "revision") VALUES (?, 1)
+         ON CONFLICT ("building_id") DO UPDATE SET "revision" = "building_revisions"."revision" + 1;
+
+-- building-revisions.bump-organization
+INSERT INTO "building_revisions" ("building_id", "revision")
+       SELECT "id", 1 FROM "buildings" WHERE "organization_id" = ?
+       ON CONFLICT ("building_id") DO UPDATE SET "revision" = "building_revisions"."revision" + 1;
+
+-- building-revisions.category-buildings
+SELECT DISTINCT "building_id" FROM "pois" WHERE "category_id" = ?;
+
+-- building-revisions.current
+SELECT "revision" FROM "building_revisions" WHERE "building_id" = ?;
+
 -- building-tracking.read
 SELECT "scans", "positions", "reset_after_seconds" FROM "building_tracking" WHERE "building_id" = ?;
 
@@ -93,8 +108,14 @@ SELECT seq, body FROM geofence_events WHERE organization_id = ? AND seq > ? ORDE
 SELECT (SELECT MIN(seq) FROM geofence_events WHERE organization_id = ?) AS oldest,
                 (SELECT seq FROM geofence_event_counters WHERE organization_id = ?) AS last;
 
+-- event-log.by-ids[2]
+SELECT id, seq, body FROM geofence_events WHERE organization_id = ? AND id IN (?, ?);
+
 -- event-log.committed-seq
 SELECT seq FROM geofence_event_counters WHERE organization_id = ?;
+
+-- event-log.occurred-in
+SELECT id, body FROM geofence_events WHERE organization_id = ? AND occurred_at >= ? AND occurred_at <= ? ORDER BY seq LIMIT ?;
 
 -- event-log.one
 SELECT body, building_id FROM geofence_events WHERE organization_id = ? AND id = ?;
@@ -107,6 +128,15 @@ SELECT body FROM geofence_events WHERE organization_id = ? AND seq < ? ORDER BY 
 
 -- event-log.page[1:0:1:1:2:2:2:2:2:ASC]
 SELECT body FROM geofence_events WHERE organization_id = ? AND seq > ? AND type IN (?, ?) AND geofence_id IN (?, ?) AND device_id IN (?, ?) AND user_id IN (?, ?) AND building_id IN (?, ?) AND occurred_at >= ? AND occurred_at <= ? ORDER BY seq ASC LIMIT ?;
+
+-- event-retention.delete-through
+DELETE FROM geofence_events WHERE organization_id = ? AND seq <= ?;
+
+-- event-retention.oldest[5000]
+SELECT seq, CASE WHEN detected_at < ? THEN 1 ELSE 0 END AS expired FROM geofence_events WHERE organization_id = ? ORDER BY seq LIMIT 5000;
+
+-- event-retention.organizations
+SELECT organization_id FROM geofence_event_counters;
 
 -- fix-places.places[0:2]
 SELECT NULL AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, b.length, b.rotation, t.positions AS filter_positions, t.reset_after_seconds FROM buildings b LEFT JOIN building_tracking t ON t.building_id = b.id WHERE b.organization_id = ? AND b.deleted_at IS NULL AND b.id IN (?, ?);
@@ -152,6 +182,21 @@ UPDATE geofence_visits SET dwell_fired = ? WHERE id = ? AND organization_id = ?;
 
 -- geofence-state.visit-update[exit]
 UPDATE geofence_visits SET exited_at = ?, exit_reason = ? WHERE id = ? AND organization_id = ?;
+
+-- geofences.by-id
+SELECT * FROM "geofences" WHERE "id" = ? AND "organization_id" = ?;
+
+-- geofences.search-count[0:-:0:0:0]
+SELECT COUNT(*) AS "total" FROM "geofences" WHERE "organization_id" = ? AND "deleted" = ?;
+
+-- geofences.search-count[2:2:2:1:1]
+SELECT COUNT(*) AS "total" FROM "geofences" WHERE "organization_id" = ? AND "deleted" = ? AND "building_id" IN (?, ?) AND "building_id" IN (?, ?) AND "floor_id" IN (?, ?) AND "code" = ? AND "name_lower" LIKE ? ESCAPE '\';
+
+-- geofences.search-page[0:-:0:0:0:created_at:ASC]
+SELECT * FROM "geofences" WHERE "organization_id" = ? AND "deleted" = ? ORDER BY "created_at" ASC, "id" ASC LIMIT ? OFFSET ?;
+
+-- geofences.search-page[2:2:2:1:1:name_lower:DESC]
+SELECT * FROM "geofences" WHERE "organization_id" = ? AND "deleted" = ? AND "building_id" IN (?, ?) AND "building_id" IN (?, ?) AND "floor_id" IN (?, ?) AND "code" = ? AND "name_lower" LIKE ? ESCAPE '\' ORDER BY "name_lower" DESC, "id" ASC LIMIT ? OFFSET ?;
 
 -- heatmaps.drop-before
 DELETE FROM heatmap_days WHERE organization_id = ? AND day < ?;
@@ -275,6 +320,37 @@ DELETE FROM "login_failures" WHERE ("key" NOT LIKE 'known%' AND "window_started_
 -- login-failures.seen-since
 SELECT 1 AS "one" FROM "login_failures" WHERE "key" = ? AND "window_started_at" > ?;
 
+-- occupancy.counts[0:0]
+SELECT g.id, g.name, g.code, g.building_id, g.floor_id, COUNT(*) AS occupants FROM geofence_states s JOIN geofences g ON g.id = s.geofence_id
+       WHERE s.organization_id = ? AND s.phase IN ('inside', 'pending_exit') AND g.deleted = ? GROUP BY g.id, g.name, g.code, g.building_id, g.floor_id ORDER BY g.id;
+
+-- occupancy.counts[0:2]
+SELECT g.id, g.name, g.code, g.building_id, g.floor_id, COUNT(*) AS occupants FROM geofence_states s JOIN geofences g ON g.id = s.geofence_id
+       WHERE s.organization_id = ? AND s.phase IN ('inside', 'pending_exit') AND g.deleted = ? AND g.floor_id IN (?, ?) GROUP BY g.id, g.name, g.code, g.building_id, g.floor_id ORDER BY g.id;
+
+-- occupancy.counts[2:0]
+SELECT g.id, g.name, g.code, g.building_id, g.floor_id, COUNT(*) AS occupants FROM geofence_states s JOIN geofences g ON g.id = s.geofence_id
+       WHERE s.organization_id = ? AND s.phase IN ('inside', 'pending_exit') AND g.deleted = ? AND g.building_id IN (?, ?) GROUP BY g.id, g.name, g.code, g.building_id, g.floor_id ORDER BY g.id;
+
+-- occupancy.counts[2:2]
+SELECT g.id, g.name, g.code, g.building_id, g.floor_id, COUNT(*) AS occupants FROM geofence_states s JOIN geofences g ON g.id = s.geofence_id
+       WHERE s.organization_id = ? AND s.phase IN ('inside', 'pending_exit') AND g.deleted = ? AND g.building_id IN (?, ?) AND g.floor_id IN (?, ?) GROUP BY g.id, g.name, g.code, g.building_id, g.floor_id ORDER BY g.id;
+
+-- occupancy.occupants
+SELECT device_id, state FROM geofence_states WHERE geofence_id = ? AND organization_id = ? AND phase IN ('inside', 'pending_exit') ORDER BY device_id;
+
+-- occupancy.visit-count[0:0]
+SELECT COUNT(*) AS total FROM geofence_visits WHERE geofence_id = ? AND organization_id = ?;
+
+-- occupancy.visit-count[1:1]
+SELECT COUNT(*) AS total FROM geofence_visits WHERE geofence_id = ? AND organization_id = ? AND entered_at <= ? AND (exited_at IS NULL OR exited_at >= ?);
+
+-- occupancy.visits[0:0]
+SELECT id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason, dwell_fired FROM geofence_visits WHERE geofence_id = ? AND organization_id = ? ORDER BY entered_at DESC, id LIMIT ? OFFSET ?;
+
+-- occupancy.visits[1:1]
+SELECT id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason, dwell_fired FROM geofence_visits WHERE geofence_id = ? AND organization_id = ? AND entered_at <= ? AND (exited_at IS NULL OR exited_at >= ?) ORDER BY entered_at DESC, id LIMIT ? OFFSET ?;
+
 -- radio-models.bump[model_revision]
 INSERT INTO "radio_revisions" ("building_id", "model_revision") VALUES (?, 1)
        ON CONFLICT ("building_id") DO UPDATE SET "model_revision" = "radio_revisions"."model_revision" + 1;
@@ -388,6 +464,21 @@ SELECT user_id, "time", floor_id, lat, lng, building_id FROM position_history
 
 -- user-positions.elsewhere
 SELECT device_id, "time", building_id FROM position_history WHERE organization_id = ? AND building_id < ? AND "time" >= ? AND "time" < ? UNION ALL SELECT device_id, "time", building_id FROM position_history WHERE organization_id = ? AND building_id > ? AND "time" >= ? AND "time" < ? UNION ALL SELECT device_id, "time", building_id FROM position_history WHERE organization_id = ? AND building_id IS NULL AND "time" >= ? AND "time" < ? ORDER BY 2;
+
+-- users.list-count[0:0:0:0:0:-:0:0]
+SELECT COUNT(*) AS "total" FROM "users" "u" WHERE "u"."organization_id" = ?;
+
+-- users.list-count[1:2:2:2:2:with:1:2]
+SELECT COUNT(*) AS "total" FROM "users" "u" WHERE "u"."organization_id" = ? AND "u"."id" = ? AND "u"."id" IN (?, ?) AND "u"."id" NOT IN (?, ?) AND "u"."id" IN (SELECT gm."user_id" FROM "group_members" gm WHERE gm."group_id" IN (?, ?)) AND "u"."id" IN (SELECT ub."user_id" FROM "user_buildings" ub WHERE ub."building_id" IN (?, ?)) AND EXISTS (SELECT 1 FROM "user_buildings" hb WHERE hb."user_id" = "u"."id") AND "u"."full_name_lower" LIKE ? ESCAPE '\' AND "u"."code" IN (?, ?);
+
+-- users.list-page[0:0:0:0:0:-:0:0:created_at:ASC]
+SELECT "u".* FROM "users" "u" WHERE "u"."organization_id" = ? ORDER BY "u"."created_at" ASC NULLS LAST, "u"."id" ASC LIMIT ? OFFSET ?;
+
+-- users.list-page[0:0:0:0:0:without:0:0:full_name:ASC]
+SELECT "u".* FROM "users" "u" WHERE "u"."organization_id" = ? AND NOT EXISTS (SELECT 1 FROM "user_buildings" hb WHERE hb."user_id" = "u"."id") ORDER BY "u"."full_name" ASC NULLS LAST, "u"."id" ASC LIMIT ? OFFSET ?;
+
+-- users.list-page[1:2:2:2:2:with:1:2:last_activity:DESC]
+SELECT "u".* FROM "users" "u" WHERE "u"."organization_id" = ? AND "u"."id" = ? AND "u"."id" IN (?, ?) AND "u"."id" NOT IN (?, ?) AND "u"."id" IN (SELECT gm."user_id" FROM "group_members" gm WHERE gm."group_id" IN (?, ?)) AND "u"."id" IN (SELECT ub."user_id" FROM "user_buildings" ub WHERE ub."building_id" IN (?, ?)) AND EXISTS (SELECT 1 FROM "user_buildings" hb WHERE hb."user_id" = "u"."id") AND "u"."full_name_lower" LIKE ? ESCAPE '\' AND "u"."code" IN (?, ?) ORDER BY "u"."last_activity" DESC NULLS LAST, "u"."id" ASC LIMIT ? OFFSET ?;
 
 -- worker-heartbeats.beat
 INSERT INTO worker_heartbeats (instance, heartbeat_at) VALUES (?, ?)

@@ -6,6 +6,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { FastifyRequest } from 'fastify';
+import type { DataSource } from 'typeorm';
 import { SECURITY } from './access/decorators/access.decorator';
 import { registerEarlyAuthentication } from './auth/early-authentication';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
@@ -25,6 +26,7 @@ import { registerMetrics } from './common/metrics/metrics.http';
 import { ApiValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app.config';
 import { registerDashboard } from './dashboard/dashboard';
+import { poolCounts } from './database/pool-counts';
 import { StreamsService } from './delivery/streams/streams.service';
 import { WebhookDeliveryWorker } from './delivery/worker/webhook-delivery.worker';
 import { GeofenceDeadlineSweeper } from './geofencing/events/deadline-sweeper';
@@ -96,7 +98,8 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   });
 
   registerMethodNotAllowed(fastify);
-  registerMetrics(fastify, config.metrics, app.get(getDataSourceToken()));
+  const dataSource = app.get<DataSource>(getDataSourceToken());
+  registerMetrics(fastify, config.metrics, () => poolCounts(dataSource));
   if (config.logRequests) registerRequestLogging(fastify, options.requestLogSink ? loggerToSink(options.requestLogSink) : rootLogger());
 
   // Only the dashboard's session cookies are read; nothing is signed by the plugin itself.

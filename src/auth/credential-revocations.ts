@@ -1,5 +1,5 @@
 import { EntityManager, IsNull } from 'typeorm';
-import { serializePayload } from '../database/notification-bus';
+import { notifyWithoutBus } from '../database/notification-bus';
 import { AuthSession } from './sessions/auth-session.entity';
 
 /** Every instance listens here for "credentials of this user changed": the credential cache, the streams. */
@@ -21,10 +21,7 @@ export type RevocationPublisher = (manager: EntityManager, userId: string) => Pr
  * channel between processes; a server running beside the CLI drops what it cached within
  * CREDENTIAL_CACHE_MAX_AGE_SECONDS (docs/decisions.md, "Password reset beside a running server").
  */
-export const notifyInTransaction: RevocationPublisher = async (manager, userId) => {
-  if (manager.connection.options.type !== 'postgres') return;
-  await manager.query('SELECT pg_notify($1, $2)', [CREDENTIAL_REVOCATIONS_CHANNEL, serializePayload(credentialRevocationMessage(userId))]);
-};
+export const notifyInTransaction: RevocationPublisher = (manager, userId) => notifyWithoutBus(manager, CREDENTIAL_REVOCATIONS_CHANNEL, credentialRevocationMessage(userId));
 
 /**
  * A user's credentials stop standing for what changed, in the transaction of the change: a

@@ -56,6 +56,16 @@ export function serializePayload(payload: unknown): string {
   return text;
 }
 
+/**
+ * NOTIFY in `manager`'s transaction, for a process without the bus (the CLI): every instance on
+ * the PostgreSQL database hears it on commit. On SQLite there is no channel between processes:
+ * nothing is sent.
+ */
+export async function notifyWithoutBus(manager: EntityManager, channel: string, payload: unknown): Promise<void> {
+  if (manager.connection.options.type !== 'postgres') return;
+  await manager.query('SELECT pg_notify($1, $2)', [channel, serializePayload(payload)]);
+}
+
 /** Delay before the n-th reconnection attempt (0-based): doubling, capped, with jitter. */
 export function reconnectDelay(attempt: number, random: () => number = Math.random): number {
   const base = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** Math.min(attempt, 16));

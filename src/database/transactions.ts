@@ -239,9 +239,4 @@ export class TransactionRunner {
       }
     }
   }
-
-  /** Rewrites `:name` parameters into the driver's placeholders for hand-written SQL. */
-  escape(sql: string, parameters: Record<string, unknown>): [string, unknown[]] {
-    return this.dataSource.driver.escapeQueryWithParameters(sql, parameters);
-  }
 }

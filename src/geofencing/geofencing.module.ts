@@ -11,9 +11,11 @@ import { LiveFencesRepository } from './state/live-fences.repository';
 import { GeofenceEvaluator } from './events/geofence-evaluator.service';
 import { GeofenceEventLog } from './events/event-log.service';
 import { GeofenceEventRetention } from './events/event-retention.service';
+import { GeofenceEventRetentionRepository } from './events/event-retention.repository';
 import { GeofenceDeadlineSweeper } from './events/deadline-sweeper';
 import { GeofenceOccupancyController } from './occupancy/occupancy.controller';
 import { GeofenceOccupancyService } from './occupancy/occupancy.service';
+import { GeofenceOccupancyRepository } from './occupancy/occupancy.repository';
 import { GeofenceEventsController, GeofenceSimulationController } from './events/events.controller';
 import { GeofenceSimulation } from './events/simulation.service';
 import { FloorFenceCache } from './queries/floor-fence-cache';
@@ -50,8 +52,10 @@ import { GeofencingRulesService } from './rules/rules.service';
     GeofenceEventLog,
     GeofenceDeadlineSweeper,
     GeofenceOccupancyService,
+    GeofenceOccupancyRepository,
     GeofenceSimulation,
     GeofenceEventRetention,
+    GeofenceEventRetentionRepository,
   ],
   exports: [ENGINE_CLOCK, GeofencingRulesService, FloorFenceCache, GeofenceEvaluator, GeofenceEventRecorder, GeofenceEventLog, GeofenceEventLogRepository, GeofenceEventPort],
 })

@@ -8,7 +8,6 @@ import { Role } from '../access/roles';
 import { UserCredentialHooks } from './user-credential-hooks';
 import { Building } from '../cartography/buildings/building.entity';
 import { ApiError } from '../common/errors/api-error';
-import { containsPattern } from '../common/database/like';
 import { lockOptions } from '../database/row-locks';
 import { retryOnConcurrentUpdate, updateIfVersion } from '../common/database/optimistic';
 import { Page, pageWindow, parseSort, toPage } from '../common/pagination/pagination';
@@ -21,15 +20,16 @@ import { UserBuilding } from './user-building.entity';
 import { toUserResponse } from './user.mapper';
 import { ChangePasswordDto, CreateUserDto, ListUsersQuery, SELF_EDITABLE_FIELDS, UpdateUserDto, UserResponseDto } from './users.dto';
 import { UsersService } from './users.service';
+import { UserListFilters, UserSortColumn, UsersRepository } from './users.repository';
 
-const SORTABLE = lookupTable({
-  full_name: 'u.fullName',
-  name: 'u.fullName',
-  email: 'u.email',
-  code: 'u.code',
-  created_at: 'u.createdAt',
-  updated_at: 'u.updatedAt',
-  last_activity: 'u.lastActivity',
+const SORTABLE = lookupTable<UserSortColumn>({
+  full_name: 'full_name',
+  name: 'full_name',
+  email: 'email',
+  code: 'code',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  last_activity: 'last_activity',
 });
 
 const lower = (ids: string[] | undefined) => ids?.map((id) => id.toLowerCase());
@@ -44,33 +44,30 @@ export class UserAdminService {
     private readonly audit: AuditService,
     private readonly transactions: TransactionRunner,
     private readonly credentialHooks: UserCredentialHooks,
+    private readonly lists: UsersRepository,
   ) {}
 
   /** Administrators list everyone; a USER's list holds only itself. Three queries. */
   async list(principal: Principal, query: ListUsersQuery): Promise<Page<UserResponseDto>> {
     const window = pageWindow(query);
     const [field, suffix] = (query.sort ?? '').split(',');
-    const sort = parseSort(field || undefined, SORTABLE, { column: 'u.createdAt', direction: 'ASC' });
+    const sort = parseSort(field || undefined, SORTABLE, { column: 'created_at', direction: 'ASC' });
     if (!sort) throw ApiError.badRequest(`sort must be one of ${Object.keys(SORTABLE).join(', ')}`);
     const direction = query.direction ?? (suffix ? (suffix.toUpperCase() as 'ASC' | 'DESC') : sort.direction);
 
-    const builder = this.users.createQueryBuilder('u').where('u.organizationId = :organizationId', { organizationId: principal.organizationId });
-    if (principal.role !== Role.AdminOrg) builder.andWhere('u.id = :self', { self: principal.userId });
-    if (query.ids?.length) builder.andWhere('u.id IN (:...ids)', { ids: lower(query.ids) });
-    if (query.exclude_ids?.length) builder.andWhere('u.id NOT IN (:...excludeIds)', { excludeIds: lower(query.exclude_ids) });
-    if (query.group_ids?.length) {
-      builder.andWhere('u.id IN (SELECT gm."user_id" FROM "group_members" gm WHERE gm."group_id" IN (:...groupIds))', { groupIds: lower(query.group_ids) });
-    }
-    if (query.building_ids?.length) {
-      builder.andWhere('u.id IN (SELECT ub."user_id" FROM "user_buildings" ub WHERE ub."building_id" IN (:...buildingIds))', { buildingIds: query.building_ids });
-    }
-    if (query.has_buildings !== undefined) {
-      builder.andWhere(`${query.has_buildings ? '' : 'NOT '}EXISTS (SELECT 1 FROM "user_buildings" hb WHERE hb."user_id" = u.id)`);
-    }
-    if (query.full_name) builder.andWhere("u.fullNameLower LIKE :fullName ESCAPE '\\'", { fullName: containsPattern(query.full_name.toLowerCase()) });
-    if (query.codes?.length) builder.andWhere('u.code IN (:...codes)', { codes: query.codes });
-    // Never-active users sort last on both databases (their NULL defaults differ).
-    const [rows, total] = await builder.orderBy(sort.column, direction, 'NULLS LAST').addOrderBy('u.id', 'ASC').skip(window.offset).take(window.size).getManyAndCount();
+    const filters: UserListFilters = {
+      organizationId: principal.organizationId,
+      self: principal.role !== Role.AdminOrg ? principal.userId : null,
+      ids: lower(query.ids) ?? [],
+      excludeIds: lower(query.exclude_ids) ?? [],
+      groupIds: lower(query.group_ids) ?? [],
+      buildingIds: query.building_ids ?? [],
+      hasBuildings: query.has_buildings,
+      fullNameContains: query.full_name ? query.full_name.toLowerCase() : undefined,
+      codes: query.codes ?? [],
+    };
+    const rows = await this.lists.page(filters, { column: sort.column as UserSortColumn, direction }, window);
+    const total = await this.lists.count(filters);
     return toPage(await this.render(this.users.manager, rows), total, window);
   }
 

@@ -6,12 +6,13 @@ import { UserBuilding } from './user-building.entity';
 import { UserAdminService } from './user-admin.service';
 import { UserCredentialHooks } from './user-credential-hooks';
 import { UsersController } from './users.controller';
+import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([User, UserBuilding])],
   controllers: [UsersController],
-  providers: [UsersService, UserAdminService, PasswordHasher, UserCredentialHooks],
+  providers: [UsersService, UserAdminService, UsersRepository, PasswordHasher, UserCredentialHooks],
   exports: [UsersService, PasswordHasher, UserCredentialHooks],
 })
 export class UsersModule {}

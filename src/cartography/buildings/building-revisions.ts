@@ -1,8 +1,7 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { NotificationBus } from '../../database/notification-bus';
-import { PreparedQueries, PreparedQuery } from '../../database/prepared-queries';
-import { TransactionRunner } from '../../database/transactions';
+import { BuildingRevisionsRepository } from './building-revisions.repository';
 
 /** Every instance hears here that what some buildings hold changed. */
 export const BUILDING_CONTENT_CHANNEL = 'building_content';
@@ -36,17 +35,13 @@ function isChange(value: unknown): value is BuildingContentChange {
  */
 @Injectable()
 export class BuildingRevisions implements OnModuleInit, OnModuleDestroy {
-  private readonly read: PreparedQuery<{ revision: number }>;
   private readonly listeners = new Set<BuildingContentListener>();
   private readonly unsubscribe: Array<() => void> = [];
 
   constructor(
-    private readonly transactions: TransactionRunner,
-    queries: PreparedQueries,
+    private readonly revisions: BuildingRevisionsRepository,
     private readonly notifications: NotificationBus,
-  ) {
-    this.read = queries.prepare('SELECT "revision" FROM "building_revisions" WHERE "building_id" = :buildingId');
-  }
+  ) {}
 
   async onModuleInit(): Promise<void> {
     this.unsubscribe.push(
@@ -73,44 +68,24 @@ export class BuildingRevisions implements OnModuleInit, OnModuleDestroy {
     return this.notifications.reliable;
   }
 
-  async current(buildingId: number): Promise<number> {
-    const [row] = await this.read({ buildingId });
-    return row ? Number(row.revision) : 0;
+  current(buildingId: number): Promise<number> {
+    return this.revisions.current(buildingId);
   }
 
   async bump(manager: EntityManager, buildingIds: Iterable<number>): Promise<void> {
     const ids = [...new Set(buildingIds)];
-    for (const buildingId of ids) {
-      const [sql, parameters] = this.transactions.escape(
-        `INSERT INTO "building_revisions" ("building_id", "revision") VALUES (:buildingId, 1)
-         ON CONFLICT ("building_id") DO UPDATE SET "revision" = "building_revisions"."revision" + 1`,
-        { buildingId },
-      );
-      await manager.query(sql, parameters);
-    }
+    for (const buildingId of ids) await this.revisions.bump(manager, buildingId);
     if (ids.length > 0) await this.announce(manager, ids.length > MAX_ANNOUNCED_BUILDINGS ? { all: true } : { buildings: ids });
   }
 
   /** Buildings whose POIs use a category: their documents show its name. */
   async bumpForCategory(manager: EntityManager, categoryId: number): Promise<void> {
-    const [sql, parameters] = this.transactions.escape('SELECT DISTINCT "building_id" FROM "pois" WHERE "category_id" = :categoryId', { categoryId });
-    const rows: Array<{ building_id: number }> = await manager.query(sql, parameters);
-    await this.bump(
-      manager,
-      rows.map((row) => Number(row.building_id)),
-    );
+    await this.bump(manager, await this.revisions.buildingsUsingCategory(manager, categoryId));
   }
 
   /** Every building of an organization: for organization-wide settings that change how their fences behave. */
   async bumpForOrganization(manager: EntityManager, organizationId: string): Promise<void> {
-    // The WHERE also settles SQLite's parsing of INSERT ... SELECT ... ON CONFLICT.
-    const [sql, parameters] = this.transactions.escape(
-      `INSERT INTO "building_revisions" ("building_id", "revision")
-       SELECT "id", 1 FROM "buildings" WHERE "organization_id" = :organizationId
-       ON CONFLICT ("building_id") DO UPDATE SET "revision" = "building_revisions"."revision" + 1`,
-      { organizationId },
-    );
-    await manager.query(sql, parameters);
+    await this.revisions.bumpOrganization(manager, organizationId);
     await this.announce(manager, { organization: organizationId });
   }
 

@@ -7,12 +7,13 @@ import { registerGeofenceBodyMetrics } from './geofence-bodies.metrics';
 import { Geofence } from './geofence.entity';
 import { GeofenceChangeHooks } from './geofence-change-hooks';
 import { GeofencesController } from './geofences.controller';
+import { GeofencesRepository } from './geofences.repository';
 import { GeofencesService } from './geofences.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Geofence]), BuildingsModule, FloorsModule],
   controllers: [GeofencesController],
-  providers: [GeofencesService, GeofenceChangeHooks],
+  providers: [GeofencesService, GeofencesRepository, GeofenceChangeHooks],
   exports: [GeofencesService, GeofenceChangeHooks],
 })
 export class GeofencesModule implements OnModuleInit {

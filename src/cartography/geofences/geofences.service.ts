@@ -11,40 +11,31 @@ import { ApiError, FieldError } from '../../common/errors/api-error';
 import { assertVersionMatches, retryOnConcurrentUpdate, updateIfVersion } from '../../common/database/optimistic';
 import { LatLng, validateRing } from '../../common/geometry/polygon';
 import { SanitizerPool } from '../../common/html/sanitizer-pool';
-import { containsPattern } from '../../common/database/like';
 import { lockOptions, RowLock } from '../../database/row-locks';
 import { RawJson, Versioned } from '../../common/http/versioned';
 import { Page, pageWindow, parseSort, toPage } from '../../common/pagination/pagination';
 import { lookupTable } from '../../common/safety/own-lookup';
-import { PreparedQueries, PreparedQuery } from '../../database/prepared-queries';
 import { TransactionRunner } from '../../database/transactions';
 import { FloorsService } from '../floors/floors.service';
 import { GeofenceBodyCache } from './geofence-bodies';
 import { liveGeofenceBodyCaches } from './geofence-bodies.metrics';
 import { Geofence } from './geofence.entity';
 import { GeofenceChangeHooks } from './geofence-change-hooks';
+import { GeofenceSearch, GeofenceSortColumn, GeofencesRepository } from './geofences.repository';
 import { serializeGeofenceResponse, toGeofenceResponse } from './geofence.mapper';
 import { CreateGeofenceDto, GeofenceResponseDto, SearchGeofencesQuery, UpdateGeofenceDto } from './geofences.dto';
 
-const SORTABLE = lookupTable({
-  name: '"name_lower"',
-  code: '"code"',
-  created_at: '"created_at"',
-  updated_at: '"updated_at"',
+const SORTABLE = lookupTable<GeofenceSortColumn>({
+  name: 'name_lower',
+  code: 'code',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
 });
-
-type SqlParameters = Record<string, string | number>;
 
 /** About 20,000 geofences' bodies of 12-corner rings. */
 const GEOFENCE_BODY_CACHE_BYTES = 32 * 1024 * 1024;
 /** A row changed by other means than the API (by hand in the database) still shows within a minute. */
 const GEOFENCE_BODY_MAX_AGE_MS = 60_000;
-
-/** `"column" IN (:prefix0, :prefix1, ...)` with its parameters. */
-function inList(column: string, prefix: string, values: number[], parameters: SqlParameters): string {
-  values.forEach((value, index) => (parameters[`${prefix}${index}`] = value));
-  return `"${column}" IN (${values.map((_, index) => `:${prefix}${index}`).join(', ')})`;
-}
 
 @Injectable()
 export class GeofencesService implements OnModuleDestroy {
@@ -55,17 +46,13 @@ export class GeofencesService implements OnModuleDestroy {
     private readonly revisions: BuildingRevisions,
     private readonly transactions: TransactionRunner,
     private readonly sanitizer: SanitizerPool,
-    private readonly queries: PreparedQueries,
+    private readonly rows: GeofencesRepository,
     private readonly changeHooks: GeofenceChangeHooks,
   ) {
-    this.findById = queries.prepare('SELECT * FROM "geofences" WHERE "id" = :id AND "organization_id" = :organizationId');
-    this.hydrate = queries.hydrator(Geofence);
     this.stopListening = revisions.onChange((change) => ('buildings' in change ? this.bodies.invalidateBuildings(change.buildings) : this.bodies.clear()));
     liveGeofenceBodyCaches.add(this.bodies);
   }
 
-  private readonly findById: PreparedQuery<Record<string, unknown>>;
-  private readonly hydrate: (row: Record<string, unknown>) => Geofence;
   /**
    * Bodies of `get`, kept until their building's content changes (announced by the building
    * revisions on this instance at commit, on the others by notification) or for a minute.
@@ -93,8 +80,7 @@ export class GeofencesService implements OnModuleDestroy {
       return new Versioned(new RawJson(kept.body), kept.version);
     }
     const ticket = this.bodies.ticket();
-    const [row] = await this.findById({ id, organizationId: principal.organizationId });
-    const geofence = row ? this.hydrate(row) : undefined;
+    const geofence = await this.rows.byId(principal.organizationId, id);
     if (!geofence || !canSeeBuilding(principal, geofence.buildingId)) throw ApiError.notFound('Geofence', id);
     const body = Buffer.from(serializeGeofenceResponse(toGeofenceResponse(geofence)));
     if (reliable) this.bodies.set(id, { organizationId: geofence.organizationId, buildingId: geofence.buildingId, version: geofence.version, body }, ticket);
@@ -107,36 +93,25 @@ export class GeofencesService implements OnModuleDestroy {
    */
   async search(principal: Principal, query: SearchGeofencesQuery): Promise<Page<GeofenceResponseDto>> {
     const window = pageWindow(query);
-    const sort = parseSort(query.sort, SORTABLE, { column: '"created_at"', direction: 'ASC' });
+    const sort = parseSort(query.sort, SORTABLE, { column: 'created_at', direction: 'ASC' });
     if (!sort) throw ApiError.badRequest(`sort must be one of ${Object.keys(SORTABLE).join(', ')}, optionally prefixed with -`);
     assertCallerOrganization(principal, query.organization_id);
 
-    // Booleans as 0/1: better-sqlite3 takes no booleans, and PostgreSQL reads '0'/'1' as booleans.
-    const parameters: SqlParameters = { organizationId: principal.organizationId, deleted: query.deleted ? 1 : 0 };
-    const conditions = ['"organization_id" = :organizationId', '"deleted" = :deleted'];
-    if (query.building_ids?.length) conditions.push(inList('building_id', 'b', query.building_ids, parameters));
-    if (principal.buildingIds !== null) conditions.push(inList('building_id', 'v', principal.buildingIds, parameters));
-    if (query.floor_ids?.length) conditions.push(inList('floor_id', 'f', query.floor_ids, parameters));
-    if (query.code !== undefined) {
-      conditions.push('"code" = :code');
-      parameters.code = query.code;
-    }
-    if (query.name) {
-      conditions.push(`"name_lower" LIKE :name ESCAPE '\\'`);
-      parameters.name = containsPattern(query.name.toLowerCase());
-    }
-    const where = conditions.join(' AND ');
-    const page = this.queries.cached<Record<string, unknown>>(
-      `SELECT * FROM "geofences" WHERE ${where} ORDER BY ${sort.column} ${sort.direction}, "id" ASC LIMIT :limit OFFSET :offset`,
-    );
-    const rows = await page({ ...parameters, limit: window.size, offset: window.offset });
-    let total = window.offset + rows.length;
-    if (rows.length === window.size || (rows.length === 0 && window.offset > 0)) {
-      const [counted] = await this.queries.cached<{ total: number | string }>(`SELECT COUNT(*) AS "total" FROM "geofences" WHERE ${where}`)(parameters);
-      total = Number(counted.total);
-    }
+    const search: GeofenceSearch = {
+      organizationId: principal.organizationId,
+      deleted: Boolean(query.deleted),
+      buildingIds: query.building_ids ?? [],
+      visibleBuildingIds: principal.buildingIds,
+      floorIds: query.floor_ids ?? [],
+      code: query.code,
+      nameContains: query.name ? query.name.toLowerCase() : undefined,
+      sort: { column: sort.column as GeofenceSortColumn, direction: sort.direction },
+    };
+    const geofences = await this.rows.page(search, window);
+    let total = window.offset + geofences.length;
+    if (geofences.length === window.size || (geofences.length === 0 && window.offset > 0)) total = await this.rows.count(search);
     return toPage(
-      rows.map((row) => toGeofenceResponse(this.hydrate(row))),
+      geofences.map((geofence) => toGeofenceResponse(geofence)),
       total,
       window,
     );

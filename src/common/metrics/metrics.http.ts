@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { DataSource } from 'typeorm';
 import { MetricsConfig } from '../../config/metrics.config';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code';
@@ -13,9 +12,10 @@ export const metricsEnabled = (config: MetricsConfig): boolean => config.token !
 
 /**
  * Counts and times every request by route template (never the raw URL: unbounded labels),
- * reports the database pool, and, with METRICS_TOKEN, serves `/metrics` on the API port.
+ * reports the database pool (`readPool`: its counts, none without a pool), and, with
+ * METRICS_TOKEN, serves `/metrics` on the API port.
  */
-export function registerMetrics(fastify: FastifyInstance, config: MetricsConfig, dataSource: DataSource): void {
+export function registerMetrics(fastify: FastifyInstance, config: MetricsConfig, readPool: () => PoolCounts | undefined): void {
   if (!metricsEnabled(config)) return;
   collectProcessMetrics();
   fastify.addHook('onResponse', (request, reply, done) => {
@@ -24,7 +24,7 @@ export function registerMetrics(fastify: FastifyInstance, config: MetricsConfig,
     httpRequestDuration.observe(labels, reply.elapsedTime / 1000);
     done();
   });
-  const stopReporting = reportPool(() => poolCounts(dataSource));
+  const stopReporting = reportPool(readPool);
   fastify.addHook('onClose', (_instance, done) => {
     stopReporting();
     done();
@@ -75,10 +75,4 @@ function refuse(headers: IncomingHttpHeaders, token: string): ApiError | undefin
 function sameSecret(given: string, expected: string): boolean {
   const digest = (text: string) => createHash('sha256').update(text).digest();
   return timingSafeEqual(digest(given), digest(expected));
-}
-
-function poolCounts(dataSource: DataSource): PoolCounts | undefined {
-  if (!dataSource.isInitialized || dataSource.options.type !== 'postgres') return undefined;
-  const pool = (dataSource.driver as unknown as { master?: PoolCounts }).master;
-  return pool && typeof pool.totalCount === 'number' ? pool : undefined;
 }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, LessThan } from 'typeorm';
+import { EntityManager, In, IsNull, LessThan } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import { Principal } from '../../access/principal';
 import { ApiError, FieldError } from '../../common/errors/api-error';
 import { TransactionRunner } from '../../database/transactions';
-import { SQL_CHUNK, SqlDialect } from '../../database/sql-dialect';
+import { SQL_CHUNK } from '../../database/sql-dialect';
+import { GeofenceEventLogRepository } from '../../geofencing/events/event-log.repository';
 import { DeliveryWake } from './delivery-wake';
 import { matchesEndpoint, newDelivery, OutgoingEvent, payloadOf } from './webhook-deliveries.service';
 import { WebhookDelivery } from './webhook-delivery.entity';
@@ -50,12 +50,11 @@ export function replayRequestErrors(dto: ReplayWebhookDto): FieldError[] {
 @Injectable()
 export class WebhookReplayService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
     private readonly endpoints: WebhookEndpointsService,
     private readonly audit: AuditService,
     private readonly wake: DeliveryWake,
-    private readonly dialect: SqlDialect,
+    private readonly log: GeofenceEventLogRepository,
   ) {}
 
   async replay(principal: Principal, endpointId: string, dto: ReplayWebhookDto): Promise<ReplayResponseDto> {
@@ -79,16 +78,7 @@ export class WebhookReplayService {
   private async listed(principal: Principal, ids: string[]): Promise<OutgoingEvent[]> {
     const unique = [...new Set(ids)];
     const rows: Array<StoredEvent & { seq: number | string }> = [];
-    for (let start = 0; start < unique.length; start += SQL_CHUNK) {
-      rows.push(
-        ...((await this.dataSource.query(
-          ...this.transactions.escape('SELECT id, seq, body FROM geofence_events WHERE organization_id = :organizationId AND id IN (:...ids)', {
-            organizationId: principal.organizationId,
-            ids: unique.slice(start, start + SQL_CHUNK),
-          }),
-        )) as Array<StoredEvent & { seq: number | string }>),
-      );
-    }
+    for (let start = 0; start < unique.length; start += SQL_CHUNK) rows.push(...(await this.log.byIds(principal.organizationId, unique.slice(start, start + SQL_CHUNK))));
     const found = new Set(rows.map((row) => row.id));
     const missing = ids.map((id, index) => ({ id, index })).filter(({ id }) => !found.has(id));
     if (missing.length > 0) {
@@ -102,12 +92,7 @@ export class WebhookReplayService {
 
   /** The organization's events that occurred in [from, to], in seq order (422 beyond MAX_REPLAY_EVENTS). */
   private async inRange(principal: Principal, from: number, to: number): Promise<OutgoingEvent[]> {
-    const rows = (await this.dataSource.query(
-      ...this.transactions.escape(
-        'SELECT id, body FROM geofence_events WHERE organization_id = :organizationId AND occurred_at >= :from AND occurred_at <= :to ORDER BY seq LIMIT :limit',
-        { organizationId: principal.organizationId, from: this.dialect.timestamp(from), to: this.dialect.timestamp(to), limit: MAX_REPLAY_EVENTS + 1 },
-      ),
-    )) as StoredEvent[];
+    const rows: StoredEvent[] = await this.log.occurredIn(principal.organizationId, new Date(from), new Date(to), MAX_REPLAY_EVENTS + 1);
     if (rows.length > MAX_REPLAY_EVENTS) {
       throw ApiError.validation(`The range holds more than ${MAX_REPLAY_EVENTS} events: replay it in narrower ranges`, [
         { message: `at most ${MAX_REPLAY_EVENTS} events per replay`, code: 'invalid', fields: 'from,to' },

@@ -13,6 +13,16 @@ const BOUNDS = statement(
                 (SELECT seq FROM geofence_event_counters WHERE organization_id = :organizationId) AS last`,
 );
 const ONE = statement('event-log.one', 'SELECT body, building_id FROM geofence_events WHERE organization_id = :organizationId AND id = :id');
+/** Events by id, one text per (padded) list size. */
+const BY_IDS = statementFamily<number>(
+  'event-log.by-ids',
+  [2],
+  (size) => `SELECT id, seq, body FROM geofence_events WHERE organization_id = :organizationId AND id IN (${inList('e', size)})`,
+);
+const OCCURRED_IN = statement(
+  'event-log.occurred-in',
+  'SELECT id, body FROM geofence_events WHERE organization_id = :organizationId AND occurred_at >= :from AND occurred_at <= :to ORDER BY seq LIMIT :limit',
+);
 
 /** The filters of a page of the log: bounds given, the sizes of its lists (0: none), the direction. */
 export interface EventFilters {
@@ -52,7 +62,7 @@ const PAGE = statementFamily<string>('event-log.page', ['0:0:0:0:0:0:0:0:0:ASC',
   return `SELECT body FROM geofence_events WHERE ${conditions.join(' AND ')} ORDER BY seq ${parts[9]} LIMIT :limit`;
 });
 
-/** The reads of the event log (contract 7.3): pages by seq, one event, the retention's bounds, the committed seq. */
+/** The reads of the event log (contract 7.3): pages by seq, one event, the retention's bounds, the committed seq, and the events a webhook replay sends. */
 @Injectable()
 export class GeofenceEventLogRepository {
   constructor(
@@ -95,5 +105,19 @@ export class GeofenceEventLogRepository {
 
   async after(manager: EntityManager, organizationId: string, after: number, limit: number): Promise<Array<{ seq: number | string; body: string }>> {
     return this.sql.query<{ seq: number | string; body: string }>(manager, AFTER, { organizationId, after, limit });
+  }
+
+  /** The organization's events among `ids` (in no order), on the main connection. */
+  byIds(organizationId: string, ids: readonly string[]): Promise<Array<{ id: string; seq: number | string; body: string }>> {
+    const list = namedList('e', ids);
+    return this.sql.query<{ id: string; seq: number | string; body: string }>(this.dataSource.manager, BY_IDS.of(Object.keys(list.parameters).length), {
+      organizationId,
+      ...list.parameters,
+    });
+  }
+
+  /** The organization's first `limit` events by seq that occurred in [from, to], on the main connection. */
+  occurredIn(organizationId: string, from: Date, to: Date, limit: number): Promise<Array<{ id: string; body: string }>> {
+    return this.sql.query<{ id: string; body: string }>(this.dataSource.manager, OCCURRED_IN, { organizationId, from, to, limit });
   }
 }

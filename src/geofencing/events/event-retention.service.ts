@@ -1,12 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { appConfig, AppConfig } from '../../config/app.config';
 import { ADVISORY_LOCKS } from '../../database/advisory-locks';
-import { SqlDialect } from '../../database/sql-dialect';
 import { TransactionLocks } from '../../database/transaction-locks';
 import { TransactionRunner } from '../../database/transactions';
 import { DAY_MS } from '../../common/time/durations';
+import { GeofenceEventRetentionRepository } from './event-retention.repository';
 
 const MAINTENANCE_INTERVAL_MS = 60 * 60_000;
 /** Events looked at (and at most deleted) per transaction, so retention never holds a writer for long. */
@@ -26,11 +24,10 @@ export class GeofenceEventRetention implements OnApplicationBootstrap, OnApplica
   private running: Promise<unknown> | null = null;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     private readonly transactions: TransactionRunner,
-    private readonly dialect: SqlDialect,
     private readonly locks: TransactionLocks,
+    private readonly events: GeofenceEventRetentionRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -53,32 +50,19 @@ export class GeofenceEventRetention implements OnApplicationBootstrap, OnApplica
    * oldest on; answers how many it deleted (0 when another instance holds the lock).
    */
   async applyRetention(now = Date.now()): Promise<number> {
-    const cutoff = this.dialect.timestamp(now - this.config.geofencing.eventRetentionDays * DAY_MS);
-    const organizations = (await this.dataSource.query('SELECT organization_id FROM geofence_event_counters')) as Array<{ organization_id: string }>;
+    const cutoff = new Date(now - this.config.geofencing.eventRetentionDays * DAY_MS);
+    const organizations = await this.events.organizations();
     let total = 0;
-    for (const { organization_id: organizationId } of organizations) {
+    for (const organizationId of organizations) {
       for (;;) {
         const batch = await this.transactions.run(async (manager) => {
           if (!(await this.locks.tryTake(manager, ADVISORY_LOCKS.eventRetention))) return null;
-          // The oldest events by seq (its unique index), each marked expired or not.
-          const rows = (await manager.query(
-            ...this.transactions.escape(
-              `SELECT seq, CASE WHEN detected_at < :cutoff THEN 1 ELSE 0 END AS expired FROM geofence_events
-               WHERE organization_id = :organizationId ORDER BY seq LIMIT ${RETENTION_BATCH}`,
-              { organizationId, cutoff },
-            ),
-          )) as Array<{ seq: number | string; expired: number | string }>;
+          // The oldest events by seq, each marked expired or not.
+          const rows = await this.events.oldest(manager, organizationId, cutoff, RETENTION_BATCH);
           // Cut at the first event still retained: the log keeps no gap below its oldest event.
           let expired = 0;
           while (expired < rows.length && Number(rows[expired].expired) === 1) expired += 1;
-          if (expired > 0) {
-            await manager.query(
-              ...this.transactions.escape('DELETE FROM geofence_events WHERE organization_id = :organizationId AND seq <= :last', {
-                organizationId,
-                last: Number(rows[expired - 1].seq),
-              }),
-            );
-          }
+          if (expired > 0) await this.events.deleteThrough(manager, organizationId, Number(rows[expired - 1].seq));
           return { deleted: expired, more: expired === RETENTION_BATCH };
         });
         if (batch === null) return total;

@@ -1,18 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Principal } from '../../access/principal';
 import { ApiError, FieldError } from '../../common/errors/api-error';
 import { Page, pageWindow, PageQuery, toPage } from '../../common/pagination/pagination';
-import { TransactionRunner } from '../../database/transactions';
 import { GeofencesService } from '../../cartography/geofences/geofences.service';
-import { SqlDialect } from '../../database/sql-dialect';
 import { GeofenceEvaluator } from '../events/geofence-evaluator.service';
 import { queryDateTime } from '../../common/time/utc-offset';
+import { GeofenceOccupancyRepository } from './occupancy.repository';
 
 const SECOND = 1000;
-/** The phases in which a device counts as inside: a pending exit is still a visit under way. */
-const OCCUPYING = "('inside', 'pending_exit')";
 
 export interface Occupant {
   device_id: string;
@@ -61,23 +56,14 @@ function ids(value: unknown, field: string, errors: FieldError[]): number[] {
 @Injectable()
 export class GeofenceOccupancyService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly transactions: TransactionRunner,
     private readonly geofences: GeofencesService,
     private readonly evaluator: GeofenceEvaluator,
-    private readonly dialect: SqlDialect,
+    private readonly rows: GeofenceOccupancyRepository,
   ) {}
-
-  private query<T>(sql: string, parameters: Record<string, unknown>): Promise<T[]> {
-    return this.dataSource.query(...this.transactions.escape(sql, parameters)) as Promise<T[]>;
-  }
 
   async occupants(principal: Principal, geofenceId: string, now = Date.now()): Promise<{ data: Occupant[] }> {
     await this.geofences.get(principal, geofenceId);
-    const rows = await this.query<{ device_id: string; state: string }>(
-      `SELECT device_id, state FROM geofence_states WHERE geofence_id = :geofenceId AND organization_id = :organizationId AND phase IN ${OCCUPYING} ORDER BY device_id`,
-      { geofenceId, organizationId: principal.organizationId },
-    );
+    const rows = await this.rows.occupants(principal.organizationId, geofenceId);
     const pairs = await this.evaluator.readPairs(
       principal.organizationId,
       geofenceId,
@@ -108,21 +94,7 @@ export class GeofenceOccupancyService {
       buildingIds = buildingIds.length === 0 ? [...visible] : buildingIds.filter((id) => visible.includes(id));
       if (buildingIds.length === 0) return { data: [] };
     }
-    const conditions = ['s.organization_id = :organizationId', `s.phase IN ${OCCUPYING}`, 'g.deleted = :deleted'];
-    const parameters: Record<string, unknown> = { organizationId: principal.organizationId, deleted: this.dialect.boolean(false) };
-    if (buildingIds.length > 0) {
-      conditions.push('g.building_id IN (:...buildingIds)');
-      parameters.buildingIds = buildingIds;
-    }
-    if (floorIds.length > 0) {
-      conditions.push('g.floor_id IN (:...floorIds)');
-      parameters.floorIds = floorIds;
-    }
-    const rows = await this.query<{ id: string; name: string; code: string; building_id: number; floor_id: number; occupants: number | string }>(
-      `SELECT g.id, g.name, g.code, g.building_id, g.floor_id, COUNT(*) AS occupants FROM geofence_states s JOIN geofences g ON g.id = s.geofence_id
-       WHERE ${conditions.join(' AND ')} GROUP BY g.id, g.name, g.code, g.building_id, g.floor_id ORDER BY g.id`,
-      parameters,
-    );
+    const rows = await this.rows.occupancy(principal.organizationId, buildingIds, floorIds);
     return {
       data: rows.map((row) => ({
         geofence_id: row.id,
@@ -143,33 +115,11 @@ export class GeofenceOccupancyService {
     const to = queryDateTime(raw.to, 'to', errors);
     if (from !== null && to !== null && from > to) errors.push({ message: 'must not be after to', code: 'invalid', fields: 'from' });
     if (errors.length > 0) throw ApiError.validation('The visits query is not valid', errors);
-    const conditions = ['geofence_id = :geofenceId', 'organization_id = :organizationId'];
-    const parameters: Record<string, unknown> = { geofenceId, organizationId: principal.organizationId };
-    if (to !== null) {
-      conditions.push('entered_at <= :to');
-      parameters.to = this.dialect.timestamp(to);
-    }
-    if (from !== null) {
-      conditions.push('(exited_at IS NULL OR exited_at >= :from)');
-      parameters.from = this.dialect.timestamp(from);
-    }
+    const range = { from: from === null ? null : new Date(from), to: to === null ? null : new Date(to) };
     const window = pageWindow(page);
-    const where = conditions.join(' AND ');
-    const [rows, [{ total }]] = await Promise.all([
-      this.query<{
-        id: string;
-        geofence_id: string;
-        device_id: string;
-        user_id: string | null;
-        entered_at: string;
-        exited_at: string | null;
-        exit_reason: string | null;
-        dwell_fired: boolean | number;
-      }>(
-        `SELECT id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason, dwell_fired FROM geofence_visits WHERE ${where} ORDER BY entered_at DESC, id LIMIT :limit OFFSET :offset`,
-        { ...parameters, limit: window.size, offset: window.offset },
-      ),
-      this.query<{ total: number | string }>(`SELECT COUNT(*) AS total FROM geofence_visits WHERE ${where}`, parameters),
+    const [rows, total] = await Promise.all([
+      this.rows.visits(principal.organizationId, geofenceId, range, window),
+      this.rows.visitCount(principal.organizationId, geofenceId, range),
     ]);
     const data = rows.map((row) => ({
       id: row.id,
@@ -181,6 +131,6 @@ export class GeofenceOccupancyService {
       exit_reason: row.exit_reason,
       dwell_fired: Boolean(row.dwell_fired),
     }));
-    return toPage(data, Number(total), window);
+    return toPage(data, total, window);
   }
 }
