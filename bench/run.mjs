@@ -199,6 +199,8 @@ async function startServer(database) {
         ADMIN_EMAIL: 'bench@example.test',
         ADMIN_PASSWORD: 'bench-password-123',
         ORGANIZATION_NAME: 'Benchmark',
+        // Scenario 17's webhook receiver listens on 127.0.0.1, which production refuses by default.
+        WEBHOOK_BLOCK_PRIVATE_NETWORKS: 'false',
         // The login limiter would refuse a benchmark's worth of logins from one address.
         LOGIN_FAILURE_LIMIT: '1000000',
         LOGIN_ADDRESS_FAILURE_LIMIT: '1000000',
