@@ -58,7 +58,10 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
           loop.paced(sent.result.durationMs || 1);
           this.recorder.add(loop.endpoint, delivery, sent);
         } catch (e) {
+          // Not an answer of the endpoint (those are recorded) but a fault here: no longer held, and its lease given back for the next claim.
           this.logger.warn(`delivery ${delivery.id} attempt failed: ${(e as Error).message}`);
+          this.queues.settled(1);
+          this.release([delivery]);
         }
       },
       release: (deliveries) => this.release(deliveries),
