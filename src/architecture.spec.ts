@@ -233,6 +233,8 @@ describe('the code is formatted', () => {
 const SQL_TEXT =
   /`[^`]*\b(SELECT\b[^`]*\bFROM|INSERT INTO|DELETE FROM|UPDATE\s+"?\w+"?\s+SET)\b|'[^'\n]*\b(SELECT\b[^'\n]*\bFROM|INSERT INTO|DELETE FROM|UPDATE\s+"?\w+"?\s+SET)\b/;
 const DIALECT_TEST = /options\.type\s*[!=]==?\s*'postgres'|type\s*[!=]==?\s*'postgres'|\bpostgres:\s*boolean|\.kind\s*[!=]==?\s*'(postgres|sqlite)'/;
+/** A statement's text handed to TypeORM itself, past the declared statements and their one translator. */
+const RAW_QUERY = /\b(manager|dataSource|queryRunner!?|entityManager)\.query\(/;
 const SQL_HOMES = /\.repository\.ts$|-store\.ts$|\.store\.ts$|^src\/database\//;
 
 /**
@@ -257,6 +259,19 @@ describe('one way to the database', () => {
     }
     // A file here: move its statements into a repository (or the choice into its module's provider).
     expect(found).toEqual({});
+  });
+
+  it('sends only declared statements: no text straight to TypeORM outside src/database (every statement is in the snapshot)', () => {
+    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'src'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts') && existsSync(join(ROOT, file)) && !file.startsWith('src/database/'));
+    const found = files.filter((file) => RAW_QUERY.test(readFileSync(join(ROOT, file), 'utf8')));
+    // A file here: declare the statement (statements.ts) and send it through SqlRunner or SqliteStatements.
+    expect(found).toEqual([]);
+    expect(RAW_QUERY.test('await manager.query(`DELETE FROM position_rollups WHERE slot < $1`, [cutoff]);')).toBe(true);
+    expect(RAW_QUERY.test('const result = await manager.queryRunner!.query(sql, [cutoff], true);')).toBe(true);
+    expect(RAW_QUERY.test('await this.dataSource.query(`SELECT 1`);')).toBe(true);
+    expect(RAW_QUERY.test('await this.sql.inOrder(manager, POSTGRES_DELETE, [cutoff]);')).toBe(false);
   });
 
   it('the rule bites: SQL text or a dialect test in a service is found', () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dialectFor, namedList } from './sql-dialect';
 
-const valuesList = (kind: 'postgres' | 'sqlite', rows: number, columns: number) => dialectFor(kind).valuesList(rows, columns);
 const timestampParameter = (kind: 'postgres' | 'sqlite', ms: number) => dialectFor(kind).timestamp(ms);
 
 describe('namedList', () => {
@@ -22,12 +21,7 @@ describe('namedList', () => {
   });
 });
 
-describe('valuesList and timestampParameter', () => {
-  it('numbers PostgreSQL placeholders across rows; SQLite uses ?', () => {
-    expect(valuesList('postgres', 2, 3)).toBe('($1, $2, $3), ($4, $5, $6)');
-    expect(valuesList('sqlite', 2, 2)).toBe('(?, ?), (?, ?)');
-  });
-
+describe('timestampParameter', () => {
   it('writes SQLite times as the sortable UTC text TypeORM uses, PostgreSQL times as Dates', () => {
     const ms = Date.UTC(2026, 10, 23, 9, 5, 7, 42);
     expect(timestampParameter('sqlite', ms)).toBe('2026-11-23 09:05:07.042');

@@ -28,9 +28,6 @@ export abstract class SqlDialect {
   /** A boolean parameter (better-sqlite3 takes no booleans). */
   abstract boolean(value: boolean): boolean | number;
 
-  /** The n-th positional placeholder (1-based). */
-  abstract placeholder(position: number): string;
-
   /**
    * `column` is one of the list parameter `:parameter` (given by {@link list}): one statement
    * shape whatever the list's length. PostgreSQL: `= ANY` of an array of `type`; SQLite: `IN` the
@@ -40,32 +37,7 @@ export abstract class SqlDialect {
 
   /** A list parameter for {@link anyOf}: a PostgreSQL array, the JSON text of one for SQLite's json_each. */
   abstract list(values: readonly string[]): readonly string[] | string;
-
-  /**
-   * Placeholders for a multi-row VALUES list. Each shape is built once: the same string object
-   * each time also spares the statement caches keyed by SQL text from hashing a new copy of
-   * several kilobytes per batch.
-   */
-  valuesList(rows: number, columns: number, startAt = 1): string {
-    const key = `${this.kind}:${rows}:${columns}:${startAt}`;
-    let list = valuesLists.get(key);
-    if (list === undefined) {
-      // Row counts are bounded by the batch limits: a few thousand shapes at most.
-      if (valuesLists.size >= 4096) valuesLists.clear();
-      const groups: string[] = [];
-      let next = startAt;
-      for (let row = 0; row < rows; row++) {
-        const cells: string[] = [];
-        for (let column = 0; column < columns; column++) cells.push(this.placeholder(next++));
-        groups.push(`(${cells.join(', ')})`);
-      }
-      valuesLists.set(key, (list = groups.join(', ')));
-    }
-    return list;
-  }
 }
-
-const valuesLists = new Map<string, string>();
 
 /** SQLite texts made lately: a batch's rows share "now", and its fixes and deadlines few times. */
 const recentStamps = new Map<number, string>();
@@ -100,10 +72,6 @@ export class SqliteDialect extends SqlDialect {
     return value ? 1 : 0;
   }
 
-  placeholder(): string {
-    return '?';
-  }
-
   anyOf(column: string, parameter: string): string {
     return `${column} IN (SELECT value FROM json_each(:${parameter}))`;
   }
@@ -134,10 +102,6 @@ export class PostgresDialect extends SqlDialect {
 
   boolean(value: boolean): boolean {
     return value;
-  }
-
-  placeholder(position: number): string {
-    return `$${position}`;
   }
 
   anyOf(column: string, parameter: string, type: 'uuid' | 'varchar'): string {
@@ -191,18 +155,6 @@ export function inList(prefix: string, size: number): string {
 
 /** The parameter names and SQL of each (prefix, padded size) seen. */
 const namedLists = new Map<string, { names: string[]; sql: string }>();
-
-const statements = new Map<string, string>();
-
-/** One string object per statement shape (see valuesList); `key` names the shape. */
-export function memoized(key: string, build: () => string): string {
-  let sql = statements.get(key);
-  if (sql === undefined) {
-    if (statements.size >= 4096) statements.clear();
-    statements.set(key, (sql = build()));
-  }
-  return sql;
-}
 
 /** Rows per statement at most: SQLite takes 32,766 parameters per statement, PostgreSQL 65,535. */
 export const SQL_CHUNK = 500;

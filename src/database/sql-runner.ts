@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ArrayQueryOptions, PreparedQueries, PreparedQuery } from './prepared-queries';
 import { SqlDialect } from './sql-dialect';
-import { PositionalStatement, positional, SqlStatement, textFor } from './statements';
+import { orderedStatement, orderedValues, PositionalStatement, positional, SqlStatement, textFor } from './statements';
 
 /** A statement's parameter value: what both drivers take once a Date and a boolean are put the dialect's way. */
 export type StatementValue = string | number | boolean | Date | null | Buffer | readonly string[];
@@ -55,6 +55,16 @@ export class SqlRunner {
   async returning<Row = unknown>(manager: EntityManager, sql: SqlStatement, parameters: Readonly<Record<string, StatementValue>> = {}): Promise<Row[]> {
     const result = (await this.query<unknown>(manager, sql, parameters)) as unknown[];
     return (this.dialect.kind === 'postgres' && Array.isArray(result[0]) ? result[0] : result) as Row[];
+  }
+
+  /**
+   * A batch statement with its values in the order its `:name`s first appear (see
+   * OrderedStatement), already as the database takes them: the driver's answer as it comes
+   * (on PostgreSQL an UPDATE or DELETE answers `[rows, count]`).
+   */
+  inOrder<Result = unknown[]>(manager: EntityManager, sql: SqlStatement, values: readonly unknown[]): Promise<Result> {
+    const statement = orderedStatement(sql, this.dialect.kind);
+    return manager.query(statement.text, orderedValues(statement, values)) as Promise<Result>;
   }
 
   private translation(sql: SqlStatement): PositionalStatement {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { orderedStatement, orderedValues, SqlStatement } from './statements';
 
 interface Statement {
   run(...parameters: unknown[]): { changes: number };
@@ -27,12 +28,15 @@ export class SqliteStatements {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  run(sql: string, parameters: readonly unknown[]): number {
-    return this.statement(sql).run(...parameters).changes;
+  /** Runs a declared statement (statements.ts) with its values in first-use order (see OrderedStatement); answers the rows changed. */
+  run(sql: SqlStatement, values: readonly unknown[] = []): number {
+    const ordered = orderedStatement(sql, 'sqlite');
+    return this.statement(ordered.text).run(...orderedValues(ordered, values)).changes;
   }
 
-  all<Row>(sql: string, parameters: readonly unknown[]): Row[] {
-    return this.statement(sql).all(...parameters) as Row[];
+  all<Row>(sql: SqlStatement, values: readonly unknown[] = []): Row[] {
+    const ordered = orderedStatement(sql, 'sqlite');
+    return this.statement(ordered.text).all(...orderedValues(ordered, values)) as Row[];
   }
 
   private statement(sql: string): Statement {

@@ -153,6 +153,45 @@ export function positional(text: string, kind: DialectKind): PositionalStatement
   return { text: out, names };
 }
 
+/**
+ * A statement whose values are given as an array, in the order its `:name`s first appear: a
+ * batch's rows without a map of names (a 500-row insert has 6,000). `expand` picks, on SQLite
+ * (one `?` a use), the value of each use; null when each name is used once.
+ */
+export interface OrderedStatement {
+  readonly text: string;
+  readonly expand: readonly number[] | null;
+}
+
+const ordered = { postgres: new WeakMap<SqlStatement, OrderedStatement>(), sqlite: new WeakMap<SqlStatement, OrderedStatement>() };
+
+/** The driver's text of `sql` for values in first-use order (see OrderedStatement), translated once per statement and database. */
+export function orderedStatement(sql: SqlStatement, kind: DialectKind): OrderedStatement {
+  let found = ordered[kind].get(sql);
+  if (!found) {
+    const { text, names } = positional(textFor(sql, kind), kind);
+    const first = new Map<string, number>();
+    for (const name of names) if (!first.has(name)) first.set(name, first.size);
+    const expand = names.length === first.size ? null : names.map((name) => first.get(name)!);
+    ordered[kind].set(sql, (found = Object.freeze({ text, expand })));
+  }
+  return found;
+}
+
+/** The driver's values of an ordered statement. */
+export function orderedValues(sql: OrderedStatement, values: readonly unknown[]): unknown[] {
+  return sql.expand === null ? (values as unknown[]) : sql.expand.map((index) => values[index]);
+}
+
+/**
+ * The rows of a multi-row `VALUES` with named parameters, `(:organization_id_0, :device_id_0, …), (…_1)`:
+ * what a statement family declares per row count; the values go row after row, in column order.
+ */
+export function namedRows(columns: readonly string[], rows: number): string {
+  const names = columns.map((column) => column.replace(/\W/g, ''));
+  return Array.from({ length: rows }, (_, row) => `(${names.map((name) => `:${name}_${row}`).join(', ')})`).join(', ');
+}
+
 /** The index just past the quote that closes the one at `start` (a doubled quote is part of the text). */
 function closingQuote(text: string, start: number): number {
   const quote = text[start];

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { BuildingsModule } from '../cartography/buildings/buildings.module';
-import { PreparedQueries } from '../database/prepared-queries';
+import { SqlRunner } from '../database/sql-runner';
 import { SqlDialect } from '../database/sql-dialect';
 import { SqliteStatements } from '../database/sqlite-statements';
 import { TransactionRunner } from '../database/transactions';
@@ -30,15 +30,15 @@ import { SqlitePositionStore } from './sqlite-position-store';
     PositionRollups,
     {
       provide: RollupStore,
-      inject: [getDataSourceToken(), SqlDialect, TransactionRunner],
-      useFactory: (dataSource: DataSource, dialect: SqlDialect, transactions: TransactionRunner): RollupStore =>
-        dialect.kind === 'sqlite' ? new SqliteRollupStore(transactions, dialect) : new PostgresRollupStore(dataSource),
+      inject: [getDataSourceToken(), SqlDialect, TransactionRunner, SqlRunner, SqliteStatements],
+      useFactory: (dataSource: DataSource, dialect: SqlDialect, transactions: TransactionRunner, sql: SqlRunner, statements: SqliteStatements): RollupStore =>
+        dialect.kind === 'sqlite' ? new SqliteRollupStore(transactions, statements, sql) : new PostgresRollupStore(dataSource, sql),
     },
     {
       provide: PositionStore,
-      inject: [getDataSourceToken(), SqlDialect, TransactionRunner, PreparedQueries, SqliteStatements],
-      useFactory: (dataSource: DataSource, dialect: SqlDialect, transactions: TransactionRunner, queries: PreparedQueries, statements: SqliteStatements): PositionStore =>
-        dialect.kind === 'sqlite' ? new SqlitePositionStore(statements, transactions, dialect) : new PostgresPositionStore(queries, dataSource),
+      inject: [getDataSourceToken(), SqlDialect, TransactionRunner, SqlRunner, SqliteStatements],
+      useFactory: (dataSource: DataSource, dialect: SqlDialect, transactions: TransactionRunner, sql: SqlRunner, statements: SqliteStatements): PositionStore =>
+        dialect.kind === 'sqlite' ? new SqlitePositionStore(statements, transactions, dialect) : new PostgresPositionStore(dataSource, sql),
     },
   ],
   exports: [PositionsRetention, RealtimePositionsService, PositionRollups, PositionStore, DeviceTrackStates],

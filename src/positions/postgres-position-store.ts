@@ -1,6 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { ADVISORY_LOCKS, lockXact, tryLockXact } from '../database/advisory-locks';
-import { PreparedQueries } from '../database/prepared-queries';
+import { SqlRunner } from '../database/sql-runner';
+import { onlyOn, statement, statementFamily } from '../database/statements';
 import { AcceptedFix, DeviceTrack } from './fix';
 import { DAY_MS } from '../common/time/durations';
 import { PositionStore, RemovedHistory } from './position-store';
@@ -24,30 +25,69 @@ interface TrackRow {
 }
 
 /** The devices' newest fixes by primary key; `last_time` as epoch milliseconds. */
-const NEWEST = `SELECT id, code, user_id, CAST(extract(epoch FROM last_time) * 1000 AS double precision) AS time, building_id, floor_id, lat, lng, x, y, accuracy, yaw
-  FROM devices WHERE organization_id = :organizationId AND id = ANY(CAST(:deviceIds AS varchar[])) AND last_time IS NOT NULL`;
+const TRACK_SELECT = `SELECT id, code, user_id, CAST(extract(epoch FROM last_time) * 1000 AS double precision) AS time, building_id, floor_id, lat, lng, x, y, accuracy, yaw
+  FROM devices`;
+const NEWEST = statement(
+  'postgres-position-store.newest',
+  onlyOn('postgres', `${TRACK_SELECT} WHERE organization_id = :organizationId AND id = ANY(CAST(:deviceIds AS varchar[])) AND last_time IS NOT NULL`),
+);
+const ON_FLOOR = statement(
+  'postgres-position-store.on-floor',
+  onlyOn('postgres', `${TRACK_SELECT} WHERE organization_id = :organizationId AND floor_id = :floorId AND last_time >= :since`),
+);
 
 /**
  * A whole batch in one statement (one round trip, atomic by itself): the history rows in a
  * data-modifying CTE, then the devices' newest fixes. Every column comes as one array, so the
  * text never changes. Times go as ISO text: pg's own formatting of a Date, per element, cost
- * more than the rest of the parameters. $1 organization, $2 now, $3..$13 history columns,
- * $14..$25 device columns.
+ * more than the rest of the parameters. Values in the order of first use: organization, the 11
+ * history columns (device_id to yaw), now, the 12 device columns (id to yaw).
  */
-const BATCH_STORE = `WITH history AS (
+const BATCH_STORE = statement(
+  'postgres-position-store.batch',
+  onlyOn(
+    'postgres',
+    `WITH history AS (
     INSERT INTO position_history (organization_id, device_id, "time", user_id, building_id, floor_id, lat, lng, x, y, accuracy, yaw)
-    SELECT $1::uuid, h.* FROM unnest($3::varchar[], $4::timestamptz[], $5::uuid[], $6::int[], $7::int[], $8::float8[], $9::float8[], $10::float8[], $11::float8[], $12::float8[], $13::float8[]) AS h
+    SELECT CAST(:organizationId AS uuid), h.* FROM unnest(CAST(:h_device_id AS varchar[]), CAST(:h_time AS timestamptz[]), CAST(:h_user_id AS uuid[]),
+      CAST(:h_building_id AS int[]), CAST(:h_floor_id AS int[]), CAST(:h_lat AS float8[]), CAST(:h_lng AS float8[]), CAST(:h_x AS float8[]), CAST(:h_y AS float8[]),
+      CAST(:h_accuracy AS float8[]), CAST(:h_yaw AS float8[])) AS h
     ON CONFLICT DO NOTHING
   )
   INSERT INTO devices (organization_id, id, code, user_id, last_time, building_id, floor_id, lat, lng, x, y, accuracy, yaw, created_at, updated_at)
-  SELECT $1::uuid, d.*, $2::timestamptz, $2::timestamptz
-  FROM unnest($14::varchar[], $15::varchar[], $16::uuid[], $17::timestamptz[], $18::int[], $19::int[], $20::float8[], $21::float8[], $22::float8[], $23::float8[], $24::float8[], $25::float8[]) AS d
+  SELECT CAST(:organizationId AS uuid), d.*, CAST(:now AS timestamptz), CAST(:now AS timestamptz)
+  FROM unnest(CAST(:d_id AS varchar[]), CAST(:d_code AS varchar[]), CAST(:d_user_id AS uuid[]), CAST(:d_last_time AS timestamptz[]), CAST(:d_building_id AS int[]),
+    CAST(:d_floor_id AS int[]), CAST(:d_lat AS float8[]), CAST(:d_lng AS float8[]), CAST(:d_x AS float8[]), CAST(:d_y AS float8[]), CAST(:d_accuracy AS float8[]),
+    CAST(:d_yaw AS float8[])) AS d
   ON CONFLICT (organization_id, id) DO UPDATE SET
     code = CASE WHEN excluded.code <> '' THEN excluded.code ELSE devices.code END,
     user_id = excluded.user_id, last_time = excluded.last_time, building_id = excluded.building_id, floor_id = excluded.floor_id,
     lat = excluded.lat, lng = excluded.lng, x = excluded.x, y = excluded.y, accuracy = excluded.accuracy, yaw = excluded.yaw,
     updated_at = excluded.updated_at
-  WHERE devices.last_time IS NULL OR devices.last_time <= excluded.last_time`;
+  WHERE devices.last_time IS NULL OR devices.last_time <= excluded.last_time`,
+  ),
+);
+
+/** A day's partition: DDL takes no parameters, so a text per day (the snapshot shows one). */
+const PARTITION_CREATE = statementFamily<number>('postgres-position-store.partition-create', [Date.UTC(2026, 0, 1)], (day) =>
+  onlyOn(
+    'postgres',
+    `CREATE TABLE IF NOT EXISTS "${partitionName(day)}" PARTITION OF position_history FOR VALUES FROM ('${new Date(day).toISOString()}') TO ('${new Date(day + DAY_MS).toISOString()}')`,
+  ),
+);
+const PARTITION_DROP = statementFamily<number>('postgres-position-store.partition-drop', [Date.UTC(2026, 0, 1)], (day) =>
+  onlyOn('postgres', `DROP TABLE IF EXISTS "${partitionName(day)}"`),
+);
+const PARTITIONS = statement(
+  'postgres-position-store.partitions',
+  onlyOn(
+    'postgres',
+    `SELECT child.relname AS name FROM pg_inherits i
+     JOIN pg_class child ON child.oid = i.inhrelid
+     JOIN pg_class parent ON parent.oid = i.inhparent
+   WHERE parent.relname = 'position_history'`,
+  ),
+);
 
 const number = (value: unknown) => (value === null ? null : Number(value));
 
@@ -76,8 +116,8 @@ function trackOf(row: TrackRow): DeviceTrack {
  */
 export class PostgresPositionStore extends PositionStore {
   constructor(
-    private readonly queries: PreparedQueries,
     private readonly dataSource: DataSource,
+    private readonly sql: SqlRunner,
   ) {
     super();
   }
@@ -86,11 +126,7 @@ export class PostgresPositionStore extends PositionStore {
     await this.dataSource.transaction(async (manager) => {
       // Serializes creation across instances: CREATE TABLE IF NOT EXISTS alone can still race on the catalog.
       await lockXact(manager, ADVISORY_LOCKS.historyPartitions);
-      for (const day of days) {
-        const from = new Date(day).toISOString();
-        const to = new Date(day + DAY_MS).toISOString();
-        await manager.query(`CREATE TABLE IF NOT EXISTS "${partitionName(day)}" PARTITION OF position_history FOR VALUES FROM ('${from}') TO ('${to}')`);
-      }
+      for (const day of days) await this.sql.inOrder(manager, PARTITION_CREATE.of(day), []);
     });
   }
 
@@ -99,18 +135,13 @@ export class PostgresPositionStore extends PositionStore {
     return this.dataSource.transaction(async (manager) => {
       const removed: RemovedHistory = { days: [], partitionsDropped: [], rowsDeleted: 0 };
       if (!(await tryLockXact(manager, ADVISORY_LOCKS.historyRetention))) return removed;
-      const rows: Array<{ name: string }> = await manager.query(
-        `SELECT child.relname AS name FROM pg_inherits i
-           JOIN pg_class child ON child.oid = i.inhrelid
-           JOIN pg_class parent ON parent.oid = i.inhparent
-         WHERE parent.relname = 'position_history'`,
-      );
+      const rows = await this.sql.inOrder<Array<{ name: string }>>(manager, PARTITIONS, []);
       for (const { name } of rows) {
         const match = /^position_history_(\d{4})(\d\d)(\d\d)$/.exec(name);
         if (!match) continue;
         const dayStart = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
         if (dayStart + DAY_MS > cutoff) continue;
-        await manager.query(`DROP TABLE IF EXISTS "${name}"`);
+        await this.sql.inOrder(manager, PARTITION_DROP.of(dayStart), []);
         removed.days.push(dayStart);
         removed.partitionsDropped.push(name);
       }
@@ -122,7 +153,7 @@ export class PostgresPositionStore extends PositionStore {
     const tracks = new Map<string, DeviceTrack>();
     if (deviceIds.length === 0) return tracks;
     void manager; // the prepared read runs on the ambient transaction's connection
-    for (const row of await this.queries.cached<TrackRow>(NEWEST)({ organizationId, deviceIds: [...deviceIds] })) tracks.set(row.id, trackOf(row));
+    for (const row of await this.sql.prepared<TrackRow>(NEWEST)({ organizationId, deviceIds: [...deviceIds] })) tracks.set(row.id, trackOf(row));
     return tracks;
   }
 
@@ -137,15 +168,11 @@ export class PostgresPositionStore extends PositionStore {
       const row = [fix.deviceId, fix.deviceCode, fix.userId, new Date(fix.time).toISOString(), fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw];
       for (let c = 0; c < 12; c++) devices[c].push(row[c]);
     }
-    await manager.query(BATCH_STORE, [organizationId, new Date().toISOString(), ...history, ...devices]);
+    await this.sql.inOrder(manager, BATCH_STORE, [organizationId, ...history, new Date().toISOString(), ...devices]);
   }
 
   async lastSeenOnFloor(manager: EntityManager, organizationId: string, floorId: number, since: number): Promise<DeviceTrack[]> {
-    const rows = (await manager.query(
-      `SELECT id, code, user_id, CAST(extract(epoch FROM last_time) * 1000 AS double precision) AS time, building_id, floor_id, lat, lng, x, y, accuracy, yaw
-       FROM devices WHERE organization_id = $1 AND floor_id = $2 AND last_time >= $3`,
-      [organizationId, floorId, new Date(since)],
-    )) as TrackRow[];
+    const rows = await this.sql.inOrder<TrackRow[]>(manager, ON_FLOOR, [organizationId, floorId, new Date(since)]);
     return rows.map(trackOf);
   }
 

@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { memoized, SqlDialect } from '../database/sql-dialect';
+import { inList, SqlDialect } from '../database/sql-dialect';
 import { SqliteStatements } from '../database/sqlite-statements';
+import { namedRows, onlyOn, statement, statementFamily } from '../database/statements';
 import { TransactionRunner } from '../database/transactions';
 import { AcceptedFix, DeviceTrack } from './fix';
 import { DEVICE_COLUMNS, HISTORY_COLUMNS, PositionStore, RemovedHistory, trackOf } from './position-store';
@@ -67,7 +68,7 @@ export class SqlitePositionStore extends PositionStore {
   /** At start: brings every device's row up to its history, then starts writing the kept fixes behind. */
   async onApplicationBootstrap(): Promise<void> {
     await this.transactions.run(async () => {
-      const changed = this.statements.run(RECONCILE, []);
+      const changed = this.statements.run(RECONCILE);
       if (changed > 0) this.logger.warn(`${changed} devices' newest fixes were restored from their history (the server had stopped without writing them)`);
     });
     this.timer = setInterval(
@@ -88,8 +89,7 @@ export class SqlitePositionStore extends PositionStore {
     const missing = deviceIds.filter((id) => !this.kept.has(keyOf(organizationId, id)));
     for (let start = 0; start < missing.length; start += ROWS_PER_INSERT) {
       const chunk = missing.slice(start, start + ROWS_PER_INSERT);
-      const sql = memoized(`devices-newest:${chunk.length}`, () => `${TRACK_SELECT} WHERE organization_id = ? AND id IN (${chunk.map(() => '?').join(', ')})`);
-      const rows = this.statements.all<TrackRow>(sql, [organizationId, ...chunk]);
+      const rows = this.statements.all<TrackRow>(NEWEST.of(chunk.length), [organizationId, ...chunk]);
       const found = new Map(rows.map((row) => [row.id, row]));
       for (const id of chunk) {
         const row = found.get(id);
@@ -111,13 +111,7 @@ export class SqlitePositionStore extends PositionStore {
       const values: unknown[] = [];
       for (const fix of chunk)
         values.push(organizationId, fix.deviceId, stamp(fix.time), fix.userId, fix.buildingId, fix.floorId, fix.lat, fix.lng, fix.x, fix.y, fix.accuracy, fix.yaw);
-      this.statements.run(
-        memoized(
-          `history:${chunk.length}`,
-          () => `INSERT INTO position_history (${HISTORY_COLUMNS.join(', ')}) VALUES ${this.dialect.valuesList(chunk.length, HISTORY_COLUMNS.length)} ON CONFLICT DO NOTHING`,
-        ),
-        values,
-      );
+      this.statements.run(HISTORY_INSERT.of(chunk.length), values);
     }
     const undo: Array<[string, Kept]> = [];
     const now = stamp(Date.now());
@@ -168,14 +162,9 @@ export class SqlitePositionStore extends PositionStore {
   async removeHistoryBefore(cutoff: number): Promise<RemovedHistory> {
     const before = this.dialect.timestamp(cutoff);
     let total = 0;
-    for (const { id } of this.statements.all<{ id: string }>('SELECT id FROM organizations', [])) {
+    for (const { id } of this.statements.all<{ id: string }>(ORGANIZATIONS)) {
       for (;;) {
-        const changes = await this.transactions.run(async () =>
-          this.statements.run(`DELETE FROM position_history WHERE rowid IN (SELECT rowid FROM position_history WHERE organization_id = ? AND "time" < ? LIMIT ${DELETE_BATCH})`, [
-            id,
-            before,
-          ]),
-        );
+        const changes = await this.transactions.run(async () => this.statements.run(HISTORY_DELETE, [id, before]));
         total += changes;
         if (changes < DELETE_BATCH) break;
       }
@@ -185,9 +174,7 @@ export class SqlitePositionStore extends PositionStore {
 
   async lastSeenOnFloor(manager: EntityManager, organizationId: string, floorId: number, since: number): Promise<DeviceTrack[]> {
     this.writePending(manager);
-    return this.statements
-      .all<TrackRow>(`${TRACK_SELECT} WHERE organization_id = ? AND floor_id = ? AND last_time >= ?`, [organizationId, floorId, this.dialect.timestamp(since)])
-      .map(trackFromRow);
+    return this.statements.all<TrackRow>(ON_FLOOR, [organizationId, floorId, this.dialect.timestamp(since)]).map(trackFromRow);
   }
 
   /** In `manager`'s transaction when given (a reader or editor already in one), else in a transaction of its own. */
@@ -250,7 +237,6 @@ export class SqlitePositionStore extends PositionStore {
         now,
         organizationId,
         track.deviceId,
-        time,
       ]);
       written.push(kept);
     }
@@ -289,18 +275,63 @@ function trackFromRow(row: TrackRow): DeviceTrack {
   };
 }
 
+// Only SQLite receives these (PostgresPositionStore has its own); values go in the order of their names' first use.
 const TRACK_SELECT = `SELECT id, code, user_id, CAST(round((julianday(last_time) - 2440587.5) * 86400000) AS INTEGER) AS time, building_id, floor_id, lat, lng, x, y, accuracy, yaw FROM devices`;
 
-const NEW_DEVICE = `INSERT INTO devices (${DEVICE_COLUMNS.join(', ')}) VALUES (${DEVICE_COLUMNS.map(() => '?').join(', ')})`;
+/** The devices' rows by id, a shape per chunk length (at most ROWS_PER_INSERT). */
+const NEWEST = statementFamily<number>('sqlite-position-store.newest', [1, 2], (size) =>
+  onlyOn('sqlite', `${TRACK_SELECT} WHERE organization_id = :organizationId AND id IN (${inList('id', size)})`),
+);
 
-const NEW_CODE = 'UPDATE devices SET code = ?, updated_at = ? WHERE organization_id = ? AND id = ?';
+const ON_FLOOR = statement(
+  'sqlite-position-store.on-floor',
+  onlyOn('sqlite', `${TRACK_SELECT} WHERE organization_id = :organizationId AND floor_id = :floorId AND last_time >= :since`),
+);
+
+/** A batch's history rows, a shape per chunk length: HISTORY_COLUMNS row after row. */
+const HISTORY_INSERT = statementFamily<number>('sqlite-position-store.history-insert', [1, 2], (rows) =>
+  onlyOn('sqlite', `INSERT INTO position_history (${HISTORY_COLUMNS.join(', ')}) VALUES ${namedRows(HISTORY_COLUMNS, rows)} ON CONFLICT DO NOTHING`),
+);
+
+const ORGANIZATIONS = statement('sqlite-position-store.organizations', onlyOn('sqlite', 'SELECT id FROM organizations'));
+
+const HISTORY_DELETE = statement(
+  'sqlite-position-store.history-delete',
+  onlyOn(
+    'sqlite',
+    `DELETE FROM position_history WHERE rowid IN (SELECT rowid FROM position_history WHERE organization_id = :organizationId AND "time" < :before LIMIT ${DELETE_BATCH})`,
+  ),
+);
+
+const NEW_DEVICE = statement(
+  'sqlite-position-store.new-device',
+  onlyOn('sqlite', `INSERT INTO devices (${DEVICE_COLUMNS.join(', ')}) VALUES (${DEVICE_COLUMNS.map((column) => `:${column}`).join(', ')})`),
+);
+
+const NEW_CODE = statement(
+  'sqlite-position-store.new-code',
+  onlyOn('sqlite', 'UPDATE devices SET code = :code, updated_at = :now WHERE organization_id = :organizationId AND id = :deviceId'),
+);
 
 /** A kept fix to its row; never moves a row back (`last_time` only grows). */
-const NEWEST_FIX = `UPDATE devices SET user_id = ?, last_time = ?, building_id = ?, floor_id = ?, lat = ?, lng = ?, x = ?, y = ?, accuracy = ?, yaw = ?, updated_at = ?
-  WHERE organization_id = ? AND id = ? AND (last_time IS NULL OR last_time <= ?)`;
+const NEWEST_FIX = statement(
+  'sqlite-position-store.newest-fix',
+  onlyOn(
+    'sqlite',
+    `UPDATE devices SET user_id = :userId, last_time = :time, building_id = :buildingId, floor_id = :floorId, lat = :lat, lng = :lng, x = :x, y = :y,
+    accuracy = :accuracy, yaw = :yaw, updated_at = :now
+  WHERE organization_id = :organizationId AND id = :deviceId AND (last_time IS NULL OR last_time <= :time)`,
+  ),
+);
 
 /** Every device whose history holds a newer fix than its row takes that fix (a crash stopped the writing behind). */
-const RECONCILE = `UPDATE devices SET (user_id, last_time, building_id, floor_id, lat, lng, x, y, accuracy, yaw, updated_at) = (
+const RECONCILE = statement(
+  'sqlite-position-store.reconcile',
+  onlyOn(
+    'sqlite',
+    `UPDATE devices SET (user_id, last_time, building_id, floor_id, lat, lng, x, y, accuracy, yaw, updated_at) = (
     SELECT h.user_id, h."time", h.building_id, h.floor_id, h.lat, h.lng, h.x, h.y, h.accuracy, h.yaw, strftime('%Y-%m-%d %H:%M:%f', 'now')
     FROM position_history h WHERE h.organization_id = devices.organization_id AND h.device_id = devices.id ORDER BY h."time" DESC LIMIT 1)
-  WHERE EXISTS (SELECT 1 FROM position_history h WHERE h.organization_id = devices.organization_id AND h.device_id = devices.id AND (devices.last_time IS NULL OR h."time" > devices.last_time))`;
+  WHERE EXISTS (SELECT 1 FROM position_history h WHERE h.organization_id = devices.organization_id AND h.device_id = devices.id AND (devices.last_time IS NULL OR h."time" > devices.last_time))`,
+  ),
+);

@@ -2,7 +2,8 @@ import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/access/permissions';
 import { PositionRollups } from '../../src/positions/position-rollups.service';
-import { SQLITE_NEIGHBOURS, sqliteNeighbourParameters } from '../../src/positions/position-rollup-store';
+import { orderedStatement, orderedValues } from '../../src/database/statements';
+import { SQLITE_NEIGHBOURS } from '../../src/positions/position-rollup-store';
 import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, createSite, expectError, expectStatus, signUp, Site } from '../support/cartography';
 import { fix, report } from '../support/positions';
@@ -200,7 +201,8 @@ describe('visitors and positioning_time (contract 8.1), from the position rollup
 
   it("the ingest's read of stored neighbours goes through the history key, one device window at a time", async () => {
     if (t.dataSource.options.type !== 'better-sqlite3') return;
-    const plan: Array<{ detail: string }> = await t.dataSource.query(`EXPLAIN QUERY PLAN ${SQLITE_NEIGHBOURS}`, sqliteNeighbourParameters('[]', a.org.organizationId));
+    const neighbours = orderedStatement(SQLITE_NEIGHBOURS, 'sqlite');
+    const plan: Array<{ detail: string }> = await t.dataSource.query(`EXPLAIN QUERY PLAN ${neighbours.text}`, orderedValues(neighbours, ['[]', a.org.organizationId]));
     const details = plan.map((row) => row.detail);
     // Every read of the history is a seek on its key, one device window at a time; none scans it.
     const history = details.filter((detail) => / (h|p) /.test(detail) || /position_history/.test(detail));

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { chunks, memoized, SqlDialect } from '../../database/sql-dialect';
+import { chunks, DialectKind, dialectFor, inList, SqlDialect } from '../../database/sql-dialect';
 import { SqlRunner } from '../../database/sql-runner';
 import { SqliteStatements } from '../../database/sqlite-statements';
-import { perDialect, statement, statementFamily } from '../../database/statements';
+import { namedRows, onlyOn, perDialect, statement, statementFamily } from '../../database/statements';
 import { TransactionRunner } from '../../database/transactions';
 import type { GeofenceEventBody } from '../events/geofence-event';
 import { PairText } from '../engine/pair-codec';
@@ -47,13 +47,80 @@ const PAIRS_UPSERT_TAIL = `ON CONFLICT (organization_id, device_id, geofence_id)
     THEN geofence_states.next_deadline_at ELSE excluded.next_deadline_at END,
   updated_at = excluded.updated_at`;
 
-/** PostgreSQL: $1 organization, $2..$7 the columns from device_id to next_deadline_at as arrays, $8 now. */
-const POSTGRES_PAIRS_UPSERT = `INSERT INTO geofence_states (organization_id, device_id, geofence_id, phase, visit_id, state, next_deadline_at, updated_at)
-  SELECT $1::uuid, s.*, $8::timestamptz FROM unnest($2::varchar[], $3::uuid[], $4::varchar[], $5::varchar[], $6::text[], $7::timestamptz[]) AS s
-  ${PAIRS_UPSERT_TAIL}`;
+const PAIR_COLUMNS = ['organization_id', 'device_id', 'geofence_id', 'phase', 'visit_id', 'state', 'next_deadline_at', 'updated_at'] as const;
 
-const POSTGRES_PAIRS_DELETE = `DELETE FROM geofence_states s USING unnest($2::varchar[], $3::uuid[]) AS d(device_id, geofence_id)
-  WHERE s.organization_id = $1::uuid AND s.device_id = d.device_id AND s.geofence_id = d.geofence_id`;
+/** PostgreSQL, values in the order of first use: organization, now, the columns from device_id to next_deadline_at as arrays. */
+const POSTGRES_PAIRS_UPSERT = statement(
+  'geofence-state.pairs-upsert',
+  onlyOn(
+    'postgres',
+    `INSERT INTO geofence_states (${PAIR_COLUMNS.join(', ')})
+  SELECT :organizationId::uuid, s.*, :now::timestamptz FROM unnest(:deviceIds::varchar[], :fenceIds::uuid[], :phases::varchar[], :visitIds::varchar[], :states::text[],
+    :deadlines::timestamptz[]) AS s
+  ${PAIRS_UPSERT_TAIL}`,
+  ),
+);
+
+/** SQLite: a shape per chunk length, PAIR_COLUMNS row after row. */
+const SQLITE_PAIRS_UPSERT = statementFamily<number>('geofence-state.pairs-upsert-rows', [1, 2], (rows) =>
+  onlyOn('sqlite', `INSERT INTO geofence_states (${PAIR_COLUMNS.join(', ')}) VALUES ${namedRows(PAIR_COLUMNS, rows)} ${PAIRS_UPSERT_TAIL}`),
+);
+
+/** PostgreSQL, values in the order of first use: the pairs' devices and fences as arrays, organization. */
+const POSTGRES_PAIRS_DELETE = statement(
+  'geofence-state.pairs-delete',
+  onlyOn(
+    'postgres',
+    `DELETE FROM geofence_states s USING unnest(:deviceIds::varchar[], :fenceIds::uuid[]) AS d(device_id, geofence_id)
+  WHERE s.organization_id = :organizationId::uuid AND s.device_id = d.device_id AND s.geofence_id = d.geofence_id`,
+  ),
+);
+
+/** SQLite, values in order: organization, then device and fence pair after pair. */
+const SQLITE_PAIRS_DELETE = statementFamily<number>('geofence-state.pairs-delete-rows', [1, 2], (rows) =>
+  onlyOn('sqlite', `DELETE FROM geofence_states WHERE organization_id = :organizationId AND (device_id, geofence_id) IN (VALUES ${namedRows(['device_id', 'geofence_id'], rows)})`),
+);
+
+const pairsSelect = (kind: DialectKind) => `SELECT device_id, geofence_id, state, ${dialectFor(kind).epochMs('next_deadline_at')} AS deadline FROM geofence_states`;
+
+/** PostgreSQL: every pair row of the devices (an array). */
+const POSTGRES_PAIRS_OF = statement(
+  'geofence-state.pairs-of',
+  onlyOn('postgres', `${pairsSelect('postgres')} WHERE organization_id = :organizationId AND device_id = ANY(:deviceIds::varchar[])`),
+);
+
+/** SQLite: a shape per padded chunk length (powers of two, see readPairs). */
+const SQLITE_PAIRS_OF = statementFamily<number>('geofence-state.pairs-of-list', [1, 2], (size) =>
+  onlyOn('sqlite', `${pairsSelect('sqlite')} WHERE organization_id = :organizationId AND device_id IN (${inList('device', size)})`),
+);
+
+const EVENT_COLUMNS = [
+  'id',
+  'organization_id',
+  'seq',
+  'type',
+  'occurred_at',
+  'detected_at',
+  'building_id',
+  'floor_id',
+  'geofence_id',
+  'device_id',
+  'user_id',
+  'visit_id',
+  'body',
+] as const;
+const INSERT_EVENTS = statementFamily<number>(
+  'geofence-state.insert-events',
+  [1, 2],
+  (rows) => `INSERT INTO geofence_events (${EVENT_COLUMNS.join(', ')}) VALUES ${namedRows(EVENT_COLUMNS, rows)}`,
+);
+
+const VISIT_COLUMNS = ['id', 'organization_id', 'geofence_id', 'device_id', 'user_id', 'entered_at', 'exited_at', 'exit_reason', 'dwell_fired'] as const;
+const INSERT_VISITS = statementFamily<number>(
+  'geofence-state.insert-visits',
+  [1, 2],
+  (rows) => `INSERT INTO geofence_visits (${VISIT_COLUMNS.join(', ')}) VALUES ${namedRows(VISIT_COLUMNS, rows)}`,
+);
 
 const HOLDERS = statement(
   'geofence-state.holders',
@@ -86,9 +153,6 @@ const VISIT_UPDATE = statementFamily<'dwell' | 'exit' | 'dwell+exit'>('geofence-
   const sets = [...(shape !== 'exit' ? ['dwell_fired = :dwell'] : []), ...(shape !== 'dwell' ? ['exited_at = :exitedAt, exit_reason = :reason'] : [])];
   return `UPDATE geofence_visits SET ${sets.join(', ')} WHERE id = :id AND organization_id = :organizationId`;
 });
-
-const EVENT_COLUMNS = 13;
-const VISIT_COLUMNS = 9;
 
 /** SQLite: devices whose pair rows are kept in memory at most. */
 const MAX_KEPT_DEVICES = 200_000;
@@ -133,27 +197,16 @@ export class GeofenceStateRepository {
 
   private async readPairs(manager: EntityManager, organizationId: string, deviceIds: readonly string[]): Promise<PairRow[]> {
     const rows: RawPairRow[] = [];
-    const deadline = this.dialect.epochMs('next_deadline_at');
     if (this.sqlite) {
       for (const chunk of chunks(deviceIds)) {
         // Padded to a power of two: a few statement shapes serve every batch.
         let size = 1;
         while (size < chunk.length) size *= 2;
-        const sql = memoized(
-          `pairs-of:${size}`,
-          () =>
-            `SELECT device_id, geofence_id, state, ${deadline} AS deadline FROM geofence_states WHERE organization_id = ? AND device_id IN (${Array(size).fill('?').join(', ')})`,
-        );
         const padded = Array.from({ length: size }, (_, index) => chunk[Math.min(index, chunk.length - 1)]);
-        rows.push(...this.sqlite.all<RawPairRow>(sql, [organizationId, ...padded]));
+        rows.push(...this.sqlite.all<RawPairRow>(SQLITE_PAIRS_OF.of(size), [organizationId, ...padded]));
       }
     } else {
-      rows.push(
-        ...((await manager.query(
-          `SELECT device_id, geofence_id, state, ${deadline} AS deadline FROM geofence_states WHERE organization_id = $1 AND device_id = ANY($2::varchar[])`,
-          [organizationId, [...deviceIds]],
-        )) as RawPairRow[]),
-      );
+      rows.push(...(await this.sql.inOrder<RawPairRow[]>(manager, POSTGRES_PAIRS_OF, [organizationId, [...deviceIds]])));
     }
     return rows.map(toPairRow);
   }
@@ -206,14 +259,7 @@ export class GeofenceStateRepository {
         for (const chunk of chunks(writes)) {
           const values: unknown[] = [];
           for (const write of chunk) values.push(organizationId, write.deviceId, write.fenceId, write.phase, write.visitId, write.text, stamp(write.deadline), stamp(now));
-          this.sqlite.run(
-            memoized(
-              `pairs-upsert:${chunk.length}`,
-              () =>
-                `INSERT INTO geofence_states (organization_id, device_id, geofence_id, phase, visit_id, state, next_deadline_at, updated_at) VALUES ${this.dialect.valuesList(chunk.length, 8)} ${PAIRS_UPSERT_TAIL}`,
-            ),
-            values,
-          );
+          this.sqlite.run(SQLITE_PAIRS_UPSERT.of(chunk.length), values);
         }
       } else {
         // Every column as one array: one statement text for every batch.
@@ -222,22 +268,16 @@ export class GeofenceStateRepository {
           const row = [write.deviceId, write.fenceId, write.phase, write.visitId, write.text, stamp(write.deadline)];
           for (let c = 0; c < 6; c++) columns[c].push(row[c]);
         }
-        await manager.query(POSTGRES_PAIRS_UPSERT, [organizationId, ...columns, stamp(now)]);
+        await this.sql.inOrder(manager, POSTGRES_PAIRS_UPSERT, [organizationId, stamp(now), ...columns]);
       }
     }
     if (removals.length > 0) {
       if (this.sqlite) {
         for (const chunk of chunks(removals)) {
-          this.sqlite.run(
-            memoized(
-              `pairs-delete:${chunk.length}`,
-              () => `DELETE FROM geofence_states WHERE organization_id = ? AND (device_id, geofence_id) IN (VALUES ${this.dialect.valuesList(chunk.length, 2)})`,
-            ),
-            [organizationId, ...chunk.flatMap((pair) => [pair.deviceId, pair.fenceId])],
-          );
+          this.sqlite.run(SQLITE_PAIRS_DELETE.of(chunk.length), [organizationId, ...chunk.flatMap((pair) => [pair.deviceId, pair.fenceId])]);
         }
       } else {
-        await manager.query(POSTGRES_PAIRS_DELETE, [organizationId, removals.map((pair) => pair.deviceId), removals.map((pair) => pair.fenceId)]);
+        await this.sql.inOrder(manager, POSTGRES_PAIRS_DELETE, [removals.map((pair) => pair.deviceId), removals.map((pair) => pair.fenceId), organizationId]);
       }
     }
   }
@@ -299,11 +339,7 @@ export class GeofenceStateRepository {
         event.visit_id,
         JSON.stringify(event),
       ]);
-      await manager.query(
-        `INSERT INTO geofence_events (id, organization_id, seq, type, occurred_at, detected_at, building_id, floor_id, geofence_id, device_id, user_id, visit_id, body)
-         VALUES ${this.dialect.valuesList(chunk.length, EVENT_COLUMNS)}`,
-        values,
-      );
+      await this.sql.inOrder(manager, INSERT_EVENTS.of(chunk.length), values);
     }
   }
 
@@ -312,8 +348,9 @@ export class GeofenceStateRepository {
     const stamp = (ms: number | undefined) => (ms === undefined ? null : this.dialect.timestamp(ms));
     const opened = changes.filter((change) => change.opened);
     for (const chunk of chunks(opened)) {
-      await manager.query(
-        `INSERT INTO geofence_visits (id, organization_id, geofence_id, device_id, user_id, entered_at, exited_at, exit_reason, dwell_fired) VALUES ${this.dialect.valuesList(chunk.length, VISIT_COLUMNS)}`,
+      await this.sql.inOrder(
+        manager,
+        INSERT_VISITS.of(chunk.length),
         chunk.flatMap((change) => [
           change.visitId,
           organizationId,
