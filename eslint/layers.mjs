@@ -43,6 +43,10 @@ export const PURE = {
   'infrastructure/tracker': { pure: ['infrastructure/estimator'], files: [], packages: [] },
   // The Kalman filter of reported fixes (issue 37).
   'fix-pipeline/reported-fix-filter': { pure: [], files: [], packages: [] },
+  // The parsing core of BLE gateway ingest: gateway formats → observations, tag identities → keys (issue 39).
+  'infrastructure/gateway-formats': { pure: [], files: [], packages: [] },
+  // The routing core of wayfinding: graph, routes and indications over a building's paths (issue 40).
+  'cartography/paths/router': { pure: [], files: [], packages: [] },
 };
 
 /** What a spec file inside a pure entry may import besides: the test runner, property tests and test/support/. */

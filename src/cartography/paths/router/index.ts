@@ -1,0 +1,20 @@
+/** The pure routing core of wayfinding (issue 40): the graph of a building's paths, routes over it and their indications. */
+export { CONNECTOR_TYPES, connectorFromTags, floorLinkConnector, isConnectorType, type ConnectorType } from './connectors';
+export { buildRouteGraph, DEFAULT_ROUTE_SETTINGS, RouteGraph, validatePaths, type LinkOrigin, type RouteFloor, type RouteLink, type RouteNode, type RouteSettings } from './graph';
+export { TURN_DEG, type IndicationAction, type RouteIndication } from './indications';
+export {
+  ACCESSIBILITY_MODES,
+  DEFAULT_ROUTE_OPTIONS,
+  floorLabel,
+  route,
+  type AccessibilityMode,
+  type Route,
+  type RouteEdge,
+  type RouteEnd,
+  type RouteFailure,
+  type RouteLine,
+  type RouteOptions,
+  type RoutePoint,
+  type RouteResult,
+  type RouteSegment,
+} from './route';
