@@ -3,18 +3,7 @@ import { expect, it } from 'vitest';
 import { CONNECTOR_TYPES, type ConnectorType } from './connectors';
 import { buildRouteGraph, DEFAULT_ROUTE_SETTINGS, type RouteFloor, type RouteLink, type RouteNode, type RouteSettings } from './graph';
 import { ACCESSIBILITY_MODES, floorLabel, route, type RouteOptions, type RoutePoint } from './route';
-
-/** mulberry32, in [0, 1): a random building per seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../../../../test/support/seeded-random';
 
 interface Building {
   floors: RouteFloor[];
