@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ISSUE_31_WORLD, seededRandom, SyntheticBuilding, WorldOptions } from '../../../test/support/synthetic-scans';
-import { calibrate, CalibrationScan } from './calibration';
+import { BatchCalibration, calibrate, CalibrationScan, EVIDENCE_SLICE_SCANS } from './calibration';
 import { addStatistics, emptyStatistics, mergeStatistics, RADIO_PRIOR, solveModel } from './radio-model';
 import { estimatePosition, TransmitterIndex } from './scan-estimator';
 import { transmitterKey } from './transmitter';
@@ -119,5 +119,21 @@ describe('statistics', () => {
     for (let i = 0; i < 10; i += 1) statistics = mergeStatistics(statistics, contribution, 300);
     expect(statistics.scans).toBeCloseTo(300, 6);
     expect(addStatistics(statistics, statistics, 1, -1).hnn).toBeCloseTo(0, 6);
+  });
+});
+
+describe('a batch fitted a slice at a time', () => {
+  it('pauses after every 100 scans of a pass, and ends where calibrate ends', () => {
+    const building = new SyntheticBuilding({ ...ONE_FLOOR, exponent: 2.5, shadowingDb: 4 }, 11);
+    const scans = scansOf(building, 250, 13, false);
+    const job = new BatchCalibration(scans, emptyStatistics());
+    let calls = 1;
+    while (!job.step()) calls += 1;
+    // 250 scans: three slices a Gauss–Newton step (100, 100, 50), the last one updating the model.
+    expect(calls % Math.ceil(250 / EVIDENCE_SLICE_SCANS)).toBe(0);
+    expect(calls).toBeGreaterThanOrEqual(3);
+    const whole = calibrate(scans, emptyStatistics());
+    expect(job.result().model.exponent).toBe(whole.model.exponent);
+    expect(job.result().contribution).toEqual(whole.contribution);
   });
 });

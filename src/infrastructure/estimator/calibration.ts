@@ -108,6 +108,8 @@ export class BatchCalibration {
   /** Slot of each transmitter in the dense couplings (1-based: 0 is the exponent). */
   private readonly slots = new Map<string, number>();
   private couplings?: Float64Array;
+  /** The evidence pass of the step under way, between slices. */
+  private pass?: Generator<void, Evidence, void>;
 
   constructor(
     private readonly scans: readonly CalibrationScan[],
@@ -123,14 +125,28 @@ export class BatchCalibration {
     }
   }
 
-  /** One step; true when converged or out of steps. */
+  /**
+   * One slice of a step (at most `EVIDENCE_SLICE_SCANS` scans' evidence, then the model's
+   * update): true when converged or out of steps. A caller may yield between calls.
+   */
   step(): boolean {
     if (this.done) return true;
     const size = this.slots.size + 1;
-    // One buffer for every step of the batch (size² doubles: 320 KB for 200 transmitters).
-    if (size <= MAX_DENSE) this.couplings = this.couplings?.length === size * size ? this.couplings.fill(0) : new Float64Array(size * size);
-    const couplings = size <= MAX_DENSE ? this.couplings : undefined;
-    const { reduced, conditional } = evidence(this.scans, this.positions, this.model, this.options, couplings && { matrix: couplings, size, slots: this.slots });
+    const dense = size <= MAX_DENSE;
+    if (!this.pass) {
+      // One buffer for every step of the batch (size² doubles: 320 KB for 200 transmitters).
+      if (dense) this.couplings = this.couplings?.length === size * size ? this.couplings.fill(0) : new Float64Array(size * size);
+      this.pass = evidenceSteps(this.scans, this.positions, this.model, this.options, dense ? { matrix: this.couplings!, size, slots: this.slots } : undefined);
+    }
+    const next = this.pass.next();
+    if (!next.done) return false;
+    this.pass = undefined;
+    return this.update(next.value, dense ? this.couplings : undefined);
+  }
+
+  /** The step's model from a whole pass's evidence; true when converged or out of steps. */
+  private update({ reduced, conditional }: Evidence, couplings: Float64Array | undefined): boolean {
+    const size = this.slots.size + 1;
     this.contribution = conditional;
     // A joint step with every coupling where the floor is small enough; else the positions are held (alternating).
     const next = couplings
@@ -277,7 +293,33 @@ function evidence(
   model: SolvedModel,
   options: CalibrationOptions,
   couplings?: Couplings,
-): { reduced: FloorStatistics; conditional: FloorStatistics } {
+): Evidence {
+  const pass = evidenceSteps(scans, positions, model, options, couplings);
+  for (;;) {
+    const next = pass.next();
+    if (next.done) return next.value;
+  }
+}
+
+interface Evidence {
+  reduced: FloorStatistics;
+  conditional: FloorStatistics;
+}
+
+/**
+ * Scans per slice of an evidence pass: a batch of 1,000 scans with their censored terms took
+ * 300-800 ms of the event loop in one piece (the ingest's p99 behind it); 100 take a few tens.
+ */
+export const EVIDENCE_SLICE_SCANS = 100;
+
+/** `evidence`, pausing after every `EVIDENCE_SLICE_SCANS` scans (the same sums in the same order). */
+function* evidenceSteps(
+  scans: readonly CalibrationScan[],
+  positions: Array<{ x: number; y: number } | null>,
+  model: SolvedModel,
+  options: CalibrationOptions,
+  couplings?: Couplings,
+): Generator<void, Evidence, void> {
   const statistics = emptyStatistics();
   // What eliminating each unknown scan's position takes off (its Schur complement), kept apart.
   const schur = { hnn: 0, gn: 0, transmitters: new Map<string, { h: number; hn: number; g: number }>() };
@@ -287,6 +329,7 @@ function evidence(
   const gradients = new Map<string, number>();
   const ranged: RangedReading[] = [];
   for (let s = 0; s < scans.length; s += 1) {
+    if (s > 0 && s % EVIDENCE_SLICE_SCANS === 0) yield;
     const scan = scans[s];
     if (scan.readings.length === 0) continue;
     let position = positions[s];
