@@ -113,10 +113,10 @@ describe('paths (wayfinding graphs)', () => {
       expect(Math.abs(metresBetween(cornerByXy, far) - 50)).toBeLessThan(CM);
 
       expect(body.links).toEqual([
-        { source: 1, target: 3, origin: 'both', tags: [], accessible: true },
-        { source: 3, target: 2, origin: 'source', tags: ['stairs', 'slow'], accessible: false },
-        { source: 4, target: 5, origin: 'target', tags: [], accessible: true },
-        { source: 2, target: 4, origin: 'both', tags: [], accessible: true },
+        { source: 1, target: 3, origin: 'both', tags: [], accessible: true, connector: null },
+        { source: 3, target: 2, origin: 'source', tags: ['stairs', 'slow'], accessible: false, connector: null },
+        { source: 4, target: 5, origin: 'target', tags: [], accessible: true, connector: null },
+        { source: 2, target: 4, origin: 'both', tags: [], accessible: true, connector: null },
       ]);
       for (const link of body.links) expect(keysOf(link)).toEqual(PATH_LINK_KEYS);
 
@@ -128,6 +128,27 @@ describe('paths (wayfinding graphs)', () => {
       const document = await get(a, `/api/v1/buildings/${site.building.id}`);
       expect(document.body.paths).toEqual({ nodes: body.nodes, links: body.links });
       expect(await pathGraphRow(t, site.building.id)).toMatchObject({ organizationId: a.org.organizationId, nodes: body.nodes, links: body.links });
+    });
+
+    it('keeps the connector type of a floor link as given (null: derived from the tags), for old clients too', async () => {
+      const site = await createSite(t, a.auth);
+      const upper = await createFloor(t, a.auth, site.building.id, { level: 1 });
+      const stored = await putPaths(t, a.auth, site.building.id, {
+        nodes: [
+          { id: 1, floor_id: site.floor.id, x: 1, y: 1 },
+          { id: 2, floor_id: upper.id, x: 1, y: 1 },
+          { id: 3, floor_id: site.floor.id, x: 5, y: 1 },
+          { id: 4, floor_id: upper.id, x: 5, y: 1 },
+        ],
+        links: [
+          { source: 1, target: 2, connector: 'escalator', tags: ['stairs'] },
+          { source: 3, target: 4, connector: null, tags: ['lift'] },
+          { source: 1, target: 3 },
+        ],
+      });
+      expect(stored.links.map((link) => link.connector)).toEqual(['escalator', null, null]);
+      expect((await get(a, `/api/v1/buildings/${site.building.id}/paths`)).body).toEqual(stored);
+      expect((await get(a, `/api/v1/buildings/${site.building.id}`)).body.paths.links).toEqual(stored.links);
     });
 
     it.each(['put', 'patch'] as const)('%s replaces the whole graph: nothing of the previous one remains', async (method) => {
@@ -150,7 +171,7 @@ describe('paths (wayfinding graphs)', () => {
         [10, upper.id],
         [11, upper.id],
       ]);
-      expect(read.body.links).toEqual([{ source: 11, target: 10, origin: 'both', tags: [], accessible: false }]);
+      expect(read.body.links).toEqual([{ source: 11, target: 10, origin: 'both', tags: [], accessible: false, connector: null }]);
       expect((await get(a, `/api/v1/paths?building_id=${site.building.id}`)).body).toEqual([read.body]);
 
       const emptied = await put(a, site.building.id, { nodes: [], links: [] });
@@ -265,6 +286,9 @@ describe('paths (wayfinding graphs)', () => {
           ['nodes[1]'],
         ],
         ['no nodes and no links', () => ({}), ['nodes', 'links']],
+        ['a connector on a link between nodes of one floor', () => ({ ...line(site.floor.id), links: [{ source: 1, target: 2, connector: 'stairs' }] }), ['links[0].connector']],
+        ['a connector that is no type', () => ({ ...line(site.floor.id), links: [{ source: 1, target: 2, connector: 'lift' }] }), ['links[0].connector']],
+        ['a link from a node to itself', () => ({ ...line(site.floor.id), links: [{ source: 2, target: 2 }] }), ['links[0]']],
       ];
 
       it.each(cases)('%s', async (_label, body, fields) => {

@@ -13,7 +13,7 @@ export const POI_POSITION_KEYS = ['cartesians', 'floor_id', 'georeferences', 'la
 export const BUILDING_DOCUMENT_KEYS = [...BUILDING_KEYS, 'events', 'floors', 'geofences', 'indoor_pois', 'outdoor_pois', 'paths'].sort();
 export const PATHS_KEYS = ['building_id', 'links', 'nodes'];
 export const PATH_NODE_KEYS = ['floor_id', 'id', 'lat', 'lng', 'x', 'y'];
-export const PATH_LINK_KEYS = ['accessible', 'origin', 'source', 'tags', 'target'];
+export const PATH_LINK_KEYS = ['accessible', 'connector', 'origin', 'source', 'tags', 'target'];
 
 export interface PoiPositionBody {
   floor_id: number | null;
@@ -56,6 +56,7 @@ export interface PathLinkBody {
   origin: 'both' | 'source' | 'target';
   tags: string[];
   accessible: boolean;
+  connector: 'stairs' | 'elevator' | 'escalator' | 'ramp' | null;
 }
 
 export interface PathsBody {

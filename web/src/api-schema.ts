@@ -2362,6 +2362,11 @@ export interface components {
             origin: "both" | "source" | "target";
             tags: string[];
             accessible: boolean;
+            /**
+             * @description As given; null: derived from the tags
+             * @enum {string|null}
+             */
+            connector: "stairs" | "elevator" | "escalator" | "ramp" | null;
         };
         PathsResponseDto: {
             building_id: number;
@@ -2393,6 +2398,12 @@ export interface components {
             tags: string[];
             /** @default true */
             accessible: boolean;
+            /**
+             * @description What a link between two floors is; null or left out: derived from its tags (stairs, lift, escalator, ramp…), else elevator when accessible, stairs when not. Only on a link between two floors
+             * @default null
+             * @enum {string|null}
+             */
+            connector: "stairs" | "elevator" | "escalator" | "ramp" | null;
         };
         ReplacePathsDto: {
             nodes: components["schemas"]["PathNodeInputDto"][];

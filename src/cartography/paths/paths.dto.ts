@@ -3,7 +3,8 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { MAX_INTEGER_ID } from '../../common/http/params';
 import { IntegerFromString } from '../../common/validation/transforms';
-import { Optional } from '../../common/validation/optional';
+import { Nullable, Optional } from '../../common/validation/optional';
+import { CONNECTOR_TYPES, type ConnectorType } from './router';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 export const LINK_ORIGINS = ['both', 'source', 'target'] as const;
@@ -78,6 +79,17 @@ export class PathLinkInputDto {
   @Optional()
   @IsBoolean()
   accessible?: boolean;
+
+  @ApiPropertyOptional({
+    enum: CONNECTOR_TYPES,
+    nullable: true,
+    default: null,
+    description:
+      'What a link between two floors is; null or left out: derived from its tags (stairs, lift, escalator, ramp…), else elevator when accessible, stairs when not. Only on a link between two floors',
+  })
+  @Nullable()
+  @IsIn(CONNECTOR_TYPES)
+  connector?: ConnectorType | null;
 }
 
 export class ReplacePathsDto {
@@ -113,6 +125,7 @@ export class PathLinkDto {
   @ApiProperty({ enum: LINK_ORIGINS }) origin: string;
   @ApiProperty({ type: [String] }) tags: string[];
   @ApiProperty() accessible: boolean;
+  @ApiProperty({ enum: CONNECTOR_TYPES, nullable: true, type: String, description: 'As given; null: derived from the tags' }) connector: ConnectorType | null;
 }
 
 export class PathsResponseDto {
