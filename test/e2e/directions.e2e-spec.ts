@@ -394,6 +394,27 @@ describe('directions (POST /api/v1/buildings/{id}/directions)', () => {
     });
   });
 
+  describe("the building's routing settings (PUT /buildings/{id}/paths settings)", () => {
+    it('time the floor changes and bound the snap as set', async () => {
+      const own = await createSite(t, a.auth);
+      const upper = await createFloor(t, a.auth, own.building.id, { level: 1, name: '1' });
+      const top = await createFloor(t, a.auth, own.building.id, { level: 2, name: '2' });
+      const graph = building(own.floor.id, upper.id, top.id);
+      await putPaths(t, a.auth, own.building.id, graph);
+      const far = { from: at(own.floor.id, 40, 25), to: at(upper.id, 40), accessibility_mode: 'ONLY_ACCESSIBLE' };
+      expectError(await directions(far, a.auth, own.building.id), 422, 'end_unreachable');
+      await putPaths(t, a.auth, own.building.id, { ...graph, settings: { snap_distance_m: 20, elevator_wait_s: 0, elevator_s_per_floor: 2 } });
+      const response = await directions(far, a.auth, own.building.id);
+      expectStatus(response, 200);
+      // 15 m snapped, 50 m to the lift, no wait, 2 s, 50 m back.
+      expect(response.body.distance).toBeCloseTo(115, 6);
+      expect(response.body.duration).toBeCloseTo(115 / WALK + 2, 6);
+      const failed = await directions({ ...far, from: at(own.floor.id, 40, 31) }, a.auth, own.building.id);
+      expectError(failed, 422, 'end_unreachable');
+      expect(failed.body.message).toMatch(/within 20 m/);
+    });
+  });
+
   describe('the route graph cache', () => {
     it('routes over the new paths at once after a change (and after a floor is renamed)', async () => {
       const own = await createSite(t, a.auth);

@@ -16,7 +16,7 @@ import {
   signUp,
   Site,
 } from '../support/cartography';
-import { createPoi, metresBetween, PATH_LINK_KEYS, PATH_NODE_KEYS, pathGraphCount, pathGraphRow, PATHS_KEYS, PathsBody, putPaths } from '../support/pois';
+import { createPoi, DEFAULT_ROUTE_SETTINGS, metresBetween, PATH_LINK_KEYS, PATH_NODE_KEYS, pathGraphCount, pathGraphRow, PATHS_KEYS, PathsBody, putPaths } from '../support/pois';
 import { listenOnLoopback } from '../support/sdk-client';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -151,6 +151,32 @@ describe('paths (wayfinding graphs)', () => {
       expect((await get(a, `/api/v1/buildings/${site.building.id}`)).body.paths.links).toEqual(stored.links);
     });
 
+    it('keeps the routing settings: defaults until set, the fields set (others default) when given, unchanged when left out', async () => {
+      const site = await createSite(t, a.auth);
+      expect((await putPaths(t, a.auth, site.building.id, line(site.floor.id))).settings).toEqual(DEFAULT_ROUTE_SETTINGS);
+      const set = await putPaths(t, a.auth, site.building.id, { ...line(site.floor.id), settings: { snap_distance_m: 25, elevator_wait_s: 0 } });
+      expect(set.settings).toEqual({ ...DEFAULT_ROUTE_SETTINGS, snap_distance_m: 25, elevator_wait_s: 0 });
+      expect((await pathGraphRow(t, site.building.id))!.routeSettings).toEqual({ snap_distance_m: 25, elevator_wait_s: 0 });
+      // A client that knows only the graph replaces only the graph.
+      const kept = await putPaths(t, a.auth, site.building.id, line(site.floor.id, 10));
+      expect(kept.settings).toEqual(set.settings);
+      expect((await get(a, `/api/v1/buildings/${site.building.id}/paths`)).body.settings).toEqual(set.settings);
+      expect((await putPaths(t, a.auth, site.building.id, { ...line(site.floor.id), settings: {} })).settings).toEqual(DEFAULT_ROUTE_SETTINGS);
+      for (const [field, value] of [
+        ['snap_distance_m', 0],
+        ['snap_distance_m', 101],
+        ['stairs_speed_factor', 0],
+        ['elevator_wait_s', -1],
+        ['escalator_s_per_floor', '20'],
+        ['ramp_speed_factor', null],
+      ] as const) {
+        const response = await put(a, site.building.id, { ...line(site.floor.id), settings: { [field]: value } });
+        expectError(response, 422, 'validation_failed');
+        expect([...new Set(errorFields(response))]).toEqual([`settings.${field}`]);
+      }
+      expect([...new Set(errorFields(await put(a, site.building.id, { ...line(site.floor.id), settings: null })))]).toEqual(['settings']);
+    });
+
     it.each(['put', 'patch'] as const)('%s replaces the whole graph: nothing of the previous one remains', async (method) => {
       const site = await createSite(t, a.auth);
       const upper = await createFloor(t, a.auth, site.building.id, { level: 1 });
@@ -176,7 +202,7 @@ describe('paths (wayfinding graphs)', () => {
 
       const emptied = await put(a, site.building.id, { nodes: [], links: [] });
       expectStatus(emptied, 200);
-      expect(emptied.body).toEqual({ building_id: site.building.id, nodes: [], links: [] });
+      expect(emptied.body).toEqual({ building_id: site.building.id, nodes: [], links: [], settings: DEFAULT_ROUTE_SETTINGS });
       expect((await get(a, `/api/v1/buildings/${site.building.id}/paths`)).body).toEqual(emptied.body);
       expect((await get(a, `/api/v1/buildings/${site.building.id}`)).body.paths).toEqual({ nodes: [], links: [] });
     });

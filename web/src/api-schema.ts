@@ -2292,10 +2292,21 @@ export interface components {
              */
             connector: "stairs" | "elevator" | "escalator" | "ramp" | null;
         };
+        RouteSettingsResponseDto: {
+            snap_distance_m: number;
+            stairs_speed_factor: number;
+            stairs_s_per_floor: number;
+            elevator_wait_s: number;
+            elevator_s_per_floor: number;
+            escalator_s_per_floor: number;
+            ramp_speed_factor: number;
+        };
         PathsResponseDto: {
             building_id: number;
             nodes: components["schemas"]["PathNodeDto"][];
             links: components["schemas"]["PathLinkDto"][];
+            /** @description How directions are timed and snapped: the values set, defaults for the others */
+            settings: components["schemas"]["RouteSettingsResponseDto"];
         };
         PathNodeInputDto: {
             /** @description Unique within the graph */
@@ -2329,9 +2340,48 @@ export interface components {
              */
             connector: "stairs" | "elevator" | "escalator" | "ramp" | null;
         };
+        RouteSettingsDto: {
+            /**
+             * @description Metres: an end farther than this from every usable link of its floor cannot be routed (422 end_unreachable)
+             * @default 10
+             */
+            snap_distance_m: number;
+            /**
+             * @description Walking speed on stairs relative to corridors (over their horizontal length)
+             * @default 0.5
+             */
+            stairs_speed_factor: number;
+            /**
+             * @description Seconds per storey on stairs
+             * @default 15
+             */
+            stairs_s_per_floor: number;
+            /**
+             * @description Seconds waited for a lift, once per ride
+             * @default 30
+             */
+            elevator_wait_s: number;
+            /**
+             * @description Seconds per storey in a lift
+             * @default 5
+             */
+            elevator_s_per_floor: number;
+            /**
+             * @description Seconds per storey on an escalator
+             * @default 20
+             */
+            escalator_s_per_floor: number;
+            /**
+             * @description Walking speed on a ramp between floors relative to corridors
+             * @default 0.8
+             */
+            ramp_speed_factor: number;
+        };
         ReplacePathsDto: {
             nodes: components["schemas"]["PathNodeInputDto"][];
             links: components["schemas"]["PathLinkInputDto"][];
+            /** @description How routes are timed and snapped; left out: the stored settings stay (a graph alone replaces only the graph) */
+            settings?: components["schemas"]["RouteSettingsDto"];
         };
         DirectionsFromDto: {
             /** @description With x/y or lat/lng: a floor of the building */

@@ -79,6 +79,7 @@ export class DirectionsService {
       floors.map((floor) => ({ id: floor.id, level: floor.level, name: floor.name })),
       stored?.nodes ?? [],
       stored?.links ?? [],
+      stored?.routeSettings ?? {},
     );
     return { graph, frame: frameOf(building) };
   }

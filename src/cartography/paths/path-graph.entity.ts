@@ -1,6 +1,6 @@
 import { VersionedEntity } from '../../common/database/versioned-entity';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { ConnectorType } from './router';
+import type { ConnectorType, RouteSettings } from './router';
 
 export interface PathNode {
   id: number;
@@ -37,4 +37,8 @@ export class PathGraph extends VersionedEntity {
 
   @Column({ type: 'json' })
   links: PathLink[];
+
+  /** How routes over it are timed and snapped, as set (null: every field its default). */
+  @Column({ type: 'json', nullable: true })
+  routeSettings: Partial<RouteSettings> | null;
 }

@@ -13,8 +13,8 @@ import { TransactionRunner } from '../../database/transactions';
 import { Floor } from '../floors/floor.entity';
 import { PathGraph, PathLink, PathNode } from './path-graph.entity';
 import { toPathsResponse } from './path-graph.mapper';
-import { PathsResponseDto, ReplacePathsDto } from './paths.dto';
-import { pathProblems } from './router';
+import { PathsResponseDto, ReplacePathsDto, RouteSettingsDto } from './paths.dto';
+import { DEFAULT_ROUTE_SETTINGS, pathProblems, type RouteSettings } from './router';
 
 @Injectable()
 export class PathsService {
@@ -85,19 +85,31 @@ export class PathsService {
 
       const now = new Date();
       const existing = await manager.findOneBy(PathGraph, { buildingId: building.id });
+      // Settings left out stay: a client that only knows the graph replaces only the graph.
+      const routeSettings = dto.settings === undefined ? (existing?.routeSettings ?? null) : routeSettingsOf(dto.settings);
       const graph: PathGraph = {
         buildingId: building.id,
         organizationId: principal.organizationId,
         nodes,
         links,
+        routeSettings,
         version: (existing?.version ?? 0) + 1,
         createdAt: existing?.createdAt ?? now,
         updatedAt: now,
       };
-      if (existing) await manager.update(PathGraph, { buildingId: building.id }, { nodes, links, version: graph.version, updatedAt: now });
+      if (existing) await manager.update(PathGraph, { buildingId: building.id }, { nodes, links, routeSettings, version: graph.version, updatedAt: now });
       else await manager.insert(PathGraph, graph);
       await this.revisions.bump(manager, [building.id]);
       return new Versioned(toPathsResponse(graph), graph.version);
     });
   }
+}
+
+/** The settings as given, only the fields set (the others follow the defaults, even when those change). */
+function routeSettingsOf(dto: RouteSettingsDto): Partial<RouteSettings> {
+  const settings: Partial<RouteSettings> = {};
+  for (const key of Object.keys(DEFAULT_ROUTE_SETTINGS) as Array<keyof RouteSettings>) {
+    if (dto[key] !== undefined) settings[key] = dto[key];
+  }
+  return settings;
 }
