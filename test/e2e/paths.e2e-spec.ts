@@ -18,6 +18,8 @@ import {
 } from '../support/cartography';
 import { createPoi, DEFAULT_ROUTE_SETTINGS, metresBetween, PATH_LINK_KEYS, PATH_NODE_KEYS, pathGraphCount, pathGraphRow, PATHS_KEYS, PathsBody, putPaths } from '../support/pois';
 import { listenOnLoopback } from '../support/sdk-client';
+import { PathConnectors1764300000000 } from '../../migrations/1764300000000-PathConnectors';
+import { PathGraph } from '../../src/cartography/paths/path-graph.entity';
 import { createTestApp, TestApp } from '../support/test-app';
 
 type Loose = Record<string, any>;
@@ -149,6 +151,22 @@ describe('paths (wayfinding graphs)', () => {
       expect(stored.links.map((link) => link.connector)).toEqual(['escalator', null, null]);
       expect((await get(a, `/api/v1/buildings/${site.building.id}/paths`)).body).toEqual(stored);
       expect((await get(a, `/api/v1/buildings/${site.building.id}`)).body.paths.links).toEqual(stored.links);
+    });
+
+    it('migration PathConnectors gives a graph stored before connectors connector: null on every link (and keeps those given)', async () => {
+      const site = await createSite(t, a.auth);
+      const stored = await putPaths(t, a.auth, site.building.id, line(site.floor.id));
+      const old = stored.links.map(({ connector: _connector, ...link }) => link);
+      await t.dataSource.getRepository(PathGraph).update({ buildingId: site.building.id }, { links: old as never });
+      const runner = t.dataSource.createQueryRunner();
+      try {
+        expect((await pathGraphRow(t, site.building.id))!.links).toEqual(old);
+        // Up only: down would strip the connectors of every graph of this shared database.
+        await new PathConnectors1764300000000().up(runner);
+        expect((await pathGraphRow(t, site.building.id))!.links).toEqual(stored.links);
+      } finally {
+        await runner.release();
+      }
     });
 
     it('keeps the routing settings: defaults until set, the fields set (others default) when given, unchanged when left out', async () => {
