@@ -21,6 +21,8 @@ import { HeatmapDays1763991300000 } from './1763991300000-HeatmapDays';
 import { DeviceIndexesThatStay1764000000000 } from './1764000000000-DeviceIndexesThatStay';
 import { DeviceTracks1764100000000 } from './1764100000000-DeviceTracks';
 import { FilteredPositions1764200000000 } from './1764200000000-FilteredPositions';
+import { PathConnectors1764300000000 } from './1764300000000-PathConnectors';
+import { PathRouteSettings1764300100000 } from './1764300100000-PathRouteSettings';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -47,4 +49,6 @@ export const MIGRATIONS = [
   DeviceIndexesThatStay1764000000000,
   DeviceTracks1764100000000,
   FilteredPositions1764200000000,
+  PathConnectors1764300000000,
+  PathRouteSettings1764300100000,
 ];

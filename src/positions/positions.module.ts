@@ -2,11 +2,13 @@ import { Module } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { BuildingsModule } from '../cartography/buildings/buildings.module';
+import { PathsModule } from '../cartography/paths/paths.module';
 import { SqlRunner } from '../database/sql-runner';
 import { SqlDialect } from '../database/sql-dialect';
 import { SqliteStatements } from '../database/sqlite-statements';
 import { TransactionRunner } from '../database/transactions';
 import { DeviceTrackStates } from './device-track-states.repository';
+import { LiveDeviceLocator } from './live-device-locator';
 import { LivePositionsRepository } from './live-positions.repository';
 import { PositionRecord } from './position-record.entity';
 import { PostgresRollupStore, RollupStore, SqliteRollupStore } from './position-rollup-store';
@@ -20,12 +22,13 @@ import { SqlitePositionStore } from './sqlite-position-store';
 
 /** Where fixes are kept (the history, each device's newest fix, the rollups) and the live read. */
 @Module({
-  imports: [TypeOrmModule.forFeature([PositionRecord]), BuildingsModule],
+  imports: [TypeOrmModule.forFeature([PositionRecord]), BuildingsModule, PathsModule],
   controllers: [PositionsController],
   providers: [
     RealtimePositionsService,
     DeviceTrackStates,
     LivePositionsRepository,
+    LiveDeviceLocator,
     PositionsRetention,
     PositionRollups,
     {

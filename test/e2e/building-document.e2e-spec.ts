@@ -137,7 +137,7 @@ describe('the building document and deletion of what it holds', () => {
       const withPaths = (await get(a, `/api/v1/buildings/${f.site.building.id}`)).body;
       expect(withPaths.paths).toEqual({ nodes: graph.nodes, links: graph.links });
       expect(keysOf(withPaths.paths)).toEqual(['links', 'nodes']);
-      expect(withPaths.paths.links[1]).toEqual({ source: 2, target: 3, origin: 'both', tags: ['lift'], accessible: true });
+      expect(withPaths.paths.links[1]).toEqual({ source: 2, target: 3, origin: 'both', tags: ['lift'], accessible: true, connector: null });
       expect({ ...withPaths, paths: {} }).toEqual(document);
     });
 
@@ -347,7 +347,7 @@ describe('the building document and deletion of what it holds', () => {
         [3, f.upper.id],
         [4, f.upper.id],
       ]);
-      expect(paths.links).toEqual([{ source: 3, target: 4, origin: 'both', tags: [], accessible: true }]);
+      expect(paths.links).toEqual([{ source: 3, target: 4, origin: 'both', tags: [], accessible: true, connector: null }]);
 
       expect((await geofenceRow(t, groundZone.id))!.deleted).toBe(true);
       expect((await get(a, `/api/v1/geofences/${groundZone.id}`)).body.deleted).toBe(true);

@@ -16,8 +16,10 @@ import {
   signUp,
   Site,
 } from '../support/cartography';
-import { createPoi, metresBetween, PATH_LINK_KEYS, PATH_NODE_KEYS, pathGraphCount, pathGraphRow, PATHS_KEYS, PathsBody, putPaths } from '../support/pois';
+import { createPoi, DEFAULT_ROUTE_SETTINGS, metresBetween, PATH_LINK_KEYS, PATH_NODE_KEYS, pathGraphCount, pathGraphRow, PATHS_KEYS, PathsBody, putPaths } from '../support/pois';
 import { listenOnLoopback } from '../support/sdk-client';
+import { PathConnectors1764300000000 } from '../../migrations/1764300000000-PathConnectors';
+import { PathGraph } from '../../src/cartography/paths/path-graph.entity';
 import { createTestApp, TestApp } from '../support/test-app';
 
 type Loose = Record<string, any>;
@@ -113,10 +115,10 @@ describe('paths (wayfinding graphs)', () => {
       expect(Math.abs(metresBetween(cornerByXy, far) - 50)).toBeLessThan(CM);
 
       expect(body.links).toEqual([
-        { source: 1, target: 3, origin: 'both', tags: [], accessible: true },
-        { source: 3, target: 2, origin: 'source', tags: ['stairs', 'slow'], accessible: false },
-        { source: 4, target: 5, origin: 'target', tags: [], accessible: true },
-        { source: 2, target: 4, origin: 'both', tags: [], accessible: true },
+        { source: 1, target: 3, origin: 'both', tags: [], accessible: true, connector: null },
+        { source: 3, target: 2, origin: 'source', tags: ['stairs', 'slow'], accessible: false, connector: null },
+        { source: 4, target: 5, origin: 'target', tags: [], accessible: true, connector: null },
+        { source: 2, target: 4, origin: 'both', tags: [], accessible: true, connector: null },
       ]);
       for (const link of body.links) expect(keysOf(link)).toEqual(PATH_LINK_KEYS);
 
@@ -128,6 +130,69 @@ describe('paths (wayfinding graphs)', () => {
       const document = await get(a, `/api/v1/buildings/${site.building.id}`);
       expect(document.body.paths).toEqual({ nodes: body.nodes, links: body.links });
       expect(await pathGraphRow(t, site.building.id)).toMatchObject({ organizationId: a.org.organizationId, nodes: body.nodes, links: body.links });
+    });
+
+    it('keeps the connector type of a floor link as given (null: derived from the tags), for old clients too', async () => {
+      const site = await createSite(t, a.auth);
+      const upper = await createFloor(t, a.auth, site.building.id, { level: 1 });
+      const stored = await putPaths(t, a.auth, site.building.id, {
+        nodes: [
+          { id: 1, floor_id: site.floor.id, x: 1, y: 1 },
+          { id: 2, floor_id: upper.id, x: 1, y: 1 },
+          { id: 3, floor_id: site.floor.id, x: 5, y: 1 },
+          { id: 4, floor_id: upper.id, x: 5, y: 1 },
+        ],
+        links: [
+          { source: 1, target: 2, connector: 'escalator', tags: ['stairs'] },
+          { source: 3, target: 4, connector: null, tags: ['lift'] },
+          { source: 1, target: 3 },
+        ],
+      });
+      expect(stored.links.map((link) => link.connector)).toEqual(['escalator', null, null]);
+      expect((await get(a, `/api/v1/buildings/${site.building.id}/paths`)).body).toEqual(stored);
+      expect((await get(a, `/api/v1/buildings/${site.building.id}`)).body.paths.links).toEqual(stored.links);
+    });
+
+    it('migration PathConnectors gives a graph stored before connectors connector: null on every link (and keeps those given)', async () => {
+      const site = await createSite(t, a.auth);
+      const stored = await putPaths(t, a.auth, site.building.id, line(site.floor.id));
+      const old = stored.links.map(({ connector: _connector, ...link }) => link);
+      await t.dataSource.getRepository(PathGraph).update({ buildingId: site.building.id }, { links: old as never });
+      const runner = t.dataSource.createQueryRunner();
+      try {
+        expect((await pathGraphRow(t, site.building.id))!.links).toEqual(old);
+        // Up only: down would strip the connectors of every graph of this shared database.
+        await new PathConnectors1764300000000().up(runner);
+        expect((await pathGraphRow(t, site.building.id))!.links).toEqual(stored.links);
+      } finally {
+        await runner.release();
+      }
+    });
+
+    it('keeps the routing settings: defaults until set, the fields set (others default) when given, unchanged when left out', async () => {
+      const site = await createSite(t, a.auth);
+      expect((await putPaths(t, a.auth, site.building.id, line(site.floor.id))).settings).toEqual(DEFAULT_ROUTE_SETTINGS);
+      const set = await putPaths(t, a.auth, site.building.id, { ...line(site.floor.id), settings: { snap_distance_m: 25, elevator_wait_s: 0 } });
+      expect(set.settings).toEqual({ ...DEFAULT_ROUTE_SETTINGS, snap_distance_m: 25, elevator_wait_s: 0 });
+      expect((await pathGraphRow(t, site.building.id))!.routeSettings).toEqual({ snap_distance_m: 25, elevator_wait_s: 0 });
+      // A client that knows only the graph replaces only the graph.
+      const kept = await putPaths(t, a.auth, site.building.id, line(site.floor.id, 10));
+      expect(kept.settings).toEqual(set.settings);
+      expect((await get(a, `/api/v1/buildings/${site.building.id}/paths`)).body.settings).toEqual(set.settings);
+      expect((await putPaths(t, a.auth, site.building.id, { ...line(site.floor.id), settings: {} })).settings).toEqual(DEFAULT_ROUTE_SETTINGS);
+      for (const [field, value] of [
+        ['snap_distance_m', 0],
+        ['snap_distance_m', 101],
+        ['stairs_speed_factor', 0],
+        ['elevator_wait_s', -1],
+        ['escalator_s_per_floor', '20'],
+        ['ramp_speed_factor', null],
+      ] as const) {
+        const response = await put(a, site.building.id, { ...line(site.floor.id), settings: { [field]: value } });
+        expectError(response, 422, 'validation_failed');
+        expect([...new Set(errorFields(response))]).toEqual([`settings.${field}`]);
+      }
+      expect([...new Set(errorFields(await put(a, site.building.id, { ...line(site.floor.id), settings: null })))]).toEqual(['settings']);
     });
 
     it.each(['put', 'patch'] as const)('%s replaces the whole graph: nothing of the previous one remains', async (method) => {
@@ -150,12 +215,12 @@ describe('paths (wayfinding graphs)', () => {
         [10, upper.id],
         [11, upper.id],
       ]);
-      expect(read.body.links).toEqual([{ source: 11, target: 10, origin: 'both', tags: [], accessible: false }]);
+      expect(read.body.links).toEqual([{ source: 11, target: 10, origin: 'both', tags: [], accessible: false, connector: null }]);
       expect((await get(a, `/api/v1/paths?building_id=${site.building.id}`)).body).toEqual([read.body]);
 
       const emptied = await put(a, site.building.id, { nodes: [], links: [] });
       expectStatus(emptied, 200);
-      expect(emptied.body).toEqual({ building_id: site.building.id, nodes: [], links: [] });
+      expect(emptied.body).toEqual({ building_id: site.building.id, nodes: [], links: [], settings: DEFAULT_ROUTE_SETTINGS });
       expect((await get(a, `/api/v1/buildings/${site.building.id}/paths`)).body).toEqual(emptied.body);
       expect((await get(a, `/api/v1/buildings/${site.building.id}`)).body.paths).toEqual({ nodes: [], links: [] });
     });
@@ -265,6 +330,9 @@ describe('paths (wayfinding graphs)', () => {
           ['nodes[1]'],
         ],
         ['no nodes and no links', () => ({}), ['nodes', 'links']],
+        ['a connector on a link between nodes of one floor', () => ({ ...line(site.floor.id), links: [{ source: 1, target: 2, connector: 'stairs' }] }), ['links[0].connector']],
+        ['a connector that is no type', () => ({ ...line(site.floor.id), links: [{ source: 1, target: 2, connector: 'lift' }] }), ['links[0].connector']],
+        ['a link from a node to itself', () => ({ ...line(site.floor.id), links: [{ source: 2, target: 2 }] }), ['links[0]']],
       ];
 
       it.each(cases)('%s', async (_label, body, fields) => {

@@ -24,6 +24,7 @@ const DECLARED_ROUTES: RouteDeclaration[] = [
   { method: 'POST', path: 'auth/stream_tickets', access: 'authenticated' },
   { method: 'GET', path: 'buildings', access: 'cartography:read' },
   { method: 'POST', path: 'buildings', access: 'cartography:write' },
+  { method: 'POST', path: 'buildings/:buildingId/directions', access: 'cartography:read' },
   { method: 'GET', path: 'buildings/:buildingId/floors', access: 'cartography:read' },
   { method: 'GET', path: 'buildings/:buildingId/paths', access: 'cartography:read' },
   { method: 'POST', path: 'buildings/:buildingId/paths', access: 'authenticated' },

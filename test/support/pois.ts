@@ -11,9 +11,18 @@ export const POI_KEYS = ['building_id', 'category_id', 'category_name', 'created
 export const POI_POSITION_KEYS = ['cartesians', 'floor_id', 'georeferences', 'lat', 'lng', 'radius', 'x', 'y'];
 /** The full building document of GET /api/v1/buildings/{id}. */
 export const BUILDING_DOCUMENT_KEYS = [...BUILDING_KEYS, 'events', 'floors', 'geofences', 'indoor_pois', 'outdoor_pois', 'paths'].sort();
-export const PATHS_KEYS = ['building_id', 'links', 'nodes'];
+export const PATHS_KEYS = ['building_id', 'links', 'nodes', 'settings'];
+export const DEFAULT_ROUTE_SETTINGS = {
+  snap_distance_m: 10,
+  stairs_speed_factor: 0.5,
+  stairs_s_per_floor: 15,
+  elevator_wait_s: 30,
+  elevator_s_per_floor: 5,
+  escalator_s_per_floor: 20,
+  ramp_speed_factor: 0.8,
+};
 export const PATH_NODE_KEYS = ['floor_id', 'id', 'lat', 'lng', 'x', 'y'];
-export const PATH_LINK_KEYS = ['accessible', 'origin', 'source', 'tags', 'target'];
+export const PATH_LINK_KEYS = ['accessible', 'connector', 'origin', 'source', 'tags', 'target'];
 
 export interface PoiPositionBody {
   floor_id: number | null;
@@ -56,12 +65,14 @@ export interface PathLinkBody {
   origin: 'both' | 'source' | 'target';
   tags: string[];
   accessible: boolean;
+  connector: 'stairs' | 'elevator' | 'escalator' | 'ramp' | null;
 }
 
 export interface PathsBody {
   building_id: number;
   nodes: PathNodeBody[];
   links: PathLinkBody[];
+  settings: typeof DEFAULT_ROUTE_SETTINGS;
 }
 
 export interface CategoryBody {

@@ -680,6 +680,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/paths": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The wayfinding graphs of the organization, optionally of one building */
+        get: operations["PathsController_list"];
+        put?: never;
+        /** Not allowed: 405 (use PUT /api/v1/buildings/{id}/paths) */
+        post: operations["PathsController_createList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/buildings/{buildingId}/paths": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A building's wayfinding graph (404 until one is stored) */
+        get: operations["PathsController_get"];
+        /** Replace a building's whole graph; links name nodes, nodes name floors of the building */
+        put: operations["PathsController_replace"];
+        /** Not allowed: 405 (use PUT) */
+        post: operations["PathsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Replace a building's whole graph; links name nodes, nodes name floors of the building (PATCH, same as PUT) */
+        patch: operations["PathsController_replace_patch"];
+        trace?: never;
+    };
+    "/api/v1/buildings/{buildingId}/directions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A route over the building’s paths from a point, POI or device to a point, POI or the nearest POI of a category (a read: positioning keys may call it) */
+        post: operations["DirectionsController_route"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/realtime/stream": {
         parameters: {
             query?: never;
@@ -822,44 +877,6 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
-        trace?: never;
-    };
-    "/api/v1/paths": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The wayfinding graphs of the organization, optionally of one building */
-        get: operations["PathsController_list"];
-        put?: never;
-        /** Not allowed: 405 (use PUT /api/v1/buildings/{id}/paths) */
-        post: operations["PathsController_createList"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/buildings/{buildingId}/paths": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A building's wayfinding graph (404 until one is stored) */
-        get: operations["PathsController_get"];
-        /** Replace a building's whole graph; links name nodes, nodes name floors of the building */
-        put: operations["PathsController_replace"];
-        /** Not allowed: 405 (use PUT) */
-        post: operations["PathsController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Replace a building's whole graph; links name nodes, nodes name floors of the building (PATCH, same as PUT) */
-        patch: operations["PathsController_replace_patch"];
         trace?: never;
     };
     "/api/v1/webhooks": {
@@ -2254,6 +2271,253 @@ export interface components {
             /** @description One answer per point, in the order sent */
             results: components["schemas"]["ContainsResponseDto"][];
         };
+        PathNodeDto: {
+            id: number;
+            floor_id: number;
+            x: number;
+            y: number;
+            lat: number;
+            lng: number;
+        };
+        PathLinkDto: {
+            source: number;
+            target: number;
+            /** @enum {string} */
+            origin: "both" | "source" | "target";
+            tags: string[];
+            accessible: boolean;
+            /**
+             * @description As given; null: derived from the tags
+             * @enum {string|null}
+             */
+            connector: "stairs" | "elevator" | "escalator" | "ramp" | null;
+        };
+        RouteSettingsResponseDto: {
+            snap_distance_m: number;
+            stairs_speed_factor: number;
+            stairs_s_per_floor: number;
+            elevator_wait_s: number;
+            elevator_s_per_floor: number;
+            escalator_s_per_floor: number;
+            ramp_speed_factor: number;
+        };
+        PathsResponseDto: {
+            building_id: number;
+            nodes: components["schemas"]["PathNodeDto"][];
+            links: components["schemas"]["PathLinkDto"][];
+            /** @description How directions are timed and snapped: the values set, defaults for the others */
+            settings: components["schemas"]["RouteSettingsResponseDto"];
+        };
+        PathNodeInputDto: {
+            /** @description Unique within the graph */
+            id: number;
+            floor_id: number;
+            /** @description Metres; give x/y or lat/lng, the other is derived */
+            x?: number;
+            y?: number;
+            lat?: number;
+            lng?: number;
+        };
+        PathLinkInputDto: {
+            /** @description Id of a node of the graph */
+            source: number;
+            /** @description Id of a node of the graph */
+            target: number;
+            /**
+             * @description Which way the link can be walked
+             * @default both
+             * @enum {string}
+             */
+            origin: "both" | "source" | "target";
+            /** @default [] */
+            tags: string[];
+            /** @default true */
+            accessible: boolean;
+            /**
+             * @description What a link between two floors is; null or left out: derived from its tags (stairs, lift, escalator, ramp…), else elevator when accessible, stairs when not. Only on a link between two floors
+             * @default null
+             * @enum {string|null}
+             */
+            connector: "stairs" | "elevator" | "escalator" | "ramp" | null;
+        };
+        RouteSettingsDto: {
+            /**
+             * @description Metres: an end farther than this from every usable link of its floor cannot be routed (422 end_unreachable)
+             * @default 10
+             */
+            snap_distance_m: number;
+            /**
+             * @description Walking speed on stairs relative to corridors (over their horizontal length)
+             * @default 0.5
+             */
+            stairs_speed_factor: number;
+            /**
+             * @description Seconds per storey on stairs
+             * @default 15
+             */
+            stairs_s_per_floor: number;
+            /**
+             * @description Seconds waited for a lift, once per ride
+             * @default 30
+             */
+            elevator_wait_s: number;
+            /**
+             * @description Seconds per storey in a lift
+             * @default 5
+             */
+            elevator_s_per_floor: number;
+            /**
+             * @description Seconds per storey on an escalator
+             * @default 20
+             */
+            escalator_s_per_floor: number;
+            /**
+             * @description Walking speed on a ramp between floors relative to corridors
+             * @default 0.8
+             */
+            ramp_speed_factor: number;
+        };
+        ReplacePathsDto: {
+            nodes: components["schemas"]["PathNodeInputDto"][];
+            links: components["schemas"]["PathLinkInputDto"][];
+            /** @description How routes are timed and snapped; left out: the stored settings stay (a graph alone replaces only the graph) */
+            settings?: components["schemas"]["RouteSettingsDto"];
+        };
+        DirectionsFromDto: {
+            /** @description With x/y or lat/lng: a floor of the building */
+            floor_id?: number;
+            /** @description Floor metres (with y) */
+            x?: number;
+            y?: number;
+            /** @description Instead of x/y (with lng) */
+            lat?: number;
+            lng?: number;
+            /** @description Instead of a point: a POI of the building (on a floor) */
+            poi_id?: number;
+            /** @description Instead of a point: the device's live position (its newest fix, at most POSITIONS_MAX_SEC_THRESHOLD seconds old) */
+            device_id?: string;
+        };
+        DirectionsToDto: {
+            /** @description With x/y or lat/lng: a floor of the building */
+            floor_id?: number;
+            /** @description Floor metres (with y) */
+            x?: number;
+            y?: number;
+            /** @description Instead of x/y (with lng) */
+            lat?: number;
+            lng?: number;
+            /** @description Instead of a point: a POI of the building (on a floor) */
+            poi_id?: number;
+            /** @description Instead of a point: the quickest to reach of the building's POIs of this category */
+            poi_category_id?: number;
+        };
+        DirectionsRequestDto: {
+            /** @description {floor_id, x, y}, {floor_id, lat, lng}, {poi_id} or {device_id} */
+            from: components["schemas"]["DirectionsFromDto"];
+            /** @description {floor_id, x, y}, {floor_id, lat, lng}, {poi_id} or {poi_category_id} */
+            to: components["schemas"]["DirectionsToDto"];
+            /**
+             * @description ONLY_ACCESSIBLE never uses a link with accessible false; ONLY_NOT_ACCESSIBLE_FLOOR_CHANGES never an accessible floor link (lift or ramp)
+             * @default CHOOSE_SHORTEST
+             * @enum {string}
+             */
+            accessibility_mode: "CHOOSE_SHORTEST" | "ONLY_ACCESSIBLE" | "ONLY_NOT_ACCESSIBLE_FLOOR_CHANGES";
+            /**
+             * @description The fewest floor changes first (one ride of a connector across floors is one), then the quickest
+             * @default false
+             */
+            minimize_floor_changes: boolean;
+            /**
+             * @description Connector types whose links' time is multiplied by avoid_factor
+             * @default []
+             */
+            avoid: ("stairs" | "elevator" | "escalator" | "ramp")[];
+            /**
+             * @description Connector types never used
+             * @default []
+             */
+            exclude: ("stairs" | "elevator" | "escalator" | "ramp")[];
+            /** @default 10 */
+            avoid_factor: number;
+            /**
+             * @description When not empty: only links carrying one of these tags (any case)
+             * @default []
+             */
+            included_tags: string[];
+            /**
+             * @description Never a link carrying one of these tags (any case)
+             * @default []
+             */
+            excluded_tags: string[];
+            /**
+             * @description Walking speed, metres per second
+             * @default 1.2
+             */
+            speed_m_s: number;
+        };
+        RoutePointDto: {
+            floor_id: number;
+            /** @description Floor metres */
+            x: number;
+            y: number;
+            lat: number;
+            lng: number;
+        };
+        RouteEdgeDto: {
+            /** @description Index into points */
+            from: number;
+            /** @description Index into points */
+            to: number;
+            /** @description Metres (horizontal, on a floor link) */
+            distance: number;
+            /** @description The floor it starts on */
+            floor_id: number;
+            /**
+             * @description null on a walk within a floor
+             * @enum {string|null}
+             */
+            connector: "stairs" | "elevator" | "escalator" | "ramp" | null;
+        };
+        RouteSegmentDto: {
+            floor_id: number;
+            points: components["schemas"]["RoutePointDto"][];
+        };
+        RouteIndicationDto: {
+            /** @enum {string} */
+            action: "go_ahead" | "turn_left" | "turn_right" | "change_floor" | "arrive";
+            /** @description Metres walked following it */
+            distance: number;
+            floor_id: number;
+            /** @description The floor a change_floor leads to; null otherwise */
+            next_floor_id: number | null;
+            /** @example Take the elevator to floor 2 */
+            text: string;
+        };
+        RouteGeoJsonDto: {
+            /** @enum {string} */
+            type: "FeatureCollection";
+            /** @description One LineString Feature per part of the route on a floor ([lng, lat] coordinates), properties { floor_id } */
+            features: Record<string, never>[];
+        };
+        DirectionsResponseDto: {
+            /** @description Metres walked, the start and end snaps included */
+            distance: number;
+            /** @description Seconds: walking at speed_m_s, floor changes by their type, a wait at lifts */
+            duration: number;
+            /** @description Where the start snapped onto the paths */
+            from: components["schemas"]["RoutePointDto"];
+            /** @description Where the end snapped onto the paths */
+            to: components["schemas"]["RoutePointDto"];
+            /** @description The POI reached, for a to of poi_id or poi_category_id; null for a point */
+            to_poi_id: number | null;
+            points: components["schemas"]["RoutePointDto"][];
+            edges: components["schemas"]["RouteEdgeDto"][];
+            segments: components["schemas"]["RouteSegmentDto"][];
+            indications: components["schemas"]["RouteIndicationDto"][];
+            /** @description The avoided connector types the route still uses */
+            avoided: ("stairs" | "elevator" | "escalator" | "ramp")[];
+            geojson: components["schemas"]["RouteGeoJsonDto"];
+        };
         PoiCategoryResponseDto: {
             id: number;
             name_en: string;
@@ -2346,57 +2610,6 @@ export interface components {
             category_id?: number | null;
             custom_fields?: components["schemas"]["CustomFieldDto"][];
             position?: components["schemas"]["PoiPositionInputDto"];
-        };
-        PathNodeDto: {
-            id: number;
-            floor_id: number;
-            x: number;
-            y: number;
-            lat: number;
-            lng: number;
-        };
-        PathLinkDto: {
-            source: number;
-            target: number;
-            /** @enum {string} */
-            origin: "both" | "source" | "target";
-            tags: string[];
-            accessible: boolean;
-        };
-        PathsResponseDto: {
-            building_id: number;
-            nodes: components["schemas"]["PathNodeDto"][];
-            links: components["schemas"]["PathLinkDto"][];
-        };
-        PathNodeInputDto: {
-            /** @description Unique within the graph */
-            id: number;
-            floor_id: number;
-            /** @description Metres; give x/y or lat/lng, the other is derived */
-            x?: number;
-            y?: number;
-            lat?: number;
-            lng?: number;
-        };
-        PathLinkInputDto: {
-            /** @description Id of a node of the graph */
-            source: number;
-            /** @description Id of a node of the graph */
-            target: number;
-            /**
-             * @description Which way the link can be walked
-             * @default both
-             * @enum {string}
-             */
-            origin: "both" | "source" | "target";
-            /** @default [] */
-            tags: string[];
-            /** @default true */
-            accessible: boolean;
-        };
-        ReplacePathsDto: {
-            nodes: components["schemas"]["PathNodeInputDto"][];
-            links: components["schemas"]["PathLinkInputDto"][];
         };
         WebhookFiltersResponseDto: {
             building_ids: string[];
@@ -7518,6 +7731,411 @@ export interface operations {
             };
         };
     };
+    PathsController_list: {
+        parameters: {
+            query?: {
+                building_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PathsResponseDto"][];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    PathsController_createList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a request resent with the same key within 24 hours gets the first answer again (with Idempotent-Replayed: true) instead of creating twice. The same key with another request is 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Paths are replaced whole with PUT */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    PathsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                buildingId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PathsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource in your organization (entity_not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    PathsController_replace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                buildingId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplacePathsDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PathsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource in your organization (entity_not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description A field is invalid; errors[] names each one (validation_failed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    PathsController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a request resent with the same key within 24 hours gets the first answer again (with Idempotent-Replayed: true) instead of creating twice. The same key with another request is 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Paths are replaced whole with PUT */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    PathsController_replace_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                buildingId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplacePathsDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PathsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource in your organization (entity_not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description A field is invalid; errors[] names each one (validation_failed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    DirectionsController_route: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a request resent with the same key within 24 hours gets the first answer again (with Idempotent-Replayed: true) instead of creating twice. The same key with another request is 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                buildingId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectionsRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectionsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The building, or a POI, category or device named, is not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description validation_failed naming the field; end_unreachable (an end farther than the snap distance from a usable path); no_route */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
     RealtimeStreamController_stream: {
         parameters: {
             query?: {
@@ -8562,337 +9180,6 @@ export interface operations {
             };
             /** @description The credentials do not permit this operation */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description A field is invalid; errors[] names each one (validation_failed) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    PathsController_list: {
-        parameters: {
-            query?: {
-                building_id?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PathsResponseDto"][];
-                };
-            };
-            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description The credentials do not permit this operation */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    PathsController_createList: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request resent with the same key within 24 hours gets the first answer again (with Idempotent-Replayed: true) instead of creating twice. The same key with another request is 422; while the first is still running, 409. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Missing, invalid, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description The credentials do not permit this operation */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Paths are replaced whole with PUT */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    PathsController_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                buildingId: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PathsResponseDto"];
-                };
-            };
-            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description The credentials do not permit this operation */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description No such resource in your organization (entity_not_found) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    PathsController_replace: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                buildingId: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ReplacePathsDto"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PathsResponseDto"];
-                };
-            };
-            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description The credentials do not permit this operation */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description No such resource in your organization (entity_not_found) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description A field is invalid; errors[] names each one (validation_failed) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    PathsController_create: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request resent with the same key within 24 hours gets the first answer again (with Idempotent-Replayed: true) instead of creating twice. The same key with another request is 422; while the first is still running, 409. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Missing, invalid, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description The credentials do not permit this operation */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Paths are replaced whole with PUT */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    PathsController_replace_patch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                buildingId: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ReplacePathsDto"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PathsResponseDto"];
-                };
-            };
-            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description The credentials do not permit this operation */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description No such resource in your organization (entity_not_found) */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };

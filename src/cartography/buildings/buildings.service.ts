@@ -14,6 +14,7 @@ import { toFloorResponse } from '../floors/floor.mapper';
 import { Geofence } from '../geofences/geofence.entity';
 import { toGeofenceResponse } from '../geofences/geofence.mapper';
 import { PathGraph } from '../paths/path-graph.entity';
+import { toPathLinkResponse } from '../paths/path-graph.mapper';
 import { Poi } from '../pois/poi.entity';
 import { renderPois } from '../pois/poi-rendering';
 import { releaseDependents } from './building-dependents';
@@ -104,7 +105,7 @@ export class BuildingsService {
       indoor_pois: renderedPois.filter((poi) => poi.type === 'indoor'),
       outdoor_pois: renderedPois.filter((poi) => poi.type === 'outdoor'),
       geofences: geofences.map(toGeofenceResponse),
-      paths: graph ? { nodes: graph.nodes, links: graph.links } : {},
+      paths: graph ? { nodes: graph.nodes, links: graph.links.map(toPathLinkResponse) } : {},
       events: [],
     };
   }

@@ -1,5 +1,6 @@
 import { VersionedEntity } from '../../common/database/versioned-entity';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { ConnectorType, RouteSettings } from './router';
 
 export interface PathNode {
   id: number;
@@ -18,6 +19,8 @@ export interface PathLink {
   origin: LinkOrigin;
   tags: string[];
   accessible: boolean;
+  /** The connector type of a floor link as given; null: derived from its tags (router/connectors.ts). */
+  connector: ConnectorType | null;
 }
 
 /** The wayfinding graph of one building, stored whole: it is always read and replaced whole. */
@@ -34,4 +37,8 @@ export class PathGraph extends VersionedEntity {
 
   @Column({ type: 'json' })
   links: PathLink[];
+
+  /** How routes over it are timed and snapped, as set (null: every field its default). */
+  @Column({ type: 'json', nullable: true })
+  routeSettings: Partial<RouteSettings> | null;
 }

@@ -3,7 +3,8 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { MAX_INTEGER_ID } from '../../common/http/params';
 import { IntegerFromString } from '../../common/validation/transforms';
-import { Optional } from '../../common/validation/optional';
+import { Nullable, Optional } from '../../common/validation/optional';
+import { CONNECTOR_TYPES, DEFAULT_ROUTE_SETTINGS, type ConnectorType } from './router';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 export const LINK_ORIGINS = ['both', 'source', 'target'] as const;
@@ -78,6 +79,86 @@ export class PathLinkInputDto {
   @Optional()
   @IsBoolean()
   accessible?: boolean;
+
+  @ApiPropertyOptional({
+    enum: CONNECTOR_TYPES,
+    nullable: true,
+    default: null,
+    description:
+      'What a link between two floors is; null or left out: derived from its tags (stairs, lift, escalator, ramp…), else elevator when accessible, stairs when not. Only on a link between two floors',
+  })
+  @Nullable()
+  @IsIn(CONNECTOR_TYPES)
+  connector?: ConnectorType | null;
+}
+
+const SECONDS = { minimum: 0, maximum: 600 };
+
+/** How directions over the building's paths are timed and snapped (issue 40); every field left out takes its default. */
+export class RouteSettingsDto {
+  @ApiPropertyOptional({
+    default: DEFAULT_ROUTE_SETTINGS.snap_distance_m,
+    minimum: 0.5,
+    maximum: 100,
+    description: 'Metres: an end farther than this from every usable link of its floor cannot be routed (422 end_unreachable)',
+  })
+  @Optional()
+  @IsNumber(FINITE)
+  @Min(0.5)
+  @Max(100)
+  snap_distance_m?: number;
+
+  @ApiPropertyOptional({
+    default: DEFAULT_ROUTE_SETTINGS.stairs_speed_factor,
+    minimum: 0.05,
+    maximum: 2,
+    description: 'Walking speed on stairs relative to corridors (over their horizontal length)',
+  })
+  @Optional()
+  @IsNumber(FINITE)
+  @Min(0.05)
+  @Max(2)
+  stairs_speed_factor?: number;
+
+  @ApiPropertyOptional({ default: DEFAULT_ROUTE_SETTINGS.stairs_s_per_floor, ...SECONDS, description: 'Seconds per storey on stairs' })
+  @Optional()
+  @IsNumber(FINITE)
+  @Min(SECONDS.minimum)
+  @Max(SECONDS.maximum)
+  stairs_s_per_floor?: number;
+
+  @ApiPropertyOptional({ default: DEFAULT_ROUTE_SETTINGS.elevator_wait_s, ...SECONDS, description: 'Seconds waited for a lift, once per ride' })
+  @Optional()
+  @IsNumber(FINITE)
+  @Min(SECONDS.minimum)
+  @Max(SECONDS.maximum)
+  elevator_wait_s?: number;
+
+  @ApiPropertyOptional({ default: DEFAULT_ROUTE_SETTINGS.elevator_s_per_floor, ...SECONDS, description: 'Seconds per storey in a lift' })
+  @Optional()
+  @IsNumber(FINITE)
+  @Min(SECONDS.minimum)
+  @Max(SECONDS.maximum)
+  elevator_s_per_floor?: number;
+
+  @ApiPropertyOptional({ default: DEFAULT_ROUTE_SETTINGS.escalator_s_per_floor, ...SECONDS, description: 'Seconds per storey on an escalator' })
+  @Optional()
+  @IsNumber(FINITE)
+  @Min(SECONDS.minimum)
+  @Max(SECONDS.maximum)
+  escalator_s_per_floor?: number;
+
+  @ApiPropertyOptional({
+    default: DEFAULT_ROUTE_SETTINGS.ramp_speed_factor,
+    minimum: 0.05,
+    maximum: 2,
+    description: 'Walking speed on a ramp between floors relative to corridors',
+  })
+  @Optional()
+  @IsNumber(FINITE)
+  @Min(0.05)
+  @Max(2)
+  ramp_speed_factor?: number;
 }
 
 export class ReplacePathsDto {
@@ -96,6 +177,13 @@ export class ReplacePathsDto {
   @ValidateNested({ each: true })
   @Type(() => PathLinkInputDto)
   links: PathLinkInputDto[];
+
+  @ApiPropertyOptional({ type: RouteSettingsDto, description: 'How routes are timed and snapped; left out: the stored settings stay (a graph alone replaces only the graph)' })
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RouteSettingsDto)
+  settings?: RouteSettingsDto;
 }
 
 export class PathNodeDto {
@@ -113,12 +201,24 @@ export class PathLinkDto {
   @ApiProperty({ enum: LINK_ORIGINS }) origin: string;
   @ApiProperty({ type: [String] }) tags: string[];
   @ApiProperty() accessible: boolean;
+  @ApiProperty({ enum: CONNECTOR_TYPES, nullable: true, type: String, description: 'As given; null: derived from the tags' }) connector: ConnectorType | null;
+}
+
+export class RouteSettingsResponseDto {
+  @ApiProperty() snap_distance_m: number;
+  @ApiProperty() stairs_speed_factor: number;
+  @ApiProperty() stairs_s_per_floor: number;
+  @ApiProperty() elevator_wait_s: number;
+  @ApiProperty() elevator_s_per_floor: number;
+  @ApiProperty() escalator_s_per_floor: number;
+  @ApiProperty() ramp_speed_factor: number;
 }
 
 export class PathsResponseDto {
   @ApiProperty() building_id: number;
   @ApiProperty({ type: [PathNodeDto] }) nodes: PathNodeDto[];
   @ApiProperty({ type: [PathLinkDto] }) links: PathLinkDto[];
+  @ApiProperty({ type: RouteSettingsResponseDto, description: 'How directions are timed and snapped: the values set, defaults for the others' }) settings: RouteSettingsResponseDto;
 }
 
 export class ListPathsQuery {

@@ -13,7 +13,8 @@ import { TransactionRunner } from '../../database/transactions';
 import { Floor } from '../floors/floor.entity';
 import { PathGraph, PathLink, PathNode } from './path-graph.entity';
 import { toPathsResponse } from './path-graph.mapper';
-import { PathsResponseDto, ReplacePathsDto } from './paths.dto';
+import { PathsResponseDto, ReplacePathsDto, RouteSettingsDto } from './paths.dto';
+import { DEFAULT_ROUTE_SETTINGS, pathProblems, type RouteSettings } from './router';
 
 @Injectable()
 export class PathsService {
@@ -48,16 +49,14 @@ export class PathsService {
       const building = await this.buildings.findOwned(principal, buildingId, manager, 'share');
       // Share-locked: a floor cannot be deleted while a graph naming it is being stored.
       const floors = await manager.find(Floor, { where: { buildingId: building.id, deletedAt: IsNull() }, select: { id: true }, ...lockOptions(manager, 'share') });
-      const floorIds = new Set(floors.map((floor) => floor.id));
       const frame = { latitude: building.latitude, longitude: building.longitude, width: building.width, length: building.length, rotation: building.rotation };
-      const errors: FieldError[] = [];
+      // The graph's rules (ids, floors, links, connectors) are the router's; here only the coordinates.
+      const errors: FieldError[] = pathProblems(dto.nodes, dto.links, floors).map(({ item, field, code, message, value }) =>
+        field === null ? { message, code, fields: item } : { message, code, fields: `${item}.${field}`, value },
+      );
       const nodes: PathNode[] = [];
-      const nodeIds = new Set<number>();
       dto.nodes.forEach((node, index) => {
         const field = `nodes[${index}]`;
-        if (nodeIds.has(node.id)) errors.push({ message: 'node ids must be unique', code: 'duplicate', fields: `${field}.id`, value: node.id });
-        nodeIds.add(node.id);
-        if (!floorIds.has(node.floor_id)) errors.push({ message: 'no such floor in this building', code: 'not_found', fields: `${field}.floor_id`, value: node.floor_id });
         const hasCartesian = node.x !== undefined && node.y !== undefined;
         const hasGeoreference = node.lat !== undefined && node.lng !== undefined;
         if (!hasCartesian && !hasGeoreference) {
@@ -74,30 +73,43 @@ export class PathsService {
         }
         nodes.push({ id: node.id, floor_id: node.floor_id, ...cartesian, ...georeference });
       });
-      const links: PathLink[] = dto.links.map((link, index) => {
-        const field = `links[${index}]`;
-        if (!nodeIds.has(link.source)) errors.push({ message: 'no such node', code: 'not_found', fields: `${field}.source`, value: link.source });
-        if (!nodeIds.has(link.target)) errors.push({ message: 'no such node', code: 'not_found', fields: `${field}.target`, value: link.target });
-        if (link.source === link.target) errors.push({ message: 'a link joins two different nodes', code: 'invalid', fields: field });
-        return { source: link.source, target: link.target, origin: link.origin ?? 'both', tags: link.tags ?? [], accessible: link.accessible ?? true };
-      });
+      const links: PathLink[] = dto.links.map((link) => ({
+        source: link.source,
+        target: link.target,
+        origin: link.origin ?? 'both',
+        tags: link.tags ?? [],
+        accessible: link.accessible ?? true,
+        connector: link.connector ?? null,
+      }));
       if (errors.length > 0) throw ApiError.validation('The paths are not valid', errors);
 
       const now = new Date();
       const existing = await manager.findOneBy(PathGraph, { buildingId: building.id });
+      // Settings left out stay: a client that only knows the graph replaces only the graph.
+      const routeSettings = dto.settings === undefined ? (existing?.routeSettings ?? null) : routeSettingsOf(dto.settings);
       const graph: PathGraph = {
         buildingId: building.id,
         organizationId: principal.organizationId,
         nodes,
         links,
+        routeSettings,
         version: (existing?.version ?? 0) + 1,
         createdAt: existing?.createdAt ?? now,
         updatedAt: now,
       };
-      if (existing) await manager.update(PathGraph, { buildingId: building.id }, { nodes, links, version: graph.version, updatedAt: now });
+      if (existing) await manager.update(PathGraph, { buildingId: building.id }, { nodes, links, routeSettings, version: graph.version, updatedAt: now });
       else await manager.insert(PathGraph, graph);
       await this.revisions.bump(manager, [building.id]);
       return new Versioned(toPathsResponse(graph), graph.version);
     });
   }
+}
+
+/** The settings as given, only the fields set (the others follow the defaults, even when those change). */
+function routeSettingsOf(dto: RouteSettingsDto): Partial<RouteSettings> {
+  const settings: Partial<RouteSettings> = {};
+  for (const key of Object.keys(DEFAULT_ROUTE_SETTINGS) as Array<keyof RouteSettings>) {
+    if (dto[key] !== undefined) settings[key] = dto[key];
+  }
+  return settings;
 }

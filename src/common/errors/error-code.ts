@@ -18,6 +18,10 @@ export enum ErrorCode {
   ServiceUnavailable = 'service_unavailable',
   OutputTooLarge = 'output_too_large',
   CursorExpired = 'cursor_expired',
+  /** Directions: an end of the route is not near enough to a usable path (issue 40). */
+  EndUnreachable = 'end_unreachable',
+  /** Directions: no route joins the two ends under the request's options. */
+  NoRoute = 'no_route',
   InternalError = 'internal_error',
 }
 

@@ -449,35 +449,64 @@ export function segmentDistance2(x: number, y: number, ax: number, ay: number, b
   return dx * dx + dy * dy;
 }
 
+/** One problem of a stored graph: the item (`nodes[2]`, `links[0]`), the field of it at fault (null: the item as a whole), what is wrong. */
+export interface PathProblem {
+  item: string;
+  field: 'id' | 'floor_id' | 'source' | 'target' | 'connector' | null;
+  code: 'duplicate' | 'not_found' | 'invalid';
+  message: string;
+  /** The value of that field (absent for the item as a whole). */
+  value?: unknown;
+}
+
 /**
  * The problems of a stored graph, each naming the index of its node or link: a repeated node id,
  * a node on a floor not given (when `floors` is), a link naming an unknown node or one node twice,
  * an explicit `connector` that is no type or that links two nodes of one floor. Empty: none.
  */
-export function validatePaths(nodes: readonly RouteNode[], links: readonly RouteLink[], floors?: readonly Pick<RouteFloor, 'id'>[]): string[] {
-  const problems: string[] = [];
+export function pathProblems(nodes: readonly Pick<RouteNode, 'id' | 'floor_id'>[], links: readonly RouteLink[], floors?: readonly Pick<RouteFloor, 'id'>[]): PathProblem[] {
+  const problems: PathProblem[] = [];
   const byId = new Map<number, number>();
   const floorIds = floors ? new Set(floors.map((floor) => floor.id)) : null;
   nodes.forEach((node, i) => {
+    const item = `nodes[${i}]`;
     const first = byId.get(node.id);
-    if (first !== undefined) problems.push(`nodes[${i}]: node id ${node.id} is already the id of nodes[${first}]`);
+    if (first !== undefined) problems.push({ item, field: 'id', code: 'duplicate', message: `node id ${node.id} is already the id of nodes[${first}]`, value: node.id });
     else byId.set(node.id, i);
-    if (floorIds && !floorIds.has(node.floor_id)) problems.push(`nodes[${i}]: floor ${node.floor_id} is not a floor of the building`);
+    if (floorIds && !floorIds.has(node.floor_id))
+      problems.push({ item, field: 'floor_id', code: 'not_found', message: `floor ${node.floor_id} is not a floor of the building`, value: node.floor_id });
   });
   links.forEach((link, i) => {
+    const item = `links[${i}]`;
     const source = byId.get(link.source);
     const target = byId.get(link.target);
-    if (source === undefined) problems.push(`links[${i}]: source ${link.source} is not a node of the graph`);
-    if (target === undefined) problems.push(`links[${i}]: target ${link.target} is not a node of the graph`);
-    if (link.source === link.target) problems.push(`links[${i}]: links node ${link.source} to itself`);
+    if (source === undefined) problems.push({ item, field: 'source', code: 'not_found', message: `source ${link.source} is not a node of the graph`, value: link.source });
+    if (target === undefined) problems.push({ item, field: 'target', code: 'not_found', message: `target ${link.target} is not a node of the graph`, value: link.target });
+    if (link.source === link.target) problems.push({ item, field: null, code: 'invalid', message: `links node ${link.source} to itself` });
     if (link.connector !== undefined && link.connector !== null) {
-      if (!isConnectorType(link.connector)) problems.push(`links[${i}]: connector ${JSON.stringify(link.connector)} is not one of ${CONNECTOR_TYPES.join(', ')}`);
-      else if (source !== undefined && target !== undefined && link.source !== link.target && nodes[source].floor_id === nodes[target].floor_id) {
-        problems.push(
-          `links[${i}]: connector ${link.connector} links nodes ${link.source} and ${link.target} of one floor (${nodes[source].floor_id}); a connector changes floors`,
-        );
+      if (!isConnectorType(link.connector)) {
+        problems.push({
+          item,
+          field: 'connector',
+          code: 'invalid',
+          message: `connector ${JSON.stringify(link.connector)} is not one of ${CONNECTOR_TYPES.join(', ')}`,
+          value: link.connector,
+        });
+      } else if (source !== undefined && target !== undefined && link.source !== link.target && nodes[source].floor_id === nodes[target].floor_id) {
+        problems.push({
+          item,
+          field: 'connector',
+          code: 'invalid',
+          message: `connector ${link.connector} links nodes ${link.source} and ${link.target} of one floor (${nodes[source].floor_id}); a connector changes floors`,
+          value: link.connector,
+        });
       }
     }
   });
   return problems;
+}
+
+/** pathProblems as lines of text (`links[0]: target 9 is not a node of the graph`). */
+export function validatePaths(nodes: readonly Pick<RouteNode, 'id' | 'floor_id'>[], links: readonly RouteLink[], floors?: readonly Pick<RouteFloor, 'id'>[]): string[] {
+  return pathProblems(nodes, links, floors).map((problem) => `${problem.item}: ${problem.message}`);
 }

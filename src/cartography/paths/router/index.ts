@@ -1,6 +1,18 @@
 /** The pure routing core of wayfinding (issue 40): the graph of a building's paths, routes over it and their indications. */
 export { CONNECTOR_TYPES, connectorFromTags, floorLinkConnector, isConnectorType, type ConnectorType } from './connectors';
-export { buildRouteGraph, DEFAULT_ROUTE_SETTINGS, RouteGraph, validatePaths, type LinkOrigin, type RouteFloor, type RouteLink, type RouteNode, type RouteSettings } from './graph';
+export {
+  buildRouteGraph,
+  DEFAULT_ROUTE_SETTINGS,
+  pathProblems,
+  RouteGraph,
+  validatePaths,
+  type PathProblem,
+  type LinkOrigin,
+  type RouteFloor,
+  type RouteLink,
+  type RouteNode,
+  type RouteSettings,
+} from './graph';
 export { TURN_DEG, type IndicationAction, type RouteIndication } from './indications';
 export {
   ACCESSIBILITY_MODES,
