@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { Env, readInteger } from './env';
 
 /** Limits and retention of realtime positions (contract 6.1 and 6.2). */
@@ -13,8 +12,6 @@ export interface PositionsConfig {
   retentionDays: number;
   /** Rows a report may answer; beyond it 507 output_too_large (contract 8.1). */
   reportMaxRows: number;
-  /** Worker threads placing scans beside the event loop (0: on it); one where there are two cores or more. */
-  estimatorThreads: number;
 }
 
 export const MAX_SEC_THRESHOLD_LIMIT = 86_400;
@@ -26,6 +23,5 @@ export function readPositionsConfig(env: Env): PositionsConfig {
     maxAgeSeconds: readInteger(env, 'POSITIONS_MAX_AGE_SECONDS', 7 * 86_400, { min: 60, max: 366 * 86_400 }),
     retentionDays: readInteger(env, 'POSITIONS_RETENTION_DAYS', 30, { min: 1, max: 3650 }),
     reportMaxRows: readInteger(env, 'REPORTS_MAX_ROWS', 2_000_000, { min: 1, max: 100_000_000 }),
-    estimatorThreads: readInteger(env, 'SCAN_ESTIMATOR_THREADS', availableParallelism() > 1 ? 1 : 0, { min: 0, max: 16 }),
   };
 }

@@ -6,7 +6,6 @@ import { FixPipelineModule } from '../fix-pipeline/fix-pipeline.module';
 import { BleBeacon } from './ble-beacon.entity';
 import { InfrastructureController } from './infrastructure.controller';
 import { InfrastructureService } from './infrastructure.service';
-import { EstimatorThreads } from './estimator-threads/estimator-threads';
 import { ScanPositioningService } from './scan-positioning.service';
 import { ScansController } from './scans.controller';
 import { ScansService } from './scans.service';
@@ -32,7 +31,6 @@ import { TrackingSettingsService } from './tracking-settings.service';
   providers: [
     InfrastructureService,
     ScanPositioningService,
-    EstimatorThreads,
     ScansService,
     ScanTracking,
     TrackingSettingsService,

@@ -6,8 +6,7 @@ import { Principal } from '../access/principal';
 import { toGeoreference } from '../common/geometry/cartesian';
 import { MAX_INTEGER_ID } from '../common/http/params';
 import { BleBeacon } from './ble-beacon.entity';
-import { DEFAULT_ESTIMATOR_OPTIONS, Estimate, EstimateMethod, EstimatorOptions, ScanReading, TransmitterIndex } from './estimator/scan-estimator';
-import { EstimatorThreads } from './estimator-threads/estimator-threads';
+import { DEFAULT_ESTIMATOR_OPTIONS, Estimate, EstimateMethod, estimatePosition, EstimatorOptions, ScanReading, TransmitterIndex } from './estimator/scan-estimator';
 import { BSSID, normalizeBssid, UUID_TEXT } from './infrastructure.dto';
 import { beaconKey } from './transmitter-radio';
 import { LearnableFix, RadioModelsService } from './radio-models.service';
@@ -125,7 +124,6 @@ export class ScanPositioningService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sites: TransmitterSites,
     private readonly radio: RadioModelsService,
-    private readonly threads: EstimatorThreads,
   ) {}
 
   async estimateBatch(principal: Principal, items: unknown[], options: EstimatorOptions = DEFAULT_ESTIMATOR_OPTIONS): Promise<ScanBatchResult> {
@@ -143,37 +141,17 @@ export class ScanPositioningService {
     const loaded = await this.sites.forBuildings(manager, principal.organizationId, visible);
     const calibrated = new Map<number, CalibratedSite>();
     await Promise.all([...loaded.values()].map(async (site) => calibrated.set(site.buildingId, await this.radio.calibrated(manager, site))));
-    // Each building's scans estimated together (on an estimator thread where there is one).
-    const byBuilding = new Map<number, ValidScan[]>();
-    for (const item of valid) {
-      const buildingId = buildingOf.get(item.index);
-      if (buildingId === undefined) continue;
-      if (!loaded.has(buildingId)) {
-        rejected.push({ index: item.index, code: 'not_found', fields: `[${item.index}].building_id`, message: `Building ${buildingId} not found` });
-        continue;
-      }
-      const list = byBuilding.get(buildingId);
-      if (list) list.push(item);
-      else byBuilding.set(buildingId, [item]);
-    }
-    const estimates = new Map<ValidScan, Estimate>();
-    await Promise.all(
-      [...byBuilding].map(async ([buildingId, items]) => {
-        const answers = await this.threads.estimate(
-          calibrated.get(buildingId)!.index,
-          items.map((item) => item.readings),
-          options,
-        );
-        items.forEach((item, at) => estimates.set(item, answers[at]));
-      }),
-    );
     const fixes: EstimatedFix[] = [];
     const learnable = new Map<number, LearnableFix[]>();
     for (const item of valid) {
-      const estimate = estimates.get(item);
-      if (!estimate) continue;
-      const buildingId = buildingOf.get(item.index)!;
-      const site = loaded.get(buildingId)!;
+      const buildingId = buildingOf.get(item.index);
+      if (buildingId === undefined) continue;
+      const site = loaded.get(buildingId);
+      if (!site) {
+        rejected.push({ index: item.index, code: 'not_found', fields: `[${item.index}].building_id`, message: `Building ${buildingId} not found` });
+        continue;
+      }
+      const estimate = estimatePosition(item.readings, calibrated.get(buildingId)!.index, options);
       if (!estimate.ok) {
         rejected.push({ index: item.index, code: estimate.reason, fields: `[${item.index}]`, message: estimate.message });
         continue;

@@ -196,16 +196,6 @@ export class TransmitterIndex {
     return this.byKey.values();
   }
 
-  /**
-   * What rebuilds this index elsewhere (a worker thread): its transmitters and floors, as plain
-   * data. Null when a floor places scans by fingerprints or a radio map, which are objects of
-   * their own, not data a message can carry.
-   */
-  portable(): { transmitters: KnownTransmitter[]; floors: Map<number, FloorEstimation> } | null {
-    for (const floor of this.floors.values()) if (floor.fingerprints || floor.radioMap) return null;
-    return { transmitters: [...this.byKey.values()], floors: new Map(this.floors) };
-  }
-
   get size(): number {
     return this.byKey.size;
   }

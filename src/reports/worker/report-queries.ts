@@ -1,9 +1,10 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { createRequire } from 'node:module';
+import { dirname, extname, join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { DataSource } from 'typeorm';
-import { workerEntry } from '../../common/process/worker-entry';
 import { DialectKind, dialectFor } from '../../database/sql-dialect';
 import { PreparedQueries } from '../../database/prepared-queries';
 import { positional, PositionalStatement } from '../../database/statements';
@@ -28,6 +29,29 @@ const SQLITE = dialectFor('sqlite');
 
 /** Statements of one {@link ReportQueries.many} call run at once on PostgreSQL (a report makes two such calls at a time): a few, so that ingest keeps its connections. */
 const POOL_STATEMENTS_IN_FLIGHT = 2;
+
+/**
+ * The worker's entry: the compiled report-worker.js, or under the test runner its TypeScript
+ * source, which the worker compiles as it loads it (and the report jobs it requires) with
+ * TypeScript's transpiler.
+ */
+function workerBootstrap(): { source: string; entry: string; typescript: string | null } {
+  const ownFile = typeof __filename === 'string' ? __filename : join(process.cwd(), 'src/reports/worker/report-queries.ts');
+  const extension = extname(ownFile);
+  const entry = join(dirname(ownFile), `report-worker${extension}`);
+  const typescript = extension === '.ts' ? createRequire(ownFile).resolve('typescript') : null;
+  const source = `
+const { workerData } = require('node:worker_threads');
+if (workerData.typescript) {
+  const ts = require(workerData.typescript);
+  const { readFileSync } = require('node:fs');
+  const compilerOptions = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, experimentalDecorators: true };
+  require.extensions['.ts'] = (module, filename) => module._compile(ts.transpileModule(readFileSync(filename, 'utf8'), { fileName: filename, compilerOptions }).outputText, filename);
+}
+require(workerData.entry);
+`;
+  return { source, entry, typescript };
+}
 
 type JobReply = Exclude<WorkerReply, { results: unknown[][] }>;
 
@@ -261,7 +285,7 @@ export class ReportQueries implements OnModuleDestroy {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const { source, entry, typescript } = workerEntry(typeof __filename === 'string' ? __filename : undefined, 'src/reports/worker/report-queries.ts', 'report-worker');
+    const { source, entry, typescript } = workerBootstrap();
     const worker = new Worker(source, { eval: true, workerData: { entry, typescript, reportWorker: this.workerData } });
     worker.unref();
     worker.on('message', (reply: WorkerReply) => {
