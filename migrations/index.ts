@@ -21,6 +21,7 @@ import { HeatmapDays1763991300000 } from './1763991300000-HeatmapDays';
 import { DeviceIndexesThatStay1764000000000 } from './1764000000000-DeviceIndexesThatStay';
 import { DeviceTracks1764100000000 } from './1764100000000-DeviceTracks';
 import { FilteredPositions1764200000000 } from './1764200000000-FilteredPositions';
+import { Gateways1764400000000 } from './1764400000000-Gateways';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   DeviceIndexesThatStay1764000000000,
   DeviceTracks1764100000000,
   FilteredPositions1764200000000,
+  Gateways1764400000000,
 ];

@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Gateway } from '../../src/infrastructure/gateway.entity';
+import { asApiKey, createApiKey } from '../support/auth';
+import { Cartographer, CARTOGRAPHY_KEY_LEVELS, createFloor, createSite, errorFields, expectError, expectStatus, keysOf, signUp, TIMESTAMP } from '../support/cartography';
+import { createTestApp, TestApp } from '../support/test-app';
+
+const GATEWAYS = '/api/v1/infrastructure/gateways';
+const GATEWAY_KEYS = ['building_id', 'created_at', 'floor_id', 'format', 'hardware_id', 'height_m', 'id', 'lat', 'lng', 'name', 'updated_at', 'x', 'y'];
+
+describe('gateways (issue 39)', () => {
+  let t: TestApp;
+  let a: Cartographer;
+  let b: Cartographer;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await signUp(t, 'Gateways A');
+    b = await signUp(t, 'Gateways B');
+  });
+  afterAll(async () => t?.close());
+
+  let macs = 0;
+  /** A fresh MAC, upper case with colons as a Ruuvi Gateway prints it. */
+  const nextMac = () => {
+    macs += 1;
+    return `AA:CC:EE:00:${(macs >> 8).toString(16).padStart(2, '0').toUpperCase()}:${(macs & 0xff).toString(16).padStart(2, '0').toUpperCase()}`;
+  };
+  const compact = (mac: string) => mac.replace(/[:-]/g, '').toLowerCase();
+  const gateway = (floorId: number, overrides: Record<string, unknown> = {}) => ({
+    floor_id: floorId,
+    hardware_id: nextMac(),
+    format: 'ruuvi',
+    x: 10,
+    y: 20,
+    height_m: 2.8,
+    name: 'Corridor',
+    ...overrides,
+  });
+  const create = async (c: Cartographer, body: Record<string, unknown>, status = 201) => {
+    const response = await t.http.post(GATEWAYS).set(c.auth).send(body);
+    expectStatus(response, status);
+    return response;
+  };
+
+  describe('CRUD', () => {
+    it('registers a gateway: 201, both coordinate systems, the hardware id normalised, an ETag; GET reads it back', async () => {
+      const site = await createSite(t, a.auth);
+      const mac = nextMac();
+      const response = await create(a, {
+        ...gateway(site.floor.id),
+        hardware_id: mac.toLowerCase().replace(/:/g, '-'),
+        building_id: site.building.id,
+        id: 7,
+        organization_id: b.org.organizationId,
+      });
+      expect(keysOf(response.body)).toEqual(GATEWAY_KEYS);
+      expect(response.body).toMatchObject({
+        building_id: site.building.id,
+        floor_id: site.floor.id,
+        x: 10,
+        y: 20,
+        height_m: 2.8,
+        hardware_id: compact(mac),
+        name: 'Corridor',
+        format: 'ruuvi',
+      });
+      expect(response.body.created_at).toMatch(TIMESTAMP);
+      expect(response.headers.etag).toBe('"1"');
+      const row = await t.dataSource.getRepository(Gateway).findOneByOrFail({ id: response.body.id });
+      expect(row.organizationId).toBe(a.org.organizationId);
+      const read = await t.http.get(`${GATEWAYS}/${response.body.id}`).set(a.auth);
+      expectStatus(read, 200);
+      expect(read.body).toEqual(response.body);
+      const list = await t.http.get(`${GATEWAYS}?building_id=${site.building.id}`).set(a.auth);
+      expectStatus(list, 200);
+      expect(list.body).toEqual([response.body]);
+    });
+
+    it('takes lat/lng, a node name as hardware id (lower-cased), no height (null) and no name', async () => {
+      const site = await createSite(t, a.auth);
+      const placed = await create(a, gateway(site.floor.id, { x: 30, y: 30 }));
+      const response = await create(a, { floor_id: site.floor.id, hardware_id: 'Kitchen-Node', format: 'cartograph', lat: placed.body.lat, lng: placed.body.lng });
+      expect(response.body).toMatchObject({ hardware_id: 'kitchen-node', height_m: null, name: '', format: 'cartograph' });
+      expect(response.body.x).toBeCloseTo(30, 6);
+    });
+
+    it.each([
+      ['a hardware id with a space', { hardware_id: 'my gateway' }, 'hardware_id'],
+      ['no hardware id', { hardware_id: undefined }, 'hardware_id'],
+      ['an unknown format', { format: 'bluecats' }, 'format'],
+      ['no format', { format: undefined }, 'format'],
+      ['a negative height', { height_m: -1 }, 'height_m'],
+      ['no position', { x: undefined, y: undefined }, 'x'],
+      ['a position 1 km away', { x: 1000 }, 'x'],
+      ['a name of 256 characters', { name: 'n'.repeat(256) }, 'name'],
+    ])('refuses %s with 422 naming the field', async (_label, overrides, field) => {
+      const site = await createSite(t, a.auth);
+      const response = await t.http.post(GATEWAYS).set(a.auth).send(gateway(site.floor.id, overrides));
+      expectError(response, 422, 'validation_failed');
+      expect(errorFields(response)).toContain(field);
+    });
+
+    it('refuses a building_id that is not the floor’s (422), and a hardware id taken in the organization in any form (409); another organization may use it', async () => {
+      const site = await createSite(t, a.auth);
+      const other = await createSite(t, a.auth);
+      const wrong = await t.http
+        .post(GATEWAYS)
+        .set(a.auth)
+        .send(gateway(site.floor.id, { building_id: other.building.id }));
+      expectError(wrong, 422, 'validation_failed');
+      expect(errorFields(wrong)).toEqual(['building_id']);
+      const mac = nextMac();
+      await create(a, gateway(site.floor.id, { hardware_id: mac }));
+      const again = await t.http
+        .post(GATEWAYS)
+        .set(a.auth)
+        .send(gateway(other.floor.id, { hardware_id: compact(mac).toUpperCase() }));
+      expectError(again, 409, 'conflict');
+      expect(errorFields(again)).toEqual(['hardware_id']);
+      const siteB = await createSite(t, b.auth);
+      await create(b, gateway(siteB.floor.id, { hardware_id: mac }));
+    });
+
+    it('updates partially by PUT and PATCH (ETag checked), moves floors within the building, refuses null for what cannot be null, deletes', async () => {
+      const site = await createSite(t, a.auth);
+      const upper = await createFloor(t, a.auth, site.building.id, { level: 1 });
+      const created = await create(a, gateway(site.floor.id));
+      const url = `${GATEWAYS}/${created.body.id}`;
+      const renamed = await t.http.put(url).set(a.auth).set('If-Match', '"1"').send({ name: 'Hall', floor_id: upper.id, height_m: null });
+      expectStatus(renamed, 200);
+      expect(renamed.body).toMatchObject({ name: 'Hall', floor_id: upper.id, height_m: null, x: 10, y: 20, hardware_id: created.body.hardware_id });
+      expect(renamed.headers.etag).toBe('"2"');
+      expectError(await t.http.put(url).set(a.auth).set('If-Match', '"1"').send({ name: 'Stale' }), 409, 'conflict');
+      const patched = await t.http.patch(url).set(a.auth).send({ format: 'minew', x: 12, y: 22 });
+      expectStatus(patched, 200);
+      expect(patched.body).toMatchObject({ format: 'minew', x: 12, y: 22, name: 'Hall' });
+      for (const field of ['name', 'format', 'hardware_id', 'floor_id', 'x']) {
+        const response = await t.http
+          .put(url)
+          .set(a.auth)
+          .send({ [field]: null });
+        expectError(response, 422, 'validation_failed');
+        expect(new Set(errorFields(response))).toEqual(new Set([field]));
+      }
+      const elsewhere = await createSite(t, a.auth);
+      expectError(await t.http.put(url).set(a.auth).send({ floor_id: elsewhere.floor.id }), 422, 'validation_failed');
+      await t.http.delete(url).set(a.auth).expect(204);
+      expectError(await t.http.get(url).set(a.auth), 404, 'entity_not_found');
+      expectError(await t.http.delete(url).set(a.auth), 404, 'entity_not_found');
+    });
+  });
+
+  describe('isolation and permissions', () => {
+    it('a gateway of another organization does not exist for the caller (404), nor its building’s list', async () => {
+      const site = await createSite(t, a.auth);
+      const created = await create(a, gateway(site.floor.id));
+      const url = `${GATEWAYS}/${created.body.id}`;
+      expectError(await t.http.get(url).set(b.auth), 404, 'entity_not_found');
+      expectError(await t.http.put(url).set(b.auth).send({ name: 'Mine' }), 404, 'entity_not_found');
+      expectError(await t.http.delete(url).set(b.auth), 404, 'entity_not_found');
+      expectError(await t.http.get(`${url}/health`).set(b.auth), 404, 'entity_not_found');
+      expectError(await t.http.get(`${GATEWAYS}?building_id=${site.building.id}`).set(b.auth), 404, 'entity_not_found');
+      expectError(await t.http.post(GATEWAYS).set(b.auth).send(gateway(site.floor.id)), 422, 'validation_failed');
+      expect((await t.http.get(url).set(a.auth)).body.name).toBe('Corridor');
+    });
+
+    it.each(CARTOGRAPHY_KEY_LEVELS)('an API key %s reads gateways and writes them only with cartography write (%s)', async (permission, writes) => {
+      const site = await createSite(t, a.auth);
+      const created = await create(a, gateway(site.floor.id));
+      const key = await createApiKey(t, a.token, permission);
+      const auth = asApiKey(key.apikey);
+      expectStatus(await t.http.get(`${GATEWAYS}/${created.body.id}`).set(auth), 200);
+      expectStatus(await t.http.get(`${GATEWAYS}?building_id=${site.building.id}`).set(auth), 200);
+      expectStatus(await t.http.get(`${GATEWAYS}/${created.body.id}/health`).set(auth), 200);
+      const post = await t.http.post(GATEWAYS).set(auth).send(gateway(site.floor.id));
+      const put = await t.http.put(`${GATEWAYS}/${created.body.id}`).set(auth).send({ name: 'Keyed' });
+      if (writes) {
+        expectStatus(post, 201);
+        expectStatus(put, 200);
+        await t.http.delete(`${GATEWAYS}/${created.body.id}`).set(auth).expect(204);
+      } else {
+        expectError(post, 403, 'forbidden');
+        expectError(put, 403, 'forbidden');
+        expectError(await t.http.delete(`${GATEWAYS}/${created.body.id}`).set(auth), 403, 'forbidden');
+      }
+    });
+  });
+
+  describe('CSV and replacement', () => {
+    it('exports with Accept: text/csv (formulas escaped), and the CSV put back unchanged changes nothing', async () => {
+      const site = await createSite(t, a.auth);
+      const first = await create(a, gateway(site.floor.id, { name: '=HYPERLINK("http://evil")' }));
+      const second = await create(a, gateway(site.floor.id, { hardware_id: 'node-2', format: 'cartograph', height_m: null, x: 40, y: 50 }));
+      const csv = await t.http.get(`${GATEWAYS}?building_id=${site.building.id}`).set(a.auth).set('Accept', 'text/csv');
+      expectStatus(csv, 200);
+      expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+      const lines = csv.text.trim().split('\r\n');
+      expect(lines[0]).toBe('id,floor_id,x,y,lat,lng,height_m,hardware_id,name,format');
+      expect(lines).toHaveLength(3);
+      expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
+      expect(lines[2]).toMatch(/,,node-2,Corridor,cartograph$/);
+      const back = await t.http.put(`${GATEWAYS}?building_id=${site.building.id}`).set(a.auth).set('Content-Type', 'text/csv').send(csv.text);
+      expectStatus(back, 200);
+      const list = await t.http.get(`${GATEWAYS}?building_id=${site.building.id}`).set(a.auth);
+      expect(list.body).toEqual([first.body, second.body]);
+    });
+
+    it('replaces a building’s gateways from JSON: kept by hardware id, others removed, new ones added; line-numbered 422 from CSV', async () => {
+      const site = await createSite(t, a.auth);
+      const kept = await create(a, gateway(site.floor.id));
+      const gone = await create(a, gateway(site.floor.id));
+      const replaced = await t.http
+        .put(`${GATEWAYS}?building_id=${site.building.id}`)
+        .set(a.auth)
+        .send([
+          { ...gateway(site.floor.id), hardware_id: kept.body.hardware_id, name: 'Kept' },
+          { floor_id: site.floor.id, hardware_id: 'new-node', format: 'cartograph', x: 5, y: 5 },
+        ]);
+      expectStatus(replaced, 200);
+      expect(replaced.body.map((item: { hardware_id: string }) => item.hardware_id)).toEqual([kept.body.hardware_id, 'new-node']);
+      expect(replaced.body[0]).toMatchObject({ id: kept.body.id, name: 'Kept' });
+      expectError(await t.http.get(`${GATEWAYS}/${gone.body.id}`).set(a.auth), 404, 'entity_not_found');
+      const bad = await t.http
+        .put(`${GATEWAYS}?building_id=${site.building.id}`)
+        .set(a.auth)
+        .set('Content-Type', 'text/csv')
+        .send(`floor_id,x,y,hardware_id,format\r\n${site.floor.id},1,1,ok-node,ruuvi\r\n${site.floor.id},1,1,bad node,ruuvi\r\n`);
+      expectError(bad, 422, 'validation_failed');
+      expect(errorFields(bad)).toEqual(['line 3.hardware_id']);
+      const twice = await t.http
+        .put(`${GATEWAYS}?building_id=${site.building.id}`)
+        .set(a.auth)
+        .send([gateway(site.floor.id, { hardware_id: 'twin' }), gateway(site.floor.id, { hardware_id: 'TWIN' })]);
+      expectError(twice, 409, 'conflict');
+      const elsewhere = await createSite(t, a.auth);
+      const taken = await t.http
+        .put(`${GATEWAYS}?building_id=${elsewhere.building.id}`)
+        .set(a.auth)
+        .send([gateway(elsewhere.floor.id, { hardware_id: kept.body.hardware_id })]);
+      expectError(taken, 409, 'conflict');
+      expect(errorFields(taken)).toEqual(['[0].hardware_id']);
+      expect((await t.http.get(`${GATEWAYS}?building_id=${site.building.id}`).set(a.auth)).body).toHaveLength(2);
+    });
+  });
+});
