@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiPermission } from '../../src/access/permissions';
 import { Gateway } from '../../src/infrastructure/gateway.entity';
+import { DeviceTagKey } from '../../src/positions/device-tag-key.entity';
 import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, CARTOGRAPHY_KEY_LEVELS, createFloor, createSite, errorFields, expectError, expectStatus, keysOf, signUp, TIMESTAMP } from '../support/cartography';
 import { createTestApp, TestApp } from '../support/test-app';
 
 const GATEWAYS = '/api/v1/infrastructure/gateways';
+const DEVICES = '/api/v1/devices';
+const UUID = 'e2c56db5-dffb-48d2-b060-d0f5a71096e0';
 const GATEWAY_KEYS = ['building_id', 'created_at', 'floor_id', 'format', 'hardware_id', 'height_m', 'id', 'lat', 'lng', 'name', 'updated_at', 'x', 'y'];
 
 describe('gateways (issue 39)', () => {
@@ -240,6 +244,111 @@ describe('gateways (issue 39)', () => {
       expectError(taken, 409, 'conflict');
       expect(errorFields(taken)).toEqual(['[0].hardware_id']);
       expect((await t.http.get(`${GATEWAYS}?building_id=${site.building.id}`).set(a.auth)).body).toHaveLength(2);
+    });
+  });
+
+  describe('tags', () => {
+    let tagged = 0;
+    const nextId = (label: string) => `${label}-${(tagged += 1)}`;
+    const keysOfDevice = async (c: Cartographer, deviceId: string) =>
+      (await t.dataSource.getRepository(DeviceTagKey).find({ where: { organizationId: c.org.organizationId, deviceId } })).map((row) => row.key).sort();
+
+    it('creates a device with an iBeacon tag (normalised, 201), stored as its canonical key; GET and the list show it', async () => {
+      const id = nextId('badge');
+      const created = await t.http
+        .post(DEVICES)
+        .set(a.auth)
+        .send({ id, name: 'Badge', tag: { ibeacon: { uuid: UUID.toUpperCase().replace(/-/g, ''), major: 1, minor: 42 } } });
+      expectStatus(created, 201);
+      expect(created.body).toMatchObject({ id, name: 'Badge', code: '', last_seen_at: null, last_position: null, tag: { ibeacon: { uuid: UUID, major: 1, minor: 42 } } });
+      expect(await keysOfDevice(a, id)).toEqual([`ibeacon:${UUID}:1:42`]);
+      expect((await t.http.get(`${DEVICES}/${id}`).set(a.auth)).body.tag).toEqual({ ibeacon: { uuid: UUID, major: 1, minor: 42 } });
+      const list = await t.http.get(`${DEVICES}?search=${id}`).set(a.auth);
+      expect(list.body.data.map((device: { tag: unknown }) => device.tag)).toEqual([{ ibeacon: { uuid: UUID, major: 1, minor: 42 } }]);
+      expectError(await t.http.post(DEVICES).set(a.auth).send({ id }), 409, 'conflict');
+    });
+
+    it('takes a MAC in any form and an ESPresense id (whose iBeacon form gives the iBeacon key too); PUT changes or removes the tag', async () => {
+      const id = nextId('forklift');
+      const created = await t.http
+        .post(DEVICES)
+        .set(a.auth)
+        .send({ id, tag: { mac: 'AC-23-3F-A0-32-08' } });
+      expectStatus(created, 201);
+      expect(created.body.tag).toEqual({ mac: 'ac233fa03208' });
+      expect(await keysOfDevice(a, id)).toEqual(['mac:ac233fa03208']);
+      const espresense = await t.http
+        .put(`${DEVICES}/${id}`)
+        .set(a.auth)
+        .send({ tag: { espresense_id: `iBeacon:${UUID}-7-8` } });
+      expectStatus(espresense, 200);
+      expect(espresense.body.tag).toEqual({ espresense_id: `iBeacon:${UUID}-7-8` });
+      expect(await keysOfDevice(a, id)).toEqual([`espresense:ibeacon:${UUID}-7-8`, `ibeacon:${UUID}:7:8`]);
+      const renamed = await t.http.patch(`${DEVICES}/${id}`).set(a.auth).send({ name: 'Forklift' });
+      expect(renamed.body.tag).toEqual({ espresense_id: `iBeacon:${UUID}-7-8` });
+      const removed = await t.http.put(`${DEVICES}/${id}`).set(a.auth).send({ tag: null });
+      expectStatus(removed, 200);
+      expect(removed.body.tag).toBeNull();
+      expect(await keysOfDevice(a, id)).toEqual([]);
+    });
+
+    it.each([
+      ['no identity', {}],
+      ['two identities', { mac: 'ac233fa03208', espresense_id: 'watch' }],
+      ['a MAC of 11 digits', { mac: 'ac233fa0320' }],
+      ['a major of 70000', { ibeacon: { uuid: UUID, major: 70000, minor: 1 } }],
+      ['a bad uuid', { ibeacon: { uuid: 'not-a-uuid', major: 1, minor: 1 } }],
+      ['an ESPresense id with a topic separator', { espresense_id: 'a/b' }],
+      ['an unknown kind', { bluetooth_name: 'x' }],
+    ])('refuses %s with 422', async (_label, tag) => {
+      const response = await t.http
+        .post(DEVICES)
+        .set(a.auth)
+        .send({ id: nextId('bad'), tag });
+      expectError(response, 422, 'validation_failed');
+      expect(errorFields(response).every((field) => field.startsWith('tag'))).toBe(true);
+    });
+
+    it('a tag is unique in its organization (409, in any form), not across organizations; deleting the device frees it', async () => {
+      const first = nextId('owner');
+      await t.http
+        .post(DEVICES)
+        .set(a.auth)
+        .send({ id: first, tag: { mac: '11:22:33:44:55:66' } })
+        .expect(201);
+      const second = nextId('thief');
+      const taken = await t.http
+        .post(DEVICES)
+        .set(a.auth)
+        .send({ id: second, tag: { espresense_id: '112233445566' } });
+      expectError(taken, 409, 'conflict');
+      expect(errorFields(taken)).toEqual(['tag']);
+      expectError(await t.http.get(`${DEVICES}/${second}`).set(a.auth), 404, 'entity_not_found');
+      await t.http
+        .post(DEVICES)
+        .set(b.auth)
+        .send({ id: second, tag: { mac: '112233445566' } })
+        .expect(201);
+      await t.http.delete(`${DEVICES}/${first}`).set(a.auth).expect(204);
+      await t.http
+        .post(DEVICES)
+        .set(a.auth)
+        .send({ id: second, tag: { mac: '112233445566' } })
+        .expect(201);
+    });
+
+    it('creating a device and its tag needs an administrator’s write (403 for other keys)', async () => {
+      for (const permission of [ApiPermission.Positioning, ApiPermission.ReadOnly, ApiPermission.CartographyReadWrite]) {
+        const key = await createApiKey(t, a.token, permission);
+        expectError(
+          await t.http
+            .post(DEVICES)
+            .set(asApiKey(key.apikey))
+            .send({ id: nextId('keyed') }),
+          403,
+          'forbidden',
+        );
+      }
     });
   });
 });

@@ -33,6 +33,7 @@ const DECLARED_ROUTES: RouteDeclaration[] = [
   { method: 'GET', path: 'buildings/:id', access: 'cartography:read' },
   { method: 'PUT', path: 'buildings/:id', access: 'cartography:write' },
   { method: 'GET', path: 'devices', access: 'read' },
+  { method: 'POST', path: 'devices', access: 'write role=ADMIN_ORG' },
   { method: 'DELETE', path: 'devices/:id', access: 'write role=ADMIN_ORG' },
   { method: 'GET', path: 'devices/:id', access: 'read' },
   { method: 'PUT', path: 'devices/:id', access: 'write role=ADMIN_ORG' },

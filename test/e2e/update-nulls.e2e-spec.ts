@@ -193,7 +193,13 @@ describe('null on update routes', () => {
         url: `/api/v1/infrastructure/reference_points/${point.body.id}`,
         bodies: [{ floor_id: floorId, x: 15, y: 15, ble: readings, wifi: [{ bssid: 'aa:bb:cc:dd:ee:03', rssi: -70 }] }],
       },
-      '/api/v1/devices/{id}': { url: '/api/v1/devices/null-device', bodies: [{ name: 'Forklift', code: 'Zebra' }] },
+      '/api/v1/devices/{id}': {
+        url: '/api/v1/devices/null-device',
+        bodies: [
+          { name: 'Forklift', code: 'Zebra', tag: { ibeacon: { uuid: UUID, major: 7, minor: 9 } } },
+          { tag: { eddystone: { namespace: 'edd1ebeac04e5defa017', instance: '0123456789ab' } } },
+        ],
+      },
       '/api/v1/infrastructure/tracking': {
         url: `/api/v1/infrastructure/tracking?building_id=${site.building.id}`,
         bodies: [{ scans: true, positions: false, reset_after_seconds: 30 }],
