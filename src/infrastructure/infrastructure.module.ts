@@ -7,6 +7,8 @@ import { PositionsModule } from '../positions/positions.module';
 import { BleBeacon } from './ble-beacon.entity';
 import { Gateway } from './gateway.entity';
 import { GatewayHealthRepository } from './gateway-health.repository';
+import { GatewayIngestController } from './gateway-ingest.controller';
+import { GatewayIngestService } from './gateway-ingest.service';
 import { GatewaysController } from './gateways.controller';
 import { GatewaysService } from './gateways.service';
 import { InfrastructureController } from './infrastructure.controller';
@@ -32,10 +34,19 @@ import { TrackingSettingsService } from './tracking-settings.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([WifiAccessPoint, BleBeacon, Gateway, ReferencePoint, RadioModelRecord]), BuildingsModule, FloorsModule, FixPipelineModule, PositionsModule],
-  controllers: [GatewaysController, InfrastructureController, ScansController, ReferencePointsController, RadioModelController, TrackingSettingsController],
+  controllers: [
+    GatewaysController,
+    GatewayIngestController,
+    InfrastructureController,
+    ScansController,
+    ReferencePointsController,
+    RadioModelController,
+    TrackingSettingsController,
+  ],
   providers: [
     InfrastructureService,
     GatewaysService,
+    GatewayIngestService,
     GatewayHealthRepository,
     ScanPositioningService,
     ScansService,

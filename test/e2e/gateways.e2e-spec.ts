@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/access/permissions';
 import { Gateway } from '../../src/infrastructure/gateway.entity';
 import { DeviceTagKey } from '../../src/positions/device-tag-key.entity';
+import { TagObservationsRepository } from '../../src/positions/tag-observations.repository';
 import { asApiKey, createApiKey } from '../support/auth';
 import { Cartographer, CARTOGRAPHY_KEY_LEVELS, createFloor, createSite, errorFields, expectError, expectStatus, keysOf, signUp, TIMESTAMP } from '../support/cartography';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -349,6 +350,168 @@ describe('gateways (issue 39)', () => {
           'forbidden',
         );
       }
+    });
+  });
+
+  describe('HTTP ingest', () => {
+    const ingest = (hardwareId: string) => `/api/v1/gateways/${encodeURIComponent(hardwareId)}/observations`;
+    const nowSeconds = () => Math.floor(Date.now() / 1000);
+    let positioning: Record<string, string>;
+    let tagCount = 0;
+    beforeAll(async () => {
+      positioning = asApiKey((await createApiKey(t, a.token, ApiPermission.Positioning)).apikey);
+    });
+
+    /** A registered gateway and a tag (a device with a MAC identity) of organization a. */
+    async function setUp(format: string, hardwareId = nextMac()) {
+      const site = await createSite(t, a.auth);
+      const created = await create(a, gateway(site.floor.id, { hardware_id: hardwareId, format }));
+      tagCount += 1;
+      const tagMac = `C0:FF:EE:00:00:${tagCount.toString(16).padStart(2, '0')}`;
+      const deviceId = `tag-${format}-${tagCount}`;
+      await t.http
+        .post(DEVICES)
+        .set(a.auth)
+        .send({ id: deviceId, tag: { mac: tagMac } })
+        .expect(201);
+      return { gateway: created.body as { id: number; hardware_id: string }, hardwareId, tagMac, deviceId };
+    }
+    const stored = (deviceId: string) => t.app.get(TagObservationsRepository).window(t.dataSource.manager, a.org.organizationId, deviceId, 0, Date.now() + 120_000);
+    const health = async (id: number) => (await t.http.get(`${GATEWAYS}/${id}/health`).set(a.auth).expect(200)).body;
+
+    it('takes a Ruuvi Gateway batch with a positioning key: the tag’s observation stored before 200, the unknown advertiser only counted; a redelivery (same nonce) stores nothing twice', async () => {
+      const { gateway: gw, hardwareId, tagMac, deviceId } = await setUp('ruuvi');
+      const batch = {
+        data: {
+          coordinates: '',
+          timestamp: nowSeconds(),
+          nonce: 12345678,
+          gw_mac: hardwareId,
+          tags: {
+            [tagMac]: { rssi: -70, timestamp: nowSeconds(), data: '0201061BFF99040515714D9FC56DFFF0FFF803E4B516E84D7EF41F0C28CBD6' },
+            'DE:AD:BE:EF:00:01': { rssi: -80, timestamp: nowSeconds(), data: '' },
+          },
+        },
+      };
+      const first = await t.http.post(ingest(hardwareId)).set(positioning).send(batch);
+      expectStatus(first, 200);
+      expect(first.body).toEqual({ stored: 1, duplicates: 0, unknown: 1, rejected: 0, last_reason: null });
+      const rows = await stored(deviceId);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ device_id: deviceId, gateway_id: gw.id, rssi: -70 });
+      const again = await t.http.post(ingest(hardwareId.toLowerCase())).set(positioning).send(batch);
+      expectStatus(again, 200);
+      expect(again.body).toMatchObject({ stored: 0, duplicates: 1, unknown: 1 });
+      expect(await stored(deviceId)).toHaveLength(1);
+      const next = await t.http
+        .post(ingest(hardwareId))
+        .set(positioning)
+        .send({ data: { ...batch.data, nonce: 12345679 } });
+      expect(next.body).toMatchObject({ stored: 1 });
+      expect(await stored(deviceId)).toHaveLength(2);
+      const h = await health(gw.id);
+      expect(h).toMatchObject({
+        gateway_id: gw.id,
+        silent: false,
+        messages: 3,
+        observations_stored: 2,
+        observations_duplicate: 1,
+        unknown_advertisers: 3,
+        tags_heard: 1,
+        messages_not_understood: 0,
+        last_reason: null,
+        last_limit: null,
+      });
+      expect(h.last_seen_at).toMatch(TIMESTAMP);
+      expect(h.messages_per_second).toBeGreaterThan(0);
+    });
+
+    it('takes a Minew array and Cartograph JSON; the records it cannot read are dropped with the reason on the health', async () => {
+      const minew = await setUp('minew');
+      const mac = compact(minew.tagMac).toUpperCase();
+      const array = [
+        { timestamp: new Date().toISOString(), type: 'Gateway', mac: compact(minew.hardwareId).toUpperCase(), gatewayFree: 98, gatewayLoad: 0.05 },
+        { timestamp: new Date().toISOString(), type: 'Unknown', mac, bleName: '', rssi: -61, rawData: '' },
+        { timestamp: new Date().toISOString(), type: 'Unknown', mac: '0BE383050DE8', bleName: '', rssi: -58, rawData: '' },
+      ];
+      const m = await t.http.post(ingest(minew.hardwareId)).set(positioning).send(array);
+      expectStatus(m, 200);
+      expect(m.body).toMatchObject({ stored: 1, unknown: 1 });
+      expect(await stored(minew.deviceId)).toHaveLength(1);
+
+      const node = await setUp('cartograph', `pi-node-${tagCount}`);
+      const body = {
+        time: new Date().toISOString(),
+        observations: [
+          { tag: node.tagMac.toLowerCase(), rssi: -71 },
+          { tag: node.tagMac, rssi: 999 },
+          { tag: 'stranger', rssi: -90 },
+        ],
+      };
+      const c = await t.http.post(ingest(node.hardwareId.toUpperCase())).set(positioning).send(body);
+      expectStatus(c, 200);
+      expect(c.body).toMatchObject({ stored: 1, unknown: 1, rejected: 1, last_reason: expect.stringContaining('rssi 999') });
+      const h = await health(node.gateway.id);
+      expect(h).toMatchObject({ records_not_understood: 1, messages_not_understood: 0, last_reason: expect.stringContaining('rssi 999') });
+      expect(h.last_reason_at).toMatch(TIMESTAMP);
+    });
+
+    it('an unreadable payload is 422 (the contract’s shape), one over 256 KiB 413, each counted on the gateway’s health with the reason and the limit; the next message is taken', async () => {
+      const { gateway: gw, hardwareId, deviceId, tagMac } = await setUp('cartograph', `bad-node-${tagCount + 1}`);
+      const broken = await t.http.post(ingest(hardwareId)).set(positioning).set('Content-Type', 'application/json').send('{"observations": [');
+      expectError(broken, 422, 'validation_failed');
+      expect(broken.body.errors).toEqual([expect.objectContaining({ fields: 'body', message: 'payload is not JSON' })]);
+      const shape = await t.http.post(ingest(hardwareId)).set(positioning).send({ readings: [] });
+      expectError(shape, 422, 'validation_failed');
+      const big = JSON.stringify({ observations: [], padding: 'x'.repeat(300 * 1024) });
+      const tooLarge = await t.http.post(ingest(hardwareId)).set(positioning).set('Content-Type', 'application/json').send(big);
+      expectError(tooLarge, 413, 'payload_too_large');
+      let h = await health(gw.id);
+      expect(h).toMatchObject({
+        messages: 3,
+        messages_not_understood: 3,
+        last_reason: 'payload larger than 262144 bytes',
+        last_limit: { name: 'message_size', at: expect.stringMatching(TIMESTAMP) },
+      });
+      const fine = await t.http
+        .post(ingest(hardwareId))
+        .set(positioning)
+        .send({ observations: [{ tag: tagMac, rssi: -60 }] });
+      expectStatus(fine, 200);
+      h = await health(gw.id);
+      expect(h).toMatchObject({ messages: 4, messages_not_understood: 3, observations_stored: 1, last_limit: { name: 'message_size' } });
+      expect(await stored(deviceId)).toHaveLength(1);
+    });
+
+    it('a gateway not registered in the key’s organization is 404 (another organization’s too); a key that may not post positions is 403; a gateway never heard has empty health', async () => {
+      const { gateway: gw, hardwareId, tagMac } = await setUp('cartograph', `iso-node-${tagCount + 1}`);
+      const body = { observations: [{ tag: tagMac, rssi: -60 }] };
+      expectError(await t.http.post(ingest('never-registered')).set(positioning).send(body), 404, 'entity_not_found');
+      const other = asApiKey((await createApiKey(t, b.token, ApiPermission.Positioning)).apikey);
+      expectError(await t.http.post(ingest(hardwareId)).set(other).send(body), 404, 'entity_not_found');
+      const readOnly = asApiKey((await createApiKey(t, a.token, ApiPermission.ReadOnly)).apikey);
+      expectError(await t.http.post(ingest(hardwareId)).set(readOnly).send(body), 403, 'forbidden');
+      expectError(await t.http.post(ingest(hardwareId)).send(body), 401, 'unauthorized');
+      expect(await health(gw.id)).toMatchObject({ last_seen_at: null, silent: false, messages: 0, messages_per_second: 0, tags_heard: 0, last_reason: null, last_limit: null });
+      const readWrite = asApiKey((await createApiKey(t, a.token, ApiPermission.ReadWrite)).apikey);
+      expectStatus(await t.http.post(ingest(hardwareId)).set(readWrite).send(body), 200);
+    });
+
+    it('an ESPresense gateway cannot post over HTTP (422, counted); deleting a gateway deletes its observations', async () => {
+      const { gateway: gw, hardwareId, deviceId } = await setUp('espresense', `esp-room-${tagCount + 1}`);
+      const refused = await t.http.post(ingest(hardwareId)).set(positioning).send({ rssi: -60 });
+      expectError(refused, 422, 'validation_failed');
+      expect((await health(gw.id)).last_reason).toMatch(/MQTT only/);
+      const node = await setUp('cartograph', `gone-node-${tagCount + 1}`);
+      await t.http
+        .post(ingest(node.hardwareId))
+        .set(positioning)
+        .send({ observations: [{ tag: node.tagMac, rssi: -60 }] })
+        .expect(200);
+      expect(await stored(node.deviceId)).toHaveLength(1);
+      await t.http.delete(`${GATEWAYS}/${node.gateway.id}`).set(a.auth).expect(204);
+      expect(await stored(node.deviceId)).toHaveLength(0);
+      expect(deviceId).toBeTruthy();
     });
   });
 });

@@ -1051,6 +1051,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/gateways/{hardware_id}/observations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A gateway's message, in its registered format (Ruuvi's batch, Minew's array, Cartograph JSON)
+         * @description The key (positioning or read-write) decides the organization; the gateway must be registered there by this hardware id. The answer comes once the observations of the organization’s tags are stored.
+         */
+        post: operations["GatewayIngestController_take"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/infrastructure": {
         parameters: {
             query?: never;
@@ -2713,6 +2733,18 @@ export interface components {
             observations_duplicate: number;
             /** @description Observations of advertisers that are no tag of the organization: counted, never stored */
             unknown_advertisers: number;
+        };
+        GatewayIngestResponseDto: {
+            /** @description Observations of registered tags now stored */
+            stored: number;
+            /** @description Observations already stored from an earlier delivery of the same message */
+            duplicates: number;
+            /** @description Observations of advertisers that are no tag of the organization (counted, not stored) */
+            unknown: number;
+            /** @description Records of the message that were not understood */
+            rejected: number;
+            /** @description Why the last record was not understood */
+            last_reason: string | null;
         };
         WifiResponseDto: {
             id: number;
@@ -10503,6 +10535,89 @@ export interface operations {
             };
             /** @description No such resource in your organization (entity_not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    GatewayIngestController_take: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a request resent with the same key within 24 hours gets the first answer again (with Idempotent-Replayed: true) instead of creating twice. The same key with another request is 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                hardware_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayIngestResponseDto"];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No gateway of the organization has this hardware id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Over 256 KiB (counted on the gateway’s health) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not understood (counted on the gateway’s health with the reason) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
