@@ -1,7 +1,10 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { canSeeBuilding } from '../access/building-scope';
 import { Principal } from '../access/principal';
+import { Building } from '../cartography/buildings/building.entity';
+import { Floor } from '../cartography/floors/floor.entity';
 import { ApiError } from '../common/errors/api-error';
 import { TransactionRunner } from '../database/transactions';
 import { DeviceTagsRepository } from '../positions/device-tags.repository';
@@ -45,9 +48,20 @@ export class GatewayIngestService implements OnModuleInit, OnModuleDestroy {
     countSilentGatewaysWith(null);
   }
 
+  /** The organization's gateway of this hardware id, on a live floor of a live building the caller may see. */
+  private async findLive(principal: Principal, hardwareId: string): Promise<Gateway | null> {
+    const row = await this.dataSource.manager
+      .createQueryBuilder(Gateway, 'gateway')
+      .innerJoin(Floor, 'floor', 'floor.id = gateway.floorId AND floor.deletedAt IS NULL')
+      .innerJoin(Building, 'building', 'building.id = gateway.buildingId AND building.deletedAt IS NULL')
+      .where('gateway.organizationId = :organizationId AND gateway.hardwareId = :hardwareId', { organizationId: principal.organizationId, hardwareId })
+      .getOne();
+    return row && canSeeBuilding(principal, row.buildingId) ? row : null;
+  }
+
   async ingest(principal: Principal, hardwareId: string, body: unknown): Promise<GatewayIngestResponseDto> {
     const normalised = normaliseHardwareId(hardwareId);
-    const gateway = normalised === null ? null : await this.dataSource.manager.findOneBy(Gateway, { organizationId: principal.organizationId, hardwareId: normalised });
+    const gateway = normalised === null ? null : await this.findLive(principal, normalised);
     if (!gateway) {
       gatewayMessages.inc({ outcome: 'unknown_gateway' });
       throw ApiError.notFound('Gateway', normalised ?? hardwareId.slice(0, 128));

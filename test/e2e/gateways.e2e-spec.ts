@@ -374,7 +374,7 @@ describe('gateways (issue 39)', () => {
         .set(a.auth)
         .send({ id: deviceId, tag: { mac: tagMac } })
         .expect(201);
-      return { gateway: created.body as { id: number; hardware_id: string }, hardwareId, tagMac, deviceId };
+      return { gateway: created.body as { id: number; hardware_id: string; building_id: number }, hardwareId, tagMac, deviceId };
     }
     const stored = (deviceId: string) => t.app.get(TagObservationsRepository).window(t.dataSource.manager, a.org.organizationId, deviceId, 0, Date.now() + 120_000);
     const health = async (id: number) => (await t.http.get(`${GATEWAYS}/${id}/health`).set(a.auth).expect(200)).body;
@@ -495,6 +495,19 @@ describe('gateways (issue 39)', () => {
       expect(await health(gw.id)).toMatchObject({ last_seen_at: null, silent: false, messages: 0, messages_per_second: 0, tags_heard: 0, last_reason: null, last_limit: null });
       const readWrite = asApiKey((await createApiKey(t, a.token, ApiPermission.ReadWrite)).apikey);
       expectStatus(await t.http.post(ingest(hardwareId)).set(readWrite).send(body), 200);
+    });
+
+    it('a gateway in a deleted building takes no message (404)', async () => {
+      const { gateway: gw, hardwareId, tagMac } = await setUp('cartograph', `deleted-node-${tagCount + 1}`);
+      await t.http.delete(`/api/v1/buildings/${gw.building_id}`).set(a.auth).expect(204);
+      expectError(
+        await t.http
+          .post(ingest(hardwareId))
+          .set(positioning)
+          .send({ observations: [{ tag: tagMac, rssi: -60 }] }),
+        404,
+        'entity_not_found',
+      );
     });
 
     it('an ESPresense gateway cannot post over HTTP (422, counted); deleting a gateway deletes its observations', async () => {
