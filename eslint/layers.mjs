@@ -20,7 +20,8 @@ export const LAYERS = {
   positions: ['access', 'cartography', 'common', 'config', 'database'],
   geofencing: ['access', 'cartography', 'common', 'config', 'database', 'organizations', 'positions'],
   'fix-pipeline': ['access', 'common', 'config', 'database', 'geofencing', 'positions'],
-  devices: ['access', 'common', 'database', 'geofencing', 'positions'],
+  // devices reads tag identities with infrastructure's pure gateway-formats (issue 39).
+  devices: ['access', 'common', 'database', 'geofencing', 'infrastructure', 'positions'],
   reports: ['access', 'cartography', 'common', 'config', 'database', 'positions'],
   delivery: ['access', 'audit', 'auth', 'cartography', 'common', 'config', 'database', 'geofencing', 'organizations', 'positions'],
   infrastructure: ['access', 'cartography', 'common', 'config', 'database', 'fix-pipeline', 'positions'],

@@ -10,6 +10,8 @@ export function columnTypes(queryRunner: QueryRunner) {
     uuid: postgres ? 'uuid' : 'varchar',
     timestamp: postgres ? 'timestamptz' : 'datetime',
     json: postgres ? 'jsonb' : 'json',
+    /** A generated 64-bit key: bigint on PostgreSQL (bigserial), integer on SQLite (the rowid, 64-bit already). */
+    bigKey: postgres ? 'bigint' : 'integer',
   } as const;
 }
 
@@ -27,6 +29,8 @@ export function columnBuilders(queryRunner: QueryRunner) {
     uuid,
     uuidKey: (name = 'id'): TableColumnOptions => ({ ...uuid(name), isPrimary: true }),
     serialKey: (): TableColumnOptions => ({ name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' }),
+    /** A key for tables of millions of rows. */
+    bigSerialKey: (): TableColumnOptions => ({ name: 'id', type: t.bigKey, isPrimary: true, isGenerated: true, generationStrategy: 'increment' }),
     timestamp: (name: string, isNullable = false): TableColumnOptions => ({ name, type: t.timestamp, isNullable }),
     double: (name: string, isNullable = false, defaultValue?: number): TableColumnOptions => ({ name, type: 'double precision', isNullable, default: defaultValue }),
   };

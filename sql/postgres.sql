@@ -195,6 +195,48 @@ SELECT f.id AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, 
 -- parameters: organization, u0, u1
 SELECT id FROM users WHERE organization_id = $1 AND id IN ($2, $3);
 
+-- gateway-health.read
+-- parameters: gatewayId
+SELECT "gateway_id", "last_seen_ms", "messages", "messages_not_understood", "records_not_understood", "observations_stored", "observations_duplicate",
+  "unknown_advertisers", "last_reason", "last_reason_ms", "last_limit", "last_limit_ms", "window_start_ms", "window_messages", "previous_window_messages" FROM "gateway_health" WHERE "gateway_id" = $1;
+
+-- gateway-health.record
+-- parameters: gatewayId, organizationId, now, notUnderstood, recordsNotUnderstood, stored, duplicates, unknown, reason, reasonMs, limit, limitMs, windowStart
+INSERT INTO "gateway_health" ("gateway_id", "organization_id", "last_seen_ms", "messages", "messages_not_understood", "records_not_understood", "observations_stored",
+     "observations_duplicate", "unknown_advertisers", "last_reason", "last_reason_ms", "last_limit", "last_limit_ms", "window_start_ms", "window_messages", "previous_window_messages")
+   VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 1, 0)
+   ON CONFLICT ("gateway_id") DO UPDATE SET
+     "last_seen_ms" = CASE WHEN excluded."last_seen_ms" > "gateway_health"."last_seen_ms" THEN excluded."last_seen_ms" ELSE "gateway_health"."last_seen_ms" END,
+     "messages" = "gateway_health"."messages" + 1,
+     "messages_not_understood" = "gateway_health"."messages_not_understood" + excluded."messages_not_understood",
+     "records_not_understood" = "gateway_health"."records_not_understood" + excluded."records_not_understood",
+     "observations_stored" = "gateway_health"."observations_stored" + excluded."observations_stored",
+     "observations_duplicate" = "gateway_health"."observations_duplicate" + excluded."observations_duplicate",
+     "unknown_advertisers" = "gateway_health"."unknown_advertisers" + excluded."unknown_advertisers",
+     "last_reason" = COALESCE(excluded."last_reason", "gateway_health"."last_reason"),
+     "last_reason_ms" = COALESCE(excluded."last_reason_ms", "gateway_health"."last_reason_ms"),
+     "last_limit" = COALESCE(excluded."last_limit", "gateway_health"."last_limit"),
+     "last_limit_ms" = COALESCE(excluded."last_limit_ms", "gateway_health"."last_limit_ms"),
+     "previous_window_messages" = CASE
+       WHEN "gateway_health"."window_start_ms" >= excluded."window_start_ms" THEN "gateway_health"."previous_window_messages"
+       WHEN "gateway_health"."window_start_ms" = excluded."window_start_ms" - 60000 THEN "gateway_health"."window_messages"
+       ELSE 0 END,
+     "window_messages" = CASE WHEN "gateway_health"."window_start_ms" >= excluded."window_start_ms" THEN "gateway_health"."window_messages" + 1 ELSE 1 END,
+     "window_start_ms" = CASE WHEN "gateway_health"."window_start_ms" >= excluded."window_start_ms" THEN "gateway_health"."window_start_ms" ELSE excluded."window_start_ms" END;
+
+-- gateway-health.remove
+-- parameters: gatewayId
+DELETE FROM "gateway_health" WHERE "gateway_id" = $1;
+
+-- gateway-health.silent
+-- parameters: sinceDate, since
+SELECT COUNT(*) AS "silent" FROM "gateways" g LEFT JOIN "gateway_health" h ON h."gateway_id" = g."id"
+   WHERE (h."last_seen_ms" IS NULL AND g."created_at" < $1) OR h."last_seen_ms" < $2;
+
+-- gateway-health.tags-heard
+-- parameters: gatewayId, since
+SELECT COUNT(DISTINCT "device_id") AS "tags" FROM "gateway_observations" WHERE "gateway_id" = $1 AND "time" >= $2;
+
 -- geofence-state.all-deadlines-forward
 -- parameters: now, organizationId
 UPDATE geofence_states SET next_deadline_at = $1 WHERE organization_id = $2 AND next_deadline_at > $1;
@@ -721,6 +763,25 @@ DELETE FROM stream_tickets WHERE expires_at < $1;
 -- stream-tickets.take
 -- parameters: hash, now
 DELETE FROM stream_tickets WHERE ticket_hash = $1 AND expires_at > $2 RETURNING principal;
+
+-- tag-observations.insert
+-- parameters: organizationId, deviceId, gatewayId, time, receivedMs, rssi, txPower, raw, dedupKey
+INSERT INTO "gateway_observations" ("organization_id", "device_id", "gateway_id", "time", "received_ms", "rssi", "tx_power", "raw", "dedup_key")
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+   ON CONFLICT DO NOTHING RETURNING "id";
+
+-- tag-observations.remove-device
+-- parameters: organizationId, deviceId
+DELETE FROM "gateway_observations" WHERE "organization_id" = $1 AND "device_id" = $2;
+
+-- tag-observations.remove-gateway
+-- parameters: gatewayId
+DELETE FROM "gateway_observations" WHERE "gateway_id" = $1;
+
+-- tag-observations.window
+-- parameters: organizationId, deviceId, from, to
+SELECT "device_id", "gateway_id", "time", "rssi", "tx_power" FROM "gateway_observations"
+   WHERE "organization_id" = $1 AND "device_id" = $2 AND "time" >= $3 AND "time" < $4 ORDER BY "time", "id";
 
 -- transmitter-sites.bump
 -- parameters: buildingId

@@ -12,6 +12,7 @@ import { registerEarlyAuthentication } from './auth/early-authentication';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { documentIdempotencyKey } from './idempotency/idempotency.docs';
 import { ErrorResponseDto } from './common/errors/error-response.dto';
+import { wantsRawJson } from './common/http/raw-json-body';
 import { registerRouteBodyLimits } from './common/http/body-limit';
 import { registerCsvBodyParser } from './common/http/csv-body';
 import { parseQueryString } from './common/http/querystring';
@@ -76,6 +77,10 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
     if (body.length === 0 || (typeof body === 'string' && body.trim() === '')) {
       done(null, undefined);
+      return;
+    }
+    if (wantsRawJson(request)) {
+      done(null, body);
       return;
     }
     parseJson(request, body as string, done);

@@ -1,8 +1,9 @@
 import { formatOptionalTimestamp, formatRealtimeTime, formatTimestamp } from '../common/time/timestamps';
 import { Device } from './device.entity';
-import { DeviceResponseDto } from './devices.dto';
+import { DeviceResponseDto, TagIdentityDto } from './devices.dto';
 
-export function toDeviceResponse(device: Device): DeviceResponseDto {
+/** `tag`: the device's identity as stored (normalised by parseTagIdentity), or null. */
+export function toDeviceResponse(device: Device, tag: unknown): DeviceResponseDto {
   const hasFix = device.lastTime !== null && device.lat !== null && device.lng !== null;
   return {
     id: device.id,
@@ -24,6 +25,7 @@ export function toDeviceResponse(device: Device): DeviceResponseDto {
           yaw: device.yaw,
         }
       : null,
+    tag: (tag as TagIdentityDto | null | undefined) ?? null,
     created_at: formatTimestamp(device.createdAt),
     updated_at: formatTimestamp(device.updatedAt),
   };

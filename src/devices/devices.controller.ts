@@ -1,5 +1,14 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query } from '@nestjs/common';
-import { ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import { Access } from '../access/decorators/access.decorator';
 import { CurrentPrincipal } from '../access/decorators/current-principal.decorator';
 import { AccessScope } from '../access/permissions';
@@ -8,7 +17,7 @@ import { Role } from '../access/roles';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { ApiPaginatedResponse } from '../common/pagination/api-paginated-response';
 import { Page } from '../common/pagination/pagination';
-import { DeviceResponseDto, ListDevicesQuery, UpdateDeviceDto } from './devices.dto';
+import { CreateDeviceDto, DeviceResponseDto, ListDevicesQuery, UpdateDeviceDto } from './devices.dto';
 import { DevicesService } from './devices.service';
 
 @ApiTags('Devices')
@@ -24,6 +33,17 @@ export class DevicesController {
     return this.devices.list(principal, query);
   }
 
+  @Post()
+  @HttpCode(201)
+  @Access(AccessScope.Write, { role: Role.AdminOrg })
+  @ApiOperation({ summary: 'Register a device before its first fix, with its tag identity for BLE gateways (ADMIN_ORG)' })
+  @ApiCreatedResponse({ type: DeviceResponseDto })
+  @ApiConflictResponse({ type: ErrorResponseDto })
+  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateDeviceDto): Promise<DeviceResponseDto> {
+    return this.devices.create(principal, dto);
+  }
+
   @Get(':id')
   @Access(AccessScope.Read)
   @ApiOperation({ summary: 'A device, with last seen time and last position' })
@@ -35,9 +55,10 @@ export class DevicesController {
 
   @Put(':id')
   @Access(AccessScope.Write, { role: Role.AdminOrg })
-  @ApiOperation({ summary: 'Rename a device (ADMIN_ORG; partial, PATCH works too)' })
+  @ApiOperation({ summary: 'Rename a device or change its tag identity (ADMIN_ORG; partial, PATCH works too)' })
   @ApiOkResponse({ type: DeviceResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ type: ErrorResponseDto })
   @ApiUnprocessableEntityResponse({ type: ErrorResponseDto })
   update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() dto: UpdateDeviceDto): Promise<DeviceResponseDto> {
     return this.devices.update(principal, id, dto);

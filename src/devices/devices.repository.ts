@@ -34,6 +34,25 @@ export class DevicesRepository {
     });
   }
 
+  /** A device without a fix yet (created through the API). */
+  async insert(manager: EntityManager, fields: Pick<Device, 'organizationId' | 'id' | 'name' | 'code' | 'createdAt' | 'updatedAt'>): Promise<Device> {
+    const device = manager.create(Device, {
+      ...fields,
+      userId: null,
+      lastTime: null,
+      buildingId: null,
+      floorId: null,
+      lat: null,
+      lng: null,
+      x: null,
+      y: null,
+      accuracy: null,
+      yaw: null,
+    });
+    await manager.insert(Device, device);
+    return device;
+  }
+
   async rename(manager: EntityManager, organizationId: string, id: string, changes: Partial<Device>): Promise<void> {
     await manager.update(Device, { organizationId, id }, changes);
   }

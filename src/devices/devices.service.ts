@@ -11,10 +11,13 @@ import { deleteDeviceRollups } from '../positions/position-rollups.service';
 import { PositionStore } from '../positions/position-store';
 import { DeviceTrackStates } from '../positions/device-track-states.repository';
 import { GeofenceEvaluator } from '../geofencing/events/geofence-evaluator.service';
+import { parseTagIdentity } from '../infrastructure/gateway-formats';
+import { DeviceTagsRepository } from '../positions/device-tags.repository';
+import { TagObservationsRepository } from '../positions/tag-observations.repository';
 import { Device } from './device.entity';
 import { DevicesRepository } from './devices.repository';
 import { toDeviceResponse } from './device.mapper';
-import { DeviceResponseDto, ListDevicesQuery, UpdateDeviceDto } from './devices.dto';
+import { CreateDeviceDto, DeviceResponseDto, ListDevicesQuery, UpdateDeviceDto } from './devices.dto';
 
 const SORTABLE: Record<string, string> = {
   id: 'd.id',
@@ -24,7 +27,18 @@ const SORTABLE: Record<string, string> = {
   created_at: 'd.createdAt',
 };
 
-/** The devices registry: registered by the ingest on a first report, listed, renamed and deleted here. */
+/** A tag identity from the wire, normalised with its canonical keys; 422 naming `tag` when it is not one. */
+function tagOf(value: object): { identity: unknown; keys: string[] } {
+  // The validated DTO may carry its absent fields as undefined properties.
+  const parsed = parseTagIdentity(Object.fromEntries(Object.entries(value).filter(([, inner]) => inner !== undefined)));
+  if (!parsed.ok) throw ApiError.validation('The tag identity is not valid', [{ message: parsed.reason, code: 'invalid', fields: 'tag' }]);
+  return { identity: parsed.identity, keys: parsed.keys };
+}
+
+/**
+ * The devices registry: registered by the ingest on a first report or created here (a tag before
+ * it is first heard), listed, renamed, given a tag identity and deleted here.
+ */
 @Injectable()
 export class DevicesService {
   constructor(
@@ -33,6 +47,8 @@ export class DevicesService {
     private readonly store: PositionStore,
     private readonly geofencing: GeofenceEvaluator,
     private readonly trackStates: DeviceTrackStates,
+    private readonly tags: DeviceTagsRepository,
+    private readonly observations: TagObservationsRepository,
   ) {}
 
   async list(principal: Principal, query: ListDevicesQuery): Promise<Page<DeviceResponseDto>> {
@@ -66,25 +82,59 @@ export class DevicesService {
       window.offset,
       window.size,
     );
-    return toPage(rows.map(toDeviceResponse), total, window);
+    const tags = await this.tags.identitiesOf(
+      principal.organizationId,
+      rows.map((row) => row.id),
+    );
+    return toPage(
+      rows.map((row) => toDeviceResponse(row, tags.get(row.id))),
+      total,
+      window,
+    );
   }
 
   async get(principal: Principal, id: string): Promise<DeviceResponseDto> {
-    return toDeviceResponse(await this.findOwned(principal, id));
+    const device = await this.findOwned(principal, id);
+    return toDeviceResponse(device, (await this.tags.identitiesOf(device.organizationId, [device.id])).get(device.id));
+  }
+
+  /** A device before its first fix (a tag to be heard by gateways): 409 when the id is taken. */
+  async create(principal: Principal, dto: CreateDeviceDto): Promise<DeviceResponseDto> {
+    const tag = dto.tag === undefined || dto.tag === null ? null : tagOf(dto.tag);
+    return this.transactions.run(async (manager) => {
+      if (await this.devices.find(principal.organizationId, dto.id, null, manager)) {
+        throw ApiError.conflict(`The organization already has the device ${dto.id}`, [{ message: 'already a device of this organization', code: 'taken', fields: 'id' }]);
+      }
+      const now = new Date();
+      const device = await this.devices.insert(manager, {
+        organizationId: principal.organizationId,
+        id: dto.id,
+        name: dto.name ?? '',
+        code: dto.code ?? '',
+        createdAt: now,
+        updatedAt: now,
+      });
+      if (tag) await this.replaceTag(manager, device.organizationId, device.id, tag, now);
+      this.transactions.afterCommit(manager, () => this.store.forget(device.organizationId, device.id));
+      return toDeviceResponse(device, tag?.identity ?? null);
+    });
   }
 
   async update(principal: Principal, id: string, dto: UpdateDeviceDto): Promise<DeviceResponseDto> {
     return this.transactions.run(async (manager) => {
       const device = await this.findOwned(principal, id, manager);
+      const tag = dto.tag === undefined || dto.tag === null ? dto.tag : tagOf(dto.tag);
       const changes: Partial<Device> = {
         ...(dto.name !== undefined && { name: dto.name }),
         ...(dto.code !== undefined && { code: dto.code }),
         updatedAt: new Date(),
       };
       await this.devices.rename(manager, device.organizationId, device.id, changes);
+      if (tag !== undefined) await this.replaceTag(manager, device.organizationId, device.id, tag, changes.updatedAt!);
       // Its code is kept with its newest fix: read again once this is written.
       this.transactions.afterCommit(manager, () => this.store.forget(device.organizationId, device.id));
-      return toDeviceResponse({ ...device, ...changes });
+      const identity = tag === undefined ? (await this.tags.identitiesOf(device.organizationId, [device.id], manager)).get(device.id) : (tag?.identity ?? null);
+      return toDeviceResponse({ ...device, ...changes }, identity);
     });
   }
 
@@ -97,8 +147,20 @@ export class DevicesService {
       await manager.delete(PositionRecord, { organizationId: device.organizationId, deviceId: device.id });
       await deleteDeviceRollups(manager, device.organizationId, device.id);
       await this.trackStates.remove(manager, device.organizationId, device.id);
+      await this.tags.remove(manager, device.organizationId, device.id);
+      await this.observations.removeDevice(manager, device.organizationId, device.id);
       await this.devices.remove(manager, device.organizationId, device.id);
     });
+  }
+
+  /** Its tag keys replaced; a key another device of the organization holds is 409 (one advertiser, one device). */
+  private async replaceTag(manager: EntityManager, organizationId: string, deviceId: string, tag: { identity: unknown; keys: string[] } | null, now: Date): Promise<void> {
+    if (tag !== null) {
+      const taken = await this.tags.takenByOthers(manager, organizationId, deviceId, tag.keys);
+      if (taken.length > 0)
+        throw ApiError.conflict(`Another device of the organization has the tag ${taken[0]}`, [{ message: 'already the tag of another device', code: 'taken', fields: 'tag' }]);
+    }
+    await this.tags.replace(manager, organizationId, deviceId, tag, now);
   }
 
   /** Settled and, in a transaction, locked (DevicesRepository). */

@@ -3,7 +3,14 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { BuildingsModule } from '../cartography/buildings/buildings.module';
 import { FloorsModule } from '../cartography/floors/floors.module';
 import { FixPipelineModule } from '../fix-pipeline/fix-pipeline.module';
+import { PositionsModule } from '../positions/positions.module';
 import { BleBeacon } from './ble-beacon.entity';
+import { Gateway } from './gateway.entity';
+import { GatewayHealthRepository } from './gateway-health.repository';
+import { GatewayIngestController } from './gateway-ingest.controller';
+import { GatewayIngestService } from './gateway-ingest.service';
+import { GatewaysController } from './gateways.controller';
+import { GatewaysService } from './gateways.service';
 import { InfrastructureController } from './infrastructure.controller';
 import { InfrastructureService } from './infrastructure.service';
 import { ScanPositioningService } from './scan-positioning.service';
@@ -26,10 +33,21 @@ import { TrackingSettingsController } from './tracking-settings.controller';
 import { TrackingSettingsService } from './tracking-settings.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([WifiAccessPoint, BleBeacon, ReferencePoint, RadioModelRecord]), BuildingsModule, FloorsModule, FixPipelineModule],
-  controllers: [InfrastructureController, ScansController, ReferencePointsController, RadioModelController, TrackingSettingsController],
+  imports: [TypeOrmModule.forFeature([WifiAccessPoint, BleBeacon, Gateway, ReferencePoint, RadioModelRecord]), BuildingsModule, FloorsModule, FixPipelineModule, PositionsModule],
+  controllers: [
+    GatewaysController,
+    GatewayIngestController,
+    InfrastructureController,
+    ScansController,
+    ReferencePointsController,
+    RadioModelController,
+    TrackingSettingsController,
+  ],
   providers: [
     InfrastructureService,
+    GatewaysService,
+    GatewayIngestService,
+    GatewayHealthRepository,
     ScanPositioningService,
     ScansService,
     ScanTracking,

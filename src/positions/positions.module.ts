@@ -7,6 +7,8 @@ import { SqlRunner } from '../database/sql-runner';
 import { SqlDialect } from '../database/sql-dialect';
 import { SqliteStatements } from '../database/sqlite-statements';
 import { TransactionRunner } from '../database/transactions';
+import { DeviceTagKey } from './device-tag-key.entity';
+import { DeviceTagsRepository } from './device-tags.repository';
 import { DeviceTrackStates } from './device-track-states.repository';
 import { LiveDeviceLocator } from './live-device-locator';
 import { LivePositionsRepository } from './live-positions.repository';
@@ -19,14 +21,17 @@ import { PositionsRetention } from './positions-retention.service';
 import { PostgresPositionStore } from './postgres-position-store';
 import { RealtimePositionsService } from './realtime-positions.service';
 import { SqlitePositionStore } from './sqlite-position-store';
+import { TagObservationsRepository } from './tag-observations.repository';
 
 /** Where fixes are kept (the history, each device's newest fix, the rollups) and the live read. */
 @Module({
-  imports: [TypeOrmModule.forFeature([PositionRecord]), BuildingsModule, PathsModule],
+  imports: [TypeOrmModule.forFeature([PositionRecord, DeviceTagKey]), BuildingsModule, PathsModule],
   controllers: [PositionsController],
   providers: [
     RealtimePositionsService,
     DeviceTrackStates,
+    DeviceTagsRepository,
+    TagObservationsRepository,
     LivePositionsRepository,
     LiveDeviceLocator,
     PositionsRetention,
@@ -44,6 +49,6 @@ import { SqlitePositionStore } from './sqlite-position-store';
         dialect.kind === 'sqlite' ? new SqlitePositionStore(statements, transactions, dialect) : new PostgresPositionStore(dataSource, sql),
     },
   ],
-  exports: [PositionsRetention, RealtimePositionsService, PositionRollups, PositionStore, DeviceTrackStates],
+  exports: [PositionsRetention, RealtimePositionsService, PositionRollups, PositionStore, DeviceTrackStates, DeviceTagsRepository, TagObservationsRepository],
 })
 export class PositionsModule {}

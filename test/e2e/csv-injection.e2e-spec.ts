@@ -34,6 +34,14 @@ const replaceInfrastructure = (f: Fixture) => ({
   injected: [SUM, '-cmd|calc'],
 });
 
+/** A gateways CSV import answered as CSV: a formula-like name and hardware id are kept, escaped. */
+const replaceGateways = (f: Fixture) => ({
+  url: `/api/v1/infrastructure/gateways?building_id=${f.site.building.id}`,
+  accept: 'text/csv',
+  body: ['floor_id,x,y,hardware_id,name,format', `${f.site.floor.id},1,1,aa:cc:ee:00:11:22,${SUM},ruuvi`, `${f.site.floor.id},2,2,-node,-cmd|calc,cartograph`, ''].join('\r\n'),
+  injected: [SUM, '-cmd|calc', '-node'],
+});
+
 /** For each documented CSV operation: how to ask for it, and the formula values its answer must hold escaped. */
 const CSV_REQUESTS: Record<string, (f: Fixture) => { url: string; accept?: string; body?: string; injected: string[] }> = {
   'GET /api/v1/reports/user_positions.csv': (f) => ({
@@ -57,6 +65,9 @@ const CSV_REQUESTS: Record<string, (f: Fixture) => { url: string; accept?: strin
   'PUT /api/v1/infrastructure': (f) => replaceInfrastructure(f),
   'PATCH /api/v1/infrastructure': (f) => replaceInfrastructure(f),
   // Its text cells are ids and identifiers the API validates; negative RSSIs are numbers.
+  'GET /api/v1/infrastructure/gateways': (f) => ({ url: `/api/v1/infrastructure/gateways?building_id=${f.site.building.id}`, accept: 'text/csv', injected: [HYPERLINK] }),
+  'PUT /api/v1/infrastructure/gateways': (f) => replaceGateways(f),
+  'PATCH /api/v1/infrastructure/gateways': (f) => replaceGateways(f),
   'GET /api/v1/infrastructure/reference_points': (f) => ({ url: `/api/v1/infrastructure/reference_points?building_id=${f.site.building.id}`, accept: 'text/csv', injected: [] }),
 };
 
@@ -81,6 +92,11 @@ describe('CSV injection: every CSV route escapes formula cells', () => {
     const events = await visits(t, owner.auth, site, [HYPERLINK, SUM]);
     expect(events.length).toBe(4);
     await t.http.post('/api/v1/infrastructure/wifi').set(owner.auth).send({ floor_id: site.floor.id, bssid: 'a4:5e:60:e8:1f:0c', ssid: SUM, x: 1, y: 1 }).expect(201);
+    await t.http
+      .post('/api/v1/infrastructure/gateways')
+      .set(owner.auth)
+      .send({ floor_id: site.floor.id, hardware_id: 'gw-fixture', format: 'cartograph', name: HYPERLINK, x: 1, y: 1 })
+      .expect(201);
     await t.http
       .post('/api/v1/infrastructure/reference_points')
       .set(owner.auth)

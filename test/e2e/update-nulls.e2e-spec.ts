@@ -127,6 +127,8 @@ describe('null on update routes', () => {
     expectStatus(wifi, 201);
     const ble = await t.http.post('/api/v1/infrastructure/ble').set(o.auth).send({ floor_id: floorId, uuid: UUID, major: 1, minor: 1, x: 1, y: 1 });
     expectStatus(ble, 201);
+    const gateway = await t.http.post('/api/v1/infrastructure/gateways').set(o.auth).send({ floor_id: floorId, hardware_id: 'aa:bb:cc:dd:ee:09', format: 'ruuvi', x: 1, y: 1 });
+    expectStatus(gateway, 201);
     const point = await t.http.post('/api/v1/infrastructure/reference_points').set(o.auth).send({ floor_id: floorId, x: 10, y: 10, ble: readings });
     expectStatus(point, 201);
     await report(t, o.auth, [fix('null-device')]);
@@ -183,6 +185,14 @@ describe('null on update routes', () => {
       '/api/v1/webhooks/{id}': { url: `/api/v1/webhooks/${webhook.body.id}`, bodies: [{ description: 'Nulls', filters: { building_ids: [], geofence_ids: [] } }] },
       '/api/v1/infrastructure': { url: `/api/v1/infrastructure?building_id=${replaced.building.id}`, bodies: [transmitters(replaced.floor.id)] },
       '/api/v1/infrastructure/wifi/{id}': { url: `/api/v1/infrastructure/wifi/${wifi.body.id}`, bodies: [{ floor_id: floorId, x: 1, y: 1 }] },
+      '/api/v1/infrastructure/gateways/{id}': {
+        url: `/api/v1/infrastructure/gateways/${gateway.body.id}`,
+        bodies: [{ floor_id: floorId, x: 1, y: 1, name: 'Hall', format: 'ruuvi', hardware_id: 'aa:bb:cc:dd:ee:09', height_m: 3, building_id: site.building.id }],
+      },
+      '/api/v1/infrastructure/gateways': {
+        url: `/api/v1/infrastructure/gateways?building_id=${replaced.building.id}`,
+        bodies: [[{ floor_id: replaced.floor.id, x: 2, y: 2, hardware_id: 'replaced-node', format: 'cartograph', name: 'Node', height_m: 2.5, building_id: replaced.building.id }]],
+      },
       '/api/v1/infrastructure/ble/{id}': { url: `/api/v1/infrastructure/ble/${ble.body.id}`, bodies: [{ floor_id: floorId, x: 1, y: 1 }] },
       '/api/v1/infrastructure/reference_points': {
         url: `/api/v1/infrastructure/reference_points?building_id=${replaced.building.id}`,
@@ -192,7 +202,13 @@ describe('null on update routes', () => {
         url: `/api/v1/infrastructure/reference_points/${point.body.id}`,
         bodies: [{ floor_id: floorId, x: 15, y: 15, ble: readings, wifi: [{ bssid: 'aa:bb:cc:dd:ee:03', rssi: -70 }] }],
       },
-      '/api/v1/devices/{id}': { url: '/api/v1/devices/null-device', bodies: [{ name: 'Forklift', code: 'Zebra' }] },
+      '/api/v1/devices/{id}': {
+        url: '/api/v1/devices/null-device',
+        bodies: [
+          { name: 'Forklift', code: 'Zebra', tag: { ibeacon: { uuid: UUID, major: 7, minor: 9 } } },
+          { tag: { eddystone: { namespace: 'edd1ebeac04e5defa017', instance: '0123456789ab' } } },
+        ],
+      },
       '/api/v1/infrastructure/tracking': {
         url: `/api/v1/infrastructure/tracking?building_id=${site.building.id}`,
         bodies: [{ scans: true, positions: false, reset_after_seconds: 30 }],

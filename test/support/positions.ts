@@ -19,7 +19,7 @@ export const DEVICE_INFO_KEYS = [
   'user',
   'user_id',
 ];
-export const DEVICE_KEYS = ['code', 'created_at', 'id', 'last_position', 'last_seen_at', 'name', 'organization_id', 'updated_at', 'user_id'];
+export const DEVICE_KEYS = ['code', 'created_at', 'id', 'last_position', 'last_seen_at', 'name', 'organization_id', 'tag', 'updated_at', 'user_id'];
 
 export const REALTIME = '/api/v1/realtime/positions';
 

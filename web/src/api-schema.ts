@@ -1002,6 +1002,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/infrastructure/gateways": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A building's BLE gateways
+         * @description Content negotiation: `Accept: text/csv` answers the CSV spreadsheet format (one row per gateway, columns id,floor_id,x,y,lat,lng,height_m,hardware_id,name,format).
+         */
+        get: operations["GatewaysController_list"];
+        /**
+         * Replace a building's gateways, in one transaction
+         * @description A JSON array of gateways (ids and timestamps are ignored; a gateway already there, by hardware_id, keeps its id), or a CSV body (Content-Type: text/csv). Content negotiation: `Accept: text/csv` answers the CSV spreadsheet format (one row per gateway, columns id,floor_id,x,y,lat,lng,height_m,hardware_id,name,format).
+         */
+        put: operations["GatewaysController_replace"];
+        /** Register a gateway (x/y floor metres or lat/lng; the other is derived) */
+        post: operations["GatewaysController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace a building's gateways, in one transaction (PATCH, same as PUT)
+         * @description A JSON array of gateways (ids and timestamps are ignored; a gateway already there, by hardware_id, keeps its id), or a CSV body (Content-Type: text/csv). Content negotiation: `Accept: text/csv` answers the CSV spreadsheet format (one row per gateway, columns id,floor_id,x,y,lat,lng,height_m,hardware_id,name,format).
+         */
+        patch: operations["GatewaysController_replace_patch"];
+        trace?: never;
+    };
+    "/api/v1/infrastructure/gateways/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A gateway (ETag header) */
+        get: operations["GatewaysController_get"];
+        /** Update a gateway (partial; PATCH works too) */
+        put: operations["GatewaysController_update"];
+        post?: never;
+        /** Remove a gateway, its health and its observations */
+        delete: operations["GatewaysController_remove"];
+        options?: never;
+        head?: never;
+        /** Update a gateway (partial; PATCH works too) (PATCH, same as PUT) */
+        patch: operations["GatewaysController_update_patch"];
+        trace?: never;
+    };
+    "/api/v1/infrastructure/gateways/{id}/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A gateway's health: last seen, messages per second, tags heard, messages not understood and why */
+        get: operations["GatewaysController_health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gateways/{hardware_id}/observations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A gateway's message, in its registered format (Ruuvi's batch, Minew's array, Cartograph JSON)
+         * @description The key (positioning or read-write) decides the organization; the gateway must be registered there by this hardware id. The answer comes once the observations of the organization’s tags are stored.
+         */
+        post: operations["GatewayIngestController_take"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/infrastructure": {
         parameters: {
             query?: never;
@@ -1216,7 +1302,8 @@ export interface paths {
         /** The organization's devices (paginated), with last seen time and last position */
         get: operations["DevicesController_list"];
         put?: never;
-        post?: never;
+        /** Register a device before its first fix, with its tag identity for BLE gateways (ADMIN_ORG) */
+        post: operations["DevicesController_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1232,14 +1319,14 @@ export interface paths {
         };
         /** A device, with last seen time and last position */
         get: operations["DevicesController_get"];
-        /** Rename a device (ADMIN_ORG; partial, PATCH works too) */
+        /** Rename a device or change its tag identity (ADMIN_ORG; partial, PATCH works too) */
         put: operations["DevicesController_update"];
         post?: never;
         /** Delete a device and its position history (ADMIN_ORG) */
         delete: operations["DevicesController_remove"];
         options?: never;
         head?: never;
-        /** Rename a device (ADMIN_ORG; partial, PATCH works too) (PATCH, same as PUT) */
+        /** Rename a device or change its tag identity (ADMIN_ORG; partial, PATCH works too) (PATCH, same as PUT) */
         patch: operations["DevicesController_update_patch"];
         trace?: never;
     };
@@ -2739,6 +2826,139 @@ export interface components {
             /** @description Events whose delivery to this webhook was being attempted at that moment (left to that attempt) */
             in_flight: number;
         };
+        GatewayResponseDto: {
+            id: number;
+            building_id: number;
+            floor_id: number;
+            lat: number;
+            lng: number;
+            x: number;
+            y: number;
+            height_m: number | null;
+            /** @example aaccee001122 */
+            hardware_id: string;
+            name: string;
+            /** @enum {string} */
+            format: "espresense" | "ruuvi" | "minew" | "cartograph";
+            /** @example 2020-05-08T10:26:34.801+00:00 */
+            created_at: string;
+            /** @example 2020-05-08T10:26:34.801+00:00 */
+            updated_at: string;
+        };
+        GatewayInputDto: {
+            /** @example 36495 */
+            floor_id: number;
+            /** @description Floor metres along the building width */
+            x?: number;
+            /** @description Floor metres along the building length */
+            y?: number;
+            lat?: number;
+            lng?: number;
+            /**
+             * @description The floor's building; when sent it must be the floor's
+             * @example 5962
+             */
+            building_id?: number;
+            /**
+             * @description The MAC (any case, `:` or `-` or no separators; stored as `aaccee001122`) or the node name (ESPresense room) the messages carry; unique in the organization
+             * @example aa:cc:ee:00:11:22
+             */
+            hardware_id: string;
+            /**
+             * @description What the gateway sends: espresense (MQTT only), ruuvi, minew, cartograph
+             * @enum {string}
+             */
+            format: "espresense" | "ruuvi" | "minew" | "cartograph";
+            /** @example Corridor 2, north */
+            name?: string;
+            /**
+             * @description Metres above the floor (null: not known)
+             * @example 2.8
+             */
+            height_m?: number | null;
+        };
+        UpdateGatewayDto: {
+            /** @example 36495 */
+            floor_id?: number;
+            /** @description Floor metres along the building width */
+            x?: number;
+            /** @description Floor metres along the building length */
+            y?: number;
+            lat?: number;
+            lng?: number;
+            /**
+             * @description The floor's building; when sent it must be the floor's
+             * @example 5962
+             */
+            building_id?: number;
+            /**
+             * @description The MAC (any case, `:` or `-` or no separators; stored as `aaccee001122`) or the node name (ESPresense room) the messages carry; unique in the organization
+             * @example aa:cc:ee:00:11:22
+             */
+            hardware_id?: string;
+            /**
+             * @description What the gateway sends: espresense (MQTT only), ruuvi, minew, cartograph
+             * @enum {string}
+             */
+            format?: "espresense" | "ruuvi" | "minew" | "cartograph";
+            /** @example Corridor 2, north */
+            name?: string;
+            /**
+             * @description Metres above the floor (null: not known)
+             * @example 2.8
+             */
+            height_m?: number | null;
+        };
+        GatewayLimitDto: {
+            /**
+             * @description The limit a message exceeded
+             * @enum {string}
+             */
+            name: "message_size" | "batch_records";
+            /** @example 2020-05-08T10:26:34.801+00:00 */
+            at: string;
+        };
+        GatewayHealthDto: {
+            gateway_id: number;
+            hardware_id: string;
+            /** @description The last message from the gateway, understood or not */
+            last_seen_at: string | null;
+            /** @description No message for 5 minutes (or never, 5 minutes after it was registered) */
+            silent: boolean;
+            /** @description Messages per second over about the last minute */
+            messages_per_second: number;
+            /** @description Distinct tags heard in the last minute */
+            tags_heard: number;
+            /** @description Messages received since the gateway was first heard */
+            messages: number;
+            /** @description Messages not understood at all (refused whole) */
+            messages_not_understood: number;
+            /** @description Records of understood messages that were dropped (a bad RSSI, a key that is not a MAC) */
+            records_not_understood: number;
+            /** @description Why the last message or record was not understood */
+            last_reason: string | null;
+            last_reason_at: string | null;
+            /** @description The last limit a message exceeded, and when */
+            last_limit: components["schemas"]["GatewayLimitDto"] | null;
+            /** @description Observations of registered tags stored */
+            observations_stored: number;
+            /** @description Observations already stored from a redelivered message (not stored again) */
+            observations_duplicate: number;
+            /** @description Observations of advertisers that are no tag of the organization: counted, never stored */
+            unknown_advertisers: number;
+        };
+        GatewayIngestResponseDto: {
+            /** @description Observations of registered tags now stored */
+            stored: number;
+            /** @description Observations already stored from an earlier delivery of the same message */
+            duplicates: number;
+            /** @description Observations of advertisers that are no tag of the organization (counted, not stored) */
+            unknown: number;
+            /** @description Records of the message that were not understood */
+            rejected: number;
+            /** @description Why the last record was not understood */
+            last_reason: string | null;
+        };
         WifiResponseDto: {
             id: number;
             floor_id: number;
@@ -3164,6 +3384,41 @@ export interface components {
             accuracy: number;
             yaw: number | null;
         };
+        IBeaconTagDto: {
+            /**
+             * @description Proximity UUID, any case, with or without dashes
+             * @example f7826da6-4fa2-4e98-8024-bc5b71e0893e
+             */
+            uuid: string;
+            major: number;
+            minor: number;
+        };
+        EddystoneTagDto: {
+            /**
+             * @description Eddystone-UID namespace: 20 hexadecimal digits
+             * @example edd1ebeac04e5defa017
+             */
+            namespace: string;
+            /**
+             * @description Eddystone-UID instance: 12 hexadecimal digits
+             * @example 0123456789ab
+             */
+            instance: string;
+        };
+        TagIdentityDto: {
+            ibeacon?: components["schemas"]["IBeaconTagDto"];
+            /**
+             * @description The advertiser's MAC, any case, `:` or `-` or no separators (stored as 12 lower-case hex digits)
+             * @example AC:23:3F:A0:32:08
+             */
+            mac?: string;
+            /**
+             * @description An ESPresense device id (`iBeacon:{uuid}-{major}-{minor}` also matches the iBeacon)
+             * @example irk:e46c37a106468d1376c58d33881ee47a
+             */
+            espresense_id?: string;
+            eddystone?: components["schemas"]["EddystoneTagDto"];
+        };
         DeviceResponseDto: {
             id: string;
             code: string;
@@ -3173,13 +3428,29 @@ export interface components {
             user_id: string | null;
             last_seen_at: string | null;
             last_position: components["schemas"]["DevicePositionDto"] | null;
+            /** @description What the device advertises as a tag (normalised), or null */
+            tag: components["schemas"]["TagIdentityDto"] | null;
             created_at: string;
             updated_at: string;
+        };
+        CreateDeviceDto: {
+            name?: string;
+            /** @description The hardware code (model) the device reports */
+            code?: string;
+            /** @description What the device advertises, for BLE gateways to hear it: exactly one of ibeacon, mac, espresense_id, eddystone; unique in the organization. null: no tag */
+            tag?: components["schemas"]["TagIdentityDto"] | null;
+            /**
+             * @description The device id its fixes carry (unique in the organization)
+             * @example forklift-7
+             */
+            id: string;
         };
         UpdateDeviceDto: {
             name?: string;
             /** @description The hardware code (model) the device reports */
             code?: string;
+            /** @description What the device advertises, for BLE gateways to hear it: exactly one of ibeacon, mac, espresense_id, eddystone; unique in the organization. null: no tag */
+            tag?: components["schemas"]["TagIdentityDto"] | null;
         };
         HeatmapCellDto: {
             /** @description The cell's centre, floor metres (x along the building's width) */
@@ -9902,6 +10173,747 @@ export interface operations {
             };
         };
     };
+    GatewaysController_list: {
+        parameters: {
+            query: {
+                building_id: number;
+                floor_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayResponseDto"][];
+                    "text/csv": components["schemas"]["GatewayResponseDto"][];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "text/csv": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "text/csv": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource in your organization (entity_not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "text/csv": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    GatewaysController_replace: {
+        parameters: {
+            query: {
+                building_id: number;
+                floor_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GatewayInputDto"][];
+                "text/csv": components["schemas"]["GatewayInputDto"][];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayResponseDto"][];
+                    "text/csv": components["schemas"]["GatewayResponseDto"][];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "text/csv": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "text/csv": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource in your organization (entity_not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "text/csv": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Conflict: a unique value taken, a stale or unparsable If-Match, or dependents in the way */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "text/csv": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description A field is invalid; errors[] names each one (validation_failed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "text/csv": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    GatewaysController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a request resent with the same key within 24 hours gets the first answer again (with Idempotent-Replayed: true) instead of creating twice. The same key with another request is 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GatewayInputDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayResponseDto"];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Conflict: a unique value taken, a stale or unparsable If-Match, or dependents in the way */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description A field is invalid; errors[] names each one (validation_failed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    GatewaysController_replace_patch: {
+        parameters: {
+            query: {
+                building_id: number;
+                floor_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GatewayInputDto"][];
+                "text/csv": components["schemas"]["GatewayInputDto"][];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayResponseDto"][];
+                    "text/csv": components["schemas"]["GatewayResponseDto"][];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "text/csv": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "text/csv": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource in your organization (entity_not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "text/csv": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Conflict: a unique value taken, a stale or unparsable If-Match, or dependents in the way */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "text/csv": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description A field is invalid; errors[] names each one (validation_failed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "text/csv": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    GatewaysController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayResponseDto"];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource in your organization (entity_not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    GatewaysController_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional ETag from a GET; a stale or unparsable one answers 409 */
+                "If-Match"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateGatewayDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayResponseDto"];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource in your organization (entity_not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Conflict: a unique value taken, a stale or unparsable If-Match, or dependents in the way */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description A field is invalid; errors[] names each one (validation_failed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    GatewaysController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource in your organization (entity_not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Conflict: a unique value taken, a stale or unparsable If-Match, or dependents in the way */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    GatewaysController_update_patch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional ETag from a GET; a stale or unparsable one answers 409 */
+                "If-Match"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateGatewayDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayResponseDto"];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource in your organization (entity_not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Conflict: a unique value taken, a stale or unparsable If-Match, or dependents in the way */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description A field is invalid; errors[] names each one (validation_failed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    GatewaysController_health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayHealthDto"];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource in your organization (entity_not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    GatewayIngestController_take: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a request resent with the same key within 24 hours gets the first answer again (with Idempotent-Replayed: true) instead of creating twice. The same key with another request is 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                hardware_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayIngestResponseDto"];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No gateway of the organization has this hardware id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Over 256 KiB (counted on the gateway’s health) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not understood (counted on the gateway’s health with the reason) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
     InfrastructureController_read: {
         parameters: {
             query: {
@@ -11864,6 +12876,78 @@ export interface operations {
             };
         };
     };
+    DevicesController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a request resent with the same key within 24 hours gets the first answer again (with Idempotent-Replayed: true) instead of creating twice. The same key with another request is 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDeviceDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceResponseDto"];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Conflict: a unique value taken, a stale or unparsable If-Match, or dependents in the way */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description A field is invalid; errors[] names each one (validation_failed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
     DevicesController_get: {
         parameters: {
             query?: never;
@@ -11975,6 +13059,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (entity_not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Conflict: a unique value taken, a stale or unparsable If-Match, or dependents in the way */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12102,6 +13195,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (entity_not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Conflict: a unique value taken, a stale or unparsable If-Match, or dependents in the way */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
