@@ -59,7 +59,9 @@ function scansBody({ devices, batch, buildingId, uuid, beacons, width, length })
   return `{"scans":[${parts.join(',')}]}`;
 }
 
-const bodyOf = () => (spec.positions ? positionsBody(spec.positions) : spec.scans ? scansBody(spec.scans) : undefined);
+/** `bodies`: one of a list of request bodies per request (scenario 22's routes), each serialised once. */
+const bodies = spec.bodies ? spec.bodies.map((body) => JSON.stringify(body)) : undefined;
+const bodyOf = () => (spec.positions ? positionsBody(spec.positions) : spec.scans ? scansBody(spec.scans) : bodies ? pick(bodies) : undefined);
 
 const request = {
   method: spec.method ?? 'GET',
@@ -69,7 +71,7 @@ const request = {
   setupRequest: (req) => {
     const next = { ...req };
     if (spec.paths) next.path = pick(spec.paths);
-    if (spec.positions || spec.scans) {
+    if (spec.positions || spec.scans || bodies) {
       counter += 1;
       next.body = bodyOf();
     }

@@ -11,6 +11,7 @@
 //   node bench/pipeline.mjs               CPU per request in process, for a machine shared with other work
 //   npm run bench -- --scenarios=11,12 --devices=1000 --realtime-connections=4   positions: ingest, live read
 //   npm run bench -- --scenarios=11,14 --devices=1000   ingest with geofence evaluation (11) and without fences (14)
+//   npm run bench -- --scenarios=22           directions over a 10,000-node, 5-floor building at 16 connections, beside GET /geofences/{id} (issue 40)
 //   npm run bench -- --scenarios=11 --ingest-rate=10000   scenario 11 offered at a steady 10,000 fixes/s (open loop): its p99 below saturation
 //   npm run bench -- --scenarios=15,16 --geofences=200   reports (issue 14): 2,000,000 fixes and 50,000 visits over
 //                                         30 days seeded straight into the database; every report and the analytics
@@ -32,9 +33,12 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuSecondsOf, freePort, rssOf, scratchDatabase } from './server-process.mjs';
+import { DIRECTIONS_BUILDING, directionsPaths, directionsRequests, routeCpu } from './directions.mjs';
 import { seedReports, TRACKED_DEVICE } from './reports-seed.mjs';
 
-const DEFAULT_SCENARIOS = '1,2,3,4,5,6,7,8,11,12,13,21,14,18,19,20';
+const DEFAULT_SCENARIOS = '1,2,3,4,5,6,7,8,22,11,12,13,21,14,18,19,20';
+/** Scenario 22 (issue 40): directions at 16 connections, beside the geofence-by-id read at 16. */
+const DIRECTIONS_CONNECTIONS = 16;
 /** Scenario 13: 200 beacons on a 10 m grid over 200 × 100 m of the first floor. */
 const SCAN_UUID = 'f7826da6-4fa2-4e98-8024-bc5b71e0893e';
 const SCAN_BEACONS = Array.from({ length: 200 }, (_, i) => ({ minor: i + 1, x: 5 + (i % 20) * 10, y: 5 + Math.floor(i / 20) * 10 }));
@@ -118,7 +122,7 @@ function wrkInstalled() {
 
 /** Whether wrk can drive this run: fixed requests only. */
 function wrkCanDrive(spec) {
-  return options.load === 'wrk' && !spec.positions && !spec.scans && !spec.overallRate && !spec.uniqueField;
+  return options.load === 'wrk' && !spec.positions && !spec.scans && !spec.bodies && !spec.overallRate && !spec.uniqueField && !spec.autocannon;
 }
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -473,6 +477,10 @@ function scenarioSpecs(base, seeded) {
       title: 'Tracking sweep: walkers in a two-floor office, the tracker against a single-scan and a particle-filter oracle (issue 37; offline, seeded)',
       measure: () => radioScenario(['--tracking', ...options.trackingArguments]),
     },
+    22: {
+      title: `POST /buildings/{id}/directions (10,000 nodes, 5 floors, ${DIRECTIONS_CONNECTIONS} connections) beside GET /geofences/{id}`,
+      measure: () => measureDirections(base, seeded, byIdWithJwt),
+    },
     6: {
       title: 'POST /auth/access_tokens (Basic, argon2id) beside scenario 1',
       runs: [
@@ -486,6 +494,101 @@ function scenarioSpecs(base, seeded) {
         byIdWithJwt,
       ],
     },
+  };
+}
+
+/**
+ * Scenario 22 (issue 40): a 10,000-node, 5-floor building's routes through the HTTP API at 16
+ * connections, then the plain authenticated read (GET /geofences/{id}, JWT) at 16 connections
+ * in the same run, both with autocannon; the route's CPU time alone (the server's router in
+ * this process); and the first route after a paths change (the route-graph cache rebuilt),
+ * measured one at a time.
+ */
+async function measureDirections(base, seeded, byIdRun) {
+  const token = seeded.token;
+  const { json: building } = await api(base, 'POST', '/api/v1/buildings', {
+    token,
+    body: { name: 'Directions benchmark', location: seeded.location, dimensions: DIRECTIONS_BUILDING, rotation: 0 },
+  });
+  const floors = [];
+  for (let level = 0; level < 5; level += 1) {
+    floors.push((await api(base, 'POST', '/api/v1/floors', { token, body: { building_id: building.id, level, name: `Level ${level}` } })).json);
+  }
+  const floorIds = floors.map((floor) => floor.id);
+  const paths = directionsPaths(floorIds);
+  const put = async (settings) => {
+    const started = performance.now();
+    await api(base, 'PUT', `/api/v1/buildings/${building.id}/paths`, { token, body: { ...paths, settings } });
+    return performance.now() - started;
+  };
+  const putMs = await put({});
+  const requests = directionsRequests(floorIds, 400);
+  const path = `/api/v1/buildings/${building.id}/directions`;
+  const once = async (body) => {
+    const started = performance.now();
+    await api(base, 'POST', path, { token, body });
+    return performance.now() - started;
+  };
+  // The first route after each paths change (another snap distance: a new revision), then a warm one.
+  const cold = [];
+  const warm = [];
+  for (let change = 0; change < 5; change += 1) {
+    await put({ snap_distance_m: change % 2 === 0 ? 9.5 : 10 });
+    cold.push(await once(requests[change]));
+    warm.push(await once(requests[change + 5]));
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const alone = routeCpu(root, floors, paths, requests);
+
+  const directionsRun = {
+    url: base,
+    connections: DIRECTIONS_CONNECTIONS,
+    duration: options.duration,
+    method: 'POST',
+    path,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    bodies: requests,
+  };
+  const readRun = { ...byIdRun, connections: DIRECTIONS_CONNECTIONS, autocannon: true };
+  const measured = async (run) => {
+    if (options.warmup > 0) await drive([{ ...run, duration: options.warmup }]);
+    const { results, peakRss, cpuSeconds } = await drive([run], seeded.serverPid);
+    const result = results[0];
+    return { ...result, errors: result.errors + result.non2xx, peakRss, cpuPerRequest: result.requests > 0 ? (cpuSeconds * 1e6) / result.requests : 0 };
+  };
+  const routes = await measured(directionsRun);
+  await sleep(1000);
+  const reads = await measured(readRun);
+  const p50Ratio = routes.p50 / reads.p50;
+  const p99Ratio = routes.p99 / reads.p99;
+  const cpuRatio = routes.cpuPerRequest / reads.cpuPerRequest;
+  const summary = {
+    nodes: paths.nodes.length,
+    links: paths.links.length,
+    putSeconds: putMs / 1000,
+    routeCpuMicros: alone.microsPerRoute,
+    graphBuildMs: alone.buildMs,
+    firstRouteAfterChangeMs: { median: median(cold), max: Math.max(...cold) },
+    warmRouteMs: median(warm),
+    http: { routes, reads, p50Ratio, p99Ratio, cpuRatio },
+  };
+  console.log(
+    `  paths of ${paths.nodes.length} nodes and ${paths.links.length} links stored in ${(putMs / 1000).toFixed(2)} s; route CPU alone ${alone.microsPerRoute.toFixed(0)} µs (${alone.routed}/${alone.requests} routed; graph built in ${alone.buildMs.toFixed(0)} ms)`,
+  );
+  console.log(`  first route after a paths change ${ms(median(cold))} (median of 5, max ${ms(Math.max(...cold))}); a warm route alone ${ms(median(warm))}`);
+  console.log(
+    `  at ${DIRECTIONS_CONNECTIONS} connections: directions ${routes.rps.toFixed(0)} req/s, p50 ${ms(routes.p50)}, p99 ${ms(routes.p99)}, CPU ${routes.cpuPerRequest.toFixed(0)} µs/route, ${routes.errors} errors;` +
+      ` GET /geofences/{id} ${reads.rps.toFixed(0)} req/s, p50 ${ms(reads.p50)}, p99 ${ms(reads.p99)}, CPU ${reads.cpuPerRequest.toFixed(0)} µs/read`,
+  );
+  console.log(
+    `Directions: p50 ${p50Ratio.toFixed(2)}x, p99 ${p99Ratio.toFixed(2)}x, CPU ${cpuRatio.toFixed(2)}x the authenticated read's (target: a few times, <= 5x) ${p50Ratio <= 5 && cpuRatio <= 5 && routes.errors === 0 ? 'MET' : 'NOT MET'}`,
+  );
+  return {
+    summary,
+    rows: [
+      { name: `22. ${DIRECTIONS_CONNECTIONS} connections: POST /buildings/{id}/directions (10,000 nodes, 5 floors)`, ...routes },
+      { name: `22b. ${DIRECTIONS_CONNECTIONS} connections: GET /geofences/{id}, JWT (beside 22)`, ...reads },
+    ],
   };
 }
 
@@ -800,7 +903,12 @@ async function main() {
       if (scenario.prepare) await scenario.prepare();
       if (scenario.measure) {
         console.log(`\n${number}. ${scenario.title}`);
-        extraResults[number] = await scenario.measure();
+        const measured = await scenario.measure();
+        // A measurement with rows of load (scenario 22) joins the table; the rest are figures of their own.
+        if (measured?.rows) {
+          for (const row of measured.rows) rows.push({ ...row, ratio: row.rps / baseline.rps });
+          extraResults[number] = measured.summary;
+        } else extraResults[number] = measured;
         continue;
       }
       if (options.warmup > 0) await drive(scenario.runs.map((run) => ({ ...run, duration: options.warmup })));

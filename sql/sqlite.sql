@@ -24,6 +24,12 @@ SELECT DISTINCT "building_id" FROM "pois" WHERE "category_id" = ?;
 -- parameters: buildingId
 SELECT "revision" FROM "building_revisions" WHERE "building_id" = ?;
 
+-- building-revisions.owned
+-- parameters: buildingId, organizationId
+SELECT "b"."version" AS "version", COALESCE("r"."revision", 0) AS "revision" FROM "buildings" "b"
+       LEFT JOIN "building_revisions" "r" ON "r"."building_id" = "b"."id"
+       WHERE "b"."id" = ? AND "b"."organization_id" = ? AND "b"."deleted_at" IS NULL;
+
 -- building-tracking.read
 -- parameters: buildingId
 SELECT "scans", "positions", "reset_after_seconds" FROM "building_tracking" WHERE "building_id" = ?;

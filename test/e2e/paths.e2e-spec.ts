@@ -225,6 +225,41 @@ describe('paths (wayfinding graphs)', () => {
       expect((await get(a, `/api/v1/buildings/${site.building.id}`)).body.paths).toEqual({ nodes: [], links: [] });
     });
 
+    it('takes a graph of 10,000 nodes (a body over the 1 MiB of other routes) and routes over it; over 16 MiB is 413', async () => {
+      const site = await createSite(t, a.auth);
+      // A 100 × 100 lattice of corridors 1 m apart: 10,000 nodes, 19,800 links, about 1.5 MB of JSON.
+      const id = (i: number, j: number) => i * 100 + j + 1;
+      const nodes = [];
+      const links = [];
+      for (let i = 0; i < 100; i += 1) {
+        for (let j = 0; j < 100; j += 1) {
+          nodes.push({ id: id(i, j), floor_id: site.floor.id, x: i, y: j });
+          if (i > 0) links.push({ source: id(i - 1, j), target: id(i, j), tags: ['corridor'] });
+          if (j > 0) links.push({ source: id(i, j - 1), target: id(i, j), tags: ['corridor'] });
+        }
+      }
+      const body = { nodes, links };
+      expect(Buffer.byteLength(JSON.stringify(body))).toBeGreaterThan(1024 * 1024);
+      const stored = await put(a, site.building.id, body);
+      expectStatus(stored, 200);
+      expect([stored.body.nodes.length, stored.body.links.length]).toEqual([10_000, 19_800]);
+      expect((await pathGraphRow(t, site.building.id))?.nodes).toHaveLength(10_000);
+      const route = await t.http
+        .post(`/api/v1/buildings/${site.building.id}/directions`)
+        .set(a.auth)
+        .send({ from: { floor_id: site.floor.id, x: 0, y: 0 }, to: { floor_id: site.floor.id, x: 99, y: 99 } });
+      expectStatus(route, 200);
+      expect(route.body.distance).toBeCloseTo(198, 6);
+
+      const tooLarge = await t.http
+        .put(`/api/v1/buildings/${site.building.id}/paths`)
+        .set(a.auth)
+        .set('content-type', 'application/json')
+        .send(`{"nodes":[],"links":[],"padding":"${'x'.repeat(16 * 1024 * 1024)}"}`);
+      expectError(tooLarge, 413, 'payload_too_large');
+      expect((await pathGraphRow(t, site.building.id))?.nodes).toHaveLength(10_000);
+    });
+
     describe('refuses an invalid graph with 422 naming the field, and stores nothing', () => {
       let site: Site;
       let sibling: Site;

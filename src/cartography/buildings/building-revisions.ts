@@ -72,6 +72,11 @@ export class BuildingRevisions implements OnModuleInit, OnModuleDestroy {
     return this.revisions.current(buildingId);
   }
 
+  /** A live building of the organization: its version and revision in one prepared read, or null. */
+  owned(buildingId: number, organizationId: string): Promise<{ version: number; revision: number } | null> {
+    return this.revisions.owned(buildingId, organizationId);
+  }
+
   async bump(manager: EntityManager, buildingIds: Iterable<number>): Promise<void> {
     const ids = [...new Set(buildingIds)];
     for (const buildingId of ids) await this.revisions.bump(manager, buildingId);

@@ -45,6 +45,17 @@ export class BuildingsService {
   }
 
   /**
+   * A live building of the caller's organization, or 404, as {@link findOwned} decides, without the
+   * entity: its version and content revision in one prepared read, for caches kept per building
+   * that need the entity only to rebuild (directions' route graph).
+   */
+  async findOwnedRevision(principal: Principal, id: number): Promise<{ id: number; version: number; revision: number }> {
+    const owned = await this.revisions.owned(id, principal.organizationId);
+    if (!owned || !canSeeBuilding(principal, id)) throw ApiError.notFound('Building', id);
+    return { id, ...owned };
+  }
+
+  /**
    * A building named in a request body: 422 naming the field when it is not the caller's.
    * Share-locked, so that it cannot be deleted before the new child is committed.
    */

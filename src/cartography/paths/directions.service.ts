@@ -6,7 +6,6 @@ import { ApiError, FieldError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { BuildingFrame, toCartesian } from '../../common/geometry/cartesian';
 import { appConfig, AppConfig } from '../../config/app.config';
-import { BuildingRevisions } from '../buildings/building-revisions';
 import { Building } from '../buildings/building.entity';
 import { BuildingsService } from '../buildings/buildings.service';
 import { Floor } from '../floors/floor.entity';
@@ -20,6 +19,9 @@ import { CachedRouteGraph, RouteGraphCache } from './route-graphs';
 import { buildRouteGraph, route, type RouteFailure, type RouteOptions, type RoutePoint } from './router';
 
 type End = 'from' | 'to';
+
+/** The building a route is asked in, as the ends need it. */
+type OwnedBuilding = Pick<Building, 'id'>;
 
 /** A resolved end: the point(s) to route from or to, and the POIs they are (to_poi_id). */
 interface Place {
@@ -42,16 +44,14 @@ export class DirectionsService {
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     @InjectRepository(PathGraph) private readonly graphs: Repository<PathGraph>,
     private readonly buildings: BuildingsService,
-    private readonly revisions: BuildingRevisions,
     private readonly cache: RouteGraphCache,
     private readonly devices: DeviceLocations,
   ) {}
 
   async directions(principal: Principal, buildingId: number, dto: DirectionsRequestDto): Promise<DirectionsResponseDto> {
-    const building = await this.buildings.findOwned(principal, buildingId);
-    // Read before the graph, so a cached graph is never older than the revision it is kept under.
-    const revision = await this.revisions.current(building.id);
-    const cached = await this.cache.getOrBuild(building.id, building.version, revision, () => this.build(building));
+    // The version and revision are read before the graph, so a cached graph is never older than what it is kept under.
+    const building = await this.buildings.findOwnedRevision(principal, buildingId);
+    const cached = await this.cache.getOrBuild(building.id, building.version, building.revision, async () => this.build(await this.buildings.findOwned(principal, building.id)));
     const from = await this.resolve(principal, building, cached, 'from', dto.from);
     const to = await this.resolve(principal, building, cached, 'to', dto.to);
     const options: Partial<RouteOptions> = {
@@ -84,7 +84,7 @@ export class DirectionsService {
     return { graph, frame: frameOf(building) };
   }
 
-  private async resolve(principal: Principal, building: Building, cached: CachedRouteGraph, end: End, given: DirectionsFromDto | DirectionsToDto): Promise<Place> {
+  private async resolve(principal: Principal, building: OwnedBuilding, cached: CachedRouteGraph, end: End, given: DirectionsFromDto | DirectionsToDto): Promise<Place> {
     const point = given.floor_id !== undefined || given.x !== undefined || given.y !== undefined || given.lat !== undefined || given.lng !== undefined;
     const deviceId = end === 'from' ? (given as DirectionsFromDto).device_id : undefined;
     const categoryId = end === 'to' ? (given as DirectionsToDto).poi_category_id : undefined;
@@ -96,7 +96,7 @@ export class DirectionsService {
     return { points: [pointOf(cached, end, given)], poiIds: [null] };
   }
 
-  private async poiPlace(principal: Principal, building: Building, end: End, poiId: number): Promise<Place> {
+  private async poiPlace(principal: Principal, building: OwnedBuilding, end: End, poiId: number): Promise<Place> {
     const poi = await this.graphs.manager.findOneBy(Poi, { id: poiId, organizationId: principal.organizationId });
     if (!poi) throw ApiError.notFound('POI', poiId);
     if (poi.buildingId !== building.id) throw invalid(`${end}.poi_id`, `POI ${poiId} is not in building ${building.id}`, poiId);
@@ -104,7 +104,7 @@ export class DirectionsService {
     return { points: [{ floor_id: poi.floorId, x: poi.x, y: poi.y }], poiIds: [poi.id] };
   }
 
-  private async categoryPlace(principal: Principal, building: Building, categoryId: number): Promise<Place> {
+  private async categoryPlace(principal: Principal, building: OwnedBuilding, categoryId: number): Promise<Place> {
     const manager = this.graphs.manager;
     const category = await manager.findOneBy(PoiCategory, { id: categoryId, organizationId: principal.organizationId });
     if (!category) throw ApiError.notFound('POI category', categoryId);
@@ -117,7 +117,7 @@ export class DirectionsService {
     return { points: pois.map((poi) => ({ floor_id: poi.floorId!, x: poi.x, y: poi.y })), poiIds: pois.map((poi) => poi.id) };
   }
 
-  private async devicePlace(principal: Principal, building: Building, cached: CachedRouteGraph, deviceId: string): Promise<Place> {
+  private async devicePlace(principal: Principal, building: OwnedBuilding, cached: CachedRouteGraph, deviceId: string): Promise<Place> {
     const fix = await this.devices.locate(principal.organizationId, deviceId);
     if (!fix) throw ApiError.notFound('Device', deviceId);
     const maxAgeMs = this.config.positions.defaultMaxSecThreshold * 1000;

@@ -1,5 +1,6 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ApiError, FieldError } from '../errors/api-error';
+import { cacheValidationMetadata } from './metadata-cache';
 import { inspectRequestData, MAX_REQUEST_DEPTH } from './request-text';
 
 const SECRET_FIELD = /password|secret|token|apikey|api_key/i;
@@ -44,6 +45,7 @@ export class ApiValidationPipe extends ValidationPipe {
       validationError: { target: false, value: true },
       exceptionFactory: toValidationError,
     });
+    cacheValidationMetadata();
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
