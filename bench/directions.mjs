@@ -1,7 +1,7 @@
 // Scenario 22 (issue 40): the building of the directions target and the routes asked over it.
 // A 10,000-node, 5-floor building: per floor a 50 × 40 lattice of corridors 3 m apart, and between
 // every two floors 4 stairs, 4 lifts and 2 escalators (the router's micro-benchmark,
-// src/cartography/paths/router/route.bench.spec.ts, routes over the same building offline).
+// bench/router.spec.ts, routes over the same building offline, from this module).
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 

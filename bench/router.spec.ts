@@ -1,42 +1,19 @@
 import { expect, it } from 'vitest';
-import { buildRouteGraph, type RouteFloor, type RouteLink, type RouteNode } from './graph';
-import { route, type RouteOptions, type RoutePoint } from './route';
+import { buildRouteGraph, type RouteFloor, type RouteLink, type RouteNode } from '../src/cartography/paths/router/graph';
+import { route, type RouteOptions, type RoutePoint } from '../src/cartography/paths/router/route';
 
 /**
  * A micro-benchmark, printed and asserting nothing about time: the bench target's building (10,000
  * nodes on 5 floors: a 50 × 40 lattice of corridors 3 m apart per floor, 4 stairs, 4 lifts and 2
- * escalators between every two floors), routes between random places on random floors.
+ * escalators between every two floors; bench/directions.mjs, scenario 22's), routes between random
+ * places on random floors.
  */
-function bigBuilding() {
+async function bigBuilding() {
+  const { directionsPaths } = (await import('./directions.mjs')) as {
+    directionsPaths: (floorIds: number[]) => { nodes: RouteNode[]; links: RouteLink[] };
+  };
   const floors: RouteFloor[] = [0, 1, 2, 3, 4].map((level) => ({ id: level + 1, level, name: String(level) }));
-  const nodes: RouteNode[] = [];
-  const links: RouteLink[] = [];
-  const id = (floor: number, i: number, j: number) => floor * 10_000 + i * 100 + j;
-  for (const floor of floors) {
-    for (let i = 0; i < 50; i += 1) {
-      for (let j = 0; j < 40; j += 1) {
-        nodes.push({ id: id(floor.id, i, j), floor_id: floor.id, x: i * 3, y: j * 3 });
-        if (i > 0) links.push({ source: id(floor.id, i - 1, j), target: id(floor.id, i, j), tags: (i + j) % 7 === 0 ? ['service'] : [] });
-        if (j > 0) links.push({ source: id(floor.id, i, j - 1), target: id(floor.id, i, j), origin: i % 13 === 0 ? 'source' : 'both' });
-      }
-    }
-  }
-  const cores: Array<[number, number, RouteLink['connector'], boolean]> = [
-    [0, 0, 'stairs', false],
-    [49, 0, 'stairs', false],
-    [0, 39, 'stairs', false],
-    [49, 39, 'stairs', false],
-    [10, 20, 'elevator', true],
-    [25, 5, 'elevator', true],
-    [25, 35, 'elevator', true],
-    [40, 20, 'elevator', true],
-    [20, 20, 'escalator', false],
-    [30, 20, 'escalator', false],
-  ];
-  for (let floor = 1; floor < 5; floor += 1) {
-    for (const [i, j, connector, accessible] of cores) links.push({ source: id(floor, i, j), target: id(floor + 1, i, j), connector, accessible });
-  }
-  return { floors, nodes, links };
+  return { floors, ...directionsPaths(floors.map((floor) => floor.id)) };
 }
 
 function seeded(seed: number): () => number {
@@ -47,8 +24,8 @@ function seeded(seed: number): () => number {
   };
 }
 
-it('prints the time per route on a 10,000-node, 5-floor building', () => {
-  const { floors, nodes, links } = bigBuilding();
+it('prints the time per route on a 10,000-node, 5-floor building', async () => {
+  const { floors, nodes, links } = await bigBuilding();
   const built = performance.now();
   const graph = buildRouteGraph(floors, nodes, links);
   const buildMs = performance.now() - built;
