@@ -41,13 +41,15 @@ export const PURE = {
   'geofencing/engine': { pure: [], files: [], packages: ['flatbush'] },
   'infrastructure/estimator': { pure: [], files: [], packages: [] },
   // The tracker runs on the estimator's likelihood and types.
-  'infrastructure/tracker': { pure: ['infrastructure/estimator'], files: [], packages: [] },
+  'infrastructure/tracker': { pure: ['infrastructure/estimator', 'common/planar'], files: [], packages: [] },
   // The Kalman filter of reported fixes (issue 37).
   'fix-pipeline/reported-fix-filter': { pure: [], files: [], packages: [] },
   // The parsing core of BLE gateway ingest: gateway formats → observations, tag identities → keys (issue 39).
   'infrastructure/gateway-formats': { pure: [], files: [], packages: [] },
   // The routing core of wayfinding: graph, routes and indications over a building's paths (issue 40).
-  'cartography/paths/router': { pure: [], files: [], packages: [] },
+  'cartography/paths/router': { pure: ['common/planar'], files: [], packages: [] },
+  // Plane geometry of segments, shared by the router and the tracker.
+  'common/planar': { pure: [], files: [], packages: [] },
 };
 
 /** What a spec file inside a pure entry may import besides: the test runner, property tests and test/support/. */

@@ -5,6 +5,7 @@
  * escalators), with the floors and places it leads to.
  */
 import type { TrackerSpace } from './tracker-contract';
+import { segmentDistance, segmentDistance2 } from '../../common/planar/segments';
 
 /** Where a floor change of the graph leads from a node of this floor. */
 export interface FloorChange {
@@ -165,19 +166,4 @@ export class WalkableSpace {
   get any(): boolean {
     return this.segments.size > 0;
   }
-}
-
-function segmentDistance2(x: number, y: number, ax: number, ay: number, bx: number, by: number): number {
-  const ex = bx - ax;
-  const ey = by - ay;
-  const length2 = ex * ex + ey * ey;
-  let t = length2 > 0 ? ((x - ax) * ex + (y - ay) * ey) / length2 : 0;
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
-  const dx = x - (ax + t * ex);
-  const dy = y - (ay + t * ey);
-  return dx * dx + dy * dy;
-}
-
-function segmentDistance(x: number, y: number, ax: number, ay: number, bx: number, by: number): number {
-  return Math.sqrt(segmentDistance2(x, y, ax, ay, bx, by));
 }

@@ -32,6 +32,9 @@
  *   link within one floor is ignored (the link is a walk). validatePaths names each of them.
  */
 import { CONNECTOR_TYPES, type ConnectorType, floorLinkConnector, isConnectorType } from './connectors';
+import { segmentDistance2 } from '../../../common/planar/segments';
+
+export { segmentDistance2 };
 
 export type LinkOrigin = 'both' | 'source' | 'target';
 
@@ -435,18 +438,6 @@ function buildGrid(entries: readonly number[], linkA: Int32Array, linkB: Int32Ar
   const out = new Int32Array(cellStart[columns * rows]);
   for (let i = 0; i < segments.length; i += 1) covered(i, (c) => (out[counts[c]++] = entries[i]));
   return new FloorGrid(minX, minY, cell, columns, rows, cellStart, out);
-}
-
-/** Squared distance from (x, y) to the segment, and where the nearest point is along it (0 at a, 1 at b). */
-export function segmentDistance2(x: number, y: number, ax: number, ay: number, bx: number, by: number): number {
-  const ex = bx - ax;
-  const ey = by - ay;
-  const length2 = ex * ex + ey * ey;
-  let t = length2 > 0 ? ((x - ax) * ex + (y - ay) * ey) / length2 : 0;
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
-  const dx = x - (ax + t * ex);
-  const dy = y - (ay + t * ey);
-  return dx * dx + dy * dy;
 }
 
 /** One problem of a stored graph: the item (`nodes[2]`, `links[0]`), the field of it at fault (null: the item as a whole), what is wrong. */
