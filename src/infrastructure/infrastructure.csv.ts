@@ -1,5 +1,5 @@
-import { CsvSyntaxError, parseCsv } from '../common/csv/csv-parse';
-import { stringifyCsv, unescapeFormula } from '../common/csv/csv-write';
+import { csvCells, CsvCellRules, readCsvImport } from '../common/csv/csv-import';
+import { stringifyCsv } from '../common/csv/csv-write';
 import { ApiError, FieldError } from '../common/errors/api-error';
 import { BleResponseDto, TransmitterType, WifiResponseDto } from './infrastructure.dto';
 
@@ -10,9 +10,13 @@ import { BleResponseDto, TransmitterType, WifiResponseDto } from './infrastructu
  */
 export const CSV_COLUMNS = ['type', 'id', 'floor_id', 'x', 'y', 'lat', 'lng', 'bssid', 'ssid', 'frequency', 'uuid', 'major', 'minor', 'tx_power', 'battery'] as const;
 
-const NUMERIC = new Set(['floor_id', 'x', 'y', 'lat', 'lng', 'frequency', 'major', 'minor', 'tx_power', 'battery']);
-/** Empty means null for these (an absent value); for the others empty means "not given". */
-const NULLABLE = new Set(['frequency', 'tx_power', 'battery', 'ssid']);
+const CELLS: CsvCellRules = {
+  columns: CSV_COLUMNS,
+  numeric: new Set(['floor_id', 'x', 'y', 'lat', 'lng', 'frequency', 'major', 'minor', 'tx_power', 'battery']),
+  // Empty means null for these (an absent value); for the others empty means "not given".
+  nullable: new Set(['frequency', 'tx_power', 'battery', 'ssid']),
+  ignored: new Set(['id']),
+};
 const MAX_CSV_ROWS = 20_000;
 
 export function toInfrastructureCsv(wifi: readonly WifiResponseDto[], ble: readonly BleResponseDto[]): string {
@@ -33,42 +37,11 @@ export interface CsvItems {
 
 /** The items of a CSV body, as plain objects for the same validation as JSON; 422 naming the line when malformed. */
 export function fromInfrastructureCsv(text: unknown): CsvItems {
-  if (typeof text !== 'string' || text.trim() === '') {
-    throw ApiError.validation('The CSV body is empty', [{ message: 'needs a header line and one line per transmitter', code: 'required', fields: 'body' }]);
-  }
-  let records;
-  try {
-    records = parseCsv(text);
-  } catch (error) {
-    if (!(error instanceof CsvSyntaxError)) throw error;
-    throw ApiError.validation('The CSV is malformed', [{ message: error.message, code: 'invalid', fields: `line ${error.line}` }]);
-  }
-  const [header, ...rows] = records;
-  const names = header.fields.map((name) => name.trim().toLowerCase());
-  if (!names.includes('type')) {
-    throw ApiError.validation('The CSV header needs a type column', [
-      { message: `the first line names the columns: ${CSV_COLUMNS.join(',')}`, code: 'required', fields: 'line 1.type' },
-    ]);
-  }
-  if (rows.length > MAX_CSV_ROWS) {
-    throw ApiError.validation(`At most ${MAX_CSV_ROWS} transmitters per import`, [{ message: 'too many lines', code: 'invalid', fields: 'body' }]);
-  }
+  const { names, rows } = readCsvImport(text, { line: 'transmitter', rows: 'transmitters', columns: CSV_COLUMNS, required: ['type'], maxRows: MAX_CSV_ROWS });
   const items: CsvItems = { wifi: [], ble: [], prefixes: { wifi: [], ble: [] } };
   const errors: FieldError[] = [];
   for (const record of rows) {
-    const item: Record<string, unknown> = {};
-    names.forEach((name, index) => {
-      if (!(CSV_COLUMNS as readonly string[]).includes(name) || name === 'id') return;
-      // Less the apostrophe the export puts before a formula-like text.
-      const raw = unescapeFormula((record.fields[index] ?? '').trim());
-      if (raw === '') {
-        if (NULLABLE.has(name)) item[name] = null;
-        return;
-      }
-      // Numbers as numbers (a decimal comma from a semicolon-separated sheet too); anything else fails validation as sent.
-      const number = Number(raw.replace(',', '.'));
-      item[name] = NUMERIC.has(name) && /^[-+]?(\d+([.,]\d*)?|[.,]\d+)([eE][-+]?\d+)?$/.test(raw) ? number : raw;
-    });
+    const item = csvCells(names, record, CELLS);
     const type = String(item.type ?? '').toLowerCase();
     delete item.type;
     if (type !== 'wifi' && type !== 'ble') {

@@ -1,6 +1,6 @@
-import { CsvSyntaxError, parseCsv } from '../common/csv/csv-parse';
+import { csvCells, CsvCellRules, readCsvImport } from '../common/csv/csv-import';
+import { stringifyCsv } from '../common/csv/csv-write';
 import { ApiError, FieldError } from '../common/errors/api-error';
-import { stringifyCsv, unescapeFormula } from '../common/csv/csv-write';
 import { ReferencePointResponseDto } from './reference-points.dto';
 
 /**
@@ -11,9 +11,8 @@ import { ReferencePointResponseDto } from './reference-points.dto';
  */
 export const REFERENCE_CSV_COLUMNS = ['point', 'floor_id', 'x', 'y', 'lat', 'lng', 'type', 'uuid', 'major', 'minor', 'bssid', 'rssi'] as const;
 
-const NUMERIC = new Set(['floor_id', 'x', 'y', 'lat', 'lng', 'major', 'minor', 'rssi']);
+const CELLS: CsvCellRules = { columns: REFERENCE_CSV_COLUMNS, numeric: new Set(['floor_id', 'x', 'y', 'lat', 'lng', 'major', 'minor', 'rssi']) };
 const TEXT = new Set(['point', 'type', 'uuid', 'bssid']);
-const NUMBER_TEXT = /^[-+]?(\d+([.,]\d*)?|[.,]\d+)([eE][-+]?\d+)?$/;
 /** At most this many rows (readings) per import. */
 export const MAX_REFERENCE_CSV_ROWS = 200_000;
 
@@ -38,38 +37,17 @@ export interface CsvReferencePoints {
 
 /** The points of a CSV body, for the same validation as JSON; 422 naming the line when malformed. */
 export function fromReferencePointsCsv(text: unknown): CsvReferencePoints {
-  if (typeof text !== 'string' || text.trim() === '') {
-    throw ApiError.validation('The CSV body is empty', [{ message: 'needs a header line and one line per reading', code: 'required', fields: 'body' }]);
-  }
-  let records;
-  try {
-    records = parseCsv(text);
-  } catch (error) {
-    if (!(error instanceof CsvSyntaxError)) throw error;
-    throw ApiError.validation('The CSV is malformed', [{ message: error.message, code: 'invalid', fields: `line ${error.line}` }]);
-  }
-  const [header, ...rows] = records;
-  const names = header.fields.map((name) => name.trim().toLowerCase());
-  const missing = ['point', 'floor_id', 'type', 'rssi'].filter((name) => !names.includes(name));
-  if (missing.length > 0) {
-    throw ApiError.validation(
-      'The CSV header lacks columns',
-      missing.map((name) => ({ message: `the first line names the columns: ${REFERENCE_CSV_COLUMNS.join(',')}`, code: 'required', fields: `line 1.${name}` })),
-    );
-  }
-  if (rows.length > MAX_REFERENCE_CSV_ROWS) {
-    throw ApiError.validation(`At most ${MAX_REFERENCE_CSV_ROWS} readings per import`, [{ message: 'too many lines', code: 'invalid', fields: 'body' }]);
-  }
+  const { names, rows } = readCsvImport(text, {
+    line: 'reading',
+    rows: 'readings',
+    columns: REFERENCE_CSV_COLUMNS,
+    required: ['point', 'floor_id', 'type', 'rssi'],
+    maxRows: MAX_REFERENCE_CSV_ROWS,
+  });
   const points = new Map<string, { item: Record<string, unknown>; prefix: string }>();
   const errors: FieldError[] = [];
   for (const record of rows) {
-    const row: Record<string, unknown> = {};
-    names.forEach((name, index) => {
-      if (!(REFERENCE_CSV_COLUMNS as readonly string[]).includes(name)) return;
-      const raw = unescapeFormula((record.fields[index] ?? '').trim());
-      if (raw === '') return;
-      row[name] = NUMERIC.has(name) && NUMBER_TEXT.test(raw) ? Number(raw.replace(',', '.')) : raw;
-    });
+    const row = csvCells(names, record, CELLS);
     const prefix = `line ${record.line}.`;
     const label = String(row.point ?? '');
     if (label === '') {
