@@ -5,7 +5,7 @@ import { MAX_INTEGER_ID } from '../common/http/params';
 import { IntegerFromString } from '../common/validation/transforms';
 import { Nullable, Optional, PartialUpdate } from '../common/validation/optional';
 import { GATEWAY_FORMATS, GatewayFormat, normaliseHardwareId } from './gateway-formats';
-import { TransmitterPositionDto } from './infrastructure.dto';
+import { BuildingFloorQuery, TransmitterPositionDto } from './infrastructure.dto';
 
 /** A MAC in any case and with `:`, `-` or no separators becomes `aabbccddeeff`; a node name is lower-cased; anything else is left for the validator. */
 const HardwareId = () => Transform(({ value }) => (typeof value === 'string' ? (normaliseHardwareId(value) ?? value) : value));
@@ -49,22 +49,7 @@ export class GatewayInputDto extends TransmitterPositionDto {
 
 export class UpdateGatewayDto extends PartialUpdate(GatewayInputDto) {}
 
-export class GatewaysQuery {
-  @ApiProperty({ example: 5962 })
-  @IntegerFromString()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_INTEGER_ID)
-  building_id: number;
-
-  @ApiPropertyOptional()
-  @Optional()
-  @IntegerFromString()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_INTEGER_ID)
-  floor_id?: number;
-}
+export class GatewaysQuery extends BuildingFloorQuery {}
 
 export class GatewayResponseDto {
   @ApiProperty() id: number;

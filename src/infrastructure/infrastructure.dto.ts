@@ -125,7 +125,8 @@ export class BleInputDto extends TransmitterPositionDto {
 export class UpdateWifiDto extends PartialUpdate(WifiInputDto) {}
 export class UpdateBleDto extends PartialUpdate(BleInputDto) {}
 
-export class InfrastructureQuery {
+/** The query of a building's placed transmitters (beacons and access points, gateways): the building, optionally one floor. */
+export class BuildingFloorQuery {
   @ApiProperty({ example: 5962 })
   @IntegerFromString()
   @IsInt()
@@ -140,7 +141,9 @@ export class InfrastructureQuery {
   @Min(1)
   @Max(MAX_INTEGER_ID)
   floor_id?: number;
+}
 
+export class InfrastructureQuery extends BuildingFloorQuery {
   @ApiPropertyOptional({ enum: TRANSMITTER_KINDS })
   @Optional()
   @IsIn(TRANSMITTER_KINDS)

@@ -707,14 +707,14 @@ export interface paths {
         };
         /** A building's wayfinding graph (404 until one is stored) */
         get: operations["PathsController_get"];
-        /** Replace a building's whole graph; links name nodes, nodes name floors of the building */
+        /** Replace a building's whole graph (up to 20000 nodes, a body of up to 16 MiB); links name nodes, nodes name floors of the building */
         put: operations["PathsController_replace"];
         /** Not allowed: 405 (use PUT) */
         post: operations["PathsController_create"];
         delete?: never;
         options?: never;
         head?: never;
-        /** Replace a building's whole graph; links name nodes, nodes name floors of the building (PATCH, same as PUT) */
+        /** Replace a building's whole graph (up to 20000 nodes, a body of up to 16 MiB); links name nodes, nodes name floors of the building (PATCH, same as PUT) */
         patch: operations["PathsController_replace_patch"];
         trace?: never;
     };
