@@ -2418,14 +2418,15 @@ export interface components {
             settings: components["schemas"]["RouteSettingsResponseDto"];
         };
         PathNodeInputDto: {
+            /** @description Floor metres (with y); or lat/lng */
+            x?: number;
+            y?: number;
+            /** @description Instead of x/y (with lng) */
+            lat?: number;
+            lng?: number;
             /** @description Unique within the graph */
             id: number;
             floor_id: number;
-            /** @description Metres; give x/y or lat/lng, the other is derived */
-            x?: number;
-            y?: number;
-            lat?: number;
-            lng?: number;
         };
         PathLinkInputDto: {
             /** @description Id of a node of the graph */
@@ -2503,28 +2504,28 @@ export interface components {
             settings?: components["schemas"]["RouteSettingsDto"];
         };
         DirectionsFromDto: {
-            /** @description With x/y or lat/lng: a floor of the building */
-            floor_id?: number;
-            /** @description Floor metres (with y) */
+            /** @description Floor metres (with y); or lat/lng */
             x?: number;
             y?: number;
             /** @description Instead of x/y (with lng) */
             lat?: number;
             lng?: number;
+            /** @description With x/y or lat/lng: a floor of the building */
+            floor_id?: number;
             /** @description Instead of a point: a POI of the building (on a floor) */
             poi_id?: number;
             /** @description Instead of a point: the device's live position (its newest fix, at most POSITIONS_MAX_SEC_THRESHOLD seconds old) */
             device_id?: string;
         };
         DirectionsToDto: {
-            /** @description With x/y or lat/lng: a floor of the building */
-            floor_id?: number;
-            /** @description Floor metres (with y) */
+            /** @description Floor metres (with y); or lat/lng */
             x?: number;
             y?: number;
             /** @description Instead of x/y (with lng) */
             lat?: number;
             lng?: number;
+            /** @description With x/y or lat/lng: a floor of the building */
+            floor_id?: number;
             /** @description Instead of a point: a POI of the building (on a floor) */
             poi_id?: number;
             /** @description Instead of a point: the quickest to reach of the building's POIs of this category */

@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { MAX_INTEGER_ID } from '../../common/http/params';
 import { Optional } from '../../common/validation/optional';
+import { FloorCoordinatesDto } from './paths.dto';
 import { ACCESSIBILITY_MODES, CONNECTOR_TYPES, type AccessibilityMode, type ConnectorType, type IndicationAction } from './router';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
@@ -10,42 +11,14 @@ const INDICATION_ACTIONS: IndicationAction[] = ['go_ahead', 'turn_left', 'turn_r
 export const MAX_SPEED_M_S = 10;
 export const MAX_AVOID_FACTOR = 1000;
 
-/** The fields a point and the ends share: a floor with x/y or lat/lng. */
-class DirectionsPointFields {
+/** The fields a point and the ends share: a floor with x/y or lat/lng, or a POI. */
+class DirectionsPointFields extends FloorCoordinatesDto {
   @ApiPropertyOptional({ description: 'With x/y or lat/lng: a floor of the building' })
   @Optional()
   @IsInt()
   @Min(1)
   @Max(MAX_INTEGER_ID)
   floor_id?: number;
-
-  @ApiPropertyOptional({ description: 'Floor metres (with y)' })
-  @Optional()
-  @IsNumber(FINITE)
-  @Min(-100_000)
-  @Max(100_000)
-  x?: number;
-
-  @ApiPropertyOptional()
-  @Optional()
-  @IsNumber(FINITE)
-  @Min(-100_000)
-  @Max(100_000)
-  y?: number;
-
-  @ApiPropertyOptional({ description: 'Instead of x/y (with lng)' })
-  @Optional()
-  @IsNumber(FINITE)
-  @Min(-90)
-  @Max(90)
-  lat?: number;
-
-  @ApiPropertyOptional()
-  @Optional()
-  @IsNumber(FINITE)
-  @Min(-180)
-  @Max(180)
-  lng?: number;
 
   @ApiPropertyOptional({ description: 'Instead of a point: a POI of the building (on a floor)' })
   @Optional()

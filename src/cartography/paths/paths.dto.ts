@@ -10,21 +10,9 @@ const FINITE = { allowNaN: false, allowInfinity: false };
 export const LINK_ORIGINS = ['both', 'source', 'target'] as const;
 export const MAX_PATH_NODES = 20_000;
 
-export class PathNodeInputDto {
-  @ApiProperty({ description: 'Unique within the graph' })
-  @IsInt()
-  @Min(0)
-  @Max(MAX_INTEGER_ID)
-  id: number;
-
-  @ApiProperty()
-  @IntegerFromString()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_INTEGER_ID)
-  floor_id: number;
-
-  @ApiPropertyOptional({ description: 'Metres; give x/y or lat/lng, the other is derived' })
+/** A place on a floor in floor metres (x/y) or degrees (lat/lng), each optional: which forms a request takes is its service's to say. */
+export class FloorCoordinatesDto {
+  @ApiPropertyOptional({ description: 'Floor metres (with y); or lat/lng' })
   @Optional()
   @IsNumber(FINITE)
   @Min(-100_000)
@@ -38,7 +26,7 @@ export class PathNodeInputDto {
   @Max(100_000)
   y?: number;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ description: 'Instead of x/y (with lng)' })
   @Optional()
   @IsNumber(FINITE)
   @Min(-90)
@@ -51,6 +39,22 @@ export class PathNodeInputDto {
   @Min(-180)
   @Max(180)
   lng?: number;
+}
+
+/** A node: give x/y or lat/lng, the other is derived. */
+export class PathNodeInputDto extends FloorCoordinatesDto {
+  @ApiProperty({ description: 'Unique within the graph' })
+  @IsInt()
+  @Min(0)
+  @Max(MAX_INTEGER_ID)
+  id: number;
+
+  @ApiProperty()
+  @IntegerFromString()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_INTEGER_ID)
+  floor_id: number;
 }
 
 export class PathLinkInputDto {
