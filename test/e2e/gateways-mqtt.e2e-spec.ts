@@ -1,0 +1,299 @@
+import { connectAsync, type MqttClient } from 'mqtt';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ApiPermission } from '../../src/access/permissions';
+import { EmbeddedBrokerService } from '../../src/gateway-mqtt/embedded-broker.service';
+import { TagObservationsRepository } from '../../src/positions/tag-observations.repository';
+import { createApiKey } from '../support/auth';
+import { Cartographer, createSite, signUp } from '../support/cartography';
+import { Mosquitto, mosquittoMissing, startMosquitto } from '../support/mosquitto';
+import { createTestApp, TestApp, testDatabaseKind, TwoInstances, twoInstances } from '../support/test-app';
+
+const GATEWAYS = '/api/v1/infrastructure/gateways';
+const DEVICES = '/api/v1/devices';
+
+let macs = 0;
+/** A fresh MAC, upper case with colons as gateways print them. */
+const nextMac = (prefix = 'AA:DD:EE') => {
+  macs += 1;
+  return `${prefix}:00:${(macs >> 8).toString(16).padStart(2, '0').toUpperCase()}:${(macs & 0xff).toString(16).padStart(2, '0').toUpperCase()}`;
+};
+const compact = (mac: string) => mac.replace(/[:-]/g, '').toLowerCase();
+
+/** A registered gateway of this format, and a tag (a device with a MAC identity), in a new building of the organization. */
+async function setUp(t: TestApp, c: Cartographer, format: string, hardwareId: string = nextMac()) {
+  const site = await createSite(t, c.auth);
+  const created = await t.http
+    .post(GATEWAYS)
+    .set(c.auth)
+    .send({ floor_id: site.floor.id, hardware_id: hardwareId, format, x: 5, y: 5, height_m: 2.8, name: `${format} gateway` })
+    .expect(201);
+  const tagMac = nextMac('C0:FF:EE');
+  const deviceId = `tag-${format}-${compact(tagMac)}`;
+  await t.http
+    .post(DEVICES)
+    .set(c.auth)
+    .send({ id: deviceId, tag: { mac: tagMac } })
+    .expect(201);
+  return { gatewayId: created.body.id as number, hardwareId, tagMac, deviceId };
+}
+
+const stored = (t: TestApp, organizationId: string, deviceId: string) =>
+  t.app.get(TagObservationsRepository).window(t.dataSource.manager, organizationId, deviceId, 0, Date.now() + 120_000);
+const health = async (t: TestApp, c: Cartographer, id: number) => (await t.http.get(`${GATEWAYS}/${id}/health`).set(c.auth).expect(200)).body;
+
+/** Polls until `check` holds (no tight wall-clock limit: 30 s). */
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (check(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const clients: MqttClient[] = [];
+async function gatewayClient(url: string, password?: string, clientId?: string): Promise<MqttClient> {
+  const client = await connectAsync(url, { username: 'gateway', password, reconnectPeriod: 0, connectTimeout: 10_000, clientId });
+  clients.push(client);
+  return client;
+}
+async function closeClients(): Promise<void> {
+  await Promise.all(clients.splice(0).map((client) => client.endAsync(true).catch(() => undefined)));
+}
+
+/** What each format sends for one tag heard by one gateway. */
+function examples(tagMac: string) {
+  const now = Date.now();
+  return {
+    espresense: (room: string) => ({
+      topic: `espresense/devices/tag:${compact(tagMac)}/${room}`,
+      payload: JSON.stringify({ mac: compact(tagMac), id: `tag:${compact(tagMac)}`, 'rssi@1m': -59, rssi: -71, distance: 2.4 }),
+    }),
+    ruuvi: (gw: string) => ({
+      topic: `ruuvi/${gw}/${tagMac}`,
+      payload: JSON.stringify({ gw_mac: gw, rssi: -70, aoa: [], gwts: Math.floor(now / 1000), ts: Math.floor(now / 1000), data: '0201061BFF9904', coords: '' }),
+    }),
+    minew: (gw: string) => ({
+      topic: `minew/${compact(gw)}`,
+      payload: JSON.stringify([
+        { timestamp: new Date(now).toISOString(), type: 'Gateway', mac: compact(gw).toUpperCase(), gatewayFree: 42, gatewayLoad: 1.1 },
+        { timestamp: new Date(now).toISOString(), type: 'Unknown', mac: compact(tagMac).toUpperCase(), bleName: '', rssi: -64, rawData: '' },
+      ]),
+    }),
+    cartograph: (gw: string) => ({
+      topic: `cartograph/gateways/${gw}/observations`,
+      payload: JSON.stringify({ time: new Date(now).toISOString(), observations: [{ tag: tagMac, rssi: -66 }] }),
+    }),
+  };
+}
+
+describe('gateways over the embedded MQTT broker (issue 39)', () => {
+  let t: TestApp;
+  let a: Cartographer;
+  let url: string;
+  let positioning: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', GATEWAY_MESSAGES_PER_SECOND: '1', GATEWAY_MESSAGE_BURST: '5', MQTT_CONNECTIONS_PER_ORGANIZATION: '3' },
+    });
+    a = await signUp(t, 'MQTT A');
+    url = `mqtt://127.0.0.1:${t.app.get(EmbeddedBrokerService).port}`;
+    positioning = (await createApiKey(t, a.token, ApiPermission.Positioning)).apikey;
+  });
+  afterEach(closeClients);
+  afterAll(async () => {
+    await closeClients();
+    await t?.close();
+  });
+
+  it("takes each format's message with a positioning key: a QoS 1 publish is acknowledged once its observation is stored, and the health counts it", async () => {
+    const client = await gatewayClient(url, positioning);
+    for (const format of ['espresense', 'ruuvi', 'minew', 'cartograph'] as const) {
+      const { gatewayId, hardwareId, tagMac, deviceId } = await setUp(t, a, format, format === 'espresense' ? `room-${macs}` : undefined);
+      const { topic, payload } = examples(tagMac)[format](hardwareId);
+      await client.publishAsync(topic, payload, { qos: 1 });
+      // The PUBACK came: the observation is already durable, no polling.
+      const rows = await stored(t, a.org.organizationId, deviceId);
+      expect(rows, format).toHaveLength(1);
+      expect(Number(rows[0].gateway_id), format).toBe(gatewayId);
+      const h = await health(t, a, gatewayId);
+      expect(h, format).toMatchObject({ messages: 1, messages_not_understood: 0, observations_stored: 1, silent: false });
+      expect(h.last_seen_at, format).toEqual(expect.any(String));
+    }
+    expect(client.connected).toBe(true);
+  });
+
+  it('refuses a bad key, a read-only key and no key with CONNACK "not authorized"', async () => {
+    const readOnly = (await createApiKey(t, a.token, ApiPermission.ReadOnly)).apikey;
+    for (const password of [`${positioning.slice(0, -2)}xx`, readOnly, undefined, 'not a key']) {
+      await expect(gatewayClient(url, password)).rejects.toMatchObject({ code: 5 });
+    }
+    const readWrite = (await createApiKey(t, a.token, ApiPermission.ReadWrite)).apikey;
+    expect((await gatewayClient(url, readWrite)).connected).toBe(true);
+  });
+
+  it('an oversized message is dropped and counted on the health with the limit; a message not understood is counted with its reason; neither disconnects the gateway', async () => {
+    const { gatewayId, hardwareId, tagMac, deviceId } = await setUp(t, a, 'cartograph');
+    const client = await gatewayClient(url, positioning);
+    const topic = `cartograph/gateways/${hardwareId}/observations`;
+    await client.publishAsync(topic, JSON.stringify({ observations: [{ tag: tagMac, rssi: -60 }], padding: 'x'.repeat(300 * 1024) }), { qos: 1 });
+    let h = await health(t, a, gatewayId);
+    expect(h).toMatchObject({ messages: 1, messages_not_understood: 1, observations_stored: 0, last_limit: { name: 'message_size', at: expect.any(String) } });
+    expect(h.last_reason).toMatch(/larger than/);
+    await client.publishAsync(topic, '{"observations": [', { qos: 1 });
+    h = await health(t, a, gatewayId);
+    expect(h).toMatchObject({ messages: 2, messages_not_understood: 2, last_reason: expect.stringMatching(/JSON/) });
+    await client.publishAsync(topic, JSON.stringify({ observations: [{ tag: tagMac, rssi: -60 }] }), { qos: 1 });
+    expect(await stored(t, a.org.organizationId, deviceId)).toHaveLength(1);
+    expect(client.connected).toBe(true);
+  });
+
+  it('beyond the rate (a burst of 5 here, then 1/s) messages are dropped and the health says message_rate and when', async () => {
+    const { gatewayId, hardwareId, tagMac, deviceId } = await setUp(t, a, 'cartograph');
+    const client = await gatewayClient(url, positioning);
+    for (let i = 0; i < 12; i += 1) {
+      await client.publishAsync(`cartograph/gateways/${hardwareId}/observations`, JSON.stringify({ observations: [{ tag: tagMac, rssi: -60 - i }] }), { qos: 1 });
+    }
+    const rows = await stored(t, a.org.organizationId, deviceId);
+    expect(rows.length).toBeGreaterThanOrEqual(5);
+    expect(rows.length).toBeLessThan(12);
+    const h = await health(t, a, gatewayId);
+    expect(h.last_limit).toEqual({ name: 'message_rate', at: expect.any(String) });
+    expect(h.observations_stored).toBe(rows.length);
+    expect(client.connected).toBe(true);
+  });
+
+  it('a publish of an unknown tag stores nothing and is counted; one naming no gateway of the organization stores nothing; subscriptions are refused', async () => {
+    const { gatewayId, hardwareId } = await setUp(t, a, 'cartograph');
+    const client = await gatewayClient(url, positioning);
+    await client.publishAsync(`cartograph/gateways/${hardwareId}/observations`, JSON.stringify({ observations: [{ tag: 'DE:AD:BE:EF:00:01', rssi: -60 }] }), { qos: 1 });
+    expect(await health(t, a, gatewayId)).toMatchObject({ messages: 1, observations_stored: 0, unknown_advertisers: 1 });
+    const count = async () => Number((await t.dataSource.query('SELECT COUNT(*) AS "n" FROM "gateway_observations"'))[0].n);
+    const before = await count();
+    await client.publishAsync('cartograph/gateways/never-registered/observations', JSON.stringify({ observations: [{ tag: 'DE:AD:BE:EF:00:01', rssi: -60 }] }), { qos: 1 });
+    await client.publishAsync('somewhere/else', 'hello', { qos: 1 });
+    expect(await count()).toBe(before);
+    // SUBACK 128 for every filter: MQTT.js turns it into a subscribe error.
+    await expect(client.subscribeAsync('#', { qos: 1 })).rejects.toThrow(/Subscribe error/);
+    await expect(client.subscribeAsync(`org/${a.org.organizationId}/#`, { qos: 0 })).rejects.toThrow(/Subscribe error/);
+    expect(client.connected).toBe(true);
+  });
+
+  it('another organization’s key cannot publish for this organization’s gateway, whatever the topic', async () => {
+    const { gatewayId, hardwareId, tagMac, deviceId } = await setUp(t, a, 'cartograph');
+    const b = await signUp(t, 'MQTT B');
+    const other = await gatewayClient(url, (await createApiKey(t, b.token, ApiPermission.Positioning)).apikey);
+    await other.publishAsync(`cartograph/gateways/${hardwareId}/observations`, JSON.stringify({ observations: [{ tag: tagMac, rssi: -60 }] }), { qos: 1 });
+    expect(await stored(t, a.org.organizationId, deviceId)).toHaveLength(0);
+    expect(await health(t, a, gatewayId)).toMatchObject({ messages: 0 });
+  });
+
+  it('beyond the connections of an organization (3 here) a client is refused, and the gateway it names shows the limit', async () => {
+    const c = await signUp(t, 'MQTT connections');
+    const key = (await createApiKey(t, c.token, ApiPermission.Positioning)).apikey;
+    const { gatewayId, hardwareId } = await setUp(t, c, 'cartograph', 'crowded-gateway');
+    const open = [await gatewayClient(url, key), await gatewayClient(url, key), await gatewayClient(url, key)];
+    await expect(gatewayClient(url, key, hardwareId)).rejects.toMatchObject({ code: 3 });
+    expect((await health(t, c, gatewayId)).last_limit).toEqual({ name: 'connections', at: expect.any(String) });
+    await open[0].endAsync(true);
+    const again = await eventually(
+      () =>
+        gatewayClient(url, key).then(
+          (client) => client.connected,
+          () => false,
+        ),
+      (connected) => connected,
+    );
+    expect(again).toBe(true);
+  });
+});
+
+const missing = mosquittoMissing();
+if (missing && process.env.CI) throw new Error(`The MQTT tests need mosquitto in CI: ${missing}`);
+
+describe.skipIf(missing !== null)(`gateways through an external MQTT broker (mosquitto${missing ? `: skipped, ${missing}` : ''})`, () => {
+  let broker: Mosquitto;
+  let t: TestApp;
+  let a: Cartographer;
+
+  beforeAll(async () => {
+    broker = await startMosquitto();
+    t = await createTestApp({ env: { MQTT_URL: broker.url } });
+    a = await signUp(t, 'External A');
+  });
+  afterAll(async () => {
+    await closeClients();
+    await t?.close();
+    await broker?.stop();
+  });
+
+  it('a gateway publishing under its organization’s prefix (from current_organization, an organization created after the start) has its observation stored', async () => {
+    const organization = (await t.http.get('/api/v1/organizations/current_organization').set(a.auth).expect(200)).body;
+    expect(organization.mqtt_topic_prefix).toBe(`org/${a.org.organizationId}`);
+    const { gatewayId, hardwareId, tagMac, deviceId } = await setUp(t, a, 'ruuvi');
+    const gateway = await gatewayClient(broker.url);
+    const { topic, payload } = examples(tagMac).ruuvi(hardwareId);
+    await gateway.publishAsync(`${organization.mqtt_topic_prefix}/${topic}`, payload, { qos: 1 });
+    const rows = await eventually(
+      () => stored(t, a.org.organizationId, deviceId),
+      (found) => found.length > 0,
+    );
+    expect(rows).toHaveLength(1);
+    expect(await health(t, a, gatewayId)).toMatchObject({ messages: 1, observations_stored: 1 });
+  });
+
+  it('the prefix decides the organization: the same gateway topic under another organization’s prefix stores nothing here', async () => {
+    const b = await signUp(t, 'External B');
+    const { gatewayId, hardwareId, tagMac, deviceId } = await setUp(t, a, 'cartograph');
+    const gateway = await gatewayClient(broker.url);
+    const body = JSON.stringify({ observations: [{ tag: tagMac, rssi: -60 }] });
+    await gateway.publishAsync(`org/${b.org.organizationId}/cartograph/gateways/${hardwareId}/observations`, body, { qos: 1 });
+    await gateway.publishAsync(`org/${a.org.organizationId}/cartograph/gateways/${hardwareId}/observations`, body, { qos: 1 });
+    // Messages of one subscription arrive in order: once the second is stored, the first was taken too.
+    const rows = await eventually(
+      () => stored(t, a.org.organizationId, deviceId),
+      (found) => found.length > 0,
+    );
+    expect(rows).toHaveLength(1);
+    expect(await health(t, a, gatewayId)).toMatchObject({ messages: 1 });
+  });
+});
+
+describe.skipIf(missing !== null || testDatabaseKind() !== 'postgres')('two instances on one PostgreSQL and one external broker (shared subscription)', () => {
+  let broker: Mosquitto;
+  let both: TwoInstances;
+
+  beforeAll(async () => {
+    broker = await startMosquitto();
+    both = await twoInstances({ MQTT_URL: broker.url });
+  });
+  afterAll(async () => {
+    await closeClients();
+    await both?.close();
+    await broker?.stop();
+  });
+
+  it('stores each observation once', async () => {
+    const t = both.a;
+    const a = await signUp(t, 'Shared');
+    const { hardwareId, tagMac, deviceId } = await setUp(t, a, 'cartograph');
+    const gateway = await gatewayClient(broker.url);
+    const start = Date.now() - 60_000;
+    const messages = 30;
+    for (let i = 0; i < messages; i += 1) {
+      const body = JSON.stringify({ time: start + i * 1000, observations: [{ tag: tagMac, rssi: -60 }] });
+      await gateway.publishAsync(`org/${a.org.organizationId}/cartograph/gateways/${hardwareId}/observations`, body, { qos: 1 });
+    }
+    const rows = await eventually(
+      () => stored(t, a.org.organizationId, deviceId),
+      (found) => found.length >= messages,
+    );
+    expect(rows).toHaveLength(messages);
+    // A second copy would come from the other instance's subscription: give it time to show, then count again.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const again = await stored(both.b, a.org.organizationId, deviceId);
+    expect(again).toHaveLength(messages);
+    expect(new Set(again.map((row) => Number(row.time))).size).toBe(messages);
+  });
+});
