@@ -1864,6 +1864,11 @@ export interface components {
             id: string;
             /** @example Acme Logistics */
             name: string;
+            /**
+             * @description The organization's topic prefix on an external MQTT broker (MQTT_URL): gateways publish under `{prefix}/` + a gateway topic
+             * @example org/0f8fad5b-d9cb-469f-a165-70867728950e
+             */
+            mqtt_topic_prefix: string;
             /** @example 2020-05-08T10:26:34.801+00:00 */
             created_at: string;
             /** @example 2020-05-08T10:26:34.801+00:00 */
@@ -2911,10 +2916,10 @@ export interface components {
         };
         GatewayLimitDto: {
             /**
-             * @description The limit a message exceeded
+             * @description The limit a message or connection exceeded
              * @enum {string}
              */
-            name: "message_size" | "batch_records";
+            name: "message_size" | "batch_records" | "message_rate" | "connections";
             /** @example 2020-05-08T10:26:34.801+00:00 */
             at: string;
         };
