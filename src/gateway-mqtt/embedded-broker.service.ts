@@ -8,11 +8,18 @@ import { ApiKeysService } from '../auth/api-keys/api-keys.service';
 import { appConfig, AppConfig } from '../config/app.config';
 import { GatewayIngestService } from '../infrastructure/gateway-ingest.service';
 import { mqttConnectionsRefused } from '../infrastructure/gateway.metrics';
+import { guardedConnection } from './mqtt-frame-guard';
 
 /** A connection's key is looked up again this often, so a key deleted or disabled on any instance stops publishing. */
 const RECHECK_KEY_MS = 30_000;
 const NOT_AUTHORIZED = 5;
 const SERVER_UNAVAILABLE = 3;
+/**
+ * A packet announcing more than this is not read at all: the connection is closed. Below it, a message over the limit
+ * is read and counted on its gateway's health (`message_size`); the margin covers a topic (up to 64 KiB) and MQTT 5
+ * properties, and twice the limit leaves the health to tell most oversized messages.
+ */
+const framingBound = (maxMessageBytes: number): number => 2 * maxMessageBytes + 65_536 + 1024;
 
 interface Session {
   principal: Principal;
@@ -81,7 +88,8 @@ export class EmbeddedBrokerService implements OnApplicationBootstrap, OnModuleDe
       authorizeForward: () => null,
     });
     broker.on('clientError', (_client, error) => this.logger.debug?.(`MQTT client error: ${error.message}`));
-    const server = createServer((socket) => broker.handle(socket));
+    const bound = framingBound(this.config.mqtt.maxMessageBytes);
+    const server = createServer((socket) => broker.handle(guardedConnection(socket, bound, () => mqttConnectionsRefused.inc({ outcome: 'oversized_packet' }))));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host ?? this.config.host, () => {

@@ -7,13 +7,13 @@ const PREFIX = 'cartograph_gateway_';
 export const MESSAGE_OUTCOMES = ['accepted', 'not_understood', 'too_large', 'unknown_gateway', 'rate_limited'] as const;
 export type GatewayMessageOutcomeLabel = (typeof MESSAGE_OUTCOMES)[number];
 /** MQTT clients this instance refused (embedded broker), by reason: bounded labels only. */
-export const MQTT_REFUSALS = ['not_authorized', 'connections'] as const;
+export const MQTT_REFUSALS = ['not_authorized', 'connections', 'oversized_packet'] as const;
 export const mqttConnectionsRefused =
   (metricsRegistry.getSingleMetric(`${PREFIX}mqtt_connections_refused_total`) as Counter<'outcome'> | undefined) ??
   zeroed(
     new Counter({
       name: `${PREFIX}mqtt_connections_refused_total`,
-      help: 'MQTT connections the embedded broker refused, by reason (outcome)',
+      help: 'MQTT connections the embedded broker refused or closed, by reason (outcome)',
       labelNames: ['outcome'],
       registers: [metricsRegistry],
     }),

@@ -149,6 +149,19 @@ describe('gateways over the embedded MQTT broker (issue 39)', () => {
     expect(client.connected).toBe(true);
   });
 
+  it('a packet far over the limit (more than twice it) is not even read: that connection is closed, the others and the next are served', async () => {
+    const { hardwareId, tagMac, deviceId } = await setUp(t, a, 'cartograph');
+    const bystander = await gatewayClient(url, positioning);
+    const client = await gatewayClient(url, positioning);
+    const closed = new Promise((resolve) => client.once('close', resolve));
+    client.publish(`cartograph/gateways/${hardwareId}/observations`, Buffer.alloc(700 * 1024, 0x20), { qos: 1 }, () => undefined);
+    await closed;
+    const body = JSON.stringify({ observations: [{ tag: tagMac, rssi: -60 }] });
+    await bystander.publishAsync(`cartograph/gateways/${hardwareId}/observations`, body, { qos: 1 });
+    await (await gatewayClient(url, positioning)).publishAsync(`cartograph/gateways/${hardwareId}/observations`, body, { qos: 1 });
+    expect(await stored(t, a.org.organizationId, deviceId)).toHaveLength(2);
+  });
+
   it('beyond the rate (a burst of 5 here, then 1/s) messages are dropped and the health says message_rate and when', async () => {
     const { gatewayId, hardwareId, tagMac, deviceId } = await setUp(t, a, 'cartograph');
     const client = await gatewayClient(url, positioning);
