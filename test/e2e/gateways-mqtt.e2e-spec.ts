@@ -225,27 +225,42 @@ describe('gateways over the embedded MQTT broker (issue 39)', () => {
 const missing = mosquittoMissing();
 if (missing && process.env.CI) throw new Error(`The MQTT tests need mosquitto in CI: ${missing}`);
 
-describe.skipIf(missing !== null)(`gateways through an external MQTT broker (mosquitto${missing ? `: skipped, ${missing}` : ''})`, () => {
+describe.skipIf(missing !== null)(`gateways through an external MQTT broker (mosquitto with docs/operations.md's ACL${missing ? `: skipped, ${missing}` : ''})`, () => {
+  // docs/operations.md's example: Cartograph reads every organization's topics, each organization's gateways write under its prefix only.
+  const CARTOGRAPH_ACL = 'user cartograph\ntopic read org/#\ntopic read $share/cartograph/org/#\n';
+  const gatewaysOf = (organizationId: string) => `user gateways-${organizationId}\ntopic write org/${organizationId}/#\n`;
   let broker: Mosquitto;
   let t: TestApp;
   let a: Cartographer;
+  let b: Cartographer;
+  let gatewaysA: string;
+  let gatewaysB: string;
 
   beforeAll(async () => {
-    broker = await startMosquitto();
-    t = await createTestApp({ env: { MQTT_URL: broker.url } });
+    broker = await startMosquitto({ users: { cartograph: 'cartograph-secret' }, acl: CARTOGRAPH_ACL });
+    t = await createTestApp({ env: { MQTT_URL: broker.urlFor('cartograph', 'cartograph-secret') } });
+    // Organizations created after the server started: the one wildcard subscription covers them.
     a = await signUp(t, 'External A');
+    b = await signUp(t, 'External B');
+    await broker.reload({
+      users: { cartograph: 'cartograph-secret', [`gateways-${a.org.organizationId}`]: 'a-secret', [`gateways-${b.org.organizationId}`]: 'b-secret' },
+      acl: CARTOGRAPH_ACL + gatewaysOf(a.org.organizationId) + gatewaysOf(b.org.organizationId),
+    });
+    gatewaysA = broker.urlFor(`gateways-${a.org.organizationId}`, 'a-secret');
+    gatewaysB = broker.urlFor(`gateways-${b.org.organizationId}`, 'b-secret');
   });
+  afterEach(closeClients);
   afterAll(async () => {
     await closeClients();
     await t?.close();
     await broker?.stop();
   });
 
-  it('a gateway publishing under its organization’s prefix (from current_organization, an organization created after the start) has its observation stored', async () => {
+  it('a gateway publishing under its organization’s prefix (from current_organization) has its observation stored and its health updated', async () => {
     const organization = (await t.http.get('/api/v1/organizations/current_organization').set(a.auth).expect(200)).body;
     expect(organization.mqtt_topic_prefix).toBe(`org/${a.org.organizationId}`);
     const { gatewayId, hardwareId, tagMac, deviceId } = await setUp(t, a, 'ruuvi');
-    const gateway = await gatewayClient(broker.url);
+    const gateway = await gatewayClient(gatewaysA);
     const { topic, payload } = examples(tagMac).ruuvi(hardwareId);
     await gateway.publishAsync(`${organization.mqtt_topic_prefix}/${topic}`, payload, { qos: 1 });
     const rows = await eventually(
@@ -256,19 +271,20 @@ describe.skipIf(missing !== null)(`gateways through an external MQTT broker (mos
     expect(await health(t, a, gatewayId)).toMatchObject({ messages: 1, observations_stored: 1 });
   });
 
-  it('the prefix decides the organization: the same gateway topic under another organization’s prefix stores nothing here', async () => {
-    const b = await signUp(t, 'External B');
+  it('the prefix decides the organization: B’s gateways naming A’s gateway under B’s prefix store nothing in A; under A’s prefix the broker’s ACL drops them', async () => {
     const { gatewayId, hardwareId, tagMac, deviceId } = await setUp(t, a, 'cartograph');
-    const gateway = await gatewayClient(broker.url);
-    const body = JSON.stringify({ observations: [{ tag: tagMac, rssi: -60 }] });
-    await gateway.publishAsync(`org/${b.org.organizationId}/cartograph/gateways/${hardwareId}/observations`, body, { qos: 1 });
-    await gateway.publishAsync(`org/${a.org.organizationId}/cartograph/gateways/${hardwareId}/observations`, body, { qos: 1 });
-    // Messages of one subscription arrive in order: once the second is stored, the first was taken too.
+    const intruder = await gatewayClient(gatewaysB);
+    const body = (rssi: number) => JSON.stringify({ observations: [{ tag: tagMac, rssi }] });
+    await intruder.publishAsync(`org/${b.org.organizationId}/cartograph/gateways/${hardwareId}/observations`, body(-61), { qos: 1 });
+    await intruder.publishAsync(`org/${a.org.organizationId}/cartograph/gateways/${hardwareId}/observations`, body(-62), { qos: 1 });
+    const own = await gatewayClient(gatewaysA);
+    await own.publishAsync(`org/${a.org.organizationId}/cartograph/gateways/${hardwareId}/observations`, body(-63), { qos: 1 });
+    // One subscription takes its messages in order: once the last is stored, the others were taken too.
     const rows = await eventually(
       () => stored(t, a.org.organizationId, deviceId),
       (found) => found.length > 0,
     );
-    expect(rows).toHaveLength(1);
+    expect(rows.map((row) => Number(row.rssi))).toEqual([-63]);
     expect(await health(t, a, gatewayId)).toMatchObject({ messages: 1 });
   });
 });
