@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/access/permissions';
 import { EmbeddedBrokerService } from '../../src/gateway-mqtt/embedded-broker.service';
 import { TagObservationsRepository } from '../../src/positions/tag-observations.repository';
-import { createApiKey } from '../support/auth';
-import { Cartographer, createSite, signUp } from '../support/cartography';
+import { asApiKey, createApiKey } from '../support/auth';
+import { Cartographer, createSite, expectError, signUp } from '../support/cartography';
 import { Mosquitto, mosquittoMissing, startMosquitto } from '../support/mosquitto';
 import { createTestApp, TestApp, testDatabaseKind, TwoInstances, twoInstances } from '../support/test-app';
 
@@ -153,7 +153,7 @@ describe('gateways over the embedded MQTT broker (issue 39)', () => {
     const { hardwareId, tagMac, deviceId } = await setUp(t, a, 'cartograph');
     const bystander = await gatewayClient(url, positioning);
     const client = await gatewayClient(url, positioning);
-    const closed = new Promise((resolve) => client.once('close', resolve));
+    const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
     client.publish(`cartograph/gateways/${hardwareId}/observations`, Buffer.alloc(700 * 1024, 0x20), { qos: 1 }, () => undefined);
     await closed;
     const body = JSON.stringify({ observations: [{ tag: tagMac, rssi: -60 }] });
@@ -175,6 +175,13 @@ describe('gateways over the embedded MQTT broker (issue 39)', () => {
     expect(h.last_limit).toEqual({ name: 'message_rate', at: expect.any(String) });
     expect(h.observations_stored).toBe(rows.length);
     expect(client.connected).toBe(true);
+    // The bucket is the gateway's, whatever the transport: over HTTP it is 429 with Retry-After.
+    const refused = await t.http
+      .post(`/api/v1/gateways/${hardwareId}/observations`)
+      .set(asApiKey(positioning))
+      .send({ observations: [{ tag: tagMac, rssi: -60 }] });
+    expectError(refused, 429, 'too_many_requests');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 
   it('a publish of an unknown tag stores nothing and is counted; one naming no gateway of the organization stores nothing; subscriptions are refused', async () => {
@@ -219,6 +226,24 @@ describe('gateways over the embedded MQTT broker (issue 39)', () => {
       (connected) => connected,
     );
     expect(again).toBe(true);
+  });
+});
+
+describe('the embedded broker at shutdown', () => {
+  it('disconnects its clients and stops listening when the server closes', async () => {
+    const t = await createTestApp({ env: { MQTT_PORT: '0', MQTT_HOST: '127.0.0.1' } });
+    try {
+      const a = await signUp(t, 'MQTT shutdown');
+      const url = `mqtt://127.0.0.1:${t.app.get(EmbeddedBrokerService).port}`;
+      const client = await gatewayClient(url, (await createApiKey(t, a.token, ApiPermission.Positioning)).apikey);
+      const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+      await t.close();
+      await closed;
+      await expect(gatewayClient(url, 'any')).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      await closeClients();
+      await t.close();
+    }
   });
 });
 

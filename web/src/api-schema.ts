@@ -1079,7 +1079,7 @@ export interface paths {
         put?: never;
         /**
          * A gateway's message, in its registered format (Ruuvi's batch, Minew's array, Cartograph JSON)
-         * @description The key (positioning or read-write) decides the organization; the gateway must be registered there by this hardware id. The answer comes once the observations of the organization’s tags are stored.
+         * @description The key (positioning or read-write) decides the organization; the gateway must be registered there by this hardware id. The answer comes once the observations of the organization’s tags are stored. The same messages may come over MQTT (docs/api.md, MQTT for gateways).
          */
         post: operations["GatewayIngestController_take"];
         delete?: never;
@@ -10910,6 +10910,15 @@ export interface operations {
             };
             /** @description Not understood (counted on the gateway’s health with the reason) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Over the gateway’s rate (200/s, bursts of 1,000; noted on its health as message_rate), with Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
