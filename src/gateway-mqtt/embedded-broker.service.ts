@@ -106,9 +106,10 @@ export class EmbeddedBrokerService implements OnApplicationBootstrap, OnModuleDe
     const { broker, server } = this;
     this.broker = null;
     this.server = null;
-    if (server) server.close();
+    // Stop accepting, then disconnect every client (a message whose store has not committed gets no acknowledgement).
+    const serverClosed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
     if (broker) await new Promise<void>((resolve) => broker.close(() => resolve()));
-    if (server) await new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+    await serverClosed;
   }
 
   private async authenticate(client: Client, password: Readonly<Buffer | undefined>): Promise<void> {
@@ -129,6 +130,9 @@ export class EmbeddedBrokerService implements OnApplicationBootstrap, OnModuleDe
       await this.ingest.noteLimit(principal, client.id, 'connections').catch(() => undefined);
       throw refusal('Too many connections for the organization', SERVER_UNAVAILABLE);
     }
+    if (client.conn.destroyed) throw refusal('Gone', SERVER_UNAVAILABLE);
+    // Client ids are per organization: the same id in another organization must not take this session over.
+    (client as { id: string }).id = `${principal.organizationId}/${client.id}`;
     open.add(client);
     this.connections.set(principal.organizationId, open);
     client.conn.once('close', () => {

@@ -200,13 +200,18 @@ describe('gateways over the embedded MQTT broker (issue 39)', () => {
     expect(client.connected).toBe(true);
   });
 
-  it('another organization’s key cannot publish for this organization’s gateway, whatever the topic', async () => {
+  it('another organization’s key cannot publish for this organization’s gateway, whatever the topic, nor take its client id over', async () => {
     const { gatewayId, hardwareId, tagMac, deviceId } = await setUp(t, a, 'cartograph');
     const b = await signUp(t, 'MQTT B');
-    const other = await gatewayClient(url, (await createApiKey(t, b.token, ApiPermission.Positioning)).apikey);
+    const own = await gatewayClient(url, positioning, 'ceiling-7');
+    // The same client id in another organization does not take this one's session over.
+    const other = await gatewayClient(url, (await createApiKey(t, b.token, ApiPermission.Positioning)).apikey, 'ceiling-7');
     await other.publishAsync(`cartograph/gateways/${hardwareId}/observations`, JSON.stringify({ observations: [{ tag: tagMac, rssi: -60 }] }), { qos: 1 });
     expect(await stored(t, a.org.organizationId, deviceId)).toHaveLength(0);
     expect(await health(t, a, gatewayId)).toMatchObject({ messages: 0 });
+    expect(own.connected).toBe(true);
+    await own.publishAsync(`cartograph/gateways/${hardwareId}/observations`, JSON.stringify({ observations: [{ tag: tagMac, rssi: -60 }] }), { qos: 1 });
+    expect(await stored(t, a.org.organizationId, deviceId)).toHaveLength(1);
   });
 
   it('beyond the connections of an organization (3 here) a client is refused, and the gateway it names shows the limit', async () => {
