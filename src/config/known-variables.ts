@@ -55,6 +55,8 @@ export const KNOWN_VARIABLES: ReadonlySet<string> = new Set([
   'MQTT_HOST',
   'MQTT_PORT',
   'MQTT_SHARE_GROUP',
+  'MQTT_TLS_CERT_FILE',
+  'MQTT_TLS_KEY_FILE',
   'MQTT_URL',
   'NODE_ENV',
   'ORGANIZATION_NAME',

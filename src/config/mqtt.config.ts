@@ -6,6 +6,9 @@ export interface MqttConfig {
   port: number | null;
   /** The address the embedded broker listens on (the server's HOST by default). */
   host: string | null;
+  /** TLS for the embedded broker: a PEM certificate (chain) and its key; both or neither. */
+  tlsCertFile: string | null;
+  tlsKeyFile: string | null;
   /** An external broker to subscribe to (MQTT_URL, `mqtt://user:password@host:port`); null: none. */
   url: string | null;
   /** The shared subscription's group on the external broker: instances of one group take each message once. */
@@ -24,7 +27,13 @@ export function readMqttConfig(env: Env): MqttConfig {
   const rawPort = readOptionalString(env, 'MQTT_PORT');
   const url = readOptionalString(env, 'MQTT_URL') ?? null;
   if (url !== null && !/^mqtts?:\/\/[^/]/.test(url)) throw new ConfigurationError('MQTT_URL must be mqtt://user:password@host:port (or mqtts://)', 'MQTT_URL');
+  const tlsCertFile = readOptionalString(env, 'MQTT_TLS_CERT_FILE') ?? null;
+  const tlsKeyFile = readOptionalString(env, 'MQTT_TLS_KEY_FILE') ?? null;
+  if ((tlsCertFile === null) !== (tlsKeyFile === null))
+    throw new ConfigurationError('MQTT_TLS_CERT_FILE and MQTT_TLS_KEY_FILE go together', tlsCertFile === null ? 'MQTT_TLS_CERT_FILE' : 'MQTT_TLS_KEY_FILE');
   return {
+    tlsCertFile,
+    tlsKeyFile,
     port: rawPort === undefined ? null : readInteger(env, 'MQTT_PORT', 1883, { min: 0, max: 65535 }),
     host: readOptionalString(env, 'MQTT_HOST') ?? null,
     url,

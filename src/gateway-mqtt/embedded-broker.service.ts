@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
-import { AddressInfo, createServer, Server } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { AddressInfo, createServer, Server, Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { checkAccess } from '../access/access-policy';
 import { AccessScope } from '../access/permissions';
 import { Principal } from '../access/principal';
@@ -89,7 +91,9 @@ export class EmbeddedBrokerService implements OnApplicationBootstrap, OnModuleDe
     });
     broker.on('clientError', (_client, error) => this.logger.debug?.(`MQTT client error: ${error.message}`));
     const bound = framingBound(this.config.mqtt.maxMessageBytes);
-    const server = createServer((socket) => broker.handle(guardedConnection(socket, bound, () => mqttConnectionsRefused.inc({ outcome: 'oversized_packet' }))));
+    const take = (socket: Socket) => broker.handle(guardedConnection(socket, bound, () => mqttConnectionsRefused.inc({ outcome: 'oversized_packet' })));
+    const { tlsCertFile, tlsKeyFile } = this.config.mqtt;
+    const server = tlsCertFile !== null && tlsKeyFile !== null ? createTlsServer({ cert: readFileSync(tlsCertFile), key: readFileSync(tlsKeyFile) }, take) : createServer(take);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host ?? this.config.host, () => {
@@ -99,7 +103,7 @@ export class EmbeddedBrokerService implements OnApplicationBootstrap, OnModuleDe
     });
     this.broker = broker;
     this.server = server;
-    this.logger.log(`MQTT broker for gateways listening on port ${this.port}`);
+    this.logger.log(`MQTT broker for gateways listening on port ${this.port}${this.config.mqtt.tlsCertFile === null ? '' : ' (TLS)'}`);
   }
 
   async onModuleDestroy(): Promise<void> {

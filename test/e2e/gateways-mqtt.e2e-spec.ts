@@ -1,4 +1,8 @@
-import { connectAsync, type MqttClient } from 'mqtt';
+import { connect, connectAsync, type MqttClient } from 'mqtt';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/access/permissions';
 import { EmbeddedBrokerService } from '../../src/gateway-mqtt/embedded-broker.service';
@@ -249,6 +253,66 @@ describe('the embedded broker at shutdown', () => {
       await closeClients();
       await t.close();
     }
+  });
+});
+
+const opensslMissing = spawnSync('openssl', ['version']).status !== 0;
+
+describe.skipIf(opensslMissing && !process.env.CI)(`the embedded broker over TLS (MQTT_TLS_CERT_FILE, MQTT_TLS_KEY_FILE)${opensslMissing ? ': skipped, no openssl' : ''}`, () => {
+  let t: TestApp;
+  let dir: string;
+  let cert: Buffer;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'cartograph-mqtt-tls-'));
+    const made = spawnSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { encoding: 'utf8' },
+    );
+    if (made.status !== 0) throw new Error(`openssl: ${made.stderr}`);
+    cert = readFileSync(join(dir, 'cert.pem'));
+    t = await createTestApp({ env: { MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', MQTT_TLS_CERT_FILE: join(dir, 'cert.pem'), MQTT_TLS_KEY_FILE: join(dir, 'key.pem') } });
+  });
+  afterAll(async () => {
+    await closeClients();
+    await t?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('takes a gateway over mqtts:// (the key as the password) and nothing in clear', async () => {
+    const a = await signUp(t, 'MQTT TLS');
+    const { hardwareId, tagMac, deviceId } = await setUp(t, a, 'cartograph');
+    const port = t.app.get(EmbeddedBrokerService).port;
+    const key = (await createApiKey(t, a.token, ApiPermission.Positioning)).apikey;
+    const client = await connectAsync(`mqtts://127.0.0.1:${port}`, { username: 'gateway', password: key, ca: cert, reconnectPeriod: 0, connectTimeout: 10_000 });
+    clients.push(client);
+    await client.publishAsync(`cartograph/gateways/${hardwareId}/observations`, JSON.stringify({ observations: [{ tag: tagMac, rssi: -60 }] }), { qos: 1 });
+    expect(await stored(t, a.org.organizationId, deviceId)).toHaveLength(1);
+    // MQTT in clear on the TLS port: the handshake fails and the connection closes, never a CONNACK.
+    const plain = connect(`mqtt://127.0.0.1:${port}`, { password: key, reconnectPeriod: 0, connectTimeout: 5_000 });
+    clients.push(plain);
+    const outcome = await new Promise<string>((resolve) => {
+      plain.once('connect', () => resolve('connected'));
+      plain.once('close', () => resolve('closed'));
+      plain.once('error', () => resolve('closed'));
+    });
+    expect(outcome).toBe('closed');
   });
 });
 
