@@ -27,6 +27,8 @@ export const LAYERS = {
   reports: ['access', 'cartography', 'common', 'config', 'database', 'positions'],
   delivery: ['access', 'audit', 'auth', 'cartography', 'common', 'config', 'database', 'geofencing', 'navigation', 'organizations', 'positions'],
   infrastructure: ['access', 'cartography', 'common', 'config', 'database', 'fix-pipeline', 'positions'],
+  // The MQTT ways in for gateways: the key service authenticates, infrastructure's ingest takes the messages (issue 39).
+  'gateway-mqtt': ['access', 'auth', 'config', 'infrastructure', 'organizations'],
   // The composition roots: they wire every feature together.
   'app.module': '*',
   'app.setup': '*',

@@ -192,6 +192,15 @@ SELECT f.id AS floor_id, b.id AS building_id, b.latitude, b.longitude, b.width, 
 -- parameters: organization, u0, u1
 SELECT id FROM users WHERE organization_id = ? AND id IN (?, ?);
 
+-- gateway-health.note-limit
+-- parameters: gatewayId, organizationId, now, limit, windowStart
+INSERT INTO "gateway_health" ("gateway_id", "organization_id", "last_seen_ms", "last_limit", "last_limit_ms", "window_start_ms")
+   VALUES (?, ?, ?, ?, ?, ?)
+   ON CONFLICT ("gateway_id") DO UPDATE SET
+     "last_seen_ms" = CASE WHEN excluded."last_seen_ms" > "gateway_health"."last_seen_ms" THEN excluded."last_seen_ms" ELSE "gateway_health"."last_seen_ms" END,
+     "last_limit" = excluded."last_limit",
+     "last_limit_ms" = excluded."last_limit_ms";
+
 -- gateway-health.read
 -- parameters: gatewayId
 SELECT "gateway_id", "last_seen_ms", "messages", "messages_not_understood", "records_not_understood", "observations_stored", "observations_duplicate",

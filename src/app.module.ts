@@ -21,6 +21,7 @@ import { StreamsModule } from './delivery/streams/streams.module';
 import { GroupsModule } from './users/groups/groups.module';
 import { HealthModule } from './health/health.module';
 import { ImagesModule } from './images/images.module';
+import { GatewayMqttModule } from './gateway-mqtt/gateway-mqtt.module';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PathsModule } from './cartography/paths/paths.module';
@@ -59,6 +60,7 @@ import { SanitizerModule } from './common/html/sanitizer.module';
     NavigationModule,
     DeliveryModule,
     InfrastructureModule,
+    GatewayMqttModule,
     DevicesModule,
     PositionsModule,
     FixPipelineModule,

@@ -66,6 +66,6 @@ import { UserCredentialRevocation } from './user-credential-revocation';
     { provide: APP_GUARD, useExisting: AuthenticationGuard },
     { provide: APP_GUARD, useClass: PermissionGuard },
   ],
-  exports: [AuthService, AuthenticationGuard],
+  exports: [AuthService, AuthenticationGuard, ApiKeysService],
 })
 export class AuthModule {}

@@ -5,6 +5,7 @@ import { readTransportConfig, TransportConfig } from './transport.config';
 import { PositionsConfig, readPositionsConfig } from './positions.config';
 import { MetricsConfig, readMetricsConfig } from './metrics.config';
 import { GeofencingConfig, readGeofencingConfig } from './geofencing.config';
+import { MqttConfig, readMqttConfig } from './mqtt.config';
 
 export interface AppConfig {
   nodeEnv: string;
@@ -22,6 +23,7 @@ export interface AppConfig {
   positions: PositionsConfig;
   metrics: MetricsConfig;
   geofencing: GeofencingConfig;
+  mqtt: MqttConfig;
 }
 
 export function readAppConfig(env: Env): AppConfig {
@@ -37,6 +39,7 @@ export function readAppConfig(env: Env): AppConfig {
     positions: readPositionsConfig(env),
     metrics: readMetricsConfig(env),
     geofencing: readGeofencingConfig(env),
+    mqtt: readMqttConfig(env),
   };
 }
 

@@ -34,7 +34,7 @@ export interface GatewayMessageOutcome {
   unknown: number;
   /** Why the message, or its last dropped record, was not understood. */
   reason: string | null;
-  /** The limit the message exceeded (`message_size`, `batch_records`). */
+  /** The limit the message exceeded (`message_size`, `batch_records`; `message_rate` and `connections` are noted by `noteLimit`). */
   limit: string | null;
 }
 
@@ -71,6 +71,17 @@ const RECORD = statement(
        ELSE 0 END,
      "window_messages" = CASE WHEN "gateway_health"."window_start_ms" >= excluded."window_start_ms" THEN "gateway_health"."window_messages" + 1 ELSE 1 END,
      "window_start_ms" = CASE WHEN "gateway_health"."window_start_ms" >= excluded."window_start_ms" THEN "gateway_health"."window_start_ms" ELSE excluded."window_start_ms" END`,
+);
+
+/** A message dropped or a client refused before it was read (`message_rate`, `connections`): only the limit and when, and that the gateway was heard. */
+const NOTE_LIMIT = statement(
+  'gateway-health.note-limit',
+  `INSERT INTO "gateway_health" ("gateway_id", "organization_id", "last_seen_ms", "last_limit", "last_limit_ms", "window_start_ms")
+   VALUES (:gatewayId, :organizationId, :now, :limit, :now, :windowStart)
+   ON CONFLICT ("gateway_id") DO UPDATE SET
+     "last_seen_ms" = CASE WHEN excluded."last_seen_ms" > "gateway_health"."last_seen_ms" THEN excluded."last_seen_ms" ELSE "gateway_health"."last_seen_ms" END,
+     "last_limit" = excluded."last_limit",
+     "last_limit_ms" = excluded."last_limit_ms"`,
 );
 
 const TAGS_HEARD = statement(
@@ -112,6 +123,10 @@ export class GatewayHealthRepository {
       limitMs: outcome.limit === null ? null : outcome.now,
       windowStart: outcome.now - (outcome.now % RATE_WINDOW_MS),
     });
+  }
+
+  async noteLimit(manager: EntityManager, gatewayId: number, organizationId: string, limit: string, now: number): Promise<void> {
+    await this.sql.query(manager, NOTE_LIMIT, { gatewayId, organizationId, limit, now, windowStart: now - (now % RATE_WINDOW_MS) });
   }
 
   async tagsHeard(manager: EntityManager, gatewayId: number, since: number): Promise<number> {

@@ -4,11 +4,25 @@ import { metricsRegistry } from '../common/metrics/metrics.registry';
 const PREFIX = 'cartograph_gateway_';
 
 /** Every outcome of a gateway message: each series exists from the start, at 0. */
-export const MESSAGE_OUTCOMES = ['accepted', 'not_understood', 'too_large', 'unknown_gateway'] as const;
+export const MESSAGE_OUTCOMES = ['accepted', 'not_understood', 'too_large', 'unknown_gateway', 'rate_limited'] as const;
 export type GatewayMessageOutcomeLabel = (typeof MESSAGE_OUTCOMES)[number];
+/** MQTT clients this instance refused (embedded broker), by reason: bounded labels only. */
+export const MQTT_REFUSALS = ['not_authorized', 'connections', 'oversized_packet'] as const;
+export const mqttConnectionsRefused =
+  (metricsRegistry.getSingleMetric(`${PREFIX}mqtt_connections_refused_total`) as Counter<'outcome'> | undefined) ??
+  zeroed(
+    new Counter({
+      name: `${PREFIX}mqtt_connections_refused_total`,
+      help: 'MQTT connections the embedded broker refused or closed, by reason (outcome)',
+      labelNames: ['outcome'],
+      registers: [metricsRegistry],
+    }),
+    MQTT_REFUSALS,
+  );
+
 export const OBSERVATION_OUTCOMES = ['stored', 'duplicate', 'unknown_tag', 'not_understood'] as const;
 
-/** Gateway messages taken by this instance (HTTP), by outcome. */
+/** Gateway messages taken by this instance (HTTP and MQTT), by outcome. */
 export const gatewayMessages =
   (metricsRegistry.getSingleMetric(`${PREFIX}messages_total`) as Counter<'outcome'> | undefined) ??
   zeroed(

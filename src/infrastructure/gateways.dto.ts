@@ -68,7 +68,7 @@ export class GatewayResponseDto {
 }
 
 export class GatewayLimitDto {
-  @ApiProperty({ enum: ['message_size', 'batch_records'], description: 'The limit a message exceeded' }) name: string;
+  @ApiProperty({ enum: ['message_size', 'batch_records', 'message_rate', 'connections'], description: 'The limit a message or connection exceeded' }) name: string;
   @ApiProperty({ example: '2020-05-08T10:26:34.801+00:00' }) at: string;
 }
 

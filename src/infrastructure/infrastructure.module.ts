@@ -60,6 +60,6 @@ import { TrackingSettingsService } from './tracking-settings.service';
     ReferencePointsRepository,
     ReferencePointsService,
   ],
-  exports: [InfrastructureService, ScanPositioningService],
+  exports: [InfrastructureService, ScanPositioningService, GatewayIngestService],
 })
 export class InfrastructureModule {}

@@ -156,6 +156,7 @@ describe('organization, version and health routes', () => {
     expect(response.body).toEqual({
       id: org.organizationId,
       name: 'Acme',
+      mqtt_topic_prefix: `org/${org.organizationId}`,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/),
       updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/),
     });

@@ -1099,7 +1099,7 @@ export interface paths {
         put?: never;
         /**
          * A gateway's message, in its registered format (Ruuvi's batch, Minew's array, Cartograph JSON)
-         * @description The key (positioning or read-write) decides the organization; the gateway must be registered there by this hardware id. The answer comes once the observations of the organization’s tags are stored.
+         * @description The key (positioning or read-write) decides the organization; the gateway must be registered there by this hardware id. The answer comes once the observations of the organization’s tags are stored. The same messages may come over MQTT (docs/api.md, MQTT for gateways).
          */
         post: operations["GatewayIngestController_take"];
         delete?: never;
@@ -1884,6 +1884,11 @@ export interface components {
             id: string;
             /** @example Acme Logistics */
             name: string;
+            /**
+             * @description The organization's topic prefix on an external MQTT broker (MQTT_URL): gateways publish under `{prefix}/` + a gateway topic
+             * @example org/0f8fad5b-d9cb-469f-a165-70867728950e
+             */
+            mqtt_topic_prefix: string;
             /** @example 2020-05-08T10:26:34.801+00:00 */
             created_at: string;
             /** @example 2020-05-08T10:26:34.801+00:00 */
@@ -3007,10 +3012,10 @@ export interface components {
         };
         GatewayLimitDto: {
             /**
-             * @description The limit a message exceeded
+             * @description The limit a message or connection exceeded
              * @enum {string}
              */
-            name: "message_size" | "batch_records";
+            name: "message_size" | "batch_records" | "message_rate" | "connections";
             /** @example 2020-05-08T10:26:34.801+00:00 */
             at: string;
         };
@@ -11257,6 +11262,15 @@ export interface operations {
             };
             /** @description Not understood (counted on the gateway’s health with the reason) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Over the gateway’s rate (200/s, bursts of 1,000; noted on its health as message_rate), with Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

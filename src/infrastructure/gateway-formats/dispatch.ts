@@ -73,6 +73,13 @@ export function parseGatewayMessage(message: GatewayMessage): ParseResult {
   });
 }
 
+/** An MQTT topic's format family and the gateway it names (normalised), or null when it is no gateway topic. */
+export function gatewayTopic(topic: string): { family: GatewayFormat; receiver: string | null } | null {
+  const parts = topic.split('/');
+  const family = topicFamily(parts[0]);
+  return family === null ? null : { family, receiver: topicReceiver(parts) ?? null };
+}
+
 function topicFamily(first: string): GatewayFormat | null {
   return first === 'espresense' || first === 'ruuvi' || first === 'minew' || first === 'cartograph' ? first : null;
 }

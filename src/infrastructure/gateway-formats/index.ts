@@ -6,7 +6,7 @@
 export { advertisedIds, hexBytes, MAX_ADVERTISEMENT_BYTES } from './advertisement';
 export type { AdvertisedIds } from './advertisement';
 export { parseCartograph } from './cartograph';
-export { GATEWAY_FORMATS, parseGatewayMessage } from './dispatch';
+export { GATEWAY_FORMATS, gatewayTopic, parseGatewayMessage } from './dispatch';
 export type { GatewayFormat, GatewayMessage } from './dispatch';
 export { parseEspresense } from './espresense';
 export {
