@@ -8,7 +8,8 @@ import type { LngLat } from '../geo';
 import type { components } from '../api-schema';
 
 type Schemas = components['schemas'];
-export type DirectionsRequest = Schemas['DirectionsRequestDto'];
+/** The fields with a default (all but the ends) may be left out. */
+export type DirectionsRequest = Pick<Schemas['DirectionsRequestDto'], 'from' | 'to'> & Partial<Omit<Schemas['DirectionsRequestDto'], 'from' | 'to'>>;
 export type DirectionsRoute = Schemas['DirectionsResponseDto'];
 export type RouteIndication = Schemas['RouteIndicationDto'];
 export type RoutePoint = Schemas['RoutePointDto'];
@@ -41,6 +42,21 @@ export const DEFAULT_OPTIONS: DirectionsOptions = {
   connectors: { stairs: 'use', elevator: 'use', escalator: 'use', ramp: 'use' },
   speedMS: DEFAULT_SPEED_M_S,
 };
+
+/**
+ * The directions mode's state, kept by the floor map page so that it survives a change of
+ * floor (the map and the panels are made anew for each floor; the ends chosen stay).
+ */
+export interface DirectionsState {
+  from?: RouteEnd;
+  to?: RouteEnd;
+  picking: 'from' | 'to' | null;
+  options: DirectionsOptions;
+  /** The answer for the request `key` (its body as JSON): a route, an error, or still on its way. */
+  result?: { key: string; route?: DirectionsRoute; error?: unknown; loading?: boolean };
+}
+
+export const INITIAL_DIRECTIONS: DirectionsState = { picking: 'from', options: DEFAULT_OPTIONS };
 
 const endBody = (end: RouteEnd) => (end.kind === 'poi' ? { poi_id: end.poiId } : { floor_id: end.floorId, lat: end.lngLat[1], lng: end.lngLat[0] });
 
