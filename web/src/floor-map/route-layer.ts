@@ -39,7 +39,7 @@ export class RouteLayer {
         element.title = marker.kind === 'leave' ? `Change to ${other}` : `Arriving from ${other}`;
         element.textContent = `${MARKER_WORDS[marker.kind]} ${other}`;
       } else element.title = marker.kind === 'start' ? 'Start' : 'End';
-      const icon = L.divIcon({ html: element, className: `route-marker-icon ${this.style.className}-marker`, iconSize: undefined });
+      const icon = L.divIcon({ html: element, className: `route-marker-icon ${this.style.className}-icon`, iconSize: undefined });
       this.group.addLayer(L.marker(latLng(marker.lngLat), { icon, interactive: false, keyboard: false, zIndexOffset: 500 }));
     }
   }
