@@ -95,11 +95,13 @@ describe('dashboard directions in a browser', () => {
 
     const summary = panel.getByTestId('route-summary');
     await summary.waitFor();
-    const route = (await t.http
-      .post(`/api/v1/buildings/${building.id}/directions`)
-      .set(admin)
-      .send({ from: { floor_id: ground.id, ...at(-20, 1) }, to: { poi_id: kiosk.id } })
-      .expect(200)).body as { distance: number; indications: Array<{ action: string; text: string }> };
+    const route = (
+      await t.http
+        .post(`/api/v1/buildings/${building.id}/directions`)
+        .set(admin)
+        .send({ from: { floor_id: ground.id, ...at(-20, 1) }, to: { poi_id: kiosk.id } })
+        .expect(200)
+    ).body as { distance: number; indications: Array<{ action: string; text: string }> };
     // 50 m on the ground floor, the lift, about 62 m up to the kiosk: the clicked start is a pixel or so off the one asked here.
     expect(route.distance).toBeGreaterThan(100);
     const [distanceWords, durationWords] = await summary.locator('strong').allInnerTexts();

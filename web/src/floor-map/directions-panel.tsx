@@ -38,7 +38,6 @@ const POI_PICK_PX = 14;
 const floorsSeen = new Map<string, Floor[]>();
 const CONNECTOR_WORDS: Record<ConnectorType, string> = { stairs: 'Stairs', elevator: 'Lifts', escalator: 'Escalators', ramp: 'Ramps' };
 
-
 /**
  * A route between two ends clicked on the map, on any floor (a click near a POI takes the
  * POI), under the options chosen: drawn on the floor shown, its indications listed (a click
@@ -56,11 +55,14 @@ export function DirectionsPanel({
   setState: (update: (s: DirectionsState) => DirectionsState) => void;
 }) {
   const { map, floor } = context;
-  const floors = useLoad(async (signal) => {
-    const list = (await getAll<Floor>(`/buildings/${buildingId}/floors`, signal)).sort((a, b) => a.level - b.level);
-    floorsSeen.set(buildingId, list);
-    return list;
-  }, [buildingId]);
+  const floors = useLoad(
+    async (signal) => {
+      const list = (await getAll<Floor>(`/buildings/${buildingId}/floors`, signal)).sort((a, b) => a.level - b.level);
+      floorsSeen.set(buildingId, list);
+      return list;
+    },
+    [buildingId],
+  );
   const floorList = floors.data ?? floorsSeen.get(buildingId) ?? [floor];
   const floorName = useMemo(() => {
     const names = new Map([...floorList, floor].map((f) => [f.id, floorLabel(f)]));
@@ -94,33 +96,29 @@ export function DirectionsPanel({
   const result = state.result?.key === key ? state.result : undefined;
   const route = result?.route;
 
-  useLoadedEffect(
-    context,
-    () => {
-      const layer = new RouteLayer(map);
-      const picked: FloorDrawing = {
-        lines: [],
-        markers: [
-          ...(state.from?.floorId === floor.id ? [{ kind: 'start' as const, lngLat: state.from.lngLat }] : []),
-          ...(state.to?.floorId === floor.id ? [{ kind: 'end' as const, lngLat: state.to.lngLat }] : []),
-        ],
-      };
-      layer.set(route ? routeOnFloor(route, floor.id) : picked, floorName);
-      window.cartographRouteMap = {
-        floorId: floor.id,
-        rendered: () => layer.rendered(),
-        project: ([lng, lat]) => {
-          const p = map.latLngToContainerPoint([lat, lng]);
-          return { x: p.x, y: p.y };
-        },
-      };
-      return () => {
-        layer.remove();
-        delete window.cartographRouteMap;
-      };
-    },
-    [map, floor.id, route, state.from, state.to, floorName],
-  );
+  useLoadedEffect(context, () => {
+    const layer = new RouteLayer(map);
+    const picked: FloorDrawing = {
+      lines: [],
+      markers: [
+        ...(state.from?.floorId === floor.id ? [{ kind: 'start' as const, lngLat: state.from.lngLat }] : []),
+        ...(state.to?.floorId === floor.id ? [{ kind: 'end' as const, lngLat: state.to.lngLat }] : []),
+      ],
+    };
+    layer.set(route ? routeOnFloor(route, floor.id) : picked, floorName);
+    window.cartographRouteMap = {
+      floorId: floor.id,
+      rendered: () => layer.rendered(),
+      project: ([lng, lat]) => {
+        const p = map.latLngToContainerPoint([lat, lng]);
+        return { x: p.x, y: p.y };
+      },
+    };
+    return () => {
+      layer.remove();
+      delete window.cartographRouteMap;
+    };
+  }, [map, floor.id, route, state.from, state.to, floorName]);
 
   const showFloor = (id: number) => {
     if (id !== floor.id) navigate(`/buildings/${buildingId}/floors/${id}/map?view=directions`);
@@ -166,14 +164,19 @@ export function DirectionsPanel({
         <legend>Options</legend>
         <label class="inline">
           Accessibility{' '}
-          <select aria-label="Accessibility" value={state.options.accessibilityMode} onChange={(e) => setOptions({ accessibilityMode: e.currentTarget.value as AccessibilityMode })}>
+          <select
+            aria-label="Accessibility"
+            value={state.options.accessibilityMode}
+            onChange={(e) => setOptions({ accessibilityMode: e.currentTarget.value as AccessibilityMode })}
+          >
             {ACCESSIBILITY_MODES.map((m) => (
               <option value={m.id}>{m.label}</option>
             ))}
           </select>
         </label>
         <label class="inline">
-          <input type="checkbox" checked={state.options.minimizeFloorChanges} onChange={(e) => setOptions({ minimizeFloorChanges: e.currentTarget.checked })} /> Fewest floor changes
+          <input type="checkbox" checked={state.options.minimizeFloorChanges} onChange={(e) => setOptions({ minimizeFloorChanges: e.currentTarget.checked })} /> Fewest floor
+          changes
         </label>
         <div class="connector-choices">
           {CONNECTOR_TYPES.map((c) => (

@@ -51,7 +51,13 @@ describe('directions request', () => {
     const body = directionsBody(
       { kind: 'point', floorId: 4, lngLat: [-8.5, 42.8] },
       { kind: 'poi', poiId: 9, floorId: 5, name: 'Café', lngLat: [0, 0] },
-      { ...DEFAULT_OPTIONS, accessibilityMode: 'ONLY_ACCESSIBLE', minimizeFloorChanges: true, connectors: { stairs: 'exclude', elevator: 'use', escalator: 'avoid', ramp: 'avoid' }, speedMS: 0.8 },
+      {
+        ...DEFAULT_OPTIONS,
+        accessibilityMode: 'ONLY_ACCESSIBLE',
+        minimizeFloorChanges: true,
+        connectors: { stairs: 'exclude', elevator: 'use', escalator: 'avoid', ramp: 'avoid' },
+        speedMS: 0.8,
+      },
     );
     expect(body).toEqual({
       from: { floor_id: 4, lat: 42.8, lng: -8.5 },

@@ -25,7 +25,9 @@ export class RouteLayer {
     this.drawing = drawing;
     this.group.clearLayers();
     for (const line of drawing.lines) {
-      this.group.addLayer(L.polyline(line.map(latLng), { pane: 'route', color: this.style.colour, weight: 5, opacity: 0.85, interactive: false, className: `${this.style.className}-line` }));
+      this.group.addLayer(
+        L.polyline(line.map(latLng), { pane: 'route', color: this.style.colour, weight: 5, opacity: 0.85, interactive: false, className: `${this.style.className}-line` }),
+      );
     }
     for (const marker of drawing.markers) {
       const element = document.createElement('span');
