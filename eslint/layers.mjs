@@ -19,11 +19,13 @@ export const LAYERS = {
   idempotency: ['access', 'common', 'config', 'database'],
   positions: ['access', 'cartography', 'common', 'config', 'database'],
   geofencing: ['access', 'cartography', 'common', 'config', 'database', 'organizations', 'positions'],
-  'fix-pipeline': ['access', 'common', 'config', 'database', 'geofencing', 'positions'],
+  // Guided devices (issue 40): routes from cartography's directions, fixes as positions keeps them.
+  navigation: ['access', 'cartography', 'common', 'config', 'database', 'positions'],
+  'fix-pipeline': ['access', 'common', 'config', 'database', 'geofencing', 'navigation', 'positions'],
   // devices reads tag identities with infrastructure's pure gateway-formats (issue 39).
-  devices: ['access', 'common', 'database', 'geofencing', 'infrastructure', 'positions'],
+  devices: ['access', 'common', 'database', 'geofencing', 'infrastructure', 'navigation', 'positions'],
   reports: ['access', 'cartography', 'common', 'config', 'database', 'positions'],
-  delivery: ['access', 'audit', 'auth', 'cartography', 'common', 'config', 'database', 'geofencing', 'organizations', 'positions'],
+  delivery: ['access', 'audit', 'auth', 'cartography', 'common', 'config', 'database', 'geofencing', 'navigation', 'organizations', 'positions'],
   infrastructure: ['access', 'cartography', 'common', 'config', 'database', 'fix-pipeline', 'positions'],
   // The composition roots: they wire every feature together.
   'app.module': '*',

@@ -23,6 +23,7 @@ import { DeviceTracks1764100000000 } from './1764100000000-DeviceTracks';
 import { FilteredPositions1764200000000 } from './1764200000000-FilteredPositions';
 import { PathConnectors1764300000000 } from './1764300000000-PathConnectors';
 import { PathRouteSettings1764300100000 } from './1764300100000-PathRouteSettings';
+import { DeviceNavigations1764300200000 } from './1764300200000-DeviceNavigations';
 import { Gateways1764400000000 } from './1764400000000-Gateways';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
@@ -52,5 +53,6 @@ export const MIGRATIONS = [
   FilteredPositions1764200000000,
   PathConnectors1764300000000,
   PathRouteSettings1764300100000,
+  DeviceNavigations1764300200000,
   Gateways1764400000000,
 ];

@@ -31,6 +31,7 @@ import { UsersModule } from './users/users.module';
 import { VersionModule } from './version/version.module';
 import { DevicesModule } from './devices/devices.module';
 import { PositionsModule } from './positions/positions.module';
+import { NavigationModule } from './navigation/navigation.module';
 import { FixPipelineModule } from './fix-pipeline/fix-pipeline.module';
 import { ReportsModule } from './reports/reports.module';
 import { SanitizerModule } from './common/html/sanitizer.module';
@@ -55,6 +56,7 @@ import { SanitizerModule } from './common/html/sanitizer.module';
     PoiCategoriesModule,
     PoisModule,
     PathsModule,
+    NavigationModule,
     DeliveryModule,
     InfrastructureModule,
     DevicesModule,

@@ -18,6 +18,7 @@ import { Device } from './device.entity';
 import { DevicesRepository } from './devices.repository';
 import { toDeviceResponse } from './device.mapper';
 import { CreateDeviceDto, DeviceResponseDto, ListDevicesQuery, UpdateDeviceDto } from './devices.dto';
+import { DeviceNavigationsRepository } from '../navigation/device-navigations.repository';
 
 const SORTABLE: Record<string, string> = {
   id: 'd.id',
@@ -49,6 +50,7 @@ export class DevicesService {
     private readonly trackStates: DeviceTrackStates,
     private readonly tags: DeviceTagsRepository,
     private readonly observations: TagObservationsRepository,
+    private readonly navigations: DeviceNavigationsRepository,
   ) {}
 
   async list(principal: Principal, query: ListDevicesQuery): Promise<Page<DeviceResponseDto>> {
@@ -149,6 +151,7 @@ export class DevicesService {
       await this.trackStates.remove(manager, device.organizationId, device.id);
       await this.tags.remove(manager, device.organizationId, device.id);
       await this.observations.removeDevice(manager, device.organizationId, device.id);
+      await this.navigations.remove(manager, device.organizationId, [device.id]);
       await this.devices.remove(manager, device.organizationId, device.id);
     });
   }

@@ -22,6 +22,7 @@ import { BatchShapeError, BatchTooLargeError, batchItems, ItemRejection, MAX_BAT
 import { FixPlaces } from './fix-places';
 import { FixRefiner } from './fix-refiner';
 import { reportedFixRefiner } from './reported-fix-filtering';
+import { NavigationFollower } from '../navigation/navigation-follower';
 import { DAY_MS } from '../common/time/durations';
 
 export interface IngestResult {
@@ -63,6 +64,7 @@ export class FixPipeline {
     private readonly rollups: PositionRollups,
     private readonly geofencing: GeofenceEvaluator,
     private readonly events: GeofenceEventRecorder,
+    private readonly navigation: NavigationFollower,
     private readonly notifications: NotificationBus,
     @Inject(ENGINE_CLOCK) private readonly clock: Clock,
   ) {}
@@ -89,6 +91,8 @@ export class FixPipeline {
         // 5. Store: the history rows, the rollups, each device's newest fix.
         await this.rollups.record(manager, organizationId, fixes, previous);
         await this.store.append(manager, organizationId, fixes, newest);
+        // 5b. Guide: the batch's guided devices move along their routes (routed again off them, ended on arrival).
+        await this.navigation.follow(manager, organizationId, fixes);
         // 6. Evaluate against the fences: the pairs whose state changes are written.
         const now = this.clock.now();
         const pending = await this.geofencing.evaluate(manager, organizationId, fixes, previous, tracksAfter(newest, previous), now);

@@ -55,14 +55,17 @@ function encode(pieces: string[]): Buffer {
   return bytes;
 }
 
-/** One feature of the answer (a device's latest fix), as JSON text; the live stream's `position` frames carry it too. */
-export function renderRealtimeFeature(row: LatestFixRow, poiId: number | null): string {
+/**
+ * One feature of the answer (a device's latest fix), as JSON text; the live stream's `position`
+ * frames carry it too, with `properties.navigation` (JSON text) for a guided device.
+ */
+export function renderRealtimeFeature(row: LatestFixRow, poiId: number | null, navigation: string | null = null): string {
   const local = row.x === null || row.y === null ? 'null' : `[${row.x},${row.y}]`;
   const levelHeight = row.floorId === null ? 'null' : number(row.levelHeight ?? 0);
   return (
     `{"type":"Feature","id":${JSON.stringify(row.id)},"userId":${text(row.userId)},"geometry":{"type":"Point","coordinates":[${row.lat},${row.lng}]},` +
     `"properties":{"time":"${row.time}","yaw":${number(row.yaw)},"local_coordinates":${local},"floor_id":${number(row.floorId)},` +
-    `"building_id":${number(row.buildingId)},"level_height":${levelHeight},"accuracy":${row.accuracy},"poi_id":${number(poiId)}}}`
+    `"building_id":${number(row.buildingId)},"level_height":${levelHeight},"accuracy":${row.accuracy},"poi_id":${number(poiId)}${navigation === null ? '' : `,"navigation":${navigation}`}}}`
   );
 }
 

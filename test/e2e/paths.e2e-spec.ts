@@ -172,9 +172,10 @@ describe('paths (wayfinding graphs)', () => {
     it('keeps the routing settings: defaults until set, the fields set (others default) when given, unchanged when left out', async () => {
       const site = await createSite(t, a.auth);
       expect((await putPaths(t, a.auth, site.building.id, line(site.floor.id))).settings).toEqual(DEFAULT_ROUTE_SETTINGS);
-      const set = await putPaths(t, a.auth, site.building.id, { ...line(site.floor.id), settings: { snap_distance_m: 25, elevator_wait_s: 0 } });
-      expect(set.settings).toEqual({ ...DEFAULT_ROUTE_SETTINGS, snap_distance_m: 25, elevator_wait_s: 0 });
-      expect((await pathGraphRow(t, site.building.id))!.routeSettings).toEqual({ snap_distance_m: 25, elevator_wait_s: 0 });
+      const set = await putPaths(t, a.auth, site.building.id, { ...line(site.floor.id), settings: { snap_distance_m: 25, elevator_wait_s: 0, off_route_fixes: 5 } });
+      expect(set.settings).toEqual({ ...DEFAULT_ROUTE_SETTINGS, snap_distance_m: 25, elevator_wait_s: 0, off_route_fixes: 5 });
+      expect(DEFAULT_ROUTE_SETTINGS).toMatchObject({ off_route_distance_m: 5, off_route_fixes: 3 });
+      expect((await pathGraphRow(t, site.building.id))!.routeSettings).toEqual({ snap_distance_m: 25, elevator_wait_s: 0, off_route_fixes: 5 });
       // A client that knows only the graph replaces only the graph.
       const kept = await putPaths(t, a.auth, site.building.id, line(site.floor.id, 10));
       expect(kept.settings).toEqual(set.settings);
@@ -187,6 +188,11 @@ describe('paths (wayfinding graphs)', () => {
         ['elevator_wait_s', -1],
         ['escalator_s_per_floor', '20'],
         ['ramp_speed_factor', null],
+        ['off_route_distance_m', 0.1],
+        ['off_route_distance_m', null],
+        ['off_route_fixes', 0],
+        ['off_route_fixes', 2.5],
+        ['off_route_fixes', 101],
       ] as const) {
         const response = await put(a, site.building.id, { ...line(site.floor.id), settings: { [field]: value } });
         expectError(response, 422, 'validation_failed');

@@ -178,6 +178,8 @@ describe('null on update routes', () => {
               elevator_s_per_floor: 5,
               escalator_s_per_floor: 20,
               ramp_speed_factor: 0.8,
+              off_route_distance_m: 5,
+              off_route_fixes: 3,
             },
           },
         ],

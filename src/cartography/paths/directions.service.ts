@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Not, Repository } from 'typeorm';
+import { EntityManager, IsNull, Not, Repository } from 'typeorm';
 import { Principal } from '../../access/principal';
 import { ApiError, FieldError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -12,12 +12,12 @@ import { BuildingsService } from '../buildings/buildings.service';
 import { Floor } from '../floors/floor.entity';
 import { PoiCategory } from '../poi-categories/poi-category.entity';
 import { Poi } from '../pois/poi.entity';
-import { DeviceLocations } from './device-locations';
+import { DeviceLocation, DeviceLocations } from './device-locations';
 import { DirectionsFromDto, DirectionsRequestDto, DirectionsResponseDto, DirectionsToDto } from './directions.dto';
 import { toDirectionsResponse } from './directions.mapper';
 import { PathGraph } from './path-graph.entity';
 import { CachedRouteGraph, RouteGraphCache } from './route-graphs';
-import { buildRouteGraph, route, type RouteFailure, type RouteOptions, type RoutePoint } from './router';
+import { buildRouteGraph, route, type Route, type RouteFailure, type RouteOptions, type RoutePoint, type RouteSettings } from './router';
 
 type End = 'from' | 'to';
 
@@ -49,28 +49,58 @@ export class DirectionsService {
 
   async directions(principal: Principal, buildingId: number, dto: DirectionsRequestDto): Promise<DirectionsResponseDto> {
     const building = await this.buildings.findOwned(principal, buildingId);
-    // Read before the graph, so a cached graph is never older than the revision it is kept under.
-    const revision = await this.revisions.current(building.id);
-    const cached = await this.cache.getOrBuild(building.id, building.version, revision, () => this.build(building));
+    const cached = await this.graphOf(building);
     const from = await this.resolve(principal, building, cached, 'from', dto.from);
     const to = await this.resolve(principal, building, cached, 'to', dto.to);
-    const options: Partial<RouteOptions> = {
-      accessibility_mode: dto.accessibility_mode,
-      minimize_floor_changes: dto.minimize_floor_changes,
-      avoid: dto.avoid,
-      exclude: dto.exclude,
-      avoid_factor: dto.avoid_factor,
-      included_tags: dto.included_tags,
-      excluded_tags: dto.excluded_tags,
-      speed_m_s: dto.speed_m_s,
-    };
-    const result = route(cached.graph, from.points[0], to.points.length === 1 ? to.points[0] : to.points, options);
-    if (!result.ok) throw routeFailure(result.failure);
-    return toDirectionsResponse(result.route, cached.frame, to.poiIds[result.route.target] ?? null);
+    const planned = plan(building.id, cached, from.points[0], to, optionsOf(dto));
+    if ('code' in planned) throw routeFailure(planned);
+    return planned.answer;
   }
 
-  private async build(building: Building): Promise<Omit<CachedRouteGraph, 'revision' | 'buildingVersion'>> {
-    const manager = this.graphs.manager;
+  /**
+   * A route from a device's live position (its building, floor and x/y) to the request's `to`: a
+   * navigation's start. 404 for a device the organization does not have; 422 naming `device_id`
+   * when it has no live position on a floor of a building; the route's 422s as for directions.
+   */
+  async fromDevice(principal: Principal, deviceId: string, dto: Omit<DirectionsRequestDto, 'from'>): Promise<{ planned: PlannedRoute; fix: DeviceLocation }> {
+    const fix = await this.liveFix(principal, deviceId, 'device_id');
+    if (fix.buildingId === null || fix.floorId === null) throw invalid('device_id', `device ${deviceId} is not on a floor of a building`, deviceId);
+    const building = await this.buildings.findOwned(principal, fix.buildingId);
+    const cached = await this.graphOf(building);
+    const to = await this.resolve(principal, building, cached, 'to', dto.to);
+    const planned = plan(building.id, cached, pointOfFix(cached, fix), to, optionsOf(dto));
+    if ('code' in planned)
+      throw routeFailure(planned.code === 'end_unreachable' && planned.end === 'from' ? { ...planned, reason: `device ${deviceId}: ${planned.reason}` } : planned, 'device_id');
+    return { planned, fix };
+  }
+
+  /** A live building's graph for work without a caller (a guided device's fixes), read in `manager`'s transaction; null: the building is gone. */
+  async graphFor(organizationId: string, buildingId: number, manager: EntityManager): Promise<CachedRouteGraph | null> {
+    const building = await manager.findOne(Building, { where: { id: buildingId, organizationId, deletedAt: IsNull() } });
+    return building ? this.graphOf(building, manager) : null;
+  }
+
+  /** The route again, from `from` to the destinations planned before, with the same options (a device off its route). */
+  routeAgain(buildingId: number, cached: CachedRouteGraph, from: RoutePoint, destinations: Destinations, options: Partial<RouteOptions>): PlannedRoute | RouteFailure {
+    return plan(buildingId, cached, from, { points: destinations.points, poiIds: destinations.poi_ids }, options);
+  }
+
+  private async graphOf(building: Building, manager: EntityManager = this.graphs.manager): Promise<CachedRouteGraph> {
+    // Read before the graph, so a cached graph is never older than the revision it is kept under.
+    const revision = await this.revisions.current(building.id);
+    return this.cache.getOrBuild(building.id, building.version, revision, () => this.build(building, manager));
+  }
+
+  /** A device's newest fix while it is live (POSITIONS_MAX_SEC_THRESHOLD): 404 for a device the organization does not have, 422 naming `field` otherwise. */
+  private async liveFix(principal: Principal, deviceId: string, field: string): Promise<DeviceLocation> {
+    const fix = await this.devices.locate(principal.organizationId, deviceId);
+    if (!fix) throw ApiError.notFound('Device', deviceId);
+    const maxAgeMs = this.config.positions.defaultMaxSecThreshold * 1000;
+    if (Date.now() - fix.time > maxAgeMs) throw invalid(field, `device ${deviceId} has no live position (its newest fix is older than ${maxAgeMs / 1000} s)`, deviceId);
+    return fix;
+  }
+
+  private async build(building: Building, manager: EntityManager): Promise<Omit<CachedRouteGraph, 'revision' | 'buildingVersion'>> {
     const [floors, stored] = await Promise.all([
       manager.find(Floor, { where: { buildingId: building.id, deletedAt: IsNull() }, select: { id: true, level: true, name: true } }),
       manager.findOneBy(PathGraph, { buildingId: building.id }),
@@ -118,19 +148,64 @@ export class DirectionsService {
   }
 
   private async devicePlace(principal: Principal, building: Building, cached: CachedRouteGraph, deviceId: string): Promise<Place> {
-    const fix = await this.devices.locate(principal.organizationId, deviceId);
-    if (!fix) throw ApiError.notFound('Device', deviceId);
-    const maxAgeMs = this.config.positions.defaultMaxSecThreshold * 1000;
-    const problem =
-      Date.now() - fix.time > maxAgeMs
-        ? `device ${deviceId} has no live position (its newest fix is older than ${maxAgeMs / 1000} s)`
-        : fix.buildingId !== building.id || fix.floorId === null
-          ? `device ${deviceId} is not on a floor of building ${building.id}`
-          : null;
-    if (problem) throw invalid('from.device_id', problem, deviceId);
-    const xy = fix.x !== null && fix.y !== null ? { x: fix.x, y: fix.y } : toCartesian(cached.frame, { lat: fix.lat, lng: fix.lng });
-    return { points: [{ floor_id: fix.floorId!, ...xy }], poiIds: [null] };
+    const fix = await this.liveFix(principal, deviceId, 'from.device_id');
+    if (fix.buildingId !== building.id || fix.floorId === null) throw invalid('from.device_id', `device ${deviceId} is not on a floor of building ${building.id}`, deviceId);
+    return { points: [pointOfFix(cached, fix)], poiIds: [null] };
   }
+}
+
+/** A route found, as the directions answer it and as a navigation follows it. */
+export interface PlannedRoute {
+  buildingId: number;
+  /** Where it was asked to start (before the snap). */
+  from: RoutePoint;
+  route: Route;
+  answer: DirectionsResponseDto;
+  /** The destinations it chose among (one, or a category's POIs), to route again to. */
+  destinations: Destinations;
+  /** The options it was found with, only those given. */
+  options: Partial<RouteOptions>;
+  settings: Readonly<RouteSettings>;
+}
+
+/** Where a route may end: points, and the POI each is (null for a point). */
+export interface Destinations {
+  points: RoutePoint[];
+  poi_ids: Array<number | null>;
+}
+
+function optionsOf(dto: Omit<DirectionsRequestDto, 'from'>): Partial<RouteOptions> {
+  const options: Partial<RouteOptions> = {
+    accessibility_mode: dto.accessibility_mode,
+    minimize_floor_changes: dto.minimize_floor_changes,
+    avoid: dto.avoid,
+    exclude: dto.exclude,
+    avoid_factor: dto.avoid_factor,
+    included_tags: dto.included_tags,
+    excluded_tags: dto.excluded_tags,
+    speed_m_s: dto.speed_m_s,
+  };
+  // Only what was given: the options are stored with a navigation and given again on a new route.
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<RouteOptions>;
+}
+
+function plan(buildingId: number, cached: CachedRouteGraph, from: RoutePoint, to: Place, options: Partial<RouteOptions>): PlannedRoute | RouteFailure {
+  const result = route(cached.graph, from, to.points.length === 1 ? to.points[0] : to.points, options);
+  if (!result.ok) return result.failure;
+  return {
+    buildingId,
+    from,
+    route: result.route,
+    answer: toDirectionsResponse(result.route, cached.frame, to.poiIds[result.route.target] ?? null),
+    destinations: { points: to.points, poi_ids: to.poiIds },
+    options,
+    settings: cached.graph.settings,
+  };
+}
+
+function pointOfFix(cached: CachedRouteGraph, fix: DeviceLocation): RoutePoint {
+  const xy = fix.x !== null && fix.y !== null ? { x: fix.x, y: fix.y } : toCartesian(cached.frame, { lat: fix.lat, lng: fix.lng });
+  return { floor_id: fix.floorId!, ...xy };
 }
 
 function frameOf(building: Building): BuildingFrame {
@@ -156,10 +231,10 @@ function pointOf(cached: CachedRouteGraph, end: End, given: DirectionsFromDto | 
   return { floor_id: given.floor_id!, ...xy };
 }
 
-/** A route the router could not find: 422 with its code and reason (the end that cannot be reached, or the floors). */
-function routeFailure(failure: RouteFailure): ApiError {
+/** A route the router could not find: 422 with its code and reason (the end that cannot be reached, or the floors); `fromField` names the start. */
+function routeFailure(failure: RouteFailure, fromField = 'from'): ApiError {
   if (failure.code === 'end_unreachable') {
-    return new ApiError(422, ErrorCode.EndUnreachable, failure.reason, [{ message: failure.reason, code: failure.code, fields: failure.end }]);
+    return new ApiError(422, ErrorCode.EndUnreachable, failure.reason, [{ message: failure.reason, code: failure.code, fields: failure.end === 'from' ? fromField : failure.end }]);
   }
   return new ApiError(422, ErrorCode.NoRoute, failure.reason);
 }

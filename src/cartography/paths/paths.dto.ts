@@ -159,6 +159,30 @@ export class RouteSettingsDto {
   @Min(0.05)
   @Max(2)
   ramp_speed_factor?: number;
+
+  @ApiPropertyOptional({
+    default: DEFAULT_ROUTE_SETTINGS.off_route_distance_m,
+    minimum: 0.5,
+    maximum: 100,
+    description: 'Metres: a guided device (PUT /devices/{id}/navigation) farther than this from its route is off it',
+  })
+  @Optional()
+  @IsNumber(FINITE)
+  @Min(0.5)
+  @Max(100)
+  off_route_distance_m?: number;
+
+  @ApiPropertyOptional({
+    default: DEFAULT_ROUTE_SETTINGS.off_route_fixes,
+    minimum: 1,
+    maximum: 100,
+    description: 'This many off-route fixes in a row route a guided device again from where it is',
+  })
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  off_route_fixes?: number;
 }
 
 export class ReplacePathsDto {
@@ -212,6 +236,8 @@ export class RouteSettingsResponseDto {
   @ApiProperty() elevator_s_per_floor: number;
   @ApiProperty() escalator_s_per_floor: number;
   @ApiProperty() ramp_speed_factor: number;
+  @ApiProperty() off_route_distance_m: number;
+  @ApiProperty() off_route_fixes: number;
 }
 
 export class PathsResponseDto {

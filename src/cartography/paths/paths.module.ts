@@ -13,6 +13,6 @@ import { RouteGraphCache } from './route-graphs';
   imports: [TypeOrmModule.forFeature([PathGraph]), BuildingsModule],
   controllers: [PathsController, DirectionsController],
   providers: [PathsService, DirectionsService, RouteGraphCache, DeviceLocations],
-  exports: [DeviceLocations],
+  exports: [DeviceLocations, DirectionsService],
 })
 export class PathsModule {}

@@ -5,6 +5,8 @@ import { NotificationBus } from '../../database/notification-bus';
 import { renderRealtimeFeature } from '../../positions/realtime.mapper';
 import { ChangedFix, RealtimePositionsService } from '../../positions/realtime-positions.service';
 import { POSITION_CHANGES_CHANNEL, PositionChangesMessage } from '../../positions/position-changes';
+import { DeviceNavigationsRepository } from '../../navigation/device-navigations.repository';
+import { toNavigationResponse } from '../../navigation/navigation.mapper';
 import { FedStream, OrganizationFeed } from './organization-feed';
 import { FrameQueue } from './frame-queue';
 import { SseStream } from './sse-stream';
@@ -22,7 +24,12 @@ export function visibleBuildings(principal: Principal, asked: number[] | undefin
 }
 
 /** One client's position stream: keeps what it may see of each read, and sends it at the client's pace. */
-class PositionStream implements FedStream<ChangedFix> {
+/** A changed fix as the streams send it: with the device's navigation progress (JSON text) when it is guided. */
+interface StreamedFix extends ChangedFix {
+  navigation: string | null;
+}
+
+class PositionStream implements FedStream<StreamedFix> {
   private readonly frames: FrameQueue;
 
   constructor(
@@ -42,7 +49,7 @@ class PositionStream implements FedStream<ChangedFix> {
   }
 
   /** A read that covered this stream's window: `newest` is the latest stamp it saw. */
-  offer(changes: ChangedFix[], newest: number): void {
+  offer(changes: StreamedFix[], newest: number): void {
     const mine = this.visible === null ? changes : changes.filter((change) => change.row.buildingId !== null && this.visible!.has(change.row.buildingId));
     let watermark = this.tracker.current;
     const fresh = this.tracker.select(mine.map((change) => ({ ...change, id: change.row.id })));
@@ -51,7 +58,7 @@ class PositionStream implements FedStream<ChangedFix> {
       watermark = Math.max(watermark, fresh[i].changedAt);
       // The id goes on the last frame of a stamp only: a client cut off inside a stamp gets all of it again.
       const lastOfStamp = i === fresh.length - 1 || fresh[i + 1].changedAt !== fresh[i].changedAt;
-      this.frames.push({ id: lastOfStamp ? String(watermark) : null, event: 'position', data: renderRealtimeFeature(fresh[i].row, fresh[i].poiId) });
+      this.frames.push({ id: lastOfStamp ? String(watermark) : null, event: 'position', data: renderRealtimeFeature(fresh[i].row, fresh[i].poiId, fresh[i].navigation) });
     }
     this.frames.flush();
   }
@@ -66,13 +73,14 @@ class PositionStream implements FedStream<ChangedFix> {
 @Injectable()
 export class PositionStreamsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('PositionStreams');
-  private readonly feeds = new Map<string, OrganizationFeed<ChangedFix, PositionStream>>();
+  private readonly feeds = new Map<string, OrganizationFeed<StreamedFix, PositionStream>>();
   private unsubscribe: (() => void) | undefined;
 
   constructor(
     private readonly streams: StreamsService,
     private readonly realtime: RealtimePositionsService,
     private readonly notifications: NotificationBus,
+    private readonly navigations: DeviceNavigationsRepository,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -92,9 +100,9 @@ export class PositionStreamsService implements OnModuleInit, OnModuleDestroy {
     const organization = principal.organizationId;
     let feed = this.feeds.get(organization);
     if (!feed) {
-      feed = new OrganizationFeed<ChangedFix, PositionStream>(
+      feed = new OrganizationFeed<StreamedFix, PositionStream>(
         async (since) => {
-          const items = await this.realtime.changedSince(organization, since);
+          const items = await this.withNavigation(organization, await this.realtime.changedSince(organization, since));
           return { items, upTo: items.length > 0 ? items[items.length - 1].changedAt : since, more: false };
         },
         (error) => this.logger.warn(`Position streams could not read: ${error instanceof Error ? error.message : String(error)}`),
@@ -108,5 +116,13 @@ export class PositionStreamsService implements OnModuleInit, OnModuleDestroy {
     });
     // The first read replays what the client missed (or learns what is already out) and goes live.
     feed.wake();
+  }
+
+  /** The guided devices' progress beside their fixes (an arrival's last one included): one query on the key per read. */
+  private async withNavigation(organizationId: string, changes: ChangedFix[]): Promise<StreamedFix[]> {
+    if (changes.length === 0) return [];
+    const rows = await this.navigations.ofDevicesNow(organizationId, [...new Set(changes.map((change) => change.row.id))]);
+    const progress = new Map(rows.map((row) => [row.deviceId, JSON.stringify(toNavigationResponse(row))]));
+    return changes.map((change) => ({ ...change, navigation: progress.get(change.row.id) ?? null }));
   }
 }

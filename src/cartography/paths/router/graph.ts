@@ -79,6 +79,10 @@ export interface RouteSettings {
   escalator_s_per_floor: number;
   /** The walking speed on a ramp between floors relative to corridors. */
   ramp_speed_factor: number;
+  /** Following a route (progress.ts): a fix farther than this (metres) from the route is off it. */
+  off_route_distance_m: number;
+  /** Following a route: this many off-route fixes in a row route the device again from where it is. */
+  off_route_fixes: number;
 }
 
 export const DEFAULT_ROUTE_SETTINGS: Readonly<RouteSettings> = Object.freeze({
@@ -89,6 +93,8 @@ export const DEFAULT_ROUTE_SETTINGS: Readonly<RouteSettings> = Object.freeze({
   elevator_s_per_floor: 5,
   escalator_s_per_floor: 20,
   ramp_speed_factor: 0.8,
+  off_route_distance_m: 5,
+  off_route_fixes: 3,
 });
 
 /** Link flags (RouteGraph.linkFlags). The connector bits are set on floor links only. */
@@ -201,6 +207,7 @@ function resolveSettings(settings: Partial<RouteSettings>): Readonly<RouteSettin
     if (value !== undefined) resolved[key] = nonNegative(key, value);
   }
   if (!(resolved.stairs_speed_factor > 0 && resolved.ramp_speed_factor > 0)) throw new RangeError('speed factors must be more than 0');
+  if (!(Number.isInteger(resolved.off_route_fixes) && resolved.off_route_fixes >= 1)) throw new RangeError('off_route_fixes must be a whole number of at least 1');
   return Object.freeze(resolved);
 }
 

@@ -13,6 +13,18 @@ export {
   type RouteNode,
   type RouteSettings,
 } from './graph';
+export {
+  ARRIVAL_DISTANCE_M,
+  followRoute,
+  projectOntoRoute,
+  startOf,
+  type FollowedFix,
+  type FollowedRoute,
+  type FollowSettings,
+  type PreviousProgress,
+  type RouteProgress,
+  type RouteProjection,
+} from './progress';
 export { TURN_DEG, type IndicationAction, type RouteIndication } from './indications';
 export {
   ACCESSIBILITY_MODES,

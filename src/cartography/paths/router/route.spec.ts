@@ -244,7 +244,7 @@ describe('tags and directions on one floor', () => {
     const forward = oneFloor('source');
     const along = ok(route(forward, at(1, 20, 1), at(1, 60, 1)));
     expect(along.points).toEqual([at(1, 20), at(1, 60)]);
-    expect(along.edges).toEqual([{ from: 0, to: 1, distance: 40, floor_id: 1, connector: null, link: 0 }]);
+    expect(along.edges).toEqual([{ from: 0, to: 1, distance: 40, floor_id: 1, connector: null, link: 0, duration: expect.closeTo(40 / 1.2, 9) }]);
     expect(along.distance).toBeCloseTo(42, 9);
     expect(actions(along)).toEqual(['go_ahead', 'arrive']);
     // Back along it is not allowed: on to Q, around by S, and from P to the end.

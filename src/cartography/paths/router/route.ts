@@ -77,6 +77,8 @@ export interface RouteEdge {
   connector: ConnectorType | null;
   /** The index of the link walked in the links the graph was built from. */
   link: number;
+  /** Seconds it takes (a ride's wait on the edge that starts it); the snap legs are on no edge. */
+  duration: number;
 }
 
 export interface RouteSegment {
@@ -569,15 +571,12 @@ function answer(graph: RouteGraph, options: RouteOptions, fromFloor: number, sta
   const add = (floor: number, x: number, y: number, distance: number, link: number, ride: boolean) => {
     const last = points[points.length - 1];
     const connector = linkFlags[link] & LINK_FLOOR ? CONNECTOR_TYPES[linkConnector[link]] : null;
-    if (connector === null) {
-      duration += distance * inverse;
-      // A walk of no length (onto a node the start is at, between two nodes at one place) is no edge.
-      if (last.floor_id === floor && last.x === x && last.y === y) return;
-    } else {
-      duration += linkWalk[link] * inverse + linkStoreys[link] + (ride ? linkWait[link] : 0);
-    }
+    const seconds = connector === null ? distance * inverse : linkWalk[link] * inverse + linkStoreys[link] + (ride ? linkWait[link] : 0);
+    duration += seconds;
+    // A walk of no length (onto a node the start is at, between two nodes at one place) is no edge.
+    if (connector === null && last.floor_id === floor && last.x === x && last.y === y) return;
     points.push({ floor_id: floor, x, y });
-    edges.push({ from: points.length - 2, to: points.length - 1, distance, floor_id: last.floor_id, connector, link: linkInput[link] });
+    edges.push({ from: points.length - 2, to: points.length - 1, distance, floor_id: last.floor_id, connector, link: linkInput[link], duration: seconds });
     rideStart.push(ride);
   };
   const partial = (snap: Snap, node: number) => (node === linkA[snap.link] ? snap.t : 1 - snap.t) * linkLength[snap.link];
