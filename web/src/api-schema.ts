@@ -769,6 +769,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/devices/{id}/navigation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The device's progress along its route (a read of a route, as directions: positioning keys may call it) */
+        get: operations["NavigationController_get"];
+        /** Start guiding the device to a destination (a directions request without from: the route starts at its live position); replaces a guidance it had. Positioning keys may call it */
+        put: operations["NavigationController_start"];
+        post?: never;
+        /** End the device's guidance */
+        delete: operations["NavigationController_end"];
+        options?: never;
+        head?: never;
+        /** Start guiding the device to a destination (a directions request without from: the route starts at its live position); replaces a guidance it had. Positioning keys may call it (PATCH, same as PUT) */
+        patch: operations["NavigationController_start_patch"];
+        trace?: never;
+    };
     "/api/v1/poi_categories": {
         parameters: {
             query?: never;
@@ -2387,6 +2407,8 @@ export interface components {
             elevator_s_per_floor: number;
             escalator_s_per_floor: number;
             ramp_speed_factor: number;
+            off_route_distance_m: number;
+            off_route_fixes: number;
         };
         PathsResponseDto: {
             building_id: number;
@@ -2463,6 +2485,16 @@ export interface components {
              * @default 0.8
              */
             ramp_speed_factor: number;
+            /**
+             * @description Metres: a guided device (PUT /devices/{id}/navigation) farther than this from its route is off it
+             * @default 5
+             */
+            off_route_distance_m: number;
+            /**
+             * @description This many off-route fixes in a row route a guided device again from where it is
+             * @default 3
+             */
+            off_route_fixes: number;
         };
         ReplacePathsDto: {
             nodes: components["schemas"]["PathNodeInputDto"][];
@@ -2604,6 +2636,69 @@ export interface components {
             /** @description The avoided connector types the route still uses */
             avoided: ("stairs" | "elevator" | "escalator" | "ramp")[];
             geojson: components["schemas"]["RouteGeoJsonDto"];
+        };
+        NavigationRequestDto: {
+            /** @description {floor_id, x, y}, {floor_id, lat, lng}, {poi_id} or {poi_category_id} */
+            to: components["schemas"]["DirectionsToDto"];
+            /**
+             * @description ONLY_ACCESSIBLE never uses a link with accessible false; ONLY_NOT_ACCESSIBLE_FLOOR_CHANGES never an accessible floor link (lift or ramp)
+             * @default CHOOSE_SHORTEST
+             * @enum {string}
+             */
+            accessibility_mode: "CHOOSE_SHORTEST" | "ONLY_ACCESSIBLE" | "ONLY_NOT_ACCESSIBLE_FLOOR_CHANGES";
+            /**
+             * @description The fewest floor changes first (one ride of a connector across floors is one), then the quickest
+             * @default false
+             */
+            minimize_floor_changes: boolean;
+            /**
+             * @description Connector types whose links' time is multiplied by avoid_factor
+             * @default []
+             */
+            avoid: ("stairs" | "elevator" | "escalator" | "ramp")[];
+            /**
+             * @description Connector types never used
+             * @default []
+             */
+            exclude: ("stairs" | "elevator" | "escalator" | "ramp")[];
+            /** @default 10 */
+            avoid_factor: number;
+            /**
+             * @description When not empty: only links carrying one of these tags (any case)
+             * @default []
+             */
+            included_tags: string[];
+            /**
+             * @description Never a link carrying one of these tags (any case)
+             * @default []
+             */
+            excluded_tags: string[];
+            /**
+             * @description Walking speed, metres per second
+             * @default 1.2
+             */
+            speed_m_s: number;
+        };
+        NavigationResponseDto: {
+            device_id: string;
+            building_id: number;
+            /** @description Where the route ends: the snapped destination (the route’s `to`) */
+            destination: components["schemas"]["RoutePointDto"];
+            /** @description Metres along the route from where the device is on it to the destination */
+            distance_remaining: number;
+            /** @description Seconds of the route left, at the request’s speed, floor changes included */
+            duration_remaining: number;
+            /** @description The first of the route’s indications not behind the device (arrive at the end) */
+            next_indication: components["schemas"]["RouteIndicationDto"];
+            /** @description The newest fix is farther than the building’s off_route_distance_m from the route (or on none of its floors) */
+            off_route: boolean;
+            /** @description The device reached its destination (within 3 m, on its floor): the guidance has ended */
+            arrived: boolean;
+            /** @description The route followed, as directions answer it; a new one after off_route_fixes off-route fixes in a row */
+            route: components["schemas"]["DirectionsResponseDto"];
+            started_at: string;
+            /** @description When the progress last changed (a fix followed, or the start) */
+            updated_at: string;
         };
         PoiCategoryResponseDto: {
             id: number;
@@ -8523,6 +8618,262 @@ export interface operations {
             };
             /** @description The organization has the most live streams allowed open */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    NavigationController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NavigationResponseDto"];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The device is not guided (never, ended, or arrived) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    NavigationController_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NavigationRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NavigationResponseDto"];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The device, or a POI or category named, is not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description validation_failed naming the field (from is refused; device_id: no live position on a floor of a building); end_unreachable; no_route */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    NavigationController_end: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The device is not guided */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    NavigationController_start_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NavigationRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NavigationResponseDto"];
+                };
+            };
+            /** @description Malformed JSON, or a malformed path or query parameter (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The credentials do not permit this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The device, or a POI or category named, is not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description validation_failed naming the field (from is refused; device_id: no live position on a floor of a building); end_unreachable; no_route */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
