@@ -1,8 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiPermission } from '../../src/access/permissions';
 import type { FloorDrawing } from '../../web/src/floor-map/directions';
+import type { LiveMapProbe } from '../../web/src/live';
 import { login } from '../support/admin';
-import { createOrganization, TestOrganization } from '../support/auth';
+import { createApiKey, createOrganization, TestOrganization } from '../support/auth';
 import { BuildingBody, createBuilding, createFloor, FloorBody } from '../support/cartography';
 import { ensureDashboardBuilt } from '../support/dashboard-build';
 import { launchChromium, logIn, newPage, screenshot } from '../support/dashboard-browser';
@@ -10,7 +12,10 @@ import { createPoi, PoiBody, poiInput, putPaths } from '../support/pois';
 import { listenOnLoopback } from '../support/sdk-client';
 import { createTestApp, TestApp } from '../support/test-app';
 
-declare const window: { cartographRouteMap?: { floorId: number; rendered: () => FloorDrawing; project: (lngLat: [number, number]) => { x: number; y: number } } };
+declare const window: {
+  cartographRouteMap?: { floorId: number; rendered: () => FloorDrawing; project: (lngLat: [number, number]) => { x: number; y: number } };
+  cartographLiveMap?: LiveMapProbe;
+};
 
 const CENTRE = { lat: 42.8805, lng: -8.5457 };
 const M_LAT = 1 / 111_195;
@@ -22,7 +27,8 @@ const at = (east: number, north: number) => ({ lat: CENTRE.lat + north * M_LAT, 
  * east end of a corridor on each; a kiosk (a POI) at the west end of the upper one. A start
  * clicked on the ground floor, the floor changed, the kiosk clicked as the end: the route is
  * drawn per floor, its indications listed with the floor the lift goes to; options that leave no
- * route show the server's reason.
+ * route show the server's reason. Then a device guided to the kiosk (PUT /devices/{id}/navigation)
+ * walking the ground floor: the live map draws what is left of its route and says its progress.
  */
 describe('dashboard directions in a browser', () => {
   let t: TestApp;
@@ -34,13 +40,16 @@ describe('dashboard directions in a browser', () => {
   let ground: FloorBody;
   let upper: FloorBody;
   let kiosk: PoiBody;
+  let deviceKey: string;
 
   beforeAll(async () => {
     process.env.DASHBOARD_DIR = ensureDashboardBuilt();
     t = await createTestApp();
     domain = await listenOnLoopback(t);
     org = await createOrganization(t, 'Directions');
-    admin = (await login(t, org.email, org.password)).auth;
+    const session = await login(t, org.email, org.password);
+    admin = session.auth;
+    deviceKey = (await createApiKey(t, session.tokens.access_token, ApiPermission.Positioning, 'devices')).apikey;
     building = await createBuilding(t, admin, { name: 'Terminal', location: CENTRE, dimensions: { width: 80, length: 50 }, rotation: 0 });
     ground = await createFloor(t, admin, building.id, { name: 'Ground', level: 0 });
     upper = await createFloor(t, admin, building.id, { name: 'Upper deck', level: 1 });
@@ -178,6 +187,62 @@ describe('dashboard directions in a browser', () => {
     await alert.waitFor();
     expect(await alert.innerText()).toMatch(/destination is not within 10 m/);
     await screenshot(page, 'directions-refused');
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  async function device(path: string, method: string, body?: unknown): Promise<Record<string, any>> {
+    const response = await fetch(`${domain}/api/v1${path}`, {
+      method,
+      headers: { 'X-API-KEY': deviceKey, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const answer = (await response.json()) as Record<string, any>;
+    expect(response.status, JSON.stringify(answer)).toBe(200);
+    return answer;
+  }
+  const walkTo = (east: number, north: number) =>
+    device('/realtime/positions', 'POST', {
+      positions: [{ device_id: 'guide-1', time: new Date().toISOString(), building_id: building.id, floor_id: ground.id, ...at(east, north), accuracy: 2 }],
+    });
+  const guided = (page: Page) => page.evaluate(() => window.cartographLiveMap!.renderedNavigations());
+
+  it("draws a guided device's remaining route on the live map and says its progress, off route included", async () => {
+    await walkTo(-25, 0);
+    const started = await device('/devices/guide-1/navigation', 'PUT', { to: { poi_id: kiosk.id } });
+    expect(started.arrived).toBe(false);
+    const { page, problems } = await newPage(browser);
+    await logIn(page, domain, org.email, org.password);
+    await page.goto(`${domain}/buildings/${building.id}/floors/${ground.id}/map`);
+    await page.locator('[data-testid="floor-map"][data-ready="true"]').waitFor();
+    await expect.poll(() => page.getByTestId('live-status').innerText()).toMatch(/positions live/);
+
+    // A fix along the corridor: the stream's item carries the navigation.
+    await walkTo(-10, 0);
+    await expect.poll(async () => (await guided(page)).map((g) => g.id)).toEqual(['guide-1']);
+    const [drawing] = await guided(page);
+    // On the ground floor: what is left up to the lift, and the lift up to the kiosk's floor.
+    expect(drawing.drawing.lines).toHaveLength(1);
+    expect(drawing.drawing.markers.map((m) => m.kind)).toEqual(['leave']);
+    // What is left: from where the device is (15 m walked), not from where it started.
+    const [from] = drawing.drawing.lines[0];
+    expect(Math.abs(from[0] - at(-10, 0).lng) / M_LNG).toBeLessThan(1);
+    await page.locator('.route-marker.leave[data-floor="Upper deck"]').waitFor();
+    expect(await page.locator('.leaflet-route-pane path.navigation-line').count()).toBe(1);
+
+    await page.getByText('Devices on this floor').click();
+    await page.locator('.devices-on-floor').getByRole('button', { name: 'guide-1' }).click();
+    const details = page.getByTestId('device-details');
+    const now = await device('/devices/guide-1/navigation', 'GET');
+    await expect.poll(() => details.getByTestId('navigation-next').innerText()).toBe(now.next_indication.text);
+    expect(await details.getByTestId('navigation-progress').innerText()).toMatch(/^\d+ m · .+ left$/);
+    expect(await details.locator('.badge.off-route').count()).toBe(0);
+
+    // 20 m off the corridor: off route.
+    await walkTo(-10, 20);
+    await details.locator('.badge.off-route').getByText('Off route').waitFor();
+    await expect.poll(async () => (await guided(page))[0]?.offRoute).toBe(true);
+    await screenshot(page, 'navigation-off-route');
     expect(problems).toEqual([]);
     await page.close();
   }, 120_000);

@@ -8,6 +8,7 @@ import {
   indicationRows,
   navigationView,
   poiNear,
+  remainingRoute,
   routeFloors,
   routeOnFloor,
 } from './directions';
@@ -127,6 +128,45 @@ describe('a route on a floor', () => {
   });
 });
 
+describe('what is left of a route', () => {
+  it('is all of it before a metre is walked', () => {
+    const r = route();
+    expect(remainingRoute(r, 20)).toBe(r);
+    expect(remainingRoute(r, 25)).toBe(r);
+  });
+
+  it('starts where the metres left begin, on the floor walked, and keeps the ride after it', () => {
+    const r = route();
+    const left = remainingRoute(r, 15);
+    expect(left.from).toMatchObject({ floor_id: 1, x: 5 });
+    expect(left.points.map((p) => [p.floor_id, p.x])).toEqual([
+      [1, 5],
+      [1, 10],
+      [2, 10],
+      [3, 10],
+      [3, 20],
+    ]);
+    expect(left.edges.map((e) => [e.from, e.to, e.distance, e.connector])).toEqual([
+      [0, 1, 5, null],
+      [1, 2, 0, 'elevator'],
+      [2, 3, 0, 'elevator'],
+      [3, 4, 10, null],
+    ]);
+    expect(left.segments.map((s) => [s.floor_id, s.points.length])).toEqual([
+      [1, 2],
+      [3, 2],
+    ]);
+    expect(routeOnFloor(left, 1).markers.map((m) => m.kind)).toEqual(['start', 'leave']);
+  });
+
+  it('past the ride: nothing left on the start floor', () => {
+    const left = remainingRoute(route(), 4);
+    expect(left.from).toMatchObject({ floor_id: 3, x: 16 });
+    expect(routeOnFloor(left, 1)).toEqual({ lines: [], markers: [] });
+    expect(routeOnFloor(left, 3).lines).toHaveLength(1);
+  });
+});
+
 describe("a device's live navigation", () => {
   const item = (navigation: unknown, where: 'top' | 'properties' = 'properties') => ({
     type: 'Feature',
@@ -165,7 +205,12 @@ describe("a device's live navigation", () => {
       arrived: false,
       destinationFloorId: 3,
     });
-    expect(view.drawing.lines).toEqual([[ll(r.points[0]), ll(r.points[1])]]);
+    // 20 m of edges, 18.4 left: the line starts 1.6 m along the first edge.
+    expect(view.drawing.lines).toHaveLength(1);
+    const [start, end] = view.drawing.lines[0];
+    expect(start[0]).toBeCloseTo(r.points[0].lng + (r.points[1].lng - r.points[0].lng) * 0.16, 12);
+    expect(start[1]).toBeCloseTo(r.points[0].lat, 12);
+    expect(end).toEqual(ll(r.points[1]));
     // The device's dot is its start: no start marker; the destination is on floor 3.
     expect(view.drawing.markers).toEqual([{ kind: 'leave', lngLat: ll(r.points[1]), otherFloorId: 3 }]);
     expect(navigationView(item(navigation()), 3)!.drawing.markers.map((m) => m.kind)).toEqual(['arrive', 'end']);

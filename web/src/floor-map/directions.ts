@@ -152,6 +152,50 @@ function rides(route: Pick<DirectionsRoute, 'points' | 'edges'>): Array<{ from: 
   return out.map(({ from, to }) => ({ from, to }));
 }
 
+type RouteShape = Pick<DirectionsRoute, 'from' | 'to' | 'points' | 'edges' | 'segments'>;
+
+/**
+ * What is left of a route when `distanceRemaining` metres of it are (the progress of a live
+ * navigation): cut where that many metres of its edges remain, the cut point its new start, its
+ * segments made again from what is left. All of it when nothing is walked yet.
+ */
+export function remainingRoute(route: RouteShape, distanceRemaining: number): RouteShape {
+  const total = route.edges.reduce((sum, e) => sum + e.distance, 0);
+  const walked = total - Math.max(0, distanceRemaining);
+  if (!(walked > 0) || route.edges.length === 0) return route;
+  let before = 0;
+  for (let i = 0; i < route.edges.length; i++) {
+    const edge = route.edges[i];
+    const last = i === route.edges.length - 1;
+    if (!last && before + edge.distance <= walked) {
+      before += edge.distance;
+      continue;
+    }
+    const a = route.points[edge.from];
+    const b = route.points[edge.to];
+    const t = edge.distance > 0 ? Math.min(1, Math.max(0, (walked - before) / edge.distance)) : 1;
+    const along = (p: number, q: number) => p + (q - p) * t;
+    const cut: RoutePoint = { floor_id: t < 1 ? a.floor_id : b.floor_id, x: along(a.x, b.x), y: along(a.y, b.y), lat: along(a.lat, b.lat), lng: along(a.lng, b.lng) };
+    const shift = edge.to - 1;
+    const points = [cut, ...route.points.slice(edge.to)];
+    const edges = [{ ...edge, from: 0, to: 1, distance: edge.distance * (1 - t) }, ...route.edges.slice(i + 1).map((e) => ({ ...e, from: e.from - shift, to: e.to - shift }))];
+    return { from: cut, to: route.to, points, edges, segments: segmentsOf(points, edges) };
+  }
+  return route;
+}
+
+/** Consecutive points on one floor, as the directions answer's segments. */
+function segmentsOf(points: RoutePoint[], edges: DirectionsRoute['edges']): DirectionsRoute['segments'] {
+  const segments: DirectionsRoute['segments'] = [{ floor_id: points[0].floor_id, points: [points[0]] }];
+  for (const edge of edges) {
+    const next = points[edge.to];
+    const current = segments[segments.length - 1];
+    if (points[edge.from].floor_id === next.floor_id) current.points.push(next);
+    else segments.push({ floor_id: next.floor_id, points: [next] });
+  }
+  return segments.filter((s) => s.points.length >= 2);
+}
+
 /** The floors a route draws on, in the order it visits them. */
 export const routeFloors = (route: Pick<DirectionsRoute, 'points'>): number[] => [...new Set(route.points.map((p) => p.floor_id))];
 
@@ -240,7 +284,7 @@ const isNavigation = (value: unknown): value is LiveNavigation => {
  * A live stream item (a position feature) in, what to draw and show of its device's navigation
  * out: null when it carries none (the device is not guided, or no longer). `navigation` is read
  * at the feature's top level or in its properties; the remaining route is drawn from its
- * segments on `floorId`, ending at the destination.
+ * segments on `floorId` (what is left of it by `distance_remaining`), ending at the destination.
  */
 export function navigationView(
   item: { id: string | number; navigation?: unknown; properties?: { time?: string; navigation?: unknown } | null },
@@ -248,7 +292,7 @@ export function navigationView(
 ): NavigationView | null {
   const navigation = item.navigation ?? item.properties?.navigation;
   if (!isNavigation(navigation)) return null;
-  const drawing = routeOnFloor(navigation.route, floorId);
+  const drawing = routeOnFloor(remainingRoute(navigation.route, navigation.distance_remaining), floorId);
   // The route answered may start where the device was; its destination is the navigation's.
   const markers = drawing.markers.filter((m) => m.kind !== 'start' && m.kind !== 'end');
   if (navigation.destination.floor_id === floorId) markers.push({ kind: 'end', lngLat: lngLatOf(navigation.destination) });
