@@ -131,7 +131,7 @@ describe('dashboard directions in a browser', () => {
     expect((await drawn(page)).lines).toHaveLength(1);
     expect(await page.locator('.leaflet-route-pane path.route-line').count()).toBe(1);
     expect(await page.locator('.route-marker.arrive').getAttribute('data-floor')).toBe('Ground');
-    await screenshot(page, 'directions-upper');
+    await screenshot(page, 'floor-map-directions');
 
     // A click on the first indication shows its floor: the ground floor, from the start to the lift.
     await items.first().getByRole('button').click();
@@ -186,7 +186,7 @@ describe('dashboard directions in a browser', () => {
     await clickAt(page, at(0, -22));
     await alert.waitFor();
     expect(await alert.innerText()).toMatch(/destination is not within 10 m/);
-    await screenshot(page, 'directions-refused');
+    await screenshot(page, 'floor-map-directions-refused');
     expect(problems).toEqual([]);
     await page.close();
   }, 120_000);
@@ -242,7 +242,7 @@ describe('dashboard directions in a browser', () => {
     await walkTo(-10, 20);
     await details.locator('.badge.off-route').getByText('Off route').waitFor();
     await expect.poll(async () => (await guided(page))[0]?.offRoute).toBe(true);
-    await screenshot(page, 'navigation-off-route');
+    await screenshot(page, 'floor-map-navigation');
     expect(problems).toEqual([]);
     await page.close();
   }, 120_000);
