@@ -77,7 +77,7 @@ describe('following a route (PUT/GET/DELETE /api/v1/devices/{id}/navigation)', (
   });
   afterAll(async () => t?.close());
 
-  const navigation = (deviceId: string, auth = a.auth) => `/api/v1/devices/${deviceId}/navigation`;
+  const navigation = (deviceId: string) => `/api/v1/devices/${deviceId}/navigation`;
   const start = (deviceId: string, body: unknown, auth = a.auth) =>
     t.http
       .put(navigation(deviceId))

@@ -4,7 +4,7 @@ import { Role } from '../../src/access/roles';
 import { addGroup } from '../support/admin';
 import { createApiKey } from '../support/auth';
 import { Cartographer, createGeofence, createSite, expectStatus, signUp, Site } from '../support/cartography';
-import { createCategory, createPoi, poiInput } from '../support/pois';
+import { createCategory, createPoi, poiInput, putPaths } from '../support/pois';
 import { fix, report } from '../support/positions';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createUser } from '../support/users';
@@ -132,6 +132,16 @@ describe('null on update routes', () => {
     const point = await t.http.post('/api/v1/infrastructure/reference_points').set(o.auth).send({ floor_id: floorId, x: 10, y: 10, ble: readings });
     expectStatus(point, 201);
     await report(t, o.auth, [fix('null-device')]);
+    // A device guided on a building of its own: the paths' PUT below replaces the site's graph.
+    const guided = await createSite(t, o.auth, { name: 'Guided' });
+    await putPaths(t, o.auth, guided.building.id, {
+      nodes: [
+        { id: 1, floor_id: guided.floor.id, x: 0, y: 0 },
+        { id: 2, floor_id: guided.floor.id, x: 40, y: 0 },
+      ],
+      links: [{ source: 1, target: 2 }],
+    });
+    await report(t, o.auth, [fix('guided-device', { lat: undefined, lng: undefined, floor_id: guided.floor.id, x: 5, y: 1 })]);
 
     const customFields = [{ key: 'zone', value: 'A' }];
     const transmitters = (floor: number) => ({
@@ -209,6 +219,22 @@ describe('null on update routes', () => {
         bodies: [
           { name: 'Forklift', code: 'Zebra', tag: { ibeacon: { uuid: UUID, major: 7, minor: 9 } } },
           { tag: { eddystone: { namespace: 'edd1ebeac04e5defa017', instance: '0123456789ab' } } },
+        ],
+      },
+      '/api/v1/devices/{id}/navigation': {
+        url: '/api/v1/devices/guided-device/navigation',
+        bodies: [
+          {
+            to: { floor_id: guided.floor.id, x: 30, y: 0 },
+            accessibility_mode: 'CHOOSE_SHORTEST',
+            minimize_floor_changes: false,
+            avoid: ['stairs'],
+            exclude: ['ramp'],
+            avoid_factor: 10,
+            included_tags: [],
+            excluded_tags: ['staff'],
+            speed_m_s: 1.2,
+          },
         ],
       },
       '/api/v1/infrastructure/tracking': {

@@ -20,6 +20,8 @@ export const DEFAULT_ROUTE_SETTINGS = {
   elevator_s_per_floor: 5,
   escalator_s_per_floor: 20,
   ramp_speed_factor: 0.8,
+  off_route_distance_m: 5,
+  off_route_fixes: 3,
 };
 export const PATH_NODE_KEYS = ['floor_id', 'id', 'lat', 'lng', 'x', 'y'];
 export const PATH_LINK_KEYS = ['accessible', 'connector', 'origin', 'source', 'tags', 'target'];
