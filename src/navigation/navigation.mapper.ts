@@ -1,9 +1,8 @@
 import { formatTimestamp } from '../common/time/timestamps';
-import type { Route } from '../cartography/paths/router';
 import type { PlannedRoute } from '../cartography/paths/directions.service';
+import type { RouteProgress } from '../cartography/paths/router';
 import { DeviceNavigation, StoredProgress, StoredRoute } from './device-navigation.entity';
 import { NavigationResponseDto } from './navigation.dto';
-import type { RouteProgress } from '../cartography/paths/router';
 
 /** A guided device's progress on the wire (issue 40): the same object for the navigation routes and the live stream. */
 export function toNavigationResponse(navigation: DeviceNavigation): NavigationResponseDto {
@@ -26,7 +25,7 @@ export function toNavigationResponse(navigation: DeviceNavigation): NavigationRe
 
 /** What a navigation keeps of a planned route: its answer, and its points, edges and indications' places to follow it by. */
 export function storedRouteOf(planned: PlannedRoute): StoredRoute {
-  const route: Route = planned.route;
+  const { route } = planned;
   return {
     answer: planned.answer,
     followed: {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/access/permissions';
 import { DeviceNavigation } from '../../src/navigation/device-navigation.entity';
 import { asApiKey, createApiKey } from '../support/auth';
-import { Cartographer, createSite, errorFields, expectError, expectStatus, keysOf, signUp, Site } from '../support/cartography';
+import { Cartographer, countQueries, createSite, errorFields, expectError, expectStatus, keysOf, signUp, Site } from '../support/cartography';
 import { putPaths } from '../support/pois';
 import { fix, report } from '../support/positions';
 import { SseClient } from '../support/sse-client';
@@ -196,6 +196,23 @@ describe('following a route (PUT/GET/DELETE /api/v1/devices/{id}/navigation)', (
     } finally {
       stream.close();
     }
+  });
+
+  it('reads device_navigations once per batch, on its key: a batch without a guided device costs that one read', async () => {
+    await move('counted', 5, 1);
+    expectStatus(await start('counted', to(40, 30)), 200);
+    const ofNavigations = (queries: string[]) => queries.filter((sql) => /device_navigations/i.test(sql)).map((sql) => sql.trim().split(/\s+/)[0].toUpperCase());
+    const unguided = await countQueries(t, () =>
+      report(
+        t,
+        a.auth,
+        ['plain-1', 'plain-2', 'plain-3'].map((id, i) => at(id, site.floor.id, 5 + i, 1, next())),
+      ),
+    );
+    expect(ofNavigations(unguided.queries)).toEqual(['SELECT']);
+    const guided = await countQueries(t, () => report(t, a.auth, [at('counted', site.floor.id, 20, 1, next()), at('plain-1', site.floor.id, 6, 1, next())]));
+    expect(ofNavigations(guided.queries)).toEqual(['SELECT', 'UPDATE']);
+    expect((await read('counted')).body.distance_remaining).toBeCloseTo(50, 6);
   });
 
   it('DELETE ends it: 204, then 404 on a repeat; fixes then move nothing', async () => {
