@@ -11,7 +11,9 @@ export interface PositionFeature {
   id: string;
   userId: string | null;
   geometry: { type: 'Point'; coordinates: [number, number] };
-  properties: { time: string; floor_id: number | null; building_id: number | null; accuracy: number | null; yaw?: number | null; poi_id?: number | null };
+  properties: { time: string; floor_id: number | null; building_id: number | null; accuracy: number | null; yaw?: number | null; poi_id?: number | null; navigation?: unknown };
+  /** A guided device's navigation (issue 40), shaped by floor-map/directions.navigationView. */
+  navigation?: unknown;
 }
 
 /** A device as the map draws it: GeoJSON order, the fix time as a number for comparisons. */
@@ -147,6 +149,13 @@ export interface LiveMapProbe {
   frozenLabels(): Array<{ id: string; text: string }>;
   renderedFences(): Array<{ id: string; occupants: number; colour: string }>;
   renderedPois(): Array<{ name: string }>;
+  /** The remaining routes of the guided devices drawn on the floor (issue 40's live navigation). */
+  renderedNavigations(): Array<{
+    id: string;
+    drawing: { lines: Array<Array<[number, number]>>; markers: Array<{ kind: string; lngLat: [number, number] }> };
+    offRoute: boolean;
+    arrived: boolean;
+  }>;
   /** Where a point ([lng, lat]) is drawn, in pixels from the map's top-left corner. */
   project(lngLat: [number, number]): { x: number; y: number };
   /** The map's centre ([lng, lat]) and zoom. */

@@ -7,22 +7,26 @@ import { formatAge, FRESHNESS_WORDS } from '../freshness';
 import { deviceClicked, LiveDeviceLayer } from '../map-live';
 import { rememberDevices, useDeviceName } from '../devices/device-names';
 import type { Device } from '../model';
+import type { NavigationView } from './directions';
 import type { FloorContext } from './floor-context';
+import type { LiveNavigations } from './live-navigation';
 import { latLng } from './map-setup';
 
 /**
  * Who a dot is: hovering one shows its id, accuracy and last fix on the map; clicking it (or
  * choosing it in the list, with the keyboard) shows its details, name and model from the API,
- * beside the map.
+ * beside the map. A guided device's popup and details say its navigation's progress.
  */
 export function DevicesOnFloor({
   context,
   layer,
+  navigations,
   focusDevice,
   onHistory,
 }: {
   context: FloorContext;
   layer: LiveDeviceLayer;
+  navigations: LiveNavigations;
   focusDevice?: string;
   onHistory: (id: string) => void;
 }) {
@@ -31,6 +35,8 @@ export function DevicesOnFloor({
   const [pinned, setPinned] = useState<string | null>(focusDevice ?? null);
   const [listOpen, setListOpen] = useState(false);
   const [tick, setTick] = useState(0);
+  // A guided device's progress shows as its items arrive.
+  useEffect(() => navigations.subscribe(() => setTick((n) => n + 1)), [navigations]);
 
   useEffect(() => {
     const container = map.getContainer();
@@ -69,8 +75,8 @@ export function DevicesOnFloor({
   const name = useDeviceName();
   return (
     <>
-      {hovered && hovered !== pinned && <DevicePopup context={context} layer={layer} id={hovered} />}
-      {pinned && <DeviceDetails layer={layer} id={pinned} onClose={() => setPinned(null)} onHistory={onHistory} />}
+      {hovered && hovered !== pinned && <DevicePopup context={context} layer={layer} id={hovered} navigation={navigations.get(hovered)} />}
+      {pinned && <DeviceDetails layer={layer} id={pinned} navigation={navigations.get(pinned)} onClose={() => setPinned(null)} onHistory={onHistory} />}
       <details class="devices-on-floor" onToggle={(e) => setListOpen((e.currentTarget as HTMLDetailsElement).open)}>
         <summary>Devices on this floor</summary>
         {listOpen && devices.length === 0 && <p class="muted">None right now.</p>}
@@ -91,7 +97,7 @@ export function DevicesOnFloor({
 }
 
 /** The dot under the pointer: who, how accurate, how old, next to it on the map. */
-function DevicePopup({ context, layer, id }: { context: FloorContext; layer: LiveDeviceLayer; id: string }) {
+function DevicePopup({ context, layer, id, navigation }: { context: FloorContext; layer: LiveDeviceLayer; id: string; navigation?: NavigationView }) {
   const element = useMemo(() => document.createElement('div'), []);
   const shown = layer.device(id);
   const name = useDeviceName();
@@ -120,6 +126,7 @@ function DevicePopup({ context, layer, id }: { context: FloorContext; layer: Liv
           </>
         )}
         <Facts shown={shown} />
+        {navigation && <NavigationFacts view={navigation} />}
       </dl>
     </div>,
     element,
@@ -140,7 +147,19 @@ function Facts({ shown }: { shown: { time: number; accuracy: number; frozen: boo
 }
 
 /** A device chosen (a click on its dot, or in the list): its name and model from the API, beside the map. */
-function DeviceDetails({ layer, id, onClose, onHistory }: { layer: LiveDeviceLayer; id: string; onClose: () => void; onHistory: (id: string) => void }) {
+function DeviceDetails({
+  layer,
+  id,
+  navigation,
+  onClose,
+  onHistory,
+}: {
+  layer: LiveDeviceLayer;
+  id: string;
+  navigation?: NavigationView;
+  onClose: () => void;
+  onHistory: (id: string) => void;
+}) {
   const details = useLoad(
     (signal) =>
       api.get<Device>(`/devices/${encodeURIComponent(id)}`, signal).then((d) => {
@@ -174,6 +193,7 @@ function DeviceDetails({ layer, id, onClose, onHistory }: { layer: LiveDeviceLay
           </>
         )}
         {shown ? <Facts shown={shown} /> : <dd>No longer on this floor.</dd>}
+        {navigation && <NavigationFacts view={navigation} />}
       </dl>
       <p class="row">
         <a href={`/devices?search=${encodeURIComponent(id)}`}>In the device list</a>
@@ -183,5 +203,35 @@ function DeviceDetails({ layer, id, onClose, onHistory }: { layer: LiveDeviceLay
       </p>
       <ErrorBox error={details.error} onRetry={details.reload} />
     </section>
+  );
+}
+
+/** A guided device's progress: what is left, the next indication, off route or arrived. */
+function NavigationFacts({ view }: { view: NavigationView }) {
+  return (
+    <>
+      <dt>Navigation</dt>
+      <dd data-testid="navigation-progress">
+        {view.arrived ? (
+          <span class="badge arrived">Arrived</span>
+        ) : (
+          <>
+            {view.distanceRemaining} · {view.durationRemaining} left
+            {view.offRoute && (
+              <>
+                {' '}
+                <span class="badge off-route">Off route</span>
+              </>
+            )}
+          </>
+        )}
+      </dd>
+      {view.nextIndication && (
+        <>
+          <dt>Next</dt>
+          <dd data-testid="navigation-next">{view.nextIndication}</dd>
+        </>
+      )}
+    </>
   );
 }

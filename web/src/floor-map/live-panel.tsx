@@ -1,14 +1,16 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, query } from '../api';
+import { api, getAll, query } from '../api';
 import type { GeofenceEvent } from '../components/event-list';
 import { ErrorBox } from '../components/ui';
 import { loadBuildingDeviceNames } from '../devices/device-names';
 import { LiveMapProbe, PositionFeature, toLiveDevice } from '../live';
 import { openLiveStream, StreamStatus } from '../live-stream';
 import { LiveDeviceLayer } from '../map-live';
+import { type Floor, floorLabel } from '../model';
 import { DevicesOnFloor } from './device-popup';
 import { type FloorContext, useLoadedEffect } from './floor-context';
 import { FenceSection } from './fence-section';
+import { LiveNavigations } from './live-navigation';
 import type { FloorLayers, FloorMap } from './map-setup';
 import { loadOccupancy } from './use-floor-map';
 
@@ -21,7 +23,7 @@ declare global {
 const NAMES_EVERY_MS = 60_000;
 const STATUS_WORDS: Record<StreamStatus, string> = { connecting: 'connecting…', live: 'live', reconnecting: 'reconnecting…', stopped: 'stopped' };
 
-function probe(map: FloorMap, floor: FloorLayers, layer: LiveDeviceLayer): LiveMapProbe {
+function probe(map: FloorMap, floor: FloorLayers, layer: LiveDeviceLayer, navigations: LiveNavigations): LiveMapProbe {
   return Object.freeze({
     paintedAt: () => layer.lastPaint.at,
     paintedDevices: () => layer.lastPaint.devices.size,
@@ -36,6 +38,7 @@ function probe(map: FloorMap, floor: FloorLayers, layer: LiveDeviceLayer): LiveM
     frozenLabels: () => layer.frozenLabels,
     renderedFences: () => floor.fences.rendered(),
     renderedPois: () => floor.pois.rendered(),
+    renderedNavigations: () => navigations.rendered(),
     project: (lngLat: [number, number]) => {
       const p = map.latLngToContainerPoint([lngLat[1], lngLat[0]]);
       return { x: p.x, y: p.y };
@@ -64,6 +67,7 @@ export function LivePanel({
 }) {
   const { map, floor, staleAfterS } = context;
   const [layer, setLayer] = useState<LiveDeviceLayer | null>(null);
+  const [navigations, setNavigations] = useState<LiveNavigations | null>(null);
   const [trails, setTrails] = useState(true);
   const [deviceCount, setDeviceCount] = useState(0);
   const [positionsStatus, setPositionsStatus] = useState<StreamStatus>('connecting');
@@ -85,8 +89,14 @@ export function LivePanel({
     let occupancyTimer: ReturnType<typeof setTimeout> | undefined;
     setLiveError(null);
     const live = new LiveDeviceLayer(map, floor.id, setDeviceCount, staleAfterS * 1000, { trails: trailsRef.current });
+    const guided = new LiveNavigations(map, floor.id);
     setLayer(live);
-    window.cartographLiveMap = probe(map, context.layers!, live);
+    setNavigations(guided);
+    window.cartographLiveMap = probe(map, context.layers!, live, guided);
+    getAll<Floor>(`/buildings/${buildingId}/floors`).then(
+      (floors) => !cancelled && guided.setFloorNames(new Map(floors.map((f) => [f.id, floorLabel(f)]))),
+      () => undefined,
+    );
 
     /** Occupancy again, at most a few times a second however many enters and exits arrive. */
     const refreshOccupancy = () => {
@@ -104,6 +114,7 @@ export function LivePanel({
     const offer = (feature: PositionFeature) => {
       const device = toLiveDevice(feature);
       if (device) live.offer(device);
+      guided.offer(feature);
     };
     const streams = [
       openLiveStream({
@@ -144,8 +155,10 @@ export function LivePanel({
       clearInterval(namesTimer);
       streams.forEach((s) => s.close());
       live.destroy();
+      guided.destroy();
       delete window.cartographLiveMap;
       setLayer(null);
+      setNavigations(null);
     };
   }, [map, floor.id, buildingId, staleAfterS, attempt]);
 
@@ -162,7 +175,7 @@ export function LivePanel({
         <input type="checkbox" checked={trails} onChange={(e) => setTrails(e.currentTarget.checked)} /> Trails (each device's last 2 minutes)
       </label>
       <ErrorBox error={liveError} onRetry={() => setAttempt((n) => n + 1)} />
-      {layer && <DevicesOnFloor context={context} layer={layer} focusDevice={focusDevice} onHistory={onHistory} />}
+      {layer && navigations && <DevicesOnFloor context={context} layer={layer} navigations={navigations} focusDevice={focusDevice} onHistory={onHistory} />}
       <FenceSection context={context} fenceEvent={fenceEvent} />
     </div>
   );

@@ -11,10 +11,10 @@ export type FloorMap = L.Map;
 /**
  * The panes the maps draw in, bottom to top (z-index in map.css): the plan image under
  * everything, then heat cells, fences, the floor's own things (POIs, paths, transmitters),
- * history, live trails and accuracy, live dots; markers (handles, labels, popups) above all.
+ * history, routes (directions, live navigation), live trails and accuracy, live dots; markers (handles, labels, popups) above all.
  * Only the fences and floor panes take the pointer: the others are drawn, never clicked.
  */
-export const PANES = ['plan', 'heat', 'fences', 'floor', 'history', 'trails', 'devices'] as const;
+export const PANES = ['plan', 'heat', 'fences', 'floor', 'history', 'route', 'trails', 'devices'] as const;
 export type Pane = (typeof PANES)[number];
 
 /** [lng, lat] (GeoJSON order, as the dashboard keeps points) to Leaflet's [lat, lng]. */
