@@ -89,7 +89,7 @@ export function LivePanel({
     let occupancyTimer: ReturnType<typeof setTimeout> | undefined;
     setLiveError(null);
     const live = new LiveDeviceLayer(map, floor.id, setDeviceCount, staleAfterS * 1000, { trails: trailsRef.current });
-    const guided = new LiveNavigations(map, floor.id);
+    const guided = new LiveNavigations(map, floor.id, staleAfterS * 1000);
     setLayer(live);
     setNavigations(guided);
     window.cartographLiveMap = probe(map, context.layers!, live, guided);
