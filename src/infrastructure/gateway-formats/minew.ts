@@ -1,18 +1,15 @@
 import { ibeaconKey, normaliseMac, observedKeys } from './identity';
 import {
-  badNow,
   Batch,
   field,
   guarded,
   isRecord,
-  limitsOf,
-  normaliseHardwareId,
   observation,
   optionalPower,
   ParseLimits,
   ParseResult,
   quote,
-  readJson,
+  readBatchJson,
   readRaw,
   readRssi,
   receiverOf,
@@ -50,12 +47,9 @@ import {
  */
 export function parseMinew(body: unknown, now: number, hardwareId?: string, limits?: Partial<ParseLimits>): ParseResult {
   return guarded(() => {
-    const bad = badNow(now);
-    if (bad) return bad;
-    const limit = limitsOf(limits);
-    const declared = hardwareId === undefined ? undefined : (normaliseHardwareId(hardwareId) ?? undefined);
-    const json = readJson(body, limit);
-    if (!json.ok) return reject(json.reason, declared);
+    const json = readBatchJson(body, now, hardwareId, limits);
+    if (!json.ok) return json;
+    const { limit, declared } = json;
     const records = json.value;
     if (!Array.isArray(records)) return reject('body is not a JSON array (Minew sends an array starting with the Gateway record)', declared);
     const first: unknown = records[0];

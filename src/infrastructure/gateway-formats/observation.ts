@@ -269,6 +269,28 @@ export function observation(parts: {
   return result;
 }
 
+/** A batch's body read: its JSON, the limits it was read under and the receiver the path or topic declared (when it names one). */
+export interface BatchJson {
+  ok: true;
+  value: unknown;
+  limit: ParseLimits;
+  declared: string | undefined;
+}
+
+/**
+ * How a batch parser (a body over HTTP or MQTT, the hardware id from its path or topic when given) starts:
+ * the clock checked, the limits resolved, the declared receiver normalised, the body read as JSON within them.
+ */
+export function readBatchJson(body: unknown, now: unknown, hardwareId: string | undefined, limits: Partial<ParseLimits> | undefined): BatchJson | RejectedMessage {
+  const bad = badNow(now);
+  if (bad) return bad;
+  const limit = limitsOf(limits);
+  const declared = hardwareId === undefined ? undefined : (normaliseHardwareId(hardwareId) ?? undefined);
+  const json = readJson(body, limit);
+  if (!json.ok) return reject(json.reason, declared);
+  return { ok: true, value: json.value, limit, declared };
+}
+
 /** `now` as the parsers need it: finite epoch ms; else the reason. */
 export function badNow(now: unknown): RejectedMessage | null {
   return typeof now === 'number' && Number.isFinite(now) && now > 0 ? null : reject('now is not a finite epoch ms');

@@ -11,6 +11,7 @@ import {
   ParseLimits,
   ParseResult,
   quote,
+  readBatchJson,
   readJson,
   readRaw,
   readRssi,
@@ -47,12 +48,9 @@ import {
  */
 export function parseRuuviHttp(body: unknown, now: number, hardwareId?: string, limits?: Partial<ParseLimits>): ParseResult {
   return guarded(() => {
-    const bad = badNow(now);
-    if (bad) return bad;
-    const limit = limitsOf(limits);
-    const json = readJson(body, limit);
-    const declared = hardwareId === undefined ? undefined : (normaliseHardwareId(hardwareId) ?? undefined);
-    if (!json.ok) return reject(json.reason, declared);
+    const json = readBatchJson(body, now, hardwareId, limits);
+    if (!json.ok) return json;
+    const { limit, declared } = json;
     if (!isRecord(json.value)) return reject('body is not a JSON object', declared);
     const data = field(json.value, 'data');
     if (data === undefined && field(json.value, 'DEVICE_ADDR') !== undefined) {
