@@ -28,6 +28,13 @@ const ruuviBatch = (gatewayMac: string, tagMac: string, nonce: number, rssi = -7
   data: { coordinates: '', timestamp: nowSeconds(), nonce, gw_mac: gatewayMac, tags: { [tagMac]: { rssi, timestamp: nowSeconds(), data: '' } } },
 });
 
+/** Posts one Ruuvi batch of the placed gateway, hearing its tag, through `t`. */
+const postBatch = (t: TestApp, placed: Placed, nonce: number) =>
+  t.http
+    .post(ingest(placed.gatewayMac))
+    .set(placed.positioning)
+    .send(ruuviBatch(placed.gatewayMac, placed.tagMac, nonce));
+
 interface Placed {
   positioning: Record<string, string>;
   gatewayId: number;
@@ -68,20 +75,8 @@ describe('gateway health on /metrics (issue 39)', () => {
     const before = gauge(await scrape(), 'cartograph_gateways_silent');
     const heard = await placeGateway(t, owner, 'AA:BB:01');
     const quiet = await placeGateway(t, owner, 'AA:BB:02');
-    expectStatus(
-      await t.http
-        .post(ingest(heard.gatewayMac))
-        .set(heard.positioning)
-        .send(ruuviBatch(heard.gatewayMac, heard.tagMac, 1)),
-      200,
-    );
-    expectStatus(
-      await t.http
-        .post(ingest(quiet.gatewayMac))
-        .set(quiet.positioning)
-        .send(ruuviBatch(quiet.gatewayMac, quiet.tagMac, 2)),
-      200,
-    );
+    expectStatus(await postBatch(t, heard, 1), 200);
+    expectStatus(await postBatch(t, quiet, 2), 200);
     expect(gauge(await scrape(), 'cartograph_gateways_silent')).toBe(before);
     expect((await health(quiet.gatewayId)).silent).toBe(false);
 
@@ -98,13 +93,7 @@ describe('gateway health on /metrics (issue 39)', () => {
     expect((await health(heard.gatewayId)).silent).toBe(false);
 
     // It speaks again: no longer silent, in the metric and in its health.
-    expectStatus(
-      await t.http
-        .post(ingest(quiet.gatewayMac))
-        .set(quiet.positioning)
-        .send(ruuviBatch(quiet.gatewayMac, quiet.tagMac, 3)),
-      200,
-    );
+    expectStatus(await postBatch(t, quiet, 3), 200);
     expect(gauge(await scrape(), 'cartograph_gateways_silent')).toBe(before);
     expect((await health(quiet.gatewayId)).silent).toBe(false);
   });
@@ -123,11 +112,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('gateway health across instanc
     const { a, b } = instances!;
     const owner = await signUp(a, 'Gateways on two instances');
     const placed = await placeGateway(a, owner, 'AA:BB:03');
-    const post = (instance: TestApp, nonce: number) =>
-      instance.http
-        .post(ingest(placed.gatewayMac))
-        .set(placed.positioning)
-        .send(ruuviBatch(placed.gatewayMac, placed.tagMac, nonce));
+    const post = (instance: TestApp, nonce: number) => postBatch(instance, placed, nonce);
 
     // Interleaved: 3 through A, 3 through B, each with its own nonce.
     for (let i = 0; i < 6; i += 1) {
