@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/access/permissions';
 import { asApiKey, createApiKey } from '../support/auth';
-import { Cartographer, createSite, expectStatus, signUp } from '../support/cartography';
+import { BuildingFrame, toGeoreference } from '../../src/common/geometry/cartesian';
+import { Cartographer, createGeofence, createSite, expectStatus, signUp, Site } from '../support/cartography';
 import { eventually } from '../support/radio';
 import { createTestApp, freshDatabase, TestApp, testDatabaseKind, TwoInstances, twoInstances } from '../support/test-app';
 
@@ -134,7 +135,47 @@ describe('locating tags from gateways (issue 39, part 3)', () => {
     expect(Number(claimed[0].windows)).toBe(2);
     expect(Number(claimed[0].rows)).toBe(8);
   });
+
+  it('a tag walking into a fence fires its enter event', async () => {
+    const setup = await setUp(t, a, SQUARE);
+    const frame = frameOf(setup.site);
+    // Its west edge 5 m from either place of the walk, more than the fixes' accuracy.
+    const ring = [
+      [11, 0],
+      [60, 0],
+      [60, 60],
+      [11, 60],
+      [11, 0],
+    ].map(([x, y]) => toGeoreference(frame, { x, y }));
+    const fence = await createGeofence(t, a.auth, setup.site.place, { name: 'Ward', geometric: ring.map((corner) => [corner.lat, corner.lng]) });
+    await hear([t], setup, [6, 11]);
+    await located(t, a, setup.deviceId);
+    // The fence's default rules want 3 s inside: the tag stays, a window after another, until the event is there.
+    let lastHeard = 0;
+    const events = await eventually(
+      async () => {
+        if (Date.now() - lastHeard > 1_000) {
+          lastHeard = Date.now();
+          await hear([t], setup, [16, 11]);
+        }
+        const log = await t.http.get('/api/v1/geofencing/events').set(a.auth).expect(200);
+        return (log.body.data as Array<{ type: string; device_id: string; geofence: { id: string } }>).filter((event) => event.device_id === setup.deviceId);
+      },
+      (found) => found.length > 0,
+    );
+    expect(events.map((event) => [event.type, event.geofence.id])).toEqual([['geofence.enter', fence.id]]);
+  });
 });
+
+function frameOf(site: Site): BuildingFrame {
+  return {
+    latitude: site.building.location.lat,
+    longitude: site.building.location.lng,
+    width: site.building.dimensions.width,
+    length: site.building.dimensions.length,
+    rotation: site.building.rotation,
+  };
+}
 
 describe('observations stored while no instance located them are located after a restart', () => {
   it('locates them once the app is back', async () => {
