@@ -808,11 +808,6 @@ UPDATE "gateway_observations" SET "window_id" = $1
    WHERE "organization_id" = $2 AND "device_id" = $3 AND "window_id" IS NULL AND "time" >= $4 AND "time" < $5 AND "id" <= $6
    RETURNING "id";
 
--- tag-windows.device-user
--- parameters: organizationId, deviceId
-SELECT COALESCE((SELECT d."user_id" FROM "devices" d WHERE d."organization_id" = $1 AND d."id" = $2),
-     (SELECT u."id" FROM "users" u WHERE u."organization_id" = $1 ORDER BY u."created_at", u."id" LIMIT 1)) AS "user_id";
-
 -- tag-windows.due
 -- parameters: before, limit
 SELECT "organization_id", "device_id", MIN("time") AS "first" FROM "gateway_observations"
@@ -827,6 +822,10 @@ INSERT INTO "device_gateway_fixes" ("organization_id", "device_id", "time_ms", "
 -- tag-windows.remove-old
 -- parameters: before
 DELETE FROM "gateway_observations" WHERE "received_ms" < $1;
+
+-- tag-windows.tag-user
+-- parameters: organizationId
+SELECT "id" FROM "users" WHERE "organization_id" = $1 ORDER BY CASE WHEN "role" = 'ADMIN_ORG' THEN 0 ELSE 1 END, "created_at", "id" LIMIT 1;
 
 -- tag-windows.unclaimed
 -- parameters: organizationId, deviceId, from, to

@@ -790,11 +790,6 @@ UPDATE "gateway_observations" SET "window_id" = ?
    WHERE "organization_id" = ? AND "device_id" = ? AND "window_id" IS NULL AND "time" >= ? AND "time" < ? AND "id" <= ?
    RETURNING "id";
 
--- tag-windows.device-user
--- parameters: organizationId, deviceId
-SELECT COALESCE((SELECT d."user_id" FROM "devices" d WHERE d."organization_id" = ? AND d."id" = ?),
-     (SELECT u."id" FROM "users" u WHERE u."organization_id" = ? ORDER BY u."created_at", u."id" LIMIT 1)) AS "user_id";
-
 -- tag-windows.due
 -- parameters: before, limit
 SELECT "organization_id", "device_id", MIN("time") AS "first" FROM "gateway_observations"
@@ -809,6 +804,10 @@ INSERT INTO "device_gateway_fixes" ("organization_id", "device_id", "time_ms", "
 -- tag-windows.remove-old
 -- parameters: before
 DELETE FROM "gateway_observations" WHERE "received_ms" < ?;
+
+-- tag-windows.tag-user
+-- parameters: organizationId
+SELECT "id" FROM "users" WHERE "organization_id" = ? ORDER BY CASE WHEN "role" = 'ADMIN_ORG' THEN 0 ELSE 1 END, "created_at", "id" LIMIT 1;
 
 -- tag-windows.unclaimed
 -- parameters: organizationId, deviceId, from, to

@@ -116,7 +116,7 @@ export class TagLocatingService implements OnApplicationBootstrap, OnApplication
       observations.map((observation) => ({ ...observation })),
       floors,
     );
-    const userId = estimate ? await this.windows.userOf(manager, window.organizationId, window.deviceId) : null;
+    const userId = estimate ? await this.windows.tagUser(manager, window.organizationId) : null;
     if (!estimate || !userId) {
       await this.transactions.run(claim);
       return false;

@@ -49,10 +49,10 @@ const CLAIM = statement(
    RETURNING "id"`,
 );
 
-const DEVICE_USER = statement(
-  'tag-windows.device-user',
-  `SELECT COALESCE((SELECT d."user_id" FROM "devices" d WHERE d."organization_id" = :organizationId AND d."id" = :deviceId),
-     (SELECT u."id" FROM "users" u WHERE u."organization_id" = :organizationId ORDER BY u."created_at", u."id" LIMIT 1)) AS "user_id"`,
+// The organization's first administrator: a tag has no user of its own (its fixes are the organization's).
+const TAG_USER = statement(
+  'tag-windows.tag-user',
+  `SELECT "id" FROM "users" WHERE "organization_id" = :organizationId ORDER BY CASE WHEN "role" = 'ADMIN_ORG' THEN 0 ELSE 1 END, "created_at", "id" LIMIT 1`,
 );
 
 const RECORD_FIX = statement(
@@ -100,10 +100,10 @@ export class TagWindowsRepository {
     return rows.length;
   }
 
-  /** Who the tag's fixes belong to: its device's user, else the organization's first user. */
-  async userOf(manager: EntityManager, organizationId: string, deviceId: string): Promise<string | null> {
-    const [row] = await this.sql.query<{ user_id: string | null }>(manager, DEVICE_USER, { organizationId, deviceId });
-    return row?.user_id ?? null;
+  /** Who the tags' fixes are stored under: the organization's first administrator. */
+  async tagUser(manager: EntityManager, organizationId: string): Promise<string | null> {
+    const [row] = await this.sql.query<{ id: string }>(manager, TAG_USER, { organizationId });
+    return row?.id ?? null;
   }
 
   async recordFix(manager: EntityManager, fix: { organizationId: string; deviceId: string; timeMs: number; windowId: string; gatewaysUsed: readonly string[] }): Promise<void> {
