@@ -68,17 +68,29 @@ describe('gateway health on /metrics (issue 39)', () => {
     const before = gauge(await scrape(), 'cartograph_gateways_silent');
     const heard = await placeGateway(t, owner, 'AA:BB:01');
     const quiet = await placeGateway(t, owner, 'AA:BB:02');
-    expectStatus(await t.http.post(ingest(heard.gatewayMac)).set(heard.positioning).send(ruuviBatch(heard.gatewayMac, heard.tagMac, 1)), 200);
-    expectStatus(await t.http.post(ingest(quiet.gatewayMac)).set(quiet.positioning).send(ruuviBatch(quiet.gatewayMac, quiet.tagMac, 2)), 200);
+    expectStatus(
+      await t.http
+        .post(ingest(heard.gatewayMac))
+        .set(heard.positioning)
+        .send(ruuviBatch(heard.gatewayMac, heard.tagMac, 1)),
+      200,
+    );
+    expectStatus(
+      await t.http
+        .post(ingest(quiet.gatewayMac))
+        .set(quiet.positioning)
+        .send(ruuviBatch(quiet.gatewayMac, quiet.tagMac, 2)),
+      200,
+    );
     expect(gauge(await scrape(), 'cartograph_gateways_silent')).toBe(before);
     expect((await health(quiet.gatewayId)).silent).toBe(false);
 
     // The quiet gateway was last heard six minutes ago (its stored health, as a gateway that stopped would leave it).
     const sixMinutesAgo = Date.now() - SILENT_AFTER_MS - 60_000;
-    await t.dataSource.query(`UPDATE "gateway_health" SET "last_seen_ms" = ${testDatabaseKind() === 'postgres' ? '$1' : '?'} WHERE "gateway_id" = ${testDatabaseKind() === 'postgres' ? '$2' : '?'}`, [
-      sixMinutesAgo,
-      quiet.gatewayId,
-    ]);
+    await t.dataSource.query(
+      `UPDATE "gateway_health" SET "last_seen_ms" = ${testDatabaseKind() === 'postgres' ? '$1' : '?'} WHERE "gateway_id" = ${testDatabaseKind() === 'postgres' ? '$2' : '?'}`,
+      [sixMinutesAgo, quiet.gatewayId],
+    );
     expect(gauge(await scrape(), 'cartograph_gateways_silent')).toBe(before + 1);
     const silent = await health(quiet.gatewayId);
     expect(silent.silent).toBe(true);
@@ -86,7 +98,13 @@ describe('gateway health on /metrics (issue 39)', () => {
     expect((await health(heard.gatewayId)).silent).toBe(false);
 
     // It speaks again: no longer silent, in the metric and in its health.
-    expectStatus(await t.http.post(ingest(quiet.gatewayMac)).set(quiet.positioning).send(ruuviBatch(quiet.gatewayMac, quiet.tagMac, 3)), 200);
+    expectStatus(
+      await t.http
+        .post(ingest(quiet.gatewayMac))
+        .set(quiet.positioning)
+        .send(ruuviBatch(quiet.gatewayMac, quiet.tagMac, 3)),
+      200,
+    );
     expect(gauge(await scrape(), 'cartograph_gateways_silent')).toBe(before);
     expect((await health(quiet.gatewayId)).silent).toBe(false);
   });
@@ -105,7 +123,11 @@ describe.runIf(testDatabaseKind() === 'postgres')('gateway health across instanc
     const { a, b } = instances!;
     const owner = await signUp(a, 'Gateways on two instances');
     const placed = await placeGateway(a, owner, 'AA:BB:03');
-    const post = (instance: TestApp, nonce: number) => instance.http.post(ingest(placed.gatewayMac)).set(placed.positioning).send(ruuviBatch(placed.gatewayMac, placed.tagMac, nonce));
+    const post = (instance: TestApp, nonce: number) =>
+      instance.http
+        .post(ingest(placed.gatewayMac))
+        .set(placed.positioning)
+        .send(ruuviBatch(placed.gatewayMac, placed.tagMac, nonce));
 
     // Interleaved: 3 through A, 3 through B, each with its own nonce.
     for (let i = 0; i < 6; i += 1) {

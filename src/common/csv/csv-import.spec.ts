@@ -34,7 +34,10 @@ describe('readCsvImport', () => {
     });
     expect(refusal(() => readCsvImport('x\n1', { ...SPEC, required: ['hardware_id', 'name'] })).errors).toHaveLength(2);
     expect(refusal(() => readCsvImport('x\n1', { ...SPEC, required: ['hardware_id', 'name'] })).message).toBe('The CSV header lacks columns');
-    expect(refusal(() => readCsvImport('hardware_id\na\nb\nc', SPEC))).toEqual({ message: 'At most 2 gateways per import', errors: [{ message: 'too many lines', code: 'invalid', fields: 'body' }] });
+    expect(refusal(() => readCsvImport('hardware_id\na\nb\nc', SPEC))).toEqual({
+      message: 'At most 2 gateways per import',
+      errors: [{ message: 'too many lines', code: 'invalid', fields: 'body' }],
+    });
   });
 });
 
