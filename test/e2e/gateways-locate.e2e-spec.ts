@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPermission } from '../../src/access/permissions';
+import { PositionsRetention } from '../../src/positions/positions-retention.service';
 import { asApiKey, createApiKey } from '../support/auth';
 import { BuildingFrame, toGeoreference } from '../../src/common/geometry/cartesian';
 import { Cartographer, createGeofence, createSite, expectStatus, signUp, Site } from '../support/cartography';
@@ -134,6 +135,20 @@ describe('locating tags from gateways (issue 39, part 3)', () => {
     );
     expect(Number(claimed[0].windows)).toBe(2);
     expect(Number(claimed[0].rows)).toBe(8);
+  });
+
+  it('the positions retention deletes observations older than GATEWAY_OBSERVATION_RETENTION_HOURS, and keeps the fixes', async () => {
+    const setup = await setUp(t, a, SQUARE.slice(0, 3));
+    await hear([t], setup, [8, 8]);
+    await located(t, a, setup.deviceId);
+    const count = async () => Number((await t.dataSource.query(`SELECT COUNT(*) AS n FROM gateway_observations WHERE device_id = '${setup.deviceId}'`))[0].n);
+    expect(await count()).toBe(3);
+    const retention = t.app.get(PositionsRetention);
+    await retention.applyObservationRetention(Date.now() + 23 * 3_600_000);
+    expect(await count()).toBe(3);
+    await retention.applyObservationRetention(Date.now() + 25 * 3_600_000);
+    expect(await count()).toBe(0);
+    expect((await liveFeature(t, a, setup.deviceId))?.properties.method).toBe('gateways');
   });
 
   it('a tag walking into a fence fires its enter event', async () => {

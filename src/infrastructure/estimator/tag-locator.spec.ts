@@ -4,6 +4,7 @@ import { emptyStatistics, solveModel } from './radio-model';
 import { DEFAULT_ESTIMATOR_OPTIONS } from './scan-estimator';
 import { GatewayHearing, LocatorFloor, locateTag } from './tag-locator';
 import { FLOOR_LOSS_PRIOR_DB } from './transmitter';
+import { gaussian, seededRandom } from '../../../test/support/synthetic-scans';
 
 const N = DEFAULT_ESTIMATOR_OPTIONS.pathLossExponent;
 const POWER = -59;
@@ -129,5 +130,38 @@ describe('locateTag', () => {
   it('answers null with no usable reading', () => {
     expect(locateTag([], FLOORS)).toBeNull();
     expect(locateTag([{ ...hearing(SQUARE[0], { x: 1, y: 1, floorId: 1 }), rssi: 40 }], FLOORS)).toBeNull();
+  });
+
+  it('with 4 dB shadowing on a 10 m grid of gateways: metre-level, and the accuracy covers about two thirds', () => {
+    const random = seededRandom(39);
+    const grid: Gateway[] = [];
+    for (let column = 0; column < 5; column += 1) for (let row = 0; row < 4; row += 1) grid.push({ id: grid.length + 1, floorId: 1, x: column * 10, y: row * 10 });
+    const errors: number[] = [];
+    let within = 0;
+    for (let tag = 0; tag < 400; tag += 1) {
+      const at = { x: 2 + random() * 36, y: 2 + random() * 26, floorId: 1 };
+      // Three advertisements in the window, each gateway hearing those above -95 dBm.
+      const hearings = grid.flatMap((gateway) =>
+        [0, 1, 2].map(() => {
+          const exact = hearing(gateway, at);
+          return { ...exact, rssi: exact.rssi + 4 * gaussian(random) };
+        }),
+      );
+      const estimate = locateTag(
+        hearings.filter((item) => item.rssi > -95),
+        FLOORS,
+      )!;
+      const error = Math.hypot(estimate.x - at.x, estimate.y - at.y);
+      errors.push(error);
+      if (error <= estimate.accuracy) within += 1;
+    }
+    errors.sort((a, b) => a - b);
+    const median = errors[Math.floor(errors.length / 2)];
+    const p90 = errors[Math.floor(errors.length * 0.9)];
+    const coverage = within / errors.length;
+    console.info(`tag locator, 4 dB: median ${median.toFixed(2)} m, p90 ${p90.toFixed(2)} m, accuracy coverage ${(coverage * 100).toFixed(0)} %`);
+    expect(median).toBeLessThan(3);
+    expect(p90).toBeLessThan(6);
+    expect(coverage).toBeGreaterThanOrEqual(0.68);
   });
 });
