@@ -54,10 +54,21 @@ export class TagLocatingService implements OnApplicationBootstrap, OnApplication
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.pause();
+  }
+
+  /** Stops the looks until `resume` (a look under way ends first), like the webhook worker's pause. */
+  async pause(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
+  }
+
+  resume(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule();
   }
 
   private schedule(): void {
