@@ -25,6 +25,7 @@ import { PathConnectors1764300000000 } from './1764300000000-PathConnectors';
 import { PathRouteSettings1764300100000 } from './1764300100000-PathRouteSettings';
 import { DeviceNavigations1764300200000 } from './1764300200000-DeviceNavigations';
 import { Gateways1764400000000 } from './1764400000000-Gateways';
+import { TagWindows1764400200000 } from './1764400200000-TagWindows';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   PathRouteSettings1764300100000,
   DeviceNavigations1764300200000,
   Gateways1764400000000,
+  TagWindows1764400200000,
 ];

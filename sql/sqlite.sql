@@ -462,6 +462,10 @@ SELECT d.id, d.code, d.user_id, d.last_time, d.building_id, d.floor_id, f.level_
        FROM devices d LEFT JOIN floors f ON f.id = d.floor_id
        WHERE d.organization_id = ? AND d.updated_at >= ? AND d.last_time IS NOT NULL ORDER BY d.updated_at, d.id;
 
+-- live-positions.gateway-fixes
+-- parameters: organization
+SELECT "device_id", "time_ms", "gateways_used" FROM "device_gateway_fixes" WHERE "organization_id" = ?;
+
 -- live-positions.latest[0:0:0:any]
 -- parameters: organization, since
 SELECT d.id, d.code, d.user_id, d.last_time, d.building_id, d.floor_id, f.level_height, d.lat, d.lng, d.x, d.y, d.accuracy, d.yaw, d.created_at, d.updated_at FROM devices d LEFT JOIN floors f ON f.id = d.floor_id WHERE d.organization_id = ? AND d.last_time >= ? ORDER BY d.id;
@@ -779,6 +783,38 @@ DELETE FROM "gateway_observations" WHERE "gateway_id" = ?;
 -- parameters: organizationId, deviceId, from, to
 SELECT "device_id", "gateway_id", "time", "rssi", "tx_power" FROM "gateway_observations"
    WHERE "organization_id" = ? AND "device_id" = ? AND "time" >= ? AND "time" < ? ORDER BY "time", "id";
+
+-- tag-windows.claim
+-- parameters: windowId, organizationId, deviceId, from, to, lastId
+UPDATE "gateway_observations" SET "window_id" = ?
+   WHERE "organization_id" = ? AND "device_id" = ? AND "window_id" IS NULL AND "time" >= ? AND "time" < ? AND "id" <= ?
+   RETURNING "id";
+
+-- tag-windows.due
+-- parameters: before, limit
+SELECT "organization_id", "device_id", MIN("time") AS "first" FROM "gateway_observations"
+   WHERE "window_id" IS NULL GROUP BY "organization_id", "device_id" HAVING MIN("time") < ? ORDER BY MIN("time") LIMIT ?;
+
+-- tag-windows.record-fix
+-- parameters: organizationId, deviceId, timeMs, windowId, gatewaysUsed
+INSERT INTO "device_gateway_fixes" ("organization_id", "device_id", "time_ms", "window_id", "gateways_used") VALUES (?, ?, ?, ?, ?)
+   ON CONFLICT ("organization_id", "device_id") DO UPDATE SET "time_ms" = excluded."time_ms", "window_id" = excluded."window_id", "gateways_used" = excluded."gateways_used"
+   WHERE excluded."time_ms" >= "device_gateway_fixes"."time_ms";
+
+-- tag-windows.remove-old
+-- parameters: before
+DELETE FROM "gateway_observations" WHERE "received_ms" < ?;
+
+-- tag-windows.tag-user
+-- parameters: organizationId
+SELECT "id" FROM "users" WHERE "organization_id" = ? ORDER BY CASE WHEN "role" = 'ADMIN_ORG' THEN 0 ELSE 1 END, "created_at", "id" LIMIT 1;
+
+-- tag-windows.unclaimed
+-- parameters: organizationId, deviceId, from, to
+SELECT o."id", o."gateway_id", g."hardware_id", g."building_id", g."floor_id", f."level", f."level_height", g."x", g."y", o."rssi", o."tx_power", o."time"
+   FROM "gateway_observations" o JOIN "gateways" g ON g."id" = o."gateway_id" JOIN "floors" f ON f."id" = g."floor_id"
+   WHERE o."organization_id" = ? AND o."device_id" = ? AND o."window_id" IS NULL AND o."time" >= ? AND o."time" < ?
+   ORDER BY o."time", o."id";
 
 -- transmitter-sites.bump
 -- parameters: buildingId

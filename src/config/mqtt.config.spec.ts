@@ -14,6 +14,8 @@ describe('MQTT settings', () => {
       messagesPerSecond: 200,
       messageBurst: 1000,
       connectionsPerOrganization: 500,
+      windowMs: 1500,
+      observationRetentionHours: 24,
     });
   });
 

@@ -21,6 +21,10 @@ export interface MqttConfig {
   messageBurst: number;
   /** Connections per organization on the embedded broker, per instance. */
   connectionsPerOrganization: number;
+  /** A tag's observations within this many ms of its first unclaimed one make one position (GATEWAY_WINDOW_MS). */
+  windowMs: number;
+  /** Observations are deleted this many hours after they arrived (GATEWAY_OBSERVATION_RETENTION_HOURS). */
+  observationRetentionHours: number;
 }
 
 export function readMqttConfig(env: Env): MqttConfig {
@@ -42,5 +46,7 @@ export function readMqttConfig(env: Env): MqttConfig {
     messagesPerSecond: readInteger(env, 'GATEWAY_MESSAGES_PER_SECOND', 200, { min: 1, max: 1_000_000 }),
     messageBurst: readInteger(env, 'GATEWAY_MESSAGE_BURST', 1000, { min: 1, max: 10_000_000 }),
     connectionsPerOrganization: readInteger(env, 'MQTT_CONNECTIONS_PER_ORGANIZATION', 500, { min: 1, max: 1_000_000 }),
+    windowMs: readInteger(env, 'GATEWAY_WINDOW_MS', 1500, { min: 100, max: 60_000 }),
+    observationRetentionHours: readInteger(env, 'GATEWAY_OBSERVATION_RETENTION_HOURS', 24, { min: 1, max: 24 * 365 }),
   };
 }

@@ -38,6 +38,8 @@ export interface IngestOptions {
   refine?: FixRefiner;
   /** Positions the devices report themselves: filtered in the buildings whose tracking settings ask for it (`positions`). */
   filterReported?: boolean;
+  /** Work that commits or rolls back with the fixes, run once the devices are locked (a tag window's claim: throw to store nothing). */
+  alongside?: (manager: EntityManager) => Promise<void>;
 }
 
 /**
@@ -84,6 +86,7 @@ export class FixPipeline {
       this.transactions.run(async (manager) => {
         // 4. Lock the devices: two batches of one device take turns, on any instance.
         await this.locks.lockDevices(manager, organizationId, deviceIds);
+        if (options.alongside) await options.alongside(manager);
         const previous = await this.store.newest(manager, organizationId, deviceIds);
         // 4b. Refine (the tracker of positions from scans, or the filter of reported ones): from the devices' stored states, kept with the fixes.
         const fixes = refiner ? await this.refine(manager, organizationId, refiner, deduplicated, deviceIds, previous) : deduplicated;

@@ -29,6 +29,7 @@ import { ReferencePointsController } from './reference-points.controller';
 import { ReferencePointsRepository } from './reference-points.repository';
 import { ReferencePointsService } from './reference-points.service';
 import { ScanTracking } from './scan-tracking';
+import { TagLocatingService } from './tag-locating.service';
 import { TrackingSettingsController } from './tracking-settings.controller';
 import { TrackingSettingsService } from './tracking-settings.service';
 
@@ -51,6 +52,7 @@ import { TrackingSettingsService } from './tracking-settings.service';
     ScanPositioningService,
     ScansService,
     ScanTracking,
+    TagLocatingService,
     TrackingSettingsService,
     TransmitterSites,
     TransmitterSitesRepository,

@@ -268,7 +268,7 @@ function methodOf(running: FloorStatistics, references: ReferenceFit | null): Ra
 }
 
 /** Stored statistics; unreadable ones, and those of an older format (fitted without the censored terms, biased), start again from the prior. */
-function parseStatistics(text: string): FloorStatistics {
+export function parseStatistics(text: string): FloorStatistics {
   try {
     const parsed = JSON.parse(text) as FloorStatistics;
     if (parsed && typeof parsed === 'object' && parsed.version === STATISTICS_VERSION && parsed.transmitters && parsed.residuals) return parsed;

@@ -72,6 +72,11 @@ const CHANGED = statement(
   ),
 );
 
+const GATEWAY_FIXES = statement(
+  'live-positions.gateway-fixes',
+  `SELECT "device_id", "time_ms", "gateways_used" FROM "device_gateway_fixes" WHERE "organization_id" = :organization`,
+);
+
 const POIS = statementFamily<number>(
   'live-positions.pois',
   [2],
@@ -126,6 +131,12 @@ export class LivePositionsRepository {
   async changedSince(organizationId: string, sinceMs: number): Promise<RawLatestRow[]> {
     await this.store.flushNewest();
     return this.sql.preparedArrays<RawLatestRow>(CHANGED, { text: true })({ organization: organizationId, since: this.dialect.timestamp(sinceMs) as string });
+  }
+
+  /** Each tag's latest fix from gateways (issue 39): its time and the gateways used (JSON), by device id. */
+  async gatewayFixes(organizationId: string): Promise<Map<string, { timeMs: number; gatewaysUsed: string }>> {
+    const rows = await this.sql.prepared<{ device_id: string; time_ms: number | string; gateways_used: string }>(GATEWAY_FIXES)({ organization: organizationId });
+    return new Map(rows.map((row) => [row.device_id, { timeMs: Number(row.time_ms), gatewaysUsed: row.gateways_used }]));
   }
 
   pois(organizationId: string, floorIds: readonly number[]): Promise<PoiRow[]> {

@@ -3,6 +3,8 @@ import { appConfig, AppConfig } from '../config/app.config';
 import { PositionRollups } from './position-rollups.service';
 import { PositionStore } from './position-store';
 import { DAY_MS } from '../common/time/durations';
+import { TransactionRunner } from '../database/transactions';
+import { TagWindowsRepository } from './tag-windows.repository';
 
 const MAINTENANCE_INTERVAL_MS = 60 * 60_000;
 /** Days of partitions created ahead of today. */
@@ -26,6 +28,8 @@ export class PositionsRetention implements OnApplicationBootstrap, OnApplication
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     private readonly store: PositionStore,
     private readonly rollups: PositionRollups,
+    private readonly transactions: TransactionRunner,
+    private readonly tagWindows: TagWindowsRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -51,6 +55,17 @@ export class PositionsRetention implements OnApplicationBootstrap, OnApplication
     } catch (error) {
       this.logger.error(`Position rollup retention failed: ${(error as Error).message}`);
     }
+    try {
+      await this.applyObservationRetention();
+    } catch (error) {
+      this.logger.error(`Gateway observation retention failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** Removes the gateways' observations of tags received longer ago than their retention (GATEWAY_OBSERVATION_RETENTION_HOURS). */
+  async applyObservationRetention(now = Date.now()): Promise<void> {
+    const before = now - this.config.mqtt.observationRetentionHours * 3_600_000;
+    await this.transactions.run((manager) => this.tagWindows.removeReceivedBefore(manager, before));
   }
 
   /** Every day a fix may be reported for (the accepted age window) up to DAYS_AHEAD from now. */

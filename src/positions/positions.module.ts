@@ -22,6 +22,7 @@ import { PostgresPositionStore } from './postgres-position-store';
 import { RealtimePositionsService } from './realtime-positions.service';
 import { SqlitePositionStore } from './sqlite-position-store';
 import { TagObservationsRepository } from './tag-observations.repository';
+import { TagWindowsRepository } from './tag-windows.repository';
 
 /** Where fixes are kept (the history, each device's newest fix, the rollups) and the live read. */
 @Module({
@@ -32,6 +33,7 @@ import { TagObservationsRepository } from './tag-observations.repository';
     DeviceTrackStates,
     DeviceTagsRepository,
     TagObservationsRepository,
+    TagWindowsRepository,
     LivePositionsRepository,
     LiveDeviceLocator,
     PositionsRetention,
@@ -49,6 +51,6 @@ import { TagObservationsRepository } from './tag-observations.repository';
         dialect.kind === 'sqlite' ? new SqlitePositionStore(statements, transactions, dialect) : new PostgresPositionStore(dataSource, sql),
     },
   ],
-  exports: [PositionsRetention, RealtimePositionsService, PositionRollups, PositionStore, DeviceTrackStates, DeviceTagsRepository, TagObservationsRepository],
+  exports: [PositionsRetention, RealtimePositionsService, PositionRollups, PositionStore, DeviceTrackStates, DeviceTagsRepository, TagObservationsRepository, TagWindowsRepository],
 })
 export class PositionsModule {}

@@ -55,6 +55,7 @@ describe('RealtimePositionsService.list: identical reads arriving together share
   function service() {
     const reads: Array<Record<string, unknown>> = [];
     const sql = {
+      prepared: () => async () => [],
       preparedArrays: () => async (parameters: Record<string, unknown>) => {
         reads.push(parameters);
         return [row(`device-of-${String(parameters.organization)}-${reads.length}`)];
@@ -106,6 +107,7 @@ describe('RealtimePositionsService.list: identical reads arriving together share
     const pending: Array<() => void> = [];
     let reads = 0;
     (realtime as unknown as { rows: { sql: unknown } }).rows.sql = {
+      prepared: () => async () => [],
       preparedArrays: () => () => {
         const n = ++reads;
         return new Promise((resolve) => pending.push(() => resolve([row(`read-${n}`)])));
@@ -131,6 +133,7 @@ describe('RealtimePositionsService.list: identical reads arriving together share
     const { realtime } = service();
     let fail = true;
     (realtime as unknown as { rows: { sql: unknown } }).rows.sql = {
+      prepared: () => async () => [],
       preparedArrays: () => async () => {
         if (fail) throw new Error('database gone');
         return [row('back')];

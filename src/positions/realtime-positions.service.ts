@@ -131,7 +131,7 @@ export class RealtimePositionsService {
       if (this.reads.get(key) === read) this.reads.delete(key);
     }
     const rows = raw.map(toLatestFixRow);
-    const pois = await this.poisOfFloors(organizationId, rows);
+    const [pois] = await Promise.all([this.poisOfFloors(organizationId, rows), this.markGatewayFixes(organizationId, rows)]);
     return renderRealtimeJson(organizationId, rows, (row) => pois.containing(row.floorId, row.x, row.y));
   }
 
@@ -144,8 +144,19 @@ export class RealtimePositionsService {
   async changedSince(organizationId: string, sinceMs: number): Promise<ChangedFix[]> {
     const raw = await this.rows.changedSince(organizationId, sinceMs);
     const rows = raw.map(toLatestFixRow);
-    const pois = await this.poisOfFloors(organizationId, rows);
+    const [pois] = await Promise.all([this.poisOfFloors(organizationId, rows), this.markGatewayFixes(organizationId, rows)]);
     return rows.map((row) => ({ row, changedAt: Date.parse(row.updatedAt), poiId: pois.containing(row.floorId, row.x, row.y) }));
+  }
+
+  /** The rows whose fix is a tag's fix from gateways (its time is the one the locating step stored) get their gateways. */
+  private async markGatewayFixes(organizationId: string, rows: LatestFixRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const fixes = await this.rows.gatewayFixes(organizationId);
+    if (fixes.size === 0) return;
+    for (const row of rows) {
+      const fix = fixes.get(row.id);
+      if (fix && fix.timeMs === Date.parse(row.time)) row.gatewaysUsed = fix.gatewaysUsed;
+    }
   }
 
   /** The POIs with a radius on every floor of the answer, in one query. */

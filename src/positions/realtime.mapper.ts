@@ -17,6 +17,8 @@ export interface LatestFixRow {
   /** `…SSS+00:00` */
   createdAt: string;
   updatedAt: string;
+  /** The hardware ids (JSON array) of the gateways that placed a tag's fix (`method: "gateways"`); absent for any other fix. */
+  gatewaysUsed?: string;
 }
 
 /**
@@ -65,7 +67,8 @@ export function renderRealtimeFeature(row: LatestFixRow, poiId: number | null, n
   return (
     `{"type":"Feature","id":${JSON.stringify(row.id)},"userId":${text(row.userId)},"geometry":{"type":"Point","coordinates":[${row.lat},${row.lng}]},` +
     `"properties":{"time":"${row.time}","yaw":${number(row.yaw)},"local_coordinates":${local},"floor_id":${number(row.floorId)},` +
-    `"building_id":${number(row.buildingId)},"level_height":${levelHeight},"accuracy":${row.accuracy},"poi_id":${number(poiId)}${navigation === null ? '' : `,"navigation":${navigation}`}}}`
+    `"building_id":${number(row.buildingId)},"level_height":${levelHeight},"accuracy":${row.accuracy},"poi_id":${number(poiId)}` +
+    `${row.gatewaysUsed === undefined ? '' : `,"method":"gateways","gateways_used":${row.gatewaysUsed}`}${navigation === null ? '' : `,"navigation":${navigation}`}}}`
   );
 }
 

@@ -6,6 +6,7 @@ import { Floor } from '../../src/cartography/floors/floor.entity';
 import { ApiPermission } from '../../src/access/permissions';
 import { WebhookDeliveryWorker } from '../../src/delivery/worker/webhook-delivery.worker';
 import { GeofenceDeadlineSweeper } from '../../src/geofencing/events/deadline-sweeper';
+import { TagLocatingService } from '../../src/infrastructure/tag-locating.service';
 import { CredentialCacheService } from '../../src/auth/credential-cache.service';
 import { PreparedQueries } from '../../src/database/prepared-queries';
 import { Geofence } from '../../src/cartography/geofences/geofence.entity';
@@ -278,7 +279,8 @@ export async function countQueries<T>(t: TestApp, work: () => Promise<T>): Promi
   // statements would otherwise land in the count (on a loaded machine, now and then).
   const worker = t.app.get(WebhookDeliveryWorker);
   const timer = t.app.get(GeofenceDeadlineSweeper);
-  await Promise.all([worker.pause(), timer.pause()]);
+  const locator = t.app.get(TagLocatingService);
+  await Promise.all([worker.pause(), timer.pause(), locator.pause()]);
   const runner = t.dataSource.createQueryRunner();
   const prototype = Object.getPrototypeOf(runner) as { query: (query: string, ...rest: unknown[]) => Promise<unknown> };
   // SQLite hands out its one shared runner; PostgreSQL a new (unconnected) one that can go.
@@ -297,6 +299,7 @@ export async function countQueries<T>(t: TestApp, work: () => Promise<T>): Promi
     prepared.mockRestore();
     worker.resume();
     timer.resume();
+    locator.resume();
   }
 }
 
