@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountBackoffSeconds, throttleKey } from './login-limits';
+import { accountBackoffSeconds, throttleKey, windowRetrySeconds } from './login-limits';
 
 describe('accountBackoffSeconds', () => {
   const limits = { accountBackoffAfter: 20, accountMaxBackoffSeconds: 300 };
@@ -26,5 +26,14 @@ describe('throttleKey', () => {
     const b = throttleKey('account', `${'a'.repeat(301)}@example.test`);
     expect(a).toMatch(/^account#[0-9a-f]{64}$/);
     expect(a).not.toBe(b);
+  });
+});
+
+describe('windowRetrySeconds', () => {
+  it('is what is left of the window, and never more than the window when another attempt opened it a moment later', () => {
+    expect(windowRetrySeconds(1_000, 31_000, 60_000)).toBe(30);
+    expect(windowRetrySeconds(61_000, 61_000, 60_000)).toBe(60);
+    // Opened 5 ms after this attempt read its clock (a parallel burst): 60 s, not 60.005 (Retry-After 61).
+    expect(windowRetrySeconds(61_005, 61_000, 60_000)).toBe(60);
   });
 });

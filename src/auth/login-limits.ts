@@ -24,3 +24,13 @@ export function throttleKey(kind: 'ip' | 'pair' | 'account' | 'known', ...parts:
   const key = `${kind}:${parts.join('|')}`;
   return key.length <= 200 ? key : `${kind}#${createHash('sha256').update(key).digest('hex')}`;
 }
+
+/**
+ * Seconds until a fixed window ends, as an attempt sees it: the window opened at `startedMs` (the
+ * database's row) and lasts `windowMs`. A concurrent attempt whose clock was read a moment later may
+ * have opened it, after this attempt's `nowMs`; the window is taken as open from now at the latest,
+ * so the wait is never longer than the window (a burst once answered Retry-After 61 for 60 s).
+ */
+export function windowRetrySeconds(startedMs: number, nowMs: number, windowMs: number): number {
+  return (Math.min(startedMs, nowMs) + windowMs - nowMs) / 1000;
+}

@@ -6,7 +6,7 @@ import { loginsThrottled } from '../common/metrics/operations.metrics';
 import { authConfig, AuthConfig } from '../config/auth.config';
 import { TransactionRunner } from '../database/transactions';
 import { LoginFailuresRepository } from './login-failures.repository';
-import { accountBackoffSeconds, FAMILIAR_ADDRESS_DAYS, LoginLimits, normalizeEmail, throttleKey } from './login-limits';
+import { accountBackoffSeconds, FAMILIAR_ADDRESS_DAYS, LoginLimits, normalizeEmail, throttleKey, windowRetrySeconds } from './login-limits';
 
 /** A login attempt that has been counted; a success gives the reservation back. */
 export interface LoginAttempt {
@@ -87,7 +87,7 @@ export class LoginThrottleService {
     const windowStart = new Date(now.getTime() - windowMs);
     const row = await this.counters.countInWindow(manager, key, now, windowStart);
     const started = parseDatabaseTimestamp(row.window_started_at) ?? now;
-    return { failures: Number(row.failures), retryAfterSeconds: (started.getTime() + windowMs - now.getTime()) / 1000 };
+    return { failures: Number(row.failures), retryAfterSeconds: windowRetrySeconds(started.getTime(), now.getTime(), windowMs) };
   }
 
   private async isFamiliarAddress(manager: EntityManager, knownKey: string, now: Date): Promise<boolean> {
