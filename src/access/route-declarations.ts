@@ -21,6 +21,7 @@ function describe(requirement: AccessRequirement | undefined, isPublic: boolean)
     requirement.userCredentials ? 'user-credentials' : '',
     requirement.tokenExchange ? 'token-exchange' : '',
     requirement.stream ? 'stream' : '',
+    requirement.gatewayKey ? 'gateway-key' : '',
   ]
     .filter(Boolean)
     .join(' ');

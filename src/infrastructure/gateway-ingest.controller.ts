@@ -26,11 +26,11 @@ export class GatewayIngestController {
   @Post(':hardware_id/observations')
   @HttpCode(200)
   @RawJsonBody()
-  @Access(AccessScope.PositionsWrite)
+  @Access(AccessScope.PositionsWrite, { gatewayKey: true })
   @ApiOperation({
     summary: "A gateway's message, in its registered format (Ruuvi's batch, Minew's array, Cartograph JSON)",
     description:
-      'The key (positioning or read-write) decides the organization; the gateway must be registered there by this hardware id. The answer comes once the observations of the organization’s tags are stored. The same messages may come over MQTT (docs/api.md, MQTT for gateways).',
+      'The key (positioning or read-write) decides the organization; the gateway must be registered there by this hardware id. The key may come as X-API-KEY or, as gateway firmware sends it, in Authorization: Bearer, Token, the bare key, or Basic with the key as the password. The answer comes once the observations of the organization’s tags are stored. The same messages may come over MQTT (docs/api.md, MQTT for gateways).',
   })
   @ApiBody({ schema: { type: 'object', description: 'The gateway format’s own JSON (at most 256 KiB)' } })
   @ApiOkResponse({ type: GatewayIngestResponseDto })

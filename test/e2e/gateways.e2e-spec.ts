@@ -483,6 +483,29 @@ describe('gateways (issue 39)', () => {
       expect(await stored(deviceId)).toHaveLength(1);
     });
 
+    it('takes the key in Authorization as gateway firmware sends it (Bearer, Token, bare, Basic password); a wrong key there is 401; other routes do not take it so', async () => {
+      const { hardwareId, tagMac, deviceId } = await setUp('ruuvi');
+      const key = positioning['X-API-KEY'];
+      const batch = (nonce: number) => ({
+        data: { coordinates: '', timestamp: nowSeconds(), nonce, gw_mac: hardwareId, tags: { [tagMac]: { rssi: -71, timestamp: nowSeconds(), data: '' } } },
+      });
+      const forms = [`Bearer ${key}`, `Token ${key}`, key, `Basic ${Buffer.from(`ruuvi-gw:${key}`).toString('base64')}`];
+      for (const [index, authorization] of forms.entries()) {
+        const response = await t.http
+          .post(ingest(hardwareId))
+          .set('authorization', authorization)
+          .send(batch(500 + index));
+        expectStatus(response, 200);
+        expect(response.body).toMatchObject({ stored: 1, duplicates: 0 });
+      }
+      expect(await stored(deviceId)).toHaveLength(forms.length);
+      const wrong = `cgk_${'A'.repeat(43)}`;
+      expectError(await t.http.post(ingest(hardwareId)).set('authorization', `Bearer ${wrong}`).send(batch(600)), 401, 'unauthorized');
+      expect(await stored(deviceId)).toHaveLength(forms.length);
+      // Elsewhere a Bearer is a token, as ever: the key there is refused.
+      expectError(await t.http.get(GATEWAYS).query({ building_id: 1 }).set('authorization', `Bearer ${key}`), 401, 'unauthorized');
+    });
+
     it('a gateway not registered in the key’s organization is 404 (another organization’s too); a key that may not post positions is 403; a gateway never heard has empty health', async () => {
       const { gateway: gw, hardwareId, tagMac } = await setUp('cartograph', `iso-node-${tagCount + 1}`);
       const body = { observations: [{ tag: tagMac, rssi: -60 }] };

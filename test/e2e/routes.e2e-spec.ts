@@ -47,7 +47,7 @@ const DECLARED_ROUTES: RouteDeclaration[] = [
   { method: 'GET', path: 'floors/:id', access: 'cartography:read' },
   { method: 'PUT', path: 'floors/:id', access: 'cartography:write' },
   { method: 'GET', path: 'floors/:id/heatmap', access: 'read' },
-  { method: 'POST', path: 'gateways/:hardware_id/observations', access: 'positions:write' },
+  { method: 'POST', path: 'gateways/:hardware_id/observations', access: 'positions:write gateway-key' },
   { method: 'GET', path: 'geofences', access: 'cartography:read' },
   { method: 'POST', path: 'geofences', access: 'cartography:write' },
   { method: 'DELETE', path: 'geofences/:id', access: 'cartography:write' },

@@ -16,6 +16,8 @@ export interface AccessRequirement {
   tokenExchange?: boolean;
   /** A live stream: besides the headers, a single-use ticket in `?ticket=` (EventSource cannot send headers). */
   stream?: boolean;
+  /** Gateway messages: an API key is also taken from `Authorization` (Bearer, Token, bare, or Basic's password), as gateway firmware sends it. */
+  gatewayKey?: boolean;
 }
 
 export const SECURITY = {

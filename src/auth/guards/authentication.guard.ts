@@ -9,6 +9,7 @@ import { CredentialKind, Principal } from '../../access/principal';
 import { csrfFailure, sessionCookieToken } from '../dashboard-session/dashboard-session';
 import type { KeyObject } from 'node:crypto';
 import { CredentialCacheService } from '../credential-cache.service';
+import { gatewayKeyFromAuthorization } from '../gateway-credentials';
 import { sha256Hex } from '../secrets';
 import { routeAccess } from '../../access/route-access';
 import { StreamTicketsService } from '../stream-tickets.service';
@@ -114,6 +115,14 @@ export class AuthenticationGuard implements CanActivate {
     if (requirement?.tokenExchange) return this.passwordOrApiKey.canActivate(context) as Promise<boolean>;
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
     const { headers } = request;
+    if (requirement?.gatewayKey && headers['x-api-key'] === undefined) {
+      // Gateway firmware sends its key in Authorization: from here on it is the API key it is.
+      const gatewayKey = gatewayKeyFromAuthorization(headers.authorization);
+      if (gatewayKey !== undefined) {
+        headers['x-api-key'] = gatewayKey;
+        delete headers.authorization;
+      }
+    }
     const headerBearer = typeof headers.authorization === 'string' && /^bearer\s/i.test(headers.authorization) ? headers.authorization.slice(7).trim() : undefined;
     const apiKey = headers['x-api-key'];
     const hasApiKey = apiKey !== undefined;
