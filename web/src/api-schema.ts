@@ -1099,7 +1099,7 @@ export interface paths {
         put?: never;
         /**
          * A gateway's message, in its registered format (Ruuvi's batch, Minew's array, Cartograph JSON)
-         * @description The key (positioning or read-write) decides the organization; the gateway must be registered there by this hardware id. The answer comes once the observations of the organization’s tags are stored. The same messages may come over MQTT (docs/api.md, MQTT for gateways).
+         * @description The key (positioning or read-write) decides the organization; the gateway must be registered there by this hardware id. The key may come as X-API-KEY or, as gateway firmware sends it, in Authorization: Bearer, Token, the bare key, or Basic with the key as the password. The answer comes once the observations of the organization’s tags are stored. The same messages may come over MQTT (docs/api.md, MQTT for gateways).
          */
         post: operations["GatewayIngestController_take"];
         delete?: never;
