@@ -5,6 +5,7 @@ import { ActionButton, ConfirmDialog, ErrorBox, Field, Loading, submitWith, useA
 import { readNumber } from '../building-setup/building-input';
 import { toFloorMetres } from '../geo';
 import { type FloorContext, useLoadedEffect } from './floor-context';
+import { GatewaysSection } from './gateways-section';
 import { useMapPick } from './use-map-pick';
 
 interface Transmitter {
@@ -208,6 +209,7 @@ export function InfrastructureEditor({ context }: { context: FloorContext }) {
         </ul>
       )}
       <CsvTransfer buildingId={building.id} onImported={list.reload} />
+      <GatewaysSection context={context} />
       <ConfirmDialog
         title="Remove"
         open={removing !== null}
