@@ -1,4 +1,5 @@
-import { useEffect } from 'preact/hooks';
+import * as L from 'leaflet';
+import { useEffect, useState } from 'preact/hooks';
 import type { Building, Floor, Geofence, Poi, PoiCategory } from '../model';
 import type { FloorLayers, FloorMap, Occupancy } from './map-setup';
 
@@ -40,4 +41,18 @@ export function useLoadedEffect(context: Pick<FloorContext, 'loaded'>, effect: (
       if (cleanup) cleanup();
     };
   }, deps);
+}
+
+/** A layer group of the editor's own on the floor map, once it has loaded (null before), removed when the editor goes. */
+export function useFloorLayerGroup(context: Pick<FloorContext, 'loaded' | 'map'>): L.LayerGroup | null {
+  const [group, setGroup] = useState<L.LayerGroup | null>(null);
+  useLoadedEffect(context, () => {
+    const created = L.layerGroup().addTo(context.map);
+    setGroup(created);
+    return () => {
+      setGroup(null);
+      created.remove();
+    };
+  }, [context.map]);
+  return group;
 }

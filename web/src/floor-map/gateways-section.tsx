@@ -2,7 +2,7 @@ import * as L from 'leaflet';
 import { useEffect, useState } from 'preact/hooks';
 import { api, query } from '../api';
 import { ErrorBox, Loading, useLoad } from '../components/ui';
-import { type FloorContext, useLoadedEffect } from './floor-context';
+import { type FloorContext, useFloorLayerGroup } from './floor-context';
 import { type GatewayHealth, type GatewayItem, gatewayView, type GatewayView } from './gateways';
 
 /** How often the floor's gateways' health is read again while the section is open. */
@@ -14,7 +14,7 @@ const HEALTH_EVERY_MS = 15_000;
  * Gateways are registered through the API or its CSV (docs/gateways.md); here they are watched.
  */
 export function GatewaysSection({ context }: { context: FloorContext }) {
-  const { map, building, floor } = context;
+  const { building, floor } = context;
   const [tick, setTick] = useState(0);
   useEffect(() => {
     const timer = setInterval(() => setTick((n) => n + 1), HEALTH_EVERY_MS);
@@ -30,15 +30,7 @@ export function GatewaysSection({ context }: { context: FloorContext }) {
     [building.id, floor.id, tick],
   );
 
-  const [drawn, setDrawn] = useState<L.LayerGroup | null>(null);
-  useLoadedEffect(context, () => {
-    const group = L.layerGroup().addTo(map);
-    setDrawn(group);
-    return () => {
-      setDrawn(null);
-      group.remove();
-    };
-  }, [map]);
+  const drawn = useFloorLayerGroup(context);
   useEffect(() => {
     if (!drawn) return;
     drawn.clearLayers();

@@ -4,7 +4,7 @@ import { api, ApiError, query, request } from '../api';
 import { ActionButton, ConfirmDialog, ErrorBox, Field, Loading, submitWith, useAction, useLoad } from '../components/ui';
 import { readNumber } from '../building-setup/building-input';
 import { toFloorMetres } from '../geo';
-import { type FloorContext, useLoadedEffect } from './floor-context';
+import { type FloorContext, useFloorLayerGroup } from './floor-context';
 import { GatewaysSection } from './gateways-section';
 import { useMapPick } from './use-map-pick';
 
@@ -42,21 +42,13 @@ const WORDS: Record<Kind, string> = { wifi: 'Access point', ble: 'Beacon' };
  * building's whole set as a CSV file out and in (an import that the API refuses names each line).
  */
 export function InfrastructureEditor({ context }: { context: FloorContext }) {
-  const { map, building, floor } = context;
+  const { building, floor } = context;
   const list = useLoad((signal) => api.get<Infrastructure>(`/infrastructure${query({ building_id: building.id, floor_id: floor.id })}`, signal), [building.id, floor.id]);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [placing, setPlacing] = useState(false);
   const [removing, setRemoving] = useState<{ kind: Kind; item: Transmitter } | null>(null);
 
-  const [drawn, setDrawn] = useState<L.LayerGroup | null>(null);
-  useLoadedEffect(context, () => {
-    const group = L.layerGroup().addTo(map);
-    setDrawn(group);
-    return () => {
-      setDrawn(null);
-      group.remove();
-    };
-  }, [map]);
+  const drawn = useFloorLayerGroup(context);
   useEffect(() => {
     if (!drawn) return;
     drawn.clearLayers();

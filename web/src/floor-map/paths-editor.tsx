@@ -5,7 +5,7 @@ import { ActionButton, ErrorBox, Field, Loading, submitWith, useAction, useLoad 
 import { fromFloorMetres, toFloorMetres } from '../geo';
 import { type Floor, floorLabel } from '../model';
 import { readNumber } from '../building-setup/building-input';
-import { type FloorContext, useLoadedEffect } from './floor-context';
+import { type FloorContext, useFloorLayerGroup } from './floor-context';
 import { latLng } from './map-setup';
 import { addNode, connect, disconnect, PathGraph, removeNode, toBody } from './path-graph';
 import { useMapPick } from './use-map-pick';
@@ -16,7 +16,7 @@ import { useMapPick } from './use-map-pick';
  * graph is saved at once (the API replaces it).
  */
 export function PathsEditor({ context }: { context: FloorContext }) {
-  const { map, building, floor } = context;
+  const { building, floor } = context;
   const loaded = useLoad(
     async (signal) => {
       // A building without a graph yet answers 404: it starts empty.
@@ -59,15 +59,7 @@ export function PathsEditor({ context }: { context: FloorContext }) {
   };
 
   // The graph on the map: links under nodes; a click on a node selects it, or in "connect" links it to the selected one.
-  const [drawn, setDrawn] = useState<L.LayerGroup | null>(null);
-  useLoadedEffect(context, () => {
-    const group = L.layerGroup().addTo(map);
-    setDrawn(group);
-    return () => {
-      setDrawn(null);
-      group.remove();
-    };
-  }, [map]);
+  const drawn = useFloorLayerGroup(context);
   const onNode = useRef<(id: number) => void>(() => {});
   onNode.current = (id: number) => {
     if (mode === 'connect' && selected !== null && graph) {
